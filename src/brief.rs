@@ -1,0 +1,1 @@
+//! Composing the brief.

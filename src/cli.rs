@@ -1,0 +1,127 @@
+//! Command-line types (clap). Parsed once; nothing downstream re-reads raw flags.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "interview",
+    version,
+    about = "Let an AI agent interview you about a repository — and prove it changed nothing."
+)]
+pub struct Cli {
+    /// Run as if started in DIR.
+    #[arg(short = 'C', global = true, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// When to use colour and bold text.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Do not ring the terminal bell before a decision.
+    #[arg(long, global = true)]
+    pub no_bell: bool,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// A retrospective on the work since a tag (or any revision).
+    Reflect {
+        /// The tag or revision the range starts from (`TAG..HEAD`).
+        tag: String,
+        #[command(flatten)]
+        run: RunOptions,
+    },
+    /// Clarify a work item before it is built.
+    Intent {
+        /// The work item id.
+        id: String,
+        /// Read the work item from FILE (`-` for standard input).
+        #[arg(long, value_name = "FILE")]
+        from: Option<PathBuf>,
+        /// Append the answered questions to this spec file as `## Clarifications`.
+        #[arg(long, value_name = "FILE")]
+        clarify_into: Option<PathBuf>,
+        #[command(flatten)]
+        run: RunOptions,
+    },
+    /// Run a command under the change guard, or print a snapshot.
+    Guard(GuardArgs),
+    /// Internal: run a built-in runner (started by the tool as a subprocess).
+    #[command(hide = true)]
+    Runner {
+        /// The runner's name (`builtin`).
+        name: String,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct GuardArgs {
+    /// What to do when the command changed the repository.
+    #[arg(long, value_enum)]
+    pub on_change: Option<OnChange>,
+    /// Print the report (or snapshot) as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// `snapshot`, or `-- CMD ARGS…`.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnChange {
+    Fail,
+    Ask,
+    Warn,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Missing {
+    Fail,
+    Skip,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct RunOptions {
+    /// A preset name (`builtin`) or a command line `'CMD ARGS…'`.
+    #[arg(long, value_name = "NAME|CMD")]
+    pub runner: Option<String>,
+    /// Replay answers from FILE instead of asking.
+    #[arg(long, value_name = "FILE")]
+    pub answers: Option<PathBuf>,
+    /// In replay, what to do with a question that has no recorded answer.
+    #[arg(long, value_enum, default_value_t = Missing::Fail)]
+    pub missing: Missing,
+    /// What to do when the runner changed the repository.
+    #[arg(long, value_enum)]
+    pub on_change: Option<OnChange>,
+    /// Most turns before the runner must finish (default 5).
+    #[arg(long, value_name = "N")]
+    pub max_turns: Option<u32>,
+    /// Seconds a turn may take before the runner is stopped (default 600).
+    #[arg(long, value_name = "SECONDS")]
+    pub turn_timeout: Option<u64>,
+    /// Seconds between SIGTERM and SIGKILL when a turn is stopped (default 5).
+    #[arg(long, value_name = "SECONDS")]
+    pub grace: Option<u64>,
+    /// Automatic retries of a failed turn (default 3).
+    #[arg(long, value_name = "N")]
+    pub retries: Option<u32>,
+    /// Where to write the document (`-` prints it to standard output).
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Accept the consent gate without asking.
+    #[arg(long)]
+    pub yes: bool,
+    /// Also stream the runner's output (sanitised).
+    #[arg(long)]
+    pub verbose: bool,
+}

@@ -1,0 +1,88 @@
+//! Settings: `interview.toml` at the repository root (shared), `.interview/config.toml` (local
+//! overrides), then flags. Unknown keys are errors naming the file and the key.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// One settings file, every field optional so files can be layered.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    pub runner: Option<RunnerSetting>,
+    pub max_turns: Option<u32>,
+    pub turn_timeout: Option<u64>,
+    pub grace: Option<u64>,
+    pub retries: Option<u32>,
+    pub on_change: Option<String>,
+    pub reflect_out: Option<String>,
+    pub intent_out: Option<String>,
+    pub intent: Option<IntentConfig>,
+}
+
+/// `runner = "NAME"`, `runner = "CMD ARGS"` or `[runner] command = [...] receipt = "file"`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum RunnerSetting {
+    Name(String),
+    Table(RunnerTable),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunnerTable {
+    pub command: Vec<String>,
+    #[serde(default)]
+    pub receipt: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IntentConfig {
+    /// Globs for the local tracker; `<id>` is replaced by the work item id.
+    pub globs: Option<Vec<String>>,
+}
+
+/// The merged settings of both files (local overrides shared).
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    pub file: ConfigFile,
+}
+
+impl Config {
+    pub fn load(worktree: &Path) -> Result<Config> {
+        let shared = read_file(&worktree.join("interview.toml"))?;
+        let local = read_file(&worktree.join(".interview").join("config.toml"))?;
+        Ok(Config {
+            file: merge(shared, local),
+        })
+    }
+}
+
+fn read_file(path: &Path) -> Result<ConfigFile> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ConfigFile::default()),
+        Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+    };
+    toml::from_str(&text).map_err(|e| Error::Config {
+        path: PathBuf::from(path),
+        message: e.to_string().trim_end().to_string(),
+    })
+}
+
+fn merge(shared: ConfigFile, local: ConfigFile) -> ConfigFile {
+    ConfigFile {
+        runner: local.runner.or(shared.runner),
+        max_turns: local.max_turns.or(shared.max_turns),
+        turn_timeout: local.turn_timeout.or(shared.turn_timeout),
+        grace: local.grace.or(shared.grace),
+        retries: local.retries.or(shared.retries),
+        on_change: local.on_change.or(shared.on_change),
+        reflect_out: local.reflect_out.or(shared.reflect_out),
+        intent_out: local.intent_out.or(shared.intent_out),
+        intent: local.intent.or(shared.intent),
+    }
+}

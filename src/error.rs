@@ -1,0 +1,83 @@
+//! The one error type of the tool and the one place that maps outcomes to exit codes.
+
+use std::path::PathBuf;
+
+/// Exit codes of DESIGN §10.
+pub mod code {
+    pub const DONE: i32 = 0;
+    pub const ERROR: i32 = 1;
+    pub const USAGE: i32 = 2;
+    pub const GUARD: i32 = 3;
+    pub const RUNNER_FAILED: i32 = 4;
+    pub const MISSING_ANSWER: i32 = 5;
+    pub const CIRCUIT_OPEN: i32 = 6;
+    pub const INTERRUPTED: i32 = 130;
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0}")]
+    Usage(String),
+    #[error("{path}: {message}")]
+    Config { path: PathBuf, message: String },
+    #[error("{0}")]
+    Repo(String),
+    #[error("{0}")]
+    Subject(String),
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the change guard stopped the interview: the runner changed the repository\n{report}")]
+    GuardViolation { report: String },
+    #[error("{0}")]
+    Guard(String),
+    #[error("the runner failed {attempts} time(s) in a row at turn {turn}; last failure: {reason}")]
+    RunnerFailed {
+        turn: u32,
+        attempts: u32,
+        reason: String,
+    },
+    #[error("{message}")]
+    MissingAnswer { message: String },
+    #[error("{0}")]
+    CircuitOpen(String),
+    #[error("interrupted; the session is saved as aborted{}", .session.as_ref().map(|s| format!(" ({s})")).unwrap_or_default())]
+    Interrupted { session: Option<String> },
+    #[error("{0}")]
+    State(String),
+    #[error("{0}")]
+    Other(String),
+}
+
+impl Error {
+    /// The exit code for this error: the single place that decides it.
+    pub fn code(&self) -> i32 {
+        match self {
+            Error::Usage(_) => code::USAGE,
+            Error::GuardViolation { .. } => code::GUARD,
+            Error::RunnerFailed { .. } => code::RUNNER_FAILED,
+            Error::MissingAnswer { .. } => code::MISSING_ANSWER,
+            Error::CircuitOpen(_) => code::CIRCUIT_OPEN,
+            Error::Interrupted { .. } => code::INTERRUPTED,
+            Error::Config { .. }
+            | Error::Repo(_)
+            | Error::Subject(_)
+            | Error::Io { .. }
+            | Error::Guard(_)
+            | Error::State(_)
+            | Error::Other(_) => code::ERROR,
+        }
+    }
+
+    pub fn io(what: impl Into<String>, source: std::io::Error) -> Self {
+        Error::Io {
+            what: what.into(),
+            source,
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,21 @@
+//! `interview`: an AI agent interviews a person about a repository, one turn at a time, and the
+//! tool guarantees the agent changed nothing.
+//!
+//! Data flows one way: subject → brief → runner → receipt → questions → answers → next brief →
+//! document, with the guard wrapped around each runner call.
+
+pub mod ask;
+pub mod brief;
+pub mod cli;
+pub mod config;
+pub mod document;
+pub mod error;
+pub mod guard;
+pub mod receipt;
+pub mod run;
+pub mod runner;
+pub mod session;
+pub mod signals;
+pub mod subject;
+
+pub use error::{Error, Result};
