@@ -17,5 +17,6 @@ pub mod runner;
 pub mod session;
 pub mod signals;
 pub mod subject;
+pub mod telemetry;
 
 pub use error::{Error, Result};

@@ -2,6 +2,8 @@
 //!
 //! Not for: deciding what to do about a change (the session applies the `--on-change` policy).
 
+pub mod command;
+
 use std::path::PathBuf;
 
 use serde::Serialize;

@@ -1,1 +1,3 @@
-//! Runners.
+//! Runners: dispatch of any runner program, presets, and the built-in interviewer.
+
+pub mod builtin;

@@ -1,0 +1,6 @@
+//! The one integration-test binary: the real `interview` executable against temporary git
+//! repositories. One module per area.
+
+mod util;
+
+mod turn_loop;
