@@ -6,6 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
+mod sanitize;
+
+pub use sanitize::{SanitizeReport, is_forbidden, sanitize, sanitize_line};
+
 /// A checked receipt.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "receipt", rename_all = "lowercase")]
@@ -98,12 +102,6 @@ pub enum ReceiptError {
     Invalid(String),
 }
 
-/// Counts of what the sanitiser removed (placeholder).
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
-pub struct SanitizeReport {
-    pub removed: std::collections::BTreeMap<String, usize>,
-}
-
 /// Read `receipt.json` from the turn's `out/` directory (placeholder).
 pub fn read(out_dir: &Path) -> Result<String, ReceiptError> {
     std::fs::read_to_string(out_dir.join("receipt.json"))
@@ -118,14 +116,4 @@ pub fn parse_and_check(
     let r: Receipt =
         serde_json::from_str(text).map_err(|e| ReceiptError::Invalid(e.to_string()))?;
     Ok((r, SanitizeReport::default()))
-}
-
-/// Sanitise text for a terminal or a file (placeholder).
-pub fn sanitize(text: &str) -> (String, SanitizeReport) {
-    (
-        text.chars()
-            .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
-            .collect(),
-        SanitizeReport::default(),
-    )
 }
