@@ -1,0 +1,567 @@
+//! `intent`: finding a work item through its trackers — `local` globs in the repository,
+//! `--from FILE|-`, and `github` through the `gh` CLI when it is installed.
+//!
+//! Not for: judging the work item (the runner does).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::ask::{AskError, Decision, Person};
+use crate::error::{Error, Result};
+
+use super::glob;
+use super::reflect::cap;
+use super::{Kind, Subject, WorkItemSource};
+
+/// The local tracker's globs when `interview.toml` sets none; `<id>` is the work-item id.
+pub const DEFAULT_GLOBS: [&str; 2] = ["docs/intents/<id>*.md", "docs/**/<id>[-_ .]*.md"];
+/// A work item larger than this is refused: it is a document, not a data set.
+const MAX_ITEM_BYTES: u64 = 1024 * 1024;
+/// The work item's text in the facts is capped at this many bytes.
+const MAX_TEXT_BYTES: usize = 64 * 1024;
+/// Lines of the work item shown in `facts_markdown`.
+const MARKDOWN_MAX_LINES: usize = 300;
+/// Files visited per glob at most, so a huge tree cannot stall the lookup.
+const MAX_WALK_ENTRIES: usize = 200_000;
+/// How long `gh issue view` may take.
+const GH_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Whether and where to find the `gh` CLI for the `github` tracker.
+#[derive(Debug, Clone, Default)]
+pub enum GithubCli {
+    /// Look for `gh` on `PATH`; absent means no `github` tracker.
+    #[default]
+    Auto,
+    /// No `github` tracker.
+    Off,
+    /// Use this program as `gh`.
+    At(PathBuf),
+}
+
+/// What to look for and where.
+#[derive(Debug, Clone, Default)]
+pub struct IntentRequest<'a> {
+    /// The work-item id as the person named it.
+    pub id: &'a str,
+    /// `--from FILE|-`: used as is, no other tracker is consulted.
+    pub from: Option<&'a WorkItemSource>,
+    /// `[intent] globs` of `interview.toml`; `None` uses [`DEFAULT_GLOBS`].
+    pub globs: Option<&'a [String]>,
+    pub github: GithubCli,
+}
+
+/// A work item found, with the tracker it came from and the decision that picked it, if any.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub subject: Subject,
+    /// `local`, `from`, `stdin` or `github`.
+    pub tracker: String,
+    /// `(decision id, chosen option)` when a Choose prompt picked among several matches.
+    pub decision: Option<(String, String)>,
+}
+
+/// The structured facts of a work item, as serialised into `Subject.facts`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct IntentFacts {
+    pub id: String,
+    pub tracker: String,
+    /// Where the text came from, for a person: a repository path, a file name, `stdin` or
+    /// `github issue 42`. Never an absolute local path.
+    pub source: String,
+    /// The work item's path relative to the worktree, when it is inside it: lines of it can be
+    /// cited as `path:line`.
+    pub path: Option<String>,
+    pub title: String,
+    /// The text, capped at 64 KiB.
+    pub text: String,
+    pub truncated: bool,
+}
+
+/// Find work item `id` (see [`intent_with`]) with the default `gh` lookup.
+pub fn intent(
+    repo_root: &Path,
+    id: &str,
+    from: Option<&WorkItemSource>,
+    globs: Option<&[String]>,
+    person: Option<&mut dyn Person>,
+) -> Result<Found> {
+    let request = IntentRequest {
+        id,
+        from,
+        globs,
+        github: GithubCli::Auto,
+    };
+    intent_with(repo_root, &request, person)
+}
+
+/// One place the work item was found.
+enum Candidate {
+    Local(String),
+    Github { title: String, body: String },
+}
+
+impl Candidate {
+    fn label(&self, id: &str) -> String {
+        match self {
+            Candidate::Local(path) => format!("local: {path}"),
+            Candidate::Github { title, .. } => {
+                format!("github: issue {id} ({})", cap(title, 60))
+            }
+        }
+    }
+}
+
+/// Find work item `id`: `--from` when given, else every tracker. Several matches go to a Choose
+/// prompt when `person` is given, else to an error that lists them.
+pub fn intent_with(
+    repo_root: &Path,
+    req: &IntentRequest<'_>,
+    person: Option<&mut dyn Person>,
+) -> Result<Found> {
+    let id = req.id;
+    check_id(id)?;
+    if let Some(from) = req.from {
+        return from_source(repo_root, id, from);
+    }
+
+    let mut looked = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let defaults: Vec<String> = DEFAULT_GLOBS.iter().map(|s| s.to_string()).collect();
+    let globs = req.globs.unwrap_or(&defaults);
+    let paths = local_matches(repo_root, id, globs)?;
+    if paths.is_empty() {
+        looked.push(format!(
+            "local: no file matches {}",
+            globs.join(", ").replace("<id>", id)
+        ));
+    }
+    candidates.extend(paths.into_iter().map(Candidate::Local));
+
+    match github_lookup(repo_root, id, &req.github) {
+        Ok(Some((title, body))) => candidates.push(Candidate::Github { title, body }),
+        Ok(None) => {}
+        Err(why) => looked.push(format!("github: {why}")),
+    }
+
+    let chosen = match candidates.len() {
+        0 => {
+            return Err(Error::Subject(format!(
+                "no work item `{id}` found. Looked in:\n  - {}\nWrite it to docs/intents/{id}.md, set [intent] globs in interview.toml, or pass --from FILE (--from - reads stdin).",
+                looked.join("\n  - ")
+            )));
+        }
+        1 => (candidates.remove(0), None),
+        n => {
+            let labels: Vec<String> = candidates
+                .iter()
+                .map(|c| crate::receipt::sanitize(&c.label(id)).0)
+                .collect();
+            let listing = labels
+                .iter()
+                .map(|l| format!("  - {l}"))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let Some(person) = person.filter(|_| n <= 4) else {
+                return Err(Error::Subject(format!(
+                    "work item `{id}` was found in {n} places:\n{listing}\nPass --from FILE to pick one{}.",
+                    if n <= 4 {
+                        " (at a terminal you would be asked to choose)"
+                    } else {
+                        ""
+                    }
+                )));
+            };
+            let decision = Decision {
+                id: "tracker".into(),
+                context: format!("Work item `{id}` was found in {n} places. Which one is it?"),
+                options: labels.clone(),
+                recommended: 0,
+                reason: "the repository's own copy is versioned with the code it describes".into(),
+            };
+            let index = crate::ask::choose(person, &decision).map_err(ask_error)?;
+            let label = labels.get(index).cloned().unwrap_or_default();
+            let chosen = candidates.swap_remove(index.min(n - 1));
+            (chosen, Some(("tracker".to_string(), label)))
+        }
+    };
+
+    let (candidate, decision) = chosen;
+    let (facts, tracker) = match candidate {
+        Candidate::Local(rel) => {
+            let text = read_capped(&repo_root.join(&rel), &rel)?;
+            (
+                facts_for(id, "local", &rel, Some(rel.clone()), &text),
+                "local",
+            )
+        }
+        Candidate::Github { title, body } => {
+            let text = format!("# {title}\n\n{body}\n");
+            (
+                facts_for(id, "github", &format!("github issue {id}"), None, &text),
+                "github",
+            )
+        }
+    };
+    Ok(Found {
+        subject: subject_of(facts)?,
+        tracker: tracker.to_string(),
+        decision,
+    })
+}
+
+fn ask_error(e: AskError) -> Error {
+    match e {
+        AskError::Interrupted => Error::Interrupted { session: None },
+        AskError::MissingDecision { id } => Error::MissingAnswer {
+            message: format!(
+                "the answers file has no decision `{id}` (which tracker holds the work item); add \"decisions\": {{ \"{id}\": \"A\" }} or pass --from FILE"
+            ),
+        },
+        other => Error::Other(format!("cannot ask which work item to use: {other}")),
+    }
+}
+
+/// Ids end up in glob patterns, file names and prompts: keep them to one plain line.
+fn check_id(id: &str) -> Result<()> {
+    let bad = id.is_empty()
+        || id.len() > 128
+        || id.contains(['/', '\\'])
+        || id.chars().any(char::is_control)
+        || id == "."
+        || id == "..";
+    if bad {
+        return Err(Error::Usage(format!(
+            "work item id `{}` is not usable: use 1–128 characters without `/`, `\\` or control characters, e.g. 42 or export-csv",
+            id.escape_debug()
+        )));
+    }
+    Ok(())
+}
+
+fn from_source(repo_root: &Path, id: &str, from: &WorkItemSource) -> Result<Found> {
+    let facts = match from {
+        WorkItemSource::File(path) => {
+            let shown = path.display().to_string();
+            let text = read_capped(path, &shown)?;
+            let inside = inside_repo(repo_root, path);
+            // Outside the repository only the file name is shown: documents never carry local paths.
+            let source = inside.clone().unwrap_or_else(|| {
+                path.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "work item file".into())
+            });
+            facts_for(id, "from", &source, inside, &text)
+        }
+        WorkItemSource::Stdin => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .take(MAX_ITEM_BYTES + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|e| Error::io("cannot read the work item from stdin", e))?;
+            if bytes.len() as u64 > MAX_ITEM_BYTES {
+                return Err(Error::Subject(
+                    "the work item on stdin is larger than 1 MiB; shorten it".into(),
+                ));
+            }
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            facts_for(id, "stdin", "stdin", None, &text)
+        }
+    };
+    let tracker = facts.tracker.clone();
+    Ok(Found {
+        subject: subject_of(facts)?,
+        tracker,
+        decision: None,
+    })
+}
+
+/// The path of `file` relative to the worktree when it lies inside it (symlinks resolved).
+fn inside_repo(repo_root: &Path, file: &Path) -> Option<String> {
+    let root = repo_root.canonicalize().ok()?;
+    let file = file.canonicalize().ok()?;
+    let rel = file.strip_prefix(&root).ok()?;
+    let rel: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    (!rel.is_empty()).then(|| rel.join("/"))
+}
+
+fn read_capped(path: &Path, shown: &str) -> Result<String> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| Error::io(format!("cannot read work item {shown}"), e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_ITEM_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(format!("cannot read work item {shown}"), e))?;
+    if bytes.len() as u64 > MAX_ITEM_BYTES {
+        return Err(Error::Subject(format!(
+            "work item {shown} is larger than 1 MiB; point --from at the work item itself"
+        )));
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn facts_for(
+    id: &str,
+    tracker: &str,
+    source: &str,
+    path: Option<String>,
+    text: &str,
+) -> IntentFacts {
+    let title = text
+        .lines()
+        .map(|l| l.trim().trim_start_matches('#').trim())
+        .find(|l| !l.is_empty())
+        .map(|l| cap(l, 120))
+        .unwrap_or_else(|| id.to_string());
+    let truncated = text.len() > MAX_TEXT_BYTES;
+    let mut end = text.len().min(MAX_TEXT_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    IntentFacts {
+        id: id.to_string(),
+        tracker: tracker.to_string(),
+        source: source.to_string(),
+        path,
+        title,
+        text: text[..end].to_string(),
+        truncated,
+    }
+}
+
+fn subject_of(facts: IntentFacts) -> Result<Subject> {
+    let markdown = facts_markdown(&facts);
+    let value = serde_json::to_value(&facts)
+        .map_err(|e| Error::Other(format!("cannot serialise work item `{}`: {e}", facts.id)))?;
+    Ok(Subject {
+        kind: Kind::Intent,
+        id: facts.id.clone(),
+        title: format!("Intent of {}: {}", facts.id, facts.title),
+        facts_markdown: markdown,
+        facts: value,
+    })
+}
+
+/// The work item for `brief.md`: its source, then its lines numbered so they can be cited.
+pub fn facts_markdown(f: &IntentFacts) -> String {
+    let mut out = format!(
+        "Work item `{}` ({}: {}){}:\n\n",
+        f.id,
+        f.tracker,
+        f.source,
+        match &f.path {
+            Some(p) => format!(", cite its lines as `{p}:<line>`"),
+            None => String::new(),
+        }
+    );
+    let total = f.text.lines().count();
+    for (i, line) in f.text.lines().take(MARKDOWN_MAX_LINES).enumerate() {
+        out.push_str(&format!("{:>4} | {line}\n", i + 1));
+    }
+    if total > MARKDOWN_MAX_LINES || f.truncated {
+        out.push_str(&format!(
+            "…and {} more line(s)\n",
+            total.saturating_sub(MARKDOWN_MAX_LINES).max(1)
+        ));
+    }
+    out
+}
+
+/// Repository paths matching any of `globs` with `<id>` replaced, sorted, without duplicates.
+pub fn local_matches(repo_root: &Path, id: &str, globs: &[String]) -> Result<Vec<String>> {
+    let root = repo_root.canonicalize().map_err(|e| {
+        Error::io(
+            format!("cannot open the worktree {}", repo_root.display()),
+            e,
+        )
+    })?;
+    let mut found = std::collections::BTreeSet::new();
+    for raw in globs {
+        let pattern = raw.replace("<id>", &glob::escape(id));
+        let bad = pattern.starts_with('/')
+            || pattern
+                .split('/')
+                .any(|s| s == ".." || s == "." || s == ".git" || s == ".interview");
+        if bad {
+            return Err(Error::Config {
+                path: PathBuf::from("interview.toml"),
+                message: format!(
+                    "[intent] globs: `{raw}` must be relative to the repository and stay inside it (no leading `/`, no `..`, no `.git`)"
+                ),
+            });
+        }
+        let prefix = glob::literal_prefix(&pattern);
+        let base = prefix.iter().fold(root.clone(), |p, s| p.join(s));
+        // The walk starts at the literal prefix; a symlinked prefix must not lead outside.
+        let Ok(base_real) = base.canonicalize() else {
+            continue;
+        };
+        if !base_real.starts_with(&root) {
+            continue;
+        }
+        let walker = walkdir::WalkDir::new(&base)
+            .follow_links(false)
+            .max_depth(32)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| {
+                let name = e.file_name();
+                e.depth() == 0 || (name != ".git" && name != ".interview")
+            });
+        for entry in walker.take(MAX_WALK_ENTRIES).filter_map(|e| e.ok()) {
+            let file_type = entry.file_type();
+            let is_file = if file_type.is_symlink() {
+                // A link counts only when it resolves to a file inside the repository.
+                entry
+                    .path()
+                    .canonicalize()
+                    .ok()
+                    .is_some_and(|t| t.starts_with(&root) && t.is_file())
+            } else {
+                file_type.is_file()
+            };
+            if !is_file {
+                continue;
+            }
+            let Ok(rel) = entry.path().strip_prefix(&root) else {
+                continue;
+            };
+            let rel: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            let rel = rel.join("/");
+            if glob::matches(&pattern, &rel) {
+                found.insert(rel);
+            }
+        }
+    }
+    Ok(found.into_iter().collect())
+}
+
+/// The `gh` program to use, if any.
+fn gh_program(github: &GithubCli) -> Option<PathBuf> {
+    match github {
+        GithubCli::Off => None,
+        GithubCli::At(p) => Some(p.clone()),
+        GithubCli::Auto => find_on_path("gh"),
+    }
+}
+
+/// The first executable file named `name` on `PATH`.
+pub fn find_on_path(name: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(name))
+        .find(|p| {
+            p.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}
+
+/// `Ok(Some((title, body)))` when `gh issue view <id>` finds the issue, `Ok(None)` when there is
+/// no `github` tracker here, `Err(why)` when `gh` was asked and could not answer.
+fn github_lookup(
+    repo_root: &Path,
+    id: &str,
+    github: &GithubCli,
+) -> std::result::Result<Option<(String, String)>, String> {
+    let Some(gh) = gh_program(github) else {
+        return Ok(None);
+    };
+    let number = id.strip_prefix('#').unwrap_or(id);
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "`{id}` is not an issue number, so gh was not asked"
+        ));
+    }
+    let output = run_with_timeout(
+        Command::new(&gh)
+            .args(["issue", "view", number, "--json", "title,body"])
+            .current_dir(repo_root)
+            .env("GH_PROMPT_DISABLED", "1")
+            .env("NO_COLOR", "1")
+            .env("GH_NO_UPDATE_NOTIFIER", "1"),
+        GH_TIMEOUT,
+    )
+    .map_err(|why| format!("`gh issue view {number}` {why}"))?;
+    #[derive(Deserialize)]
+    struct Issue {
+        title: String,
+        #[serde(default)]
+        body: String,
+    }
+    let issue: Issue = serde_json::from_slice(&output)
+        .map_err(|e| format!("`gh issue view {number}` printed no issue JSON ({e})"))?;
+    Ok(Some((issue.title, issue.body)))
+}
+
+/// Run `cmd` without the terminal's stdin, in its own process group; its stdout on success.
+fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> std::result::Result<Vec<u8>, String> {
+    use std::os::unix::process::CommandExt;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| format!("could not start: {e}"))?;
+    let pipe = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(r) = r {
+                let _ = r.take(4 * 1024 * 1024).read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out = pipe(
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let err = pipe(
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            _ => break None,
+        }
+    };
+    let Some(status) = status else {
+        if let Ok(pid) = i32::try_from(child.id()) {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+        let _ = child.wait();
+        return Err(format!("timed out after {} s", timeout.as_secs()));
+    };
+    let stdout = out.join().unwrap_or_default();
+    let stderr = err.join().unwrap_or_default();
+    if !status.success() {
+        let first = String::from_utf8_lossy(&stderr)
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .map(|l| cap(&crate::receipt::sanitize(l.trim()).0, 160))
+            .unwrap_or_else(|| status.to_string());
+        return Err(format!("failed: {first}"));
+    }
+    Ok(stdout)
+}
