@@ -1,11 +1,24 @@
 //! The person's side: the entry gate, the question loop and decision prompts.
 //!
 //! The logic here is written once against [`Person`], so typed input (a terminal) and replayed
-//! input (an answers file) go through exactly the same classification.
+//! input (an answers file) go through exactly the same classification. The result objects are
+//! those of `spec/abort-safe-handler.txt` and `spec/qa-loop-ui.txt`, and their quality checks are
+//! enforced before a round returns.
+
+pub mod clock;
+pub mod render;
+pub mod replay;
+pub mod style;
+pub mod terminal;
 
 use serde::{Deserialize, Serialize};
 
 use crate::receipt::Question;
+use clock::{Clock, SystemClock};
+
+pub use replay::{RecordingPerson, ReplayError, ReplayFile, ReplayPerson};
+pub use style::Style;
+pub use terminal::TerminalPerson;
 
 /// Where a person's raw lines come from: a terminal, or a replay file.
 ///
@@ -41,13 +54,41 @@ pub enum AskError {
     #[error("standard input closed while waiting for an answer")]
     Closed,
     /// A replayed run has no answer for this question.
-    #[error("no recorded answer for topic `{topic}`")]
-    MissingAnswer { topic: String, question_text: String },
+    #[error(
+        "the answers file has no answer for topic `{topic}` (question: \"{question_text}\"); add `\"{topic}\": \"…\"` to its `answers`, or run with `--missing skip`"
+    )]
+    MissingAnswer {
+        topic: String,
+        question_text: String,
+    },
     /// A replayed run has no decision for this prompt.
-    #[error("no recorded decision for `{id}`")]
+    #[error(
+        "the answers file has no decision for `{id}`; add `\"{id}\": \"A\"` (or another letter) to its `decisions`"
+    )]
     MissingDecision { id: String },
-    #[error("terminal: {0}")]
+    /// Reading or writing failed; also carries a replayed value no person could have typed at
+    /// this prompt (`InvalidInput`) and internal inconsistencies (`Other`), until the caller's
+    /// match on this enum accepts new variants.
+    #[error("{0}")]
     Io(#[from] std::io::Error),
+}
+
+/// A replayed value that a person could not have typed at this prompt.
+pub fn bad_replay_value(key: &str, value: &str, expected: &str) -> AskError {
+    AskError::Io(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!(
+            "the answers file's `{key}` is \"{value}\", which is not valid here: expected {expected}"
+        ),
+    ))
+}
+
+/// A bug in the caller or in this module (a result failed its quality checks, a decision was
+/// malformed); nothing the person did causes it.
+pub fn inconsistent(message: impl std::fmt::Display) -> AskError {
+    AskError::Io(std::io::Error::other(format!(
+        "internal error on the person's side: {message}; please report this"
+    )))
 }
 
 /// A choice between 2–4 options, shown as the Choose A/B/C/D box.
@@ -88,7 +129,93 @@ pub struct SkipTelemetry {
     pub response_time_ms: Option<u64>,
 }
 
+/// `skip_reason` values of `abort-safe-handler`.
+pub const SKIP_ENTIRE: &str = "user_skip_entire";
+pub const SKIP_ABORT: &str = "user_abort";
+
+/// `qa_session_result` of `qa-loop-ui`: what the question loop returns.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QaSessionResult {
+    pub answers: Vec<AnswerRecord>,
+    pub partial: bool,
+    pub skipped_all: bool,
+    pub abort_reason: Option<AbortReason>,
+    pub qa_duration_ms: u64,
+    /// The topics of the questions the loop was given, in order (for the quality checks).
+    #[serde(skip)]
+    pub topics: Vec<String>,
+}
+
+impl QaSessionResult {
+    /// The quality checks of qa-loop-ui, as one error naming the first rule broken.
+    ///
+    /// One conflict in the reference is resolved here: "skip all" on the last question records
+    /// every question (the skip-all step pushes the current one), so `partial` with
+    /// `answers.len() == questions` is allowed when, and only when, `skipped_all` is set.
+    pub fn check(&self) -> Result<(), String> {
+        let n = self.topics.len();
+        if self.partial && !self.skipped_all && self.answers.len() >= n {
+            return Err(format!(
+                "partial with {} answers for {n} questions",
+                self.answers.len()
+            ));
+        }
+        if self.skipped_all && !self.partial {
+            return Err("skipped_all without partial".into());
+        }
+        if self.skipped_all && !self.answers.last().is_some_and(|a| a.skipped) {
+            return Err("skipped_all but the last answer is not a skip".into());
+        }
+        if !self.partial
+            && self
+                .abort_reason
+                .is_some_and(|r| r != AbortReason::NoQuestions)
+        {
+            return Err("complete loop with an abort reason".into());
+        }
+        if self.answers.len() > n {
+            return Err(format!("{} answers for {n} questions", self.answers.len()));
+        }
+        for (i, a) in self.answers.iter().enumerate() {
+            // Answers come in question order, one per question presented.
+            if self.topics.get(i) != Some(&a.question_id) {
+                return Err(format!(
+                    "answer {i} has question_id `{}` that is not question {i}'s topic",
+                    a.question_id
+                ));
+            }
+            if a.skipped && !a.answer_text.is_empty() {
+                return Err(format!("answer {i} is skipped but has text"));
+            }
+            if !a.skipped && a.answer_text.is_empty() {
+                return Err(format!("answer {i} is not skipped but has no text"));
+            }
+        }
+        let no_questions = self.abort_reason == Some(AbortReason::NoQuestions);
+        if no_questions != (self.qa_duration_ms == 0) {
+            return Err(format!(
+                "qa_duration_ms {} must be 0 exactly on the no-questions path",
+                self.qa_duration_ms
+            ));
+        }
+        let sum: u128 = self
+            .answers
+            .iter()
+            .map(|a| u128::from(a.response_time_ms))
+            .sum();
+        if u128::from(self.qa_duration_ms) < sum {
+            return Err(format!(
+                "qa_duration_ms {} is less than the sum of response times {sum}",
+                self.qa_duration_ms
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// `abort_safe_result` of `abort-safe-handler`: the outcome of one round of questions.
+///
+/// The serialised form is exactly the reference's four fields; the rest is for the caller.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundOutcome {
     pub skipped: bool,
@@ -101,6 +228,147 @@ pub struct RoundOutcome {
     /// Total milliseconds of the question loop (0 when it did not run).
     #[serde(skip)]
     pub qa_duration_ms: u64,
+    /// The loop's own result, when the loop ran.
+    #[serde(skip)]
+    pub qa_session_result: Option<QaSessionResult>,
+    /// How many questions the round had.
+    #[serde(skip)]
+    pub question_count: usize,
+    /// Milliseconds from showing the entry gate to the person's choice (also when they
+    /// proceeded, which the reference leaves unmeasured); `None` on interrupt or no questions.
+    #[serde(skip)]
+    pub gate_response_time_ms: Option<u64>,
+}
+
+impl RoundOutcome {
+    /// The quality checks of abort-safe-handler, as one error naming the first rule broken.
+    ///
+    /// Where the reference contradicts itself, its specific path text wins over the summary
+    /// checks (and DESIGN §4 "partial answers kept in the loop" confirms it): after a mid-loop
+    /// `skip all` or Ctrl+C, Path B forwards the partial answers, so `qa_answers` is an array
+    /// there although `skipped` / `user_abort` would otherwise demand `null`. At the gate the
+    /// summary rules hold as written.
+    pub fn check(&self) -> Result<(), String> {
+        let no_questions = self.abort_reason == Some(AbortReason::NoQuestions);
+        let proceeded = self
+            .skip_telemetry
+            .as_ref()
+            .is_some_and(|t| t.skip_reason.is_none());
+        if self.skipped && self.qa_answers.is_some() && !(proceeded && self.skipped_all) {
+            return Err("skipped at the gate but qa_answers is not null".into());
+        }
+        if !self.skipped && self.qa_answers.is_none() {
+            return Err("not skipped but qa_answers is null".into());
+        }
+        if no_questions
+            && (self.skip_telemetry.is_some()
+                || self.qa_answers.as_ref().is_none_or(|a| !a.is_empty()))
+        {
+            return Err("no_questions needs skip_telemetry null and qa_answers []".into());
+        }
+        if !no_questions && self.skip_telemetry.is_none() {
+            return Err("skip_telemetry is null outside the no-questions shortcut".into());
+        }
+        if let Some(t) = &self.skip_telemetry {
+            if t.workspace_id.is_empty() {
+                return Err("skip_telemetry.workspace_id is empty".into());
+            }
+            match t.skip_reason.as_deref() {
+                Some(SKIP_ENTIRE) | Some(SKIP_ABORT) => {
+                    if !t.skipped_at.as_deref().is_some_and(clock::is_iso_utc) {
+                        return Err("a skip without an ISO 8601 skipped_at".into());
+                    }
+                    if !self.skipped || self.qa_answers.is_some() {
+                        return Err("a gate skip must be skipped with qa_answers null".into());
+                    }
+                }
+                Some(other) => return Err(format!("unknown skip_reason `{other}`")),
+                None => {
+                    if t.skipped_at.is_some() {
+                        return Err("skip_reason null but skipped_at set".into());
+                    }
+                }
+            }
+            let gate_abort = t.skip_reason.as_deref() == Some(SKIP_ABORT);
+            if gate_abort != (self.abort_reason == Some(AbortReason::UserAbort) && !proceeded) {
+                return Err("skip_reason user_abort and abort_reason user_abort disagree".into());
+            }
+        }
+        if self.abort_reason == Some(AbortReason::UserAbort) && proceeded {
+            // Mid-loop abort: partial answers are kept.
+            if self.qa_answers.is_none() {
+                return Err("mid-loop abort lost the partial answers".into());
+            }
+        }
+        if let Some(qa) = &self.qa_session_result {
+            qa.check().map_err(|e| format!("qa_session_result: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// Checked, or an internal error naming the broken rule.
+    fn checked(self) -> Result<RoundOutcome, AskError> {
+        self.check()
+            .map_err(|e| inconsistent(format!("round result: {e}")))?;
+        Ok(self)
+    }
+}
+
+/// What a line typed at the entry gate means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GateChoice {
+    Proceed,
+    Skip,
+    /// Neither: ask again.
+    Unclear,
+}
+
+/// Classify a raw line typed at the entry gate (abort-safe-handler Steps 2–3).
+pub fn classify_gate(raw: &str) -> GateChoice {
+    match raw.trim().to_lowercase().as_str() {
+        "n" | "no" | "skip" => GateChoice::Skip,
+        "y" | "yes" | "" => GateChoice::Proceed,
+        _ => GateChoice::Unclear,
+    }
+}
+
+/// What a line typed at a question means.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    SkipAll,
+    Skip,
+    /// The resolved answer text (an option's value for a number in range or `r`).
+    Answer(String),
+}
+
+/// Classify a raw line typed at a question (qa-loop-ui Step 2e, plus `r` / `@recommended`).
+pub fn classify_reply(raw: &str, q: &Question) -> Reply {
+    let raw_input = raw.trim();
+    let normalized = raw_input.to_lowercase();
+    match normalized.as_str() {
+        "skip all" | "s all" => return Reply::SkipAll,
+        "skip" | "s" | "" => return Reply::Skip,
+        _ => {}
+    }
+    if let Some(rec) = q.recommended.as_ref().filter(|r| !r.is_empty())
+        && (normalized == "r" || normalized == "@recommended")
+    {
+        return Reply::Answer(rec.clone());
+    }
+    if let Some(options) = &q.options
+        && !raw_input.is_empty()
+        && raw_input.bytes().all(|b| b.is_ascii_digit())
+    {
+        // Out of range (0, too large, or beyond usize) keeps the raw text as the answer.
+        if let Ok(n) = raw_input.parse::<usize>()
+            && n >= 1
+            && let Some(opt) = options.get(n - 1)
+            && !opt.value.is_empty()
+        {
+            return Reply::Answer(opt.value.clone());
+        }
+    }
+    Reply::Answer(raw_input.to_string())
 }
 
 /// Run one round: the entry gate, then the question loop. `on_answer` is called as each answer
@@ -111,59 +379,203 @@ pub fn run_round(
     workspace_id: &str,
     on_answer: &mut dyn FnMut(&AnswerRecord) -> std::io::Result<()>,
 ) -> Result<RoundOutcome, AskError> {
-    // Placeholder: a plain loop until the entry gate and question loop land.
-    let _ = workspace_id;
-    let mut answers = Vec::new();
-    for (i, q) in questions.iter().enumerate() {
-        let raw = match person.question(i, questions.len(), "", q) {
+    run_round_with(
+        &SystemClock::new(),
+        person,
+        questions,
+        workspace_id,
+        on_answer,
+    )
+}
+
+/// [`run_round`] with an explicit clock.
+pub fn run_round_with(
+    clock: &dyn Clock,
+    person: &mut dyn Person,
+    questions: &[Question],
+    workspace_id: &str,
+    on_answer: &mut dyn FnMut(&AnswerRecord) -> std::io::Result<()>,
+) -> Result<RoundOutcome, AskError> {
+    // Step 0: nothing to ask, so no gate and no user decision to record.
+    if questions.is_empty() {
+        return RoundOutcome {
+            skipped: false,
+            qa_answers: Some(Vec::new()),
+            skip_telemetry: None,
+            abort_reason: Some(AbortReason::NoQuestions),
+            skipped_all: false,
+            qa_duration_ms: 0,
+            qa_session_result: None,
+            question_count: 0,
+            gate_response_time_ms: None,
+        }
+        .checked();
+    }
+    if workspace_id.is_empty() {
+        return Err(inconsistent("empty workspace_id"));
+    }
+    let count = questions.len();
+    let gate_result =
+        |skipped: bool, reason: &str, response: Option<u64>, abort: bool| RoundOutcome {
+            skipped,
+            qa_answers: None,
+            skip_telemetry: Some(SkipTelemetry {
+                skip_reason: Some(reason.to_string()),
+                skipped_at: Some(clock.now_iso()),
+                workspace_id: workspace_id.to_string(),
+                response_time_ms: response,
+            }),
+            abort_reason: abort.then_some(AbortReason::UserAbort),
+            skipped_all: false,
+            qa_duration_ms: 0,
+            qa_session_result: None,
+            question_count: count,
+            gate_response_time_ms: response,
+        };
+
+    // Steps 1–3: the entry gate. Patience is left to the person: no timeout.
+    let gate_presented_at = clock.now_ms();
+    loop {
+        let raw = match person.gate(count) {
             Ok(raw) => raw,
+            // Step 4: an interrupt at the gate leaves zero partial state.
             Err(AskError::Interrupted) => {
-                return Ok(RoundOutcome {
-                    skipped: false,
-                    qa_answers: Some(answers),
-                    skip_telemetry: None,
-                    abort_reason: Some(AbortReason::UserAbort),
-                    skipped_all: false,
-                    qa_duration_ms: 0,
-                });
+                return gate_result(true, SKIP_ABORT, None, true).checked();
             }
             Err(e) => return Err(e),
         };
-        let text = raw.trim().to_string();
+        match classify_gate(&raw) {
+            GateChoice::Skip => {
+                let waited = clock.now_ms().saturating_sub(gate_presented_at);
+                return gate_result(true, SKIP_ENTIRE, Some(waited), false).checked();
+            }
+            GateChoice::Proceed => break,
+            GateChoice::Unclear if person.replayed() => {
+                return Err(bad_replay_value(
+                    "gate",
+                    &raw,
+                    "y, yes, n, no, skip or \"\"",
+                ));
+            }
+            GateChoice::Unclear => person.say(render::GATE_REASK),
+        }
+    }
+    let gate_waited = clock.now_ms().saturating_sub(gate_presented_at);
+
+    // Path B: the loop, its result forwarded.
+    let qa = question_loop(clock, person, questions, on_answer)?;
+    RoundOutcome {
+        skipped: qa.skipped_all,
+        qa_answers: Some(qa.answers.clone()),
+        skip_telemetry: Some(SkipTelemetry {
+            skip_reason: None,
+            skipped_at: None,
+            workspace_id: workspace_id.to_string(),
+            response_time_ms: None,
+        }),
+        abort_reason: qa.abort_reason,
+        skipped_all: qa.skipped_all,
+        qa_duration_ms: qa.qa_duration_ms,
+        question_count: count,
+        gate_response_time_ms: Some(gate_waited),
+        qa_session_result: Some(qa),
+    }
+    .checked()
+}
+
+/// The question loop of qa-loop-ui (Steps 1–4) for a non-empty list of questions.
+fn question_loop(
+    clock: &dyn Clock,
+    person: &mut dyn Person,
+    questions: &[Question],
+    on_answer: &mut dyn FnMut(&AnswerRecord) -> std::io::Result<()>,
+) -> Result<QaSessionResult, AskError> {
+    let session_start = clock.now_ms();
+    let total = questions.len();
+    let mut result = QaSessionResult {
+        topics: questions.iter().map(|q| q.topic.clone()).collect(),
+        ..QaSessionResult::default()
+    };
+    // The loop ran, so its duration is at least 1 ms: 0 is reserved for "no questions".
+    let finish = |mut r: QaSessionResult| -> Result<QaSessionResult, AskError> {
+        r.qa_duration_ms = clock.now_ms().saturating_sub(session_start).max(1);
+        r.check()
+            .map_err(|e| inconsistent(format!("qa_session_result: {e}")))?;
+        Ok(r)
+    };
+    person.intro(total);
+    for (i, q) in questions.iter().enumerate() {
+        let label = render::time_label(i, total, clock.now_ms().saturating_sub(session_start));
+        let question_start = clock.now_ms();
+        let raw = match person.question(i, total, &label, q) {
+            Ok(raw) => raw,
+            // Step 4: never discard partial answers on abort.
+            Err(AskError::Interrupted) => {
+                result.partial = true;
+                result.abort_reason = Some(AbortReason::UserAbort);
+                return finish(result);
+            }
+            Err(e) => return Err(e),
+        };
+        let response_time_ms = clock.now_ms().saturating_sub(question_start);
+        let reply = classify_reply(&raw, q);
         let record = AnswerRecord {
             question_id: q.topic.clone(),
-            skipped: text.is_empty() || text == "skip",
-            answer_text: if text == "skip" { String::new() } else { text },
-            response_time_ms: 0,
+            answer_text: match &reply {
+                Reply::Answer(text) => text.clone(),
+                Reply::Skip | Reply::SkipAll => String::new(),
+            },
+            skipped: !matches!(reply, Reply::Answer(_)),
+            response_time_ms,
         };
         on_answer(&record)?;
-        answers.push(record);
+        result.answers.push(record);
+        if reply == Reply::SkipAll {
+            result.partial = true;
+            result.skipped_all = true;
+            return finish(result);
+        }
     }
-    Ok(RoundOutcome {
-        skipped: false,
-        qa_answers: Some(answers),
-        skip_telemetry: None,
-        abort_reason: None,
-        skipped_all: false,
-        qa_duration_ms: 0,
-    })
+    finish(result)
 }
 
 /// Ask for a decision; returns the index of the chosen option.
 pub fn choose(person: &mut dyn Person, decision: &Decision) -> Result<usize, AskError> {
+    let n = decision.options.len();
+    if !(2..=4).contains(&n) || decision.recommended >= n {
+        return Err(inconsistent(format!(
+            "decision `{}` has {n} options and recommends option {}; it needs 2–4 and one of them",
+            decision.id, decision.recommended
+        )));
+    }
     loop {
         let raw = person.decide(decision)?;
-        let t = raw.trim().to_ascii_uppercase();
-        if let Some(c) = t.chars().next().filter(|_| t.len() == 1) {
-            let i = (c as usize).wrapping_sub('A' as usize);
-            if i < decision.options.len() {
-                return Ok(i);
-            }
+        if let Some(i) = parse_letter(&raw, n) {
+            return Ok(i);
         }
         if person.replayed() {
-            return Err(AskError::MissingDecision {
-                id: decision.id.clone(),
-            });
+            return Err(bad_replay_value(
+                &format!("decisions.{}", decision.id),
+                &raw,
+                &format!("a letter from A to {}", render::letter(n - 1)),
+            ));
         }
+        person.say(&render::decision_reask(&raw, n));
     }
 }
+
+/// The option index for a decision answer: one letter, case-insensitive, surrounding spaces
+/// ignored.
+pub fn parse_letter(raw: &str, count: usize) -> Option<usize> {
+    let t = raw.trim();
+    let mut chars = t.chars();
+    let c = chars.next()?.to_ascii_uppercase();
+    if chars.next().is_some() || !c.is_ascii_uppercase() {
+        return None;
+    }
+    let i = (c as u8 - b'A') as usize;
+    (i < count).then_some(i)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,343 @@
+//! The exact text the person sees: entry gate, intro, question with progress header, decision
+//! box. Pure functions, so the wording is tested without a terminal.
+//!
+//! Every runner-supplied string passes the receipt sanitiser and is kept on one line here.
+
+use crate::ask::Decision;
+use crate::ask::style::Style;
+use crate::receipt::Question;
+
+/// Runner-supplied text made safe for one terminal line.
+pub fn line(text: &str) -> String {
+    let (clean, _) = crate::receipt::sanitize(text);
+    clean
+        .chars()
+        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+        .collect()
+}
+
+/// The entry gate (abort-safe-handler Step 1).
+pub fn gate(count: usize) -> String {
+    format!(
+        "📋 The interviewer has {count} clarifying question(s) about your work.\n\
+         \n\
+         Answering them improves the document's accuracy — ambiguities that go unanswered will be marked\n\
+         as open-question in the document and flagged for review.\n\
+         \n\
+         \x20 [Y] Answer questions now  (recommended)\n\
+         \x20 [N] Skip Q&A and continue without answers\n\
+         \n\
+         Press Enter or type Y to proceed, N to skip entirely.\n"
+    )
+}
+
+/// Said when the gate's answer is neither yes nor no.
+pub const GATE_REASK: &str =
+    "Please press Enter or type Y to answer the questions, or N to skip them.";
+
+/// The intro before the first question (qa-loop-ui Step 1).
+pub fn intro(total: usize) -> String {
+    format!(
+        "interview found {total} point(s) needing clarification.\n\
+         I'll ask up to {total} question(s) — you can type \"skip\" to skip a question\n\
+         or \"skip all\" to skip the entire Q&A.\n"
+    )
+}
+
+/// The time-remaining label of qa-loop-ui Step 2a. `index` is 0-based; `elapsed_ms` is the
+/// time since the loop started.
+pub fn time_label(index: usize, total: usize, elapsed_ms: u64) -> String {
+    if index == 0 {
+        return String::new();
+    }
+    let left = total.saturating_sub(index) as u128;
+    // ceil(left * elapsed / index / 1000) in integers: exact, no float rounding.
+    let num = left * u128::from(elapsed_ms);
+    let den = index as u128 * 1000;
+    let remaining_s = num.div_ceil(den);
+    let rounded_s = (remaining_s.div_ceil(5) * 5).max(5);
+    if rounded_s < 60 {
+        format!("  |  ~{rounded_s}s remaining")
+    } else {
+        format!("  |  ~<{} min remaining", rounded_s.div_ceil(60))
+    }
+}
+
+/// A question with its progress header (qa-loop-ui Step 2b), plus which option is recommended
+/// and how to pick it.
+pub fn question(
+    style: &Style,
+    index: usize,
+    total: usize,
+    time_label: &str,
+    q: &Question,
+) -> String {
+    let header = format!(
+        "📋 Q&A Progress — Question {} of {total}{time_label}",
+        index + 1
+    );
+    let mut out = format!(
+        "{}\n\n{}\n",
+        style.bold(&header),
+        style.bold(&line(&q.question_text))
+    );
+    if let Some(options) = q.options.as_ref().filter(|o| !o.is_empty()) {
+        out.push_str("\nOptions:\n");
+        for (i, opt) in options.iter().enumerate() {
+            let mark = if q.recommended.as_deref() == Some(opt.value.as_str()) {
+                "  ← recommended"
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "  {}. {}  ({}){mark}\n",
+                i + 1,
+                line(&opt.label),
+                line(&opt.value)
+            ));
+        }
+        let r = if q.recommended.is_some() {
+            ", \"r\" for the recommended one"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "\n(Type your answer, a number to pick an option{r}, \"skip\", or \"skip all\")\n"
+        ));
+    }
+    out
+}
+
+const RULE: &str = "══════════════════════════════════════";
+
+/// The Choose A/B/C/D box of autopilot-protocols, and the prompt line under it.
+pub fn decision(style: &Style, d: &Decision) -> String {
+    let mut out = String::new();
+    out.push_str(&style.bold(RULE));
+    out.push('\n');
+    out.push_str(&style.bold(&format!(" DECISION REQUIRED: {}", line(&d.context))));
+    out.push('\n');
+    out.push_str(&style.bold(RULE));
+    out.push('\n');
+    for (i, opt) in d.options.iter().enumerate() {
+        out.push_str(&format!(" {}) {}\n", letter(i), line(opt)));
+    }
+    out.push_str(RULE);
+    out.push('\n');
+    out.push_str(&format!(
+        " Recommendation: {} — {}\n",
+        letter(d.recommended),
+        line(&d.reason)
+    ));
+    out.push_str(RULE);
+    out.push('\n');
+    out.push_str(&format!("Choose {}: ", letters(d.options.len())));
+    out
+}
+
+/// Said when a decision's answer is not one of its letters.
+pub fn decision_reask(raw: &str, count: usize) -> String {
+    format!(
+        "“{}” is not one of the choices: type {}.",
+        line(raw.trim()),
+        letters(count)
+    )
+}
+
+/// `A`, `B`, … for option `i`.
+pub fn letter(i: usize) -> char {
+    (b'A' + (i.min(25) as u8)) as char
+}
+
+/// `A or B`, `A, B or C`, …
+fn letters(count: usize) -> String {
+    let all: Vec<String> = (0..count).map(|i| letter(i).to_string()).collect();
+    match all.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::receipt::QuestionOption;
+
+    fn q(options: &[(&str, &str)], recommended: Option<&str>) -> Question {
+        Question {
+            topic: "deployment_target".into(),
+            question_text: "Where will this service run?".into(),
+            severity: 7,
+            options: if options.is_empty() {
+                None
+            } else {
+                Some(
+                    options
+                        .iter()
+                        .map(|(l, v)| QuestionOption {
+                            label: l.to_string(),
+                            value: v.to_string(),
+                        })
+                        .collect(),
+                )
+            },
+            recommended: recommended.map(str::to_string),
+        }
+    }
+
+    // qa-loop-ui Step 2a: the time label table.
+    #[test]
+    fn time_label_is_empty_on_the_first_question() {
+        assert_eq!(time_label(0, 5, 999_999), "");
+    }
+
+    #[test]
+    fn time_label_uses_the_running_average_over_completed_questions() {
+        // 2 done in 20 s → 10 s each; 3 left (current included) → 30 s.
+        assert_eq!(time_label(2, 5, 20_000), "  |  ~30s remaining");
+    }
+
+    #[test]
+    fn time_label_rounds_up_to_the_next_5_seconds() {
+        // 1 done in 11 s; 1 left → 11 s → 15 s.
+        assert_eq!(time_label(1, 2, 11_000), "  |  ~15s remaining");
+        // 1 done in 10.001 s → ceil to 11 s → 15 s.
+        assert_eq!(time_label(1, 2, 10_001), "  |  ~15s remaining");
+    }
+
+    #[test]
+    fn time_label_never_says_less_than_5_seconds() {
+        assert_eq!(time_label(1, 2, 0), "  |  ~5s remaining");
+        assert_eq!(time_label(4, 5, 400), "  |  ~5s remaining");
+    }
+
+    #[test]
+    fn time_label_switches_to_minutes_at_60_seconds() {
+        assert_eq!(time_label(1, 2, 55_000), "  |  ~55s remaining");
+        assert_eq!(time_label(1, 2, 56_000), "  |  ~<1 min remaining");
+        assert_eq!(time_label(1, 2, 60_000), "  |  ~<1 min remaining");
+        assert_eq!(time_label(1, 2, 61_000), "  |  ~<2 min remaining");
+        assert_eq!(time_label(1, 5, 60_000), "  |  ~<4 min remaining");
+    }
+
+    #[test]
+    fn time_label_survives_huge_elapsed_times() {
+        assert!(time_label(1, 5, u64::MAX).ends_with("min remaining"));
+    }
+
+    #[test]
+    fn question_without_options_shows_header_and_question_only() {
+        let text = question(&Style::PLAIN, 0, 2, "", &q(&[], None));
+        assert_eq!(
+            text,
+            "📋 Q&A Progress — Question 1 of 2\n\nWhere will this service run?\n"
+        );
+    }
+
+    #[test]
+    fn question_with_options_lists_them_numbered_with_values_and_the_hint() {
+        let text = question(
+            &Style::PLAIN,
+            1,
+            3,
+            "  |  ~10s remaining",
+            &q(&[("Kubernetes", "k8s"), ("One VM", "vm")], None),
+        );
+        assert_eq!(
+            text,
+            "📋 Q&A Progress — Question 2 of 3  |  ~10s remaining\n\n\
+             Where will this service run?\n\n\
+             Options:\n  1. Kubernetes  (k8s)\n  2. One VM  (vm)\n\n\
+             (Type your answer, a number to pick an option, \"skip\", or \"skip all\")\n"
+        );
+    }
+
+    #[test]
+    fn question_marks_the_recommended_option_and_offers_r() {
+        let text = question(
+            &Style::PLAIN,
+            0,
+            1,
+            "",
+            &q(&[("Kubernetes", "k8s"), ("One VM", "vm")], Some("vm")),
+        );
+        assert!(text.contains("  2. One VM  (vm)  ← recommended\n"));
+        assert!(text.contains("  1. Kubernetes  (k8s)\n"));
+        assert!(text.contains("\"r\" for the recommended one"));
+    }
+
+    #[test]
+    fn header_and_question_are_bold_when_styled() {
+        let style = Style {
+            bold: true,
+            bell: false,
+        };
+        let text = question(&style, 0, 1, "", &q(&[], None));
+        assert!(text.starts_with("\x1b[1m📋 Q&A Progress — Question 1 of 1\x1b[0m\n\n"));
+        assert!(text.contains("\x1b[1mWhere will this service run?\x1b[0m"));
+    }
+
+    #[test]
+    fn runner_text_is_sanitised_and_kept_on_one_line() {
+        let mut question_ = q(&[("a\x1b]52;c;SGVsbG8=\x07b", "v\nw")], None);
+        question_.question_text = "Why\x1b[2J now?".into();
+        let text = question(&Style::PLAIN, 0, 1, "", &question_);
+        assert!(!text.contains('\x1b'));
+        assert!(!text.contains('\x07'));
+        assert!(text.contains("(v w)"));
+    }
+
+    #[test]
+    fn gate_shows_the_count_and_both_choices() {
+        let text = gate(3);
+        assert!(text.starts_with("📋 The interviewer has 3 clarifying question(s)"));
+        assert!(text.contains("\n  [Y] Answer questions now  (recommended)\n"));
+        assert!(text.contains("\n  [N] Skip Q&A and continue without answers\n"));
+        assert!(text.ends_with("Press Enter or type Y to proceed, N to skip entirely.\n"));
+    }
+
+    #[test]
+    fn intro_names_skip_and_skip_all() {
+        let text = intro(2);
+        assert!(text.contains("I'll ask up to 2 question(s)"));
+        assert!(text.contains("\"skip\""));
+        assert!(text.contains("\"skip all\""));
+    }
+
+    #[test]
+    fn decision_box_matches_the_choose_format() {
+        let d = Decision {
+            id: "guard".into(),
+            context: "the runner changed the repository".into(),
+            options: vec![
+                "Stop and keep for review".into(),
+                "Restore hooks and git metadata, then stop".into(),
+                "Accept and continue".into(),
+            ],
+            recommended: 0,
+            reason: "nothing is lost".into(),
+        };
+        assert_eq!(
+            decision(&Style::PLAIN, &d),
+            "══════════════════════════════════════\n\
+             \x20DECISION REQUIRED: the runner changed the repository\n\
+             ══════════════════════════════════════\n\
+             \x20A) Stop and keep for review\n\
+             \x20B) Restore hooks and git metadata, then stop\n\
+             \x20C) Accept and continue\n\
+             ══════════════════════════════════════\n\
+             \x20Recommendation: A — nothing is lost\n\
+             ══════════════════════════════════════\n\
+             Choose A, B or C: "
+        );
+    }
+
+    #[test]
+    fn decision_reask_lists_the_letters() {
+        assert_eq!(
+            decision_reask(" x ", 2),
+            "“x” is not one of the choices: type A or B."
+        );
+    }
+}

@@ -1,0 +1,444 @@
+//! Replayed answers (`--answers FILE`, DESIGN §6) and the recording of a session's
+//! `answers.json` in the same format.
+//!
+//! A replay file holds exactly what a person would type; [`ReplayPerson`] hands those lines to
+//! the same classification as a terminal, and [`RecordingPerson`] writes what a person typed as
+//! each line is given, so a session's `answers.json` can be committed as a CI fixture.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::ask::{AskError, Decision, GateChoice, Person, classify_gate};
+use crate::receipt::Question;
+
+/// The version of the format this tool reads and writes.
+pub const VERSION: u64 = 1;
+
+/// Replay files larger than this are refused: they are hand-written fixtures, not data.
+pub const MAX_BYTES: u64 = 1024 * 1024;
+
+/// Why a replay file was refused: the file, the JSON path, and what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {path}: {message}", file.display())]
+pub struct ReplayError {
+    pub file: PathBuf,
+    /// A JSON path such as `$.answers.scope`.
+    pub path: String,
+    pub message: String,
+}
+
+/// A parsed answers file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReplayFile {
+    /// What was typed at each round's entry gate, in order; the last one repeats. Empty means
+    /// "y". Written as one string when every round had the same answer.
+    pub gate: Vec<String>,
+    /// Topic → what was typed at that question.
+    pub answers: BTreeMap<String, String>,
+    /// Decision id → the letter typed.
+    pub decisions: BTreeMap<String, String>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum GateOut<'a> {
+    One(&'a str),
+    Many(&'a [String]),
+}
+
+#[derive(Serialize)]
+struct FileOut<'a> {
+    interview_answers: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gate: Option<GateOut<'a>>,
+    answers: &'a BTreeMap<String, String>,
+    decisions: &'a BTreeMap<String, String>,
+}
+
+/// True for a valid question topic (`^[a-z][a-z0-9_]{0,63}$`, DESIGN §3).
+pub fn is_topic(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b.len() <= 64
+        && b[0].is_ascii_lowercase()
+        && b[1..]
+            .iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
+}
+
+impl ReplayFile {
+    /// Read and parse `path`.
+    pub fn load(path: &Path) -> Result<ReplayFile, ReplayError> {
+        let err = |message: String| ReplayError {
+            file: path.to_path_buf(),
+            path: "$".into(),
+            message,
+        };
+        let meta = std::fs::metadata(path)
+            .map_err(|e| err(format!("cannot read the answers file: {e}")))?;
+        if meta.len() > MAX_BYTES {
+            return Err(err(format!(
+                "the answers file is {} bytes; at most {MAX_BYTES} are read",
+                meta.len()
+            )));
+        }
+        let bytes =
+            std::fs::read(path).map_err(|e| err(format!("cannot read the answers file: {e}")))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| err(format!("not UTF-8 (byte {})", e.utf8_error().valid_up_to())))?;
+        ReplayFile::parse(&text, path)
+    }
+
+    /// Parse the text of an answers file; `file` names it in errors.
+    pub fn parse(text: &str, file: &Path) -> Result<ReplayFile, ReplayError> {
+        let err = |path: &str, message: String| ReplayError {
+            file: file.to_path_buf(),
+            path: path.to_string(),
+            message,
+        };
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| err("$", format!("not valid JSON: {e}")))?;
+        let Value::Object(root) = value else {
+            return Err(err(
+                "$",
+                format!(
+                    "expected an object like {{\"interview_answers\": 1, \"answers\": {{…}}}}, found {}",
+                    kind(&value)
+                ),
+            ));
+        };
+        let mut out = ReplayFile::default();
+        let mut version = None;
+        for (key, v) in &root {
+            let here = format!("$.{key}");
+            match key.as_str() {
+                "interview_answers" => {
+                    version = Some(v.as_u64().filter(|n| *n == VERSION).ok_or_else(|| {
+                        err(
+                            &here,
+                            format!(
+                                "unknown version {v}; this tool reads version {VERSION}: set \"interview_answers\": {VERSION}"
+                            ),
+                        )
+                    })?);
+                }
+                "gate" => out.gate = parse_gate(v, &here).map_err(|(p, m)| err(&p, m))?,
+                "answers" => {
+                    for (topic, answer) in object(v, &here).map_err(|(p, m)| err(&p, m))? {
+                        let at = format!("{here}.{topic}");
+                        if !is_topic(topic) {
+                            return Err(err(
+                                &at,
+                                "not a question topic: topics are lowercase letters, digits and `_`, starting with a letter".into(),
+                            ));
+                        }
+                        out.answers.insert(
+                            topic.clone(),
+                            string(answer, &at).map_err(|(p, m)| err(&p, m))?,
+                        );
+                    }
+                }
+                "decisions" => {
+                    for (id, letter) in object(v, &here).map_err(|(p, m)| err(&p, m))? {
+                        let at = format!("{here}.{id}");
+                        let letter = string(letter, &at).map_err(|(p, m)| err(&p, m))?;
+                        if crate::ask::parse_letter(&letter, 4).is_none() {
+                            return Err(err(
+                                &at,
+                                format!("\"{letter}\" is not a choice: use one letter, A to D"),
+                            ));
+                        }
+                        out.decisions.insert(id.clone(), letter);
+                    }
+                }
+                _ => {
+                    return Err(err(
+                        &here,
+                        "unknown key: an answers file has only interview_answers, gate, answers and decisions".into(),
+                    ));
+                }
+            }
+        }
+        if version.is_none() {
+            return Err(err(
+                "$",
+                format!("missing \"interview_answers\": {VERSION} (the format version)"),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// The file as pretty JSON, keys in the documented order, ending in a newline.
+    pub fn to_json_pretty(&self) -> String {
+        let gate = match self.gate.as_slice() {
+            [] => None,
+            [first, rest @ ..] if rest.iter().all(|g| g == first) => Some(GateOut::One(first)),
+            all => Some(GateOut::Many(all)),
+        };
+        let out = FileOut {
+            interview_answers: VERSION,
+            gate,
+            answers: &self.answers,
+            decisions: &self.decisions,
+        };
+        // Serialising plain maps and strings cannot fail.
+        let mut text = serde_json::to_string_pretty(&out).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// Record what was typed at a round's entry gate.
+    pub fn record_gate(&mut self, raw: &str) {
+        self.gate.push(raw.to_string());
+    }
+
+    /// Record what was typed at the question on `topic`, as typed ("2" stays "2").
+    pub fn record_answer(&mut self, topic: &str, raw: &str) {
+        self.answers.insert(topic.to_string(), raw.to_string());
+    }
+
+    /// Record the letter typed for decision `id`.
+    pub fn record_decision(&mut self, id: &str, raw: &str) {
+        self.decisions
+            .insert(id.to_string(), raw.trim().to_string());
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+type At = (String, String);
+
+fn object<'a>(v: &'a Value, at: &str) -> Result<&'a serde_json::Map<String, Value>, At> {
+    v.as_object().ok_or_else(|| {
+        (
+            at.to_string(),
+            format!("expected an object, found {}", kind(v)),
+        )
+    })
+}
+
+fn string(v: &Value, at: &str) -> Result<String, At> {
+    v.as_str().map(str::to_string).ok_or_else(|| {
+        (
+            at.to_string(),
+            format!(
+                "expected a string (what a person would type), found {}",
+                kind(v)
+            ),
+        )
+    })
+}
+
+fn parse_gate(v: &Value, at: &str) -> Result<Vec<String>, At> {
+    let one = |v: &Value, at: &str| -> Result<String, At> {
+        let s = string(v, at)?;
+        if classify_gate(&s) == GateChoice::Unclear {
+            return Err((
+                at.to_string(),
+                format!("\"{s}\" is not a gate answer: use \"y\" to answer or \"n\" to skip"),
+            ));
+        }
+        Ok(s)
+    };
+    match v {
+        Value::Array(items) if !items.is_empty() => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| one(item, &format!("{at}[{i}]")))
+            .collect(),
+        Value::Array(_) => Err((at.to_string(), "an empty list: omit `gate` instead".into())),
+        _ => Ok(vec![one(v, at)?]),
+    }
+}
+
+/// A [`Person`] whose lines come from an answers file.
+#[derive(Debug, Clone)]
+pub struct ReplayPerson {
+    file: ReplayFile,
+    skip_missing: bool,
+    gates_shown: usize,
+    used: BTreeSet<String>,
+    missing: Vec<String>,
+}
+
+impl ReplayPerson {
+    /// `missing`: what to do with a question the file has no answer for.
+    pub fn new(file: ReplayFile, missing: crate::cli::Missing) -> ReplayPerson {
+        ReplayPerson {
+            file,
+            skip_missing: missing == crate::cli::Missing::Skip,
+            gates_shown: 0,
+            used: BTreeSet::new(),
+            missing: Vec::new(),
+        }
+    }
+
+    /// Topics in the file that no question asked about (stale fixtures), sorted.
+    pub fn unused_topics(&self) -> Vec<String> {
+        self.file
+            .answers
+            .keys()
+            .filter(|t| !self.used.contains(*t))
+            .cloned()
+            .collect()
+    }
+
+    /// Topics asked about that the file has no answer for and that were skipped instead
+    /// (`--missing skip`), in the order asked.
+    pub fn missing_topics(&self) -> Vec<String> {
+        self.missing.clone()
+    }
+}
+
+impl Person for ReplayPerson {
+    fn gate(&mut self, _count: usize) -> Result<String, AskError> {
+        let i = self.gates_shown.min(self.file.gate.len().saturating_sub(1));
+        self.gates_shown += 1;
+        Ok(self.file.gate.get(i).cloned().unwrap_or_else(|| "y".into()))
+    }
+
+    fn intro(&mut self, _total: usize) {}
+
+    fn question(
+        &mut self,
+        _index: usize,
+        _total: usize,
+        _time_label: &str,
+        question: &Question,
+    ) -> Result<String, AskError> {
+        if let Some(answer) = self.file.answers.get(&question.topic) {
+            self.used.insert(question.topic.clone());
+            return Ok(answer.clone());
+        }
+        if self.skip_missing {
+            self.missing.push(question.topic.clone());
+            return Ok("skip".into());
+        }
+        Err(AskError::MissingAnswer {
+            topic: question.topic.clone(),
+            question_text: question.question_text.clone(),
+        })
+    }
+
+    fn decide(&mut self, decision: &Decision) -> Result<String, AskError> {
+        self.file
+            .decisions
+            .get(&decision.id)
+            .cloned()
+            .ok_or_else(|| AskError::MissingDecision {
+                id: decision.id.clone(),
+            })
+    }
+
+    fn say(&mut self, _text: &str) {}
+
+    fn replayed(&self) -> bool {
+        true
+    }
+}
+
+/// Wraps a [`Person`] and writes every line it gives to an answers file (atomically, before the
+/// line is used), so a session's `answers.json` always holds all that was typed.
+pub struct RecordingPerson<'a> {
+    inner: &'a mut dyn Person,
+    file: ReplayFile,
+    path: PathBuf,
+}
+
+impl<'a> RecordingPerson<'a> {
+    /// Record into `path`, starting from `file` (empty, or the answers of a resumed session).
+    pub fn new(inner: &'a mut dyn Person, file: ReplayFile, path: PathBuf) -> RecordingPerson<'a> {
+        RecordingPerson { inner, file, path }
+    }
+
+    /// What has been recorded so far.
+    pub fn file(&self) -> &ReplayFile {
+        &self.file
+    }
+
+    fn save(&self) -> Result<(), AskError> {
+        write_atomic(&self.path, self.file.to_json_pretty().as_bytes()).map_err(|e| {
+            AskError::Io(std::io::Error::new(
+                e.kind(),
+                format!("saving answers to {}: {e}", self.path.display()),
+            ))
+        })
+    }
+}
+
+impl Person for RecordingPerson<'_> {
+    fn gate(&mut self, count: usize) -> Result<String, AskError> {
+        let raw = self.inner.gate(count)?;
+        // An unclear line is asked again, so only the line that decided is recorded.
+        if classify_gate(&raw) != GateChoice::Unclear {
+            self.file.record_gate(&raw);
+            self.save()?;
+        }
+        Ok(raw)
+    }
+
+    fn intro(&mut self, total: usize) {
+        self.inner.intro(total);
+    }
+
+    fn question(
+        &mut self,
+        index: usize,
+        total: usize,
+        time_label: &str,
+        question: &Question,
+    ) -> Result<String, AskError> {
+        let raw = self.inner.question(index, total, time_label, question)?;
+        self.file.record_answer(&question.topic, &raw);
+        self.save()?;
+        Ok(raw)
+    }
+
+    fn decide(&mut self, decision: &Decision) -> Result<String, AskError> {
+        let raw = self.inner.decide(decision)?;
+        if crate::ask::parse_letter(&raw, decision.options.len()).is_some() {
+            self.file.record_decision(&decision.id, &raw);
+            self.save()?;
+        }
+        Ok(raw)
+    }
+
+    fn say(&mut self, text: &str) {
+        self.inner.say(text);
+    }
+
+    fn replayed(&self) -> bool {
+        self.inner.replayed()
+    }
+}
+
+/// Write a file atomically: a temporary file in the same directory, fsync, rename.
+fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "answers.json".into());
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    drop(f);
+    std::fs::rename(&tmp, path)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,125 @@
+//! How prompts look at this terminal: bold text and the bell, decided once from `--color`,
+//! `--no-bell`, `NO_COLOR` and whether standard output is a terminal.
+
+use std::ffi::OsStr;
+use std::io::IsTerminal;
+
+use crate::cli::ColorChoice;
+
+/// Resolved presentation settings for the person's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    /// Use bold (ANSI SGR) for the progress header, the question and the decision box.
+    pub bold: bool,
+    /// Ring the terminal bell (`\x07`) before a decision box.
+    pub bell: bool,
+}
+
+impl Style {
+    /// Plain text, no bell: for files, pipes and tests.
+    pub const PLAIN: Style = Style {
+        bold: false,
+        bell: false,
+    };
+
+    /// Resolve from the command line and this process's standard output and environment.
+    pub fn resolve(color: ColorChoice, no_bell: bool) -> Style {
+        let no_color = std::env::var_os("NO_COLOR");
+        Style::decide(
+            color,
+            no_bell,
+            std::io::stdout().is_terminal(),
+            no_color.as_deref(),
+        )
+    }
+
+    /// The rule itself: `auto` styles only a terminal and only while `NO_COLOR` is unset or
+    /// empty; `always` is the person's explicit wish and overrides both (the NO_COLOR convention);
+    /// `never` never styles. The bell rings only at a terminal and without `--no-bell`.
+    pub fn decide(
+        color: ColorChoice,
+        no_bell: bool,
+        stdout_is_terminal: bool,
+        no_color: Option<&OsStr>,
+    ) -> Style {
+        let no_color_set = no_color.is_some_and(|v| !v.is_empty());
+        let bold = match color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => stdout_is_terminal && !no_color_set,
+        };
+        Style {
+            bold,
+            bell: stdout_is_terminal && !no_bell,
+        }
+    }
+
+    /// `text` in bold when styling is on.
+    pub fn bold(&self, text: &str) -> String {
+        if self.bold {
+            format!("\x1b[1m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(s: &str) -> Option<&OsStr> {
+        Some(OsStr::new(s))
+    }
+
+    #[test]
+    fn auto_styles_a_terminal() {
+        assert!(Style::decide(ColorChoice::Auto, false, true, None).bold);
+    }
+
+    #[test]
+    fn auto_does_not_style_a_pipe() {
+        assert!(!Style::decide(ColorChoice::Auto, false, false, None).bold);
+    }
+
+    #[test]
+    fn no_color_set_turns_auto_styling_off() {
+        assert!(!Style::decide(ColorChoice::Auto, false, true, os("1")).bold);
+    }
+
+    #[test]
+    fn empty_no_color_is_treated_as_unset() {
+        assert!(Style::decide(ColorChoice::Auto, false, true, os("")).bold);
+    }
+
+    #[test]
+    fn color_always_overrides_no_color_and_pipes() {
+        assert!(Style::decide(ColorChoice::Always, false, false, os("1")).bold);
+    }
+
+    #[test]
+    fn color_never_never_styles() {
+        assert!(!Style::decide(ColorChoice::Never, false, true, None).bold);
+    }
+
+    #[test]
+    fn bell_rings_only_at_a_terminal() {
+        assert!(Style::decide(ColorChoice::Auto, false, true, None).bell);
+        assert!(!Style::decide(ColorChoice::Auto, false, false, None).bell);
+    }
+
+    #[test]
+    fn no_bell_silences_the_bell() {
+        assert!(!Style::decide(ColorChoice::Auto, true, true, None).bell);
+    }
+
+    #[test]
+    fn bold_wraps_in_sgr_only_when_styled() {
+        assert_eq!(Style::PLAIN.bold("x"), "x");
+        let s = Style {
+            bold: true,
+            bell: false,
+        };
+        assert_eq!(s.bold("x"), "\x1b[1mx\x1b[0m");
+    }
+}

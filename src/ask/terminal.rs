@@ -1,0 +1,287 @@
+//! The person at a terminal: prompts go to standard output, lines come from standard input.
+//!
+//! Signal handlers use `SA_RESTART`, so a blocking read would never return on Ctrl+C. A prompt
+//! therefore polls its input in 100 ms steps and gives up with [`AskError::Interrupted`] as soon
+//! as `crate::signals::count()` has grown since the prompt was shown. Input is read unbuffered
+//! by std (our own buffer), so a line already read but not yet used is never hidden from `poll`.
+
+use std::io::Write;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::sync::Mutex;
+
+use nix::errno::Errno;
+use nix::poll::{PollFd, PollFlags, poll};
+
+use crate::ask::style::Style;
+use crate::ask::{AskError, Decision, Person, render};
+use crate::receipt::Question;
+
+const POLL_MS: u16 = 100;
+
+/// Bytes read from an input but not yet handed out as lines.
+#[derive(Debug, Default)]
+pub struct LineReader {
+    buf: Vec<u8>,
+    eof: bool,
+}
+
+/// Standard input's reader: one per process, so bytes read ahead survive between prompts.
+static STDIN: Mutex<LineReader> = Mutex::new(LineReader {
+    buf: Vec::new(),
+    eof: false,
+});
+
+impl LineReader {
+    /// The next line of `fd` without its line ending. Waits in poll steps; returns
+    /// `Interrupted` once `crate::signals::count()` differs from `base`, `Closed` at end of
+    /// input (a last line without newline is still returned first).
+    pub fn next_line(&mut self, fd: BorrowedFd<'_>, base: usize) -> Result<String, AskError> {
+        loop {
+            if crate::signals::count() != base {
+                return Err(AskError::Interrupted);
+            }
+            if let Some(pos) = self.buf.iter().position(|b| *b == b'\n') {
+                let mut line: Vec<u8> = self.buf.drain(..=pos).collect();
+                line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                return Ok(String::from_utf8_lossy(&line).into_owned());
+            }
+            if self.eof {
+                if self.buf.is_empty() {
+                    return Err(AskError::Closed);
+                }
+                let line = std::mem::take(&mut self.buf);
+                return Ok(String::from_utf8_lossy(&line).into_owned());
+            }
+            let mut fds = [PollFd::new(fd, PollFlags::POLLIN)];
+            match poll(&mut fds, POLL_MS) {
+                Ok(0) | Err(Errno::EINTR) => continue,
+                Ok(_) => {}
+                Err(e) => return Err(AskError::Io(e.into())),
+            }
+            let mut chunk = [0u8; 4096];
+            match nix::unistd::read(fd, &mut chunk) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+                Err(Errno::EINTR) | Err(Errno::EAGAIN) => {}
+                // A terminal that went away (hang-up) reads as end of input.
+                Err(Errno::EIO) => self.eof = true,
+                Err(e) => return Err(AskError::Io(e.into())),
+            }
+        }
+    }
+}
+
+enum Input {
+    Stdin,
+    Fd(OwnedFd, LineReader),
+}
+
+/// A [`Person`] at a terminal.
+pub struct TerminalPerson {
+    style: Style,
+    out: Box<dyn Write>,
+    input: Input,
+}
+
+impl TerminalPerson {
+    /// Prompts on standard output, lines from standard input.
+    pub fn new(style: Style) -> TerminalPerson {
+        TerminalPerson {
+            style,
+            out: Box::new(std::io::stdout()),
+            input: Input::Stdin,
+        }
+    }
+
+    /// Prompts to `out`, lines from `input` (the same waiting and interrupt rules apply).
+    pub fn with_io(style: Style, out: Box<dyn Write>, input: OwnedFd) -> TerminalPerson {
+        TerminalPerson {
+            style,
+            out,
+            input: Input::Fd(input, LineReader::default()),
+        }
+    }
+
+    fn show(&mut self, text: &str) -> Result<(), AskError> {
+        self.out
+            .write_all(text.as_bytes())
+            .and_then(|()| self.out.flush())
+            .map_err(|e| {
+                AskError::Io(std::io::Error::new(
+                    e.kind(),
+                    format!("writing a prompt to the terminal: {e}"),
+                ))
+            })
+    }
+
+    /// Wait for one line; an interrupting signal since the call began wins over any line.
+    fn read_line(&mut self) -> Result<String, AskError> {
+        let base = crate::signals::count();
+        match &mut self.input {
+            Input::Fd(fd, reader) => reader.next_line(fd.as_fd(), base),
+            Input::Stdin => {
+                let mut reader = STDIN.lock().unwrap_or_else(|p| p.into_inner());
+                reader.next_line(std::io::stdin().as_fd(), base)
+            }
+        }
+    }
+}
+
+/// Shown where the person types.
+const PROMPT: &str = "> ";
+
+impl Person for TerminalPerson {
+    fn gate(&mut self, count: usize) -> Result<String, AskError> {
+        self.show(&format!("\n{}{PROMPT}", render::gate(count)))?;
+        self.read_line()
+    }
+
+    fn intro(&mut self, total: usize) {
+        let _ = self.show(&format!("\n{}", render::intro(total)));
+    }
+
+    fn question(
+        &mut self,
+        index: usize,
+        total: usize,
+        time_label: &str,
+        question: &Question,
+    ) -> Result<String, AskError> {
+        let text = render::question(&self.style, index, total, time_label, question);
+        self.show(&format!("\n{text}{PROMPT}"))?;
+        self.read_line()
+    }
+
+    fn decide(&mut self, decision: &Decision) -> Result<String, AskError> {
+        let bell = if self.style.bell { "\x07" } else { "" };
+        let text = render::decision(&self.style, decision);
+        self.show(&format!("{bell}\n{text}"))?;
+        self.read_line()
+    }
+
+    fn say(&mut self, text: &str) {
+        let _ = self.show(&format!("{text}\n"));
+    }
+
+    fn replayed(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    #[derive(Clone, Default)]
+    struct Screen(Rc<RefCell<Vec<u8>>>);
+
+    impl Write for Screen {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Screen {
+        fn text(&self) -> String {
+            String::from_utf8_lossy(&self.0.borrow()).into_owned()
+        }
+    }
+
+    /// A person reading from a real pipe that holds `input` and is then closed.
+    fn person(input: &[u8], style: Style) -> (TerminalPerson, Screen) {
+        let (rd, wr) = nix::unistd::pipe().unwrap();
+        let mut w = std::fs::File::from(wr);
+        w.write_all(input).unwrap();
+        drop(w);
+        let screen = Screen::default();
+        (
+            TerminalPerson::with_io(style, Box::new(screen.clone()), rd),
+            screen,
+        )
+    }
+
+    #[test]
+    fn lines_are_returned_without_their_line_ending() {
+        let (mut p, _) = person(b"yes\r\n  two  \n", Style::PLAIN);
+        assert_eq!(p.gate(1).unwrap(), "yes");
+        assert_eq!(p.gate(1).unwrap(), "  two  ");
+    }
+
+    #[test]
+    fn a_last_line_without_newline_is_still_read() {
+        let (mut p, _) = person(b"last", Style::PLAIN);
+        assert_eq!(p.gate(1).unwrap(), "last");
+    }
+
+    #[test]
+    fn end_of_input_is_closed() {
+        let (mut p, _) = person(b"", Style::PLAIN);
+        assert!(matches!(p.gate(1), Err(AskError::Closed)));
+        assert!(matches!(p.gate(1), Err(AskError::Closed)));
+    }
+
+    #[test]
+    fn invalid_utf8_is_read_lossily_not_rejected() {
+        let (mut p, _) = person(b"a\xffb\n", Style::PLAIN);
+        assert_eq!(p.gate(1).unwrap(), "a\u{fffd}b");
+    }
+
+    #[test]
+    fn a_line_arriving_later_is_waited_for() {
+        let (rd, wr) = nix::unistd::pipe().unwrap();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(250));
+            let mut w = std::fs::File::from(wr);
+            w.write_all(b"late\n").unwrap();
+        });
+        let mut p = TerminalPerson::with_io(Style::PLAIN, Box::new(Screen::default()), rd);
+        assert_eq!(p.gate(1).unwrap(), "late");
+        writer.join().unwrap();
+    }
+
+    #[test]
+    fn gate_prints_the_gate_then_a_prompt() {
+        let (mut p, screen) = person(b"\n", Style::PLAIN);
+        p.gate(2).unwrap();
+        let text = screen.text();
+        assert!(text.contains(&render::gate(2)));
+        assert!(text.ends_with("> "));
+    }
+
+    fn decision() -> Decision {
+        Decision {
+            id: "x".into(),
+            context: "c".into(),
+            options: vec!["a".into(), "b".into()],
+            recommended: 0,
+            reason: "r".into(),
+        }
+    }
+
+    #[test]
+    fn bell_rings_before_a_decision_box_when_enabled() {
+        let style = Style {
+            bold: false,
+            bell: true,
+        };
+        let (mut p, screen) = person(b"a\n", style);
+        p.decide(&decision()).unwrap();
+        assert!(screen.text().starts_with("\x07\n══"));
+    }
+
+    #[test]
+    fn no_bell_without_the_bell_setting() {
+        let (mut p, screen) = person(b"a\n", Style::PLAIN);
+        p.decide(&decision()).unwrap();
+        assert!(!screen.text().contains('\x07'));
+    }
+}
