@@ -53,3 +53,90 @@ pub struct Round {
     /// The person typed `skip all` during the round.
     pub skipped_all: bool,
 }
+
+/// Paths the brief tells the runner about.
+#[derive(Debug, Clone)]
+pub struct BriefPaths {
+    pub receipt: String,
+    pub context: String,
+    pub schema: String,
+}
+
+/// `brief.md`: the rules, the subject's facts and the transcript so far, for an agent.
+pub fn render_markdown(ctx: &BriefContext, facts_markdown: &str, paths: &BriefPaths) -> String {
+    let mut md = String::new();
+    let what = match ctx.kind {
+        Kind::Reflect => "a retrospective on the work in a range of commits",
+        Kind::Intent => "clarifying a work item before it is built",
+    };
+    md.push_str(&format!(
+        "# Interview brief — turn {} of {}\n\nYou are interviewing a person about this repository: {what}.\n\
+         Subject: {}\n\n",
+        ctx.turn, ctx.max_turns, ctx.subject.title
+    ));
+    md.push_str("## Rules\n\n");
+    md.push_str(
+        "- You are read-only. Do not change anything in the repository: no file edits, no git \
+         commands that write (commit, add, checkout, config, stash, …), no hooks. Every change is \
+         detected and stops the interview.\n",
+    );
+    md.push_str(&format!(
+        "- End the turn by writing exactly one JSON receipt to `{}` (the only place you may \
+         write). Its JSON Schema is at `{}`; the same facts, structured, are in `{}`.\n",
+        paths.receipt, paths.schema, paths.context
+    ));
+    md.push_str(
+        "- Either ask: `{\"receipt\":\"ask\",\"version\":1,\"questions\":[{\"topic\":\"snake_case_id\",\
+         \"question_text\":\"one line, at most 200 characters\",\"severity\":1-10,\"options\":[{\"label\":\"…\",\
+         \"value\":\"…\"}],\"recommended\":\"value\"}]}` with 1–5 questions (options optional, 2–9), \
+         never a topic asked before;\n",
+    );
+    md.push_str(
+        "- or finish: `{\"receipt\":\"done\",\"version\":1,\"title\":\"≤ 80 chars\",\"summary\":\"…\",\
+         \"entries\":[{\"title\":\"…\",\"content\":\"…\",\"clarity\":\"confirmed|inferred|declared-by-user|open-question\",\
+         \"sources\":[\"path:line\", \"commit:<oid>\", \"qa:<topic>\"]}]}` with 1–20 entries. A `confirmed` \
+         entry cites an existing `path:line` or `commit:<oid>`; a `declared-by-user` entry cites \
+         `qa:<topic>` of a question the person answered; what stays unclear is an `open-question`.\n",
+    );
+    if ctx.final_turn {
+        md.push_str(
+            "- **This is the final turn: questions are no longer allowed. Write a `done` receipt.**\n",
+        );
+    } else {
+        md.push_str(&format!(
+            "- This is not the final turn: ask if something important is unclear; finish with `done` \
+             when you know enough. Turn {} is the last one.\n",
+            ctx.max_turns
+        ));
+    }
+    if let Some(failure) = &ctx.previous_failure {
+        md.push_str(&format!(
+            "\n## Your previous attempt at this turn failed\n\n{failure}\n\nFix that and try again.\n"
+        ));
+    }
+    md.push_str("\n## Facts\n\n");
+    md.push_str(facts_markdown.trim_end());
+    md.push('\n');
+    if !ctx.rounds.is_empty() {
+        md.push_str("\n## Transcript so far\n");
+        for round in &ctx.rounds {
+            md.push_str(&format!("\n### Turn {}\n\n", round.turn));
+            if round.gate_skipped {
+                md.push_str("The person chose to skip these questions.\n\n");
+            }
+            for q in &round.questions {
+                let answer = round.answers.iter().find(|a| a.question_id == q.topic);
+                let said = match answer {
+                    Some(a) if !a.skipped => format!("answered: {}", a.answer_text),
+                    Some(_) => "skipped".to_string(),
+                    None => "not asked (the person stopped the questions)".to_string(),
+                };
+                md.push_str(&format!("- `{}` — {} → {said}\n", q.topic, q.question_text));
+            }
+            if round.skipped_all {
+                md.push_str("\nThe person typed `skip all`.\n");
+            }
+        }
+    }
+    md
+}

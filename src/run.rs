@@ -1,9 +1,184 @@
 //! Dispatch of a parsed command line to the part of the tool that does it.
 
-use crate::cli::Cli;
-use crate::error::Result;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+
+use crate::ask::Person;
+use crate::cli::{Cli, Command, OnChange, RunOptions};
+use crate::config::Config;
+use crate::error::{Error, Result, code};
+use crate::runner::RunnerSpec;
+use crate::session::{Repo, Session, Settings};
+use crate::subject::{Subject, WorkItemSource};
 
 /// Run a command; returns the exit code of a successful run.
-pub fn run(_cli: Cli) -> Result<i32> {
-    Ok(0)
+pub fn run(cli: Cli) -> Result<i32> {
+    crate::signals::install().map_err(|e| Error::io("cannot install signal handlers", e))?;
+    let cwd = match &cli.dir {
+        Some(d) => d.clone(),
+        None => std::env::current_dir()
+            .map_err(|e| Error::io("cannot read the current directory", e))?,
+    };
+    match &cli.command {
+        Command::Runner { name } => match name.as_str() {
+            "builtin" => crate::runner::builtin::run(),
+            other => Err(Error::Usage(format!("unknown built-in runner `{other}`"))),
+        },
+        Command::Guard(args) => {
+            let repo = discover(&cwd)?;
+            crate::guard::command::run(args, &repo.worktree)
+        }
+        Command::Reflect { tag, run } => {
+            let repo = discover(&cwd)?;
+            let config = Config::load(&repo.worktree)?;
+            let mut person = person(&cli, run)?;
+            let subject = crate::subject::reflect(&repo.worktree, tag)?;
+            interview(repo, &config, subject, None, run, person.as_mut())
+        }
+        Command::Intent { id, from, run, .. } => {
+            let repo = discover(&cwd)?;
+            let config = Config::load(&repo.worktree)?;
+            let mut person = person(&cli, run)?;
+            let source = from.as_ref().map(|p| {
+                if p.as_os_str() == "-" {
+                    WorkItemSource::Stdin
+                } else if p.is_absolute() {
+                    WorkItemSource::File(p.clone())
+                } else {
+                    WorkItemSource::File(cwd.join(p))
+                }
+            });
+            let globs = config.file.intent.as_ref().and_then(|i| i.globs.clone());
+            let found = crate::subject::intent(
+                &repo.worktree,
+                id,
+                source.as_ref(),
+                globs.as_deref(),
+                Some(person.as_mut()),
+            )?;
+            interview(
+                repo,
+                &config,
+                found.subject,
+                found.decision,
+                run,
+                person.as_mut(),
+            )
+        }
+    }
+}
+
+/// Who answers: a replay file, or the person at the terminal. Never waits on a non-terminal.
+fn person(_cli: &Cli, run: &RunOptions) -> Result<Box<dyn Person>> {
+    let interactive = std::io::stdin().is_terminal();
+    if run.answers.is_none() && !interactive {
+        return Err(Error::Usage(
+            "no terminal to ask questions on, and no --answers file to replay.\n\
+             Run it at a terminal, or replay recorded answers: \
+             `interview … --answers FILE` (see docs/ci.md)"
+                .into(),
+        ));
+    }
+    Ok(Box::new(crate::session::pending::LinePerson))
+}
+
+/// Run one interview on `subject` to its end.
+fn interview(
+    repo: Repo,
+    config: &Config,
+    subject: Subject,
+    tracker_decision: Option<(String, String)>,
+    run: &RunOptions,
+    person: &mut dyn Person,
+) -> Result<i32> {
+    let interactive = std::io::stdin().is_terminal() && !person.replayed();
+    let settings = settings(run, config, interactive)?;
+    let mut session = Session::create(repo, subject, settings, person)?;
+    if let Some((id, choice)) = tracker_decision {
+        session.record_decision(&id, "which work item to interview about", &choice)?;
+    }
+    session.run()?;
+    Ok(code::DONE)
+}
+
+fn settings(run: &RunOptions, config: &Config, interactive: bool) -> Result<Settings> {
+    let file = &config.file;
+    let on_change = match (run.on_change, file.on_change.as_deref()) {
+        (Some(flag), _) => flag,
+        (None, Some("fail")) => OnChange::Fail,
+        (None, Some("ask")) => OnChange::Ask,
+        (None, Some("warn")) => OnChange::Warn,
+        (None, Some(other)) => {
+            return Err(Error::Usage(format!(
+                "interview.toml: on_change must be \"fail\", \"ask\" or \"warn\", not {other:?}"
+            )));
+        }
+        (None, None) if interactive => OnChange::Ask,
+        (None, None) => OnChange::Fail,
+    };
+    let max_turns = run.max_turns.or(file.max_turns).unwrap_or(5);
+    if !(1..=50).contains(&max_turns) {
+        return Err(Error::Usage(format!(
+            "--max-turns must be between 1 and 50, not {max_turns}"
+        )));
+    }
+    let timeout = run.turn_timeout.or(file.turn_timeout).unwrap_or(600);
+    if timeout == 0 {
+        return Err(Error::Usage(
+            "--turn-timeout must be at least 1 second".into(),
+        ));
+    }
+    Ok(Settings {
+        runner: RunnerSpec::resolve(run.runner.as_deref(), file.runner.as_ref())?,
+        max_turns,
+        turn_timeout: Duration::from_secs(timeout),
+        grace: Duration::from_secs(run.grace.or(file.grace).unwrap_or(5)),
+        retries: run.retries.or(file.retries).unwrap_or(3),
+        on_change,
+        out: run.out.clone(),
+        yes: run.yes,
+        verbose: run.verbose,
+    })
+}
+
+/// Find the repository around `dir`, without trusting or running anything in it.
+pub fn discover(dir: &Path) -> Result<Repo> {
+    let repo = gix::discover(dir).map_err(|e| {
+        Error::Repo(format!(
+            "{} is not inside a git repository: {e}",
+            dir.display()
+        ))
+    })?;
+    let worktree = repo
+        .workdir()
+        .ok_or_else(|| Error::Repo("the repository is bare: interview needs a worktree".into()))?;
+    let worktree = std::fs::canonicalize(worktree)
+        .map_err(|e| Error::io(format!("cannot resolve {}", worktree.display()), e))?;
+    let common_dir = PathBuf::from(repo.common_dir());
+    let workspace_id = workspace_id(&repo, &worktree);
+    Ok(Repo {
+        worktree,
+        common_dir,
+        workspace_id,
+    })
+}
+
+/// The first 12 hex digits of the SHA-256 of the root commit id (or of the worktree path when
+/// there is no commit yet): stable across clones, reveals no path.
+fn workspace_id(repo: &gix::Repository, worktree: &Path) -> String {
+    let root = repo.head_commit().ok().and_then(|head| {
+        head.ancestors()
+            .first_parent_only()
+            .all()
+            .ok()?
+            .filter_map(|info| info.ok())
+            .last()
+            .map(|info| info.id.to_string())
+    });
+    let seed = root.unwrap_or_else(|| worktree.display().to_string());
+    let digest = Sha256::digest(seed.as_bytes());
+    digest[..6].iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -1,6 +1,57 @@
 //! The core turn loop: runner dispatch, receipts, retries, the local tier, exit codes.
 
+use std::time::{Duration, Instant};
+
 use crate::util::*;
+
+fn work_item(repo: &TempRepo) {
+    repo.write(
+        "item.md",
+        "# Export to CSV\n\nUsers want their data as CSV.\n",
+    );
+}
+
+fn state(repo: &TempRepo) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(repo.session_dir().join("state.json")).unwrap())
+        .unwrap()
+}
+
+fn transcript_events(repo: &TempRepo, event: &str) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(repo.session_dir().join("transcript.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["event"] == event)
+        .collect()
+}
+
+/// Run `intent 7` with `runner` at a pseudo-terminal, answering nothing; returns (exit, screen).
+fn run_failing(repo: &TempRepo, runner_name: &str, extra: &[&str]) -> (i32, String) {
+    work_item(repo);
+    let r = runner(runner_name);
+    let mut args = vec!["intent", "7", "--from", "item.md", "--runner", &r];
+    args.extend_from_slice(extra);
+    Pty::spawn(repo, &args, &[]).finish()
+}
+
+fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !cond() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn pids(path: &std::path::Path) -> Vec<i32> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
 
 #[test]
 fn version_prints() {
@@ -8,4 +59,345 @@ fn version_prints() {
     let out = repo.run(&["--version"]);
     assert!(out.status.success());
     assert!(stdout(&out).starts_with("interview "));
+}
+
+#[test]
+fn a_two_round_interview_ends_in_a_document() {
+    let repo = TempRepo::new();
+    work_item(&repo);
+    let honest = runner("honest.sh");
+    let mut pty = Pty::spawn(
+        &repo,
+        &["intent", "7", "--from", "item.md", "--runner", &honest],
+        &[],
+    );
+    pty.expect("[Y]");
+    pty.send_line("y");
+    pty.expect("Where will this service run?");
+    pty.send_line("1");
+    pty.expect("Who uses the export?");
+    pty.send_line("analysts");
+    pty.expect("[Y]");
+    pty.send_line("");
+    pty.expect("Which encodings must be supported?");
+    pty.send_line("skip");
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 0, "screen: {screen}");
+
+    let doc = repo.read("docs/interviews/intent-7.md");
+    assert!(doc.starts_with("# Intent of the work item"), "{doc}");
+    assert!(doc.contains("README.md:1"), "{doc}");
+    // The skipped question no entry covers became an open question.
+    assert!(doc.contains("Which encodings must be supported?"), "{doc}");
+    // The shared tier never mentions the local tier or the session.
+    let session = repo.session_dir();
+    let id = session.file_name().unwrap().to_str().unwrap();
+    assert!(!doc.contains(".interview") && !doc.contains(id), "{doc}");
+
+    let st = state(&repo);
+    assert_eq!(st["status"], "done");
+    assert_eq!(st["rounds"][0]["answers"][0]["answer_text"], "k8s");
+    assert_eq!(st["rounds"][0]["answers"][1]["answer_text"], "analysts");
+    assert_eq!(st["rounds"][1]["answers"][0]["skipped"], true);
+    for turn in ["001", "002", "003"] {
+        let dir = session.join("turns").join(turn);
+        assert!(dir.join("brief.md").is_file(), "{turn}/brief.md");
+        assert!(dir.join("brief.json").is_file(), "{turn}/brief.json");
+        assert!(
+            dir.join("out/receipt.json").is_file(),
+            "{turn}/out/receipt.json"
+        );
+        assert!(dir.join("runner.log").is_file(), "{turn}/runner.log");
+    }
+    assert_eq!(transcript_events(&repo, "answer").len(), 3);
+}
+
+#[test]
+fn the_local_tier_is_excluded_from_git() {
+    let repo = TempRepo::new();
+    let (code, _) = run_failing(&repo, "no-receipt.sh", &["--retries", "0"]);
+    assert_eq!(code, 4);
+    let exclude = repo.read(".git/info/exclude");
+    assert!(exclude.lines().any(|l| l == "/.interview/"), "{exclude}");
+    let status = repo.git(&["status", "--porcelain", "--untracked-files=all"]);
+    assert!(!status.contains(".interview"), "{status}");
+}
+
+#[test]
+fn the_brief_tells_the_rules_and_the_receipt_path() {
+    let repo = TempRepo::new();
+    let (code, _) = run_failing(
+        &repo,
+        "no-receipt.sh",
+        &["--retries", "0", "--max-turns", "1"],
+    );
+    assert_eq!(code, 4);
+    let brief = std::fs::read_to_string(repo.session_dir().join("turns/001/brief.md")).unwrap();
+    assert!(brief.contains("read-only"), "{brief}");
+    assert!(brief.contains("out/receipt.json"), "{brief}");
+    assert!(brief.contains("final turn"), "{brief}");
+    assert!(brief.contains("Export to CSV"), "{brief}");
+}
+
+#[test]
+fn a_failed_turn_is_retried_three_times_then_exits_4() {
+    let repo = TempRepo::new();
+    let (code, screen) = run_failing(&repo, "no-receipt.sh", &[]);
+    assert_eq!(code, 4, "{screen}");
+    assert!(screen.contains("failed 4 time(s)"), "{screen}");
+    assert_eq!(transcript_events(&repo, "turn_failed").len(), 4);
+    let st = state(&repo);
+    assert_eq!(st["status"], "failed");
+    assert_eq!(st["retry_count"], 3);
+    assert_eq!(st["retry_log"].as_array().unwrap().len(), 3);
+    assert!(
+        st["blockers"][0]
+            .as_str()
+            .unwrap()
+            .contains("Auto-retry exhausted")
+    );
+    // The reason of the previous failure is fed into the next brief.
+    let brief = std::fs::read_to_string(repo.session_dir().join("turns/001/brief.md")).unwrap();
+    assert!(
+        brief.contains("previous attempt at this turn failed"),
+        "{brief}"
+    );
+    assert!(brief.contains("no receipt"), "{brief}");
+}
+
+macro_rules! misbehaving {
+    ($($name:ident: $script:literal => $fragment:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            let repo = TempRepo::new();
+            let (code, screen) = run_failing(&repo, $script, &["--retries", "1"]);
+            assert_eq!(code, 4, "{screen}");
+            assert!(
+                screen.to_lowercase().contains(&$fragment.to_lowercase()),
+                "expected {:?} in:\n{screen}",
+                $fragment
+            );
+            assert_eq!(transcript_events(&repo, "turn_failed").len(), 2);
+            assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
+        }
+    )*};
+}
+
+misbehaving! {
+    bad_json_is_a_named_error: "bad-json.sh" => "json";
+    a_missing_receipt_is_a_named_error: "no-receipt.sh" => "no receipt";
+    a_non_zero_exit_fails_the_turn: "exit-nonzero.sh" => "exited with status 3";
+    an_unknown_field_is_named_with_its_path: "unknown-field.sh" => "$.questions[0].colour";
+    a_bad_topic_is_named_with_its_path: "bad-topic.sh" => "$.questions[0].topic";
+    six_questions_are_too_many: "too-many-questions.sh" => "$.questions";
+    recommended_must_be_an_option_value: "bad-recommended.sh" => "$.questions[0].recommended";
+    a_confirmed_entry_must_cite_an_existing_line: "confirmed-missing-path.sh" => "$.entries[0].sources";
+    an_oversized_receipt_is_refused: "oversized.sh" => "256";
+    a_symlinked_receipt_is_never_followed: "symlink-receipt.sh" => "symbolic link";
+    a_hard_linked_receipt_is_refused: "hardlink-receipt.sh" => "link";
+    a_fifo_receipt_is_refused_without_blocking: "fifo-receipt.sh" => "regular file";
+}
+
+#[test]
+fn asking_on_the_final_turn_fails_the_turn() {
+    let repo = TempRepo::new();
+    work_item(&repo);
+    let r = runner("ask-on-final.sh");
+    let mut pty = Pty::spawn(
+        &repo,
+        &[
+            "intent",
+            "7",
+            "--from",
+            "item.md",
+            "--runner",
+            &r,
+            "--max-turns",
+            "2",
+            "--retries",
+            "0",
+        ],
+        &[],
+    );
+    pty.expect("[Y]");
+    pty.send_line("y");
+    pty.expect("Again?");
+    pty.send_line("yes");
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 4, "{screen}");
+    assert!(screen.contains("final turn"), "{screen}");
+}
+
+#[test]
+fn a_runner_that_never_exits_is_stopped_at_the_timeout() {
+    let repo = TempRepo::new();
+    let pid_file = repo.path().join(".git/test-pids");
+    work_item(&repo);
+    let r = runner("never-exits.sh");
+    let pid_env = pid_file.display().to_string();
+    let pty = Pty::spawn(
+        &repo,
+        &[
+            "intent",
+            "7",
+            "--from",
+            "item.md",
+            "--runner",
+            &r,
+            "--turn-timeout",
+            "1",
+            "--grace",
+            "1",
+            "--retries",
+            "0",
+        ],
+        &[("TEST_PIDS", &pid_env)],
+    );
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 4, "{screen}");
+    assert!(screen.contains("did not finish within 1 s"), "{screen}");
+    let pids = pids(&pid_file);
+    assert_eq!(pids.len(), 1);
+    assert!(pids.iter().all(|&p| !alive(p)), "still alive: {pids:?}");
+}
+
+#[test]
+fn a_runner_ignoring_sigterm_and_its_children_are_killed() {
+    let repo = TempRepo::new();
+    let pid_file = repo.path().join(".git/test-pids");
+    work_item(&repo);
+    let r = runner("ignores-term.sh");
+    let pid_env = pid_file.display().to_string();
+    let pty = Pty::spawn(
+        &repo,
+        &[
+            "intent",
+            "7",
+            "--from",
+            "item.md",
+            "--runner",
+            &r,
+            "--turn-timeout",
+            "1",
+            "--grace",
+            "1",
+            "--retries",
+            "0",
+        ],
+        &[("TEST_PIDS", &pid_env)],
+    );
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 4, "{screen}");
+    let pids = pids(&pid_file);
+    assert_eq!(pids.len(), 2, "runner and child recorded: {pids:?}");
+    assert!(pids.iter().all(|&p| !alive(p)), "still alive: {pids:?}");
+}
+
+#[test]
+fn a_setsid_escapee_is_killed_and_reported() {
+    let repo = TempRepo::new();
+    let pid_file = repo.path().join(".git/test-pids");
+    work_item(&repo);
+    let r = runner("setsid-daemon.sh");
+    let pid_env = pid_file.display().to_string();
+    let pty = Pty::spawn(
+        &repo,
+        &[
+            "intent", "7", "--from", "item.md", "--runner", &r, "--out", "-",
+        ],
+        &[("TEST_PIDS", &pid_env)],
+    );
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains("escaped its process group"), "{screen}");
+    let pids = pids(&pid_file);
+    assert_eq!(pids.len(), 1);
+    assert!(!alive(pids[0]), "the daemon {} is still alive", pids[0]);
+}
+
+#[test]
+fn ctrl_c_during_a_turn_saves_the_session_as_aborted_and_exits_130() {
+    let repo = TempRepo::new();
+    let pid_file = repo.path().join(".git/test-pids");
+    let mark = repo.path().join(".git/turn2-started");
+    work_item(&repo);
+    let r = runner("slow-ask.sh");
+    let (pid_env, mark_env) = (pid_file.display().to_string(), mark.display().to_string());
+    let mut pty = Pty::spawn(
+        &repo,
+        &["intent", "7", "--from", "item.md", "--runner", &r],
+        &[("TEST_PIDS", &pid_env), ("TEST_MARK", &mark_env)],
+    );
+    pty.expect("[Y]");
+    pty.send_line("y");
+    pty.expect("First question?");
+    pty.send_line("my first answer");
+    wait_for("turn 2 to start", || mark.exists());
+    pty.ctrl_c();
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 130, "{screen}");
+    let st = state(&repo);
+    assert_eq!(st["status"], "aborted");
+    assert_eq!(
+        st["rounds"][0]["answers"][0]["answer_text"],
+        "my first answer"
+    );
+    let pids = pids(&pid_file);
+    assert!(
+        pids.iter().all(|&p| !alive(p)),
+        "runner still alive: {pids:?}"
+    );
+}
+
+#[test]
+fn nothing_a_runner_prints_reaches_the_terminal_unsanitised() {
+    let repo = TempRepo::new();
+    work_item(&repo);
+    let r = runner("escapes.sh");
+    let mut pty = Pty::spawn(
+        &repo,
+        &[
+            "intent",
+            "7",
+            "--from",
+            "item.md",
+            "--runner",
+            &r,
+            "--verbose",
+        ],
+        &[],
+    );
+    let before_gate = pty.expect("[Y]");
+    pty.send_line("y");
+    let shown = pty.expect("red");
+    pty.ctrl_c();
+    let (_, rest) = pty.finish();
+    let screen = format!("{before_gate}[Y]{shown}red{rest}");
+    assert!(
+        !screen.contains('\u{1b}'),
+        "an escape reached the terminal: {screen:?}"
+    );
+    assert!(
+        !screen.contains('\u{202e}'),
+        "a bidi control reached the terminal: {screen:?}"
+    );
+    assert!(screen.contains("hostile output"), "{screen:?}");
+}
+
+#[test]
+fn without_a_terminal_or_answers_it_stops_at_once() {
+    let repo = TempRepo::new();
+    work_item(&repo);
+    let start = Instant::now();
+    let out = repo.run(&[
+        "intent",
+        "7",
+        "--from",
+        "item.md",
+        "--runner",
+        &runner("honest.sh"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--answers"), "{}", stderr(&out));
+    assert!(start.elapsed() < Duration::from_secs(10));
 }

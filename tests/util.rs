@@ -54,8 +54,7 @@ impl TempRepo {
     }
 
     pub fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.path().join(rel))
-            .unwrap_or_else(|e| panic!("read {rel}: {e}"))
+        std::fs::read_to_string(self.path().join(rel)).unwrap_or_else(|e| panic!("read {rel}: {e}"))
     }
 
     /// Run git in the repository (test set-up only; the tool itself never runs git).
@@ -119,5 +118,67 @@ pub fn alive(pid: i32) -> bool {
             !state.starts_with('Z') && !state.starts_with('X')
         }
         Err(_) => false,
+    }
+}
+
+/// The real binary at a real pseudo-terminal.
+pub struct Pty {
+    pub session: expectrl::session::OsSession,
+}
+
+impl Pty {
+    /// Start `interview ARGS` in `repo` at a new pseudo-terminal, with extra environment.
+    pub fn spawn(repo: &TempRepo, args: &[&str], env: &[(&str, &str)]) -> Pty {
+        let mut cmd = Command::new(bin());
+        cmd.args(args)
+            .current_dir(repo.path())
+            .env("HOME", repo.path().join(".git"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("NO_COLOR", "1")
+            .env("TERM", "dumb");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut session = expectrl::Session::spawn(cmd).expect("spawn at a pty");
+        session.set_expect_timeout(Some(std::time::Duration::from_secs(30)));
+        Pty { session }
+    }
+
+    /// Wait until the screen shows `text`; returns everything shown before it.
+    pub fn expect(&mut self, text: &str) -> String {
+        use expectrl::Expect;
+        match self.session.expect(text) {
+            Ok(found) => String::from_utf8_lossy(found.before()).into_owned(),
+            Err(e) => panic!("expected {text:?} on the terminal: {e}"),
+        }
+    }
+
+    pub fn send_line(&mut self, line: &str) {
+        use expectrl::Expect;
+        self.session.send_line(line).expect("send a line");
+    }
+
+    /// Press Ctrl+C.
+    pub fn ctrl_c(&mut self) {
+        use expectrl::Expect;
+        self.session
+            .send(expectrl::ControlCode::EndOfText)
+            .expect("send Ctrl+C");
+    }
+
+    /// Read the rest of the output and return it with the exit code.
+    pub fn finish(mut self) -> (i32, String) {
+        use expectrl::Expect;
+        let rest = match self.session.expect(expectrl::Eof) {
+            Ok(found) => String::from_utf8_lossy(found.as_bytes()).into_owned(),
+            Err(_) => String::new(),
+        };
+        let status = self.session.get_process().wait().expect("wait");
+        let code = match status {
+            expectrl::process::unix::WaitStatus::Exited(_, code) => code,
+            expectrl::process::unix::WaitStatus::Signaled(_, sig, _) => 128 + sig as i32,
+            other => panic!("unexpected status {other:?}"),
+        };
+        (code, rest)
     }
 }

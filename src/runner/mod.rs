@@ -1,3 +1,99 @@
-//! Runners: dispatch of any runner program, presets, and the built-in interviewer.
+//! Runners: which program answers a turn, and how it is started.
+//!
+//! Not for: reading or checking what it leaves behind (that is `receipt`).
 
 pub mod builtin;
+pub mod dispatch;
+
+use crate::config::RunnerSetting;
+use crate::error::{Error, Result};
+
+/// Where a runner leaves its receipt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReceiptFrom {
+    /// `$INTERVIEW_OUT/receipt.json`.
+    File,
+    /// Printed on stdout (extracted after the runner ends).
+    Stdout,
+}
+
+/// A resolved runner: what to start and how to talk to it.
+#[derive(Debug, Clone)]
+pub struct RunnerSpec {
+    /// A short name for messages and the state file (`builtin`, or the program name).
+    pub name: String,
+    pub argv: Vec<String>,
+    /// Give the brief file as stdin (otherwise stdin is null).
+    pub brief_on_stdin: bool,
+    pub receipt: ReceiptFrom,
+}
+
+impl RunnerSpec {
+    /// Resolve `--runner NAME|'CMD ARGS…'` (or the config's `runner`); default: `builtin`.
+    pub fn resolve(flag: Option<&str>, config: Option<&RunnerSetting>) -> Result<RunnerSpec> {
+        match (flag, config) {
+            (Some(text), _) => Self::from_text(text),
+            (None, Some(RunnerSetting::Name(text))) => Self::from_text(text),
+            (None, Some(RunnerSetting::Table(table))) => {
+                if table.command.is_empty() {
+                    return Err(Error::Usage(
+                        "interview.toml: runner.command is empty".into(),
+                    ));
+                }
+                let receipt = match table.receipt.as_deref() {
+                    None | Some("file") => ReceiptFrom::File,
+                    Some("stdout") => ReceiptFrom::Stdout,
+                    Some(other) => {
+                        return Err(Error::Usage(format!(
+                            "interview.toml: runner.receipt must be \"file\" or \"stdout\", not {other:?}"
+                        )));
+                    }
+                };
+                Ok(RunnerSpec {
+                    name: program_name(&table.command[0]),
+                    argv: table.command.clone(),
+                    brief_on_stdin: false,
+                    receipt,
+                })
+            }
+            (None, None) => Self::builtin(),
+        }
+    }
+
+    fn from_text(text: &str) -> Result<RunnerSpec> {
+        if text.trim() == "builtin" {
+            return Self::builtin();
+        }
+        let argv = shlex::split(text)
+            .filter(|a| !a.is_empty())
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "--runner {text:?}: not a command line (check the quoting)"
+                ))
+            })?;
+        Ok(RunnerSpec {
+            name: program_name(&argv[0]),
+            argv,
+            brief_on_stdin: false,
+            receipt: ReceiptFrom::File,
+        })
+    }
+
+    fn builtin() -> Result<RunnerSpec> {
+        let exe = std::env::current_exe()
+            .map_err(|e| Error::io("cannot find the interview executable", e))?;
+        Ok(RunnerSpec {
+            name: "builtin".into(),
+            argv: vec![exe.display().to_string(), "runner".into(), "builtin".into()],
+            brief_on_stdin: false,
+            receipt: ReceiptFrom::File,
+        })
+    }
+}
+
+fn program_name(program: &str) -> String {
+    std::path::Path::new(program)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| program.to_string())
+}

@@ -1,1 +1,821 @@
-//! Sessions.
+//! A session: the turn loop of DESIGN §1, the local tier, the state file and the transcript.
+//!
+//! One turn: brief → snapshot → dispatch → snapshot → diff → receipt → questions → answers.
+
+pub mod pending;
+pub mod state;
+pub mod tier;
+pub mod transcript;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::ask::{self, AbortReason, AnswerRecord, Decision, Person};
+use crate::brief::{self, BriefContext, BriefPaths, BriefSubject, Round};
+use crate::cli::OnChange;
+use crate::error::{Error, Result};
+use crate::guard::{GuardReport, GuardScope, Snapshot};
+use crate::receipt::{self, CheckContext, Clarity, Done, Entry, Receipt};
+use crate::runner::dispatch::{self, Ending, Invocation};
+use crate::runner::{ReceiptFrom, RunnerSpec};
+use crate::subject::Subject;
+
+use state::{KeyDecision, RetryEntry, State, Status, SubStep, now_iso};
+use tier::LocalTier;
+use transcript::Transcript;
+
+/// The repository an interview is about.
+#[derive(Debug, Clone)]
+pub struct Repo {
+    pub worktree: PathBuf,
+    pub common_dir: PathBuf,
+    pub workspace_id: String,
+}
+
+/// Settings of one run, after flags and config files are merged.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub runner: RunnerSpec,
+    pub max_turns: u32,
+    pub turn_timeout: Duration,
+    pub grace: Duration,
+    pub retries: u32,
+    pub on_change: OnChange,
+    /// `None`: the default path; `Some("-")`: standard output.
+    pub out: Option<PathBuf>,
+    pub yes: bool,
+    pub verbose: bool,
+}
+
+const LOG_CAP: u64 = 1024 * 1024;
+const STDOUT_CAP: usize = 4 * 1024 * 1024;
+
+/// How a finished interview ended well.
+#[derive(Debug)]
+pub struct Finished {
+    pub document: Option<PathBuf>,
+}
+
+/// A running session.
+pub struct Session<'p> {
+    repo: Repo,
+    tier: LocalTier,
+    dir: PathBuf,
+    state: State,
+    subject: Subject,
+    settings: Settings,
+    person: &'p mut dyn Person,
+    transcript: Transcript,
+}
+
+impl<'p> Session<'p> {
+    /// Start a new session on `subject`.
+    pub fn create(
+        repo: Repo,
+        subject: Subject,
+        settings: Settings,
+        person: &'p mut dyn Person,
+    ) -> Result<Session<'p>> {
+        let tier = LocalTier::open(&repo.worktree, &repo.common_dir)?;
+        let id = tier::session_id(subject.kind.as_str(), &subject.id);
+        let dir = tier.sessions().join(&id);
+        std::fs::create_dir_all(dir.join("turns"))
+            .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+        let state = State {
+            version: state::STATE_VERSION,
+            session: id,
+            kind: subject.kind,
+            subject_id: subject.id.clone(),
+            subject_title: subject.title.clone(),
+            runner: settings.runner.name.clone(),
+            status: Status::InProgress,
+            turn: 1,
+            max_turns: settings.max_turns,
+            sub_step: SubStep::Brief,
+            retry_count: 0,
+            retry_log: Vec::new(),
+            blockers: Vec::new(),
+            key_decisions: Vec::new(),
+            last_session: None,
+            rounds: Vec::new(),
+            document: None,
+        };
+        let transcript = Transcript::open(&dir.join("transcript.jsonl"))?;
+        let mut session = Session {
+            repo,
+            tier,
+            dir,
+            state,
+            subject,
+            settings,
+            person,
+            transcript,
+        };
+        session.save()?;
+        session.transcript.event(
+            "session_start",
+            serde_json::json!({
+                "session": session.state.session,
+                "kind": session.subject.kind,
+                "subject": session.subject.id,
+                "runner": session.settings.runner.name,
+                "replayed": session.person.replayed(),
+            }),
+        )?;
+        Ok(session)
+    }
+
+    pub fn id(&self) -> &str {
+        &self.state.session
+    }
+
+    fn save(&self) -> Result<()> {
+        self.state.save(&self.dir.join("state.json"))
+    }
+
+    fn set_step(&mut self, step: SubStep) -> Result<()> {
+        self.state.sub_step = step;
+        self.save()
+    }
+
+    /// Run the turn loop to its end.
+    pub fn run(&mut self) -> Result<Finished> {
+        let mut force_final = false;
+        while self.state.turn <= self.settings.max_turns {
+            let turn = self.state.turn;
+            let final_turn = force_final || turn == self.settings.max_turns;
+            let receipt = self.turn_with_retries(turn, final_turn)?;
+            match receipt {
+                Receipt::Ask(ask) => {
+                    let ended_early = self.ask_round(turn, ask.questions)?;
+                    force_final |= ended_early;
+                    self.state.turn += 1;
+                    self.state.sub_step = SubStep::Brief;
+                    self.save()?;
+                }
+                Receipt::Done(done) => return self.finish(done),
+            }
+        }
+        // Unreachable in practice: the final turn only accepts `done`.
+        Err(Error::Other(
+            "the interview ended without a document".into(),
+        ))
+    }
+
+    /// One turn, retried from the same sub-step until it yields a receipt or retries run out.
+    fn turn_with_retries(&mut self, turn: u32, final_turn: bool) -> Result<Receipt> {
+        let mut previous_failure: Option<String> = None;
+        loop {
+            match self.attempt(turn, final_turn, previous_failure.as_deref())? {
+                Ok(receipt) => {
+                    self.state.retry_count = 0;
+                    self.state.retry_log.clear();
+                    self.save()?;
+                    return Ok(receipt);
+                }
+                Err(failure) => {
+                    let reason = failure.reason();
+                    self.transcript.event(
+                        "turn_failed",
+                        serde_json::json!({ "turn": turn, "attempt": self.state.retry_count + 1, "reason": reason }),
+                    )?;
+                    self.person.say(&format!(
+                        "The runner's turn {turn} failed: {}",
+                        receipt::sanitize(&reason).0
+                    ));
+                    if self.state.retry_count >= self.settings.retries {
+                        let attempts = self.state.retry_count + 1;
+                        self.state.status = Status::Failed;
+                        self.state.blockers.push(format!(
+                            "The runner `{}` failed {attempts} consecutive times at turn {turn}, sub-step {}. \
+                             Last failure: {reason}. Auto-retry exhausted.",
+                            self.state.runner,
+                            failure.sub_step_name()
+                        ));
+                        self.state.note(
+                            format!("turn {turn} failed {attempts} times"),
+                            "look at runner.log of the turn, fix the runner, then start again",
+                        );
+                        self.save()?;
+                        return Err(Error::RunnerFailed {
+                            turn,
+                            attempts,
+                            reason,
+                        });
+                    }
+                    self.state.retry_count += 1;
+                    self.state.retry_log.push(RetryEntry {
+                        at: now_iso(),
+                        turn,
+                        sub_step: failure.sub_step,
+                        reason: reason.clone(),
+                    });
+                    self.save()?;
+                    previous_failure = Some(reason);
+                }
+            }
+        }
+    }
+
+    fn turn_dir(&self, turn: u32) -> PathBuf {
+        self.dir.join("turns").join(format!("{turn:03}"))
+    }
+
+    /// One attempt at a turn. The outer error is fatal; the inner one is a failed turn.
+    fn attempt(
+        &mut self,
+        turn: u32,
+        final_turn: bool,
+        previous_failure: Option<&str>,
+    ) -> Result<std::result::Result<Receipt, TurnFailure>> {
+        let dir = self.turn_dir(turn);
+        let out = dir.join("out");
+        self.set_aside_previous_attempt(&dir)?;
+        std::fs::create_dir_all(&out)
+            .map_err(|e| Error::io(format!("cannot create {}", out.display()), e))?;
+
+        // Brief.
+        self.set_step(SubStep::Brief)?;
+        let ctx = BriefContext {
+            interview_brief: brief::BRIEF_VERSION,
+            kind: self.subject.kind,
+            subject: BriefSubject {
+                id: self.subject.id.clone(),
+                title: self.subject.title.clone(),
+                facts: self.subject.facts.clone(),
+            },
+            turn,
+            max_turns: self.settings.max_turns,
+            final_turn,
+            previous_failure: previous_failure.map(str::to_string),
+            rounds: self.state.rounds.clone(),
+        };
+        let brief_json = dir.join("brief.json");
+        let brief_md = dir.join("brief.md");
+        let schema = dir.join("receipt.schema.json");
+        let receipt_path = out.join("receipt.json");
+        let paths = BriefPaths {
+            receipt: receipt_path.display().to_string(),
+            context: brief_json.display().to_string(),
+            schema: schema.display().to_string(),
+        };
+        let json = serde_json::to_vec_pretty(&ctx)
+            .map_err(|e| Error::Other(format!("cannot encode the brief: {e}")))?;
+        tier::write_atomic(&brief_json, &json)?;
+        tier::write_atomic(
+            &brief_md,
+            brief::render_markdown(&ctx, &self.subject.facts_markdown, &paths).as_bytes(),
+        )?;
+        tier::write_atomic(&schema, pending::SCHEMA.as_bytes())?;
+
+        // Guard before, then dispatch.
+        let scope = GuardScope {
+            worktree: self.repo.worktree.clone(),
+            exclude: vec![dir.clone()],
+        };
+        let before =
+            Snapshot::take(&scope).map_err(|e| Error::Guard(format!("before turn {turn}: {e}")))?;
+        pending::save_restore_copies(&scope, &dir.join("restore"))
+            .map_err(|e| Error::Guard(format!("cannot keep copies before turn {turn}: {e}")))?;
+        self.set_step(SubStep::Dispatch)?;
+        let spec = self.settings.runner.clone();
+        let env = vec![
+            (
+                "INTERVIEW_BRIEF".to_string(),
+                brief_md.display().to_string(),
+            ),
+            (
+                "INTERVIEW_CONTEXT".to_string(),
+                brief_json.display().to_string(),
+            ),
+            ("INTERVIEW_OUT".to_string(), out.display().to_string()),
+            (
+                "INTERVIEW_RECEIPT".to_string(),
+                receipt_path.display().to_string(),
+            ),
+            ("INTERVIEW_SCHEMA".to_string(), schema.display().to_string()),
+            ("INTERVIEW_TURN".to_string(), turn.to_string()),
+            (
+                "INTERVIEW_FINAL".to_string(),
+                if final_turn { "1" } else { "0" }.to_string(),
+            ),
+            ("INTERVIEW_SESSION".to_string(), self.state.session.clone()),
+        ];
+        let invocation = Invocation {
+            argv: spec.argv.clone(),
+            cwd: self.repo.worktree.clone(),
+            env,
+            stdin: spec.brief_on_stdin.then(|| brief_md.clone()),
+            log: dir.join("runner.log"),
+            log_cap: LOG_CAP,
+            stdout_cap: if spec.receipt == ReceiptFrom::Stdout {
+                STDOUT_CAP
+            } else {
+                0
+            },
+            timeout: self.settings.turn_timeout,
+            grace: self.settings.grace,
+            verbose: self.settings.verbose,
+        };
+        self.transcript.event(
+            "turn_start",
+            serde_json::json!({ "turn": turn, "final": final_turn, "retry": self.state.retry_count }),
+        )?;
+        let outcome = dispatch::dispatch(&invocation).map_err(|e| Error::io("runner", e))?;
+
+        // Guard after: taken before the tool writes anything else itself.
+        self.set_step(SubStep::Guard)?;
+        let after =
+            Snapshot::take(&scope).map_err(|e| Error::Guard(format!("after turn {turn}: {e}")))?;
+        let report = before.diff(&after);
+        let guard_json = serde_json::json!({ "turn": turn, "changes": &report });
+        tier::write_atomic(
+            &dir.join("guard.json"),
+            &serde_json::to_vec_pretty(&guard_json).unwrap_or_default(),
+        )?;
+        if outcome.leftovers_killed > 0 {
+            self.person.say(&format!(
+                "The runner left {} process(es) behind ({} escaped its process group); all were killed.",
+                outcome.leftovers_killed, outcome.escaped_killed
+            ));
+        }
+        self.transcript.event(
+            "turn_end",
+            serde_json::json!({
+                "turn": turn,
+                "ending": format!("{:?}", outcome.ending),
+                "leftovers_killed": outcome.leftovers_killed,
+                "escaped_killed": outcome.escaped_killed,
+                "log_truncated": outcome.log_truncated,
+                "guard_changes": !report.is_empty(),
+            }),
+        )?;
+        if outcome.ending == Ending::Interrupted {
+            return Err(self.abort("interrupted while the runner worked on turn {turn}", turn));
+        }
+        if !report.is_empty() {
+            self.on_guard_change(turn, &scope, &dir, &report)?;
+        }
+
+        // Receipt.
+        self.set_step(SubStep::Receipt)?;
+        match outcome.ending {
+            Ending::Exited(0) => {}
+            Ending::Exited(code) => {
+                return Ok(Err(TurnFailure::dispatch(format!(
+                    "the runner exited with status {code} (see runner.log)"
+                ))));
+            }
+            Ending::Signalled(sig) => {
+                return Ok(Err(TurnFailure::dispatch(format!(
+                    "the runner was killed by signal {sig}"
+                ))));
+            }
+            Ending::TimedOut => {
+                return Ok(Err(TurnFailure::dispatch(format!(
+                    "the runner did not finish within {} s and was stopped",
+                    self.settings.turn_timeout.as_secs()
+                ))));
+            }
+            Ending::Interrupted => unreachable_interrupted(),
+        }
+        let text = match spec.receipt {
+            ReceiptFrom::File => receipt::read(&out),
+            ReceiptFrom::Stdout => {
+                pending::extract_from_stdout(&String::from_utf8_lossy(&outcome.stdout))
+            }
+        };
+        let text = match text {
+            Ok(t) => t,
+            Err(e) => return Ok(Err(TurnFailure::receipt(e.to_string()))),
+        };
+        let asked: BTreeSet<String> = self
+            .state
+            .rounds
+            .iter()
+            .flat_map(|r| r.questions.iter().map(|q| q.topic.clone()))
+            .collect();
+        let answered: BTreeSet<String> = self
+            .state
+            .rounds
+            .iter()
+            .flat_map(|r| r.answers.iter())
+            .filter(|a| !a.skipped)
+            .map(|a| a.question_id.clone())
+            .collect();
+        let check = CheckContext {
+            final_turn,
+            asked_topics: &asked,
+            answered_topics: &answered,
+            repo_root: &self.repo.worktree,
+        };
+        match receipt::parse_and_check(&text, &check) {
+            Ok((receipt, sanitized)) => {
+                self.transcript.event(
+                    "receipt",
+                    serde_json::json!({ "turn": turn, "receipt": &receipt, "sanitized": &sanitized }),
+                )?;
+                if !sanitized.is_empty() {
+                    self.person
+                        .say(&format!("Sanitised the runner's receipt: {sanitized}."));
+                }
+                Ok(Ok(receipt))
+            }
+            Err(e) => Ok(Err(TurnFailure::receipt(e.to_string()))),
+        }
+    }
+
+    /// Keep a failed attempt's files beside the new one instead of reusing them.
+    fn set_aside_previous_attempt(&self, dir: &Path) -> Result<()> {
+        if !dir.join("out").exists() && !dir.join("runner.log").exists() {
+            return Ok(());
+        }
+        let mut n = 1;
+        while dir.join(format!("attempt-{n}")).exists() {
+            n += 1;
+        }
+        let keep = dir.join(format!("attempt-{n}"));
+        std::fs::create_dir_all(&keep)
+            .map_err(|e| Error::io(format!("cannot create {}", keep.display()), e))?;
+        for name in ["out", "runner.log", "guard.json", "brief.md", "brief.json"] {
+            let from = dir.join(name);
+            if from.symlink_metadata().is_ok() {
+                std::fs::rename(&from, keep.join(name))
+                    .map_err(|e| Error::io(format!("cannot move {}", from.display()), e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Apply the `--on-change` policy to a non-empty guard report.
+    fn on_guard_change(
+        &mut self,
+        turn: u32,
+        scope: &GuardScope,
+        dir: &Path,
+        report: &GuardReport,
+    ) -> Result<()> {
+        let shown = receipt::sanitize(&report.to_string()).0;
+        self.transcript.event(
+            "guard_violation",
+            serde_json::json!({ "turn": turn, "changes": report }),
+        )?;
+        let blocker = |how: &str| {
+            format!(
+                "Turn {turn}: the runner changed the repository ({how}); see turns/{turn:03}/guard.json"
+            )
+        };
+        match self.settings.on_change {
+            OnChange::Warn => {
+                self.person.say(&format!(
+                    "Warning: the runner changed the repository during turn {turn}:\n{shown}"
+                ));
+                Ok(())
+            }
+            OnChange::Fail => {
+                self.state.status = Status::Failed;
+                self.state.blockers.push(blocker("stopped"));
+                self.state.note(
+                    format!("the change guard stopped turn {turn}"),
+                    "review the changes, then start again",
+                );
+                self.save()?;
+                Err(Error::GuardViolation { report: shown })
+            }
+            OnChange::Ask => {
+                self.person.say(&format!(
+                    "The runner changed the repository during turn {turn}:\n{shown}"
+                ));
+                let decision = Decision {
+                    id: "guard".into(),
+                    context: format!("the runner changed the repository in turn {turn}"),
+                    options: vec![
+                        "Stop and keep the changes for review".into(),
+                        "Restore hooks and git metadata from the copies taken before the turn, then stop".into(),
+                        "Accept the changes and continue the interview".into(),
+                    ],
+                    recommended: 0,
+                    reason: "nothing is lost and you can look at what the runner did".into(),
+                };
+                let choice = self.decide(&decision)?;
+                match choice {
+                    2 => Ok(()),
+                    1 => {
+                        let summary = pending::restore(scope, &dir.join("restore"))
+                            .map_err(|e| Error::Guard(format!("restore failed: {e}")))?;
+                        self.person.say(&format!("Restored: {summary}"));
+                        self.state.status = Status::Failed;
+                        self.state
+                            .blockers
+                            .push(blocker("restored hooks and git metadata, then stopped"));
+                        self.save()?;
+                        Err(Error::GuardViolation { report: shown })
+                    }
+                    _ => {
+                        self.state.status = Status::Failed;
+                        self.state.blockers.push(blocker("stopped for review"));
+                        self.save()?;
+                        Err(Error::GuardViolation { report: shown })
+                    }
+                }
+            }
+        }
+    }
+
+    /// Record a decision taken before the session started (e.g. which tracker).
+    pub fn record_decision(&mut self, id: &str, context: &str, choice: &str) -> Result<()> {
+        self.state.key_decisions.push(KeyDecision {
+            at: now_iso(),
+            id: id.to_string(),
+            context: context.to_string(),
+            choice: choice.to_string(),
+        });
+        self.save()
+    }
+
+    /// Ask a decision and record it in the state file's key decisions.
+    fn decide(&mut self, decision: &Decision) -> Result<usize> {
+        self.state.status = Status::WaitingForPerson;
+        self.save()?;
+        let choice = match ask::choose(self.person, decision) {
+            Ok(c) => c,
+            Err(ask::AskError::Interrupted) => {
+                return Err(self.abort("interrupted at a decision", self.state.turn));
+            }
+            Err(e) => return Err(self.ask_error(e)),
+        };
+        let letter = (b'A' + choice as u8) as char;
+        self.state.status = Status::InProgress;
+        self.state.key_decisions.push(KeyDecision {
+            at: now_iso(),
+            id: decision.id.clone(),
+            context: decision.context.clone(),
+            choice: format!("{letter}) {}", decision.options[choice]),
+        });
+        self.save()?;
+        self.transcript.event(
+            "decision",
+            serde_json::json!({ "id": decision.id, "choice": letter.to_string() }),
+        )?;
+        Ok(choice)
+    }
+
+    /// Put questions to the person. Returns true when the next turn must be the final one.
+    fn ask_round(&mut self, turn: u32, questions: Vec<crate::receipt::Question>) -> Result<bool> {
+        self.set_step(SubStep::Questions)?;
+        self.state.status = Status::WaitingForPerson;
+        self.state.rounds.push(Round {
+            turn,
+            questions: questions.clone(),
+            answers: Vec::new(),
+            gate_skipped: false,
+            skipped_all: false,
+        });
+        self.save()?;
+        let state_path = self.dir.join("state.json");
+        let answers_path = self.dir.join("answers.json");
+        let workspace_id = self.repo.workspace_id.clone();
+        let outcome = {
+            let state = &mut self.state;
+            let transcript = &mut self.transcript;
+            let mut persist = |record: &AnswerRecord| -> std::io::Result<()> {
+                if let Some(round) = state.rounds.last_mut() {
+                    round.answers.push(record.clone());
+                }
+                transcript
+                    .event(
+                        "answer",
+                        serde_json::json!({ "turn": turn, "answer": record }),
+                    )
+                    .map_err(std::io::Error::other)?;
+                state.save(&state_path).map_err(std::io::Error::other)?;
+                write_answers_file(&answers_path, &state.rounds).map_err(std::io::Error::other)
+            };
+            ask::run_round(self.person, &questions, &workspace_id, &mut persist)
+        };
+        let outcome = match outcome {
+            Ok(o) => o,
+            Err(e) => return Err(self.ask_error(e)),
+        };
+        let _ = pending::record_round(&self.tier.root, &outcome, self.person.replayed());
+        let round = self.state.rounds.last_mut().expect("a round was pushed");
+        round.gate_skipped = outcome.skipped && !outcome.skipped_all;
+        round.skipped_all = outcome.skipped_all;
+        self.transcript.event(
+            "round_end",
+            serde_json::json!({ "turn": turn, "outcome": &outcome, "skipped_all": outcome.skipped_all, "qa_duration_ms": outcome.qa_duration_ms }),
+        )?;
+        if outcome.abort_reason == Some(AbortReason::UserAbort) {
+            return Err(self.abort("interrupted while answering questions", turn));
+        }
+        self.state.status = Status::InProgress;
+        write_answers_file(&answers_path, &self.state.rounds)?;
+        self.save()?;
+        Ok(outcome.skipped)
+    }
+
+    /// Map an error from the person's side, saving the session first.
+    fn ask_error(&mut self, e: ask::AskError) -> Error {
+        match e {
+            ask::AskError::Interrupted => self.abort("interrupted", self.state.turn),
+            ask::AskError::MissingAnswer {
+                topic,
+                question_text,
+            } => {
+                self.state.status = Status::Failed;
+                self.state.note(
+                    format!("the answers file has no answer for `{topic}`"),
+                    "add the answer to the answers file and run again",
+                );
+                let _ = self.save();
+                Error::MissingAnswer {
+                    message: format!(
+                        "the answers file has no answer for topic `{topic}`:\n  {}\nAdd this line to \"answers\" (or pass --missing skip):\n  \"{topic}\": \"your answer\"",
+                        receipt::sanitize(&question_text).0
+                    ),
+                }
+            }
+            ask::AskError::MissingDecision { id } => {
+                self.state.status = Status::Failed;
+                let _ = self.save();
+                Error::MissingAnswer {
+                    message: format!(
+                        "the answers file has no decision `{id}`; add to \"decisions\":\n  \"{id}\": \"A\""
+                    ),
+                }
+            }
+            ask::AskError::Closed => {
+                let _ = self.abort("standard input closed", self.state.turn);
+                Error::Other(
+                    "standard input closed while waiting for an answer; the answers so far are saved"
+                        .into(),
+                )
+            }
+            ask::AskError::Io(e) => Error::io("terminal", e),
+            #[allow(unreachable_patterns)]
+            other => Error::Other(other.to_string()),
+        }
+    }
+
+    /// Save the session as aborted and return the error that exits 130.
+    fn abort(&mut self, what: &str, turn: u32) -> Error {
+        self.state.status = Status::Aborted;
+        self.state.note(
+            what.replace("{turn}", &turn.to_string()),
+            format!("resume the session to continue at turn {turn}"),
+        );
+        let _ = self.save();
+        let _ = self
+            .transcript
+            .event("aborted", serde_json::json!({ "turn": turn }));
+        Error::Interrupted {
+            session: Some(self.state.session.clone()),
+        }
+    }
+
+    /// Synthesis, consent and writing the document.
+    fn finish(&mut self, mut done: Done) -> Result<Finished> {
+        self.set_step(SubStep::Synthesis)?;
+        add_uncovered_skips(&mut done, &self.state.rounds);
+        let text = crate::document::render(&done);
+        self.set_step(SubStep::Consent)?;
+        let written = match &self.settings.out {
+            Some(p) if p.as_os_str() == "-" => {
+                print!("{text}");
+                None
+            }
+            other => {
+                let rel = other.clone().unwrap_or_else(|| {
+                    PathBuf::from(default_out_path(
+                        self.subject.kind.as_str(),
+                        &self.subject.id,
+                    ))
+                });
+                let path = if rel.is_absolute() {
+                    rel
+                } else {
+                    self.repo.worktree.join(rel)
+                };
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|e| Error::io(format!("cannot create {}", parent.display()), e))?;
+                }
+                tier::write_atomic(&path, text.as_bytes())?;
+                Some(path)
+            }
+        };
+        self.state.status = Status::Done;
+        self.state.document = written.as_ref().map(|p| {
+            p.strip_prefix(&self.repo.worktree)
+                .unwrap_or(p)
+                .display()
+                .to_string()
+        });
+        self.state
+            .note("the interview finished", "nothing: the document is written");
+        self.save()?;
+        self.transcript.event(
+            "done",
+            serde_json::json!({ "document": self.state.document }),
+        )?;
+        if let Some(p) = &written {
+            self.person.say(&format!(
+                "Wrote {}",
+                p.strip_prefix(&self.repo.worktree).unwrap_or(p).display()
+            ));
+        }
+        Ok(Finished { document: written })
+    }
+}
+
+fn unreachable_interrupted() -> ! {
+    unreachable!("an interrupted turn returns before the receipt is read")
+}
+
+/// Why one attempt at a turn failed.
+#[derive(Debug)]
+struct TurnFailure {
+    sub_step: SubStep,
+    reason: String,
+}
+
+impl TurnFailure {
+    fn dispatch(reason: String) -> Self {
+        TurnFailure {
+            sub_step: SubStep::Dispatch,
+            reason,
+        }
+    }
+    fn receipt(reason: String) -> Self {
+        TurnFailure {
+            sub_step: SubStep::Receipt,
+            reason,
+        }
+    }
+    fn reason(&self) -> String {
+        self.reason.clone()
+    }
+    fn sub_step_name(&self) -> &'static str {
+        match self.sub_step {
+            SubStep::Dispatch => "dispatch",
+            _ => "receipt",
+        }
+    }
+}
+
+/// Skipped questions that no entry covers become open-question entries.
+fn add_uncovered_skips(done: &mut Done, rounds: &[Round]) {
+    for round in rounds {
+        for q in &round.questions {
+            let answered = round
+                .answers
+                .iter()
+                .any(|a| a.question_id == q.topic && !a.skipped);
+            let source = format!("qa:{}", q.topic);
+            let covered = done
+                .entries
+                .iter()
+                .any(|e| e.sources.contains(&source) || e.title.trim() == q.question_text.trim());
+            if !answered && !covered && done.entries.len() < 40 {
+                done.entries.push(Entry {
+                    title: q.question_text.chars().take(80).collect(),
+                    content: "Asked during the interview and not answered.".into(),
+                    clarity: Clarity::OpenQuestion,
+                    sources: Vec::new(),
+                });
+            }
+        }
+    }
+}
+
+/// `docs/interviews/<kind>-<id>.md`.
+pub fn default_out_path(kind: &str, id: &str) -> String {
+    format!("docs/interviews/{kind}-{}.md", tier::slug(id))
+}
+
+/// `answers.json` in the replay format: values as a person would type them.
+fn write_answers_file(path: &Path, rounds: &[Round]) -> Result<()> {
+    let mut answers = serde_json::Map::new();
+    let mut gate = "y";
+    for round in rounds {
+        if round.gate_skipped {
+            gate = "n";
+        }
+        for (i, a) in round.answers.iter().enumerate() {
+            let last = i + 1 == round.answers.len();
+            let value = if a.skipped && round.skipped_all && last {
+                "skip all".to_string()
+            } else if a.skipped {
+                "skip".to_string()
+            } else {
+                a.answer_text.clone()
+            };
+            answers.insert(a.question_id.clone(), serde_json::Value::String(value));
+        }
+    }
+    let doc = serde_json::json!({ "interview_answers": 1, "gate": gate, "answers": answers });
+    let mut bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+    bytes.push(b'\n');
+    tier::write_atomic(path, &bytes)
+}

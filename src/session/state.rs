@@ -1,0 +1,128 @@
+//! The state file `state.json`: where a session is, what failed, what was decided.
+//!
+//! Versioned and written atomically; a later version of the tool can read it.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::brief::Round;
+use crate::error::{Error, Result};
+use crate::subject::Kind;
+
+pub const STATE_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    InProgress,
+    WaitingForPerson,
+    Done,
+    Failed,
+    Aborted,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SubStep {
+    Brief,
+    Dispatch,
+    Guard,
+    Receipt,
+    Questions,
+    Synthesis,
+    Consent,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RetryEntry {
+    pub at: String,
+    pub turn: u32,
+    pub sub_step: SubStep,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct KeyDecision {
+    pub at: String,
+    pub id: String,
+    pub context: String,
+    pub choice: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LastSession {
+    pub at: String,
+    pub what_happened: String,
+    pub next: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct State {
+    pub version: u32,
+    pub session: String,
+    pub kind: Kind,
+    pub subject_id: String,
+    pub subject_title: String,
+    pub runner: String,
+    pub status: Status,
+    pub turn: u32,
+    pub max_turns: u32,
+    pub sub_step: SubStep,
+    pub retry_count: u32,
+    pub retry_log: Vec<RetryEntry>,
+    pub blockers: Vec<String>,
+    pub key_decisions: Vec<KeyDecision>,
+    pub last_session: Option<LastSession>,
+    /// Rounds of questions so far, with every answer given (persisted as each is given).
+    pub rounds: Vec<Round>,
+    /// Where the document was written, once it was.
+    pub document: Option<String>,
+}
+
+impl State {
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let mut json = serde_json::to_vec_pretty(self)
+            .map_err(|e| Error::State(format!("cannot encode the state: {e}")))?;
+        json.push(b'\n');
+        super::tier::write_atomic(path, &json)
+    }
+
+    pub fn load(path: &Path) -> Result<State> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        let state: State = serde_json::from_str(&text).map_err(|e| {
+            Error::State(format!(
+                "{} is corrupt or truncated (line {}, column {}): {e}; it was left as it is",
+                path.display(),
+                e.line(),
+                e.column()
+            ))
+        })?;
+        if state.version > STATE_VERSION {
+            return Err(Error::State(format!(
+                "{} was written by a newer interview (state version {}); this one reads up to {}",
+                path.display(),
+                state.version,
+                STATE_VERSION
+            )));
+        }
+        Ok(state)
+    }
+
+    /// Record what happened in this run of the tool, for the next one.
+    pub fn note(&mut self, what_happened: impl Into<String>, next: impl Into<String>) {
+        self.last_session = Some(LastSession {
+            at: now_iso(),
+            what_happened: what_happened.into(),
+            next: next.into(),
+        });
+    }
+}
+
+/// Now, as ISO 8601 UTC with seconds.
+pub fn now_iso() -> String {
+    jiff::Timestamp::now()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
+}

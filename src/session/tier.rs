@@ -1,0 +1,121 @@
+//! The local tier: `.interview/` at the worktree root, never committed, and atomic writes.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+
+pub const TIER_DIR: &str = ".interview";
+const EXCLUDE_LINE: &str = "/.interview/";
+
+/// The local tier of one worktree.
+#[derive(Debug, Clone)]
+pub struct LocalTier {
+    pub worktree: PathBuf,
+    pub root: PathBuf,
+}
+
+impl LocalTier {
+    /// Create `.interview/` if needed and make sure git ignores it (before any snapshot).
+    pub fn open(worktree: &Path, common_dir: &Path) -> Result<LocalTier> {
+        let root = worktree.join(TIER_DIR);
+        std::fs::create_dir_all(root.join("sessions"))
+            .map_err(|e| Error::io(format!("cannot create {}", root.display()), e))?;
+        exclude(common_dir)?;
+        Ok(LocalTier {
+            worktree: worktree.to_path_buf(),
+            root,
+        })
+    }
+
+    pub fn sessions(&self) -> PathBuf {
+        self.root.join("sessions")
+    }
+}
+
+/// Add `/.interview/` to `<common dir>/info/exclude` unless a line there already covers it.
+fn exclude(common_dir: &Path) -> Result<()> {
+    let path = common_dir.join("info").join("exclude");
+    let existing = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+    };
+    if existing.lines().any(|l| {
+        matches!(
+            l.trim(),
+            "/.interview/" | "/.interview" | ".interview/" | ".interview"
+        )
+    }) {
+        return Ok(());
+    }
+    let mut text = existing;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str("# local tier of `interview`: never committed\n");
+    text.push_str(EXCLUDE_LINE);
+    text.push('\n');
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+    }
+    write_atomic(&path, text.as_bytes())
+}
+
+/// Write a file atomically: a temporary file in the same directory, fsync, rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let what = || format!("cannot write {}", path.display());
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(what(), e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io(what(), e))?;
+    tmp.as_file().sync_all().map_err(|e| Error::io(what(), e))?;
+    tmp.persist(path).map_err(|e| Error::io(what(), e.error))?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// A new session id: `<kind>-<slug>-<YYYYMMDDTHHMMSS>-<8 hex>`.
+pub fn session_id(kind: &str, subject_id: &str) -> String {
+    let now = jiff::Timestamp::now();
+    let stamp = now.strftime("%Y%m%dT%H%M%S").to_string();
+    let mut h = Sha256::new();
+    h.update(now.as_nanosecond().to_le_bytes());
+    h.update(std::process::id().to_le_bytes());
+    h.update(subject_id.as_bytes());
+    let hex: String = h.finalize()[..4]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{kind}-{}-{stamp}-{hex}", slug(subject_id))
+}
+
+/// A file-name-safe form of an id: lowercase ASCII letters, digits, `.`, `_` and `-`, ≤ 40.
+pub fn slug(id: &str) -> String {
+    let mut s: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '_' {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    while s.contains("--") {
+        s = s.replace("--", "-");
+    }
+    let s = s.trim_matches(|c| c == '-' || c == '.').to_string();
+    let s: String = s.chars().take(40).collect();
+    if s.is_empty() { "x".into() } else { s }
+}
