@@ -6,12 +6,12 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-use crate::ask::Person;
+use crate::ask::{Person, RecordingPerson, ReplayFile, ReplayPerson, Style, TerminalPerson};
 use crate::cli::{Cli, Command, OnChange, RunOptions};
 use crate::config::Config;
 use crate::error::{Error, Result, code};
 use crate::runner::RunnerSpec;
-use crate::session::{Repo, Session, Settings};
+use crate::session::{Prepared, Repo, Session, Settings};
 use crate::subject::{Subject, WorkItemSource};
 
 /// Run a command; returns the exit code of a successful run.
@@ -34,14 +34,34 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Reflect { tag, run } => {
             let repo = discover(&cwd)?;
             let config = Config::load(&repo.worktree)?;
-            let mut person = person(&cli, run)?;
-            let subject = crate::subject::reflect(&repo.worktree, tag)?;
-            interview(repo, &config, subject, None, run, person.as_mut())
+            let mut who = Who::new(&cli, run)?;
+            let prepared = Prepared::new(&repo, "reflect", tag)?;
+            let mut person = RecordingPerson::new(
+                who.person(),
+                ReplayFile::default(),
+                prepared.answers_path(),
+            );
+            let subject = match crate::subject::reflect(&repo.worktree, tag) {
+                Ok(s) => s,
+                Err(e) => {
+                    prepared.discard();
+                    return Err(e);
+                }
+            };
+            let result = interview(repo, prepared, &config, subject, None, run, &mut person);
+            drop(person);
+            who.finish(result)
         }
         Command::Intent { id, from, run, .. } => {
             let repo = discover(&cwd)?;
             let config = Config::load(&repo.worktree)?;
-            let mut person = person(&cli, run)?;
+            let mut who = Who::new(&cli, run)?;
+            let prepared = Prepared::new(&repo, "intent", id)?;
+            let mut person = RecordingPerson::new(
+                who.person(),
+                ReplayFile::default(),
+                prepared.answers_path(),
+            );
             let source = from.as_ref().map(|p| {
                 if p.as_os_str() == "-" {
                     WorkItemSource::Stdin
@@ -52,42 +72,85 @@ pub fn run(cli: Cli) -> Result<i32> {
                 }
             });
             let globs = config.file.intent.as_ref().and_then(|i| i.globs.clone());
-            let found = crate::subject::intent(
+            let found = match crate::subject::intent(
                 &repo.worktree,
                 id,
                 source.as_ref(),
                 globs.as_deref(),
-                Some(person.as_mut()),
-            )?;
-            interview(
+                Some(&mut person),
+            ) {
+                Ok(f) => f,
+                Err(e) => {
+                    prepared.discard();
+                    return Err(e);
+                }
+            };
+            let result = interview(
                 repo,
+                prepared,
                 &config,
                 found.subject,
                 found.decision,
                 run,
-                person.as_mut(),
-            )
+                &mut person,
+            );
+            drop(person);
+            who.finish(result)
         }
     }
 }
 
-/// Who answers: a replay file, or the person at the terminal. Never waits on a non-terminal.
-fn person(_cli: &Cli, run: &RunOptions) -> Result<Box<dyn Person>> {
-    let interactive = std::io::stdin().is_terminal();
-    if run.answers.is_none() && !interactive {
-        return Err(Error::Usage(
-            "no terminal to ask questions on, and no --answers file to replay.\n\
-             Run it at a terminal, or replay recorded answers: \
-             `interview … --answers FILE` (see docs/ci.md)"
-                .into(),
-        ));
+/// Who answers: the person at the terminal, or a replay file. Never waits on a non-terminal.
+enum Who {
+    Terminal(TerminalPerson),
+    Replay(ReplayPerson),
+}
+
+impl Who {
+    fn new(cli: &Cli, run: &RunOptions) -> Result<Who> {
+        if let Some(path) = &run.answers {
+            let file = ReplayFile::load(path).map_err(|e| Error::Usage(e.to_string()))?;
+            return Ok(Who::Replay(ReplayPerson::new(file, run.missing)));
+        }
+        if !std::io::stdin().is_terminal() {
+            return Err(Error::Usage(
+                "no terminal to ask questions on, and no --answers file to replay.\n\
+                 Run it at a terminal, or replay recorded answers: \
+                 `interview … --answers FILE` (see docs/ci.md)"
+                    .into(),
+            ));
+        }
+        Ok(Who::Terminal(TerminalPerson::new(Style::resolve(
+            cli.color, cli.no_bell,
+        ))))
     }
-    Ok(Box::new(crate::session::pending::LinePerson))
+
+    fn person(&mut self) -> &mut dyn Person {
+        match self {
+            Who::Terminal(p) => p,
+            Who::Replay(p) => p,
+        }
+    }
+
+    /// After a replayed run, warn about answers for topics never asked (a stale fixture).
+    fn finish(self, result: Result<i32>) -> Result<i32> {
+        if let Who::Replay(p) = &self {
+            let unused = p.unused_topics();
+            if !unused.is_empty() {
+                eprintln!(
+                    "interview: warning: the answers file has answers for topics never asked: {}",
+                    unused.join(", ")
+                );
+            }
+        }
+        result
+    }
 }
 
 /// Run one interview on `subject` to its end.
 fn interview(
     repo: Repo,
+    prepared: Prepared,
     config: &Config,
     subject: Subject,
     tracker_decision: Option<(String, String)>,
@@ -96,7 +159,7 @@ fn interview(
 ) -> Result<i32> {
     let interactive = std::io::stdin().is_terminal() && !person.replayed();
     let settings = settings(run, config, interactive)?;
-    let mut session = Session::create(repo, subject, settings, person)?;
+    let mut session = Session::create(repo, prepared, subject, settings, person)?;
     if let Some((id, choice)) = tracker_decision {
         session.record_decision(&id, "which work item to interview about", &choice)?;
     }

@@ -57,6 +57,35 @@ pub struct Finished {
     pub document: Option<PathBuf>,
 }
 
+/// A session's place in the local tier, made before anything is asked (so every answer,
+/// even the choice of a work item, has somewhere to go).
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub tier: LocalTier,
+    pub id: String,
+    pub dir: PathBuf,
+}
+
+impl Prepared {
+    pub fn new(repo: &Repo, kind: &str, subject_id: &str) -> Result<Prepared> {
+        let tier = LocalTier::open(&repo.worktree, &repo.common_dir)?;
+        let id = tier::session_id(kind, subject_id);
+        let dir = tier.sessions().join(&id);
+        std::fs::create_dir_all(dir.join("turns"))
+            .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+        Ok(Prepared { tier, id, dir })
+    }
+
+    pub fn answers_path(&self) -> PathBuf {
+        self.dir.join("answers.json")
+    }
+
+    /// Remove the directory again when the session never started (e.g. an unknown tag).
+    pub fn discard(self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 /// A running session.
 pub struct Session<'p> {
     repo: Repo,
@@ -70,18 +99,15 @@ pub struct Session<'p> {
 }
 
 impl<'p> Session<'p> {
-    /// Start a new session on `subject`.
+    /// Start a new session on `subject` in the directory `prepare` made for it.
     pub fn create(
         repo: Repo,
+        prepared: Prepared,
         subject: Subject,
         settings: Settings,
         person: &'p mut dyn Person,
     ) -> Result<Session<'p>> {
-        let tier = LocalTier::open(&repo.worktree, &repo.common_dir)?;
-        let id = tier::session_id(subject.kind.as_str(), &subject.id);
-        let dir = tier.sessions().join(&id);
-        std::fs::create_dir_all(dir.join("turns"))
-            .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+        let Prepared { tier, id, dir } = prepared;
         let state = State {
             version: state::STATE_VERSION,
             session: id,
@@ -574,7 +600,6 @@ impl<'p> Session<'p> {
         });
         self.save()?;
         let state_path = self.dir.join("state.json");
-        let answers_path = self.dir.join("answers.json");
         let workspace_id = self.repo.workspace_id.clone();
         let outcome = {
             let state = &mut self.state;
@@ -589,8 +614,7 @@ impl<'p> Session<'p> {
                         serde_json::json!({ "turn": turn, "answer": record }),
                     )
                     .map_err(std::io::Error::other)?;
-                state.save(&state_path).map_err(std::io::Error::other)?;
-                write_answers_file(&answers_path, &state.rounds).map_err(std::io::Error::other)
+                state.save(&state_path).map_err(std::io::Error::other)
             };
             ask::run_round(self.person, &questions, &workspace_id, &mut persist)
         };
@@ -610,7 +634,6 @@ impl<'p> Session<'p> {
             return Err(self.abort("interrupted while answering questions", turn));
         }
         self.state.status = Status::InProgress;
-        write_answers_file(&answers_path, &self.state.rounds)?;
         self.save()?;
         Ok(outcome.skipped)
     }
@@ -792,30 +815,4 @@ fn add_uncovered_skips(done: &mut Done, rounds: &[Round]) {
 /// `docs/interviews/<kind>-<id>.md`.
 pub fn default_out_path(kind: &str, id: &str) -> String {
     format!("docs/interviews/{kind}-{}.md", tier::slug(id))
-}
-
-/// `answers.json` in the replay format: values as a person would type them.
-fn write_answers_file(path: &Path, rounds: &[Round]) -> Result<()> {
-    let mut answers = serde_json::Map::new();
-    let mut gate = "y";
-    for round in rounds {
-        if round.gate_skipped {
-            gate = "n";
-        }
-        for (i, a) in round.answers.iter().enumerate() {
-            let last = i + 1 == round.answers.len();
-            let value = if a.skipped && round.skipped_all && last {
-                "skip all".to_string()
-            } else if a.skipped {
-                "skip".to_string()
-            } else {
-                a.answer_text.clone()
-            };
-            answers.insert(a.question_id.clone(), serde_json::Value::String(value));
-        }
-    }
-    let doc = serde_json::json!({ "interview_answers": 1, "gate": gate, "answers": answers });
-    let mut bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
-    bytes.push(b'\n');
-    tier::write_atomic(path, &bytes)
 }
