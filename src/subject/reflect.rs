@@ -193,7 +193,8 @@ pub fn reflect(repo_root: &Path, rev: &str) -> Result<Subject> {
 }
 
 fn open(repo_root: &Path) -> Result<gix::Repository> {
-    let mut repo = gix::open(repo_root).map_err(|e| {
+    // Isolated: the repository's own config only; nothing from the environment changes reads.
+    let mut repo = gix::open_opts(repo_root, gix::open::Options::isolated()).map_err(|e| {
         Error::Repo(format!(
             "cannot open the git repository at {}: {e}",
             repo_root.display()
