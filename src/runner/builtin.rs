@@ -379,7 +379,12 @@ fn reflect_fact_entries(f: &ReflectFacts, worktree: &Path) -> Vec<Entry> {
                 )
             })
             .collect();
-        let sources: Vec<String> = f.churn.iter().take(5).map(|c| commit(&c.last_commit)).collect();
+        let sources: Vec<String> = f
+            .churn
+            .iter()
+            .take(5)
+            .map(|c| commit(&c.last_commit))
+            .collect();
         out.push(confirmed(
             "Where the churn was",
             lines.join("\n"),
@@ -465,7 +470,11 @@ fn reflect_fact_entries(f: &ReflectFacts, worktree: &Path) -> Vec<Entry> {
         }
         out.push(confirmed(
             "TODO and FIXME lines added",
-            format!("{} added in the range:\n{}", f.todos_count, lines.join("\n")),
+            format!(
+                "{} added in the range:\n{}",
+                f.todos_count,
+                lines.join("\n")
+            ),
             dedup(sources),
         ));
     }
@@ -585,14 +594,33 @@ struct Vague {
 const VAGUE: &[Vague] = &[
     Vague {
         topic: "vague_tbd",
-        terms: &["tbd", "tbc", "to be decided", "to be determined", "to be defined"],
+        terms: &[
+            "tbd",
+            "tbc",
+            "to be decided",
+            "to be determined",
+            "to be defined",
+        ],
         severity: 9,
-        ask: |_, n, line| format!("Line {n} is not decided yet: \"{}\". What is decided?", snippet(line, 110)),
+        ask: |_, n, line| {
+            format!(
+                "Line {n} is not decided yet: \"{}\". What is decided?",
+                snippet(line, 110)
+            )
+        },
         options: &[],
     },
     Vague {
         topic: "vague_fast",
-        terms: &["fast", "quick", "quickly", "performant", "responsive", "real-time", "realtime"],
+        terms: &[
+            "fast",
+            "quick",
+            "quickly",
+            "performant",
+            "responsive",
+            "real-time",
+            "realtime",
+        ],
         severity: 7,
         ask: |t, n, _| format!("The item says \"{t}\" (line {n}). What is the measurable target?"),
         options: &[
@@ -607,15 +635,29 @@ const VAGUE: &[Vague] = &[
         terms: &["etc.", "etc", "and so on", "and so forth", "and more"],
         severity: 6,
         ask: |t, n, line| {
-            format!("Line {n} ends a list with \"{t}\": \"{}\". What is the complete list?", snippet(line, 90))
+            format!(
+                "Line {n} ends a list with \"{t}\": \"{}\". What is the complete list?",
+                snippet(line, 90)
+            )
         },
         options: &[],
     },
     Vague {
         topic: "vague_should_probably",
-        terms: &["should probably", "probably", "ideally", "if possible", "preferably"],
+        terms: &[
+            "should probably",
+            "probably",
+            "ideally",
+            "if possible",
+            "preferably",
+        ],
         severity: 6,
-        ask: |t, n, line| format!("Line {n} says \"{t}\": \"{}\". Is it required?", snippet(line, 100)),
+        ask: |t, n, line| {
+            format!(
+                "Line {n} says \"{t}\": \"{}\". Is it required?",
+                snippet(line, 100)
+            )
+        },
         options: &[
             ("Required", "required"),
             ("Nice to have", "nice_to_have"),
@@ -624,9 +666,21 @@ const VAGUE: &[Vague] = &[
     },
     Vague {
         topic: "vague_maybe",
-        terms: &["maybe", "perhaps", "possibly", "might", "nice to have", "optionally"],
+        terms: &[
+            "maybe",
+            "perhaps",
+            "possibly",
+            "might",
+            "nice to have",
+            "optionally",
+        ],
         severity: 6,
-        ask: |t, n, line| format!("Line {n} says \"{t}\": \"{}\". Is that part in scope?", snippet(line, 100)),
+        ask: |t, n, line| {
+            format!(
+                "Line {n} says \"{t}\": \"{}\". Is that part in scope?",
+                snippet(line, 100)
+            )
+        },
         options: &[
             ("Yes, in scope", "in_scope"),
             ("No, leave it out", "out_of_scope"),
@@ -635,28 +689,67 @@ const VAGUE: &[Vague] = &[
     },
     Vague {
         topic: "vague_simple",
-        terms: &["simple", "easy", "easily", "intuitive", "user-friendly", "straightforward", "seamless"],
+        terms: &[
+            "simple",
+            "easy",
+            "easily",
+            "intuitive",
+            "user-friendly",
+            "straightforward",
+            "seamless",
+        ],
         severity: 5,
-        ask: |t, n, _| format!("The item says \"{t}\" (line {n}). Simple for whom, and how would we tell?"),
+        ask: |t, n, _| {
+            format!("The item says \"{t}\" (line {n}). Simple for whom, and how would we tell?")
+        },
         options: &[
             ("No setup or configuration needed", "zero_config"),
             ("One command or one click", "one_step"),
-            ("Follows an existing pattern in the code", "familiar_pattern"),
+            (
+                "Follows an existing pattern in the code",
+                "familiar_pattern",
+            ),
             ("A small, low-risk change", "small_change"),
         ],
     },
     Vague {
         topic: "vague_quality",
-        terms: &["robust", "scalable", "flexible", "efficient", "reliable", "secure", "modern", "clean"],
+        terms: &[
+            "robust",
+            "scalable",
+            "flexible",
+            "efficient",
+            "reliable",
+            "secure",
+            "modern",
+            "clean",
+        ],
         severity: 5,
-        ask: |t, n, _| format!("The item asks for \"{t}\" (line {n}). Which concrete, checkable property is meant?"),
+        ask: |t, n, _| {
+            format!(
+                "The item asks for \"{t}\" (line {n}). Which concrete, checkable property is meant?"
+            )
+        },
         options: &[],
     },
     Vague {
         topic: "vague_some",
-        terms: &["some", "several", "various", "a few", "many", "most", "a number of"],
+        terms: &[
+            "some",
+            "several",
+            "various",
+            "a few",
+            "many",
+            "most",
+            "a number of",
+        ],
         severity: 4,
-        ask: |t, n, line| format!("Line {n} says \"{t}\": \"{}\". Which ones exactly, or how many?", snippet(line, 90)),
+        ask: |t, n, line| {
+            format!(
+                "Line {n} says \"{t}\": \"{}\". Which ones exactly, or how many?",
+                snippet(line, 90)
+            )
+        },
         options: &[],
     },
 ];
@@ -709,8 +802,20 @@ const ASPECTS: &[Aspect] = &[
     Aspect {
         topic: "error_handling",
         present: &[
-            "error", "errors", "fail", "fails", "failure", "invalid", "exception", "edge case",
-            "edge cases", "retry", "timeout", "reject", "rejected", "missing",
+            "error",
+            "errors",
+            "fail",
+            "fails",
+            "failure",
+            "invalid",
+            "exception",
+            "edge case",
+            "edge cases",
+            "retry",
+            "timeout",
+            "reject",
+            "rejected",
+            "missing",
         ],
         severity: 7,
         question: "What should happen when it fails, e.g. on invalid input or an I/O error?",
@@ -724,9 +829,26 @@ const ASPECTS: &[Aspect] = &[
     Aspect {
         topic: "users",
         present: &[
-            "user", "users", "admin", "admins", "administrator", "customer", "customers",
-            "operator", "operators", "developer", "developers", "maintainer", "maintainers",
-            "as a", "persona", "actor", "actors", "client", "clients", "team",
+            "user",
+            "users",
+            "admin",
+            "admins",
+            "administrator",
+            "customer",
+            "customers",
+            "operator",
+            "operators",
+            "developer",
+            "developers",
+            "maintainer",
+            "maintainers",
+            "as a",
+            "persona",
+            "actor",
+            "actors",
+            "client",
+            "clients",
+            "team",
         ],
         severity: 6,
         question: "Who will use this, and in what situation?",
@@ -863,11 +985,18 @@ fn synthesise(ctx: &BriefContext, findings: &[Finding], worktree: &Path) -> Done
     let mut declared = Vec::new();
     let mut open = Vec::new();
     for (q, answer, gate_skipped) in &qa {
-        match answer.as_ref().filter(|a| !a.skipped && !a.answer_text.trim().is_empty()) {
+        match answer
+            .as_ref()
+            .filter(|a| !a.skipped && !a.answer_text.trim().is_empty())
+        {
             Some(a) => declared.push(Entry {
                 title: one_line(&topic_title(&q.topic, &q.question_text), 80),
                 content: cap(
-                    &format!("Q: {}\nA: {}", q.question_text, shown_answer(q, &a.answer_text)),
+                    &format!(
+                        "Q: {}\nA: {}",
+                        q.question_text,
+                        shown_answer(q, &a.answer_text)
+                    ),
                     2000,
                 ),
                 clarity: Clarity::DeclaredByUser,
@@ -1073,7 +1202,10 @@ fn one_line(text: &str, max: usize) -> String {
 }
 
 fn snippet(line: &str, max: usize) -> String {
-    one_line(line.trim().trim_start_matches(['-', '*', '#', '>']).trim(), max)
+    one_line(
+        line.trim().trim_start_matches(['-', '*', '#', '>']).trim(),
+        max,
+    )
 }
 
 fn dedup(mut v: Vec<String>) -> Vec<String> {
