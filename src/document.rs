@@ -1,27 +1,446 @@
-//! The finished document: Markdown rendering of a `done` receipt for the shared tier.
+//! The finished document: Markdown rendering of a `done` receipt for the shared tier, the notice
+//! about what stayed open, and the spec-kit `## Clarifications` section.
+//!
+//! Not for: the consent gate, the overwrite choice or writing files (the session does, atomically).
 
-use crate::receipt::{Clarity, Done};
+use crate::receipt::{Clarity, Done, Entry};
+use crate::subject::Kind;
 
-/// Render a document. Contains no local-tier path and no session id.
-pub fn render(done: &Done) -> String {
-    let mut out = format!("# {}\n\n{}\n", done.title, done.summary);
-    for clarity in [
-        Clarity::Confirmed,
-        Clarity::DeclaredByUser,
-        Clarity::Inferred,
-        Clarity::OpenQuestion,
-    ] {
-        let entries: Vec<_> = done.entries.iter().filter(|e| e.clarity == clarity).collect();
+/// The order of the groups in a document: what is known first, open questions last.
+const GROUPS: [(Clarity, &str); 4] = [
+    (Clarity::Confirmed, "Confirmed"),
+    (Clarity::DeclaredByUser, "Declared by the person"),
+    (Clarity::Inferred, "Inferred"),
+    (Clarity::OpenQuestion, "Open questions"),
+];
+
+/// Render a document: the title, the summary, then the entries grouped by clarity with their
+/// sources. Contains no local-tier path and no session id, even when a runner wrote one.
+pub fn render(done: &Done, kind: Kind, subject_title: &str) -> String {
+    let mut out = format!("# {}\n\n", one_line(&scrub(&done.title)));
+    let what = match kind {
+        Kind::Reflect => "Retrospective",
+        Kind::Intent => "Intent",
+    };
+    out.push_str(&format!(
+        "*{what}: {}*\n\n",
+        one_line(&scrub(subject_title))
+    ));
+    out.push_str(&block(&scrub(&done.summary)));
+    out.push_str(
+        "\nEach point says how sure it is: **confirmed** from the repository, **declared** by the \
+         person interviewed, **inferred**, or still an **open question**.\n",
+    );
+    for (clarity, heading) in GROUPS {
+        let entries: Vec<&Entry> = done
+            .entries
+            .iter()
+            .filter(|e| e.clarity == clarity)
+            .collect();
         if entries.is_empty() {
             continue;
         }
-        out.push_str(&format!("\n## {}\n", clarity.as_str()));
+        out.push_str(&format!("\n## {heading}\n"));
         for e in entries {
-            out.push_str(&format!("\n### {}\n\n{}\n", e.title, e.content));
-            if !e.sources.is_empty() {
-                out.push_str(&format!("\nSources: {}\n", e.sources.join(", ")));
+            out.push_str(&format!("\n### {}\n\n", one_line(&scrub(&e.title))));
+            out.push_str(&block(&scrub(&e.content)));
+            let sources: Vec<String> = e.sources.iter().map(|s| show_source(&scrub(s))).collect();
+            if !sources.is_empty() {
+                out.push_str(&format!("\nSources: {}\n", sources.join(", ")));
             }
         }
     }
     out
+}
+
+/// A source as a reader wants it: `path:line` in code, a short commit, the question it answers.
+fn show_source(source: &str) -> String {
+    if let Some(topic) = source.strip_prefix("qa:") {
+        format!("answer to `{topic}`")
+    } else if let Some(hex) = source.strip_prefix("commit:") {
+        format!("commit `{}`", hex.get(..12).unwrap_or(hex))
+    } else {
+        format!("`{}`", source.replace('`', "'"))
+    }
+}
+
+/// Text as a Markdown block: lines kept, but a line that would start a heading is escaped so an
+/// entry cannot break the document's structure.
+fn block(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.trim_end().lines() {
+        if line.trim_start().starts_with('#') {
+            out.push('\\');
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Remove what belongs to the local tier: paths into `.interview/` and session ids.
+fn scrub(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let mut first = true;
+        for token in line.split(' ') {
+            if !first {
+                out.push(' ');
+            }
+            first = false;
+            let bare = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '.');
+            if token.contains(".interview/") || token.contains(".interview\\") {
+                out.push_str("(local path)");
+            } else if is_session_id(bare) {
+                out.push_str("(session)");
+            } else {
+                out.push_str(token);
+            }
+        }
+    }
+    out
+}
+
+/// `<kind>-<slug>-<YYYYMMDDTHHMMSS>-<8 hex>`: the shape of a session id.
+fn is_session_id(token: &str) -> bool {
+    let parts: Vec<&str> = token.split('-').collect();
+    let n = parts.len();
+    if n < 4 || !matches!(parts[0], "reflect" | "intent") {
+        return false;
+    }
+    let hex = parts[n - 1];
+    let stamp = parts[n - 2].as_bytes();
+    hex.len() == 8
+        && hex.bytes().all(|b| b.is_ascii_hexdigit())
+        && stamp.len() == 15
+        && stamp[8] == b'T'
+        && stamp
+            .iter()
+            .enumerate()
+            .all(|(i, b)| i == 8 || b.is_ascii_digit())
+}
+
+/// The text shown after the document is written when entries stayed open, as the reference's
+/// orchestrator step says; `None` when nothing is open.
+pub fn open_questions_notice(done: &Done, skipped: bool) -> Option<String> {
+    let open: Vec<&Entry> = done
+        .entries
+        .iter()
+        .filter(|e| e.clarity == Clarity::OpenQuestion)
+        .collect();
+    if open.is_empty() {
+        return None;
+    }
+    let mut text = format!(
+        "ℹ️  {} topic(s) remain ambiguous{}:\n",
+        open.len(),
+        if skipped { " (Q&A was skipped)" } else { "" }
+    );
+    for e in &open {
+        text.push_str(&format!("  · {}\n", one_line(&e.title)));
+    }
+    text.push_str(
+        "These entries are tagged clarity: open-question in the document.\n\
+         Run the interview again to resolve them when ready.\n",
+    );
+    Some(text)
+}
+
+/// Add an open-question entry for every skipped question `(topic, question_text)` that no entry
+/// covers: none cites `qa:<topic>` and no open question already asks it.
+pub fn add_uncovered_skips(done: &mut Done, skipped: &[(String, String)]) {
+    for (topic, question) in skipped {
+        let cite = format!("qa:{topic}");
+        let asked = one_line(question);
+        let covered = done.entries.iter().any(|e| {
+            e.sources.iter().any(|s| *s == cite)
+                || (e.clarity == Clarity::OpenQuestion
+                    && (one_line(&e.title) == asked || one_line(&e.content).contains(&asked)))
+        });
+        if covered {
+            continue;
+        }
+        let title: String = if asked.chars().count() > 80 {
+            asked.chars().take(79).chain(['…']).collect()
+        } else {
+            asked.clone()
+        };
+        done.entries.push(Entry {
+            title,
+            content: format!("Skipped by the person: {asked}"),
+            clarity: Clarity::OpenQuestion,
+            sources: Vec::new(),
+        });
+    }
+}
+
+/// `existing` with the answered questions added as spec-kit clarifications: under the existing
+/// `## Clarifications` heading when there is one (in today's `### Session` if it is there, else
+/// a new one at the end of the section), otherwise as a new section at the end of the file.
+/// Nothing else in the file changes; with no answers the text is returned unchanged.
+pub fn clarifications_section(existing: &str, date: &str, qa: &[(String, String)]) -> String {
+    if qa.is_empty() {
+        return existing.to_string();
+    }
+    let nl = if existing.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let bullets: String = qa
+        .iter()
+        .map(|(q, a)| format!("- Q: {} → A: {}{nl}", one_line(q), one_line(a)))
+        .collect();
+    let session = format!("### Session {}", one_line(date));
+
+    // Byte offsets of each line start, with headings outside code fences.
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut offset = 0;
+    for raw in existing.split_inclusive('\n') {
+        lines.push((offset, raw));
+        offset += raw.len();
+    }
+    let mut in_code = false;
+    let mut headings: Vec<(usize, usize, String)> = Vec::new(); // (line index, level, text)
+    for (i, (_, raw)) in lines.iter().enumerate() {
+        let t = raw.trim();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        let level = t.bytes().take_while(|&b| b == b'#').count();
+        if (1..=6).contains(&level) && t.as_bytes().get(level) == Some(&b' ') {
+            headings.push((i, level, t[level..].trim().to_string()));
+        }
+    }
+    let end_of = |from: usize, max_level: usize| {
+        headings
+            .iter()
+            .find(|(i, l, _)| *i > from && *l <= max_level)
+            .map_or(existing.len(), |(i, _, _)| lines[*i].0)
+    };
+    let Some(&(clar, clar_level, _)) = headings
+        .iter()
+        .find(|(_, l, t)| *l == 2 && t.eq_ignore_ascii_case("Clarifications"))
+    else {
+        let mut out = existing.to_string();
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push_str(nl);
+        }
+        if !out.is_empty() {
+            out.push_str(nl);
+        }
+        out.push_str(&format!(
+            "## Clarifications{nl}{nl}{session}{nl}{nl}{bullets}"
+        ));
+        return out;
+    };
+    let section_end = end_of(clar, clar_level);
+    let same_day = headings.iter().find(|(i, l, t)| {
+        *i > clar && lines[*i].0 < section_end && *l == 3 && format!("### {t}") == session
+    });
+    let (at, insert) = match same_day {
+        Some(&(i, level, _)) => {
+            let end = end_of(i, level).min(section_end);
+            (end, bullets)
+        }
+        None => (section_end, format!("{nl}{session}{nl}{nl}{bullets}")),
+    };
+    // Insert after the section's last non-blank line; the blank lines after it stay as they were.
+    let body = &existing[..at];
+    let trimmed = body.trim_end_matches(['\n', '\r']);
+    let tail = &body[trimmed.len()..];
+    let (first_break, rest) = match tail.find('\n') {
+        Some(i) => tail.split_at(i + 1),
+        None => (nl, ""),
+    };
+    let mut out = String::with_capacity(existing.len() + insert.len() + 4);
+    out.push_str(trimmed);
+    out.push_str(first_break);
+    out.push_str(&insert);
+    out.push_str(rest);
+    out.push_str(&existing[at..]);
+    out
+}
+
+/// The default path of the document in the shared tier, relative to the worktree:
+/// `docs/interviews/reflect-<tag>.md` or `docs/interviews/intent-<id>.md`, the name slugged so
+/// it is one safe file name (no `/`, no `..`, no leading dot).
+pub fn default_out_path(kind: Kind, id: &str) -> String {
+    format!("docs/interviews/{}-{}.md", kind.as_str(), slug(id))
+}
+
+fn slug(id: &str) -> String {
+    let mut out = String::new();
+    for c in id.chars() {
+        let keep = c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
+        let c = if keep { c } else { '-' };
+        // No `..` and no runs of `-`: one separator is enough.
+        if (c == '-' || c == '.') && out.ends_with(c) {
+            continue;
+        }
+        out.push(c);
+    }
+    let out: String = out
+        .trim_matches(|c| c == '-' || c == '.')
+        .chars()
+        .take(80)
+        .collect();
+    let out = out.trim_end_matches(['-', '.']).to_string();
+    if out.is_empty() {
+        "untitled".to_string()
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(title: &str, clarity: Clarity, sources: &[&str]) -> Entry {
+        Entry {
+            title: title.into(),
+            content: format!("About {title}."),
+            clarity,
+            sources: sources.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn done(entries: Vec<Entry>) -> Done {
+        Done {
+            title: "Intent of 42: export to CSV".into(),
+            summary: "Summary.".into(),
+            entries,
+        }
+    }
+
+    #[test]
+    fn groups_come_in_clarity_order_with_open_questions_last() {
+        let d = done(vec![
+            entry("open one", Clarity::OpenQuestion, &[]),
+            entry("said", Clarity::DeclaredByUser, &["qa:scope"]),
+            entry("seen", Clarity::Confirmed, &["src/a.rs:4"]),
+            entry("guessed", Clarity::Inferred, &[]),
+        ]);
+        let md = render(&d, Kind::Intent, "Intent of 42");
+        let at = |s: &str| md.find(s).unwrap_or_else(|| panic!("{s} in {md}"));
+        assert!(at("## Confirmed") < at("## Declared by the person"));
+        assert!(at("## Declared by the person") < at("## Inferred"));
+        assert!(at("## Inferred") < at("## Open questions"));
+        assert!(md.contains("Sources: `src/a.rs:4`"));
+        assert!(md.contains("Sources: answer to `scope`"));
+    }
+
+    #[test]
+    fn documents_carry_no_local_path_or_session_id() {
+        let mut e = entry("x", Clarity::Inferred, &[]);
+        e.content =
+            "See .interview/sessions/intent-42-20250101T101010-deadbeef/brief.md and intent-42-20250101T101010-deadbeef."
+                .into();
+        let md = render(&done(vec![e]), Kind::Intent, "t");
+        assert!(!md.contains(".interview/"), "{md}");
+        assert!(!md.contains("deadbeef"), "{md}");
+    }
+
+    #[test]
+    fn entry_text_cannot_open_a_heading() {
+        let mut e = entry("x", Clarity::Inferred, &[]);
+        e.content = "# Not a heading\ntext".into();
+        let md = render(&done(vec![e]), Kind::Reflect, "t");
+        assert!(md.contains("\\# Not a heading"));
+    }
+
+    #[test]
+    fn notice_counts_open_entries_and_says_when_qa_was_skipped() {
+        let d = done(vec![
+            entry("Which encodings?", Clarity::OpenQuestion, &[]),
+            entry("seen", Clarity::Confirmed, &["a:1"]),
+        ]);
+        let text = open_questions_notice(&d, true).unwrap();
+        assert!(text.starts_with("ℹ️  1 topic(s) remain ambiguous (Q&A was skipped):\n"));
+        assert!(text.contains("  · Which encodings?\n"));
+        assert!(open_questions_notice(&done(vec![]), true).is_none());
+    }
+
+    #[test]
+    fn uncovered_skips_become_open_questions_once() {
+        let mut d = done(vec![entry("said", Clarity::DeclaredByUser, &["qa:scope"])]);
+        let skipped = vec![
+            ("scope".to_string(), "What is out of scope?".to_string()),
+            ("users".to_string(), "Who uses it?".to_string()),
+        ];
+        add_uncovered_skips(&mut d, &skipped);
+        add_uncovered_skips(&mut d, &skipped);
+        let open: Vec<_> = d
+            .entries
+            .iter()
+            .filter(|e| e.clarity == Clarity::OpenQuestion)
+            .collect();
+        assert_eq!(open.len(), 1);
+        assert_eq!(open[0].title, "Who uses it?");
+    }
+
+    #[test]
+    fn clarifications_are_appended_as_a_new_section() {
+        let out = clarifications_section(
+            "# Spec\n\nBody.\n",
+            "2025-03-01",
+            &[("Which format?".into(), "CSV".into())],
+        );
+        assert_eq!(
+            out,
+            "# Spec\n\nBody.\n\n## Clarifications\n\n### Session 2025-03-01\n\n- Q: Which format? → A: CSV\n"
+        );
+    }
+
+    #[test]
+    fn clarifications_reuse_the_existing_heading_and_leave_the_rest_alone() {
+        let existing = "# Spec\n\n## Clarifications\n\n### Session 2025-01-01\n\n- Q: a → A: b\n\n## Requirements\n\nR1.\n";
+        let out = clarifications_section(existing, "2025-03-01", &[("c".into(), "d".into())]);
+        assert_eq!(
+            out,
+            "# Spec\n\n## Clarifications\n\n### Session 2025-01-01\n\n- Q: a → A: b\n\n### Session 2025-03-01\n\n- Q: c → A: d\n\n## Requirements\n\nR1.\n"
+        );
+    }
+
+    #[test]
+    fn clarifications_of_the_same_day_join_that_session() {
+        let existing = "## Clarifications\n\n### Session 2025-03-01\n\n- Q: a → A: b\n";
+        let out = clarifications_section(existing, "2025-03-01", &[("c".into(), "d".into())]);
+        assert_eq!(
+            out,
+            "## Clarifications\n\n### Session 2025-03-01\n\n- Q: a → A: b\n- Q: c → A: d\n"
+        );
+    }
+
+    #[test]
+    fn out_paths_are_one_safe_file_name() {
+        assert_eq!(
+            default_out_path(Kind::Reflect, "v1.2.0"),
+            "docs/interviews/reflect-v1.2.0.md"
+        );
+        assert_eq!(
+            default_out_path(Kind::Reflect, "HEAD~20"),
+            "docs/interviews/reflect-HEAD-20.md"
+        );
+        assert_eq!(
+            default_out_path(Kind::Intent, "../../etc/passwd"),
+            "docs/interviews/intent-etc-passwd.md"
+        );
+        assert_eq!(
+            default_out_path(Kind::Intent, "///"),
+            "docs/interviews/intent-untitled.md"
+        );
+    }
 }
