@@ -95,7 +95,7 @@ fn scrub(text: &str) -> String {
                 out.push(' ');
             }
             first = false;
-            let bare = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '.');
+            let bare = token.trim_matches(|c: char| !c.is_alphanumeric());
             if token.contains(".interview/") || token.contains(".interview\\") {
                 out.push_str("(local path)");
             } else if is_session_id(bare) {
