@@ -6,7 +6,14 @@
 
 use serde::{Deserialize, Serialize};
 
+mod check;
+mod json;
+mod read;
 mod sanitize;
+mod sources;
+
+pub use check::{is_topic, parse_and_check};
+pub use read::{MAX_RECEIPT_BYTES, RECEIPT_FILE, read};
 
 pub use sanitize::{SanitizeReport, is_forbidden, sanitize, sanitize_line};
 
@@ -91,29 +98,87 @@ pub struct CheckContext<'a> {
     pub repo_root: &'a Path,
 }
 
-/// Why a receipt was rejected. Every variant names where the problem is.
+/// Why a receipt was rejected. Every variant names where the problem is: the file, or the JSON
+/// path inside the receipt.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReceiptError {
-    #[error("no receipt: the runner wrote nothing to {0}")]
+    #[error("no receipt: the runner wrote nothing to {0}; it must write one JSON object there")]
     Missing(String),
-    #[error("receipt {0} is not a regular file")]
-    NotRegularFile(String),
+    #[error("cannot open the runner's output directory {dir}: {reason}")]
+    OutDir { dir: String, reason: String },
+    #[error("receipt {file} is a symbolic link; write the receipt itself there, as a regular file")]
+    Symlink { file: String },
+    #[error("receipt {file} is a {kind}, not a regular file; write the receipt as a regular file")]
+    NotRegularFile { file: String, kind: &'static str },
+    #[error("receipt {file} has {links} hard links; write a new file there instead of linking one")]
+    HardLinked { file: String, links: u64 },
+    #[error(
+        "receipt {file} is {size} bytes, over the limit of {max} bytes; keep it under 256 KiB",
+        max = read::MAX_RECEIPT_BYTES
+    )]
+    TooLarge { file: String, size: u64 },
+    #[error("receipt {file} is not valid UTF-8 (first bad byte at offset {offset})")]
+    NotUtf8 { file: String, offset: usize },
+    #[error("cannot read receipt {file}: {reason}")]
+    Io { file: String, reason: String },
+    #[error("the receipt is not valid JSON: {reason} at line {line} column {column}")]
+    Json {
+        line: usize,
+        column: usize,
+        reason: String,
+    },
+    /// The receipt is JSON but breaks the rules; one entry per problem found.
+    #[error("{}", Violation::list(.0))]
+    Rejected(Vec<Violation>),
+    /// Anything else that makes a receipt unusable, said in words.
     #[error("receipt: {0}")]
     Invalid(String),
+    #[error(
+        "no JSON object in the runner's output; it must print exactly one receipt object, \
+         optionally inside one ```json fenced block"
+    )]
+    NoObjectInOutput,
+    #[error(
+        "{count} JSON objects in the runner's output (at lines {}); it must print exactly one",
+        lines.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    SeveralObjectsInOutput { count: usize, lines: Vec<usize> },
+    #[error(
+        "the runner's output is {size} bytes, over the limit of {max} bytes for a printed receipt"
+    )]
+    OutputTooLarge { size: usize, max: usize },
 }
 
-/// Read `receipt.json` from the turn's `out/` directory (placeholder).
-pub fn read(out_dir: &Path) -> Result<String, ReceiptError> {
-    std::fs::read_to_string(out_dir.join("receipt.json"))
-        .map_err(|_| ReceiptError::Missing("receipt.json".into()))
+impl ReceiptError {
+    /// The rule violations of an invalid receipt; empty for other errors.
+    pub fn violations(&self) -> &[Violation] {
+        match self {
+            ReceiptError::Rejected(v) => v,
+            _ => &[],
+        }
+    }
 }
 
-/// Parse, sanitise and check a receipt (placeholder).
-pub fn parse_and_check(
-    text: &str,
-    _ctx: &CheckContext<'_>,
-) -> Result<(Receipt, SanitizeReport), ReceiptError> {
-    let r: Receipt =
-        serde_json::from_str(text).map_err(|e| ReceiptError::Invalid(e.to_string()))?;
-    Ok((r, SanitizeReport::default()))
+/// One broken rule at one place in the receipt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    /// JSONPath of the offending value, e.g. `$.questions[1].topic`.
+    pub path: String,
+    /// What is wrong and what is expected, already safe to print.
+    pub message: String,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl Violation {
+    fn list(all: &[Violation]) -> String {
+        all.iter()
+            .map(Violation::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
 }
