@@ -3,4 +3,5 @@
 
 mod util;
 
+mod subject;
 mod turn_loop;

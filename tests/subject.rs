@@ -1,0 +1,638 @@
+//! Subjects on generated repositories: the facts of `reflect` checked against what `git` itself
+//! reports, and the trackers of `intent`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use interview::subject::reflect::{self, ReflectFacts};
+use interview::subject::{GithubCli, IntentFacts, IntentRequest, WorkItemSource, intent_with};
+
+use crate::util::TempRepo;
+
+fn facts(repo: &TempRepo, rev: &str) -> ReflectFacts {
+    reflect::gather(repo.path(), rev).unwrap_or_else(|e| panic!("reflect {rev}: {e}"))
+}
+
+/// Run git with a fixed author and dates (seconds since the epoch), so the order is known.
+fn git_at(repo: &TempRepo, args: &[&str], author: &str, when: i64) {
+    let date = format!("@{when} +0000");
+    let (name, email) = author.split_once(' ').unwrap_or((author, "x@example.com"));
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(repo.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", repo.path().join(".git"))
+        .env("GIT_AUTHOR_NAME", name)
+        .env("GIT_AUTHOR_EMAIL", email)
+        .env("GIT_AUTHOR_DATE", &date)
+        .env("GIT_COMMITTER_DATE", &date)
+        .output()
+        .expect("git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Commit everything with a fixed author and date.
+fn commit_at(repo: &TempRepo, message: &str, author: &str, when: i64) {
+    repo.git(&["add", "-A"]);
+    git_at(
+        repo,
+        &["commit", "-q", "--allow-empty", "-m", message],
+        author,
+        when,
+    );
+}
+
+/// A history after tag `v1`: two authors, a merged branch, a revert, tests and code.
+fn sample_history() -> TempRepo {
+    let repo = TempRepo::new();
+    repo.git(&["tag", "v1"]);
+    let t0 = 1_700_000_000;
+    repo.write("src/lib.rs", "pub fn answer() -> u32 {\n    43\n}\n");
+    commit_at(&repo, "Change the answer", "Ada ada@example.com", t0);
+    repo.write(
+        "src/export.rs",
+        "pub fn export() {}\n// TODO: handle errors\nfn a() {}\n",
+    );
+    repo.write("tests/export.rs", "#[test]\nfn t() {}\n");
+    commit_at(
+        &repo,
+        "Add export with a test",
+        "Bo bo@example.com",
+        t0 + 3_600,
+    );
+    repo.git(&["checkout", "-q", "-b", "side"]);
+    repo.write("docs/guide.md", "# Guide\n\nline\n");
+    commit_at(&repo, "Write the guide", "Ada ada@example.com", t0 + 7_200);
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write(
+        "src/lib.rs",
+        "pub fn answer() -> u32 {\n    44\n}\n// FIXME: why 44\n",
+    );
+    commit_at(&repo, "Answer 44", "Ada ada@example.com", t0 + 10_800);
+    git_at(
+        &repo,
+        &["merge", "-q", "--no-ff", "-m", "Merge side", "side"],
+        "Ada ada@example.com",
+        t0 + 14_400,
+    );
+    repo.write("src/oops.rs", "bad\n");
+    commit_at(&repo, "Add oops", "Bo bo@example.com", t0 + 20 * 86_400);
+    repo.git(&["rm", "-q", "src/oops.rs"]);
+    commit_at(
+        &repo,
+        "Undo oops",
+        "Bo bo@example.com",
+        t0 + 20 * 86_400 + 60,
+    );
+    repo.git(&["rm", "-q", "README.md"]);
+    commit_at(
+        &repo,
+        "Drop the readme",
+        "Ada ada@example.com",
+        t0 + 21 * 86_400,
+    );
+    repo
+}
+
+fn count(repo: &TempRepo, args: &[&str]) -> usize {
+    repo.git(args).trim().parse().expect("a number")
+}
+
+#[test]
+fn commit_and_merge_counts_match_git_rev_list() {
+    let repo = sample_history();
+    let f = facts(&repo, "v1");
+    assert_eq!(
+        f.commits,
+        count(&repo, &["rev-list", "--count", "v1..HEAD"])
+    );
+    assert_eq!(
+        f.merges,
+        count(&repo, &["rev-list", "--merges", "--count", "v1..HEAD"])
+    );
+    assert_eq!(f.subjects.len(), f.commits);
+    assert_eq!(f.head, repo.git(&["rev-parse", "HEAD"]).trim());
+    assert_eq!(f.base, repo.git(&["rev-parse", "v1^{commit}"]).trim());
+}
+
+#[test]
+fn authors_and_their_counts_match_git_shortlog() {
+    let repo = sample_history();
+    let f = facts(&repo, "v1");
+    let shortlog = repo.git(&["shortlog", "-se", "v1..HEAD"]);
+    let mut expected: BTreeMap<String, usize> = BTreeMap::new();
+    for line in shortlog.lines() {
+        let (n, who) = line.trim().split_once('\t').expect("count and name");
+        expected.insert(who.to_string(), n.parse().unwrap());
+    }
+    let got: BTreeMap<String, usize> = f
+        .authors
+        .iter()
+        .map(|a| (format!("{} <{}>", a.name, a.email), a.commits))
+        .collect();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn churn_matches_git_log_numstat() {
+    let repo = sample_history();
+    let f = facts(&repo, "v1");
+    let numstat = repo.git(&["log", "--numstat", "--no-renames", "--format=", "v1..HEAD"]);
+    let mut expected: BTreeMap<String, (u64, u64, usize)> = BTreeMap::new();
+    for line in numstat.lines().filter(|l| !l.is_empty()) {
+        let parts: Vec<&str> = line.split('\t').collect();
+        let e = expected.entry(parts[2].to_string()).or_default();
+        e.0 += parts[0].parse::<u64>().unwrap();
+        e.1 += parts[1].parse::<u64>().unwrap();
+        e.2 += 1;
+    }
+    let got: BTreeMap<String, (u64, u64, usize)> = f
+        .churn
+        .iter()
+        .map(|c| (c.path.clone(), (c.added, c.deleted, c.commits)))
+        .collect();
+    assert_eq!(got, expected);
+    assert_eq!(f.files_changed, expected.len());
+    assert_eq!(f.lines_added, expected.values().map(|e| e.0).sum::<u64>());
+    assert_eq!(f.lines_deleted, expected.values().map(|e| e.1).sum::<u64>());
+}
+
+#[test]
+fn churn_is_ranked_by_lines_changed() {
+    let repo = sample_history();
+    let f = facts(&repo, "v1");
+    let totals: Vec<u64> = f.churn.iter().map(|c| c.added + c.deleted).collect();
+    let mut sorted = totals.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(totals, sorted);
+}
+
+#[test]
+fn reverts_are_found_by_subject_and_by_body() {
+    let repo = TempRepo::new();
+    repo.git(&["tag", "v1"]);
+    let t0 = 1_700_000_000;
+    repo.write("a.txt", "one\n");
+    commit_at(&repo, "Add a", "Ada ada@example.com", t0);
+    git_at(
+        &repo,
+        &["revert", "--no-edit", "HEAD"],
+        "Ada ada@example.com",
+        t0 + 60,
+    );
+    repo.write("b.txt", "two\n");
+    commit_at(
+        &repo,
+        "Back out b\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.",
+        "Ada ada@example.com",
+        t0 + 120,
+    );
+    repo.write("c.txt", "three\n");
+    commit_at(&repo, "Not a revert", "Ada ada@example.com", t0 + 180);
+    let f = facts(&repo, "v1");
+    let subjects: Vec<&str> = f.reverts.iter().map(|c| c.subject.as_str()).collect();
+    assert_eq!(subjects, vec!["Back out b", "Revert \"Add a\""]);
+    let grep = repo.git(&[
+        "log",
+        "--format=%H",
+        "--grep=This reverts commit",
+        "v1..HEAD",
+    ]);
+    assert_eq!(grep.lines().count(), f.reverts.len());
+}
+
+#[test]
+fn added_and_deleted_files_are_the_net_change_of_the_range() {
+    let repo = sample_history();
+    let f = facts(&repo, "v1");
+    let status = repo.git(&["diff", "--name-status", "--no-renames", "v1", "HEAD"]);
+    let pick = |kind: &str| -> Vec<String> {
+        status
+            .lines()
+            .filter_map(|l| l.split_once('\t'))
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, p)| p.to_string())
+            .collect()
+    };
+    assert_eq!(f.added_files, pick("A"));
+    assert_eq!(f.deleted_files, pick("D"));
+    assert_eq!(f.deleted_files, vec!["README.md".to_string()]);
+    // Added and removed within the range: neither added nor deleted in the net change.
+    assert!(!f.added_files.contains(&"src/oops.rs".to_string()));
+}
+
+#[test]
+fn added_todos_point_at_their_line_at_head() {
+    let repo = sample_history();
+    let f = facts(&repo, "v1");
+    let find = |text: &str| {
+        f.todos
+            .iter()
+            .find(|t| t.text.contains(text))
+            .unwrap_or_else(|| panic!("{text} in {:?}", f.todos))
+    };
+    let todo = find("TODO: handle errors");
+    assert_eq!(todo.path, "src/export.rs");
+    assert_eq!(todo.line, Some(2));
+    let fixme = find("FIXME: why 44");
+    assert_eq!(fixme.line, Some(4));
+    assert_eq!(f.todos_count, 2);
+}
+
+#[test]
+fn todos_removed_again_have_no_line_at_head() {
+    let repo = TempRepo::new();
+    repo.git(&["tag", "v1"]);
+    repo.write("src/x.rs", "// TODO: later\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "todo"]);
+    repo.write("src/x.rs", "// done\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "done"]);
+    let f = facts(&repo, "v1");
+    assert_eq!(f.todos.len(), 1);
+    assert_eq!(f.todos[0].line, None);
+}
+
+#[test]
+fn code_commits_without_tests_are_counted() {
+    let repo = sample_history();
+    let f = facts(&repo, "v1");
+    // Code without tests: "Change the answer", "Answer 44", "Add oops", "Undo oops".
+    // With a test: "Add export with a test". Docs only: the guide and the readme.
+    assert_eq!(f.tests.commits_touching_code, 5);
+    assert_eq!(f.tests.commits_touching_tests, 1);
+    assert_eq!(f.tests.commits_code_without_tests, 4);
+    assert_eq!(f.tests.test_files_touched, 1);
+    let subjects: Vec<&str> = f
+        .tests
+        .code_without_tests
+        .iter()
+        .map(|c| c.subject.as_str())
+        .collect();
+    assert_eq!(
+        subjects,
+        vec!["Undo oops", "Add oops", "Answer 44", "Change the answer"]
+    );
+}
+
+#[test]
+fn the_longest_gap_is_between_consecutive_commits() {
+    let repo = sample_history();
+    let f = facts(&repo, "v1");
+    let gap = f.longest_gap.expect("a gap");
+    assert_eq!(gap.to.subject, "Add oops");
+    assert_eq!(gap.from.subject, "Merge side");
+    assert_eq!(f.first_date.as_deref(), Some("2023-11-14"));
+}
+
+#[test]
+fn annotated_and_lightweight_tags_resolve_to_their_commit() {
+    let repo = sample_history();
+    repo.git(&["tag", "-a", "v2", "-m", "annotated", "HEAD~2"]);
+    repo.git(&["tag", "v3", "HEAD~1"]);
+    for tag in ["v2", "v3"] {
+        let f = facts(&repo, tag);
+        assert_eq!(
+            f.base,
+            repo.git(&["rev-parse", &format!("{tag}^{{commit}}")])
+                .trim()
+        );
+        assert_eq!(
+            f.commits,
+            count(&repo, &["rev-list", "--count", &format!("{tag}..HEAD")])
+        );
+    }
+}
+
+#[test]
+fn any_revision_works_as_the_base() {
+    let repo = sample_history();
+    let f = facts(&repo, "HEAD~3");
+    assert_eq!(
+        f.commits,
+        count(&repo, &["rev-list", "--count", "HEAD~3..HEAD"])
+    );
+}
+
+#[test]
+fn an_unknown_tag_names_the_nearest_tags() {
+    let repo = TempRepo::new();
+    for t in ["v1.2.0", "v1.3.0", "v2.0.0", "release-2020"] {
+        repo.git(&["tag", t]);
+    }
+    let err = reflect::reflect(repo.path(), "v1.2.1").unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.contains("unknown tag or revision `v1.2.1`"), "{msg}");
+    assert!(msg.contains("nearest tags: v1.2.0, v1.3.0"), "{msg}");
+}
+
+#[test]
+fn an_unknown_tag_without_tags_suggests_a_revision() {
+    let repo = TempRepo::new();
+    let msg = reflect::reflect(repo.path(), "v9").unwrap_err().to_string();
+    assert!(msg.contains("has no tags"), "{msg}");
+}
+
+#[test]
+fn facts_markdown_is_capped() {
+    let repo = TempRepo::new();
+    repo.git(&["tag", "v1"]);
+    for i in 0..80 {
+        repo.write(&format!("src/f{i}.rs"), &format!("// TODO {i}\n"));
+        repo.git(&["add", "-A"]);
+        repo.git(&["commit", "-q", "-m", &format!("commit {i}")]);
+    }
+    let subject = reflect::reflect(repo.path(), "v1").unwrap();
+    let lines = subject.facts_markdown.lines().count();
+    assert!(lines <= reflect::MARKDOWN_MAX_LINES, "{lines} lines");
+    assert!(subject.facts_markdown.contains("…and 70 more"));
+    let back: ReflectFacts = serde_json::from_value(subject.facts).unwrap();
+    assert_eq!(back.commits, 80);
+}
+
+/// Not a timed assertion: prints how long the facts of a few thousand commits take.
+/// `cargo test --test integration subject::reflect_timing -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn reflect_timing_on_a_generated_history() {
+    let commits = 3000;
+    let repo = TempRepo::new();
+    repo.git(&["tag", "v1"]);
+    let mut stream = String::new();
+    let mut files: Vec<Vec<String>> = vec![Vec::new(); 40];
+    for i in 0..commits {
+        let f = (i * 7) % files.len();
+        files[f].push(format!("line {i} of file {f}"));
+        if i % 5 == 0 && files[f].len() > 3 {
+            files[f].remove(1);
+        }
+        if i % 11 == 0 {
+            files[f].push(format!("// TODO: item {i}"));
+        }
+        let body = files[f].join("\n") + "\n";
+        stream.push_str(&format!(
+            "commit refs/heads/main\ncommitter T <t@example.com> {} +0000\ndata {}\n{}\n",
+            1_600_000_000 + i * 600,
+            format!("change {i}").len(),
+            format!("change {i}")
+        ));
+        if i == 0 {
+            stream.push_str("from refs/heads/main^0\n");
+        }
+        stream.push_str(&format!(
+            "M 100644 inline src/file{f}.rs\ndata {}\n{body}\n",
+            body.len()
+        ));
+    }
+    let mut child = Command::new("git")
+        .args(["fast-import", "--quiet"])
+        .current_dir(repo.path())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stream.as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    repo.git(&["reset", "-q", "--hard", "main"]);
+    let started = std::time::Instant::now();
+    let f = facts(&repo, "v1");
+    let took = started.elapsed();
+    assert_eq!(f.commits, commits as usize);
+    println!(
+        "reflect over {} commits ({} files, +{} −{} lines, {} TODOs): {:.2?}",
+        f.commits, f.files_changed, f.lines_added, f.lines_deleted, f.todos_count, took
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// intent
+
+fn find(repo: &Path, id: &str, globs: Option<&[String]>) -> interview::Result<IntentFacts> {
+    let req = IntentRequest {
+        id,
+        from: None,
+        globs,
+        github: GithubCli::Off,
+    };
+    let found = intent_with(repo, &req, None)?;
+    Ok(serde_json::from_value(found.subject.facts).unwrap())
+}
+
+#[test]
+fn the_local_tracker_finds_docs_intents_by_id() {
+    let repo = TempRepo::new();
+    repo.write("docs/intents/42-export.md", "# Export to CSV\n\nBody.\n");
+    let f = find(repo.path(), "42", None).unwrap();
+    assert_eq!(f.tracker, "local");
+    assert_eq!(f.path.as_deref(), Some("docs/intents/42-export.md"));
+    assert_eq!(f.title, "Export to CSV");
+}
+
+#[test]
+fn default_globs_need_a_separator_after_the_id_below_docs() {
+    let repo = TempRepo::new();
+    repo.write("docs/specs/deep/7_login.md", "# Login\n");
+    repo.write("docs/specs/71-other.md", "# Other\n");
+    let f = find(repo.path(), "7", None).unwrap();
+    assert_eq!(f.path.as_deref(), Some("docs/specs/deep/7_login.md"));
+}
+
+#[test]
+fn configured_globs_replace_the_defaults() {
+    let repo = TempRepo::new();
+    repo.write("docs/intents/42.md", "# Default place\n");
+    repo.write("work/items/42.md", "# Configured place\n");
+    let globs = vec!["work/items/<id>.md".to_string()];
+    let f = find(repo.path(), "42", Some(&globs)).unwrap();
+    assert_eq!(f.path.as_deref(), Some("work/items/42.md"));
+}
+
+#[test]
+fn several_matches_without_a_person_is_an_error_listing_them() {
+    let repo = TempRepo::new();
+    repo.write("docs/intents/42-a.md", "# A\n");
+    repo.write("docs/intents/42-b.md", "# B\n");
+    let msg = find(repo.path(), "42", None).unwrap_err().to_string();
+    assert!(msg.contains("found in 2 places"), "{msg}");
+    assert!(msg.contains("local: docs/intents/42-a.md"), "{msg}");
+    assert!(msg.contains("local: docs/intents/42-b.md"), "{msg}");
+    assert!(msg.contains("--from FILE"), "{msg}");
+}
+
+#[test]
+fn several_matches_with_a_person_are_chosen_and_recorded() {
+    use interview::ask::replay::{ReplayFile, ReplayPerson};
+    let repo = TempRepo::new();
+    repo.write("docs/intents/42-a.md", "# A\n");
+    repo.write("docs/intents/42-b.md", "# B\n");
+    let file = ReplayFile::parse(
+        r#"{ "interview_answers": 1, "answers": {}, "decisions": { "tracker": "B" } }"#,
+        Path::new("answers.json"),
+    )
+    .unwrap();
+    let mut person = ReplayPerson::new(file, interview::cli::Missing::Fail);
+    let req = IntentRequest {
+        id: "42",
+        from: None,
+        globs: None,
+        github: GithubCli::Off,
+    };
+    let found = intent_with(repo.path(), &req, Some(&mut person)).unwrap();
+    assert_eq!(found.subject.title, "Intent of 42: B");
+    assert_eq!(
+        found.decision,
+        Some((
+            "tracker".to_string(),
+            "local: docs/intents/42-b.md".to_string()
+        ))
+    );
+}
+
+#[test]
+fn nothing_found_says_everywhere_it_looked() {
+    let repo = TempRepo::new();
+    let msg = find(repo.path(), "99", None).unwrap_err().to_string();
+    assert!(
+        msg.contains("local: no file matches docs/intents/99*.md, docs/**/99[-_ .]*.md"),
+        "{msg}"
+    );
+    assert!(msg.contains("--from FILE"), "{msg}");
+}
+
+#[test]
+fn from_a_file_outside_the_repository_shows_only_its_name() {
+    let repo = TempRepo::new();
+    let outside = tempfile::tempdir().unwrap();
+    let item = outside.path().join("item.md");
+    std::fs::write(&item, "# Outside\n").unwrap();
+    let source = WorkItemSource::File(item);
+    let req = IntentRequest {
+        id: "5",
+        from: Some(&source),
+        globs: None,
+        github: GithubCli::Off,
+    };
+    let found = intent_with(repo.path(), &req, None).unwrap();
+    let f: IntentFacts = serde_json::from_value(found.subject.facts).unwrap();
+    assert_eq!(found.tracker, "from");
+    assert_eq!(f.source, "item.md");
+    assert_eq!(f.path, None);
+}
+
+#[test]
+fn from_a_file_inside_the_repository_can_be_cited() {
+    let repo = TempRepo::new();
+    repo.write("notes/item.md", "# Inside\n");
+    let source = WorkItemSource::File(repo.path().join("notes/item.md"));
+    let req = IntentRequest {
+        id: "5",
+        from: Some(&source),
+        globs: None,
+        github: GithubCli::Off,
+    };
+    let found = intent_with(repo.path(), &req, None).unwrap();
+    let f: IntentFacts = serde_json::from_value(found.subject.facts).unwrap();
+    assert_eq!(f.path.as_deref(), Some("notes/item.md"));
+}
+
+#[test]
+fn symlinks_leading_out_of_the_repository_are_not_followed() {
+    let repo = TempRepo::new();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(outside.path().join("intents")).unwrap();
+    std::fs::write(outside.path().join("intents/42.md"), "# Secret\n").unwrap();
+    std::fs::create_dir_all(repo.path().join("docs")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("intents"),
+        repo.path().join("docs/intents"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("intents/42.md"),
+        repo.path().join("docs/42-x.md"),
+    )
+    .unwrap();
+    assert!(find(repo.path(), "42", None).is_err());
+}
+
+#[test]
+fn ids_with_path_separators_are_refused() {
+    let repo = TempRepo::new();
+    let msg = find(repo.path(), "../42", None).unwrap_err().to_string();
+    assert!(msg.contains("not usable"), "{msg}");
+}
+
+/// A stand-in `gh` that prints one issue: the real CLI needs the network and a login.
+fn fake_gh(dir: &Path, title: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join("gh");
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\n[ \"$1 $2 $3 $4 $5\" = \"issue view 42 --json title,body\" ] || exit 1\nprintf '%s' '{{\"title\":\"{title}\",\"body\":\"From GitHub.\"}}'\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn the_github_tracker_reads_the_issue_through_gh() {
+    let repo = TempRepo::new();
+    let bin = tempfile::tempdir().unwrap();
+    let req = IntentRequest {
+        id: "42",
+        from: None,
+        globs: None,
+        github: GithubCli::At(fake_gh(bin.path(), "Export on GitHub")),
+    };
+    let found = intent_with(repo.path(), &req, None).unwrap();
+    assert_eq!(found.tracker, "github");
+    assert_eq!(found.subject.title, "Intent of 42: Export on GitHub");
+}
+
+#[test]
+fn a_local_file_and_a_github_issue_are_two_trackers_to_choose_from() {
+    let repo = TempRepo::new();
+    repo.write("docs/intents/42.md", "# Local\n");
+    let bin = tempfile::tempdir().unwrap();
+    let req = IntentRequest {
+        id: "42",
+        from: None,
+        globs: None,
+        github: GithubCli::At(fake_gh(bin.path(), "Remote")),
+    };
+    let msg = intent_with(repo.path(), &req, None)
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains("local: docs/intents/42.md"), "{msg}");
+    assert!(msg.contains("github: issue 42 (Remote)"), "{msg}");
+}
+
+#[test]
+fn a_failing_gh_is_reported_where_it_looked() {
+    let repo = TempRepo::new();
+    let bin = tempfile::tempdir().unwrap();
+    let req = IntentRequest {
+        id: "43",
+        from: None,
+        globs: None,
+        github: GithubCli::At(fake_gh(bin.path(), "x")),
+    };
+    let msg = intent_with(repo.path(), &req, None)
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains("github: `gh issue view 43` failed"), "{msg}");
+}
