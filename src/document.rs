@@ -160,7 +160,7 @@ pub fn add_uncovered_skips(done: &mut Done, skipped: &[(String, String)]) {
         let cite = format!("qa:{topic}");
         let asked = one_line(question);
         let covered = done.entries.iter().any(|e| {
-            e.sources.iter().any(|s| *s == cite)
+            e.sources.contains(&cite)
                 || (e.clarity == Clarity::OpenQuestion
                     && (one_line(&e.title) == asked || one_line(&e.content).contains(&asked)))
         });
