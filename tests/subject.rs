@@ -376,11 +376,11 @@ fn reflect_timing_on_a_generated_history() {
             files[f].push(format!("// TODO: item {i}"));
         }
         let body = files[f].join("\n") + "\n";
+        let message = format!("change {i}");
         stream.push_str(&format!(
-            "commit refs/heads/main\ncommitter T <t@example.com> {} +0000\ndata {}\n{}\n",
+            "commit refs/heads/main\ncommitter T <t@example.com> {} +0000\ndata {}\n{message}\n",
             1_600_000_000 + i * 600,
-            format!("change {i}").len(),
-            format!("change {i}")
+            message.len(),
         ));
         if i == 0 {
             stream.push_str("from refs/heads/main^0\n");
@@ -408,7 +408,7 @@ fn reflect_timing_on_a_generated_history() {
     let started = std::time::Instant::now();
     let f = facts(&repo, "v1");
     let took = started.elapsed();
-    assert_eq!(f.commits, commits as usize);
+    assert_eq!(f.commits, commits);
     println!(
         "reflect over {} commits ({} files, +{} −{} lines, {} TODOs): {:.2?}",
         f.commits, f.files_changed, f.lines_added, f.lines_deleted, f.todos_count, took
