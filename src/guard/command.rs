@@ -1,11 +1,104 @@
 //! `interview guard`: run a command under the guard, or print one snapshot.
 
 use std::path::Path;
+use std::process::Command;
 
-use crate::cli::GuardArgs;
+use crate::cli::{GuardArgs, OnChange};
 use crate::error::{Error, Result};
 
+use super::{GuardScope, Snapshot};
+
 /// Run `interview guard …`; returns the exit code.
-pub fn run(_args: &GuardArgs, _worktree: &Path) -> Result<i32> {
-    Err(Error::Other("interview guard: not built yet".into()))
+pub fn run(args: &GuardArgs, worktree: &Path) -> Result<i32> {
+    let scope = GuardScope {
+        worktree: worktree.to_path_buf(),
+        exclude: Vec::new(),
+    };
+    let command: &[String] = match args.command.first().map(String::as_str) {
+        Some("--") => &args.command[1..],
+        _ => &args.command,
+    };
+    match command {
+        [only] if only == "snapshot" => {
+            let snap = Snapshot::take(&scope)?;
+            if args.json {
+                let json = serde_json::to_string_pretty(&snap)
+                    .map_err(|e| Error::Other(format!("cannot write the snapshot as JSON: {e}")))?;
+                println!("{json}");
+            } else {
+                print!("{}", summary(&snap));
+            }
+            Ok(0)
+        }
+        [] => Err(Error::Usage(
+            "interview guard: say what to run (`interview guard -- CMD ARGS…`) or `interview guard snapshot`".into(),
+        )),
+        [program, rest @ ..] => {
+            let before = Snapshot::take(&scope)?;
+            let code = run_command(program, rest, worktree)?;
+            let after = Snapshot::take(&scope)?;
+            let report = before.diff(&after);
+            if args.json {
+                let json = serde_json::json!({ "exit_code": code, "report": report });
+                println!("{json:#}");
+            }
+            if report.is_empty() {
+                return Ok(code);
+            }
+            // Without a person to ask, `ask` means `fail` (DESIGN §5).
+            match args.on_change.unwrap_or(OnChange::Fail) {
+                OnChange::Warn => {
+                    eprintln!("interview: warning: the command changed the repository\n{report}");
+                    Ok(code)
+                }
+                OnChange::Fail | OnChange::Ask => Err(Error::GuardViolation {
+                    report: report.to_string(),
+                }),
+            }
+        }
+    }
+}
+
+/// Run the command in its own process group, in the worktree; its exit code (128 + signal when
+/// killed by one).
+fn run_command(program: &str, args: &[String], cwd: &Path) -> Result<i32> {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(cwd)
+        .process_group(0)
+        .status()
+        .map_err(|e| Error::io(format!("cannot run `{program}`"), e))?;
+    Ok(status
+        .code()
+        .or_else(|| status.signal().map(|s| 128 + s))
+        .unwrap_or(1))
+}
+
+/// A few lines about a snapshot for a person.
+fn summary(s: &Snapshot) -> String {
+    let head = s
+        .refs
+        .get(&super::RepoPath::new(*b"HEAD"))
+        .map(|t| t.to_string())
+        .unwrap_or_else(|| "(none)".into());
+    let mut out = String::new();
+    out.push_str(&format!("worktree      {}\n", s.worktree));
+    out.push_str(&format!("HEAD          {head}\n"));
+    out.push_str(&format!("refs          {}\n", s.refs.len()));
+    out.push_str(&format!("index         {} entries\n", s.index.len()));
+    out.push_str(&format!("not clean     {} paths\n", s.status.len()));
+    out.push_str(&format!("ignored       {} paths\n", s.ignored.len()));
+    out.push_str(&format!(
+        "hooks         {} in {}\n",
+        s.hooks.files.len(),
+        s.hooks.dir
+    ));
+    out.push_str(&format!("git metadata  {} files\n", s.git_metadata.len()));
+    out.push_str(&format!("worktrees     {} linked\n", s.worktrees.len()));
+    out.push_str(&format!("user config   {} files\n", s.user_config.len()));
+    for (part, digest) in s.digests() {
+        out.push_str(&format!("  {part:<13} sha256 {}\n", &digest[..16]));
+    }
+    out
 }

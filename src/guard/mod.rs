@@ -1,12 +1,38 @@
 //! The change guard: snapshots of everything a runner could change in a repository, and their diff.
 //!
+//! Nothing from the repository is executed: git metadata is hashed before gix opens the
+//! repository, gix is opened isolated (no user, system or environment config, no git binary),
+//! and status compares raw bytes with the index itself (no filters, fsmonitor, hooks or pagers).
+//!
 //! Not for: deciding what to do about a change (the session applies the `--on-change` policy).
 
 pub mod command;
+mod config;
+mod files;
+mod index;
+mod layout;
+mod metadata;
+pub mod path;
+mod refs;
+mod report;
+mod restore;
+mod status;
 
+use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 
 use serde::Serialize;
+
+pub use files::{FileDigest, Kind};
+pub use index::IndexEntry;
+pub use layout::Layout;
+pub use metadata::{Hooks, Worktree};
+pub use path::RepoPath;
+pub use refs::RefTarget;
+pub use report::{Category, Change, GuardReport};
+pub use restore::{RestoreSummary, restore, save_restore_copies};
+pub use status::{FileStatus, Fingerprint, State};
 
 /// What to snapshot: a worktree, minus directories the tool itself writes during a turn.
 #[derive(Debug, Clone)]
@@ -19,41 +45,229 @@ pub struct GuardScope {
 
 #[derive(Debug, thiserror::Error)]
 pub enum GuardError {
-    #[error("guard: {0}")]
-    Failed(String),
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "{path} is not inside a git worktree (no .git found in it or above it); run interview inside a repository or pass -C DIR"
+    )]
+    NotARepository { path: PathBuf },
+    #[error(
+        "{path}: not a valid .git file (expected one line `gitdir: <path>`); repair or remove it"
+    )]
+    BadGitFile { path: PathBuf },
+    #[error("cannot open the repository at {path} read-only: {message}")]
+    Open { path: PathBuf, message: String },
+    #[error(
+        "cannot read the index {path}: {message}; run `git status` yourself to see what is wrong"
+    )]
+    Index { path: PathBuf, message: String },
+    #[error("restore copies in {dir}: {message}")]
+    Restore { dir: PathBuf, message: String },
 }
 
-/// A snapshot of the repository (placeholder until the guard lands).
+impl From<GuardError> for crate::Error {
+    fn from(e: GuardError) -> Self {
+        crate::Error::Guard(e.to_string())
+    }
+}
+
+/// Everything a runner could change, recorded without running anything from the repository.
 #[derive(Debug, Clone, Serialize)]
-pub struct Snapshot {}
+pub struct Snapshot {
+    pub worktree: RepoPath,
+    pub refs: BTreeMap<RepoPath, RefTarget>,
+    pub index: Vec<IndexEntry>,
+    /// Paths that are not clean: staged, modified, deleted, type-changed, untracked.
+    pub status: BTreeMap<RepoPath, FileStatus>,
+    pub ignored: Vec<Fingerprint>,
+    pub hooks: Hooks,
+    pub git_metadata: BTreeMap<String, FileDigest>,
+    pub worktrees: BTreeMap<RepoPath, Worktree>,
+    pub user_config: BTreeMap<RepoPath, FileDigest>,
+}
 
 impl Snapshot {
-    pub fn take(_scope: &GuardScope) -> Result<Snapshot, GuardError> {
-        Ok(Snapshot {})
+    pub fn take(scope: &GuardScope) -> Result<Snapshot, GuardError> {
+        Snapshot::take_with(scope, &metadata::UserEnv::from_process())
     }
 
-    pub fn diff(&self, _after: &Snapshot) -> GuardReport {
-        GuardReport::default()
-    }
-}
+    fn take_with(scope: &GuardScope, env: &metadata::UserEnv) -> Result<Snapshot, GuardError> {
+        let layout = Layout::locate(&scope.worktree)?;
+        // Hashed before gix reads anything, so what gix could be steered by is on record.
+        let git_metadata = metadata::git_metadata(&layout);
+        let user_config = metadata::user_config(env);
+        let hooks_dir = metadata::hooks_dir(&layout, &git_metadata, &user_config, env);
+        let hooks = metadata::hooks(&hooks_dir);
+        let worktrees = metadata::worktrees(&layout);
 
-/// The categorised difference between two snapshots.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct GuardReport {
-    pub changes: Vec<String>,
-}
+        let repo = open_isolated(&layout, &git_metadata, &user_config, env)?;
+        let refs = refs::refs(&repo, &layout);
 
-impl GuardReport {
-    pub fn is_empty(&self) -> bool {
-        self.changes.is_empty()
-    }
-}
+        let index_path = layout.git_dir.join("index");
+        let index_mtime = std::fs::symlink_metadata(&index_path)
+            .map(|m| (m.mtime(), m.mtime_nsec()))
+            .unwrap_or((0, 0));
+        let index_file = match std::fs::symlink_metadata(&index_path) {
+            Ok(_) => gix::index::File::at(
+                &index_path,
+                repo.object_hash(),
+                false,
+                gix::index::decode::Options::default(),
+            )
+            .map_err(|e| GuardError::Index {
+                path: index_path.clone(),
+                message: e.to_string(),
+            })?,
+            Err(_) => gix::index::File::from_state(
+                gix::index::State::new(repo.object_hash()),
+                index_path.clone(),
+            ),
+        };
+        let state: &gix::index::State = &index_file;
+        let index = index::entries(state);
 
-impl std::fmt::Display for GuardReport {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for c in &self.changes {
-            writeln!(f, "  {c}")?;
+        let mut status: BTreeMap<RepoPath, FileStatus> = BTreeMap::new();
+        match index::staged(&repo, state) {
+            Ok(staged) => {
+                for (path, s) in staged {
+                    status.entry(path).or_default().staged = Some(s);
+                }
+            }
+            Err(message) => {
+                status.entry(RepoPath::new(*b"HEAD")).or_default().error =
+                    Some(format!("cannot compare the index with HEAD: {message}"));
+            }
         }
-        Ok(())
+
+        let exclude: Vec<PathBuf> = scope
+            .exclude
+            .iter()
+            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+            .collect();
+        let threads = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2)
+            .clamp(2, 8);
+        let input = status::WalkInput {
+            root: &layout.worktree,
+            state,
+            index_mtime,
+            exclude: &exclude,
+            threads,
+        };
+        let mut excludes = repo
+            .excludes(
+                state,
+                None,
+                gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
+            )
+            .ok();
+        let mut is_ignored = |rel: &[u8], is_dir: bool| -> bool {
+            let Some(stack) = excludes.as_mut() else {
+                return false;
+            };
+            let mode = if is_dir {
+                gix::index::entry::Mode::DIR
+            } else {
+                gix::index::entry::Mode::FILE
+            };
+            let rel = std::path::Path::new(
+                <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(rel),
+            );
+            stack
+                .at_path(rel, Some(mode))
+                .map(|p| p.is_excluded())
+                .unwrap_or(false)
+        };
+        let walked = status::walk(&input, &mut is_ignored);
+        for (path, st) in walked.status {
+            let slot = status.entry(path).or_default();
+            slot.worktree = st.worktree.or(slot.worktree);
+            slot.sha256 = st.sha256.or(slot.sha256.take());
+            slot.head = st.head.or(slot.head.take());
+            slot.kind = st.kind.or(slot.kind);
+            slot.error = st.error.or(slot.error.take());
+        }
+
+        Ok(Snapshot {
+            worktree: RepoPath::from_path(&layout.worktree),
+            refs,
+            index,
+            status,
+            ignored: walked.ignored,
+            hooks,
+            git_metadata,
+            worktrees,
+            user_config,
+        })
     }
+
+    /// The categorised difference from `self` (before) to `after`.
+    pub fn diff(&self, after: &Snapshot) -> GuardReport {
+        report::diff(self, after)
+    }
+
+    /// A SHA-256 of each part, for a compact record (`guard.json`).
+    pub fn digests(&self) -> BTreeMap<&'static str, String> {
+        fn h<T: Serialize>(v: &T) -> String {
+            files::sha256_hex(&serde_json::to_vec(v).unwrap_or_default())
+        }
+        BTreeMap::from([
+            ("refs", h(&self.refs)),
+            ("index", h(&self.index)),
+            ("status", h(&self.status)),
+            ("ignored", h(&self.ignored)),
+            ("hooks", h(&self.hooks)),
+            ("git_metadata", h(&self.git_metadata)),
+            ("worktrees", h(&self.worktrees)),
+            ("user_config", h(&self.user_config)),
+        ])
+    }
+}
+
+/// Open the repository with gix, isolated: only the repository's own config is read (as data),
+/// no environment, no git binary; the user's `core.excludesFile` is passed in explicitly so
+/// ignore rules match git's.
+fn open_isolated(
+    layout: &Layout,
+    git_metadata: &BTreeMap<String, FileDigest>,
+    user_config: &BTreeMap<RepoPath, FileDigest>,
+    env: &metadata::UserEnv,
+) -> Result<gix::Repository, GuardError> {
+    let mut excludes_file: Option<PathBuf> = None;
+    let user_texts = user_config
+        .iter()
+        .filter_map(|(p, d)| Some((p.as_path().parent()?.to_path_buf(), d.text.clone()?)));
+    let local_texts = ["config", "config.worktree"]
+        .into_iter()
+        .filter_map(|l| Some((layout.worktree.clone(), git_metadata.get(l)?.text.clone()?)));
+    for (base, text) in user_texts.chain(local_texts) {
+        if let Some(v) =
+            config::keys(&text).and_then(|k| config::last_value(&k, "core.excludesfile"))
+        {
+            excludes_file = env.expand(&v, &base);
+        }
+    }
+    let excludes_file = excludes_file.or_else(|| {
+        let xdg = env
+            .xdg_config_home
+            .clone()
+            .or_else(|| env.home.as_ref().map(|h| h.join(".config")))?;
+        Some(xdg.join("git/ignore"))
+    });
+    let mut overrides = Vec::new();
+    if let Some(p) = excludes_file {
+        let mut o = b"core.excludesFile=".to_vec();
+        o.extend_from_slice(std::os::unix::ffi::OsStrExt::as_bytes(p.as_os_str()));
+        overrides.push(gix::bstr::BString::from(o));
+    }
+    let opts = gix::open::Options::isolated().config_overrides(overrides);
+    gix::open_opts(&layout.worktree, opts).map_err(|e| GuardError::Open {
+        path: layout.worktree.clone(),
+        message: e.to_string(),
+    })
 }

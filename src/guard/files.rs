@@ -1,0 +1,218 @@
+//! Reading files a runner may have planted, safely: never following a final symlink, never
+//! blocking on a FIFO or device, and hashing in bounded memory.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use super::path::RepoPath;
+
+/// Config files bigger than this are hashed but not kept for a by-key diff.
+const KEEP_TEXT_LIMIT: u64 = 1024 * 1024;
+
+/// Open `path` for reading only if it is a regular file (not a symlink, FIFO or device).
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits())
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(file)
+}
+
+/// Read a whole regular file of at most `limit` bytes.
+pub fn read_small(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = open_regular(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, "file too large"));
+    }
+    Ok(bytes)
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// The content hashes of one regular file.
+pub struct ContentHash {
+    pub sha256: String,
+    /// The git blob id of the raw bytes (no filters), when asked for.
+    pub blob: Option<gix::ObjectId>,
+}
+
+/// Hash a regular file's content in chunks: SHA-256 and, with `blob_kind`, its git blob id.
+pub fn hash_file(path: &Path, blob_kind: Option<gix::hash::Kind>) -> io::Result<ContentHash> {
+    let mut file = open_regular(path)?;
+    let len = file.metadata()?.len();
+    let mut sha = Sha256::new();
+    let mut blob = blob_kind.map(|kind| {
+        let mut h = gix::hash::hasher(kind);
+        h.update(format!("blob {len}\0").as_bytes());
+        h
+    });
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut total = 0u64;
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        total += n as u64;
+        sha.update(&buf[..n]);
+        if let Some(h) = blob.as_mut() {
+            h.update(&buf[..n]);
+        }
+    }
+    // A file that changed size while being read gets a blob id that cannot match the index.
+    let blob = match blob {
+        Some(h) if total == len => h.try_finalize().ok(),
+        _ => None,
+    };
+    Ok(ContentHash {
+        sha256: hex(&sha.finalize()),
+        blob,
+    })
+}
+
+/// The git blob id of a symlink (its target bytes).
+pub fn blob_of_bytes(kind: gix::hash::Kind, bytes: &[u8]) -> Option<gix::ObjectId> {
+    gix::objs::compute_hash(kind, gix::objs::Kind::Blob, bytes).ok()
+}
+
+/// The kind of a directory entry, as recorded in snapshots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    File,
+    Symlink,
+    Dir,
+    /// A FIFO, socket or device: recorded, never opened.
+    Other,
+}
+
+impl Kind {
+    pub fn of(ft: fs::FileType) -> Kind {
+        if ft.is_symlink() {
+            Kind::Symlink
+        } else if ft.is_dir() {
+            Kind::Dir
+        } else if ft.is_file() {
+            Kind::File
+        } else {
+            Kind::Other
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::File => "file",
+            Kind::Symlink => "symlink",
+            Kind::Dir => "dir",
+            Kind::Other => "special file",
+        }
+    }
+}
+
+/// The identity of one small metadata file (config, hook, pointer): what it is and what it holds.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileDigest {
+    pub kind: Kind,
+    /// Permission bits (`st_mode & 0o7777`).
+    pub mode: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<RepoPath>,
+    /// Why the content could not be read, when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The bytes of a config file, kept so a change can be reported by key.
+    #[serde(skip)]
+    pub text: Option<Arc<Vec<u8>>>,
+}
+
+impl FileDigest {
+    /// Equal in everything that is recorded (the kept text is covered by the hash).
+    pub fn same(&self, other: &FileDigest) -> bool {
+        self.kind == other.kind
+            && self.mode == other.mode
+            && self.sha256 == other.sha256
+            && self.link == other.link
+            && self.error == other.error
+    }
+}
+
+/// Digest one file; `None` when it does not exist. With `keep_text`, a small regular file's bytes
+/// are kept too.
+pub fn digest(path: &Path, keep_text: bool) -> Option<FileDigest> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound || e.raw_os_error() == Some(20) => {
+            return None;
+        }
+        Err(e) => {
+            return Some(FileDigest {
+                kind: Kind::Other,
+                mode: 0,
+                sha256: None,
+                link: None,
+                error: Some(e.kind().to_string()),
+                text: None,
+            });
+        }
+    };
+    let kind = Kind::of(meta.file_type());
+    let mut d = FileDigest {
+        kind,
+        mode: meta.mode() & 0o7777,
+        sha256: None,
+        link: None,
+        error: None,
+        text: None,
+    };
+    match kind {
+        Kind::Symlink => match fs::read_link(path) {
+            Ok(target) => d.link = Some(RepoPath::from_path(&target)),
+            Err(e) => d.error = Some(e.kind().to_string()),
+        },
+        Kind::File if keep_text && meta.len() <= KEEP_TEXT_LIMIT => {
+            match read_small(path, KEEP_TEXT_LIMIT) {
+                Ok(bytes) => {
+                    d.sha256 = Some(sha256_hex(&bytes));
+                    d.text = Some(Arc::new(bytes));
+                }
+                Err(e) => d.error = Some(e.kind().to_string()),
+            }
+        }
+        Kind::File => match hash_file(path, None) {
+            Ok(h) => d.sha256 = Some(h.sha256),
+            Err(e) => d.error = Some(e.kind().to_string()),
+        },
+        Kind::Dir | Kind::Other => {}
+    }
+    Some(d)
+}

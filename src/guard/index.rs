@@ -1,0 +1,195 @@
+//! The index part of a snapshot (entries' id, mode, stage and flags) and the staged changes:
+//! the index compared with HEAD's tree, skipping subtrees the index's cache-tree proves equal.
+
+use std::collections::{HashMap, HashSet};
+
+use gix::bstr::ByteSlice;
+use gix::index::entry::{Flags, Mode};
+use serde::{Serialize, Serializer};
+
+use super::path::RepoPath;
+use super::status::State;
+
+/// One index entry, as far as it steers content or behaviour (stat data is left out: a
+/// refresh by `git status` is not a change).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IndexEntry {
+    pub path: RepoPath,
+    pub stage: u8,
+    #[serde(serialize_with = "octal")]
+    pub mode: u32,
+    pub oid: String,
+    #[serde(serialize_with = "flag_names")]
+    pub flags: u8,
+}
+
+pub const ASSUME_VALID: u8 = 1;
+pub const SKIP_WORKTREE: u8 = 2;
+pub const INTENT_TO_ADD: u8 = 4;
+
+pub fn flag_list(flags: u8) -> Vec<&'static str> {
+    let mut v = Vec::new();
+    if flags & ASSUME_VALID != 0 {
+        v.push("assume-valid");
+    }
+    if flags & SKIP_WORKTREE != 0 {
+        v.push("skip-worktree");
+    }
+    if flags & INTENT_TO_ADD != 0 {
+        v.push("intent-to-add");
+    }
+    v
+}
+
+fn octal<S: Serializer>(mode: &u32, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{mode:06o}"))
+}
+
+fn flag_names<S: Serializer>(flags: &u8, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(flag_list(*flags))
+}
+
+pub fn entries(state: &gix::index::State) -> Vec<IndexEntry> {
+    state
+        .entries()
+        .iter()
+        .map(|e| {
+            let mut flags = 0;
+            if e.flags.contains(Flags::ASSUME_VALID) {
+                flags |= ASSUME_VALID;
+            }
+            if e.flags.contains(Flags::SKIP_WORKTREE) {
+                flags |= SKIP_WORKTREE;
+            }
+            if e.flags.contains(Flags::INTENT_TO_ADD) {
+                flags |= INTENT_TO_ADD;
+            }
+            IndexEntry {
+                path: RepoPath::new(e.path(state).to_vec()),
+                stage: e.stage_raw() as u8,
+                mode: e.mode.bits(),
+                oid: e.id.to_string(),
+                flags,
+            }
+        })
+        .collect()
+}
+
+fn tree_mode(mode: gix::objs::tree::EntryMode) -> u32 {
+    use gix::objs::tree::EntryKind;
+    match mode.kind() {
+        EntryKind::Tree => 0o040000,
+        EntryKind::Blob => 0o100644,
+        EntryKind::BlobExecutable => 0o100755,
+        EntryKind::Link => 0o120000,
+        EntryKind::Commit => 0o160000,
+    }
+}
+
+fn kind_of(mode: u32) -> u32 {
+    mode & 0o170000
+}
+
+/// Paths whose index entry differs from HEAD's tree (added, modified, deleted, type-changed,
+/// unmerged). `Err` carries why HEAD's tree could not be read.
+pub fn staged(
+    repo: &gix::Repository,
+    state: &gix::index::State,
+) -> Result<Vec<(RepoPath, State)>, String> {
+    let head_tree = match repo.head() {
+        Ok(mut head) if !head.is_unborn() => Some(
+            head.peel_to_commit()
+                .map_err(|e| e.to_string())?
+                .tree_id()
+                .map_err(|e| e.to_string())?
+                .detach(),
+        ),
+        Ok(_) => None,
+        Err(e) => return Err(e.to_string()),
+    };
+    // HEAD's blobs outside of subtrees that the cache-tree proves equal, and those subtrees.
+    let mut head: HashMap<Vec<u8>, (gix::ObjectId, u32)> = HashMap::new();
+    let mut covered: HashSet<Vec<u8>> = HashSet::new();
+    if let Some(root) = head_tree {
+        let mut stack = vec![(root, Vec::new(), state.tree())];
+        while let Some((id, prefix, cache)) = stack.pop() {
+            if let Some(node) = cache {
+                if node.num_entries.is_some() && node.id == id {
+                    covered.insert(prefix);
+                    continue;
+                }
+            }
+            let tree = repo.find_tree(id).map_err(|e| e.to_string())?;
+            let decoded = tree.decode().map_err(|e| e.to_string())?;
+            for entry in &decoded.entries {
+                let mut path = prefix.clone();
+                if !path.is_empty() {
+                    path.push(b'/');
+                }
+                path.extend_from_slice(entry.filename);
+                if entry.mode.is_tree() {
+                    let child = cache.and_then(|n| {
+                        n.children
+                            .iter()
+                            .find(|c| c.name.as_slice() == entry.filename.as_bytes())
+                    });
+                    stack.push((entry.oid.to_owned(), path, child));
+                } else {
+                    head.insert(path, (entry.oid.to_owned(), tree_mode(entry.mode)));
+                }
+            }
+        }
+    }
+    let is_covered = |path: &[u8]| {
+        if covered.contains(&b""[..]) {
+            return true;
+        }
+        path.iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'/')
+            .any(|(i, _)| covered.contains(&path[..i]))
+    };
+    let mut out = Vec::new();
+    let mut unmerged: HashSet<&[u8]> = HashSet::new();
+    for e in state.entries() {
+        let path = e.path(state).as_bytes();
+        if e.stage_raw() != 0 {
+            if unmerged.insert(path) {
+                head.remove(path);
+                out.push((RepoPath::new(path), State::Unmerged));
+            }
+            continue;
+        }
+        if e.mode == Mode::DIR || is_covered(path) {
+            continue;
+        }
+        let mode = e.mode.bits();
+        match head.remove(path) {
+            None => out.push((RepoPath::new(path), State::Added)),
+            Some((id, head_mode)) if kind_of(head_mode) != kind_of(mode) => {
+                let _ = id;
+                out.push((RepoPath::new(path), State::TypeChanged));
+            }
+            Some((id, head_mode)) if id != e.id || head_mode != mode => {
+                out.push((RepoPath::new(path), State::Modified));
+            }
+            Some(_) => {}
+        }
+    }
+    // What is left of HEAD is not in the index (a sparse directory entry covers its paths).
+    let sparse: Vec<&[u8]> = state
+        .entries()
+        .iter()
+        .filter(|e| e.mode == Mode::DIR)
+        .map(|e| e.path(state).as_bytes())
+        .collect();
+    for (path, _) in head {
+        let in_sparse = sparse.iter().any(|d| {
+            path.starts_with(d) && (d.ends_with(b"/") || path.get(d.len()) == Some(&b'/'))
+        });
+        if !in_sparse {
+            out.push((RepoPath::new(path), State::Deleted));
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,343 @@
+//! Copies of hooks, git metadata and the user's git config taken before a turn, and putting them
+//! back (the "restore, then stop" answer to a guard violation).
+//!
+//! Layout of a copy directory: `manifest.json` and `files/<n>` (the bytes of regular files).
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::fs;
+use std::io::Write;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::files::{self, Kind};
+use super::layout::Layout;
+use super::metadata::{self, UserEnv};
+use super::path::RepoPath;
+use super::{GuardError, GuardScope};
+
+const MANIFEST: &str = "manifest.json";
+const MANIFEST_LIMIT: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Manifest {
+    version: u32,
+    items: Vec<Item>,
+    /// Directories whose entries not in `items` are removed on restore (hooks, `info/`).
+    watched: Vec<Watched>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Item {
+    /// The absolute path, hex-encoded bytes (exact even when not UTF-8).
+    path_hex: String,
+    /// `file`, `symlink` or `absent` (did not exist: removed on restore if it appears).
+    kind: String,
+    mode: u32,
+    #[serde(default)]
+    link_hex: Option<String>,
+    /// The copy under `files/`.
+    #[serde(default)]
+    copy: Option<String>,
+    #[serde(default)]
+    sha256: Option<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Watched {
+    path_hex: String,
+}
+
+/// What a restore did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RestoreSummary {
+    /// Files written back (content, mode or link target had changed, or they were deleted).
+    pub restored: Vec<RepoPath>,
+    /// Files that did not exist before the turn and were removed.
+    pub removed: Vec<RepoPath>,
+    /// Files that were already as before.
+    pub unchanged: usize,
+    /// Files that could not be put back, with why.
+    pub failed: Vec<(RepoPath, String)>,
+}
+
+impl fmt::Display for RestoreSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "restored {} file(s), removed {} new file(s), {} unchanged",
+            self.restored.len(),
+            self.removed.len(),
+            self.unchanged
+        )?;
+        for p in &self.restored {
+            writeln!(f, "  ~ {p}")?;
+        }
+        for p in &self.removed {
+            writeln!(f, "  - {p}")?;
+        }
+        for (p, why) in &self.failed {
+            writeln!(f, "  ! {p}: {why}")?;
+        }
+        Ok(())
+    }
+}
+
+fn hex_path(p: &Path) -> String {
+    files::hex(p.as_os_str().as_bytes())
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+fn path_of(hex: &str) -> Option<PathBuf> {
+    unhex(hex).map(|b| PathBuf::from(std::ffi::OsString::from_vec(b)))
+}
+
+/// The files and directories covered by restore copies.
+fn targets(layout: &Layout, env: &UserEnv) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let common = &layout.common_dir;
+    let mut paths: Vec<PathBuf> = metadata::git_metadata_paths(layout)
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
+    // Candidates that may not exist yet: a runner creating one is undone by removing it.
+    paths.extend([
+        common.join("config.worktree"),
+        layout.git_dir.join("config.worktree"),
+        common.join("shallow"),
+        common.join("objects/info/alternates"),
+    ]);
+    paths.extend(metadata::user_config_paths(env));
+    if let Some(home) = &env.home {
+        paths.push(home.join(".gitconfig"));
+    }
+    let meta = metadata::git_metadata(layout);
+    let user = metadata::user_config(env);
+    let hooks_dir = metadata::hooks_dir(layout, &meta, &user, env);
+    if let Ok(entries) = fs::read_dir(&hooks_dir) {
+        paths.extend(entries.flatten().map(|e| e.path()));
+    }
+    let watched = vec![hooks_dir, common.join("info")];
+    let mut seen = BTreeSet::new();
+    paths.retain(|p| seen.insert(p.clone()));
+    (paths, watched)
+}
+
+/// Copy hooks, git metadata and user git config into `dir` (created if needed).
+pub fn save_restore_copies(scope: &GuardScope, dir: &Path) -> Result<(), GuardError> {
+    let layout = Layout::locate(&scope.worktree)?;
+    let env = UserEnv::from_process();
+    let err = |message: String| GuardError::Restore {
+        dir: dir.to_path_buf(),
+        message,
+    };
+    let files_dir = dir.join("files");
+    fs::create_dir_all(&files_dir).map_err(|e| err(format!("cannot create it: {e}")))?;
+    let (paths, watched) = targets(&layout, &env);
+    let mut items = Vec::new();
+    for (n, path) in paths.iter().enumerate() {
+        let mut item = Item {
+            path_hex: hex_path(path),
+            kind: "absent".into(),
+            mode: 0,
+            link_hex: None,
+            copy: None,
+            sha256: None,
+        };
+        if let Some(d) = files::digest(path, false) {
+            item.mode = d.mode;
+            match d.kind {
+                Kind::File => {
+                    let bytes = files::read_small(path, 64 * 1024 * 1024)
+                        .map_err(|e| err(format!("cannot copy {}: {e}", path.display())))?;
+                    let name = format!("{n}");
+                    write_atomic(&files_dir.join(&name), &bytes, 0o600).map_err(|e| {
+                        err(format!("cannot write the copy of {}: {e}", path.display()))
+                    })?;
+                    item.kind = "file".into();
+                    item.copy = Some(name);
+                    item.sha256 = Some(files::sha256_hex(&bytes));
+                }
+                Kind::Symlink => {
+                    item.kind = "symlink".into();
+                    item.link_hex = d.link.as_ref().map(|l| files::hex(l.as_bytes()));
+                }
+                // Directories and special files are not restored; they are left to the person.
+                Kind::Dir | Kind::Other => continue,
+            }
+        }
+        items.push(item);
+    }
+    let manifest = Manifest {
+        version: 1,
+        items,
+        watched: watched
+            .iter()
+            .map(|p| Watched {
+                path_hex: hex_path(p),
+            })
+            .collect(),
+    };
+    let json = serde_json::to_vec_pretty(&manifest).map_err(|e| err(e.to_string()))?;
+    write_atomic(&dir.join(MANIFEST), &json, 0o600)
+        .map_err(|e| err(format!("cannot write {MANIFEST}: {e}")))
+}
+
+/// Put back what `save_restore_copies` copied into `dir`; files that appeared since in the
+/// hooks directory or `info/` are removed.
+pub fn restore(scope: &GuardScope, dir: &Path) -> Result<RestoreSummary, GuardError> {
+    // Locating the repository again checks the scope is still a repository.
+    let _ = Layout::locate(&scope.worktree)?;
+    let err = |message: String| GuardError::Restore {
+        dir: dir.to_path_buf(),
+        message,
+    };
+    let bytes = files::read_small(&dir.join(MANIFEST), MANIFEST_LIMIT)
+        .map_err(|e| err(format!("cannot read {MANIFEST}: {e}")))?;
+    let manifest: Manifest = serde_json::from_slice(&bytes)
+        .map_err(|e| err(format!("{MANIFEST} is not a restore manifest: {e}")))?;
+    let mut summary = RestoreSummary::default();
+    let mut known = BTreeSet::new();
+    for item in &manifest.items {
+        let Some(path) = path_of(&item.path_hex) else {
+            summary.failed.push((
+                RepoPath::new(item.path_hex.as_bytes()),
+                "bad path in manifest".into(),
+            ));
+            continue;
+        };
+        known.insert(path.clone());
+        let shown = RepoPath::from_path(&path);
+        match restore_item(dir, item, &path) {
+            Ok(Outcome::Unchanged) => summary.unchanged += 1,
+            Ok(Outcome::Restored) => summary.restored.push(shown),
+            Ok(Outcome::Removed) => summary.removed.push(shown),
+            Err(why) => summary.failed.push((shown, why)),
+        }
+    }
+    for w in &manifest.watched {
+        let Some(wdir) = path_of(&w.path_hex) else {
+            continue;
+        };
+        let Ok(entries) = fs::read_dir(&wdir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if known.contains(&p) || entry.file_type().map(|t| t.is_dir()).unwrap_or(true) {
+                continue;
+            }
+            match fs::remove_file(&p) {
+                Ok(()) => summary.removed.push(RepoPath::from_path(&p)),
+                Err(e) => summary
+                    .failed
+                    .push((RepoPath::from_path(&p), e.to_string())),
+            }
+        }
+    }
+    Ok(summary)
+}
+
+enum Outcome {
+    Unchanged,
+    Restored,
+    Removed,
+}
+
+fn restore_item(dir: &Path, item: &Item, path: &Path) -> Result<Outcome, String> {
+    let now = files::digest(path, false);
+    match item.kind.as_str() {
+        "absent" => match now {
+            None => Ok(Outcome::Unchanged),
+            Some(d) if d.kind == Kind::Dir => {
+                Err("a directory appeared here; remove it yourself".into())
+            }
+            Some(_) => fs::remove_file(path)
+                .map(|_| Outcome::Removed)
+                .map_err(|e| e.to_string()),
+        },
+        "file" => {
+            if let Some(d) = &now {
+                if d.kind == Kind::File && d.mode == item.mode && d.sha256 == item.sha256 {
+                    return Ok(Outcome::Unchanged);
+                }
+                if d.kind == Kind::Dir {
+                    return Err("a directory replaced this file; remove it yourself".into());
+                }
+            }
+            let name = item.copy.as_deref().ok_or("no copy recorded")?;
+            if name.contains('/') || name.contains("..") {
+                return Err("bad copy name in manifest".into());
+            }
+            let bytes = files::read_small(&dir.join("files").join(name), 64 * 1024 * 1024)
+                .map_err(|e| format!("cannot read the copy: {e}"))?;
+            if item.sha256.as_deref() != Some(files::sha256_hex(&bytes).as_str()) {
+                return Err("the copy does not match its recorded hash".into());
+            }
+            if now.as_ref().is_some_and(|d| d.kind != Kind::File) {
+                fs::remove_file(path).map_err(|e| e.to_string())?;
+            }
+            write_atomic(path, &bytes, item.mode).map_err(|e| e.to_string())?;
+            Ok(Outcome::Restored)
+        }
+        "symlink" => {
+            let target = item
+                .link_hex
+                .as_deref()
+                .and_then(unhex)
+                .ok_or("no link target recorded")?;
+            let target = PathBuf::from(std::ffi::OsString::from_vec(target));
+            if let Some(d) = &now {
+                if d.kind == Kind::Symlink
+                    && d.link.as_ref().map(|l| l.as_path()) == Some(target.as_path())
+                {
+                    return Ok(Outcome::Unchanged);
+                }
+                if d.kind == Kind::Dir {
+                    return Err("a directory replaced this link; remove it yourself".into());
+                }
+                fs::remove_file(path).map_err(|e| e.to_string())?;
+            }
+            std::os::unix::fs::symlink(&target, path).map_err(|e| e.to_string())?;
+            Ok(Outcome::Restored)
+        }
+        other => Err(format!("unknown kind {other:?} in manifest")),
+    }
+}
+
+/// Write via a temporary file in the same directory, fsync, set `mode`, rename.
+fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<()> {
+    let parent = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(parent)?;
+    let name = path.file_name().map(|n| n.as_bytes()).unwrap_or(b"file");
+    let mut tmp_name = b".".to_vec();
+    tmp_name.extend_from_slice(name);
+    tmp_name.extend_from_slice(format!(".interview-tmp-{}", std::process::id()).as_bytes());
+    let tmp = parent.join(std::ffi::OsStr::from_bytes(&tmp_name));
+    let result = (|| {
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.set_permissions(fs::Permissions::from_mode(mode & 0o7777))?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
