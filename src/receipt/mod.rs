@@ -11,9 +11,29 @@ mod json;
 mod read;
 mod sanitize;
 mod sources;
+mod stdout;
 
 pub use check::{is_topic, parse_and_check};
+
+/// The limits the checks enforce, for runners built in (the builtin interviewer) and for docs.
+pub mod limits {
+    pub use super::check::{
+        MAX_COMMIT_HEX, MAX_CONTENT_CHARS, MAX_ENTRIES, MAX_ENTRY_TITLE_CHARS, MAX_OPTION_CHARS,
+        MAX_OPTIONS, MAX_QUESTION_TEXT_CHARS, MAX_QUESTIONS, MAX_SOURCE_CHARS, MAX_SOURCES,
+        MAX_SUMMARY_CHARS, MAX_TITLE_CHARS, MAX_TOPIC_CHARS, MIN_COMMIT_HEX, MIN_OPTIONS,
+        SEVERITY_RANGE, VERSION,
+    };
+}
 pub use read::{MAX_RECEIPT_BYTES, RECEIPT_FILE, read};
+pub use stdout::{MAX_STDOUT_BYTES, extract_from_stdout};
+
+/// The JSON Schema (draft 2020-12) of both receipt forms, given to runners as `INTERVIEW_SCHEMA`.
+/// It says what a schema can; [`parse_and_check`] checks the rest (see `docs/receipt.md`).
+pub const SCHEMA: &str = include_str!("../../schema/receipt.schema.json");
+
+#[cfg(test)]
+#[path = "schema_tests.rs"]
+mod schema_tests;
 
 pub use sanitize::{SanitizeReport, is_forbidden, sanitize, sanitize_line};
 
