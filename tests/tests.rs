@@ -3,5 +3,7 @@
 
 mod util;
 
+mod builtin;
 mod subject;
+mod ask;
 mod turn_loop;
