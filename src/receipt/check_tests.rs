@@ -895,3 +895,22 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_receipt_broken_everywhere_lists_the_first_20_problems() {
+    let entries: Vec<_> = (0..20)
+        .map(|_| json!({ "title": "", "content": "", "clarity": "x" }))
+        .collect();
+    let asked = BTreeSet::new();
+    let ctx = CheckContext {
+        final_turn: false,
+        asked_topics: &asked,
+        answered_topics: &asked,
+        repo_root: repo().dir.path(),
+    };
+    let err = parse_and_check(&done(entries).to_string(), &ctx).unwrap_err();
+    assert_eq!(err.violations().len(), 40);
+    let shown = err.to_string();
+    assert_eq!(shown.matches("$.entries[").count(), 20, "{shown}");
+    assert!(shown.ends_with("; and 20 more problems"), "{shown}");
+}

@@ -1,8 +1,13 @@
 //! Receipts: the one JSON object a runner leaves at the end of a turn.
 //!
-//! This module owns the strict wire types, the capability-scoped read (`read`), the checks
-//! (`check`) and the sanitiser (`sanitize`). Once a value is a [`Receipt`], it is known to be sane:
-//! every string has been sanitised and every rule of DESIGN §3 holds.
+//! This module owns the strict wire types, the capability-scoped read ([`read`], or
+//! [`extract_from_stdout`] for runners that print), the checks ([`parse_and_check`]) and the
+//! sanitiser ([`sanitize`]). Once a value is a [`Receipt`], it is known to be sane: every string
+//! has been sanitised and every rule of DESIGN §3 holds. The format is documented for runner
+//! authors in `docs/receipt.md`.
+
+use std::collections::BTreeSet;
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -14,6 +19,9 @@ mod sources;
 mod stdout;
 
 pub use check::{is_topic, parse_and_check};
+pub use read::{MAX_RECEIPT_BYTES, RECEIPT_FILE, read};
+pub use sanitize::{SanitizeReport, is_forbidden, sanitize, sanitize_line};
+pub use stdout::{MAX_STDOUT_BYTES, extract_from_stdout};
 
 /// The limits the checks enforce, for runners built in (the builtin interviewer) and for docs.
 pub mod limits {
@@ -24,18 +32,10 @@ pub mod limits {
         SEVERITY_RANGE, VERSION,
     };
 }
-pub use read::{MAX_RECEIPT_BYTES, RECEIPT_FILE, read};
-pub use stdout::{MAX_STDOUT_BYTES, extract_from_stdout};
 
 /// The JSON Schema (draft 2020-12) of both receipt forms, given to runners as `INTERVIEW_SCHEMA`.
 /// It says what a schema can; [`parse_and_check`] checks the rest (see `docs/receipt.md`).
 pub const SCHEMA: &str = include_str!("../../schema/receipt.schema.json");
-
-#[cfg(test)]
-#[path = "schema_tests.rs"]
-mod schema_tests;
-
-pub use sanitize::{SanitizeReport, is_forbidden, sanitize, sanitize_line};
 
 /// A checked receipt.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -101,9 +101,6 @@ impl Clarity {
         }
     }
 }
-
-use std::collections::BTreeSet;
-use std::path::Path;
 
 /// What a receipt is checked against.
 #[derive(Debug, Clone, Copy)]
@@ -195,10 +192,19 @@ impl std::fmt::Display for Violation {
 }
 
 impl Violation {
+    /// All violations on one line; a receipt broken everywhere is cut after the first 20.
     fn list(all: &[Violation]) -> String {
+        const SHOWN: usize = 20;
+        let more = all.len().saturating_sub(SHOWN);
         all.iter()
+            .take(SHOWN)
             .map(Violation::to_string)
+            .chain((more > 0).then(|| format!("and {more} more problems")))
             .collect::<Vec<_>>()
             .join("; ")
     }
 }
+
+#[cfg(test)]
+#[path = "schema_tests.rs"]
+mod schema_tests;

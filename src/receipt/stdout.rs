@@ -42,7 +42,7 @@ pub fn extract_from_stdout(stdout: &str) -> Result<String, ReceiptError> {
             let object = &stdout[*start..*end];
             if object.len() as u64 > MAX_RECEIPT_BYTES {
                 return Err(ReceiptError::TooLarge {
-                    file: "the runner's output".into(),
+                    file: "printed by the runner".into(),
                     size: object.len() as u64,
                 });
             }
