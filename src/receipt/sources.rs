@@ -1,6 +1,7 @@
 //! Evidence behind a `confirmed` entry: `path:line` of a file in the repository, or
 //! `commit:<hex>` of a commit in it. Looked up in-process (cap-std, gix), never by running git.
 
+use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
 
@@ -9,6 +10,10 @@ use cap_std::fs::{Dir, OpenOptions};
 
 /// A cited file is read at most this far when counting its lines.
 const MAX_SCAN_BYTES: u64 = 64 * 1024 * 1024;
+
+/// All cited files of one receipt together are read at most this far, so 400 citations of a
+/// large file cannot make a check slow.
+const RECEIPT_SCAN_BUDGET: u64 = 256 * 1024 * 1024;
 
 /// Top-level directories that are not the repository's content: citing them would put git
 /// internals or local-tier paths into a shared document.
@@ -47,6 +52,16 @@ pub struct Evidence<'a> {
     root: &'a Path,
     dir: Option<Result<Dir, String>>,
     repo: Option<Result<gix::Repository, String>>,
+    /// What earlier citations learnt about each file's lines.
+    known: HashMap<String, KnownLines>,
+    /// Bytes that may still be read for line counts.
+    budget: u64,
+}
+
+#[derive(Default)]
+struct KnownLines {
+    at_least: u64,
+    exactly: Option<u64>,
 }
 
 impl<'a> Evidence<'a> {
@@ -55,6 +70,8 @@ impl<'a> Evidence<'a> {
             root,
             dir: None,
             repo: None,
+            known: HashMap::new(),
+            budget: RECEIPT_SCAN_BUDGET,
         }
     }
 
@@ -73,6 +90,14 @@ impl<'a> Evidence<'a> {
     /// `path` must already have passed [`check_relative_path`]. Symbolic links are not followed
     /// at the last component, and cap-std refuses any path that would leave the root.
     pub fn file_line(&mut self, path: &str, line: u64) -> Result<(), String> {
+        if let Some(known) = self.known.get(path) {
+            match known.exactly {
+                Some(n) => return too_few_lines(path, n, line),
+                None if known.at_least >= line => return Ok(()),
+                None => {}
+            }
+        }
+        let budget = self.budget.min(MAX_SCAN_BYTES);
         let dir = self.dir()?;
         let meta = match dir.symlink_metadata(path) {
             Ok(meta) => meta,
@@ -103,13 +128,23 @@ impl<'a> Evidence<'a> {
         if !file.metadata().is_ok_and(|m| m.is_file()) {
             return Err(format!("`{path}` is not a regular file"));
         }
-        let lines = count_lines_up_to(file.take(MAX_SCAN_BYTES + 1), line)
+        let (lines, read) = count_lines_up_to(file, line, budget)
             .map_err(|e| format!("cannot read `{path}`: {e}"))?;
+        self.budget = self.budget.saturating_sub(read);
+        let known = self.known.entry(path.to_string()).or_default();
         match lines {
-            LineCount::AtLeast => Ok(()),
-            LineCount::Exactly(n) => Err(format!(
-                "`{path}` has {n} line{}, so line {line} does not exist",
-                if n == 1 { "" } else { "s" }
+            LineCount::AtLeast => {
+                known.at_least = known.at_least.max(line);
+                Ok(())
+            }
+            LineCount::Exactly(n) => {
+                known.exactly = Some(n);
+                too_few_lines(path, n, line)
+            }
+            LineCount::TooLarge if budget < MAX_SCAN_BYTES => Err(format!(
+                "cannot check line {line} of `{path}`: the receipt's citations already made the \
+                 tool read {} MiB of files; cite fewer or smaller files",
+                RECEIPT_SCAN_BUDGET / (1024 * 1024)
             )),
             LineCount::TooLarge => Err(format!(
                 "`{path}` is too large to check line {line} (over {} MiB read)",
@@ -144,6 +179,16 @@ impl<'a> Evidence<'a> {
     }
 }
 
+fn too_few_lines(path: &str, lines: u64, line: u64) -> Result<(), String> {
+    if line <= lines {
+        return Ok(());
+    }
+    Err(format!(
+        "`{path}` has {lines} line{}, so line {line} does not exist",
+        if lines == 1 { "" } else { "s" }
+    ))
+}
+
 enum LineCount {
     /// The file has at least the wanted number of lines.
     AtLeast,
@@ -153,8 +198,14 @@ enum LineCount {
     TooLarge,
 }
 
-/// Count lines until `wanted` is reached. A last line without a final newline counts.
-fn count_lines_up_to(mut reader: impl Read, wanted: u64) -> std::io::Result<LineCount> {
+/// Count lines until `wanted` is reached, reading at most `limit` bytes; also returns the bytes
+/// read. A last line without a final newline counts.
+fn count_lines_up_to(
+    reader: impl Read,
+    wanted: u64,
+    limit: u64,
+) -> std::io::Result<(LineCount, u64)> {
+    let mut reader = reader.take(limit.saturating_add(1));
     let mut buf = vec![0u8; 64 * 1024];
     let mut newlines = 0u64;
     let mut total = 0u64;
@@ -167,21 +218,22 @@ fn count_lines_up_to(mut reader: impl Read, wanted: u64) -> std::io::Result<Line
             Err(e) => return Err(e),
         };
         total += n as u64;
-        if total > MAX_SCAN_BYTES {
-            return Ok(LineCount::TooLarge);
+        if total > limit {
+            return Ok((LineCount::TooLarge, total));
         }
         newlines += buf[..n].iter().filter(|b| **b == b'\n').count() as u64;
         last = buf[..n].last().copied();
         if newlines >= wanted {
-            return Ok(LineCount::AtLeast);
+            return Ok((LineCount::AtLeast, total));
         }
     }
     let lines = newlines + u64::from(last.is_some_and(|b| b != b'\n'));
-    Ok(if lines >= wanted {
+    let count = if lines >= wanted {
         LineCount::AtLeast
     } else {
         LineCount::Exactly(lines)
-    })
+    };
+    Ok((count, total))
 }
 
 #[cfg(test)]
@@ -189,7 +241,7 @@ mod tests {
     use super::*;
 
     fn lines(text: &str, wanted: u64) -> String {
-        match count_lines_up_to(text.as_bytes(), wanted).unwrap() {
+        match count_lines_up_to(text.as_bytes(), wanted, 1024).unwrap().0 {
             LineCount::AtLeast => "ok".into(),
             LineCount::Exactly(n) => format!("only {n}"),
             LineCount::TooLarge => "too large".into(),
@@ -202,6 +254,20 @@ mod tests {
         assert_eq!(lines("a\nb", 3), "only 2");
         assert_eq!(lines("a\nb\n", 3), "only 2");
         assert_eq!(lines("", 1), "only 0");
+    }
+
+    #[test]
+    fn counting_stops_at_the_limit() {
+        let text = "x".repeat(2000);
+        assert_eq!(lines(&text, 2), "too large");
+    }
+
+    #[test]
+    fn counting_stops_once_the_line_is_reached() {
+        let text = format!("a\nb\n{}", "x".repeat(1_000_000));
+        let (count, read) = count_lines_up_to(text.as_bytes(), 2, u64::MAX - 1).unwrap();
+        assert!(matches!(count, LineCount::AtLeast));
+        assert!(read <= 64 * 1024, "{read}");
     }
 
     #[test]
