@@ -22,10 +22,10 @@ pub fn render(done: &Done, kind: Kind, subject_title: &str) -> String {
         Kind::Reflect => "Retrospective",
         Kind::Intent => "Intent",
     };
-    out.push_str(&format!(
-        "*{what}: {}*\n\n",
-        one_line(&scrub(subject_title))
-    ));
+    let subject = one_line(&scrub(subject_title));
+    if subject != one_line(&scrub(&done.title)) {
+        out.push_str(&format!("*{what}: {subject}*\n\n"));
+    }
     out.push_str(&block(&scrub(&done.summary)));
     out.push_str(
         "\nEach point says how sure it is: **confirmed** from the repository, **declared** by the \

@@ -528,14 +528,17 @@ impl<'a> Item<'a> {
     }
 
     /// The first line containing any of `terms` as a whole word (case-insensitive).
-    fn first_word(&self, terms: &[&str]) -> Option<(u32, &'a str, String)> {
-        self.lines.iter().find_map(|(n, line)| {
-            let lower = line.to_lowercase();
-            terms
-                .iter()
-                .find(|t| has_word(&lower, t))
-                .map(|t| (*n, *line, t.to_string()))
-        })
+    fn first_word(&self, terms: &[&str], skip: &[u32]) -> Option<(u32, &'a str, String)> {
+        self.lines
+            .iter()
+            .filter(|(n, _)| !skip.contains(n))
+            .find_map(|(n, line)| {
+                let lower = line.to_lowercase();
+                terms
+                    .iter()
+                    .find(|t| has_word(&lower, t))
+                    .map(|t| (*n, *line, t.to_string()))
+            })
     }
 
     fn mentions(&self, terms: &[&str]) -> bool {
@@ -892,10 +895,12 @@ fn intent_findings(f: &IntentFacts) -> Vec<Finding> {
     }
     // Questions the author left in the text: each is a decision nobody made yet.
     let mut asked_in_text = 0;
+    let mut question_lines = Vec::new();
     for (n, line) in &item.lines {
         let t = line.trim();
         if t.ends_with('?') && !t.starts_with('#') && t.chars().count() > 3 {
             asked_in_text += 1;
+            question_lines.push(*n);
             out.push(Finding::new(
                 format!("open_point_{asked_in_text}"),
                 8,
@@ -910,7 +915,8 @@ fn intent_findings(f: &IntentFacts) -> Vec<Finding> {
         }
     }
     for vague in VAGUE {
-        if let Some((n, line, term)) = item.first_word(vague.terms) {
+        // A line already asked about as an open point is not asked about twice.
+        if let Some((n, line, term)) = item.first_word(vague.terms, &question_lines) {
             out.push(
                 Finding::new(vague.topic, vague.severity, (vague.ask)(&term, n, line))
                     .options(vague.options),
@@ -938,22 +944,39 @@ fn intent_fact_entries(f: &IntentFacts, worktree: &Path) -> Vec<Entry> {
             sources: Vec::new(),
         },
     };
+    let via = match f.tracker.as_str() {
+        "local" => "the local tracker",
+        "from" => "--from",
+        "stdin" => "standard input",
+        "github" => "GitHub",
+        _ => "a tracker",
+    };
     let mut out = Vec::new();
-    let first_line = item
-        .lines
-        .iter()
-        .find(|(_, l)| !l.trim().is_empty())
-        .map_or(1, |(n, _)| *n);
-    out.push(entry(
-        "The work item",
-        format!("{} (from {}: {}).", f.title, f.tracker, f.source),
-        first_line,
-    ));
     for (n, title, body) in item.sections() {
         if body.is_empty() || title.is_empty() {
             continue;
         }
         out.push(entry(&title, body, n));
+    }
+    if out.is_empty() {
+        // No headed sections: the item as a whole is the one fact.
+        let first_line = item
+            .lines
+            .iter()
+            .find(|(_, l)| !l.trim().is_empty())
+            .map_or(1, |(n, _)| *n);
+        let text: Vec<&str> = item.lines.iter().map(|(_, l)| l.trim()).collect();
+        out.push(entry(
+            "The work item",
+            text.join("\n").trim().to_string(),
+            first_line,
+        ));
+    }
+    if let Some(first) = out.first_mut() {
+        first.content = cap(
+            &format!("{}\n\n(From {} via {via}.)", first.content, f.source),
+            2000,
+        );
     }
     out
 }
@@ -1010,7 +1033,7 @@ fn synthesise(ctx: &BriefContext, findings: &[Finding], worktree: &Path) -> Done
                 } else {
                     "The question was never answered"
                 };
-                open.push(open_question(&q.question_text, why));
+                open.push(open_question(&q.topic, &q.question_text, why));
             }
         }
     }
@@ -1023,7 +1046,7 @@ fn synthesise(ctx: &BriefContext, findings: &[Finding], worktree: &Path) -> Done
         .collect();
     unasked.sort_by_key(|f| std::cmp::Reverse(f.severity));
     for f in unasked {
-        open.push(open_question(&f.question, "Not asked"));
+        open.push(open_question(&f.topic, &f.question, "Not asked"));
     }
     let facts = match ctx.kind {
         Kind::Reflect => reflect_fact_entries(&reflect_facts(ctx), worktree),
@@ -1105,9 +1128,9 @@ fn confirmed(title: &str, content: String, sources: Vec<String>) -> Entry {
     }
 }
 
-fn open_question(question: &str, why: &str) -> Entry {
+fn open_question(topic: &str, question: &str, why: &str) -> Entry {
     Entry {
-        title: one_line(question, 80),
+        title: one_line(&topic_title(topic, question), 80),
         content: cap(&format!("{why}: {question}"), 2000),
         clarity: Clarity::OpenQuestion,
         sources: Vec::new(),
@@ -1131,12 +1154,25 @@ fn topic_title(topic: &str, question: &str) -> String {
         ("went_well", "What went well"),
         ("do_differently", "What to do differently"),
         ("goal", "Goal"),
+        ("vague_tbd", "What is still to be decided"),
+        ("vague_fast", "The performance target"),
+        ("vague_etc", "The complete list"),
+        ("vague_should_probably", "Required or optional"),
+        ("vague_maybe", "In scope or not"),
+        ("vague_simple", "What simple means here"),
+        ("vague_quality", "The quality meant, concretely"),
+        ("vague_some", "Which ones, and how many"),
     ];
-    known
-        .iter()
-        .find(|(t, _)| *t == topic)
-        .map(|(_, name)| name.to_string())
-        .unwrap_or_else(|| question.to_string())
+    if let Some(name) = known.iter().find(|(t, _)| *t == topic).map(|(_, n)| n) {
+        return name.to_string();
+    }
+    // `open_point_N`: the quoted question from the item reads better than the question about it.
+    match (question.find('"'), question.rfind('"')) {
+        (Some(a), Some(b)) if topic.starts_with("open_point_") && b > a + 1 => {
+            question[a + 1..b].to_string()
+        }
+        _ => question.to_string(),
+    }
 }
 
 /// The answer as a person reads it: an option's label with its value, or the text typed.

@@ -317,7 +317,7 @@ fn facts_for(
         .lines()
         .map(|l| l.trim().trim_start_matches('#').trim())
         .find(|l| !l.is_empty())
-        .map(|l| cap(l, 120))
+        .map(|l| cap(without_id(l, id), 120))
         .unwrap_or_else(|| id.to_string());
     let truncated = text.len() > MAX_TEXT_BYTES;
     let mut end = text.len().min(MAX_TEXT_BYTES);
@@ -332,6 +332,18 @@ fn facts_for(
         title,
         text: text[..end].to_string(),
         truncated,
+    }
+}
+
+/// A title without the id it repeats (`42: Export` or `#42 Export` → `Export`).
+fn without_id<'t>(title: &'t str, id: &str) -> &'t str {
+    let rest = title.strip_prefix('#').unwrap_or(title);
+    match rest.strip_prefix(id) {
+        Some(r) if r.starts_with([':', ' ', '-', '.']) => {
+            let r = r.trim_start_matches([':', ' ', '-', '.']);
+            if r.is_empty() { title } else { r }
+        }
+        _ => title,
     }
 }
 
