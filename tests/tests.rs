@@ -3,7 +3,8 @@
 
 mod util;
 
-mod builtin;
-mod subject;
 mod ask;
+mod builtin;
+mod guard;
+mod subject;
 mod turn_loop;

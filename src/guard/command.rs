@@ -1,7 +1,7 @@
 //! `interview guard`: run a command under the guard, or print one snapshot.
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use crate::cli::{GuardArgs, OnChange};
 use crate::error::{Error, Result};
@@ -19,9 +19,9 @@ pub fn run(args: &GuardArgs, worktree: &Path) -> Result<i32> {
         _ => &args.command,
     };
     match command {
-        [only] if only == "snapshot" => {
+        [first, flags @ ..] if first == "snapshot" && flags.iter().all(|f| f == "--json") => {
             let snap = Snapshot::take(&scope)?;
-            if args.json {
+            if args.json || !flags.is_empty() {
                 let json = serde_json::to_string_pretty(&snap)
                     .map_err(|e| Error::Other(format!("cannot write the snapshot as JSON: {e}")))?;
                 println!("{json}");
@@ -35,7 +35,7 @@ pub fn run(args: &GuardArgs, worktree: &Path) -> Result<i32> {
         )),
         [program, rest @ ..] => {
             let before = Snapshot::take(&scope)?;
-            let code = run_command(program, rest, worktree)?;
+            let code = run_command(program, rest, worktree, args.json)?;
             let after = Snapshot::take(&scope)?;
             let report = before.diff(&after);
             if args.json {
@@ -60,13 +60,21 @@ pub fn run(args: &GuardArgs, worktree: &Path) -> Result<i32> {
 }
 
 /// Run the command in its own process group, in the worktree; its exit code (128 + signal when
-/// killed by one).
-fn run_command(program: &str, args: &[String], cwd: &Path) -> Result<i32> {
+/// killed by one). With `json_out`, its standard output goes to standard error so ours stays
+/// one JSON document.
+fn run_command(program: &str, args: &[String], cwd: &Path, json_out: bool) -> Result<i32> {
+    use std::os::fd::AsFd;
     use std::os::unix::process::{CommandExt, ExitStatusExt};
-    let status = Command::new(program)
-        .args(args)
-        .current_dir(cwd)
-        .process_group(0)
+    let mut cmd = Command::new(program);
+    cmd.args(args).current_dir(cwd).process_group(0);
+    if json_out {
+        let err = std::io::stderr()
+            .as_fd()
+            .try_clone_to_owned()
+            .map_err(|e| Error::io("cannot pass standard error to the command", e))?;
+        cmd.stdout(Stdio::from(err));
+    }
+    let status = cmd
         .status()
         .map_err(|e| Error::io(format!("cannot run `{program}`"), e))?;
     Ok(status
