@@ -139,8 +139,8 @@ impl Gap {
     }
 }
 
-/// Whether `path` is a test file by the usual conventions: `tests/`, `test/`, `spec/`, `*_test.*`,
-/// `test_*.*`, `*.test.*`, `*_spec.*`.
+/// Whether `path` is a test file by the usual conventions: `tests/`, `test/`, `spec/`,
+/// `__tests__/`, `*_test.*`, `*_tests.*`, `tests.*`, `test_*.*`, `*.test.*`, `*.spec.*`, `*_spec.*`.
 pub fn is_test_path(path: &str) -> bool {
     let segments: Vec<&str> = path.split('/').collect();
     let (dirs, file) = segments.split_at(segments.len().saturating_sub(1));
@@ -155,7 +155,13 @@ pub fn is_test_path(path: &str) -> bool {
     };
     let stem = file.split('.').next().unwrap_or("");
     let has_ext = file.contains('.');
-    (has_ext && (stem.ends_with("_test") || stem.ends_with("_spec") || stem.starts_with("test_")))
+    // `tests.rs` / `*_tests.rs`: Rust's convention for unit tests kept beside the code.
+    let rust_style = stem == "tests" || stem.ends_with("_tests");
+    (has_ext
+        && (rust_style
+            || stem.ends_with("_test")
+            || stem.ends_with("_spec")
+            || stem.starts_with("test_")))
         || file.contains(".test.")
         || file.contains(".spec.")
 }
@@ -888,6 +894,8 @@ mod tests {
             "test_io.py",
             "app/io.test.ts",
             "lib/thing_spec.rb",
+            "src/ask/tests.rs",
+            "src/receipt/check_tests.rs",
         ] {
             assert!(is_test_path(p), "{p} is a test path");
         }
