@@ -494,14 +494,29 @@ fn run_version(program: &Path, timeout: Duration) -> std::result::Result<String,
     let writer = captured
         .try_clone()
         .map_err(|e| format!("no temporary file: {e}"))?;
-    let mut child = Command::new(program)
-        .arg("--version")
-        .stdin(Stdio::null())
-        .stdout(writer)
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| format!("cannot start it: {e}"))?;
+    let mut tries = 0;
+    let mut child = loop {
+        let out = writer
+            .try_clone()
+            .map_err(|e| format!("no temporary file: {e}"))?;
+        match Command::new(program)
+            .arg("--version")
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+        {
+            Ok(child) => break child,
+            // ETXTBSY: the program is being written (an update in progress); try again shortly.
+            Err(e) if e.raw_os_error() == Some(nix::libc::ETXTBSY) && tries < 5 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => return Err(format!("cannot start it: {e}")),
+        }
+    };
+    drop(writer);
     let started = Instant::now();
     let status = loop {
         match child.try_wait() {
@@ -546,5 +561,477 @@ fn kill_group(pid: u32) {
             nix::unistd::Pid::from_raw(pid),
             nix::sys::signal::Signal::SIGKILL,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::receipt::{CheckContext, parse_and_check};
+    use std::collections::BTreeSet;
+
+    /// Outputs recorded from the real CLIs against tests/e2e/mock_model.py (tests/e2e/record.sh).
+    macro_rules! recorded {
+        ($file:literal) => {
+            include_str!(concat!("../../fixtures/cli-outputs/", $file))
+        };
+    }
+
+    const ASK: &str = r#"{"receipt":"ask","version":1,"questions":[{"topic":"deployment_target","question_text":"Where will this service run?","severity":7,"options":[{"label":"Kubernetes","value":"k8s"},{"label":"One VM","value":"vm"}],"recommended":"k8s"}]}"#;
+
+    fn json(text: &str) -> Value {
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+    }
+
+    /// The extracted text is the recorded receipt, and the real checks accept it.
+    fn assert_receipt(preset: &str, output: &str) {
+        let text = extract(Some(preset), output).unwrap_or_else(|e| panic!("{preset}: {e}"));
+        assert_eq!(json(&text), json(ASK), "{preset}");
+        let none = BTreeSet::new();
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = CheckContext {
+            final_turn: false,
+            asked_topics: &none,
+            answered_topics: &none,
+            repo_root: dir.path(),
+        };
+        parse_and_check(&text, &ctx).unwrap_or_else(|e| panic!("{preset}: {e}"));
+    }
+
+    fn error_of(preset: &str, output: &str) -> ReceiptError {
+        match extract(Some(preset), output) {
+            Ok(text) => panic!("{preset}: expected an error, got {text}"),
+            Err(e) => e,
+        }
+    }
+
+    fn argv(name: &str) -> Vec<String> {
+        lookup(name).expect("a preset").argv
+    }
+
+    #[test]
+    fn claude_runs_print_mode_in_plan_mode_with_read_only_tools_and_the_schema() {
+        assert_eq!(
+            argv("claude"),
+            [
+                "claude",
+                "-p",
+                "--output-format",
+                "json",
+                "--json-schema",
+                "{schema_text}",
+                "--permission-mode",
+                "plan",
+                "--tools",
+                "Read,Grep,Glob",
+                "--max-turns",
+                "30",
+                "--no-session-persistence",
+                "--strict-mcp-config",
+            ]
+        );
+    }
+
+    #[test]
+    fn codex_runs_exec_json_in_the_read_only_sandbox_with_the_schema_file() {
+        assert_eq!(
+            argv("codex"),
+            [
+                "codex",
+                "exec",
+                "--json",
+                "--ephemeral",
+                "--skip-git-repo-check",
+                "--sandbox",
+                "read-only",
+                "--disable",
+                "plugins",
+                "--output-schema",
+                "{schema}",
+            ]
+        );
+    }
+
+    #[test]
+    fn gemini_runs_headless_in_plan_mode_with_json_output_and_no_extensions() {
+        assert_eq!(
+            argv("gemini"),
+            [
+                "gemini",
+                "--skip-trust",
+                "--approval-mode",
+                "plan",
+                "--output-format",
+                "json",
+                "--extensions",
+                "none",
+                "--allowed-mcp-server-names",
+                "none",
+                "-p",
+                "Answer as the brief on standard input says: one receipt JSON object.",
+            ]
+        );
+    }
+
+    #[test]
+    fn aider_runs_in_ask_mode_as_a_dry_run_without_git_and_keeps_its_files_in_out() {
+        let a = argv("aider");
+        for flag in [
+            "--dry-run",
+            "--no-git",
+            "--no-gitignore",
+            "--no-auto-commits",
+            "--no-auto-lint",
+            "--no-auto-test",
+            "--no-suggest-shell-commands",
+            "--no-detect-urls",
+            "--yes-always",
+        ] {
+            assert!(a.iter().any(|x| x == flag), "aider lacks {flag}: {a:?}");
+        }
+        let pair = |flag: &str| {
+            let i = a.iter().position(|x| x == flag).expect(flag);
+            a[i + 1].clone()
+        };
+        assert_eq!(pair("--chat-mode"), "ask");
+        assert_eq!(pair("--message-file"), "{brief}");
+        assert!(pair("--chat-history-file").starts_with("{out}/"));
+        assert!(pair("--input-history-file").starts_with("{out}/"));
+    }
+
+    #[test]
+    fn presets_print_their_receipt_and_only_aider_reads_the_brief_from_a_file() {
+        for p in PRESETS {
+            let spec = lookup(p.name).unwrap();
+            assert_eq!(spec.receipt, ReceiptFrom::Stdout, "{}", p.name);
+            assert_eq!(spec.preset.as_deref(), Some(p.name));
+            assert_eq!(spec.name, p.name);
+            assert_eq!(spec.brief_on_stdin, p.name != "aider", "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn a_name_that_is_no_preset_is_not_looked_up() {
+        assert!(lookup("claude -p").is_none());
+        assert!(lookup("Claude").is_none());
+        assert!(lookup("builtin").is_none());
+    }
+
+    #[test]
+    fn claude_structured_output_is_the_receipt() {
+        assert_receipt("claude", recorded!("claude-structured.json"));
+    }
+
+    #[test]
+    fn claude_success_without_structured_output_is_a_missing_receipt_even_with_json_in_the_text() {
+        let err = error_of("claude", recorded!("claude-text-only.json"));
+        assert!(matches!(err, ReceiptError::Missing(_)), "{err:?}");
+        assert!(err.to_string().contains("structured_output"), "{err}");
+    }
+
+    #[test]
+    fn claude_exhausted_schema_retries_is_an_error_naming_the_subtype() {
+        let err = error_of("claude", recorded!("claude-schema-retries.json"));
+        assert!(
+            err.to_string()
+                .contains("error_max_structured_output_retries"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("5 attempts"), "{err}");
+    }
+
+    #[test]
+    fn claude_is_error_wins_over_subtype_success() {
+        let text = recorded!("claude-unreachable.json");
+        assert_eq!(json(text)["subtype"], "success");
+        let err = error_of("claude", text);
+        assert!(err.to_string().contains("is_error"), "{err}");
+        assert!(err.to_string().contains("Unable to connect"), "{err}");
+    }
+
+    #[test]
+    fn claude_api_error_is_reported_with_the_servers_message() {
+        let err = error_of("claude", recorded!("claude-server-error.json"));
+        assert!(err.to_string().contains("API Error: 400"), "{err}");
+    }
+
+    #[test]
+    fn claude_envelope_after_a_warning_line_is_found() {
+        let text = format!(
+            "warning: something\n{}",
+            recorded!("claude-structured.json")
+        );
+        assert_receipt("claude", &text);
+    }
+
+    #[test]
+    fn claude_output_without_an_envelope_is_an_error_quoting_it() {
+        let err = error_of("claude", "Error: Invalid API key\n");
+        assert!(err.to_string().contains("no JSON envelope"), "{err}");
+        assert!(err.to_string().contains("Invalid API key"), "{err}");
+    }
+
+    #[test]
+    fn claude_structured_output_that_is_not_an_object_is_rejected() {
+        let err = error_of(
+            "claude",
+            r#"{"type":"result","subtype":"success","is_error":false,"structured_output":"{}"}"#,
+        );
+        assert!(err.to_string().contains("a string, not an object"), "{err}");
+    }
+
+    #[test]
+    fn claude_other_subtypes_are_errors() {
+        let err = error_of(
+            "claude",
+            r#"{"type":"result","subtype":"error_max_turns","is_error":false,"num_turns":31}"#,
+        );
+        assert!(err.to_string().contains("error_max_turns"), "{err}");
+    }
+
+    #[test]
+    fn codex_final_agent_message_is_the_receipt_and_the_metadata_warning_is_ignored() {
+        let text = recorded!("codex-plain.jsonl");
+        assert!(text.contains("Model metadata for"));
+        assert_receipt("codex", text);
+    }
+
+    #[test]
+    fn codex_receipt_in_a_fenced_block_with_prose_is_found() {
+        assert_receipt("codex", recorded!("codex-fenced.jsonl"));
+    }
+
+    #[test]
+    fn codex_message_with_two_objects_is_rejected() {
+        let err = error_of("codex", recorded!("codex-two.jsonl"));
+        assert!(
+            matches!(err, ReceiptError::SeveralObjectsInOutput { count: 2, .. }),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn codex_message_in_prose_only_has_no_object() {
+        let err = error_of("codex", recorded!("codex-prose.jsonl"));
+        assert_eq!(err, ReceiptError::NoObjectInOutput);
+    }
+
+    #[test]
+    fn codex_failed_turn_is_an_error_with_its_message() {
+        let err = error_of("codex", recorded!("codex-server-error.jsonl"));
+        assert!(err.to_string().contains("turn.failed"), "{err}");
+        assert!(err.to_string().contains("answered 400"), "{err}");
+    }
+
+    #[test]
+    fn codex_retrying_without_an_answer_reports_its_last_error() {
+        let err = error_of("codex", recorded!("codex-unreachable.jsonl"));
+        assert!(
+            err.to_string().contains("without an agent message"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("Reconnecting"), "{err}");
+    }
+
+    #[test]
+    fn codex_output_without_events_is_an_error() {
+        let err = error_of("codex", "");
+        assert!(err.to_string().contains("no JSON events"), "{err}");
+    }
+
+    #[test]
+    fn codex_events_without_a_message_are_a_missing_receipt() {
+        let err = error_of(
+            "codex",
+            "{\"type\":\"thread.started\"}\n{\"type\":\"turn.completed\"}\n",
+        );
+        assert!(matches!(err, ReceiptError::Missing(_)), "{err:?}");
+    }
+
+    #[test]
+    fn codex_last_agent_message_wins() {
+        let text = format!(
+            "{}\n{}\n",
+            r#"{"type":"item.completed","item":{"id":"a","type":"agent_message","text":"Let me look."}}"#,
+            serde_json::json!({"type":"item.completed","item":{"id":"b","type":"agent_message","text":ASK}})
+        );
+        assert_receipt("codex", &text);
+    }
+
+    #[test]
+    fn gemini_response_is_the_receipt() {
+        assert_receipt("gemini", recorded!("gemini-plain.json"));
+    }
+
+    #[test]
+    fn gemini_fenced_response_with_prose_is_found() {
+        assert_receipt("gemini", recorded!("gemini-fenced.json"));
+    }
+
+    #[test]
+    fn gemini_error_envelope_is_an_error_with_its_message() {
+        let err = error_of("gemini", recorded!("gemini-server-error.stderr.json"));
+        assert!(
+            err.to_string().contains("Gemini CLI reported an error"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("answered 400"), "{err}");
+    }
+
+    #[test]
+    fn gemini_envelope_without_response_is_a_missing_receipt() {
+        let err = error_of("gemini", r#"{"session_id":"x","stats":{}}"#);
+        assert!(matches!(err, ReceiptError::Missing(_)), "{err:?}");
+    }
+
+    #[test]
+    fn aider_fenced_receipt_among_its_banner_and_token_lines_is_found() {
+        assert_receipt("aider", recorded!("aider-fenced.txt"));
+    }
+
+    #[test]
+    fn aider_text_with_two_objects_is_rejected() {
+        let err = error_of("aider", recorded!("aider-two.txt"));
+        assert!(
+            matches!(err, ReceiptError::SeveralObjectsInOutput { count: 2, .. }),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn aider_api_error_has_no_object() {
+        let err = error_of("aider", recorded!("aider-server-error.txt"));
+        assert_eq!(err, ReceiptError::NoObjectInOutput);
+    }
+
+    #[test]
+    fn a_custom_runner_prints_plain_text() {
+        let text = format!("thinking…\n```json\n{ASK}\n```\n");
+        assert_eq!(json(&extract(None, &text).unwrap()), json(ASK));
+    }
+
+    #[test]
+    fn an_oversized_envelope_is_refused_before_parsing() {
+        let big = " ".repeat(crate::receipt::MAX_STDOUT_BYTES + 1);
+        for preset in ["claude", "codex", "gemini", "aider"] {
+            let err = error_of(preset, &big);
+            assert!(
+                matches!(err, ReceiptError::OutputTooLarge { .. }),
+                "{preset}: {err:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn cli_error_text_is_sanitised_and_shortened_in_messages() {
+        let long = format!("\u{1b}]52;c;AAAA\u{7}evil {}", "x".repeat(1000));
+        let env = serde_json::json!({"subtype":"success","is_error":true,"result":long});
+        let err = error_of("claude", &env.to_string()).to_string();
+        assert!(!err.contains('\u{1b}'), "{err:?}");
+        assert!(err.chars().count() < 500, "{}", err.len());
+    }
+
+    #[test]
+    fn path_search_skips_relative_and_empty_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        let exe = bin.join("claude");
+        std::fs::write(&exe, "#!/bin/sh\necho 1.0\n").unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let cwd = std::env::current_dir().unwrap();
+        let relative = pathdiff(&bin, &cwd);
+        let only_relative = format!("{}::.", relative.display());
+        assert_eq!(find_on_path("claude", OsStr::new(&only_relative)), None);
+        let absolute = format!(":{}", bin.display());
+        assert_eq!(find_on_path("claude", OsStr::new(&absolute)), Some(exe));
+    }
+
+    /// `to` relative to `from` (both absolute), through `..` components.
+    fn pathdiff(to: &Path, from: &Path) -> PathBuf {
+        let mut rel = PathBuf::new();
+        for _ in from.components().skip(1) {
+            rel.push("..");
+        }
+        rel.join(to.strip_prefix("/").unwrap())
+    }
+
+    #[test]
+    fn path_search_skips_files_that_are_not_executable() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("codex"), "not a program").unwrap();
+        assert_eq!(find_on_path("codex", dir.path().as_os_str()), None);
+    }
+
+    fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    }
+
+    #[test]
+    fn version_is_the_first_line_printed() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = script(dir.path(), "gemini", "printf '\\n0.61.0\\nmore\\n'");
+        assert_eq!(version_of(&p, Duration::from_secs(5)), "0.61.0");
+    }
+
+    #[test]
+    fn a_version_that_does_not_come_in_time_is_unknown_and_its_group_is_killed() {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        let p = script(
+            dir.path(),
+            "claude",
+            &format!("sleep 30 & echo $! > {}; wait", pidfile.display()),
+        );
+        let started = Instant::now();
+        let v = version_of(&p, Duration::from_millis(500));
+        assert!(
+            v.starts_with("unknown (no answer to --version within"),
+            "{v}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let pid: i32 = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        let alive = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| {
+                !s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            })
+            .unwrap_or(false);
+        assert!(!alive, "the sleeping grandchild {pid} survived");
+    }
+
+    #[test]
+    fn a_failing_version_is_unknown() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = script(dir.path(), "aider", "echo oops; exit 3");
+        let v = version_of(&p, Duration::from_secs(5));
+        assert!(v.starts_with("unknown (--version failed"), "{v}");
+    }
+
+    #[test]
+    fn the_list_with_nothing_installed_says_so_for_every_preset() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = render_list(dir.path().as_os_str(), Duration::from_secs(1));
+        for p in PRESETS {
+            assert!(
+                text.contains(&format!(
+                    "{:<8} not installed ({} not found on PATH)",
+                    p.name, p.program
+                )),
+                "{text}"
+            );
+        }
+        assert!(text.contains("builtin  embedded"), "{text}");
     }
 }
