@@ -6,5 +6,6 @@ mod util;
 mod ask;
 mod builtin;
 mod guard;
+mod presets;
 mod subject;
 mod turn_loop;
