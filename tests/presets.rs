@@ -22,7 +22,9 @@ fn runners_lists_every_preset_as_not_installed_when_none_is_on_path() {
     assert!(text.contains("builtin  embedded"), "{text}");
     for name in ["claude", "codex", "gemini", "aider"] {
         assert!(
-            text.contains(&format!("{name:<8} not installed ({name} not found on PATH)")),
+            text.contains(&format!(
+                "{name:<8} not installed ({name} not found on PATH)"
+            )),
             "{text}"
         );
     }
@@ -146,7 +148,13 @@ impl MockServer {
             && on_path("ip");
         let mut cmd = if netns {
             let mut c = Command::new("unshare");
-            c.args(["-n", "sh", "-c", "ip link set lo up && exec \"$0\" \"$@\"", "python3"]);
+            c.args([
+                "-n",
+                "sh",
+                "-c",
+                "ip link set lo up && exec \"$0\" \"$@\"",
+                "python3",
+            ]);
             c
         } else {
             eprintln!("note: unshare -n is not available; the mock listens on 127.0.0.1 only");
@@ -218,7 +226,9 @@ impl Drop for MockServer {
 #[test]
 fn codex_preset_runs_a_whole_interview_against_a_loopback_mock_model() {
     if let Some(why) = e2e_skip_reason() {
-        eprintln!("skipped codex_preset_runs_a_whole_interview_against_a_loopback_mock_model: {why}");
+        eprintln!(
+            "skipped codex_preset_runs_a_whole_interview_against_a_loopback_mock_model: {why}"
+        );
         return;
     }
     let tools = tempfile::tempdir().unwrap();
@@ -275,7 +285,15 @@ fn codex_preset_runs_a_whole_interview_against_a_loopback_mock_model() {
     let started = Instant::now();
     let out = mock
         .command(&bin())
-        .args(["intent", "7", "--from", "item.md", "--runner", "codex", "--answers"])
+        .args([
+            "intent",
+            "7",
+            "--from",
+            "item.md",
+            "--runner",
+            "codex",
+            "--answers",
+        ])
         .arg(&answers)
         .args(["--yes", "--turn-timeout", "120"])
         .current_dir(repo.path())
@@ -307,15 +325,93 @@ fn codex_preset_runs_a_whole_interview_against_a_loopback_mock_model() {
         .filter(|l| l.starts_with("POST /v1/responses"))
         .count();
     assert_eq!(model_calls, 2, "{:?}", mock.requests());
-    let state: serde_json::Value =
-        serde_json::from_str(&repo.read(&format!(
+    let state: serde_json::Value = serde_json::from_str(&repo.read(&format!(
             "{}/state.json",
             repo.session_dir()
                 .strip_prefix(repo.path())
                 .unwrap()
                 .display()
         )))
-        .unwrap();
+    .unwrap();
     assert_eq!(state["runner"], "codex");
     assert_eq!(state["status"], "done");
+}
+
+/// A `bin` dir with `codex` standing in for the real CLI by replaying its recorded output.
+fn replayed_codex() -> tempfile::TempDir {
+    let bin = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        fixtures().join("cli-outputs/replay-codex.sh"),
+        bin.path().join("codex"),
+    )
+    .unwrap();
+    bin
+}
+
+#[test]
+fn the_codex_preset_gives_the_brief_on_stdin_and_reads_the_receipt_from_its_events() {
+    let repo = TempRepo::new();
+    repo.write(
+        "item.md",
+        "# Export to CSV\n\nUsers want their data as CSV.\n",
+    );
+    repo.write(
+        "answers.json",
+        r#"{ "interview_answers": 1, "gate": "y", "answers": { "deployment_target": "2" } }"#,
+    );
+    let bin = replayed_codex();
+    let out = repo
+        .cmd()
+        .args([
+            "intent",
+            "7",
+            "--from",
+            "item.md",
+            "--runner",
+            "codex",
+            "--answers",
+            "answers.json",
+            "--yes",
+        ])
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.path().display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let doc = repo.read("docs/interviews/intent-7.md");
+    assert!(doc.contains("It runs on one VM"), "{doc}");
+    let turn1 = repo.session_dir().join("turns/001/out");
+    let argv = std::fs::read_to_string(turn1.join("argv.txt")).unwrap();
+    let schema = repo.session_dir().join("turns/001/receipt.schema.json");
+    assert_eq!(
+        argv.lines().collect::<Vec<_>>(),
+        [
+            "exec",
+            "--json",
+            "--ephemeral",
+            "--skip-git-repo-check",
+            "--sandbox",
+            "read-only",
+            "--disable",
+            "plugins",
+            "--output-schema",
+            &schema.display().to_string(),
+        ]
+    );
+    assert_eq!(
+        std::fs::read_to_string(turn1.join("stdin.txt")).unwrap(),
+        "brief\n"
+    );
 }
