@@ -185,6 +185,14 @@ impl MockServer {
             );
             std::thread::sleep(Duration::from_millis(50));
         };
+        eprintln!(
+            "mock model server on 127.0.0.1:{port}{}",
+            if netns {
+                ", in a network namespace with only loopback"
+            } else {
+                ""
+            }
+        );
         MockServer {
             child,
             port,
