@@ -1,5 +1,6 @@
-//! Runner presets through the real binary: `interview runners`, and one whole interview with the
-//! real Codex CLI against a loopback mock model server (`INTERVIEW_E2E=1`, see docs/runners.md).
+//! Runner presets through the real binary: `interview runners`, the codex preset's wiring, and a
+//! whole interview with the real Codex and Claude Code CLIs against a loopback mock model server
+//! (`INTERVIEW_E2E=1`, see docs/runners.md).
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -60,24 +61,49 @@ fn runners_never_runs_a_program_from_a_relative_path_entry() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// End to end with the real Codex CLI.
+// End to end with a real agent CLI.
 
-/// The Codex version the preset's flags were checked with; the test installs exactly this one.
-const CODEX_VERSION: &str = "0.171.0";
+/// A real CLI the end-to-end tests install, pinned to the version the preset was checked with.
+struct RealCli {
+    /// The preset and the executable's name.
+    name: &'static str,
+    package: &'static str,
+    version: &'static str,
+    /// Environment variable with an installed copy to use instead (a `bin` dir or the program).
+    use_installed: &'static str,
+}
+
+const CODEX: RealCli = RealCli {
+    name: "codex",
+    package: "@openai/codex",
+    version: "0.171.0",
+    use_installed: "INTERVIEW_E2E_CODEX",
+};
+
+const CLAUDE: RealCli = RealCli {
+    name: "claude",
+    package: "@anthropic-ai/claude-code",
+    version: "2.1.197",
+    use_installed: "INTERVIEW_E2E_CLAUDE",
+};
 
 const ASK: &str = r#"{"receipt":"ask","version":1,"questions":[{"topic":"deployment_target","question_text":"Where will this service run?","severity":7,"options":[{"label":"Kubernetes","value":"k8s"},{"label":"One VM","value":"vm"}],"recommended":"k8s"}]}"#;
 
 const DONE: &str = r#"{"receipt":"done","version":1,"title":"Intent of the CSV export","summary":"The export runs on one VM.","entries":[{"title":"It runs on one VM","content":"The person chose one VM over Kubernetes.","clarity":"declared-by-user","sources":["qa:deployment_target"]},{"title":"The repository has a README","content":"It starts with a title.","clarity":"confirmed","sources":["README.md:1"]}]}"#;
 
-/// Why the end-to-end test cannot run here, if it cannot.
-fn e2e_skip_reason() -> Option<String> {
+/// Why the end-to-end test of `cli` cannot run here, if it cannot.
+fn e2e_skip_reason(cli: &RealCli) -> Option<String> {
     if std::env::var("INTERVIEW_E2E").as_deref() != Ok("1") {
-        return Some(
-            "set INTERVIEW_E2E=1 to install the real Codex CLI from npm and run it".into(),
-        );
+        return Some(format!(
+            "set INTERVIEW_E2E=1 to install the real {} CLI from npm and run it",
+            cli.name
+        ));
     }
-    if std::env::var_os("INTERVIEW_E2E_CODEX").is_none() && !on_path("npm") {
-        return Some("npm is not installed, so the Codex CLI cannot be installed".into());
+    if std::env::var_os(cli.use_installed).is_none() && !on_path("npm") {
+        return Some(format!(
+            "npm is not installed, so {}@{} cannot be installed",
+            cli.package, cli.version
+        ));
     }
     if !on_path("python3") {
         return Some("python3 is not installed, so the mock model server cannot run".into());
@@ -91,10 +117,10 @@ fn on_path(program: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// The directory holding the `codex` executable: `INTERVIEW_E2E_CODEX` (a directory or the
-/// executable itself), or a fresh `npm install` of the pinned version into `prefix`.
-fn codex_bin_dir(prefix: &Path) -> PathBuf {
-    if let Some(given) = std::env::var_os("INTERVIEW_E2E_CODEX") {
+/// The directory holding the CLI's executable: the one named by `cli.use_installed`, or a fresh
+/// `npm install` of the pinned version into `prefix`.
+fn install(cli: &RealCli, prefix: &Path) -> PathBuf {
+    if let Some(given) = std::env::var_os(cli.use_installed) {
         let given = PathBuf::from(given);
         return if given.is_dir() {
             given
@@ -106,17 +132,21 @@ fn codex_bin_dir(prefix: &Path) -> PathBuf {
     let out = Command::new("npm")
         .args(["install", "--no-audit", "--no-fund", "--prefix"])
         .arg(prefix)
-        .arg(format!("@openai/codex@{CODEX_VERSION}"))
+        .arg(format!("{}@{}", cli.package, cli.version))
         .stdin(Stdio::null())
         .output()
         .expect("run npm");
     assert!(
         out.status.success(),
-        "npm install @openai/codex@{CODEX_VERSION} failed:\n{}",
+        "npm install {}@{} failed:\n{}",
+        cli.package,
+        cli.version,
         stderr(&out)
     );
     eprintln!(
-        "installed @openai/codex@{CODEX_VERSION} in {:.1} s",
+        "installed {}@{} in {:.1} s",
+        cli.package,
+        cli.version,
         started.elapsed().as_secs_f32()
     );
     prefix.join("node_modules/.bin")
@@ -231,55 +261,39 @@ impl Drop for MockServer {
     }
 }
 
-#[test]
-fn codex_preset_runs_a_whole_interview_against_a_loopback_mock_model() {
-    if let Some(why) = e2e_skip_reason() {
-        eprintln!(
-            "skipped codex_preset_runs_a_whole_interview_against_a_loopback_mock_model: {why}"
-        );
-        return;
-    }
-    let tools = tempfile::tempdir().unwrap();
-    let bin_dir = codex_bin_dir(&tools.path().join("npm"));
-    let codex = bin_dir.join("codex");
-    let version = Command::new(&codex)
+/// Turn 1 asks; once the brief carries the answer to `deployment_target`, turn 2 finishes. `tool`
+/// makes the Anthropic answer a `StructuredOutput` call; the other formats answer in text.
+fn interview_rules() -> serde_json::Value {
+    serde_json::json!([
+        { "when": "deployment_target", "as": "tool", "text": DONE },
+        { "when": null, "as": "tool", "text": ASK },
+    ])
+}
+
+/// Run `interview intent 7 --runner <cli> --answers … --yes` with the real CLI against the mock;
+/// returns the repository after checking the interview ended in the expected document.
+fn interview_with(
+    cli: &RealCli,
+    tools: &Path,
+    mock: &MockServer,
+    env: &[(&str, PathBuf)],
+) -> TempRepo {
+    let bin_dir = install(cli, &tools.join("npm"));
+    let version = Command::new(bin_dir.join(cli.name))
         .arg("--version")
         .stdin(Stdio::null())
         .output()
-        .expect("codex --version");
+        .expect("<cli> --version");
     let version = stdout(&version).trim().to_string();
-    eprintln!("running against {version}");
-
-    // Turn 1 asks; once the brief carries the answer to `deployment_target`, turn 2 finishes.
-    let mock = MockServer::start(
-        tools.path(),
-        &serde_json::json!([
-            { "when": "deployment_target", "text": DONE },
-            { "when": null, "text": ASK },
-        ]),
-    );
-    // Codex's own config (the user's place for a provider): the mock, no login, no retries.
-    let codex_home = tools.path().join("codex-home");
-    std::fs::create_dir_all(&codex_home).unwrap();
-    std::fs::write(
-        codex_home.join("config.toml"),
-        format!(
-            "model = \"mock-model\"\nmodel_provider = \"mock\"\n\n[model_providers.mock]\n\
-             name = \"mock\"\nbase_url = \"http://127.0.0.1:{}/v1\"\nwire_api = \"responses\"\n\
-             request_max_retries = 0\nstream_max_retries = 0\n\n[analytics]\nenabled = false\n",
-            mock.port
-        ),
-    )
-    .unwrap();
-    let home = tools.path().join("home");
+    eprintln!("running against {} {version}", cli.name);
+    let home = tools.join("home");
     std::fs::create_dir_all(&home).unwrap();
-
     let repo = TempRepo::new();
     repo.write(
         "item.md",
         "# Export to CSV\n\nUsers want their data as CSV.\n",
     );
-    let answers = tools.path().join("answers.json");
+    let answers = tools.join("answers.json");
     std::fs::write(
         &answers,
         r#"{ "interview_answers": 1, "gate": "y", "answers": { "deployment_target": "2" } }"#,
@@ -291,29 +305,30 @@ fn codex_preset_runs_a_whole_interview_against_a_loopback_mock_model() {
         std::env::var("PATH").unwrap_or_default()
     );
     let started = Instant::now();
-    let out = mock
-        .command(&bin())
-        .args([
-            "intent",
-            "7",
-            "--from",
-            "item.md",
-            "--runner",
-            "codex",
-            "--answers",
-        ])
-        .arg(&answers)
-        .args(["--yes", "--turn-timeout", "120"])
-        .current_dir(repo.path())
-        .env("PATH", path)
-        .env("HOME", &home)
-        .env("CODEX_HOME", &codex_home)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run interview");
+    let mut cmd = mock.command(&bin());
+    cmd.args([
+        "intent",
+        "7",
+        "--from",
+        "item.md",
+        "--runner",
+        cli.name,
+        "--answers",
+    ])
+    .arg(&answers)
+    .args(["--yes", "--turn-timeout", "120"])
+    .current_dir(repo.path())
+    .env("PATH", path)
+    .env("HOME", &home)
+    .env("GIT_CONFIG_NOSYSTEM", "1")
+    .stdin(Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run interview");
     eprintln!(
-        "interview with {version} took {:.1} s",
+        "interview with {} {version} took {:.1} s",
+        cli.name,
         started.elapsed().as_secs_f32()
     );
     assert_eq!(
@@ -327,22 +342,82 @@ fn codex_preset_runs_a_whole_interview_against_a_loopback_mock_model() {
     let doc = repo.read("docs/interviews/intent-7.md");
     assert!(doc.contains("It runs on one VM"), "{doc}");
     assert!(doc.contains("README.md:1"), "{doc}");
+    let state: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo.session_dir().join("state.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(state["runner"], cli.name);
+    assert_eq!(state["status"], "done");
+    repo
+}
+
+#[test]
+fn codex_preset_runs_a_whole_interview_against_a_loopback_mock_model() {
+    if let Some(why) = e2e_skip_reason(&CODEX) {
+        eprintln!(
+            "skipped codex_preset_runs_a_whole_interview_against_a_loopback_mock_model: {why}"
+        );
+        return;
+    }
+    let tools = tempfile::tempdir().unwrap();
+    let mock = MockServer::start(tools.path(), &interview_rules());
+    // Codex's own config (where a user puts a provider): the mock, no login, no retries.
+    let codex_home = tools.path().join("codex-home");
+    std::fs::create_dir_all(&codex_home).unwrap();
+    std::fs::write(
+        codex_home.join("config.toml"),
+        format!(
+            "model = \"mock-model\"\nmodel_provider = \"mock\"\n\n[model_providers.mock]\n\
+             name = \"mock\"\nbase_url = \"http://127.0.0.1:{}/v1\"\nwire_api = \"responses\"\n\
+             request_max_retries = 0\nstream_max_retries = 0\n\n[analytics]\nenabled = false\n",
+            mock.port
+        ),
+    )
+    .unwrap();
+    interview_with(&CODEX, tools.path(), &mock, &[("CODEX_HOME", codex_home)]);
     let model_calls = mock
         .requests()
         .iter()
         .filter(|l| l.starts_with("POST /v1/responses"))
         .count();
     assert_eq!(model_calls, 2, "{:?}", mock.requests());
-    let state: serde_json::Value = serde_json::from_str(&repo.read(&format!(
-            "{}/state.json",
-            repo.session_dir()
-                .strip_prefix(repo.path())
-                .unwrap()
-                .display()
-        )))
-    .unwrap();
-    assert_eq!(state["runner"], "codex");
-    assert_eq!(state["status"], "done");
+}
+
+#[test]
+fn claude_preset_runs_a_whole_interview_against_a_loopback_mock_model() {
+    if let Some(why) = e2e_skip_reason(&CLAUDE) {
+        eprintln!(
+            "skipped claude_preset_runs_a_whole_interview_against_a_loopback_mock_model: {why}"
+        );
+        return;
+    }
+    let tools = tempfile::tempdir().unwrap();
+    let mock = MockServer::start(tools.path(), &interview_rules());
+    let base = PathBuf::from(format!("http://127.0.0.1:{}", mock.port));
+    let one = PathBuf::from("1");
+    interview_with(
+        &CLAUDE,
+        tools.path(),
+        &mock,
+        &[
+            ("ANTHROPIC_BASE_URL", base),
+            ("ANTHROPIC_API_KEY", PathBuf::from("dummy")),
+            ("CLAUDE_CODE_MAX_RETRIES", PathBuf::from("0")),
+            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", one.clone()),
+            ("DISABLE_TELEMETRY", one.clone()),
+            ("DISABLE_AUTOUPDATER", one.clone()),
+            ("DISABLE_ERROR_REPORTING", one),
+        ],
+    );
+    assert!(
+        mock.requests()
+            .iter()
+            .filter(|l| l.starts_with("POST /v1/messages"))
+            .count()
+            >= 2,
+        "{:?}",
+        mock.requests()
+    );
 }
 
 /// A `bin` dir with `codex` standing in for the real CLI by replaying its recorded output.
