@@ -53,8 +53,42 @@ pub enum Command {
         #[command(flatten)]
         run: RunOptions,
     },
+    /// Continue an aborted or failed session from where it stopped.
+    Resume {
+        /// The session id (default: the latest unfinished session).
+        session: Option<String>,
+        /// Acknowledge a session's blocker without a terminal (the circuit breaker).
+        #[arg(long)]
+        ack: bool,
+        #[command(flatten)]
+        run: RunOptions,
+    },
+    /// Show where a session stands: turns, current step, retries, decisions, blockers.
+    Status {
+        /// The session id (default: the latest session).
+        session: Option<String>,
+        /// List every session.
+        #[arg(long)]
+        all: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a session's answers in the replay format, ready to commit as a CI fixture.
+    Answers {
+        /// The session id (default: the latest session).
+        session: Option<String>,
+    },
     /// Run a command under the change guard, or print a snapshot.
     Guard(GuardArgs),
+    /// List the runner presets, whether each is installed, and what each runs.
+    Runners,
+    /// Skip rates and Q&A durations from the local telemetry.
+    Stats {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Internal: run a built-in runner (started by the tool as a subprocess).
     #[command(hide = true)]
     Runner {

@@ -27,6 +27,20 @@ pub fn run(cli: Cli) -> Result<i32> {
             "builtin" => crate::runner::builtin::run(),
             other => Err(Error::Usage(format!("unknown built-in runner `{other}`"))),
         },
+        Command::Runners => crate::runner::presets::list(),
+        Command::Stats { json } => {
+            let repo = discover(&cwd)?;
+            crate::telemetry::stats(&repo.worktree, *json)
+        }
+        Command::Answers { session } => {
+            let repo = discover(&cwd)?;
+            crate::session::history::print_answers(&repo, session.as_deref())
+        }
+        Command::Status { session, all, json } => {
+            let repo = discover(&cwd)?;
+            crate::session::history::status(&repo, session.as_deref(), *all, *json)
+        }
+        Command::Resume { .. } => Err(Error::Other("resume is not built yet".into())),
         Command::Guard(args) => {
             let repo = discover(&cwd)?;
             crate::guard::command::run(args, &repo.worktree)
@@ -36,11 +50,8 @@ pub fn run(cli: Cli) -> Result<i32> {
             let config = Config::load(&repo.worktree)?;
             let mut who = Who::new(&cli, run)?;
             let prepared = Prepared::new(&repo, "reflect", tag)?;
-            let mut person = RecordingPerson::new(
-                who.person(),
-                ReplayFile::default(),
-                prepared.answers_path(),
-            );
+            let mut person =
+                RecordingPerson::new(who.person(), ReplayFile::default(), prepared.answers_path());
             let subject = match crate::subject::reflect(&repo.worktree, tag) {
                 Ok(s) => s,
                 Err(e) => {
@@ -48,20 +59,29 @@ pub fn run(cli: Cli) -> Result<i32> {
                     return Err(e);
                 }
             };
-            let result = interview(repo, prepared, &config, subject, None, run, &mut person);
+            let start = Start {
+                repo,
+                prepared,
+                subject,
+                tracker_decision: None,
+                clarify_into: None,
+            };
+            let result = interview(start, &config, run, &mut person);
             drop(person);
             who.finish(result)
         }
-        Command::Intent { id, from, run, .. } => {
+        Command::Intent {
+            id,
+            from,
+            run,
+            clarify_into,
+        } => {
             let repo = discover(&cwd)?;
             let config = Config::load(&repo.worktree)?;
             let mut who = Who::new(&cli, run)?;
             let prepared = Prepared::new(&repo, "intent", id)?;
-            let mut person = RecordingPerson::new(
-                who.person(),
-                ReplayFile::default(),
-                prepared.answers_path(),
-            );
+            let mut person =
+                RecordingPerson::new(who.person(), ReplayFile::default(), prepared.answers_path());
             let source = from.as_ref().map(|p| {
                 if p.as_os_str() == "-" {
                     WorkItemSource::Stdin
@@ -85,15 +105,14 @@ pub fn run(cli: Cli) -> Result<i32> {
                     return Err(e);
                 }
             };
-            let result = interview(
+            let start = Start {
                 repo,
                 prepared,
-                &config,
-                found.subject,
-                found.decision,
-                run,
-                &mut person,
-            );
+                subject: found.subject,
+                tracker_decision: found.decision,
+                clarify_into: clarify_into.clone(),
+            };
+            let result = interview(start, &config, run, &mut person);
             drop(person);
             who.finish(result)
         }
@@ -121,7 +140,8 @@ impl Who {
             ));
         }
         Ok(Who::Terminal(TerminalPerson::new(Style::resolve(
-            cli.color, cli.no_bell,
+            cli.color,
+            cli.no_bell,
         ))))
     }
 
@@ -147,20 +167,28 @@ impl Who {
     }
 }
 
-/// Run one interview on `subject` to its end.
-fn interview(
+/// What a new interview starts from.
+struct Start {
     repo: Repo,
     prepared: Prepared,
-    config: &Config,
     subject: Subject,
+    /// `(decision id, choice)` when a Choose prompt picked the work item.
     tracker_decision: Option<(String, String)>,
+    clarify_into: Option<PathBuf>,
+}
+
+/// Run one interview to its end.
+fn interview(
+    start: Start,
+    config: &Config,
     run: &RunOptions,
     person: &mut dyn Person,
 ) -> Result<i32> {
     let interactive = std::io::stdin().is_terminal() && !person.replayed();
-    let settings = settings(run, config, interactive)?;
-    let mut session = Session::create(repo, prepared, subject, settings, person)?;
-    if let Some((id, choice)) = tracker_decision {
+    let mut settings = settings(run, config, interactive)?;
+    settings.clarify_into = start.clarify_into;
+    let mut session = Session::create(start.repo, start.prepared, start.subject, settings, person)?;
+    if let Some((id, choice)) = start.tracker_decision {
         session.record_decision(&id, "which work item to interview about", &choice)?;
     }
     session.run()?;
@@ -204,6 +232,7 @@ fn settings(run: &RunOptions, config: &Config, interactive: bool) -> Result<Sett
         out: run.out.clone(),
         yes: run.yes,
         verbose: run.verbose,
+        clarify_into: None,
     })
 }
 

@@ -68,7 +68,9 @@ fn a_two_round_interview_ends_in_a_document() {
     let honest = runner("honest.sh");
     let mut pty = Pty::spawn(
         &repo,
-        &["intent", "7", "--from", "item.md", "--runner", &honest],
+        &[
+            "intent", "7", "--from", "item.md", "--runner", &honest, "--yes",
+        ],
         &[],
     );
     pty.expect("[Y]");

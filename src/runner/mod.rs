@@ -4,6 +4,7 @@
 
 pub mod builtin;
 pub mod dispatch;
+pub mod presets;
 
 use crate::config::RunnerSetting;
 use crate::error::{Error, Result};
@@ -26,9 +27,26 @@ pub struct RunnerSpec {
     /// Give the brief file as stdin (otherwise stdin is null).
     pub brief_on_stdin: bool,
     pub receipt: ReceiptFrom,
+    /// The preset this runner came from, if any: decides how a printed receipt is extracted.
+    pub preset: Option<String>,
 }
 
 impl RunnerSpec {
+    /// Replace the per-turn placeholders in a runner's argv: `{schema}` (path of the receipt's JSON
+    /// Schema), `{schema_text}` (its text), `{out}` (the turn's out dir), `{brief}`, `{receipt}`.
+    pub fn argv_for_turn(&self, vars: &TurnVars<'_>) -> Vec<String> {
+        self.argv
+            .iter()
+            .map(|a| {
+                a.replace("{schema_text}", vars.schema_text)
+                    .replace("{schema}", vars.schema)
+                    .replace("{out}", vars.out)
+                    .replace("{brief}", vars.brief)
+                    .replace("{receipt}", vars.receipt)
+            })
+            .collect()
+    }
+
     /// Resolve `--runner NAME|'CMD ARGS…'` (or the config's `runner`); default: `builtin`.
     pub fn resolve(flag: Option<&str>, config: Option<&RunnerSetting>) -> Result<RunnerSpec> {
         match (flag, config) {
@@ -54,6 +72,7 @@ impl RunnerSpec {
                     argv: table.command.clone(),
                     brief_on_stdin: false,
                     receipt,
+                    preset: None,
                 })
             }
             (None, None) => Self::builtin(),
@@ -63,6 +82,9 @@ impl RunnerSpec {
     fn from_text(text: &str) -> Result<RunnerSpec> {
         if text.trim() == "builtin" {
             return Self::builtin();
+        }
+        if let Some(spec) = presets::lookup(text.trim()) {
+            return Ok(spec);
         }
         let argv = shlex::split(text)
             .filter(|a| !a.is_empty())
@@ -76,6 +98,7 @@ impl RunnerSpec {
             argv,
             brief_on_stdin: false,
             receipt: ReceiptFrom::File,
+            preset: None,
         })
     }
 
@@ -87,8 +110,19 @@ impl RunnerSpec {
             argv: vec![exe.display().to_string(), "runner".into(), "builtin".into()],
             brief_on_stdin: false,
             receipt: ReceiptFrom::File,
+            preset: None,
         })
     }
+}
+
+/// The values of a turn's placeholders.
+#[derive(Debug, Clone, Copy)]
+pub struct TurnVars<'a> {
+    pub schema: &'a str,
+    pub schema_text: &'a str,
+    pub out: &'a str,
+    pub brief: &'a str,
+    pub receipt: &'a str,
 }
 
 fn program_name(program: &str) -> String {

@@ -2,7 +2,7 @@
 //!
 //! One turn: brief → snapshot → dispatch → snapshot → diff → receipt → questions → answers.
 
-pub mod pending;
+pub mod history;
 pub mod state;
 pub mod tier;
 pub mod transcript;
@@ -14,11 +14,12 @@ use std::time::Duration;
 use crate::ask::{self, AbortReason, AnswerRecord, Decision, Person};
 use crate::brief::{self, BriefContext, BriefPaths, BriefSubject, Round};
 use crate::cli::OnChange;
+use crate::document;
 use crate::error::{Error, Result};
 use crate::guard::{GuardReport, GuardScope, Snapshot};
-use crate::receipt::{self, CheckContext, Clarity, Done, Entry, Receipt};
+use crate::receipt::{self, CheckContext, Done, Receipt};
 use crate::runner::dispatch::{self, Ending, Invocation};
-use crate::runner::{ReceiptFrom, RunnerSpec};
+use crate::runner::{ReceiptFrom, RunnerSpec, TurnVars};
 use crate::subject::Subject;
 
 use state::{KeyDecision, RetryEntry, State, Status, SubStep, now_iso};
@@ -46,6 +47,8 @@ pub struct Settings {
     pub out: Option<PathBuf>,
     pub yes: bool,
     pub verbose: bool,
+    /// `--clarify-into FILE` (intent).
+    pub clarify_into: Option<PathBuf>,
 }
 
 const LOG_CAP: u64 = 1024 * 1024;
@@ -120,6 +123,7 @@ impl<'p> Session<'p> {
             max_turns: settings.max_turns,
             sub_step: SubStep::Brief,
             retry_count: 0,
+            retries: settings.retries,
             retry_log: Vec::new(),
             blockers: Vec::new(),
             key_decisions: Vec::new(),
@@ -293,18 +297,24 @@ impl<'p> Session<'p> {
             &brief_md,
             brief::render_markdown(&ctx, &self.subject.facts_markdown, &paths).as_bytes(),
         )?;
-        tier::write_atomic(&schema, pending::SCHEMA.as_bytes())?;
+        tier::write_atomic(&schema, crate::receipt::SCHEMA.as_bytes())?;
 
         // Guard before, then dispatch.
         let scope = GuardScope {
             worktree: self.repo.worktree.clone(),
             exclude: vec![dir.clone()],
         };
+        // Everything the tool writes outside the turn's own directory happens before the first
+        // snapshot or after the second: inside that window, any change is the runner's.
+        self.set_step(SubStep::Dispatch)?;
+        self.transcript.event(
+            "turn_start",
+            serde_json::json!({ "turn": turn, "final": final_turn, "retry": self.state.retry_count }),
+        )?;
         let before =
             Snapshot::take(&scope).map_err(|e| Error::Guard(format!("before turn {turn}: {e}")))?;
-        pending::save_restore_copies(&scope, &dir.join("restore"))
+        crate::guard::save_restore_copies(&scope, &dir.join("restore"))
             .map_err(|e| Error::Guard(format!("cannot keep copies before turn {turn}: {e}")))?;
-        self.set_step(SubStep::Dispatch)?;
         let spec = self.settings.runner.clone();
         let env = vec![
             (
@@ -328,8 +338,21 @@ impl<'p> Session<'p> {
             ),
             ("INTERVIEW_SESSION".to_string(), self.state.session.clone()),
         ];
+        let (schema_s, out_s, brief_s, receipt_s) = (
+            schema.display().to_string(),
+            out.display().to_string(),
+            brief_md.display().to_string(),
+            receipt_path.display().to_string(),
+        );
+        let argv = spec.argv_for_turn(&TurnVars {
+            schema: &schema_s,
+            schema_text: &schema_for_cli(),
+            out: &out_s,
+            brief: &brief_s,
+            receipt: &receipt_s,
+        });
         let invocation = Invocation {
-            argv: spec.argv.clone(),
+            argv,
             cwd: self.repo.worktree.clone(),
             env,
             stdin: spec.brief_on_stdin.then(|| brief_md.clone()),
@@ -344,16 +367,12 @@ impl<'p> Session<'p> {
             grace: self.settings.grace,
             verbose: self.settings.verbose,
         };
-        self.transcript.event(
-            "turn_start",
-            serde_json::json!({ "turn": turn, "final": final_turn, "retry": self.state.retry_count }),
-        )?;
         let outcome = dispatch::dispatch(&invocation).map_err(|e| Error::io("runner", e))?;
 
         // Guard after: taken before the tool writes anything else itself.
-        self.set_step(SubStep::Guard)?;
         let after =
             Snapshot::take(&scope).map_err(|e| Error::Guard(format!("after turn {turn}: {e}")))?;
+        self.set_step(SubStep::Guard)?;
         let report = before.diff(&after);
         let guard_json = serde_json::json!({ "turn": turn, "changes": &report });
         tier::write_atomic(
@@ -408,9 +427,10 @@ impl<'p> Session<'p> {
         }
         let text = match spec.receipt {
             ReceiptFrom::File => receipt::read(&out),
-            ReceiptFrom::Stdout => {
-                pending::extract_from_stdout(&String::from_utf8_lossy(&outcome.stdout))
-            }
+            ReceiptFrom::Stdout => crate::runner::presets::extract(
+                spec.preset.as_deref(),
+                &String::from_utf8_lossy(&outcome.stdout),
+            ),
         };
         let text = match text {
             Ok(t) => t,
@@ -528,7 +548,7 @@ impl<'p> Session<'p> {
                 match choice {
                     2 => Ok(()),
                     1 => {
-                        let summary = pending::restore(scope, &dir.join("restore"))
+                        let summary = crate::guard::restore(scope, &dir.join("restore"))
                             .map_err(|e| Error::Guard(format!("restore failed: {e}")))?;
                         self.person.say(&format!("Restored: {summary}"));
                         self.state.status = Status::Failed;
@@ -622,7 +642,7 @@ impl<'p> Session<'p> {
             Ok(o) => o,
             Err(e) => return Err(self.ask_error(e)),
         };
-        let _ = pending::record_round(&self.tier.root, &outcome, self.person.replayed());
+        let _ = crate::telemetry::record_round(&self.tier.root, &outcome, self.person.replayed());
         let round = self.state.rounds.last_mut().expect("a round was pushed");
         round.gate_skipped = outcome.skipped && !outcome.skipped_all;
         round.skipped_all = outcome.skipped_all;
@@ -700,8 +720,9 @@ impl<'p> Session<'p> {
     /// Synthesis, consent and writing the document.
     fn finish(&mut self, mut done: Done) -> Result<Finished> {
         self.set_step(SubStep::Synthesis)?;
-        add_uncovered_skips(&mut done, &self.state.rounds);
-        let text = crate::document::render(&done);
+        let unanswered = self.unanswered_questions();
+        document::add_uncovered_skips(&mut done, &unanswered);
+        let text = document::render(&done, self.subject.kind, &self.subject.title);
         self.set_step(SubStep::Consent)?;
         let written = match &self.settings.out {
             Some(p) if p.as_os_str() == "-" => {
@@ -710,8 +731,8 @@ impl<'p> Session<'p> {
             }
             other => {
                 let rel = other.clone().unwrap_or_else(|| {
-                    PathBuf::from(default_out_path(
-                        self.subject.kind.as_str(),
+                    PathBuf::from(document::default_out_path(
+                        self.subject.kind,
                         &self.subject.id,
                     ))
                 });
@@ -720,21 +741,22 @@ impl<'p> Session<'p> {
                 } else {
                     self.repo.worktree.join(rel)
                 };
-                if let Some(parent) = path.parent() {
-                    std::fs::create_dir_all(parent)
-                        .map_err(|e| Error::io(format!("cannot create {}", parent.display()), e))?;
-                }
-                tier::write_atomic(&path, text.as_bytes())?;
-                Some(path)
+                self.write_with_consent(&path, &text)?
             }
         };
+        if let Some(spec) = self.settings.clarify_into.clone() {
+            self.clarify_into(&spec)?;
+        }
+        let skipped_round = self
+            .state
+            .rounds
+            .iter()
+            .any(|r| r.gate_skipped || r.skipped_all);
+        if let Some(notice) = document::open_questions_notice(&done, skipped_round) {
+            self.person.say(notice.trim_end());
+        }
         self.state.status = Status::Done;
-        self.state.document = written.as_ref().map(|p| {
-            p.strip_prefix(&self.repo.worktree)
-                .unwrap_or(p)
-                .display()
-                .to_string()
-        });
+        self.state.document = written.as_ref().map(|p| self.shown(p));
         self.state
             .note("the interview finished", "nothing: the document is written");
         self.save()?;
@@ -742,13 +764,170 @@ impl<'p> Session<'p> {
             "done",
             serde_json::json!({ "document": self.state.document }),
         )?;
-        if let Some(p) = &written {
-            self.person.say(&format!(
-                "Wrote {}",
-                p.strip_prefix(&self.repo.worktree).unwrap_or(p).display()
-            ));
-        }
         Ok(Finished { document: written })
+    }
+
+    /// A path as the person should see it: relative to the worktree when inside it.
+    fn shown(&self, p: &Path) -> String {
+        p.strip_prefix(&self.repo.worktree)
+            .unwrap_or(p)
+            .display()
+            .to_string()
+    }
+
+    /// Questions asked and not answered (skipped, or never presented): `(topic, question)`.
+    fn unanswered_questions(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for round in &self.state.rounds {
+            for q in &round.questions {
+                let answered = round
+                    .answers
+                    .iter()
+                    .any(|a| a.question_id == q.topic && !a.skipped);
+                if !answered {
+                    out.push((q.topic.clone(), q.question_text.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    /// The consent gate, then overwrite protection, then an atomic write. `None`: not written.
+    fn write_with_consent(&mut self, path: &Path, text: &str) -> Result<Option<PathBuf>> {
+        let shown = self.shown(path);
+        if !self.settings.yes {
+            let choice = self.decide(&Decision {
+                id: "consent".into(),
+                context: format!("write the document to {shown}?"),
+                options: vec![
+                    format!("Write the document to {shown}"),
+                    "Print it here instead and write nothing".into(),
+                    "Stop without writing anything".into(),
+                ],
+                recommended: 0,
+                reason: "the document is meant to be reviewed and committed with the work".into(),
+            })?;
+            match choice {
+                0 => {}
+                1 => {
+                    print!("{text}");
+                    return Ok(None);
+                }
+                _ => return Ok(None),
+            }
+        }
+        let mut target = path.to_path_buf();
+        if target.exists() {
+            let beside = beside_path(&target);
+            let choice = self.decide(&Decision {
+                id: "overwrite".into(),
+                context: format!("{shown} already exists"),
+                options: vec![
+                    format!("Overwrite {shown}"),
+                    format!("Write beside it, as {}", self.shown(&beside)),
+                    "Stop without writing".into(),
+                ],
+                recommended: 1,
+                reason: "nothing already written is lost".into(),
+            })?;
+            match choice {
+                0 => {}
+                1 => target = beside,
+                _ => return Ok(None),
+            }
+        }
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| Error::io(format!("cannot create {}", parent.display()), e))?;
+        }
+        tier::write_atomic(&target, text.as_bytes())?;
+        let shown = self.shown(&target);
+        self.person.say(&format!("Wrote {shown}"));
+        Ok(Some(target))
+    }
+
+    /// `--clarify-into FILE`: append the answered questions as spec-kit clarifications.
+    fn clarify_into(&mut self, spec: &Path) -> Result<()> {
+        let path = if spec.is_absolute() {
+            spec.to_path_buf()
+        } else {
+            self.repo.worktree.join(spec)
+        };
+        let existing = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+        };
+        let qa: Vec<(String, String)> = self
+            .state
+            .rounds
+            .iter()
+            .flat_map(|r| {
+                r.questions.iter().filter_map(|q| {
+                    r.answers
+                        .iter()
+                        .find(|a| a.question_id == q.topic && !a.skipped)
+                        .map(|a| (q.question_text.clone(), a.answer_text.clone()))
+                })
+            })
+            .collect();
+        if qa.is_empty() {
+            self.person.say(&format!(
+                "No answered questions to add to {}.",
+                self.shown(&path)
+            ));
+            return Ok(());
+        }
+        let updated = document::clarifications_section(&existing, &today(), &qa);
+        tier::write_atomic(&path, updated.as_bytes())?;
+        self.person.say(&format!(
+            "Added {} clarification(s) to {}",
+            qa.len(),
+            self.shown(&path)
+        ));
+        Ok(())
+    }
+}
+
+/// `name-2.md` beside `name.md` (or the first free `name-N.md`).
+fn beside_path(path: &Path) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    let mut n = 2;
+    loop {
+        let candidate = path.with_file_name(format!("{stem}-{n}{ext}"));
+        if !candidate.exists() {
+            return candidate;
+        }
+        n += 1;
+    }
+}
+
+/// Today's date (UTC), or the date of `SOURCE_DATE_EPOCH` when set, as `YYYY-MM-DD`.
+pub fn today() -> String {
+    let ts = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .and_then(|secs| jiff::Timestamp::from_second(secs).ok())
+        .unwrap_or_else(jiff::Timestamp::now);
+    ts.strftime("%Y-%m-%d").to_string()
+}
+
+/// The receipt schema as agent CLIs accept it inline: without its `$schema` key (Claude Code
+/// 2.1 silently ignores a schema that declares draft 2020-12).
+fn schema_for_cli() -> String {
+    match serde_json::from_str::<serde_json::Value>(crate::receipt::SCHEMA) {
+        Ok(serde_json::Value::Object(mut map)) => {
+            map.remove("$schema");
+            serde_json::Value::Object(map).to_string()
+        }
+        _ => crate::receipt::SCHEMA.to_string(),
     }
 }
 
@@ -785,34 +964,4 @@ impl TurnFailure {
             _ => "receipt",
         }
     }
-}
-
-/// Skipped questions that no entry covers become open-question entries.
-fn add_uncovered_skips(done: &mut Done, rounds: &[Round]) {
-    for round in rounds {
-        for q in &round.questions {
-            let answered = round
-                .answers
-                .iter()
-                .any(|a| a.question_id == q.topic && !a.skipped);
-            let source = format!("qa:{}", q.topic);
-            let covered = done
-                .entries
-                .iter()
-                .any(|e| e.sources.contains(&source) || e.title.trim() == q.question_text.trim());
-            if !answered && !covered && done.entries.len() < 40 {
-                done.entries.push(Entry {
-                    title: q.question_text.chars().take(80).collect(),
-                    content: "Asked during the interview and not answered.".into(),
-                    clarity: Clarity::OpenQuestion,
-                    sources: Vec::new(),
-                });
-            }
-        }
-    }
-}
-
-/// `docs/interviews/<kind>-<id>.md`.
-pub fn default_out_path(kind: &str, id: &str) -> String {
-    format!("docs/interviews/{kind}-{}.md", tier::slug(id))
 }

@@ -70,6 +70,9 @@ pub struct State {
     pub max_turns: u32,
     pub sub_step: SubStep,
     pub retry_count: u32,
+    /// Automatic retries allowed before escalating (the N of "retry N/3").
+    #[serde(default = "default_retries")]
+    pub retries: u32,
     pub retry_log: Vec<RetryEntry>,
     pub blockers: Vec<String>,
     pub key_decisions: Vec<KeyDecision>,
@@ -118,6 +121,10 @@ impl State {
             next: next.into(),
         });
     }
+}
+
+fn default_retries() -> u32 {
+    3
 }
 
 /// Now, as ISO 8601 UTC with seconds.

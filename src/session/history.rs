@@ -1,0 +1,333 @@
+//! Sessions already in the local tier: finding them, `interview status` and `interview answers`.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::Repo;
+use super::state::{State, Status};
+use super::tier::TIER_DIR;
+use crate::error::{Error, Result};
+
+/// One session directory and its state (or why the state could not be read).
+pub struct Listed {
+    pub id: String,
+    pub dir: PathBuf,
+    pub state: Result<State>,
+}
+
+/// Every session of this worktree, oldest first.
+pub fn list(worktree: &Path) -> Vec<Listed> {
+    let dir = worktree.join(TIER_DIR).join("sessions");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Listed> = entries
+        .flatten()
+        .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
+        .filter_map(|e| {
+            let id = e.file_name().to_str()?.to_string();
+            let dir = e.path();
+            let state = State::load(&dir.join("state.json"));
+            Some(Listed { id, dir, state })
+        })
+        .collect();
+    out.sort_by(|a, b| stamp(&a.id).cmp(&stamp(&b.id)).then(a.id.cmp(&b.id)));
+    out
+}
+
+/// The `YYYYMMDDTHHMMSS` part of a session id, for ordering.
+fn stamp(id: &str) -> String {
+    let mut parts = id.rsplit('-');
+    let _hex = parts.next();
+    parts.next().unwrap_or("").to_string()
+}
+
+/// The session named `id`, or the latest one.
+pub fn find(worktree: &Path, id: Option<&str>) -> Result<Listed> {
+    let mut all = list(worktree);
+    match id {
+        Some(id) => {
+            let pos = all.iter().position(|l| l.id == id).ok_or_else(|| {
+                Error::Usage(format!(
+                    "no session `{id}` in {}; `interview status --all` lists them",
+                    worktree.join(TIER_DIR).join("sessions").display()
+                ))
+            })?;
+            Ok(all.swap_remove(pos))
+        }
+        None => all.pop().ok_or_else(|| {
+            Error::Usage("no interview sessions here yet: start one with `interview reflect` or `interview intent`".into())
+        }),
+    }
+}
+
+/// `interview answers [SESSION]`.
+pub fn print_answers(repo: &Repo, id: Option<&str>) -> Result<i32> {
+    let listed = find(&repo.worktree, id)?;
+    let path = listed.dir.join("answers.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        Error::io(
+            format!(
+                "session {} has no answers yet ({})",
+                listed.id,
+                path.display()
+            ),
+            e,
+        )
+    })?;
+    print!("{text}");
+    Ok(0)
+}
+
+/// One row of the status box.
+#[derive(Debug, Serialize)]
+pub struct TurnRow {
+    pub turn: u32,
+    /// `done`, `in_progress`, `not_started`, `failed`, `skipped`.
+    pub status: &'static str,
+    /// What the turn produced, e.g. `2 questions (1 answered, 1 skipped)`.
+    pub detail: String,
+}
+
+/// The stable `--json` form of `interview status`.
+#[derive(Debug, Serialize)]
+pub struct StatusJson<'a> {
+    pub status_version: u32,
+    pub session: &'a str,
+    pub kind: &'a str,
+    pub subject: &'a str,
+    pub runner: &'a str,
+    pub status: Status,
+    pub turn: u32,
+    pub max_turns: u32,
+    pub sub_step: super::state::SubStep,
+    pub retry_count: u32,
+    pub retries: u32,
+    pub turns: Vec<TurnRow>,
+    pub action: String,
+    pub key_decisions: &'a [super::state::KeyDecision],
+    pub last_session: Option<&'a super::state::LastSession>,
+    pub blockers: &'a [String],
+    pub document: Option<&'a str>,
+}
+
+/// `interview status [SESSION] [--all] [--json]`.
+pub fn status(repo: &Repo, id: Option<&str>, all: bool, json: bool) -> Result<i32> {
+    if all {
+        let sessions = list(&repo.worktree);
+        if json {
+            let rows: Vec<_> = sessions
+                .iter()
+                .map(|l| match &l.state {
+                    Ok(s) => serde_json::json!({
+                        "session": l.id, "status": s.status, "kind": s.kind,
+                        "subject": s.subject_id, "turn": s.turn,
+                    }),
+                    Err(e) => serde_json::json!({ "session": l.id, "error": e.to_string() }),
+                })
+                .collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&rows).unwrap_or_default()
+            );
+        } else if sessions.is_empty() {
+            println!("No interview sessions here yet.");
+        } else {
+            for l in &sessions {
+                match &l.state {
+                    Ok(s) => println!(
+                        "{:<58} {:<18} turn {}/{}",
+                        l.id,
+                        status_word(s.status),
+                        s.turn.min(s.max_turns),
+                        s.max_turns
+                    ),
+                    Err(e) => println!("{:<58} unreadable: {e}", l.id),
+                }
+            }
+        }
+        return Ok(0);
+    }
+    let listed = find(&repo.worktree, id)?;
+    let state = listed.state?;
+    let view = view(&state);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&view).unwrap_or_default()
+        );
+    } else {
+        print!("{}", render(&view));
+    }
+    Ok(0)
+}
+
+pub fn status_word(s: Status) -> &'static str {
+    match s {
+        Status::InProgress => "in progress",
+        Status::WaitingForPerson => "waiting for you",
+        Status::Done => "done",
+        Status::Failed => "failed",
+        Status::Aborted => "aborted",
+    }
+}
+
+/// Build the status view of a state.
+pub fn view(state: &State) -> StatusJson<'_> {
+    let mut turns = Vec::new();
+    let last_turn = state.max_turns.max(state.turn.min(state.max_turns));
+    for t in 1..=last_turn {
+        let round = state.rounds.iter().find(|r| r.turn == t);
+        let detail = match round {
+            Some(r) => {
+                let answered = r.answers.iter().filter(|a| !a.skipped).count();
+                let skipped = r.answers.iter().filter(|a| a.skipped).count();
+                let mut d = format!(
+                    "{} question(s): {answered} answered, {skipped} skipped",
+                    r.questions.len()
+                );
+                if r.gate_skipped {
+                    d = format!("{} question(s): skipped at the gate", r.questions.len());
+                }
+                d
+            }
+            None if t == state.turn && state.status == Status::Done => "document".into(),
+            None => String::new(),
+        };
+        let status = if t < state.turn {
+            "done"
+        } else if t == state.turn {
+            match state.status {
+                Status::Done => "done",
+                Status::Failed => "failed",
+                _ => "in_progress",
+            }
+        } else if state.status == Status::Done {
+            "skipped"
+        } else {
+            "not_started"
+        };
+        turns.push(TurnRow {
+            turn: t,
+            status,
+            detail,
+        });
+    }
+    StatusJson {
+        status_version: 1,
+        session: &state.session,
+        kind: state.kind.as_str(),
+        subject: &state.subject_id,
+        runner: &state.runner,
+        status: state.status,
+        turn: state.turn,
+        max_turns: state.max_turns,
+        sub_step: state.sub_step,
+        retry_count: state.retry_count,
+        retries: state.retries,
+        turns,
+        action: action(state),
+        key_decisions: &state.key_decisions,
+        last_session: state.last_session.as_ref(),
+        blockers: &state.blockers,
+        document: state.document.as_deref(),
+    }
+}
+
+fn action(state: &State) -> String {
+    match state.status {
+        Status::Done => match &state.document {
+            Some(d) => format!("nothing: the document is at {d}"),
+            None => "nothing: the interview is finished".into(),
+        },
+        Status::Failed if state.retry_count >= state.retries => format!(
+            "acknowledge the blocker, then `interview resume {}` retries turn {} afresh",
+            state.session, state.turn
+        ),
+        Status::Failed => format!(
+            "`interview resume {}` continues at turn {}",
+            state.session, state.turn
+        ),
+        Status::Aborted | Status::InProgress | Status::WaitingForPerson => format!(
+            "`interview resume {}` continues at turn {} ({})",
+            state.session,
+            state.turn,
+            sub_step_word(state.sub_step)
+        ),
+    }
+}
+
+pub fn sub_step_word(s: super::state::SubStep) -> &'static str {
+    use super::state::SubStep::*;
+    match s {
+        Brief => "brief",
+        Dispatch => "dispatch",
+        Guard => "guard",
+        Receipt => "receipt",
+        Questions => "questions",
+        Synthesis => "synthesis",
+        Consent => "consent",
+    }
+}
+
+const RULE: &str = "═══════════════════════════════════════════════════";
+
+/// The status summary box, then key decisions, last session and blockers.
+pub fn render(v: &StatusJson<'_>) -> String {
+    let mut s = String::new();
+    s.push_str(RULE);
+    s.push('\n');
+    s.push_str(&format!(" INTERVIEW STATUS ({} {})\n", v.kind, v.subject));
+    s.push_str(RULE);
+    s.push('\n');
+    for row in &v.turns {
+        let word = match row.status {
+            "done" => "DONE".to_string(),
+            "failed" => format!("FAILED (retry {}/{})", v.retry_count, v.retries),
+            "in_progress" => "IN PROGRESS".to_string(),
+            "skipped" => "SKIPPED".to_string(),
+            _ => "NOT STARTED".to_string(),
+        };
+        let detail = if row.detail.is_empty() {
+            String::new()
+        } else {
+            format!("  {}", row.detail)
+        };
+        s.push_str(&format!(" Turn {:<3} [{word}]{detail}\n", row.turn));
+    }
+    s.push_str(RULE);
+    s.push('\n');
+    s.push_str(&format!(
+        " Current: Turn {} — {}\n",
+        v.turn.min(v.max_turns),
+        status_word(v.status)
+    ));
+    s.push_str(&format!(" SubStep: {}\n", sub_step_word(v.sub_step)));
+    if v.retry_count > 0 {
+        s.push_str(&format!(" Retry:   {}/{}\n", v.retry_count, v.retries));
+    }
+    s.push_str(&format!(" Action:  {}\n", v.action));
+    s.push_str(RULE);
+    s.push('\n');
+    s.push_str(&format!(" Session: {}\n", v.session));
+    if !v.key_decisions.is_empty() {
+        s.push_str("\nKey decisions:\n");
+        for d in v.key_decisions {
+            s.push_str(&format!("  - {} ({}): {}\n", d.context, d.id, d.choice));
+        }
+    }
+    if let Some(last) = v.last_session {
+        s.push_str(&format!(
+            "\nLast session ({}): {}; next: {}\n",
+            last.at, last.what_happened, last.next
+        ));
+    }
+    if !v.blockers.is_empty() {
+        s.push_str("\nBlockers:\n");
+        for b in v.blockers {
+            s.push_str(&format!("  - {b}\n"));
+        }
+    }
+    s
+}
