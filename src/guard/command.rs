@@ -105,8 +105,5 @@ fn summary(s: &Snapshot) -> String {
     out.push_str(&format!("git metadata  {} files\n", s.git_metadata.len()));
     out.push_str(&format!("worktrees     {} linked\n", s.worktrees.len()));
     out.push_str(&format!("user config   {} files\n", s.user_config.len()));
-    for (part, digest) in s.digests() {
-        out.push_str(&format!("  {part:<13} sha256 {}\n", &digest[..16]));
-    }
     out
 }

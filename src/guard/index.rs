@@ -18,7 +18,8 @@ pub struct IndexEntry {
     pub stage: u8,
     #[serde(serialize_with = "octal")]
     pub mode: u32,
-    pub oid: String,
+    #[serde(serialize_with = "hex_oid")]
+    pub oid: gix::ObjectId,
     #[serde(serialize_with = "flag_names")]
     pub flags: u8,
 }
@@ -45,6 +46,10 @@ fn octal<S: Serializer>(mode: &u32, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&format!("{mode:06o}"))
 }
 
+fn hex_oid<S: Serializer>(oid: &gix::ObjectId, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(oid)
+}
+
 fn flag_names<S: Serializer>(flags: &u8, s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(flag_list(*flags))
 }
@@ -68,7 +73,7 @@ pub fn entries(state: &gix::index::State) -> Vec<IndexEntry> {
                 path: RepoPath::new(e.path(state).to_vec()),
                 stage: e.stage_raw() as u8,
                 mode: e.mode.bits(),
-                oid: e.id.to_string(),
+                oid: e.id,
                 flags,
             }
         })

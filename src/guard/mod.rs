@@ -115,7 +115,9 @@ impl Snapshot {
             Ok(_) => gix::index::File::at(
                 &index_path,
                 repo.object_hash(),
-                false,
+                // The trailing checksum guards against disk corruption, not against a runner
+                // (which could rewrite it); skipping it saves hashing the whole index.
+                true,
                 gix::index::decode::Options::default(),
             )
             .map_err(|e| GuardError::Index {
@@ -128,7 +130,6 @@ impl Snapshot {
             ),
         };
         let state: &gix::index::State = &index_file;
-        let index = index::entries(state);
 
         let mut status: BTreeMap<RepoPath, FileStatus> = BTreeMap::new();
         match index::staged(&repo, state) {
@@ -183,7 +184,16 @@ impl Snapshot {
                 .map(|p| p.is_excluded())
                 .unwrap_or(false)
         };
-        let walked = status::walk(&input, &mut is_ignored);
+        // The index part is built while the worktree is walked.
+        let (index, walked) = std::thread::scope(|s| {
+            let entries = s.spawn(|| index::entries(state));
+            let walked = status::walk(&input, &mut is_ignored);
+            (entries.join(), walked)
+        });
+        let index = index.map_err(|_| GuardError::Index {
+            path: index_path.clone(),
+            message: "listing its entries failed".into(),
+        })?;
         for (path, st) in walked.status {
             let slot = status.entry(path).or_default();
             slot.worktree = st.worktree.or(slot.worktree);

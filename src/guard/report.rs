@@ -233,7 +233,7 @@ fn index(r: &mut GuardReport, before: &[IndexEntry], after: &[IndexEntry]) {
     let a: BTreeMap<_, _> = after.iter().map(|e| (key(e), e)).collect();
     let describe = |e: &IndexEntry| {
         let flags = flag_list(e.flags);
-        let mut s = format!("{:06o} {}", e.mode, short(&e.oid));
+        let mut s = format!("{:06o} {}", e.mode, short(&e.oid.to_string()));
         if !flags.is_empty() {
             s.push_str(&format!(" [{}]", flags.join(", ")));
         }
@@ -256,7 +256,11 @@ fn index(r: &mut GuardReport, before: &[IndexEntry], after: &[IndexEntry]) {
             (Some(b), Some(a)) if b != a => {
                 let mut parts = Vec::new();
                 if b.oid != a.oid {
-                    parts.push(format!("id {} → {}", short(&b.oid), short(&a.oid)));
+                    parts.push(format!(
+                        "id {} → {}",
+                        short(&b.oid.to_string()),
+                        short(&a.oid.to_string())
+                    ));
                 }
                 if b.mode != a.mode {
                     parts.push(format!("mode {:06o} → {:06o}", b.mode, a.mode));

@@ -5,10 +5,11 @@
 //! Content is compared as raw bytes (no filters, no fsmonitor, no config read): a repository with
 //! a filter driver shows such files as modified, which is safe. Work is spread over the cores.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fs;
 use std::io;
 use std::ops::Range;
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -89,7 +90,12 @@ pub struct Fingerprint {
 }
 
 impl Fingerprint {
-    fn from_meta(path: RepoPath, meta: &fs::Metadata, abs: &Path) -> Fingerprint {
+    /// `abs` is only used to read a symlink's target.
+    fn from_meta(
+        path: RepoPath,
+        meta: &fs::Metadata,
+        abs: impl FnOnce() -> PathBuf,
+    ) -> Fingerprint {
         let kind = Kind::of(meta.file_type());
         // A directory's own size and times change with its entries, which are listed anyway.
         let (size, mtime, ctime) = if kind == Kind::Dir {
@@ -110,7 +116,7 @@ impl Fingerprint {
             inode: meta.ino(),
             mode: meta.mode() & 0o7777,
             link: (kind == Kind::Symlink)
-                .then(|| fs::read_link(abs).ok().map(|t| RepoPath::from_path(&t)))
+                .then(|| fs::read_link(abs()).ok().map(|t| RepoPath::from_path(&t)))
                 .flatten(),
             head: None,
             error: None,
@@ -277,9 +283,32 @@ pub fn walk(input: &WalkInput<'_>, is_ignored: &mut dyn FnMut(&[u8], bool) -> bo
         queue.push(Job::Tracked(start..end));
         start = end;
     }
+    let root_fd = match fs::File::open(input.root) {
+        Ok(f) => f,
+        Err(e) => {
+            return WalkOutput {
+                status: vec![(
+                    RepoPath::new(*b"."),
+                    FileStatus {
+                        error: Some(format!("cannot open the worktree: {}", e.kind())),
+                        ..FileStatus::default()
+                    },
+                )],
+                ignored: Vec::new(),
+            };
+        }
+    };
+    let exclude_rel = input
+        .exclude
+        .iter()
+        .filter_map(|x| x.strip_prefix(input.root).ok())
+        .map(|r| r.as_os_str().as_bytes().to_vec())
+        .collect();
     let worker = Worker {
         input,
         queue: &queue,
+        root_fd: &root_fd,
+        exclude_rel,
     };
     let helpers = input.threads.saturating_sub(1).max(1);
     std::thread::scope(|s| {
@@ -366,13 +395,13 @@ fn walk_tree(
                 continue;
             }
             let rel = join(&dir, &name);
-            let abs = root.join(os(&rel));
-            if w.excluded(&abs) {
+            if w.excluded(&rel) {
                 continue;
             }
+            let abs = || root.join(os(&rel));
             let kind = match ft {
                 Some(ft) => Kind::of(ft),
-                None => match fs::symlink_metadata(&abs) {
+                None => match fs::symlink_metadata(abs()) {
                     Ok(m) => Kind::of(m.file_type()),
                     Err(_) => continue,
                 },
@@ -383,8 +412,8 @@ fn walk_tree(
                     continue;
                 }
                 if is_ignored(&rel, false) {
-                    out.ignored.push(match fs::symlink_metadata(&abs) {
-                        Ok(m) => Fingerprint::from_meta(RepoPath::new(rel), &m, &abs),
+                    out.ignored.push(match fs::symlink_metadata(abs()) {
+                        Ok(m) => Fingerprint::from_meta(RepoPath::new(rel.clone()), &m, abs),
                         Err(e) => Fingerprint::error(RepoPath::new(rel), &e),
                     });
                 } else {
@@ -396,7 +425,7 @@ fn walk_tree(
                 subdirs.push(rel);
                 continue;
             }
-            let dot_git = abs.join(".git");
+            let dot_git = abs().join(".git");
             if fs::symlink_metadata(&dot_git).is_ok() {
                 // A submodule (tracked: its gitlink is checked with the index) or a nested
                 // repository: recorded by its HEAD, never entered.
@@ -405,8 +434,8 @@ fn walk_tree(
                 }
                 let head = layout::nested_head(&dot_git);
                 if is_ignored(&rel, true) {
-                    let mut fp = match fs::symlink_metadata(&abs) {
-                        Ok(m) => Fingerprint::from_meta(RepoPath::new(rel), &m, &abs),
+                    let mut fp = match fs::symlink_metadata(abs()) {
+                        Ok(m) => Fingerprint::from_meta(RepoPath::new(rel.clone()), &m, abs),
                         Err(e) => Fingerprint::error(RepoPath::new(rel), &e),
                     };
                     fp.head = head;
@@ -438,21 +467,58 @@ fn walk_tree(
 struct Worker<'a> {
     input: &'a WalkInput<'a>,
     queue: &'a Queue,
+    /// The worktree root, open: stats relative to it skip walking the root's own path.
+    root_fd: &'a fs::File,
+    /// `input.exclude` relative to the root.
+    exclude_rel: Vec<Vec<u8>>,
+}
+
+/// What the tracked-file check needs from `lstat`.
+struct Stat {
+    kind: Kind,
+    perm: u32,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+    ino: u64,
+}
+
+/// `lstat` of a path relative to the open root directory.
+fn stat_at(dir: impl std::os::fd::AsFd, rel: &[u8]) -> io::Result<Stat> {
+    use nix::libc;
+    let st = nix::sys::stat::fstatat(dir, rel, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW)
+        .map_err(io::Error::from)?;
+    let kind = match st.st_mode & libc::S_IFMT {
+        libc::S_IFREG => Kind::File,
+        libc::S_IFLNK => Kind::Symlink,
+        libc::S_IFDIR => Kind::Dir,
+        _ => Kind::Other,
+    };
+    Ok(Stat {
+        kind,
+        perm: st.st_mode & 0o7777,
+        size: st.st_size as u64,
+        mtime: (st.st_mtime, st.st_mtime_nsec),
+        ctime: (st.st_ctime, st.st_ctime_nsec),
+        ino: st.st_ino,
+    })
 }
 
 impl Worker<'_> {
-    fn excluded(&self, abs: &Path) -> bool {
-        self.input.exclude.iter().any(|x| x == abs)
+    fn excluded(&self, rel: &[u8]) -> bool {
+        self.exclude_rel.iter().any(|x| x.as_slice() == rel)
     }
 
     fn run(&self) -> WalkOutput {
         let mut out = WalkOutput::default();
-        let mut dir_ok: HashMap<Vec<u8>, bool> = HashMap::new();
+        // The directory of the last tracked entry, open: entries come sorted by path, so one
+        // open per directory makes every stat a single-component lookup.
+        let mut dir: Option<(Vec<u8>, Option<OwnedFd>)> = None;
         while let Some(job) = self.queue.next() {
             match job {
                 Job::Tracked(range) => {
                     for i in range {
-                        self.tracked(i, &mut dir_ok, &mut out);
+                        self.tracked(i, &mut dir, &mut out);
                     }
                 }
                 Job::IgnoredDir(rel) => self.ignored_dir(rel, &mut out),
@@ -463,25 +529,13 @@ impl Worker<'_> {
         out
     }
 
-    /// Whether every leading directory of `rel` is a real directory (not a symlink planted in
-    /// its place), memoised per worker.
-    fn leading_dirs_ok(&self, rel: &[u8], memo: &mut HashMap<Vec<u8>, bool>) -> bool {
-        let Some(i) = rel.iter().rposition(|b| *b == b'/') else {
-            return true;
-        };
-        let dir = &rel[..i];
-        if let Some(ok) = memo.get(dir) {
-            return *ok;
-        }
-        let ok = self.leading_dirs_ok(dir, memo)
-            && fs::symlink_metadata(self.input.root.join(os(dir)))
-                .map(|m| m.is_dir())
-                .unwrap_or(false);
-        memo.insert(dir.to_vec(), ok);
-        ok
-    }
-
-    fn tracked(&self, i: usize, memo: &mut HashMap<Vec<u8>, bool>, out: &mut WalkOutput) {
+    /// Check one tracked entry: stat against the index, content only when the stat differs.
+    fn tracked(
+        &self,
+        i: usize,
+        dir: &mut Option<(Vec<u8>, Option<OwnedFd>)>,
+        out: &mut WalkOutput,
+    ) {
         let state = self.input.state;
         let Some(e) = state.entries().get(i) else {
             return;
@@ -490,15 +544,35 @@ impl Worker<'_> {
             return;
         }
         let rel = e.path(state).as_bytes();
-        let abs = self.input.root.join(os(rel));
-        if self.excluded(&abs) {
+        if self.excluded(rel) {
             return;
         }
+        let abs = || self.input.root.join(os(rel));
         let skip_worktree = e.flags.contains(Flags::SKIP_WORKTREE);
-        let meta = if self.leading_dirs_ok(rel, memo) {
-            fs::symlink_metadata(&abs)
-        } else {
-            Err(io::Error::from(io::ErrorKind::NotFound))
+        let meta = match rel.iter().rposition(|b| *b == b'/') {
+            None => stat_at(self.root_fd, rel),
+            Some(i) => {
+                let (parent, name) = (&rel[..i], &rel[i + 1..]);
+                if dir.as_ref().map(|(d, _)| d.as_slice()) != Some(parent) {
+                    use nix::fcntl::OFlag;
+                    let flags =
+                        OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+                    let fd = nix::fcntl::openat(
+                        self.root_fd,
+                        parent,
+                        flags,
+                        nix::sys::stat::Mode::empty(),
+                    )
+                    .ok();
+                    *dir = Some((parent.to_vec(), fd));
+                }
+                match dir.as_ref().and_then(|(_, fd)| fd.as_ref()) {
+                    Some(fd) => stat_at(fd, name),
+                    // A leading directory is gone or is no directory (a symlink put in its
+                    // place): the file is deleted, as git sees it.
+                    None => Err(io::Error::from(io::ErrorKind::NotFound)),
+                }
+            }
         };
         let meta = match meta {
             Ok(m) => m,
@@ -521,11 +595,11 @@ impl Worker<'_> {
                 return;
             }
         };
-        let kind = Kind::of(meta.file_type());
+        let kind = meta.kind;
         if e.mode == Mode::COMMIT {
             match kind {
                 Kind::Dir => {
-                    let head = layout::nested_head(&abs.join(".git"));
+                    let head = layout::nested_head(&abs().join(".git"));
                     if let Some(h) =
                         head.filter(|h| gix::ObjectId::from_hex(h.as_bytes()).ok() != Some(e.id))
                     {
@@ -541,7 +615,7 @@ impl Worker<'_> {
                         );
                     }
                 }
-                _ => self.dirty(rel, &abs, kind, State::TypeChanged, out),
+                _ => self.dirty(rel, &abs(), kind, State::TypeChanged, out),
             }
             return;
         }
@@ -551,34 +625,26 @@ impl Worker<'_> {
             Kind::File
         };
         if kind != expected {
-            self.dirty(rel, &abs, kind, State::TypeChanged, out);
+            self.dirty(rel, &abs(), kind, State::TypeChanged, out);
             return;
         }
         let exec_ok = kind == Kind::Symlink
-            || ((meta.mode() & 0o100 != 0) == (e.mode == Mode::FILE_EXECUTABLE));
+            || ((meta.perm & 0o100 != 0) == (e.mode == Mode::FILE_EXECUTABLE));
         let st = &e.stat;
-        let time_eq = |secs: u32, nsecs: u32, m_s: i64, m_ns: i64| {
+        let time_eq = |secs: u32, nsecs: u32, (m_s, m_ns): (i64, i64)| {
             secs == m_s as u32 && (nsecs == 0 || nsecs == m_ns as u32)
         };
-        let stat_same = time_eq(
-            st.mtime.secs,
-            st.mtime.nsecs,
-            meta.mtime(),
-            meta.mtime_nsec(),
-        ) && time_eq(
-            st.ctime.secs,
-            st.ctime.nsecs,
-            meta.ctime(),
-            meta.ctime_nsec(),
-        ) && st.ino == meta.ino() as u32
-            && st.size == meta.size() as u32;
+        let stat_same = time_eq(st.mtime.secs, st.mtime.nsecs, meta.mtime)
+            && time_eq(st.ctime.secs, st.ctime.nsecs, meta.ctime)
+            && st.ino == meta.ino as u32
+            && st.size == meta.size as u32;
         let racy = (i64::from(st.mtime.secs), i64::from(st.mtime.nsecs)) >= self.input.index_mtime;
         if stat_same && !racy && exec_ok {
             return;
         }
         let kind_hash = state.object_hash();
         let (sha256, blob) = if kind == Kind::Symlink {
-            match fs::read_link(&abs) {
+            match fs::read_link(abs()) {
                 Ok(t) => {
                     let b = t.as_os_str().as_bytes();
                     (files::sha256_hex(b), files::blob_of_bytes(kind_hash, b))
@@ -586,7 +652,7 @@ impl Worker<'_> {
                 Err(err) => return push_error(out, rel, State::Modified, &err),
             }
         } else {
-            match files::hash_file(&abs, Some(kind_hash)) {
+            match files::hash_file(&abs(), Some(kind_hash)) {
                 Ok(h) => (h.sha256, h.blob),
                 Err(err) => return push_error(out, rel, State::Modified, &err),
             }
@@ -651,7 +717,7 @@ impl Worker<'_> {
                 return;
             }
         };
-        let mut fp = Fingerprint::from_meta(RepoPath::new(rel.clone()), &meta, &abs);
+        let mut fp = Fingerprint::from_meta(RepoPath::new(rel.clone()), &meta, || abs.clone());
         let read = match fs::read_dir(&abs) {
             Ok(r) => r,
             Err(e) => {
@@ -663,16 +729,16 @@ impl Worker<'_> {
         out.ignored.push(fp);
         for entry in read.filter_map(Result::ok) {
             let child = join(&rel, entry.file_name().as_bytes());
-            let child_abs = abs.join(entry.file_name());
-            if self.excluded(&child_abs) {
+            if self.excluded(&child) {
                 continue;
             }
             match entry.metadata() {
                 Ok(m) if m.is_dir() => self.queue.push(Job::IgnoredDir(child)),
-                Ok(m) => {
-                    out.ignored
-                        .push(Fingerprint::from_meta(RepoPath::new(child), &m, &child_abs))
-                }
+                Ok(m) => out
+                    .ignored
+                    .push(Fingerprint::from_meta(RepoPath::new(child), &m, || {
+                        abs.join(entry.file_name())
+                    })),
                 Err(e) => out
                     .ignored
                     .push(Fingerprint::error(RepoPath::new(child), &e)),
