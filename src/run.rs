@@ -6,12 +6,14 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
+use crate::ask::Decision;
 use crate::ask::{Person, RecordingPerson, ReplayFile, ReplayPerson, Style, TerminalPerson};
 use crate::cli::{Cli, Command, OnChange, RunOptions};
 use crate::config::Config;
 use crate::error::{Error, Result, code};
 use crate::runner::RunnerSpec;
-use crate::session::{Prepared, Repo, Session, Settings};
+use crate::session::resume::ResumeFlags;
+use crate::session::{Prepared, Repo, Session, Settings, history};
 use crate::subject::{Subject, WorkItemSource};
 
 /// Run a command; returns the exit code of a successful run.
@@ -40,7 +42,17 @@ pub fn run(cli: Cli) -> Result<i32> {
             let repo = discover(&cwd)?;
             crate::session::history::status(&repo, session.as_deref(), *all, *json)
         }
-        Command::Resume { .. } => Err(Error::Other("resume is not built yet".into())),
+        Command::Resume { session, ack, run } => {
+            let repo = discover(&cwd)?;
+            let config = Config::load(&repo.worktree)?;
+            let listed = match session {
+                Some(id) => history::find(&repo.worktree, Some(id))?,
+                None => history::latest_unfinished(&repo.worktree)?,
+            };
+            let mut who = Who::new(&cli, run)?;
+            let result = resume_listed(repo, &config, listed, run, *ack, who.person());
+            who.finish(result)
+        }
         Command::Guard(args) => {
             let repo = discover(&cwd)?;
             crate::guard::command::run(args, &repo.worktree)
@@ -49,6 +61,9 @@ pub fn run(cli: Cli) -> Result<i32> {
             let repo = discover(&cwd)?;
             let config = Config::load(&repo.worktree)?;
             let mut who = Who::new(&cli, run)?;
+            if let Some(code) = offer_resume(&repo, &config, "reflect", tag, run, who.person())? {
+                return who.finish(Ok(code));
+            }
             let prepared = Prepared::new(&repo, "reflect", tag)?;
             let mut person =
                 RecordingPerson::new(who.person(), ReplayFile::default(), prepared.answers_path());
@@ -79,6 +94,9 @@ pub fn run(cli: Cli) -> Result<i32> {
             let repo = discover(&cwd)?;
             let config = Config::load(&repo.worktree)?;
             let mut who = Who::new(&cli, run)?;
+            if let Some(code) = offer_resume(&repo, &config, "intent", id, run, who.person())? {
+                return who.finish(Ok(code));
+            }
             let prepared = Prepared::new(&repo, "intent", id)?;
             let mut person =
                 RecordingPerson::new(who.person(), ReplayFile::default(), prepared.answers_path());
@@ -117,6 +135,83 @@ pub fn run(cli: Cli) -> Result<i32> {
             who.finish(result)
         }
     }
+}
+
+/// An unfinished session on the same subject: resume it, start over, or stop. `Some(code)`
+/// when this run ends here.
+fn offer_resume(
+    repo: &Repo,
+    config: &Config,
+    kind: &str,
+    subject_id: &str,
+    run: &RunOptions,
+    person: &mut dyn Person,
+) -> Result<Option<i32>> {
+    let Some(listed) = history::unfinished_for(&repo.worktree, kind, subject_id) else {
+        return Ok(None);
+    };
+    let status = listed
+        .state
+        .as_ref()
+        .map(|s| history::status_word(s.status))
+        .unwrap_or("unreadable");
+    let decision = Decision {
+        id: "unfinished".into(),
+        context: format!("an unfinished session on {kind} {subject_id} exists ({status})"),
+        options: vec![
+            format!("Resume it ({})", listed.id),
+            "Start over with a new session".into(),
+            "Stop".into(),
+        ],
+        recommended: 0,
+        reason: "answers already given are kept and never asked again".into(),
+    };
+    let choice = match crate::ask::choose(person, &decision) {
+        Ok(c) => c,
+        Err(crate::ask::AskError::Interrupted) => return Err(Error::Interrupted { session: None }),
+        Err(crate::ask::AskError::MissingDecision { id }) => {
+            return Err(Error::MissingAnswer {
+                message: format!(
+                    "an unfinished session on {kind} {subject_id} exists and the answers file has no decision `{id}`; add to \"decisions\":\n  \"{id}\": \"B\"   (A resume, B start over, C stop)"
+                ),
+            });
+        }
+        Err(e) => return Err(Error::Other(e.to_string())),
+    };
+    match choice {
+        0 => resume_listed(repo.clone(), config, listed, run, false, person).map(Some),
+        1 => Ok(None),
+        _ => Ok(Some(code::DONE)),
+    }
+}
+
+/// Resume `listed` with the run options given on this command line.
+fn resume_listed(
+    repo: Repo,
+    config: &Config,
+    listed: history::Listed,
+    run: &RunOptions,
+    ack: bool,
+    person: &mut dyn Person,
+) -> Result<i32> {
+    let interactive = std::io::stdin().is_terminal() && !person.replayed();
+    let settings = settings(run, config, interactive)?;
+    let answers = listed.dir.join("answers.json");
+    let recorded = if answers.exists() {
+        ReplayFile::load(&answers).map_err(|e| Error::State(e.to_string()))?
+    } else {
+        ReplayFile::default()
+    };
+    let mut recording = RecordingPerson::new(person, recorded, answers);
+    let flags = ResumeFlags {
+        runner: run.runner.is_some(),
+        out: run.out.is_some(),
+        max_turns: run.max_turns.is_some(),
+        retries: run.retries.is_some(),
+        ack,
+        interactive,
+    };
+    crate::session::resume::resume(repo, listed, settings, &flags, &mut recording)
 }
 
 /// Who answers: the person at the terminal, or a replay file. Never waits on a non-terminal.

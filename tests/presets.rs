@@ -204,10 +204,10 @@ impl MockServer {
         let child = cmd.spawn().expect("start the mock model server");
         let started = Instant::now();
         let port = loop {
-            if let Ok(text) = std::fs::read_to_string(&port_file) {
-                if let Ok(port) = text.trim().parse() {
-                    break port;
-                }
+            if let Ok(text) = std::fs::read_to_string(&port_file)
+                && let Ok(port) = text.trim().parse()
+            {
+                break port;
             }
             assert!(
                 started.elapsed() < Duration::from_secs(20),

@@ -118,11 +118,12 @@ pub fn staged(
     if let Some(root) = head_tree {
         let mut stack = vec![(root, Vec::new(), state.tree())];
         while let Some((id, prefix, cache)) = stack.pop() {
-            if let Some(node) = cache {
-                if node.num_entries.is_some() && node.id == id {
-                    covered.insert(prefix);
-                    continue;
-                }
+            if let Some(node) = cache
+                && node.num_entries.is_some()
+                && node.id == id
+            {
+                covered.insert(prefix);
+                continue;
             }
             let tree = repo.find_tree(id).map_err(|e| e.to_string())?;
             let decoded = tree.decode().map_err(|e| e.to_string())?;

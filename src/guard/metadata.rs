@@ -174,10 +174,10 @@ pub fn user_config_paths(env: &UserEnv) -> Vec<PathBuf> {
                     }
                 }
             }
-            if key == "core.excludesfile" || key == "core.attributesfile" {
-                if let Some(p) = config::last_value(&keys, key).and_then(|v| env.expand(&v, base)) {
-                    extra.push(p);
-                }
+            if (key == "core.excludesfile" || key == "core.attributesfile")
+                && let Some(p) = config::last_value(&keys, key).and_then(|v| env.expand(&v, base))
+            {
+                extra.push(p);
             }
         }
     }
@@ -215,10 +215,10 @@ pub fn hooks_dir(
         }
     }
     let wt_label = label(layout, &layout.git_dir.join("config.worktree"));
-    if wt_label != "config.worktree" {
-        if let Some(text) = metadata.get(&wt_label).and_then(|d| d.text.as_deref()) {
-            texts.push(text);
-        }
+    if wt_label != "config.worktree"
+        && let Some(text) = metadata.get(&wt_label).and_then(|d| d.text.as_deref())
+    {
+        texts.push(text);
     }
     let mut hooks = None;
     for text in texts {

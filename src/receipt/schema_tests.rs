@@ -56,15 +56,15 @@ fn fits(node: &Value, value: &Value, at: &str) -> Result<(), String> {
         }
     }
     if let Value::Array(items) = value {
-        if let Some(min) = node["minItems"].as_u64() {
-            if (items.len() as u64) < min {
-                return Err(format!("{at}: fewer than {min} items"));
-            }
+        if let Some(min) = node["minItems"].as_u64()
+            && (items.len() as u64) < min
+        {
+            return Err(format!("{at}: fewer than {min} items"));
         }
-        if let Some(max) = node["maxItems"].as_u64() {
-            if items.len() as u64 > max {
-                return Err(format!("{at}: more than {max} items"));
-            }
+        if let Some(max) = node["maxItems"].as_u64()
+            && items.len() as u64 > max
+        {
+            return Err(format!("{at}: more than {max} items"));
         }
         for (i, item) in items.iter().enumerate() {
             fits(&node["items"], item, &format!("{at}[{i}]"))?;

@@ -553,13 +553,13 @@ impl<'a> Item<'a> {
             if t.starts_with('#') {
                 let title = t.trim_start_matches('#').trim().to_string();
                 out.push((*n, title, String::new()));
-            } else if let Some(last) = out.last_mut() {
-                if !t.is_empty() {
-                    if !last.2.is_empty() {
-                        last.2.push('\n');
-                    }
-                    last.2.push_str(t);
+            } else if let Some(last) = out.last_mut()
+                && !t.is_empty()
+            {
+                if !last.2.is_empty() {
+                    last.2.push('\n');
                 }
+                last.2.push_str(t);
             }
         }
         out

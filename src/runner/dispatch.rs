@@ -37,6 +37,9 @@ pub struct Invocation {
     pub grace: Duration,
     /// Also stream the runner's output, sanitised, to our stderr.
     pub verbose: bool,
+    /// Where to note the runner's pid and start time, so a later run of the tool can end a runner
+    /// orphaned when this one was killed.
+    pub pid_file: Option<PathBuf>,
 }
 
 /// How the runner ended.
@@ -88,6 +91,12 @@ pub fn dispatch(inv: &Invocation) -> std::io::Result<Outcome> {
     })?;
     let pid = Pid::from_raw(child.id() as i32);
     let started = Instant::now();
+    if let Some(path) = &inv.pid_file {
+        let _ = std::fs::write(
+            path,
+            format!("{} {}\n", pid, start_time(pid.as_raw()).unwrap_or(0)),
+        );
+    }
 
     let log = std::sync::Arc::new(std::sync::Mutex::new(CappedLog::create(inv)?));
     let readers = [
@@ -228,6 +237,34 @@ fn kill_descendants(runner_pgid: Pid) -> (usize, usize) {
     let mut ignore = None;
     reap(Pid::from_raw(-1), &mut ignore);
     (killed.len(), escaped.len())
+}
+
+/// A process's start time (clock ticks since boot), to tell it from a later one with its pid.
+fn start_time(pid: i32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = stat.rsplit_once(')')?.1;
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// End the process group of a runner noted in `pid_file` by an earlier run of the tool, if that
+/// very process is still there. Returns true when it was.
+pub fn end_orphan(pid_file: &std::path::Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(pid_file) else {
+        return false;
+    };
+    let mut parts = text.split_whitespace();
+    let (Some(Ok(pid)), Some(Ok(start))) = (
+        parts.next().map(str::parse::<i32>),
+        parts.next().map(str::parse::<u64>),
+    ) else {
+        return false;
+    };
+    if pid <= 1 || start_time(pid) != Some(start) {
+        return false;
+    }
+    let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+    let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+    true
 }
 
 struct ProcInfo {

@@ -10,7 +10,8 @@ use crate::config::RunnerSetting;
 use crate::error::{Error, Result};
 
 /// Where a runner leaves its receipt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ReceiptFrom {
     /// `$INTERVIEW_OUT/receipt.json`.
     File,
@@ -19,7 +20,7 @@ pub enum ReceiptFrom {
 }
 
 /// A resolved runner: what to start and how to talk to it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct RunnerSpec {
     /// A short name for messages and the state file (`builtin`, or the program name).
     pub name: String,
@@ -100,6 +101,14 @@ impl RunnerSpec {
             receipt: ReceiptFrom::File,
             preset: None,
         })
+    }
+
+    /// The same runner in a later run of the tool (the built-in one from this executable).
+    pub fn reopen(&self) -> Result<RunnerSpec> {
+        if self.name == "builtin" && self.preset.is_none() {
+            return Self::builtin();
+        }
+        Ok(self.clone())
     }
 
     fn builtin() -> Result<RunnerSpec> {

@@ -331,3 +331,32 @@ pub fn render(v: &StatusJson<'_>) -> String {
     }
     s
 }
+
+/// True for a session that can still be continued.
+pub fn unfinished(state: &State) -> bool {
+    !matches!(state.status, Status::Done)
+}
+
+/// The latest unfinished session, for `interview resume` without an id.
+pub fn latest_unfinished(worktree: &Path) -> Result<Listed> {
+    list(worktree)
+        .into_iter()
+        .rev()
+        .find(|l| l.state.as_ref().map(unfinished).unwrap_or(false))
+        .ok_or_else(|| {
+            Error::Usage(
+                "no unfinished session to resume here; `interview status --all` lists sessions"
+                    .into(),
+            )
+        })
+}
+
+/// The latest unfinished session about the same subject, if any.
+pub fn unfinished_for(worktree: &Path, kind: &str, subject_id: &str) -> Option<Listed> {
+    list(worktree).into_iter().rev().find(|l| {
+        l.state
+            .as_ref()
+            .map(|s| unfinished(s) && s.kind.as_str() == kind && s.subject_id == subject_id)
+            .unwrap_or(false)
+    })
+}

@@ -3,6 +3,7 @@
 //! One turn: brief → snapshot → dispatch → snapshot → diff → receipt → questions → answers.
 
 pub mod history;
+pub mod resume;
 pub mod state;
 pub mod tier;
 pub mod transcript;
@@ -89,6 +90,50 @@ impl Prepared {
     }
 }
 
+/// `session.json`: what a session is about and how it runs, written once, read by `resume`.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct SessionFile {
+    pub session_file: u32,
+    pub subject: Subject,
+    pub runner: RunnerSpec,
+    pub out: Option<PathBuf>,
+    pub clarify_into: Option<PathBuf>,
+}
+
+impl SessionFile {
+    pub fn load(dir: &Path) -> Result<SessionFile> {
+        let path = dir.join("session.json");
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        serde_json::from_str(&text).map_err(|e| {
+            Error::State(format!(
+                "{} is corrupt or truncated (line {}, column {}): {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            ))
+        })
+    }
+}
+
+/// For the resume tests: `INTERVIEW_TEST_PAUSE=<sub-step>@<turn>` makes the tool stop still at
+/// that point (after saving the state), touching `INTERVIEW_TEST_PAUSE_MARK`, until it is killed.
+fn test_pause(step: SubStep, turn: u32) {
+    let Ok(spec) = std::env::var("INTERVIEW_TEST_PAUSE") else {
+        return;
+    };
+    let want = format!("{}@{turn}", history::sub_step_word(step));
+    if spec != want {
+        return;
+    }
+    if let Ok(mark) = std::env::var("INTERVIEW_TEST_PAUSE_MARK") {
+        let _ = std::fs::write(mark, &want);
+    }
+    loop {
+        std::thread::sleep(Duration::from_secs(1));
+    }
+}
+
 /// A running session.
 pub struct Session<'p> {
     repo: Repo,
@@ -130,6 +175,7 @@ impl<'p> Session<'p> {
             last_session: None,
             rounds: Vec::new(),
             document: None,
+            final_next: false,
         };
         let transcript = Transcript::open(&dir.join("transcript.jsonl"))?;
         let mut session = Session {
@@ -143,6 +189,16 @@ impl<'p> Session<'p> {
             transcript,
         };
         session.save()?;
+        let file = SessionFile {
+            session_file: 1,
+            subject: session.subject.clone(),
+            runner: session.settings.runner.clone(),
+            out: session.settings.out.clone(),
+            clarify_into: session.settings.clarify_into.clone(),
+        };
+        let json = serde_json::to_vec_pretty(&file)
+            .map_err(|e| Error::State(format!("cannot encode the session: {e}")))?;
+        tier::write_atomic(&session.dir.join("session.json"), &json)?;
         session.transcript.event(
             "session_start",
             serde_json::json!({
@@ -156,6 +212,51 @@ impl<'p> Session<'p> {
         Ok(session)
     }
 
+    /// Pick up an existing session where it stopped.
+    pub fn open(
+        repo: Repo,
+        dir: PathBuf,
+        state: State,
+        subject: Subject,
+        settings: Settings,
+        person: &'p mut dyn Person,
+    ) -> Result<Session<'p>> {
+        let tier = LocalTier::open(&repo.worktree, &repo.common_dir)?;
+        let transcript = Transcript::open(&dir.join("transcript.jsonl"))?;
+        let mut session = Session {
+            repo,
+            tier,
+            dir,
+            state,
+            subject,
+            settings,
+            person,
+            transcript,
+        };
+        // A runner orphaned when an earlier run of the tool was killed is ended first.
+        let pid_file = session.turn_dir(session.state.turn).join("runner.pid");
+        if dispatch::end_orphan(&pid_file) {
+            session.person.say(&format!(
+                "Ended the runner of turn {} left over from the interrupted run.",
+                session.state.turn
+            ));
+        }
+        session.state.max_turns = session.settings.max_turns;
+        session.state.retries = session.settings.retries;
+        session.state.status = Status::InProgress;
+        session.save()?;
+        session.transcript.event(
+            "session_resume",
+            serde_json::json!({ "turn": session.state.turn, "sub_step": session.state.sub_step }),
+        )?;
+        Ok(session)
+    }
+
+    /// Record a decision taken outside the turn loop (e.g. acknowledging a blocker).
+    pub fn state_mut(&mut self) -> &mut State {
+        &mut self.state
+    }
+
     pub fn id(&self) -> &str {
         &self.state.session
     }
@@ -166,23 +267,29 @@ impl<'p> Session<'p> {
 
     fn set_step(&mut self, step: SubStep) -> Result<()> {
         self.state.sub_step = step;
-        self.save()
+        self.save()?;
+        test_pause(step, self.state.turn);
+        Ok(())
     }
 
     /// Run the turn loop to its end.
     pub fn run(&mut self) -> Result<Finished> {
-        let mut force_final = false;
+        // A session resumed in the middle of its questions finishes them first.
+        if self.state.sub_step == SubStep::Questions
+            && self.state.rounds.last().map(|r| r.turn) == Some(self.state.turn)
+        {
+            let turn = self.state.turn;
+            let ended_early = self.ask_remaining(turn)?;
+            self.next_turn(ended_early)?;
+        }
         while self.state.turn <= self.settings.max_turns {
             let turn = self.state.turn;
-            let final_turn = force_final || turn == self.settings.max_turns;
+            let final_turn = self.state.final_next || turn == self.settings.max_turns;
             let receipt = self.turn_with_retries(turn, final_turn)?;
             match receipt {
                 Receipt::Ask(ask) => {
                     let ended_early = self.ask_round(turn, ask.questions)?;
-                    force_final |= ended_early;
-                    self.state.turn += 1;
-                    self.state.sub_step = SubStep::Brief;
-                    self.save()?;
+                    self.next_turn(ended_early)?;
                 }
                 Receipt::Done(done) => return self.finish(done),
             }
@@ -191,6 +298,14 @@ impl<'p> Session<'p> {
         Err(Error::Other(
             "the interview ended without a document".into(),
         ))
+    }
+
+    fn next_turn(&mut self, final_next: bool) -> Result<()> {
+        self.state.final_next |= final_next;
+        self.state.turn += 1;
+        self.state.sub_step = SubStep::Brief;
+        self.state.status = Status::InProgress;
+        self.save()
     }
 
     /// One turn, retried from the same sub-step until it yields a receipt or retries run out.
@@ -366,6 +481,7 @@ impl<'p> Session<'p> {
             timeout: self.settings.turn_timeout,
             grace: self.settings.grace,
             verbose: self.settings.verbose,
+            pid_file: Some(dir.join("runner.pid")),
         };
         let outcome = dispatch::dispatch(&invocation).map_err(|e| Error::io("runner", e))?;
 
@@ -374,7 +490,12 @@ impl<'p> Session<'p> {
             Snapshot::take(&scope).map_err(|e| Error::Guard(format!("after turn {turn}: {e}")))?;
         self.set_step(SubStep::Guard)?;
         let report = before.diff(&after);
-        let guard_json = serde_json::json!({ "turn": turn, "changes": &report });
+        let guard_json = serde_json::json!({
+            "turn": turn,
+            "before": before.digests(),
+            "after": after.digests(),
+            "report": &report,
+        });
         tier::write_atomic(
             &dir.join("guard.json"),
             &serde_json::to_vec_pretty(&guard_json).unwrap_or_default(),
@@ -610,7 +731,6 @@ impl<'p> Session<'p> {
     /// Put questions to the person. Returns true when the next turn must be the final one.
     fn ask_round(&mut self, turn: u32, questions: Vec<crate::receipt::Question>) -> Result<bool> {
         self.set_step(SubStep::Questions)?;
-        self.state.status = Status::WaitingForPerson;
         self.state.rounds.push(Round {
             turn,
             questions: questions.clone(),
@@ -618,6 +738,37 @@ impl<'p> Session<'p> {
             gate_skipped: false,
             skipped_all: false,
         });
+        self.put_questions(turn, questions)
+    }
+
+    /// Ask the questions of the last round that have no answer yet (after a resume, only those).
+    fn ask_remaining(&mut self, turn: u32) -> Result<bool> {
+        let Some(round) = self.state.rounds.last().filter(|r| r.turn == turn) else {
+            return Ok(false);
+        };
+        let remaining: Vec<_> = round
+            .questions
+            .iter()
+            .filter(|q| !round.answers.iter().any(|a| a.question_id == q.topic))
+            .cloned()
+            .collect();
+        if remaining.is_empty() {
+            return Ok(round.gate_skipped || round.skipped_all);
+        }
+        self.person.say(&format!(
+            "Continuing turn {turn}: {} question(s) still to answer.",
+            remaining.len()
+        ));
+        self.put_questions(turn, remaining)
+    }
+
+    /// The entry gate and question loop for `questions`, recorded into the last round.
+    fn put_questions(
+        &mut self,
+        turn: u32,
+        questions: Vec<crate::receipt::Question>,
+    ) -> Result<bool> {
+        self.state.status = Status::WaitingForPerson;
         self.save()?;
         let state_path = self.dir.join("state.json");
         let workspace_id = self.repo.workspace_id.clone();
@@ -643,9 +794,10 @@ impl<'p> Session<'p> {
             Err(e) => return Err(self.ask_error(e)),
         };
         let _ = crate::telemetry::record_round(&self.tier.root, &outcome, self.person.replayed());
-        let round = self.state.rounds.last_mut().expect("a round was pushed");
-        round.gate_skipped = outcome.skipped && !outcome.skipped_all;
-        round.skipped_all = outcome.skipped_all;
+        if let Some(round) = self.state.rounds.last_mut() {
+            round.gate_skipped |= outcome.skipped && !outcome.skipped_all;
+            round.skipped_all |= outcome.skipped_all;
+        }
         self.transcript.event(
             "round_end",
             serde_json::json!({ "turn": turn, "outcome": &outcome, "skipped_all": outcome.skipped_all, "qa_duration_ms": outcome.qa_duration_ms }),

@@ -81,6 +81,9 @@ pub struct State {
     pub rounds: Vec<Round>,
     /// Where the document was written, once it was.
     pub document: Option<String>,
+    /// The next turn must be the final one (the person skipped a round or typed `skip all`).
+    #[serde(default)]
+    pub final_next: bool,
 }
 
 impl State {

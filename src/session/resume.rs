@@ -1,0 +1,158 @@
+//! `interview resume`: continue an aborted or failed session from its sub-step, after the
+//! circuit breaker has had its say.
+
+use std::path::PathBuf;
+
+use super::history::Listed;
+use super::state::{KeyDecision, Status, now_iso};
+use super::{Repo, Session, SessionFile, Settings};
+use crate::ask::{self, Decision, Person};
+use crate::error::{Error, Result, code};
+
+/// Continue `listed` with `settings`. `ack` acknowledges a blocker without a terminal.
+pub fn resume(
+    repo: Repo,
+    listed: Listed,
+    mut settings: Settings,
+    flags: &ResumeFlags,
+    person: &mut dyn Person,
+) -> Result<i32> {
+    let dir: PathBuf = listed.dir;
+    let mut state = listed.state?;
+    if state.status == Status::Done {
+        return Err(Error::Usage(format!(
+            "session {} is already done{}",
+            state.session,
+            state
+                .document
+                .as_ref()
+                .map(|d| format!("; its document is at {d}"))
+                .unwrap_or_default()
+        )));
+    }
+    let file = SessionFile::load(&dir)?;
+    if !flags.runner {
+        settings.runner = file.runner.reopen()?;
+    }
+    if !flags.out {
+        settings.out = file.out.clone();
+    }
+    if !flags.max_turns {
+        settings.max_turns = state.max_turns;
+    }
+    if !flags.retries {
+        settings.retries = state.retries;
+    }
+    settings.clarify_into = file.clarify_into.clone();
+
+    // The blocker is shown before anything runs.
+    for b in &state.blockers {
+        person.say(&format!("Blocker: {b}"));
+    }
+    let breaker_open = state.status == Status::Failed && state.retry_count >= state.retries;
+    if breaker_open {
+        let proceed = if flags.ack {
+            true
+        } else if flags.interactive {
+            let decision = Decision {
+                id: "circuit_breaker".into(),
+                context: format!(
+                    "session {} failed {} times in a row at turn {}",
+                    state.session,
+                    state.retry_count + 1,
+                    state.turn
+                ),
+                options: vec![
+                    "Retry the turn with a fresh brief (the retry count starts again)".into(),
+                    "Stop and keep the answers; decide later".into(),
+                    "Abandon this session".into(),
+                ],
+                recommended: 0,
+                reason: "a fresh brief often resolves persistent failures".into(),
+            };
+            let choice = match ask::choose(person, &decision) {
+                Ok(c) => c,
+                Err(ask::AskError::Interrupted) => {
+                    return Err(Error::Interrupted {
+                        session: Some(state.session.clone()),
+                    });
+                }
+                Err(e) => return Err(Error::Other(e.to_string())),
+            };
+            let letter = (b'A' + choice as u8) as char;
+            state.key_decisions.push(KeyDecision {
+                at: now_iso(),
+                id: decision.id.clone(),
+                context: decision.context.clone(),
+                choice: format!("{letter}) {}", decision.options[choice]),
+            });
+            match choice {
+                0 => true,
+                1 => {
+                    state.save(&dir.join("state.json"))?;
+                    return Err(Error::CircuitOpen(format!(
+                        "session {} stays blocked; `interview resume {}` when ready",
+                        state.session, state.session
+                    )));
+                }
+                _ => {
+                    state.status = Status::Aborted;
+                    state.note("the person abandoned the session", "nothing");
+                    state.save(&dir.join("state.json"))?;
+                    person.say(&format!("Session {} abandoned.", state.session));
+                    return Ok(code::DONE);
+                }
+            }
+        } else {
+            return Err(Error::CircuitOpen(format!(
+                "session {} failed {} times in a row at turn {} and is blocked:\n  {}\n\
+                 Acknowledge it to retry: `interview resume {} --ack`",
+                state.session,
+                state.retry_count + 1,
+                state.turn,
+                state.blockers.join("\n  "),
+                state.session
+            )));
+        };
+        if proceed {
+            if flags.ack {
+                state.key_decisions.push(KeyDecision {
+                    at: now_iso(),
+                    id: "circuit_breaker".into(),
+                    context: "blocker acknowledged with --ack".into(),
+                    choice: "A) Retry the turn with a fresh brief".into(),
+                });
+            }
+            state.retry_count = 0;
+            state.retry_log.clear();
+            state.blockers.clear();
+        }
+    } else if state.status == Status::Failed {
+        // Stopped by the guard (or a fatal error): the turn starts again, the blocker is kept
+        // in the key decisions.
+        for b in std::mem::take(&mut state.blockers) {
+            state.key_decisions.push(KeyDecision {
+                at: now_iso(),
+                id: "resume".into(),
+                context: b,
+                choice: "resumed".into(),
+            });
+        }
+        state.retry_count = 0;
+        state.retry_log.clear();
+    }
+    let mut session = Session::open(repo, dir, state, file.subject, settings, person)?;
+    session.run()?;
+    Ok(code::DONE)
+}
+
+/// Which settings the person gave on the `resume` command line (those win over the session's).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ResumeFlags {
+    pub runner: bool,
+    pub out: bool,
+    pub max_turns: bool,
+    pub retries: bool,
+    pub ack: bool,
+    pub interactive: bool,
+}
