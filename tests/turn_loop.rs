@@ -25,13 +25,52 @@ fn transcript_events(repo: &TempRepo, event: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// Run `intent 7` with `runner` at a pseudo-terminal, answering nothing; returns (exit, screen).
+/// Run `intent 7` with `runner`, replaying an empty answers file (no terminal, so no prompts);
+/// returns (exit, everything printed).
 fn run_failing(repo: &TempRepo, runner_name: &str, extra: &[&str]) -> (i32, String) {
+    run_replayed(
+        repo,
+        runner_name,
+        r#"{ "interview_answers": 1, "answers": {} }"#,
+        extra,
+        &[],
+    )
+}
+
+/// Run `intent 7` with `runner`, replaying `answers_json`, with extra flags and environment.
+fn run_replayed(
+    repo: &TempRepo,
+    runner_name: &str,
+    answers_json: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (i32, String) {
     work_item(repo);
+    let answers = repo.path().join(".git/test-answers.json");
+    std::fs::write(&answers, answers_json).unwrap();
     let r = runner(runner_name);
-    let mut args = vec!["intent", "7", "--from", "item.md", "--runner", &r];
+    let answers = answers.display().to_string();
+    let mut args = vec![
+        "intent",
+        "7",
+        "--from",
+        "item.md",
+        "--runner",
+        &r,
+        "--answers",
+        &answers,
+    ];
     args.extend_from_slice(extra);
-    Pty::spawn(repo, &args, &[]).finish()
+    let mut cmd = repo.cmd();
+    cmd.args(&args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run interview");
+    (
+        out.status.code().unwrap_or(-1),
+        format!("{}{}", stdout(&out), stderr(&out)),
+    )
 }
 
 fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
@@ -167,6 +206,58 @@ fn a_failed_turn_is_retried_three_times_then_exits_4() {
     assert!(brief.contains("no receipt"), "{brief}");
 }
 
+#[test]
+fn after_exhausted_retries_a_person_chooses_and_stop_keeps_the_session_failed() {
+    let repo = TempRepo::new();
+    work_item(&repo);
+    let r = runner("no-receipt.sh");
+    let mut pty = Pty::spawn(
+        &repo,
+        &["intent", "7", "--from", "item.md", "--runner", &r],
+        &[],
+    );
+    let screen = pty.expect("Choose A, B or C");
+    assert!(screen.contains("DECISION REQUIRED"), "{screen}");
+    assert!(screen.contains("A) Retry with a fresh brief"), "{screen}");
+    assert!(screen.contains("Recommendation: A"), "{screen}");
+    pty.send_line("B");
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 4, "{rest}");
+    let st = state(&repo);
+    assert_eq!(st["status"], "failed");
+    assert_eq!(st["key_decisions"][0]["id"], "runner_failed");
+    assert_eq!(transcript_events(&repo, "turn_failed").len(), 4);
+}
+
+#[test]
+fn retrying_afresh_after_escalation_runs_the_turn_four_more_times() {
+    let repo = TempRepo::new();
+    work_item(&repo);
+    let r = runner("no-receipt.sh");
+    let mut pty = Pty::spawn(
+        &repo,
+        &[
+            "intent",
+            "7",
+            "--from",
+            "item.md",
+            "--runner",
+            &r,
+            "--retries",
+            "1",
+        ],
+        &[],
+    );
+    pty.expect("Choose A, B or C");
+    pty.send_line("A");
+    pty.expect("Choose A, B or C");
+    pty.send_line("C");
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 4, "{rest}");
+    assert_eq!(transcript_events(&repo, "turn_failed").len(), 4);
+    assert_eq!(state(&repo)["status"], "aborted");
+}
+
 macro_rules! misbehaving {
     ($($name:ident: $script:literal => $fragment:literal;)*) => {$(
         #[test]
@@ -203,29 +294,13 @@ misbehaving! {
 #[test]
 fn asking_on_the_final_turn_fails_the_turn() {
     let repo = TempRepo::new();
-    work_item(&repo);
-    let r = runner("ask-on-final.sh");
-    let mut pty = Pty::spawn(
+    let (code, screen) = run_replayed(
         &repo,
-        &[
-            "intent",
-            "7",
-            "--from",
-            "item.md",
-            "--runner",
-            &r,
-            "--max-turns",
-            "2",
-            "--retries",
-            "0",
-        ],
+        "ask-on-final.sh",
+        r#"{ "interview_answers": 1, "answers": { "t1": "yes" } }"#,
+        &["--max-turns", "2", "--retries", "0"],
         &[],
     );
-    pty.expect("[Y]");
-    pty.send_line("y");
-    pty.expect("Again?");
-    pty.send_line("yes");
-    let (code, screen) = pty.finish();
     assert_eq!(code, 4, "{screen}");
     assert!(screen.contains("final turn"), "{screen}");
 }
@@ -235,27 +310,14 @@ fn a_runner_that_never_exits_is_stopped_at_the_timeout() {
     let repo = TempRepo::new();
     let pid_file = repo.path().join(".git/test-pids");
     work_item(&repo);
-    let r = runner("never-exits.sh");
     let pid_env = pid_file.display().to_string();
-    let pty = Pty::spawn(
+    let (code, screen) = run_replayed(
         &repo,
-        &[
-            "intent",
-            "7",
-            "--from",
-            "item.md",
-            "--runner",
-            &r,
-            "--turn-timeout",
-            "1",
-            "--grace",
-            "1",
-            "--retries",
-            "0",
-        ],
+        "never-exits.sh",
+        r#"{ "interview_answers": 1, "answers": {} }"#,
+        &["--turn-timeout", "1", "--grace", "1", "--retries", "0"],
         &[("TEST_PIDS", &pid_env)],
     );
-    let (code, screen) = pty.finish();
     assert_eq!(code, 4, "{screen}");
     assert!(screen.contains("did not finish within 1 s"), "{screen}");
     let pids = pids(&pid_file);
@@ -268,27 +330,14 @@ fn a_runner_ignoring_sigterm_and_its_children_are_killed() {
     let repo = TempRepo::new();
     let pid_file = repo.path().join(".git/test-pids");
     work_item(&repo);
-    let r = runner("ignores-term.sh");
     let pid_env = pid_file.display().to_string();
-    let pty = Pty::spawn(
+    let (code, screen) = run_replayed(
         &repo,
-        &[
-            "intent",
-            "7",
-            "--from",
-            "item.md",
-            "--runner",
-            &r,
-            "--turn-timeout",
-            "1",
-            "--grace",
-            "1",
-            "--retries",
-            "0",
-        ],
+        "ignores-term.sh",
+        r#"{ "interview_answers": 1, "answers": {} }"#,
+        &["--turn-timeout", "1", "--grace", "1", "--retries", "0"],
         &[("TEST_PIDS", &pid_env)],
     );
-    let (code, screen) = pty.finish();
     assert_eq!(code, 4, "{screen}");
     let pids = pids(&pid_file);
     assert_eq!(pids.len(), 2, "runner and child recorded: {pids:?}");

@@ -340,9 +340,56 @@ impl<'p> Session<'p> {
                         ));
                         self.state.note(
                             format!("turn {turn} failed {attempts} times"),
-                            "look at runner.log of the turn, fix the runner, then start again",
+                            format!(
+                                "look at turns/{turn:03}/runner.log, fix the runner, then `interview resume {}`",
+                                self.state.session
+                            ),
                         );
                         self.save()?;
+                        if self.person.replayed() {
+                            return Err(Error::RunnerFailed {
+                                turn,
+                                attempts,
+                                reason,
+                            });
+                        }
+                        let choice = self.decide(&Decision {
+                            id: "runner_failed".into(),
+                            context: format!(
+                                "the runner failed {attempts} times in a row at turn {turn}: {}",
+                                receipt::sanitize_line(&reason)
+                                    .0
+                                    .chars()
+                                    .take(160)
+                                    .collect::<String>()
+                            ),
+                            options: vec![
+                                "Retry with a fresh brief".into(),
+                                "Stop and keep the answers (resume later)".into(),
+                                "Abort: investigate and fix the runner by hand".into(),
+                            ],
+                            recommended: 0,
+                            reason: "a fresh brief often resolves persistent failures".into(),
+                        })?;
+                        match choice {
+                            0 => {
+                                self.state.status = Status::InProgress;
+                                self.state.retry_count = 0;
+                                self.state.retry_log.clear();
+                                self.state.blockers.pop();
+                                self.save()?;
+                                previous_failure = None;
+                                continue;
+                            }
+                            1 => {
+                                self.state.status = Status::Failed;
+                                self.save()?;
+                            }
+                            _ => {
+                                self.state.status = Status::Aborted;
+                                self.save()?;
+                            }
+                        }
                         return Err(Error::RunnerFailed {
                             turn,
                             attempts,
