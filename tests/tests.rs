@@ -7,5 +7,6 @@ mod ask;
 mod builtin;
 mod guard;
 mod presets;
+mod resume;
 mod subject;
 mod turn_loop;

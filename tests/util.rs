@@ -166,6 +166,18 @@ impl Pty {
             .expect("send Ctrl+C");
     }
 
+    /// The pid of the `interview` process at this terminal.
+    pub fn pid(&self) -> i32 {
+        self.session.get_process().pid().as_raw()
+    }
+
+    /// Kill the tool with SIGKILL (no chance to save anything) and wait for it.
+    pub fn kill9(self) {
+        let pid = nix::unistd::Pid::from_raw(self.pid());
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL).expect("kill -9");
+        let _ = self.session.get_process().wait();
+    }
+
     /// Read the rest of the output and return it with the exit code.
     pub fn finish(mut self) -> (i32, String) {
         use expectrl::Expect;

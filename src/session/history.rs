@@ -342,7 +342,8 @@ pub fn latest_unfinished(worktree: &Path) -> Result<Listed> {
     list(worktree)
         .into_iter()
         .rev()
-        .find(|l| l.state.as_ref().map(unfinished).unwrap_or(false))
+        // An unreadable state counts: resuming it then says what is wrong with it.
+        .find(|l| l.state.as_ref().map(unfinished).unwrap_or(true))
         .ok_or_else(|| {
             Error::Usage(
                 "no unfinished session to resume here; `interview status --all` lists sessions"
