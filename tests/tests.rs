@@ -8,5 +8,6 @@ mod builtin;
 mod guard;
 mod presets;
 mod resume;
+mod status;
 mod subject;
 mod turn_loop;
