@@ -705,7 +705,7 @@ fn count_lines(repo: &gix::Repository, change: &FileChange) -> Result<LineCounts
                 continue;
             };
             let line = input.interner[*token];
-            if line.find(b"TODO").is_some() || line.find(b"FIXME").is_some() {
+            if has_marker(line, b"TODO") || has_marker(line, b"FIXME") {
                 todo_lines.push(line.to_str_lossy().trim().to_string());
             }
         }
@@ -926,5 +926,30 @@ mod tests {
     fn cap_cuts_on_characters_not_bytes() {
         assert_eq!(cap("ééééé", 3), "éé…");
         assert_eq!(cap("abc", 3), "abc");
+    }
+}
+
+/// True when `marker` appears in `line` as a word of its own (`TODO:`, `// FIXME(x)`), not inside
+/// another word (`TODOs`, `FIXMEd`).
+fn has_marker(line: &[u8], marker: &[u8]) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    line.windows(marker.len()).enumerate().any(|(at, w)| {
+        w == marker
+            && (at == 0 || !word(line[at - 1]))
+            && line.get(at + marker.len()).is_none_or(|&b| !word(b))
+    })
+}
+
+#[cfg(test)]
+mod marker_tests {
+    use super::has_marker;
+
+    #[test]
+    fn a_todo_marker_is_a_word_of_its_own() {
+        assert!(has_marker(b"// TODO: handle errors", b"TODO"));
+        assert!(has_marker(b"# FIXME(ana) later", b"FIXME"));
+        assert!(has_marker(b"TODO", b"TODO"));
+        assert!(!has_marker(b"tests touched, TODOs", b"TODO"));
+        assert!(!has_marker(b"MY_TODO_LIST", b"TODO"));
     }
 }
