@@ -7,6 +7,7 @@ mod ask;
 mod builtin;
 mod guard;
 mod presets;
+mod replay;
 mod resume;
 mod status;
 mod subject;

@@ -84,6 +84,8 @@ pub struct TerminalPerson {
     style: Style,
     out: Box<dyn Write>,
     input: Input,
+    /// The signal count already turned into an `Interrupted`.
+    acted_on: usize,
 }
 
 impl TerminalPerson {
@@ -93,6 +95,7 @@ impl TerminalPerson {
             style,
             out: Box::new(std::io::stdout()),
             input: Input::Stdin,
+            acted_on: crate::signals::count(),
         }
     }
 
@@ -102,6 +105,7 @@ impl TerminalPerson {
             style,
             out,
             input: Input::Fd(input, LineReader::default()),
+            acted_on: crate::signals::count(),
         }
     }
 
@@ -117,16 +121,27 @@ impl TerminalPerson {
             })
     }
 
-    /// Wait for one line; an interrupting signal since the call began wins over any line.
-    fn read_line(&mut self) -> Result<String, AskError> {
-        let base = crate::signals::count();
-        match &mut self.input {
+    /// Show `prompt`, then wait for one line. An interrupting signal not yet acted on wins over
+    /// any line: one that arrived between two prompts (while an answer was being saved, or as
+    /// the prompt appeared) is never lost.
+    fn prompt(&mut self, prompt: &str) -> Result<String, AskError> {
+        let base = self.acted_on;
+        self.show(prompt)?;
+        let line = match &mut self.input {
             Input::Fd(fd, reader) => reader.next_line(fd.as_fd(), base),
             Input::Stdin => {
                 let mut reader = STDIN.lock().unwrap_or_else(|p| p.into_inner());
                 reader.next_line(std::io::stdin().as_fd(), base)
             }
+        };
+        if matches!(line, Err(AskError::Interrupted)) {
+            self.acted_on = crate::signals::count();
         }
+        if matches!(line, Err(AskError::Interrupted) | Err(AskError::Closed)) {
+            // The cursor is still on the prompt line: end it so what follows starts clean.
+            let _ = self.show("\n");
+        }
+        line
     }
 }
 
@@ -135,8 +150,7 @@ const PROMPT: &str = "> ";
 
 impl Person for TerminalPerson {
     fn gate(&mut self, count: usize) -> Result<String, AskError> {
-        self.show(&format!("\n{}{PROMPT}", render::gate(count)))?;
-        self.read_line()
+        self.prompt(&format!("\n{}{PROMPT}", render::gate(count)))
     }
 
     fn intro(&mut self, total: usize) {
@@ -151,15 +165,13 @@ impl Person for TerminalPerson {
         question: &Question,
     ) -> Result<String, AskError> {
         let text = render::question(&self.style, index, total, time_label, question);
-        self.show(&format!("\n{text}{PROMPT}"))?;
-        self.read_line()
+        self.prompt(&format!("\n{text}{PROMPT}"))
     }
 
     fn decide(&mut self, decision: &Decision) -> Result<String, AskError> {
         let bell = if self.style.bell { "\x07" } else { "" };
         let text = render::decision(&self.style, decision);
-        self.show(&format!("{bell}\n{text}"))?;
-        self.read_line()
+        self.prompt(&format!("{bell}\n{text}"))
     }
 
     fn say(&mut self, text: &str) {

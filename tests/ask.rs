@@ -1,0 +1,385 @@
+//! The person's side at a real pseudo-terminal: the entry gate, the question loop, Ctrl+C and
+//! the Choose prompt, driving the real binary and checking what is shown and what is recorded.
+
+use crate::util::*;
+
+/// `intent 7` with the honest runner (2 questions in turn 1, 1 in turn 2), the change guard
+/// only warning, plus `extra` arguments.
+fn interview(repo: &TempRepo, extra: &[&str]) -> Pty {
+    interview_env(repo, extra, &[])
+}
+
+fn interview_env(repo: &TempRepo, extra: &[&str], env: &[(&str, &str)]) -> Pty {
+    repo.write(
+        "item.md",
+        "# Export to CSV\n\nUsers want their data as CSV.\n",
+    );
+    let honest = runner("honest.sh");
+    let mut args = vec![
+        "--color",
+        "never",
+        "intent",
+        "7",
+        "--from",
+        "item.md",
+        "--runner",
+        &honest,
+        "--on-change",
+        "warn",
+    ];
+    args.extend_from_slice(extra);
+    Pty::spawn(repo, &args, env)
+}
+
+/// Skip the second round at its gate and stop at the consent prompt without writing.
+fn skip_round_two_and_stop(mut pty: Pty) -> (i32, String) {
+    pty.expect("📋 The interviewer has 1 clarifying question(s)");
+    pty.expect("> ");
+    pty.send_line("n");
+    pty.expect("Choose A, B or C: ");
+    pty.send_line("C");
+    pty.finish()
+}
+
+/// Answer the first question, then type `second` at the second and finish the run.
+fn first_round(repo: &TempRepo, first: &str, second: &str) -> (i32, String) {
+    let mut pty = interview(repo, &[]);
+    pty.expect("Press Enter or type Y to proceed, N to skip entirely.");
+    pty.send_line("");
+    pty.expect("Where will this service run?");
+    pty.expect("> ");
+    pty.send_line(first);
+    pty.expect("Who uses the export?");
+    pty.expect("> ");
+    pty.send_line(second);
+    skip_round_two_and_stop(pty)
+}
+
+fn session_file(repo: &TempRepo, name: &str) -> String {
+    std::fs::read_to_string(repo.session_dir().join(name)).unwrap_or_default()
+}
+
+fn events(repo: &TempRepo, event: &str) -> Vec<serde_json::Value> {
+    session_file(repo, "transcript.jsonl")
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["event"] == event)
+        .collect()
+}
+
+/// The `answer` records of the transcript: (question_id, answer_text, skipped).
+fn answers(repo: &TempRepo) -> Vec<(String, String, bool)> {
+    events(repo, "answer")
+        .iter()
+        .map(|e| {
+            let a = &e["answer"];
+            (
+                a["question_id"].as_str().unwrap_or_default().to_string(),
+                a["answer_text"].as_str().unwrap_or_default().to_string(),
+                a["skipped"].as_bool().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+fn answers_json(repo: &TempRepo) -> serde_json::Value {
+    serde_json::from_str(&session_file(repo, "answers.json")).expect("answers.json is JSON")
+}
+
+fn a(topic: &str, text: &str, skipped: bool) -> (String, String, bool) {
+    (topic.into(), text.into(), skipped)
+}
+
+#[test]
+fn the_entry_gate_shows_the_count_and_both_choices() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    pty.expect("📋 The interviewer has 2 clarifying question(s) about your work.");
+    let gate = pty.expect("Press Enter or type Y to proceed, N to skip entirely.");
+    assert!(
+        gate.contains("  [Y] Answer questions now  (recommended)\r\n"),
+        "{gate}"
+    );
+    assert!(
+        gate.contains("  [N] Skip Q&A and continue without answers\r\n"),
+        "{gate}"
+    );
+    pty.ctrl_c();
+    pty.finish();
+}
+
+#[test]
+fn enter_at_the_gate_starts_the_loop_with_progress_options_and_hint() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    pty.expect("N to skip entirely.");
+    pty.send_line("");
+    pty.expect("interview found 2 point(s) needing clarification.");
+    pty.expect("📋 Q&A Progress — Question 1 of 2\r\n");
+    let shown = pty.expect("> ");
+    assert!(shown.contains("Where will this service run?"), "{shown}");
+    assert!(
+        shown.contains("  1. Kubernetes  (k8s)  ← recommended\r\n"),
+        "{shown}"
+    );
+    assert!(shown.contains("  2. One VM  (vm)\r\n"), "{shown}");
+    assert!(
+        shown.contains("(Type your answer, a number to pick an option, \"r\" for the recommended one, \"skip\", or \"skip all\")"),
+        "{shown}"
+    );
+    pty.send_line("k8s");
+    // From the second question on, the header carries the time estimate.
+    pty.expect("📋 Q&A Progress — Question 2 of 2  |  ~5s remaining");
+    pty.ctrl_c();
+    pty.finish();
+}
+
+#[test]
+fn a_number_picks_the_option_value_and_the_typed_line_is_recorded() {
+    let repo = TempRepo::new();
+    let (code, screen) = first_round(&repo, "2", "analysts");
+    assert_eq!(code, 0, "{screen}");
+    assert_eq!(
+        answers(&repo),
+        vec![
+            a("deployment_target", "vm", false),
+            a("users", "analysts", false)
+        ]
+    );
+    let file = answers_json(&repo);
+    assert_eq!(file["answers"]["deployment_target"], "2");
+    assert_eq!(file["answers"]["users"], "analysts");
+}
+
+#[test]
+fn an_out_of_range_number_is_kept_as_text() {
+    let repo = TempRepo::new();
+    first_round(&repo, "7", "analysts");
+    assert_eq!(answers(&repo)[0], a("deployment_target", "7", false));
+}
+
+#[test]
+fn r_picks_the_recommended_option() {
+    let repo = TempRepo::new();
+    first_round(&repo, "r", "@recommended");
+    assert_eq!(
+        answers(&repo),
+        vec![
+            a("deployment_target", "k8s", false),
+            // No recommendation on an open question: the text is the answer.
+            a("users", "@recommended", false)
+        ]
+    );
+}
+
+#[test]
+fn skip_skips_only_that_question() {
+    let repo = TempRepo::new();
+    let (code, _) = first_round(&repo, "skip", "analysts");
+    assert_eq!(code, 0);
+    assert_eq!(
+        answers(&repo),
+        vec![
+            a("deployment_target", "", true),
+            a("users", "analysts", false)
+        ]
+    );
+    assert_eq!(answers_json(&repo)["answers"]["deployment_target"], "skip");
+}
+
+#[test]
+fn skip_all_ends_the_round_and_the_next_turn_is_final() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    pty.expect("N to skip entirely.");
+    pty.send_line("y");
+    pty.expect("Question 1 of 2");
+    pty.expect("> ");
+    pty.send_line("skip all");
+    let rest = pty.expect("Choose A, B or C: ");
+    assert!(!rest.contains("Who uses the export?"), "{rest}");
+    assert!(
+        !rest.contains("clarifying question(s)"),
+        "no second round: {rest}"
+    );
+    pty.send_line("c");
+    pty.finish();
+    assert_eq!(answers(&repo), vec![a("deployment_target", "", true)]);
+    let end = &events(&repo, "round_end")[0];
+    assert_eq!(end["outcome"]["skipped"], true);
+    assert_eq!(
+        end["outcome"]["skip_telemetry"]["skip_reason"],
+        serde_json::Value::Null
+    );
+}
+
+#[test]
+fn n_at_the_gate_skips_the_round_without_asking() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    pty.expect("N to skip entirely.");
+    pty.send_line("N");
+    let rest = pty.expect("Choose A, B or C: ");
+    assert!(!rest.contains("Q&A Progress"), "{rest}");
+    pty.send_line("c");
+    pty.finish();
+    assert!(answers(&repo).is_empty());
+    let end = &events(&repo, "round_end")[0];
+    assert_eq!(end["outcome"]["skipped"], true);
+    assert_eq!(end["outcome"]["qa_answers"], serde_json::Value::Null);
+    assert_eq!(
+        end["outcome"]["skip_telemetry"]["skip_reason"],
+        "user_skip_entire"
+    );
+    assert_eq!(answers_json(&repo)["gate"], "N");
+}
+
+#[test]
+fn anything_else_at_the_gate_is_asked_again() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    pty.expect("N to skip entirely.");
+    pty.send_line("maybe");
+    pty.expect("Please press Enter or type Y to answer the questions, or N to skip them.");
+    pty.expect("N to skip entirely.");
+    pty.send_line("y");
+    pty.expect("Question 1 of 2");
+    pty.ctrl_c();
+    pty.finish();
+}
+
+#[test]
+fn ctrl_c_at_the_gate_exits_130_and_keeps_no_answers() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    pty.expect("N to skip entirely.");
+    pty.expect("> ");
+    pty.ctrl_c();
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 130, "{screen}");
+    assert!(answers(&repo).is_empty());
+    let st: serde_json::Value = serde_json::from_str(&session_file(&repo, "state.json")).unwrap();
+    assert_eq!(st["status"], "aborted");
+}
+
+#[test]
+fn ctrl_c_mid_loop_exits_130_and_keeps_the_answers_given() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    pty.expect("N to skip entirely.");
+    pty.send_line("y");
+    pty.expect("Question 1 of 2");
+    pty.expect("> ");
+    pty.send_line("1");
+    pty.expect("Who uses the export?");
+    pty.expect("> ");
+    pty.ctrl_c();
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 130, "{screen}");
+    assert_eq!(answers(&repo), vec![a("deployment_target", "k8s", false)]);
+    assert_eq!(answers_json(&repo)["answers"]["deployment_target"], "1");
+    let st: serde_json::Value = serde_json::from_str(&session_file(&repo, "state.json")).unwrap();
+    assert_eq!(st["status"], "aborted");
+}
+
+#[test]
+fn the_choose_prompt_shows_the_box_and_takes_a_lowercase_letter() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    pty.expect("N to skip entirely.");
+    pty.send_line("n");
+    let before = pty.expect("Choose A, B or C: ");
+    let rule = "══════════════════════════════════════";
+    assert!(
+        before.contains(&format!(
+            "{rule}\r\n DECISION REQUIRED: write the document to"
+        )),
+        "{before}"
+    );
+    assert!(before.contains(" A) "), "{before}");
+    assert!(before.contains(" Recommendation: A — "), "{before}");
+    pty.send_line("b");
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
+    assert_eq!(answers_json(&repo)["decisions"]["consent"], "b");
+    let d = &events(&repo, "decision")[0];
+    assert_eq!(d["id"], "consent");
+    assert_eq!(d["choice"], "B");
+}
+
+#[test]
+fn the_choose_prompt_asks_again_on_anything_else() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    pty.expect("N to skip entirely.");
+    pty.send_line("n");
+    pty.expect("Choose A, B or C: ");
+    pty.send_line("z");
+    pty.expect("“z” is not one of the choices: type A, B or C.");
+    pty.expect("Choose A, B or C: ");
+    pty.send_line("c");
+    let (code, _) = pty.finish();
+    assert_eq!(events(&repo, "decision")[0]["choice"], "C");
+    assert_ne!(code, 130);
+}
+
+#[test]
+fn the_bell_rings_before_a_choose_prompt_at_a_terminal() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    pty.expect("N to skip entirely.");
+    pty.send_line("n");
+    let before = pty.expect("DECISION REQUIRED");
+    assert!(before.contains("\x07"), "{before:?}");
+    pty.expect("Choose A, B or C: ");
+    pty.send_line("c");
+    pty.finish();
+}
+
+#[test]
+fn no_bell_keeps_the_choose_prompt_silent() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &["--no-bell"]);
+    pty.expect("N to skip entirely.");
+    pty.send_line("n");
+    let before = pty.expect("Choose A, B or C: ");
+    assert!(!before.contains("\x07"), "{before:?}");
+    pty.send_line("c");
+    pty.finish();
+}
+
+#[test]
+fn color_always_makes_the_progress_header_bold() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &["--color", "always"]);
+    pty.expect("N to skip entirely.");
+    pty.send_line("y");
+    pty.expect("\x1b[1m📋 Q&A Progress — Question 1 of 2\x1b[0m");
+    pty.ctrl_c();
+    pty.finish();
+}
+
+#[test]
+fn no_color_keeps_auto_colour_off_at_a_terminal() {
+    let repo = TempRepo::new();
+    // The Pty helper sets NO_COLOR=1; `--color auto` must honour it.
+    let mut pty = interview(&repo, &["--color", "auto"]);
+    pty.expect("N to skip entirely.");
+    pty.send_line("y");
+    let shown = pty.expect("Where will this service run?");
+    assert!(!shown.contains("\x1b["), "{shown:?}");
+    pty.ctrl_c();
+    pty.finish();
+}
+
+#[test]
+fn ctrl_c_pressed_as_the_gate_appears_is_not_lost() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    // No wait for the prompt marker: the signal may land while the gate is still being drawn.
+    pty.expect("📋 The interviewer has");
+    pty.ctrl_c();
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 130, "{screen}");
+}
