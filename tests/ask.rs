@@ -383,3 +383,140 @@ fn ctrl_c_pressed_as_the_gate_appears_is_not_lost() {
     let (code, screen) = pty.finish();
     assert_eq!(code, 130, "{screen}");
 }
+
+/// A telemetry file with one pre-loop skip, one unreadable line and one mid-loop skip-all.
+fn telemetry_fixture(repo: &TempRepo) {
+    let round = |gate: &str, skip_type: &str, answered: u32, skipped: &str, ms: u64| {
+        format!(
+            "{{\"event\":\"qa_round\",\"ts\":\"2026-01-01T00:00:00Z\",\"workspace_id\":\"ws\",\"replayed\":false,\"gate\":\"{gate}\",\"gate_response_time_ms\":5,\"skip_type\":\"{skip_type}\",\"questions\":2,\"answered\":{answered},\"skipped_positions\":{skipped},\"skip_all_at\":null,\"abort_at\":null,\"qa_duration_ms\":{ms}}}\n"
+        )
+    };
+    repo.write(
+        ".interview/telemetry.jsonl",
+        &format!(
+            "{}not json at all\n{}",
+            round("user_skip_entire", "pre_loop", 0, "[]", 0),
+            round("proceeded", "mid_loop_skip_all", 1, "[2]", 30_000)
+        ),
+    );
+}
+
+#[test]
+fn stats_show_pre_loop_and_mid_loop_skips_separately() {
+    let repo = TempRepo::new();
+    telemetry_fixture(&repo);
+    let out = repo.run(&["stats"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("skipped at the gate:       1  (50%)   (pre-loop)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"skip all\" in the loop:    1  (50%)   (mid-loop)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn stats_report_unreadable_lines_instead_of_failing() {
+    let repo = TempRepo::new();
+    telemetry_fixture(&repo);
+    let out = repo.run(&["stats"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout(&out).contains("Ignored 1 unreadable line(s) of telemetry.jsonl (line 2)"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn stats_json_prints_the_same_counts() {
+    let repo = TempRepo::new();
+    telemetry_fixture(&repo);
+    let out = repo.run(&["stats", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(v["pre_loop_skips"], 1);
+    assert_eq!(v["mid_loop_skip_all"], 1);
+    assert_eq!(v["pre_loop_skip_rate"], 0.5);
+    assert_eq!(v["unreadable_lines"], 1);
+}
+
+#[test]
+fn stats_without_telemetry_say_so() {
+    let repo = TempRepo::new();
+    let out = repo.run(&["stats"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout(&out).contains("No telemetry yet"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+fn telemetry(repo: &TempRepo) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(repo.path().join(".interview/telemetry.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each telemetry line is JSON"))
+        .collect()
+}
+
+#[test]
+fn telemetry_records_a_gate_skip_as_pre_loop_without_question_text() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    pty.expect("N to skip entirely.");
+    pty.send_line("n");
+    pty.expect("Choose A, B or C: ");
+    pty.send_line("c");
+    pty.finish();
+    let t = telemetry(&repo);
+    assert_eq!(t.len(), 1, "{t:?}");
+    assert_eq!(t[0]["gate"], "user_skip_entire");
+    assert_eq!(t[0]["skip_type"], "pre_loop");
+    assert_eq!(t[0]["qa_duration_ms"], 0);
+    assert_eq!(t[0]["replayed"], false);
+    let raw = std::fs::read_to_string(repo.path().join(".interview/telemetry.jsonl")).unwrap();
+    assert!(
+        !raw.contains("Where will") && !raw.contains("deployment_target"),
+        "{raw}"
+    );
+}
+
+#[test]
+fn telemetry_records_skip_all_as_mid_loop_with_its_position_and_duration() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    pty.expect("N to skip entirely.");
+    pty.send_line("y");
+    pty.expect("Question 1 of 2");
+    pty.expect("> ");
+    pty.send_line("2");
+    pty.expect("Question 2 of 2");
+    pty.expect("> ");
+    pty.send_line("skip all");
+    pty.expect("Choose A, B or C: ");
+    pty.send_line("c");
+    pty.finish();
+    let t = telemetry(&repo);
+    assert_eq!(t[0]["gate"], "proceeded");
+    assert_eq!(t[0]["skip_type"], "mid_loop_skip_all");
+    assert_eq!(t[0]["skip_all_at"], 2);
+    assert_eq!(t[0]["answered"], 1);
+    assert!(t[0]["qa_duration_ms"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn telemetry_records_ctrl_c_at_the_gate_as_user_abort() {
+    let repo = TempRepo::new();
+    let mut pty = interview(&repo, &[]);
+    pty.expect("N to skip entirely.");
+    pty.expect("> ");
+    pty.ctrl_c();
+    pty.finish();
+    let t = telemetry(&repo);
+    assert_eq!(t[0]["gate"], "user_abort");
+    assert_eq!(t[0]["skip_type"], "user_abort");
+}

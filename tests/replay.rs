@@ -207,3 +207,17 @@ fn a_recorded_session_replays_to_the_same_answers() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(answers(&ci), answers(&typed));
 }
+
+#[test]
+fn replayed_rounds_are_marked_replayed_in_the_telemetry() {
+    let repo = TempRepo::new();
+    let out = replay(&repo, &answers_fixture("honest.json"), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(repo.path().join(".interview/telemetry.jsonl")).unwrap();
+    let rounds: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rounds.len(), 2);
+    assert!(rounds.iter().all(|r| r["replayed"] == true), "{text}");
+}
