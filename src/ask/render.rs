@@ -9,11 +9,7 @@ use crate::receipt::Question;
 
 /// Runner-supplied text made safe for one terminal line.
 pub fn line(text: &str) -> String {
-    let (clean, _) = crate::receipt::sanitize(text);
-    clean
-        .chars()
-        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
-        .collect()
+    crate::receipt::sanitize_line(text).0
 }
 
 /// The entry gate (abort-safe-handler Step 1).

@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::ask::{AskError, Decision, GateChoice, Person, classify_gate};
-use crate::receipt::Question;
+use crate::receipt::{Question, is_topic};
 
 /// The version of the format this tool reads and writes.
 pub const VERSION: u64 = 1;
@@ -57,17 +57,6 @@ struct FileOut<'a> {
     gate: Option<GateOut<'a>>,
     answers: &'a BTreeMap<String, String>,
     decisions: &'a BTreeMap<String, String>,
-}
-
-/// True for a valid question topic (`^[a-z][a-z0-9_]{0,63}$`, DESIGN §3).
-pub fn is_topic(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b.len() <= 64
-        && b[0].is_ascii_lowercase()
-        && b[1..]
-            .iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
 }
 
 impl ReplayFile {
