@@ -91,6 +91,12 @@ impl ReplayFile {
         };
         let value: Value =
             serde_json::from_str(text).map_err(|e| err("$", format!("not valid JSON: {e}")))?;
+        if let Some(path) = first_duplicate_key(text) {
+            return Err(err(
+                &path,
+                "this key appears more than once; keep only one".into(),
+            ));
+        }
         let Value::Object(root) = value else {
             return Err(err(
                 "$",
@@ -195,6 +201,87 @@ impl ReplayFile {
         self.decisions
             .insert(id.to_string(), raw.trim().to_string());
     }
+}
+
+/// The JSON path of the first key that appears twice in one object: `serde_json::Value`
+/// silently keeps the last, which would hide a mistake in a hand-edited file.
+fn first_duplicate_key(text: &str) -> Option<String> {
+    use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+    use std::cell::RefCell;
+
+    struct Walk<'f> {
+        path: String,
+        found: &'f RefCell<Option<String>>,
+    }
+
+    impl<'de> DeserializeSeed<'de> for Walk<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Walk<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut seen = BTreeSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                let path = format!("{}.{key}", self.path);
+                if !seen.insert(key) && self.found.borrow().is_none() {
+                    *self.found.borrow_mut() = Some(path.clone());
+                }
+                map.next_value_seed(Walk {
+                    path,
+                    found: self.found,
+                })?;
+            }
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let mut i = 0;
+            while seq
+                .next_element_seed(Walk {
+                    path: format!("{}[{i}]", self.path),
+                    found: self.found,
+                })?
+                .is_some()
+            {
+                i += 1;
+            }
+            Ok(())
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+    }
+
+    let found = RefCell::new(None);
+    let mut de = serde_json::Deserializer::from_str(text);
+    Walk {
+        path: "$".into(),
+        found: &found,
+    }
+    .deserialize(&mut de)
+    .ok()?;
+    found.into_inner()
 }
 
 fn kind(v: &Value) -> &'static str {

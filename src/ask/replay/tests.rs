@@ -120,6 +120,14 @@ fn a_gate_may_list_one_answer_per_round() {
 }
 
 #[test]
+fn a_key_given_twice_is_refused_naming_its_path() {
+    let e = err(r#"{"interview_answers": 1, "answers": {"scope": "a", "scope": "b"}}"#);
+    assert_eq!(e.path, "$.answers.scope");
+    let e = err(r#"{"interview_answers": 1, "interview_answers": 1}"#);
+    assert_eq!(e.path, "$.interview_answers");
+}
+
+#[test]
 fn invalid_json_and_non_objects_are_refused_at_the_root() {
     assert_eq!(err("{").path, "$");
     assert_eq!(err("[]").path, "$");
