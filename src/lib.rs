@@ -5,6 +5,7 @@
 //! document, with the guard wrapped around each runner call.
 
 pub mod ask;
+pub mod atomic;
 pub mod brief;
 pub mod cli;
 pub mod config;

@@ -282,6 +282,15 @@ fn interview(
     let interactive = std::io::stdin().is_terminal() && !person.replayed();
     let mut settings = settings(run, config, interactive)?;
     settings.clarify_into = start.clarify_into;
+    if settings.out.is_none() {
+        let configured = match start.subject.kind {
+            crate::subject::Kind::Reflect => config.file.reflect_out.as_deref(),
+            crate::subject::Kind::Intent => config.file.intent_out.as_deref(),
+        };
+        settings.out = configured.map(|pattern| {
+            PathBuf::from(pattern.replace("{id}", &crate::session::tier::slug(&start.subject.id)))
+        });
+    }
     let mut session = Session::create(start.repo, start.prepared, start.subject, settings, person)?;
     if let Some((id, choice)) = start.tracker_decision {
         session.record_decision(&id, "which work item to interview about", &choice)?;

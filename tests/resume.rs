@@ -6,18 +6,6 @@ use std::time::{Duration, Instant};
 
 use crate::util::*;
 
-fn work_item(repo: &TempRepo) {
-    repo.write(
-        "item.md",
-        "# Export to CSV\n\nUsers want their data as CSV.\n",
-    );
-}
-
-fn state(repo: &TempRepo) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(repo.session_dir().join("state.json")).unwrap())
-        .unwrap()
-}
-
 fn answer_events(repo: &TempRepo) -> Vec<String> {
     std::fs::read_to_string(repo.session_dir().join("transcript.jsonl"))
         .unwrap()
@@ -43,7 +31,7 @@ fn wait_for_file(path: &Path) {
 /// Start an interview with `blocks-once.sh`, answer turn 1, and let `stop` decide where the tool
 /// is killed with SIGKILL.
 fn start_and_answer_turn_one(repo: &TempRepo, env: &[(&str, &str)]) -> Pty {
-    work_item(repo);
+    repo.work_item();
     let r = runner("blocks-once.sh");
     let mut pty = Pty::spawn(
         repo,
@@ -77,7 +65,7 @@ fn assert_completed_without_loss(repo: &TempRepo, resumed_screen: &str) {
         !resumed_screen.contains("Where will this service run?"),
         "an answered question was asked again:\n{resumed_screen}"
     );
-    let st = state(repo);
+    let st = repo.state();
     assert_eq!(st["status"], "done");
     assert_eq!(st["rounds"][0]["answers"][0]["answer_text"], "k8s");
     assert_eq!(st["rounds"][0]["answers"][1]["answer_text"], "analysts");
@@ -103,7 +91,7 @@ macro_rules! killed_at {
             );
             wait_for_file(&mark);
             pty.kill9();
-            assert_ne!(state(&repo)["status"], "done");
+            assert_ne!(repo.state()["status"], "done");
             let screen = resume_to_the_end(&repo);
             assert_completed_without_loss(&repo, &screen);
         }
@@ -149,7 +137,7 @@ fn sigkill_at_final_step(pause: &str) {
     let pty = Pty::spawn(&repo, &["resume", "--yes"], &[]);
     let (code, screen) = pty.finish();
     assert_eq!(code, 0, "{screen}");
-    let st = state(&repo);
+    let st = repo.state();
     assert_eq!(st["status"], "done");
     let mut answered = answer_events(&repo);
     answered.sort();
@@ -200,7 +188,7 @@ fn sigkill_while_the_runner_works_then_resume_ends_it_and_redoes_the_turn() {
 #[test]
 fn sigkill_mid_questions_then_resume_asks_only_the_rest() {
     let repo = TempRepo::new();
-    work_item(&repo);
+    repo.work_item();
     let r = runner("blocks-once.sh");
     let mut pty = Pty::spawn(
         &repo,
@@ -213,7 +201,7 @@ fn sigkill_mid_questions_then_resume_asks_only_the_rest() {
     pty.send_line("2");
     pty.expect("Who uses the export?");
     pty.kill9();
-    assert_eq!(state(&repo)["rounds"][0]["answers"][0]["answer_text"], "vm");
+    assert_eq!(repo.state()["rounds"][0]["answers"][0]["answer_text"], "vm");
 
     let mut pty = Pty::spawn(&repo, &["resume", "--yes"], &[]);
     pty.expect("[Y]");
@@ -227,7 +215,7 @@ fn sigkill_mid_questions_then_resume_asks_only_the_rest() {
     pty.send_line("skip");
     let (code, rest) = pty.finish();
     assert_eq!(code, 0, "{rest}");
-    let st = state(&repo);
+    let st = repo.state();
     assert_eq!(st["rounds"][0]["answers"][0]["answer_text"], "vm");
     assert_eq!(st["rounds"][0]["answers"][1]["answer_text"], "analysts");
     let mut answered = answer_events(&repo);
@@ -236,7 +224,7 @@ fn sigkill_mid_questions_then_resume_asks_only_the_rest() {
 }
 
 fn fail_three_times(repo: &TempRepo) -> String {
-    work_item(repo);
+    repo.work_item();
     let answers = repo.path().join(".git/answers.json");
     std::fs::write(&answers, r#"{ "interview_answers": 1, "answers": { "deployment_target": "1", "users": "ops", "encoding": "utf-8" } }"#).unwrap();
     let out = repo.run(&[
@@ -270,7 +258,7 @@ fn the_circuit_breaker_blocks_resume_until_acknowledged() {
     let err = stderr(&blocked);
     assert!(err.contains("Auto-retry exhausted"), "{err}");
     assert!(err.contains("--ack"), "{err}");
-    assert_eq!(state(&repo)["status"], "failed");
+    assert_eq!(repo.state()["status"], "failed");
 
     let acked = repo.run(&[
         "resume",
@@ -282,7 +270,7 @@ fn the_circuit_breaker_blocks_resume_until_acknowledged() {
         "--yes",
     ]);
     assert_eq!(acked.status.code(), Some(0), "{}", stderr(&acked));
-    let st = state(&repo);
+    let st = repo.state();
     assert_eq!(st["status"], "done");
     assert_eq!(st["retry_count"], 0);
     assert!(st["blockers"].as_array().unwrap().is_empty());

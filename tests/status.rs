@@ -2,13 +2,15 @@
 
 use crate::util::*;
 
-fn work_item(repo: &TempRepo) {
-    repo.write("item.md", "# Export to CSV\n\nUsers want their data as CSV.\n");
-}
-
 /// Replace what differs between runs (session id, times, temporary paths) by placeholders.
 fn redact(repo: &TempRepo, text: &str) -> String {
-    let id = repo.session_dir().file_name().unwrap().to_str().unwrap().to_string();
+    let id = repo
+        .session_dir()
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
     let mut out = text.replace(&id, "<session>");
     out = out.replace(&repo.path().display().to_string(), "<repo>");
     // ISO 8601 UTC times: YYYY-MM-DDTHH:MM:SSZ.
@@ -43,20 +45,7 @@ fn is_iso(s: &str) -> bool {
 }
 
 fn replay(repo: &TempRepo, runner_name: &str, answers: &str) -> std::process::Output {
-    work_item(repo);
-    let path = repo.path().join(".git/answers.json");
-    std::fs::write(&path, answers).unwrap();
-    repo.run(&[
-        "intent",
-        "7",
-        "--from",
-        "item.md",
-        "--runner",
-        &runner(runner_name),
-        "--answers",
-        &path.display().to_string(),
-        "--yes",
-    ])
+    repo.replay(runner_name, answers, &["--yes"], &[])
 }
 
 const ANSWERS: &str = r#"{ "interview_answers": 1,
@@ -84,9 +73,13 @@ fn status_of_a_failed_session() {
 #[test]
 fn status_of_a_session_aborted_mid_questions() {
     let repo = TempRepo::new();
-    work_item(&repo);
+    repo.work_item();
     let r = runner("honest.sh");
-    let mut pty = Pty::spawn(&repo, &["intent", "7", "--from", "item.md", "--runner", &r], &[]);
+    let mut pty = Pty::spawn(
+        &repo,
+        &["intent", "7", "--from", "item.md", "--runner", &r],
+        &[],
+    );
     pty.expect("[Y]");
     pty.send_line("y");
     pty.expect("Where will this service run?");
@@ -102,9 +95,13 @@ fn status_of_a_session_aborted_mid_questions() {
 #[test]
 fn status_of_a_session_killed_while_waiting_for_the_person() {
     let repo = TempRepo::new();
-    work_item(&repo);
+    repo.work_item();
     let r = runner("honest.sh");
-    let mut pty = Pty::spawn(&repo, &["intent", "7", "--from", "item.md", "--runner", &r], &[]);
+    let mut pty = Pty::spawn(
+        &repo,
+        &["intent", "7", "--from", "item.md", "--runner", &r],
+        &[],
+    );
     pty.expect("[Y]");
     pty.send_line("y");
     pty.expect("Where will this service run?");

@@ -5,6 +5,7 @@ mod util;
 
 mod ask;
 mod builtin;
+mod finish;
 mod guard;
 mod presets;
 mod replay;

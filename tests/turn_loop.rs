@@ -4,27 +4,6 @@ use std::time::{Duration, Instant};
 
 use crate::util::*;
 
-fn work_item(repo: &TempRepo) {
-    repo.write(
-        "item.md",
-        "# Export to CSV\n\nUsers want their data as CSV.\n",
-    );
-}
-
-fn state(repo: &TempRepo) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(repo.session_dir().join("state.json")).unwrap())
-        .unwrap()
-}
-
-fn transcript_events(repo: &TempRepo, event: &str) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(repo.session_dir().join("transcript.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|v| v["event"] == event)
-        .collect()
-}
-
 /// Run `intent 7` with `runner`, replaying an empty answers file (no terminal, so no prompts);
 /// returns (exit, everything printed).
 fn run_failing(repo: &TempRepo, runner_name: &str, extra: &[&str]) -> (i32, String) {
@@ -37,7 +16,8 @@ fn run_failing(repo: &TempRepo, runner_name: &str, extra: &[&str]) -> (i32, Stri
     )
 }
 
-/// Run `intent 7` with `runner`, replaying `answers_json`, with extra flags and environment.
+/// Run `intent 7` with `runner`, replaying `answers_json`, with extra flags and environment;
+/// returns (exit, everything printed).
 fn run_replayed(
     repo: &TempRepo,
     runner_name: &str,
@@ -45,28 +25,7 @@ fn run_replayed(
     extra: &[&str],
     env: &[(&str, &str)],
 ) -> (i32, String) {
-    work_item(repo);
-    let answers = repo.path().join(".git/test-answers.json");
-    std::fs::write(&answers, answers_json).unwrap();
-    let r = runner(runner_name);
-    let answers = answers.display().to_string();
-    let mut args = vec![
-        "intent",
-        "7",
-        "--from",
-        "item.md",
-        "--runner",
-        &r,
-        "--answers",
-        &answers,
-    ];
-    args.extend_from_slice(extra);
-    let mut cmd = repo.cmd();
-    cmd.args(&args);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().expect("run interview");
+    let out = repo.replay(runner_name, answers_json, extra, env);
     (
         out.status.code().unwrap_or(-1),
         format!("{}{}", stdout(&out), stderr(&out)),
@@ -103,7 +62,7 @@ fn version_prints() {
 #[test]
 fn a_two_round_interview_ends_in_a_document() {
     let repo = TempRepo::new();
-    work_item(&repo);
+    repo.work_item();
     let honest = runner("honest.sh");
     let mut pty = Pty::spawn(
         &repo,
@@ -135,7 +94,7 @@ fn a_two_round_interview_ends_in_a_document() {
     let id = session.file_name().unwrap().to_str().unwrap();
     assert!(!doc.contains(".interview") && !doc.contains(id), "{doc}");
 
-    let st = state(&repo);
+    let st = repo.state();
     assert_eq!(st["status"], "done");
     assert_eq!(st["rounds"][0]["answers"][0]["answer_text"], "k8s");
     assert_eq!(st["rounds"][0]["answers"][1]["answer_text"], "analysts");
@@ -150,7 +109,7 @@ fn a_two_round_interview_ends_in_a_document() {
         );
         assert!(dir.join("runner.log").is_file(), "{turn}/runner.log");
     }
-    assert_eq!(transcript_events(&repo, "answer").len(), 3);
+    assert_eq!(repo.events("answer").len(), 3);
 }
 
 #[test]
@@ -186,8 +145,8 @@ fn a_failed_turn_is_retried_three_times_then_exits_4() {
     let (code, screen) = run_failing(&repo, "no-receipt.sh", &[]);
     assert_eq!(code, 4, "{screen}");
     assert!(screen.contains("failed 4 time(s)"), "{screen}");
-    assert_eq!(transcript_events(&repo, "turn_failed").len(), 4);
-    let st = state(&repo);
+    assert_eq!(repo.events("turn_failed").len(), 4);
+    let st = repo.state();
     assert_eq!(st["status"], "failed");
     assert_eq!(st["retry_count"], 3);
     assert_eq!(st["retry_log"].as_array().unwrap().len(), 3);
@@ -209,7 +168,7 @@ fn a_failed_turn_is_retried_three_times_then_exits_4() {
 #[test]
 fn after_exhausted_retries_a_person_chooses_and_stop_keeps_the_session_failed() {
     let repo = TempRepo::new();
-    work_item(&repo);
+    repo.work_item();
     let r = runner("no-receipt.sh");
     let mut pty = Pty::spawn(
         &repo,
@@ -223,16 +182,16 @@ fn after_exhausted_retries_a_person_chooses_and_stop_keeps_the_session_failed() 
     pty.send_line("B");
     let (code, rest) = pty.finish();
     assert_eq!(code, 4, "{rest}");
-    let st = state(&repo);
+    let st = repo.state();
     assert_eq!(st["status"], "failed");
     assert_eq!(st["key_decisions"][0]["id"], "runner_failed");
-    assert_eq!(transcript_events(&repo, "turn_failed").len(), 4);
+    assert_eq!(repo.events("turn_failed").len(), 4);
 }
 
 #[test]
 fn retrying_afresh_after_escalation_runs_the_turn_four_more_times() {
     let repo = TempRepo::new();
-    work_item(&repo);
+    repo.work_item();
     let r = runner("no-receipt.sh");
     let mut pty = Pty::spawn(
         &repo,
@@ -254,8 +213,8 @@ fn retrying_afresh_after_escalation_runs_the_turn_four_more_times() {
     pty.send_line("C");
     let (code, rest) = pty.finish();
     assert_eq!(code, 4, "{rest}");
-    assert_eq!(transcript_events(&repo, "turn_failed").len(), 4);
-    assert_eq!(state(&repo)["status"], "aborted");
+    assert_eq!(repo.events("turn_failed").len(), 4);
+    assert_eq!(repo.state()["status"], "aborted");
 }
 
 macro_rules! misbehaving {
@@ -270,7 +229,7 @@ macro_rules! misbehaving {
                 "expected {:?} in:\n{screen}",
                 $fragment
             );
-            assert_eq!(transcript_events(&repo, "turn_failed").len(), 2);
+            assert_eq!(repo.events("turn_failed").len(), 2);
             assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
         }
     )*};
@@ -309,7 +268,7 @@ fn asking_on_the_final_turn_fails_the_turn() {
 fn a_runner_that_never_exits_is_stopped_at_the_timeout() {
     let repo = TempRepo::new();
     let pid_file = repo.path().join(".git/test-pids");
-    work_item(&repo);
+    repo.work_item();
     let pid_env = pid_file.display().to_string();
     let (code, screen) = run_replayed(
         &repo,
@@ -329,7 +288,7 @@ fn a_runner_that_never_exits_is_stopped_at_the_timeout() {
 fn a_runner_ignoring_sigterm_and_its_children_are_killed() {
     let repo = TempRepo::new();
     let pid_file = repo.path().join(".git/test-pids");
-    work_item(&repo);
+    repo.work_item();
     let pid_env = pid_file.display().to_string();
     let (code, screen) = run_replayed(
         &repo,
@@ -348,7 +307,7 @@ fn a_runner_ignoring_sigterm_and_its_children_are_killed() {
 fn a_setsid_escapee_is_killed_and_reported() {
     let repo = TempRepo::new();
     let pid_file = repo.path().join(".git/test-pids");
-    work_item(&repo);
+    repo.work_item();
     let r = runner("setsid-daemon.sh");
     let pid_env = pid_file.display().to_string();
     let pty = Pty::spawn(
@@ -371,7 +330,7 @@ fn ctrl_c_during_a_turn_saves_the_session_as_aborted_and_exits_130() {
     let repo = TempRepo::new();
     let pid_file = repo.path().join(".git/test-pids");
     let mark = repo.path().join(".git/turn2-started");
-    work_item(&repo);
+    repo.work_item();
     let r = runner("slow-ask.sh");
     let (pid_env, mark_env) = (pid_file.display().to_string(), mark.display().to_string());
     let mut pty = Pty::spawn(
@@ -387,7 +346,7 @@ fn ctrl_c_during_a_turn_saves_the_session_as_aborted_and_exits_130() {
     pty.ctrl_c();
     let (code, screen) = pty.finish();
     assert_eq!(code, 130, "{screen}");
-    let st = state(&repo);
+    let st = repo.state();
     assert_eq!(st["status"], "aborted");
     assert_eq!(
         st["rounds"][0]["answers"][0]["answer_text"],
@@ -403,7 +362,7 @@ fn ctrl_c_during_a_turn_saves_the_session_as_aborted_and_exits_130() {
 #[test]
 fn nothing_a_runner_prints_reaches_the_terminal_unsanitised() {
     let repo = TempRepo::new();
-    work_item(&repo);
+    repo.work_item();
     let r = runner("escapes.sh");
     let mut pty = Pty::spawn(
         &repo,
@@ -438,7 +397,7 @@ fn nothing_a_runner_prints_reaches_the_terminal_unsanitised() {
 #[test]
 fn without_a_terminal_or_answers_it_stops_at_once() {
     let repo = TempRepo::new();
-    work_item(&repo);
+    repo.work_item();
     let start = Instant::now();
     let out = repo.run(&[
         "intent",
@@ -451,4 +410,36 @@ fn without_a_terminal_or_answers_it_stops_at_once() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--answers"), "{}", stderr(&out));
     assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn a_second_ctrl_c_kills_the_runner_at_once() {
+    let repo = TempRepo::new();
+    let pid_file = repo.path().join(".git/test-pids");
+    repo.work_item();
+    let r = runner("ignores-term.sh");
+    let pid_env = pid_file.display().to_string();
+    let mut pty = Pty::spawn(
+        &repo,
+        &[
+            "intent", "7", "--from", "item.md", "--runner", &r, "--grace", "60",
+        ],
+        &[("TEST_PIDS", &pid_env)],
+    );
+    wait_for("the runner and its child to start", || {
+        pids(&pid_file).len() == 2
+    });
+    let start = Instant::now();
+    pty.ctrl_c();
+    std::thread::sleep(Duration::from_millis(300));
+    pty.ctrl_c();
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "the second Ctrl+C did not cut the 60 s grace short"
+    );
+    let pids = pids(&pid_file);
+    assert!(pids.iter().all(|&p| !alive(p)), "still alive: {pids:?}");
+    assert_eq!(repo.state()["status"], "aborted");
 }

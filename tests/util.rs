@@ -183,7 +183,12 @@ impl Pty {
         use expectrl::Expect;
         let rest = match self.session.expect(expectrl::Eof) {
             Ok(found) => String::from_utf8_lossy(found.as_bytes()).into_owned(),
-            Err(_) => String::new(),
+            Err(_) => {
+                // Never hang the test binary on a child that does not end: kill it.
+                let pid = nix::unistd::Pid::from_raw(self.pid());
+                let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
+                String::from("<the program did not end within the expect timeout and was killed>")
+            }
         };
         let status = self.session.get_process().wait().expect("wait");
         let code = match status {
@@ -192,5 +197,62 @@ impl Pty {
             other => panic!("unexpected status {other:?}"),
         };
         (code, rest)
+    }
+}
+
+impl TempRepo {
+    /// The work item most interview tests use, at `item.md`.
+    pub fn work_item(&self) {
+        self.write(
+            "item.md",
+            "# Export to CSV\n\nUsers want their data as CSV.\n",
+        );
+    }
+
+    /// The latest session's `state.json`.
+    pub fn state(&self) -> serde_json::Value {
+        let path = self.session_dir().join("state.json");
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    /// The latest session's transcript events named `event`.
+    pub fn events(&self, event: &str) -> Vec<serde_json::Value> {
+        std::fs::read_to_string(self.session_dir().join("transcript.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["event"] == event)
+            .collect()
+    }
+
+    /// `interview intent 7 --from item.md --runner R --answers FILE EXTRA…` without a terminal,
+    /// FILE holding `answers_json`, with extra environment.
+    pub fn replay(
+        &self,
+        runner_name: &str,
+        answers_json: &str,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> Output {
+        self.work_item();
+        let answers = self.path().join(".git/test-answers.json");
+        std::fs::write(&answers, answers_json).unwrap();
+        let mut cmd = self.cmd();
+        cmd.args([
+            "intent",
+            "7",
+            "--from",
+            "item.md",
+            "--runner",
+            &runner(runner_name),
+            "--answers",
+        ])
+        .arg(&answers)
+        .args(extra);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().expect("run interview")
     }
 }

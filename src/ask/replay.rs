@@ -6,7 +6,6 @@
 //! each line is given, so a session's `answers.json` can be committed as a CI fixture.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -419,7 +418,11 @@ impl Person for ReplayPerson {
             })
     }
 
-    fn say(&mut self, _text: &str) {}
+    /// Nobody reads along in a replay, but what the tool says (warnings, where the document went)
+    /// belongs in the run's log.
+    fn say(&mut self, text: &str) {
+        println!("{text}");
+    }
 
     fn replayed(&self) -> bool {
         true
@@ -446,7 +449,7 @@ impl<'a> RecordingPerson<'a> {
     }
 
     fn save(&self) -> Result<(), AskError> {
-        write_atomic(&self.path, self.file.to_json_pretty().as_bytes()).map_err(|e| {
+        crate::atomic::write(&self.path, self.file.to_json_pretty().as_bytes()).map_err(|e| {
             AskError::Io(std::io::Error::new(
                 e.kind(),
                 format!("saving answers to {}: {e}", self.path.display()),
@@ -499,21 +502,6 @@ impl Person for RecordingPerson<'_> {
     fn replayed(&self) -> bool {
         self.inner.replayed()
     }
-}
-
-/// Write a file atomically: a temporary file in the same directory, fsync, rename.
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "answers.json".into());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    drop(f);
-    std::fs::rename(&tmp, path)
 }
 
 #[cfg(test)]

@@ -6,9 +6,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 use std::fs;
-use std::io::Write;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -162,7 +160,7 @@ pub fn save_restore_copies(scope: &GuardScope, dir: &Path) -> Result<(), GuardEr
                     let bytes = files::read_small(path, 64 * 1024 * 1024)
                         .map_err(|e| err(format!("cannot copy {}: {e}", path.display())))?;
                     let name = format!("{n}");
-                    write_atomic(&files_dir.join(&name), &bytes, 0o600).map_err(|e| {
+                    write_restored(&files_dir.join(&name), &bytes, 0o600).map_err(|e| {
                         err(format!("cannot write the copy of {}: {e}", path.display()))
                     })?;
                     item.kind = "file".into();
@@ -190,7 +188,7 @@ pub fn save_restore_copies(scope: &GuardScope, dir: &Path) -> Result<(), GuardEr
             .collect(),
     };
     let json = serde_json::to_vec_pretty(&manifest).map_err(|e| err(e.to_string()))?;
-    write_atomic(&dir.join(MANIFEST), &json, 0o600)
+    write_restored(&dir.join(MANIFEST), &json, 0o600)
         .map_err(|e| err(format!("cannot write {MANIFEST}: {e}")))
 }
 
@@ -288,7 +286,7 @@ fn restore_item(dir: &Path, item: &Item, path: &Path) -> Result<Outcome, String>
             if now.as_ref().is_some_and(|d| d.kind != Kind::File) {
                 fs::remove_file(path).map_err(|e| e.to_string())?;
             }
-            write_atomic(path, &bytes, item.mode).map_err(|e| e.to_string())?;
+            write_restored(path, &bytes, item.mode).map_err(|e| e.to_string())?;
             Ok(Outcome::Restored)
         }
         "symlink" => {
@@ -316,28 +314,10 @@ fn restore_item(dir: &Path, item: &Item, path: &Path) -> Result<Outcome, String>
     }
 }
 
-/// Write via a temporary file in the same directory, fsync, set `mode`, rename.
-fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<()> {
-    let parent = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(parent)?;
-    let name = path.file_name().map(|n| n.as_bytes()).unwrap_or(b"file");
-    let mut tmp_name = b".".to_vec();
-    tmp_name.extend_from_slice(name);
-    tmp_name.extend_from_slice(format!(".interview-tmp-{}", std::process::id()).as_bytes());
-    let tmp = parent.join(std::ffi::OsStr::from_bytes(&tmp_name));
-    let result = (|| {
-        let mut f = fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.set_permissions(fs::Permissions::from_mode(mode & 0o7777))?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
+/// Put a file back atomically with its permission bits, creating its directory if needed.
+fn write_restored(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<()> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)?;
     }
-    result
+    crate::atomic::write_with_mode(path, bytes, Some(mode))
 }

@@ -1066,7 +1066,13 @@ impl<'p> Session<'p> {
                     r.answers
                         .iter()
                         .find(|a| a.question_id == q.topic && !a.skipped)
-                        .map(|a| (q.question_text.clone(), a.answer_text.clone()))
+                        // What the person typed is shown and written only sanitised.
+                        .map(|a| {
+                            (
+                                q.question_text.clone(),
+                                receipt::sanitize_line(&a.answer_text).0,
+                            )
+                        })
                 })
             })
             .collect();

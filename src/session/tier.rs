@@ -1,6 +1,5 @@
 //! The local tier: `.interview/` at the worktree root, never committed, and atomic writes.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -65,24 +64,10 @@ fn exclude(common_dir: &Path) -> Result<()> {
     write_atomic(&path, text.as_bytes())
 }
 
-/// Write a file atomically: a temporary file in the same directory, fsync, rename.
+/// Write a file atomically (see [`crate::atomic`]), naming the file in the error.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let what = || format!("cannot write {}", path.display());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".tmp-")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(what(), e))?;
-    tmp.write_all(bytes).map_err(|e| Error::io(what(), e))?;
-    tmp.as_file().sync_all().map_err(|e| Error::io(what(), e))?;
-    tmp.persist(path).map_err(|e| Error::io(what(), e.error))?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    crate::atomic::write(path, bytes)
+        .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
 }
 
 /// A new session id: `<kind>-<slug>-<YYYYMMDDTHHMMSS>-<8 hex>`.

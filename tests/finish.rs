@@ -1,0 +1,341 @@
+//! The end of an interview: the change-guard policy around turns, the consent gate, overwrite
+//! protection, `--clarify-into`, and settings from `interview.toml`.
+
+use crate::util::*;
+
+/// Run `intent 7 --runner R` replaying `answers` (JSON), plus `extra` flags.
+fn replay(
+    repo: &TempRepo,
+    runner_name: &str,
+    answers: &str,
+    extra: &[&str],
+) -> std::process::Output {
+    repo.replay(runner_name, answers, extra, &[])
+}
+
+const NO_ANSWERS: &str = r#"{ "interview_answers": 1 }"#;
+
+#[test]
+fn without_a_terminal_a_change_fails_the_run_with_exit_3() {
+    let repo = TempRepo::new();
+    let out = replay(&repo, "plants-hook.sh", NO_ANSWERS, &["--yes"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("hooks"), "{err}");
+    assert!(err.contains("pre-commit"), "{err}");
+    let st = repo.state();
+    assert_eq!(st["status"], "failed");
+    assert!(
+        st["blockers"][0]
+            .as_str()
+            .unwrap()
+            .contains("changed the repository")
+    );
+    let guard: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo.session_dir().join("turns/001/guard.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        guard["report"].to_string().contains("pre-commit"),
+        "{guard}"
+    );
+    assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
+}
+
+#[test]
+fn on_change_warn_reports_and_continues() {
+    let repo = TempRepo::new();
+    let out = replay(
+        &repo,
+        "plants-hook.sh",
+        NO_ANSWERS,
+        &["--yes", "--on-change", "warn"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("pre-commit"), "{}", stdout(&out));
+    assert!(repo.path().join("docs/interviews/intent-7.md").exists());
+}
+
+#[test]
+fn on_change_ask_offers_a_choice_and_stop_keeps_the_change_for_review() {
+    let repo = TempRepo::new();
+    repo.work_item();
+    let r = runner("plants-hook.sh");
+    let mut pty = Pty::spawn(
+        &repo,
+        &["intent", "7", "--from", "item.md", "--runner", &r, "--yes"],
+        &[],
+    );
+    let screen = pty.expect("Choose A, B or C");
+    assert!(screen.contains("pre-commit"), "{screen}");
+    assert!(
+        screen.contains("A) Stop and keep the changes for review"),
+        "{screen}"
+    );
+    assert!(screen.contains("Recommendation: A"), "{screen}");
+    pty.send_line("a");
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 3, "{rest}");
+    assert!(
+        repo.path().join(".git/hooks/pre-commit").exists(),
+        "the change was kept"
+    );
+    let st = repo.state();
+    assert_eq!(st["key_decisions"][0]["id"], "guard");
+    assert!(
+        st["key_decisions"][0]["choice"]
+            .as_str()
+            .unwrap()
+            .starts_with("A)")
+    );
+}
+
+#[test]
+fn on_change_ask_restore_puts_the_hooks_back_then_stops() {
+    let repo = TempRepo::new();
+    repo.work_item();
+    let r = runner("plants-hook.sh");
+    let mut pty = Pty::spawn(
+        &repo,
+        &["intent", "7", "--from", "item.md", "--runner", &r, "--yes"],
+        &[],
+    );
+    pty.expect("Choose A, B or C");
+    pty.send_line("B");
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 3, "{rest}");
+    assert!(
+        !repo.path().join(".git/hooks/pre-commit").exists(),
+        "the planted hook is still there"
+    );
+}
+
+#[test]
+fn on_change_ask_accept_continues_the_interview() {
+    let repo = TempRepo::new();
+    repo.work_item();
+    let r = runner("plants-hook.sh");
+    let mut pty = Pty::spawn(
+        &repo,
+        &["intent", "7", "--from", "item.md", "--runner", &r, "--yes"],
+        &[],
+    );
+    pty.expect("Choose A, B or C");
+    pty.send_line("C");
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 0, "{rest}");
+    assert!(repo.path().join("docs/interviews/intent-7.md").exists());
+}
+
+#[test]
+fn a_replayed_guard_decision_is_used_with_on_change_ask() {
+    let repo = TempRepo::new();
+    let out = replay(
+        &repo,
+        "plants-hook.sh",
+        r#"{ "interview_answers": 1, "decisions": { "guard": "C" } }"#,
+        &["--yes", "--on-change", "ask"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn the_consent_gate_asks_before_writing_and_stop_writes_nothing() {
+    let repo = TempRepo::new();
+    repo.work_item();
+    let r = runner("done-at-once.sh");
+    let mut pty = Pty::spawn(
+        &repo,
+        &["intent", "7", "--from", "item.md", "--runner", &r],
+        &[],
+    );
+    let screen = pty.expect("Choose A, B or C");
+    assert!(
+        screen.contains("write the document to docs/interviews/intent-7.md?"),
+        "{screen}"
+    );
+    pty.send_line("C");
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 0, "{rest}");
+    assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
+}
+
+#[test]
+fn a_replay_without_yes_needs_a_recorded_consent() {
+    let repo = TempRepo::new();
+    let out = replay(&repo, "done-at-once.sh", NO_ANSWERS, &[]);
+    assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
+    assert!(stderr(&out).contains("\"consent\""), "{}", stderr(&out));
+    let out = replay(
+        &repo,
+        "done-at-once.sh",
+        r#"{ "interview_answers": 1, "decisions": { "consent": "A" } }"#,
+        &[],
+    );
+    // The first run left an unfinished session: start over.
+    assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
+    let out = replay(
+        &repo,
+        "done-at-once.sh",
+        r#"{ "interview_answers": 1, "decisions": { "consent": "A", "unfinished": "B" } }"#,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        repo.read("docs/interviews/intent-7.md")
+            .contains("The readme")
+    );
+}
+
+#[test]
+fn an_existing_document_is_never_silently_overwritten() {
+    let repo = TempRepo::new();
+    repo.write("docs/interviews/intent-7.md", "my notes\n");
+    let out = replay(&repo, "done-at-once.sh", NO_ANSWERS, &["--yes"]);
+    assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
+    assert!(stderr(&out).contains("\"overwrite\""), "{}", stderr(&out));
+    assert_eq!(repo.read("docs/interviews/intent-7.md"), "my notes\n");
+}
+
+#[test]
+fn write_beside_keeps_the_existing_document() {
+    let repo = TempRepo::new();
+    repo.write("docs/interviews/intent-7.md", "my notes\n");
+    let out = replay(
+        &repo,
+        "done-at-once.sh",
+        r#"{ "interview_answers": 1, "decisions": { "overwrite": "B" } }"#,
+        &["--yes"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(repo.read("docs/interviews/intent-7.md"), "my notes\n");
+    assert!(
+        repo.read("docs/interviews/intent-7-2.md")
+            .contains("The readme")
+    );
+}
+
+#[test]
+fn overwrite_replaces_the_document_when_chosen() {
+    let repo = TempRepo::new();
+    repo.write("docs/interviews/intent-7.md", "my notes\n");
+    let out = replay(
+        &repo,
+        "done-at-once.sh",
+        r#"{ "interview_answers": 1, "decisions": { "overwrite": "A" } }"#,
+        &["--yes"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        repo.read("docs/interviews/intent-7.md")
+            .contains("The readme")
+    );
+}
+
+#[test]
+fn out_dash_prints_the_document_and_writes_nothing() {
+    let repo = TempRepo::new();
+    let out = replay(&repo, "done-at-once.sh", NO_ANSWERS, &["--out", "-"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("# Intent of 7"), "{}", stdout(&out));
+    assert!(!repo.path().join("docs/interviews").exists());
+}
+
+#[test]
+fn clarify_into_appends_answered_questions_to_the_spec() {
+    let repo = TempRepo::new();
+    repo.write("spec.md", "# Spec\n\nKeep this line.\n");
+    let out = replay(
+        &repo,
+        "honest.sh",
+        r#"{ "interview_answers": 1, "answers": { "deployment_target": "1", "users": "skip", "encoding": "UTF-8 only" } }"#,
+        &["--yes", "--clarify-into", "spec.md"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let spec = repo.read("spec.md");
+    assert!(spec.starts_with("# Spec\n\nKeep this line.\n"), "{spec}");
+    assert!(spec.contains("## Clarifications"), "{spec}");
+    assert!(spec.contains("### Session "), "{spec}");
+    assert!(
+        spec.contains("- Q: Where will this service run? → A: k8s"),
+        "{spec}"
+    );
+    assert!(
+        spec.contains("- Q: Which encodings must be supported? → A: UTF-8 only"),
+        "{spec}"
+    );
+    assert!(
+        !spec.contains("Who uses the export?"),
+        "a skipped question was added: {spec}"
+    );
+}
+
+#[test]
+fn clarify_into_honours_source_date_epoch() {
+    let repo = TempRepo::new();
+    repo.write("spec.md", "# Spec\n");
+    repo.work_item();
+    let path = repo.path().join(".git/answers.json");
+    std::fs::write(&path, r#"{ "interview_answers": 1, "answers": { "deployment_target": "2", "users": "ops", "encoding": "utf-8" } }"#).unwrap();
+    let out = repo
+        .cmd()
+        .args([
+            "intent",
+            "7",
+            "--from",
+            "item.md",
+            "--runner",
+            &runner("honest.sh"),
+            "--answers",
+        ])
+        .arg(&path)
+        .args(["--yes", "--clarify-into", "spec.md"])
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(repo.read("spec.md").contains("### Session 2023-11-14"));
+}
+
+#[test]
+fn unknown_keys_in_interview_toml_name_the_file_and_key() {
+    let repo = TempRepo::new();
+    repo.write("interview.toml", "max_turns = 3\nmax_turn = 4\n");
+    let out = replay(&repo, "done-at-once.sh", NO_ANSWERS, &["--yes"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("interview.toml"), "{err}");
+    assert!(err.contains("max_turn"), "{err}");
+}
+
+#[test]
+fn settings_come_from_interview_toml_and_local_overrides() {
+    let repo = TempRepo::new();
+    let honest = runner("honest.sh");
+    repo.write(
+        "interview.toml",
+        &format!("runner = \"{honest}\"\nintent_out = \"notes/intent-{{id}}.md\"\nmax_turns = 1\n"),
+    );
+    std::fs::create_dir_all(repo.path().join(".interview")).unwrap();
+    std::fs::write(
+        repo.path().join(".interview/config.toml"),
+        "max_turns = 3\n",
+    )
+    .unwrap();
+    repo.work_item();
+    let path = repo.path().join(".git/answers.json");
+    std::fs::write(&path, r#"{ "interview_answers": 1, "answers": { "deployment_target": "2", "users": "ops", "encoding": "utf-8" } }"#).unwrap();
+    let out = repo
+        .cmd()
+        .args(["intent", "7", "--from", "item.md", "--answers"])
+        .arg(&path)
+        .arg("--yes")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The honest runner needs three turns: the local max_turns = 3 won over the shared 1.
+    assert!(
+        repo.read("notes/intent-7.md")
+            .contains("Intent of the work item")
+    );
+}
