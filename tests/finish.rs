@@ -52,7 +52,7 @@ fn on_change_warn_reports_and_continues() {
         &["--yes", "--on-change", "warn"],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).contains("pre-commit"), "{}", stdout(&out));
+    assert!(stderr(&out).contains("pre-commit"), "{}", stderr(&out));
     assert!(repo.path().join("docs/interviews/intent-7.md").exists());
 }
 

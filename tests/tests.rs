@@ -5,6 +5,7 @@ mod util;
 
 mod ask;
 mod builtin;
+mod ci_replay;
 mod finish;
 mod guard;
 mod presets;

@@ -419,9 +419,9 @@ impl Person for ReplayPerson {
     }
 
     /// Nobody reads along in a replay, but what the tool says (warnings, where the document went)
-    /// belongs in the run's log.
+    /// belongs in the run's log: on stderr, so `--out -` keeps stdout for the document.
     fn say(&mut self, text: &str) {
-        println!("{text}");
+        eprintln!("{text}");
     }
 
     fn replayed(&self) -> bool {
