@@ -339,3 +339,54 @@ fn settings_come_from_interview_toml_and_local_overrides() {
             .contains("Intent of the work item")
     );
 }
+
+#[test]
+fn two_matching_work_items_need_a_choice_which_is_recorded() {
+    let repo = TempRepo::new();
+    repo.write("docs/intents/7-export.md", "# Export to CSV\n\nAs CSV.\n");
+    repo.write("docs/archive/7_export.md", "# Old export idea\n");
+    let answers = repo.path().join(".git/answers.json");
+    std::fs::write(
+        &answers,
+        r#"{ "interview_answers": 1, "decisions": { "tracker": "A" } }"#,
+    )
+    .unwrap();
+    let out = repo
+        .cmd()
+        .args([
+            "intent",
+            "7",
+            "--runner",
+            &runner("done-at-once.sh"),
+            "--yes",
+            "--answers",
+        ])
+        .arg(&answers)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let st = repo.state();
+    assert_eq!(st["key_decisions"][0]["id"], "tracker");
+
+    // Without a recorded choice, a replay stops and says how to settle it.
+    let other = TempRepo::new();
+    other.write("docs/intents/7-export.md", "# Export to CSV\n");
+    other.write("docs/archive/7_export.md", "# Old export idea\n");
+    let empty = other.path().join(".git/answers.json");
+    std::fs::write(&empty, r#"{ "interview_answers": 1 }"#).unwrap();
+    let out = other
+        .cmd()
+        .args([
+            "intent",
+            "7",
+            "--runner",
+            &runner("done-at-once.sh"),
+            "--yes",
+            "--answers",
+        ])
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--from"), "{}", stderr(&out));
+}

@@ -443,3 +443,13 @@ fn a_second_ctrl_c_kills_the_runner_at_once() {
     assert!(pids.iter().all(|&p| !alive(p)), "still alive: {pids:?}");
     assert_eq!(repo.state()["status"], "aborted");
 }
+
+#[test]
+fn a_rejected_receipt_lists_its_violations_in_the_transcript() {
+    let repo = TempRepo::new();
+    let (code, _) = run_failing(&repo, "bad-topic.sh", &["--retries", "0"]);
+    assert_eq!(code, 4);
+    let rejected = repo.events("receipt_rejected");
+    assert_eq!(rejected.len(), 1);
+    assert_eq!(rejected[0]["violations"][0]["path"], "$.questions[0].topic");
+}

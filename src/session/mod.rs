@@ -636,7 +636,16 @@ impl<'p> Session<'p> {
                 }
                 Ok(Ok(receipt))
             }
-            Err(e) => Ok(Err(TurnFailure::receipt(e.to_string()))),
+            Err(e) => {
+                // The structured list goes into the transcript; the brief gets the text.
+                if !e.violations().is_empty() {
+                    self.transcript.event(
+                        "receipt_rejected",
+                        serde_json::json!({ "turn": turn, "violations": e.violations() }),
+                    )?;
+                }
+                Ok(Err(TurnFailure::receipt(e.to_string())))
+            }
         }
     }
 
