@@ -421,53 +421,19 @@ impl<'p> Session<'p> {
         final_turn: bool,
         previous_failure: Option<&str>,
     ) -> Result<std::result::Result<Receipt, TurnFailure>> {
-        let dir = self.turn_dir(turn);
-        let out = dir.join("out");
-        self.set_aside_previous_attempt(&dir)?;
-        std::fs::create_dir_all(&out)
-            .map_err(|e| Error::io(format!("cannot create {}", out.display()), e))?;
-
-        // Brief.
+        let files = TurnFiles::new(self.turn_dir(turn));
+        self.set_aside_previous_attempt(&files.dir)?;
+        std::fs::create_dir_all(&files.out)
+            .map_err(|e| Error::io(format!("cannot create {}", files.out.display()), e))?;
         self.set_step(SubStep::Brief)?;
-        let ctx = BriefContext {
-            interview_brief: brief::BRIEF_VERSION,
-            kind: self.subject.kind,
-            subject: BriefSubject {
-                id: self.subject.id.clone(),
-                title: self.subject.title.clone(),
-                facts: self.subject.facts.clone(),
-            },
-            turn,
-            max_turns: self.settings.max_turns,
-            final_turn,
-            previous_failure: previous_failure.map(str::to_string),
-            rounds: self.state.rounds.clone(),
-        };
-        let brief_json = dir.join("brief.json");
-        let brief_md = dir.join("brief.md");
-        let schema = dir.join("receipt.schema.json");
-        let receipt_path = out.join("receipt.json");
-        let paths = BriefPaths {
-            receipt: receipt_path.display().to_string(),
-            context: brief_json.display().to_string(),
-            schema: schema.display().to_string(),
-        };
-        let json = serde_json::to_vec_pretty(&ctx)
-            .map_err(|e| Error::Other(format!("cannot encode the brief: {e}")))?;
-        tier::write_atomic(&brief_json, &json)?;
-        tier::write_atomic(
-            &brief_md,
-            brief::render_markdown(&ctx, &self.subject.facts_markdown, &paths).as_bytes(),
-        )?;
-        tier::write_atomic(&schema, crate::receipt::SCHEMA.as_bytes())?;
+        self.write_brief(turn, final_turn, previous_failure, &files)?;
 
-        // Guard before, then dispatch.
-        let scope = GuardScope {
-            worktree: self.repo.worktree.clone(),
-            exclude: vec![dir.clone()],
-        };
         // Everything the tool writes outside the turn's own directory happens before the first
         // snapshot or after the second: inside that window, any change is the runner's.
+        let scope = GuardScope {
+            worktree: self.repo.worktree.clone(),
+            exclude: vec![files.dir.clone()],
+        };
         self.set_step(SubStep::Dispatch)?;
         self.transcript.event(
             "turn_start",
@@ -475,66 +441,13 @@ impl<'p> Session<'p> {
         )?;
         let before =
             Snapshot::take(&scope).map_err(|e| Error::Guard(format!("before turn {turn}: {e}")))?;
-        crate::guard::save_restore_copies(&scope, &dir.join("restore"))
+        crate::guard::save_restore_copies(&scope, &files.dir.join("restore"))
             .map_err(|e| Error::Guard(format!("cannot keep copies before turn {turn}: {e}")))?;
-        let spec = self.settings.runner.clone();
-        let env = vec![
-            (
-                "INTERVIEW_BRIEF".to_string(),
-                brief_md.display().to_string(),
-            ),
-            (
-                "INTERVIEW_CONTEXT".to_string(),
-                brief_json.display().to_string(),
-            ),
-            ("INTERVIEW_OUT".to_string(), out.display().to_string()),
-            (
-                "INTERVIEW_RECEIPT".to_string(),
-                receipt_path.display().to_string(),
-            ),
-            ("INTERVIEW_SCHEMA".to_string(), schema.display().to_string()),
-            ("INTERVIEW_TURN".to_string(), turn.to_string()),
-            (
-                "INTERVIEW_FINAL".to_string(),
-                if final_turn { "1" } else { "0" }.to_string(),
-            ),
-            ("INTERVIEW_SESSION".to_string(), self.state.session.clone()),
-        ];
-        let (schema_s, out_s, brief_s, receipt_s) = (
-            schema.display().to_string(),
-            out.display().to_string(),
-            brief_md.display().to_string(),
-            receipt_path.display().to_string(),
-        );
-        let argv = spec.argv_for_turn(&TurnVars {
-            schema: &schema_s,
-            schema_text: &schema_for_cli(),
-            out: &out_s,
-            brief: &brief_s,
-            receipt: &receipt_s,
-        });
-        let invocation = Invocation {
-            argv,
-            cwd: self.repo.worktree.clone(),
-            env,
-            stdin: spec.brief_on_stdin.then(|| brief_md.clone()),
-            log: dir.join("runner.log"),
-            log_cap: LOG_CAP,
-            stdout_cap: if spec.receipt == ReceiptFrom::Stdout {
-                STDOUT_CAP
-            } else {
-                0
-            },
-            timeout: self.settings.turn_timeout,
-            grace: self.settings.grace,
-            verbose: self.settings.verbose,
-            pid_file: Some(dir.join("runner.pid")),
-        };
+        let invocation = self.invocation(turn, final_turn, &files);
         let outcome = dispatch::dispatch(&invocation).map_err(|e| Error::io("runner", e))?;
-
-        // Guard after: taken before the tool writes anything else itself.
         let after =
             Snapshot::take(&scope).map_err(|e| Error::Guard(format!("after turn {turn}: {e}")))?;
+
         self.set_step(SubStep::Guard)?;
         let report = before.diff(&after);
         let guard_json = serde_json::json!({
@@ -544,7 +457,7 @@ impl<'p> Session<'p> {
             "report": &report,
         });
         tier::write_atomic(
-            &dir.join("guard.json"),
+            &files.dir.join("guard.json"),
             &serde_json::to_vec_pretty(&guard_json).unwrap_or_default(),
         )?;
         if outcome.leftovers_killed > 0 {
@@ -568,51 +481,142 @@ impl<'p> Session<'p> {
             return Err(self.abort("interrupted while the runner worked on turn {turn}", turn));
         }
         if !report.is_empty() {
-            self.on_guard_change(turn, &scope, &dir, &report)?;
+            self.on_guard_change(turn, &scope, &files.dir, &report)?;
         }
 
-        // Receipt.
         self.set_step(SubStep::Receipt)?;
-        match outcome.ending {
-            Ending::Exited(0) => {}
-            Ending::Exited(code) => {
-                return Ok(Err(TurnFailure::dispatch(format!(
-                    "the runner exited with status {code} (see runner.log)"
-                ))));
-            }
-            Ending::Signalled(sig) => {
-                return Ok(Err(TurnFailure::dispatch(format!(
-                    "the runner was killed by signal {sig}"
-                ))));
-            }
-            Ending::TimedOut => {
-                return Ok(Err(TurnFailure::dispatch(format!(
-                    "the runner did not finish within {} s and was stopped",
-                    self.settings.turn_timeout.as_secs()
-                ))));
-            }
-            Ending::Interrupted => unreachable_interrupted(),
+        if let Some(failure) = self.judge_ending(outcome.ending) {
+            return Ok(Err(failure));
         }
+        self.take_receipt(turn, final_turn, &files, &outcome.stdout)
+    }
+
+    /// `brief.json`, `brief.md` and the receipt schema for this turn.
+    fn write_brief(
+        &self,
+        turn: u32,
+        final_turn: bool,
+        previous_failure: Option<&str>,
+        files: &TurnFiles,
+    ) -> Result<()> {
+        let ctx = BriefContext {
+            interview_brief: brief::BRIEF_VERSION,
+            kind: self.subject.kind,
+            subject: BriefSubject {
+                id: self.subject.id.clone(),
+                title: self.subject.title.clone(),
+                facts: self.subject.facts.clone(),
+            },
+            turn,
+            max_turns: self.settings.max_turns,
+            final_turn,
+            previous_failure: previous_failure.map(str::to_string),
+            rounds: self.state.rounds.clone(),
+        };
+        let paths = BriefPaths {
+            receipt: files.receipt.display().to_string(),
+            context: files.brief_json.display().to_string(),
+            schema: files.schema.display().to_string(),
+        };
+        let json = serde_json::to_vec_pretty(&ctx)
+            .map_err(|e| Error::Other(format!("cannot encode the brief: {e}")))?;
+        tier::write_atomic(&files.brief_json, &json)?;
+        tier::write_atomic(
+            &files.brief_md,
+            brief::render_markdown(&ctx, &self.subject.facts_markdown, &paths).as_bytes(),
+        )?;
+        tier::write_atomic(&files.schema, crate::receipt::SCHEMA.as_bytes())
+    }
+
+    /// How the runner is started for this turn: argv with placeholders filled, the documented
+    /// environment, stdin, limits.
+    fn invocation(&self, turn: u32, final_turn: bool, files: &TurnFiles) -> Invocation {
+        let spec = &self.settings.runner;
+        let shown = |p: &Path| p.display().to_string();
+        let env = [
+            ("INTERVIEW_BRIEF", shown(&files.brief_md)),
+            ("INTERVIEW_CONTEXT", shown(&files.brief_json)),
+            ("INTERVIEW_OUT", shown(&files.out)),
+            ("INTERVIEW_RECEIPT", shown(&files.receipt)),
+            ("INTERVIEW_SCHEMA", shown(&files.schema)),
+            ("INTERVIEW_TURN", turn.to_string()),
+            (
+                "INTERVIEW_FINAL",
+                if final_turn { "1" } else { "0" }.to_string(),
+            ),
+            ("INTERVIEW_SESSION", self.state.session.clone()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        let argv = spec.argv_for_turn(&TurnVars {
+            schema: &shown(&files.schema),
+            schema_text: &schema_for_cli(),
+            out: &shown(&files.out),
+            brief: &shown(&files.brief_md),
+            receipt: &shown(&files.receipt),
+        });
+        Invocation {
+            argv,
+            cwd: self.repo.worktree.clone(),
+            env,
+            stdin: spec.brief_on_stdin.then(|| files.brief_md.clone()),
+            log: files.dir.join("runner.log"),
+            log_cap: LOG_CAP,
+            stdout_cap: if spec.receipt == ReceiptFrom::Stdout {
+                STDOUT_CAP
+            } else {
+                0
+            },
+            timeout: self.settings.turn_timeout,
+            grace: self.settings.grace,
+            verbose: self.settings.verbose,
+            pid_file: Some(files.dir.join("runner.pid")),
+        }
+    }
+
+    /// A runner that did not end cleanly failed its turn, whatever it wrote.
+    fn judge_ending(&self, ending: Ending) -> Option<TurnFailure> {
+        let reason = match ending {
+            Ending::Exited(0) | Ending::Interrupted => return None,
+            Ending::Exited(code) => {
+                format!("the runner exited with status {code} (see runner.log)")
+            }
+            Ending::Signalled(sig) => format!("the runner was killed by signal {sig}"),
+            Ending::TimedOut => format!(
+                "the runner did not finish within {} s and was stopped",
+                self.settings.turn_timeout.as_secs()
+            ),
+        };
+        Some(TurnFailure::dispatch(reason))
+    }
+
+    /// Read, sanitise and check the receipt, against everything asked and answered so far.
+    fn take_receipt(
+        &mut self,
+        turn: u32,
+        final_turn: bool,
+        files: &TurnFiles,
+        stdout: &[u8],
+    ) -> Result<std::result::Result<Receipt, TurnFailure>> {
+        let spec = &self.settings.runner;
         let text = match spec.receipt {
-            ReceiptFrom::File => receipt::read(&out),
+            ReceiptFrom::File => receipt::read(&files.out),
             ReceiptFrom::Stdout => crate::runner::presets::extract(
                 spec.preset.as_deref(),
-                &String::from_utf8_lossy(&outcome.stdout),
+                &String::from_utf8_lossy(stdout),
             ),
         };
         let text = match text {
             Ok(t) => t,
             Err(e) => return Ok(Err(TurnFailure::receipt(e.to_string()))),
         };
-        let asked: BTreeSet<String> = self
-            .state
-            .rounds
+        let rounds = &self.state.rounds;
+        let asked: BTreeSet<String> = rounds
             .iter()
             .flat_map(|r| r.questions.iter().map(|q| q.topic.clone()))
             .collect();
-        let answered: BTreeSet<String> = self
-            .state
-            .rounds
+        let answered: BTreeSet<String> = rounds
             .iter()
             .flat_map(|r| r.answers.iter())
             .filter(|a| !a.skipped)
@@ -1145,8 +1149,28 @@ fn schema_for_cli() -> String {
     }
 }
 
-fn unreachable_interrupted() -> ! {
-    unreachable!("an interrupted turn returns before the receipt is read")
+/// The files of one turn in the local tier.
+struct TurnFiles {
+    dir: PathBuf,
+    out: PathBuf,
+    receipt: PathBuf,
+    brief_md: PathBuf,
+    brief_json: PathBuf,
+    schema: PathBuf,
+}
+
+impl TurnFiles {
+    fn new(dir: PathBuf) -> TurnFiles {
+        let out = dir.join("out");
+        TurnFiles {
+            receipt: out.join(crate::receipt::RECEIPT_FILE),
+            brief_md: dir.join("brief.md"),
+            brief_json: dir.join("brief.json"),
+            schema: dir.join("receipt.schema.json"),
+            out,
+            dir,
+        }
+    }
 }
 
 /// Why one attempt at a turn failed.
