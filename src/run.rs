@@ -14,7 +14,7 @@ use crate::error::{Error, Result, code};
 use crate::runner::RunnerSpec;
 use crate::session::resume::ResumeFlags;
 use crate::session::{Prepared, Repo, Session, Settings, history};
-use crate::subject::{Subject, WorkItemSource};
+use crate::subject::{Kind, Subject, WorkItemSource};
 
 /// Run a command; returns the exit code of a successful run.
 pub fn run(cli: Cli) -> Result<i32> {
@@ -58,32 +58,11 @@ pub fn run(cli: Cli) -> Result<i32> {
             crate::guard::command::run(args, &repo.worktree)
         }
         Command::Reflect { tag, run } => {
-            let repo = discover(&cwd)?;
-            let config = Config::load(&repo.worktree)?;
-            let mut who = Who::new(&cli, run)?;
-            if let Some(code) = offer_resume(&repo, &config, "reflect", tag, run, who.person())? {
-                return who.finish(Ok(code));
-            }
-            let prepared = Prepared::new(&repo, "reflect", tag)?;
-            let mut person =
-                RecordingPerson::new(who.person(), ReplayFile::default(), prepared.answers_path());
-            let subject = match crate::subject::reflect(&repo.worktree, tag) {
-                Ok(s) => s,
-                Err(e) => {
-                    prepared.discard();
-                    return Err(e);
-                }
+            let find = |repo: &Repo, _: &Config, _: &mut dyn Person| {
+                let subject = crate::subject::reflect(&repo.worktree, tag)?;
+                Ok((subject, None))
             };
-            let start = Start {
-                repo,
-                prepared,
-                subject,
-                tracker_decision: None,
-                clarify_into: None,
-            };
-            let result = interview(start, &config, run, &mut person);
-            drop(person);
-            who.finish(result)
+            new_interview(&cli, &cwd, Kind::Reflect, tag, run, None, find)
         }
         Command::Intent {
             id,
@@ -91,50 +70,78 @@ pub fn run(cli: Cli) -> Result<i32> {
             run,
             clarify_into,
         } => {
-            let repo = discover(&cwd)?;
-            let config = Config::load(&repo.worktree)?;
-            let mut who = Who::new(&cli, run)?;
-            if let Some(code) = offer_resume(&repo, &config, "intent", id, run, who.person())? {
-                return who.finish(Ok(code));
-            }
-            let prepared = Prepared::new(&repo, "intent", id)?;
-            let mut person =
-                RecordingPerson::new(who.person(), ReplayFile::default(), prepared.answers_path());
             let source = from.as_ref().map(|p| {
                 if p.as_os_str() == "-" {
                     WorkItemSource::Stdin
-                } else if p.is_absolute() {
-                    WorkItemSource::File(p.clone())
                 } else {
                     WorkItemSource::File(cwd.join(p))
                 }
             });
-            let globs = config.file.intent.as_ref().and_then(|i| i.globs.clone());
-            let found = match crate::subject::intent(
-                &repo.worktree,
+            let find = |repo: &Repo, config: &Config, person: &mut dyn Person| {
+                let globs = config.file.intent.as_ref().and_then(|i| i.globs.clone());
+                let found = crate::subject::intent(
+                    &repo.worktree,
+                    id,
+                    source.as_ref(),
+                    globs.as_deref(),
+                    Some(person),
+                )?;
+                Ok((found.subject, found.decision))
+            };
+            new_interview(
+                &cli,
+                &cwd,
+                Kind::Intent,
                 id,
-                source.as_ref(),
-                globs.as_deref(),
-                Some(&mut person),
-            ) {
-                Ok(f) => f,
-                Err(e) => {
-                    prepared.discard();
-                    return Err(e);
-                }
-            };
-            let start = Start {
-                repo,
-                prepared,
-                subject: found.subject,
-                tracker_decision: found.decision,
-                clarify_into: clarify_into.clone(),
-            };
-            let result = interview(start, &config, run, &mut person);
-            drop(person);
-            who.finish(result)
+                run,
+                clarify_into.clone(),
+                find,
+            )
         }
     }
+}
+
+/// What finding a subject yields: the subject, and the decision taken to find it, if any.
+type Found = (Subject, Option<(String, String)>);
+
+/// Start an interview on `kind id` (or resume an unfinished one, if the person says so). The
+/// session's place exists before anything is asked, so even the choice of a work item is
+/// recorded in its `answers.json`.
+fn new_interview(
+    cli: &Cli,
+    cwd: &Path,
+    kind: Kind,
+    id: &str,
+    run: &RunOptions,
+    clarify_into: Option<PathBuf>,
+    find: impl FnOnce(&Repo, &Config, &mut dyn Person) -> Result<Found>,
+) -> Result<i32> {
+    let repo = discover(cwd)?;
+    let config = Config::load(&repo.worktree)?;
+    let mut who = Who::new(cli, run)?;
+    if let Some(code) = offer_resume(&repo, &config, kind.as_str(), id, run, who.person())? {
+        return who.finish(Ok(code));
+    }
+    let prepared = Prepared::new(&repo, kind.as_str(), id)?;
+    let mut person =
+        RecordingPerson::new(who.person(), ReplayFile::default(), prepared.answers_path());
+    let (subject, tracker_decision) = match find(&repo, &config, &mut person) {
+        Ok(found) => found,
+        Err(e) => {
+            prepared.discard();
+            return Err(e);
+        }
+    };
+    let start = Start {
+        repo,
+        prepared,
+        subject,
+        tracker_decision,
+        clarify_into,
+    };
+    let result = interview(start, &config, run, &mut person);
+    drop(person);
+    who.finish(result)
 }
 
 /// An unfinished session on the same subject: resume it, start over, or stop. `Some(code)`
@@ -284,8 +291,8 @@ fn interview(
     settings.clarify_into = start.clarify_into;
     if settings.out.is_none() {
         let configured = match start.subject.kind {
-            crate::subject::Kind::Reflect => config.file.reflect_out.as_deref(),
-            crate::subject::Kind::Intent => config.file.intent_out.as_deref(),
+            Kind::Reflect => config.file.reflect_out.as_deref(),
+            Kind::Intent => config.file.intent_out.as_deref(),
         };
         settings.out = configured.map(|pattern| {
             PathBuf::from(pattern.replace("{id}", &crate::session::tier::slug(&start.subject.id)))

@@ -443,6 +443,10 @@ impl<'p> Session<'p> {
             Snapshot::take(&scope).map_err(|e| Error::Guard(format!("before turn {turn}: {e}")))?;
         crate::guard::save_restore_copies(&scope, &files.dir.join("restore"))
             .map_err(|e| Error::Guard(format!("cannot keep copies before turn {turn}: {e}")))?;
+        // A Ctrl+C that came while the brief or the snapshot was being made is not lost.
+        if crate::signals::interrupted() {
+            return Err(self.abort("interrupted before the runner started turn {turn}", turn));
+        }
         let invocation = self.invocation(turn, final_turn, &files);
         let outcome = dispatch::dispatch(&invocation).map_err(|e| Error::io("runner", e))?;
         let after =
