@@ -56,8 +56,9 @@ fn on_change_warn_reports_and_continues() {
     assert!(repo.path().join("docs/interviews/intent-7.md").exists());
 }
 
-#[test]
-fn on_change_ask_offers_a_choice_and_stop_keeps_the_change_for_review() {
+/// Run the hook-planting runner at a terminal (policy `ask` by default there), answer the
+/// guard's Choose prompt with `letter`; returns the repository, the prompt screen and the exit.
+fn answer_the_guard(letter: &str) -> (TempRepo, String, i32) {
     let repo = TempRepo::new();
     repo.work_item();
     let r = runner("plants-hook.sh");
@@ -67,15 +68,21 @@ fn on_change_ask_offers_a_choice_and_stop_keeps_the_change_for_review() {
         &[],
     );
     let screen = pty.expect("Choose A, B or C");
+    pty.send_line(letter);
+    let (code, rest) = pty.finish();
+    (repo, format!("{screen}{rest}"), code)
+}
+
+#[test]
+fn on_change_ask_offers_a_choice_and_stop_keeps_the_change_for_review() {
+    let (repo, screen, code) = answer_the_guard("a");
     assert!(screen.contains("pre-commit"), "{screen}");
     assert!(
         screen.contains("A) Stop and keep the changes for review"),
         "{screen}"
     );
     assert!(screen.contains("Recommendation: A"), "{screen}");
-    pty.send_line("a");
-    let (code, rest) = pty.finish();
-    assert_eq!(code, 3, "{rest}");
+    assert_eq!(code, 3, "{screen}");
     assert!(
         repo.path().join(".git/hooks/pre-commit").exists(),
         "the change was kept"
@@ -92,18 +99,8 @@ fn on_change_ask_offers_a_choice_and_stop_keeps_the_change_for_review() {
 
 #[test]
 fn on_change_ask_restore_puts_the_hooks_back_then_stops() {
-    let repo = TempRepo::new();
-    repo.work_item();
-    let r = runner("plants-hook.sh");
-    let mut pty = Pty::spawn(
-        &repo,
-        &["intent", "7", "--from", "item.md", "--runner", &r, "--yes"],
-        &[],
-    );
-    pty.expect("Choose A, B or C");
-    pty.send_line("B");
-    let (code, rest) = pty.finish();
-    assert_eq!(code, 3, "{rest}");
+    let (repo, screen, code) = answer_the_guard("B");
+    assert_eq!(code, 3, "{screen}");
     assert!(
         !repo.path().join(".git/hooks/pre-commit").exists(),
         "the planted hook is still there"
@@ -112,18 +109,8 @@ fn on_change_ask_restore_puts_the_hooks_back_then_stops() {
 
 #[test]
 fn on_change_ask_accept_continues_the_interview() {
-    let repo = TempRepo::new();
-    repo.work_item();
-    let r = runner("plants-hook.sh");
-    let mut pty = Pty::spawn(
-        &repo,
-        &["intent", "7", "--from", "item.md", "--runner", &r, "--yes"],
-        &[],
-    );
-    pty.expect("Choose A, B or C");
-    pty.send_line("C");
-    let (code, rest) = pty.finish();
-    assert_eq!(code, 0, "{rest}");
+    let (repo, screen, code) = answer_the_guard("C");
+    assert_eq!(code, 0, "{screen}");
     assert!(repo.path().join("docs/interviews/intent-7.md").exists());
 }
 
