@@ -377,3 +377,37 @@ fn two_matching_work_items_need_a_choice_which_is_recorded() {
     assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
     assert!(stderr(&out).contains("--from"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_runner_that_rewrites_the_restore_copies_gets_no_restore() {
+    let repo = TempRepo::new();
+    repo.work_item();
+    let config_before = std::fs::read(repo.path().join(".git/config")).unwrap();
+    let r = runner("tampers-restore.sh");
+    let mut pty = Pty::spawn(
+        &repo,
+        &["intent", "7", "--from", "item.md", "--runner", &r, "--yes"],
+        &[],
+    );
+    let screen = pty.expect("Choose A, B or C");
+    assert!(
+        screen.contains("restore/files"),
+        "the tampering was not reported: {screen}"
+    );
+    pty.send_line("B");
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 3, "{rest}");
+    assert!(rest.contains("nothing was restored"), "{rest}");
+    assert_eq!(
+        std::fs::read(repo.path().join(".git/config")).unwrap(),
+        config_before
+    );
+}
+
+#[test]
+fn a_runner_that_edits_its_own_brief_is_caught() {
+    let repo = TempRepo::new();
+    let out = replay(&repo, "edits-brief.sh", NO_ANSWERS, &["--yes"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains("brief.md"), "{}", stderr(&out));
+}

@@ -238,7 +238,9 @@ impl TempRepo {
         self.work_item();
         let answers = self.path().join(".git/test-answers.json");
         std::fs::write(&answers, answers_json).unwrap();
+        // Temporary files of runners stay inside the test's own directory.
         let mut cmd = self.cmd();
+        cmd.env("TMPDIR", self.path().join(".git"));
         cmd.args([
             "intent",
             "7",

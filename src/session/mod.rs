@@ -430,19 +430,22 @@ impl<'p> Session<'p> {
 
         // Everything the tool writes outside the turn's own directory happens before the first
         // snapshot or after the second: inside that window, any change is the runner's.
+        //
+        // Of the turn's own directory only what the runner and the dispatch write during the
+        // turn is left out: a runner that touches its brief or the restore copies is caught.
         let scope = GuardScope {
             worktree: self.repo.worktree.clone(),
-            exclude: vec![files.dir.clone()],
+            exclude: files.written_during_turn(),
         };
         self.set_step(SubStep::Dispatch)?;
         self.transcript.event(
             "turn_start",
             serde_json::json!({ "turn": turn, "final": final_turn, "retry": self.state.retry_count }),
         )?;
+        crate::guard::save_restore_copies(&scope, &files.restore)
+            .map_err(|e| Error::Guard(format!("cannot keep copies before turn {turn}: {e}")))?;
         let before =
             Snapshot::take(&scope).map_err(|e| Error::Guard(format!("before turn {turn}: {e}")))?;
-        crate::guard::save_restore_copies(&scope, &files.dir.join("restore"))
-            .map_err(|e| Error::Guard(format!("cannot keep copies before turn {turn}: {e}")))?;
         // A Ctrl+C that came while the brief or the snapshot was being made is not lost.
         if crate::signals::interrupted() {
             return Err(self.abort("interrupted before the runner started turn {turn}", turn));
@@ -485,7 +488,7 @@ impl<'p> Session<'p> {
             return Err(self.abort("interrupted while the runner worked on turn {turn}", turn));
         }
         if !report.is_empty() {
-            self.on_guard_change(turn, &scope, &files.dir, &report)?;
+            self.on_guard_change(turn, &scope, &files, &report)?;
         }
 
         self.set_step(SubStep::Receipt)?;
@@ -684,7 +687,7 @@ impl<'p> Session<'p> {
         &mut self,
         turn: u32,
         scope: &GuardScope,
-        dir: &Path,
+        files: &TurnFiles,
         report: &GuardReport,
     ) -> Result<()> {
         let shown = receipt::sanitize(&report.to_string()).0;
@@ -733,7 +736,24 @@ impl<'p> Session<'p> {
                 match choice {
                     2 => Ok(()),
                     1 => {
-                        let summary = crate::guard::restore(scope, &dir.join("restore"))
+                        // Copies the runner could have rewritten are not trusted.
+                        let copies = self.shown(&files.restore);
+                        if report
+                            .changes
+                            .iter()
+                            .any(|c| c.subject.starts_with(&copies))
+                        {
+                            self.state.status = Status::Failed;
+                            self.state
+                                .blockers
+                                .push(blocker("the runner touched the copies; nothing restored"));
+                            self.save()?;
+                            self.person.say(&format!(
+                                "The runner changed the copies in {copies}: nothing was restored. Repair the repository by hand."
+                            ));
+                            return Err(Error::GuardViolation { report: shown });
+                        }
+                        let summary = crate::guard::restore(scope, &files.restore)
                             .map_err(|e| Error::Guard(format!("restore failed: {e}")))?;
                         self.person.say(&format!("Restored: {summary}"));
                         self.state.status = Status::Failed;
@@ -1157,6 +1177,7 @@ fn schema_for_cli() -> String {
 struct TurnFiles {
     dir: PathBuf,
     out: PathBuf,
+    restore: PathBuf,
     receipt: PathBuf,
     brief_md: PathBuf,
     brief_json: PathBuf,
@@ -1167,6 +1188,7 @@ impl TurnFiles {
     fn new(dir: PathBuf) -> TurnFiles {
         let out = dir.join("out");
         TurnFiles {
+            restore: dir.join("restore"),
             receipt: out.join(crate::receipt::RECEIPT_FILE),
             brief_md: dir.join("brief.md"),
             brief_json: dir.join("brief.json"),
@@ -1174,6 +1196,18 @@ impl TurnFiles {
             out,
             dir,
         }
+    }
+}
+
+impl TurnFiles {
+    /// What is written while the runner works: its `out/`, and the log and pid file that
+    /// dispatch keeps for it.
+    fn written_during_turn(&self) -> Vec<PathBuf> {
+        vec![
+            self.out.clone(),
+            self.dir.join("runner.log"),
+            self.dir.join("runner.pid"),
+        ]
     }
 }
 
