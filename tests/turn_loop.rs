@@ -453,3 +453,29 @@ fn a_rejected_receipt_lists_its_violations_in_the_transcript() {
     assert_eq!(rejected.len(), 1);
     assert_eq!(rejected[0]["violations"][0]["path"], "$.questions[0].topic");
 }
+
+#[test]
+fn a_runner_cannot_write_to_the_persons_terminal() {
+    let repo = TempRepo::new();
+    repo.work_item();
+    let r = runner("writes-tty.sh");
+    let pty = Pty::spawn(
+        &repo,
+        &[
+            "intent", "7", "--from", "item.md", "--runner", &r, "--out", "-",
+        ],
+        &[],
+    );
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert!(
+        !screen.contains("TTY-WRITE"),
+        "the runner wrote to the terminal: {screen:?}"
+    );
+    assert!(
+        !screen.contains('\u{1b}'),
+        "an escape reached the terminal: {screen:?}"
+    );
+    let log = std::fs::read_to_string(repo.session_dir().join("turns/001/runner.log")).unwrap();
+    assert!(!log.contains("reached the terminal"), "{log}");
+}

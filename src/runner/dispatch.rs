@@ -1,4 +1,4 @@
-//! Starting a runner for one turn: its own process group, never the terminal, output captured
+//! Starting a runner for one turn: its own session and process group, never the terminal, output captured
 //! and capped, a timeout that ends the whole group, and every leftover descendant killed.
 //!
 //! The tool is a child subreaper, so a process that escaped the group with `setsid` is re-parented
@@ -81,7 +81,19 @@ pub fn dispatch(inv: &Invocation) -> std::io::Result<Outcome> {
         .envs(inv.env.iter().map(|(k, v)| (k, v)))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    // A new session, so a new process group (killed as one) with no controlling terminal: the
+    // runner cannot open /dev/tty to read the person's keys or write past the sanitiser.
+    //
+    // SAFETY: the closure runs in the child between fork and exec. It only calls setsid(2),
+    // which POSIX lists as async-signal-safe; it allocates nothing, takes no lock and touches no
+    // memory shared with the parent, so nothing can be left inconsistent by the fork.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut cmd, || {
+            nix::unistd::setsid()
+                .map(|_| ())
+                .map_err(std::io::Error::from)
+        });
+    }
     match &inv.stdin {
         Some(path) => cmd.stdin(File::open(path)?),
         None => cmd.stdin(Stdio::null()),
