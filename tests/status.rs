@@ -145,3 +145,31 @@ fn answers_prints_the_latest_sessions_answers_ready_to_replay() {
     assert_eq!(v["answers"]["deployment_target"], "1");
     assert_eq!(v["answers"]["users"], "skip");
 }
+
+#[test]
+fn status_of_a_session_killed_while_the_runner_was_dispatched() {
+    let repo = TempRepo::new();
+    repo.work_item();
+    let mark = repo.path().join(".git/paused");
+    let mark_env = mark.display().to_string();
+    let r = runner("honest.sh");
+    let pty = Pty::spawn(
+        &repo,
+        &["intent", "7", "--from", "item.md", "--runner", &r],
+        &[
+            ("INTERVIEW_TEST_PAUSE", "dispatch@1"),
+            ("INTERVIEW_TEST_PAUSE_MARK", &mark_env),
+        ],
+    );
+    let start = std::time::Instant::now();
+    while !mark.exists() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "never paused"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    pty.kill9();
+    let status = repo.run(&["status"]);
+    insta::assert_snapshot!(redact(&repo, &stdout(&status)));
+}
