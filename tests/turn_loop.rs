@@ -479,3 +479,27 @@ fn a_runner_cannot_write_to_the_persons_terminal() {
     let log = std::fs::read_to_string(repo.session_dir().join("turns/001/runner.log")).unwrap();
     assert!(!log.contains("reached the terminal"), "{log}");
 }
+
+#[test]
+fn skipping_at_the_gate_makes_the_next_turn_final() {
+    let repo = TempRepo::new();
+    let (code, screen) = run_replayed(
+        &repo,
+        "honest.sh",
+        r#"{ "interview_answers": 1, "gate": "n" }"#,
+        &["--yes"],
+        &[],
+    );
+    assert_eq!(code, 0, "{screen}");
+    let brief: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo.session_dir().join("turns/002/brief.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(brief["final"], true);
+    assert_eq!(brief["rounds"][0]["gate_skipped"], true);
+    assert!(!repo.session_dir().join("turns/003").exists());
+    // Both questions no entry covers are listed as open questions.
+    let doc = repo.read("docs/interviews/intent-7.md");
+    assert!(doc.contains("Where will this service run?"), "{doc}");
+    assert!(doc.contains("Who uses the export?"), "{doc}");
+}
