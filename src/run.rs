@@ -175,7 +175,6 @@ fn offer_resume(
     };
     let choice = match crate::ask::choose(person, &decision) {
         Ok(c) => c,
-        Err(crate::ask::AskError::Interrupted) => return Err(Error::Interrupted { session: None }),
         Err(crate::ask::AskError::MissingDecision { id }) => {
             return Err(Error::MissingAnswer {
                 message: format!(
@@ -183,7 +182,7 @@ fn offer_resume(
                 ),
             });
         }
-        Err(e) => return Err(Error::Other(e.to_string())),
+        Err(e) => return Err(e.into()),
     };
     match choice {
         0 => resume_listed(repo.clone(), config, listed, run, false, person).map(Some),

@@ -411,3 +411,17 @@ fn a_runner_that_edits_its_own_brief_is_caught() {
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(stderr(&out).contains("brief.md"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_replayed_letter_that_is_not_an_option_is_a_usage_error() {
+    let repo = TempRepo::new();
+    let out = replay(
+        &repo,
+        "done-at-once.sh",
+        r#"{ "interview_answers": 1, "decisions": { "consent": "D" } }"#,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("consent"), "{}", stderr(&out));
+    assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
+}

@@ -66,29 +66,30 @@ pub enum AskError {
         "the answers file has no decision for `{id}`; add `\"{id}\": \"A\"` (or another letter) to its `decisions`"
     )]
     MissingDecision { id: String },
-    /// Reading or writing failed; also carries a replayed value no person could have typed at
-    /// this prompt (`InvalidInput`) and internal inconsistencies (`Other`), until the caller's
-    /// match on this enum accepts new variants.
+    /// A replayed value no person could have typed at this prompt.
+    #[error("{0}")]
+    BadReplayValue(String),
+    /// A bug in the caller or in this module; nothing the person did causes it.
+    #[error("{0}")]
+    Inconsistent(String),
+    /// Reading or writing failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }
 
 /// A replayed value that a person could not have typed at this prompt.
 pub fn bad_replay_value(key: &str, value: &str, expected: &str) -> AskError {
-    AskError::Io(std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        format!(
-            "the answers file's `{key}` is \"{value}\", which is not valid here: expected {expected}"
-        ),
+    AskError::BadReplayValue(format!(
+        "the answers file's `{key}` is \"{value}\", which is not valid here: expected {expected}"
     ))
 }
 
 /// A bug in the caller or in this module (a result failed its quality checks, a decision was
 /// malformed); nothing the person did causes it.
 pub fn inconsistent(message: impl std::fmt::Display) -> AskError {
-    AskError::Io(std::io::Error::other(format!(
+    AskError::Inconsistent(format!(
         "internal error on the person's side: {message}; please report this"
-    )))
+    ))
 }
 
 /// A choice between 2–4 options, shown as the Choose A/B/C/D box.

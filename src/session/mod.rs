@@ -931,9 +931,13 @@ impl<'p> Session<'p> {
                         .into(),
                 )
             }
-            ask::AskError::Io(e) => Error::io("terminal", e),
-            #[allow(unreachable_patterns)]
-            other => Error::Other(other.to_string()),
+            ask::AskError::BadReplayValue(message) => {
+                self.state.status = Status::Failed;
+                let _ = self.save();
+                Error::Usage(message)
+            }
+            ask::AskError::Inconsistent(message) => Error::Other(message),
+            ask::AskError::Io(e) => Error::io("the person's side", e),
         }
     }
 

@@ -77,7 +77,7 @@ pub fn resume(
                         session: Some(state.session.clone()),
                     });
                 }
-                Err(e) => return Err(Error::Other(e.to_string())),
+                Err(e) => return Err(e.into()),
             };
             let letter = (b'A' + choice as u8) as char;
             state.key_decisions.push(KeyDecision {
