@@ -49,6 +49,14 @@ pub fn run(cli: Cli) -> Result<i32> {
                 Some(id) => history::find(&repo.worktree, Some(id))?,
                 None => history::latest_unfinished(&repo.worktree)?,
             };
+            // Without a terminal, a blocked session says so before anything else.
+            if let Ok(state) = &listed.state
+                && !*ack
+                && !std::io::stdin().is_terminal()
+                && crate::session::resume::breaker_open(state)
+            {
+                return Err(crate::session::resume::blocked(state));
+            }
             let mut who = Who::new(&cli, run)?;
             let result = resume_listed(repo, &config, listed, run, *ack, who.person());
             who.finish(result)

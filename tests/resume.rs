@@ -339,3 +339,12 @@ fn a_state_file_from_a_newer_version_is_refused() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("newer"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_blocked_session_without_a_terminal_or_answers_exits_6_not_2() {
+    let repo = TempRepo::new();
+    fail_three_times(&repo);
+    let out = repo.run(&["resume"]);
+    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--ack"), "{}", stderr(&out));
+}

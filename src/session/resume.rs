@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::history::Listed;
-use super::state::{KeyDecision, Status, now_iso};
+use super::state::{KeyDecision, State, Status, now_iso};
 use super::{Repo, Session, SessionFile, Settings};
 use crate::ask::{self, Decision, Person};
 use crate::error::{Error, Result, code};
@@ -49,8 +49,7 @@ pub fn resume(
     for b in &state.blockers {
         person.say(&format!("Blocker: {b}"));
     }
-    let breaker_open = state.status == Status::Failed && state.retry_count >= state.retries;
-    if breaker_open {
+    if breaker_open(&state) {
         let proceed = if flags.ack {
             true
         } else if flags.interactive {
@@ -104,15 +103,7 @@ pub fn resume(
                 }
             }
         } else {
-            return Err(Error::CircuitOpen(format!(
-                "session {} failed {} times in a row at turn {} and is blocked:\n  {}\n\
-                 Acknowledge it to retry: `interview resume {} --ack`",
-                state.session,
-                state.retry_count + 1,
-                state.turn,
-                state.blockers.join("\n  "),
-                state.session
-            )));
+            return Err(blocked(&state));
         };
         if proceed {
             if flags.ack {
@@ -144,6 +135,24 @@ pub fn resume(
     let mut session = Session::open(repo, dir, state, file.subject, settings, person)?;
     session.run()?;
     Ok(code::DONE)
+}
+
+/// A session left failed with its retries exhausted: not retried until someone decides.
+pub fn breaker_open(state: &State) -> bool {
+    state.status == Status::Failed && state.retry_count >= state.retries
+}
+
+/// The circuit breaker's error (exit 6), with the blocker and what to do.
+pub fn blocked(state: &State) -> Error {
+    Error::CircuitOpen(format!(
+        "session {} failed {} times in a row at turn {} and is blocked:\n  {}\n\
+         Acknowledge it to retry: `interview resume {} --ack`",
+        state.session,
+        state.retry_count + 1,
+        state.turn,
+        state.blockers.join("\n  "),
+        state.session
+    ))
 }
 
 /// Which settings the person gave on the `resume` command line (those win over the session's).
