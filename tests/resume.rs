@@ -348,3 +348,24 @@ fn a_blocked_session_without_a_terminal_or_answers_exits_6_not_2() {
     assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
     assert!(stderr(&out).contains("--ack"), "{}", stderr(&out));
 }
+
+#[test]
+fn abandoning_a_blocked_session_at_the_breaker_retires_it() {
+    let repo = TempRepo::new();
+    fail_three_times(&repo);
+    let mut pty = Pty::spawn(&repo, &["resume"], &[]);
+    let screen = pty.expect("Choose A, B or C");
+    assert!(screen.contains("Blocker:"), "{screen}");
+    assert!(screen.contains("Auto-retry exhausted"), "{screen}");
+    pty.send_line("C");
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 0, "{rest}");
+    assert_eq!(repo.state()["status"], "aborted");
+    let again = repo.run(&["resume"]);
+    assert_eq!(again.status.code(), Some(2), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("no unfinished session"),
+        "{}",
+        stderr(&again)
+    );
+}

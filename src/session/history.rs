@@ -334,7 +334,7 @@ pub fn render(v: &StatusJson<'_>) -> String {
 
 /// True for a session that can still be continued.
 pub fn unfinished(state: &State) -> bool {
-    !matches!(state.status, Status::Done)
+    !matches!(state.status, Status::Done) && !state.abandoned
 }
 
 /// The latest unfinished session, for `interview resume` without an id.

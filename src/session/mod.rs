@@ -176,6 +176,7 @@ impl<'p> Session<'p> {
             rounds: Vec::new(),
             document: None,
             final_next: false,
+            abandoned: false,
         };
         let transcript = Transcript::open(&dir.join("transcript.jsonl"))?;
         let mut session = Session {

@@ -96,6 +96,7 @@ pub fn resume(
                 }
                 _ => {
                     state.status = Status::Aborted;
+                    state.abandoned = true;
                     state.note("the person abandoned the session", "nothing");
                     state.save(&dir.join("state.json"))?;
                     person.say(&format!("Session {} abandoned.", state.session));

@@ -84,6 +84,9 @@ pub struct State {
     /// The next turn must be the final one (the person skipped a round or typed `skip all`).
     #[serde(default)]
     pub final_next: bool,
+    /// The person gave the session up at the circuit breaker: it is not offered for resuming.
+    #[serde(default)]
+    pub abandoned: bool,
 }
 
 impl State {
