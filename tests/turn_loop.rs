@@ -503,3 +503,22 @@ fn skipping_at_the_gate_makes_the_next_turn_final() {
     assert!(doc.contains("Where will this service run?"), "{doc}");
     assert!(doc.contains("Who uses the export?"), "{doc}");
 }
+
+#[test]
+fn an_out_dir_swapped_for_a_symlink_is_caught_and_never_followed() {
+    let repo = TempRepo::new();
+    // The guard sees the swap…
+    let (code, screen) = run_failing(&repo, "swaps-out-dir.sh", &[]);
+    assert_eq!(code, 3, "{screen}");
+    assert!(screen.contains("out: symlink"), "{screen}");
+    // …and even when changes are only warned about, the receipt behind the link is not read.
+    let repo = TempRepo::new();
+    let (code, screen) = run_failing(
+        &repo,
+        "swaps-out-dir.sh",
+        &["--on-change", "warn", "--retries", "0"],
+    );
+    assert_eq!(code, 4, "{screen}");
+    assert!(screen.contains("/out"), "{screen}");
+    assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
+}

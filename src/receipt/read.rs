@@ -69,12 +69,23 @@ fn check_metadata(file: &str, meta: &Metadata) -> Result<(), ReceiptError> {
 /// Call it only after the runner's whole process group is gone, so nothing changes underneath.
 pub fn read(out_dir: &Path) -> Result<String, ReceiptError> {
     let file = out_dir.join(RECEIPT_FILE).display().to_string();
-    let dir = Dir::open_ambient_dir(out_dir, cap_std::ambient_authority()).map_err(|e| {
-        ReceiptError::OutDir {
-            dir: out_dir.display().to_string(),
-            reason: e.to_string(),
-        }
-    })?;
+    // The turn's directory is the tool's own; `out/` is the runner's, and the runner could have
+    // replaced it with a symlink to somewhere else: it is opened without following one.
+    let out_error = |e: std::io::Error| ReceiptError::OutDir {
+        dir: out_dir.display().to_string(),
+        reason: e.to_string(),
+    };
+    let (Some(parent), Some(name)) = (out_dir.parent(), out_dir.file_name()) else {
+        return Err(out_error(std::io::Error::other("not a directory path")));
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    let dir = Dir::open_ambient_dir(parent, cap_std::ambient_authority())
+        .and_then(|p| cap_fs_ext::DirExt::open_dir_nofollow(&p, name))
+        .map_err(out_error)?;
     let io = |e: std::io::Error| ReceiptError::Io {
         file: file.clone(),
         reason: e.to_string(),
