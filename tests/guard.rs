@@ -728,3 +728,53 @@ fn restore_puts_hooks_and_config_back_and_removes_planted_hooks() {
     let report = before.diff(&Snapshot::take(&scope).unwrap());
     assert!(report.is_empty(), "after restore: {report}");
 }
+
+/// Edit a tracked file, date its mtime back (so it is not "racy" against a new index), then write
+/// an index whose entry keeps the old object id but carries the edited file's stat data: a stat
+/// check against the live index finds the file clean.
+fn forge_index_for(repo: &TempRepo, rel: &str, new_content: &str) {
+    repo.write(rel, new_content);
+    let an_hour_ago = filetime::FileTime::from_unix_time(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs() as i64
+            - 3600,
+        0,
+    );
+    filetime::set_file_mtime(repo.path().join(rel), an_hour_ago).unwrap();
+    let index_path = repo.path().join(".git/index");
+    let mut index = gix::index::File::at(
+        &index_path,
+        gix::hash::Kind::Sha1,
+        false,
+        gix::index::decode::Options::default(),
+    )
+    .unwrap();
+    let meta = gix::index::fs::Metadata::from_path_no_follow(&repo.path().join(rel)).unwrap();
+    let stat = gix::index::entry::Stat::from_fs(&meta).unwrap();
+    let pos = index
+        .entry_index_by_path(rel.into())
+        .expect("the file is tracked");
+    index.entries_mut()[pos].stat = stat;
+    index.write(gix::index::write::Options::default()).unwrap();
+}
+
+#[test]
+fn forged_stat_data_in_the_index_does_not_hide_an_edit() {
+    use interview::guard::{GuardScope, Snapshot};
+    let repo = TempRepo::new();
+    let scope = GuardScope {
+        worktree: repo.path().to_path_buf(),
+        exclude: vec![],
+    };
+    let before = Snapshot::take(&scope).unwrap();
+    forge_index_for(&repo, "src/lib.rs", "pub fn answer() -> u32 {\n    41\n}\n");
+    // The index's entries (ids, modes, flags) are unchanged: only its stat cache was forged.
+    let after = Snapshot::take_after(&scope, &before).unwrap();
+    let report = before.diff(&after);
+    assert!(
+        report.to_string().contains("src/lib.rs"),
+        "the edit was hidden: {report}"
+    );
+}

@@ -36,7 +36,7 @@ pub fn run(args: &GuardArgs, worktree: &Path) -> Result<i32> {
         [program, rest @ ..] => {
             let before = Snapshot::take(&scope)?;
             let code = run_command(program, rest, worktree, args.json)?;
-            let after = Snapshot::take(&scope)?;
+            let after = Snapshot::take_after(&scope, &before)?;
             let report = before.diff(&after);
             if args.json {
                 let json = serde_json::json!({ "exit_code": code, "report": report });

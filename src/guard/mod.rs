@@ -20,7 +20,7 @@ mod status;
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -88,14 +88,40 @@ pub struct Snapshot {
     pub git_metadata: BTreeMap<String, FileDigest>,
     pub worktrees: BTreeMap<RepoPath, Worktree>,
     pub user_config: BTreeMap<RepoPath, FileDigest>,
+    /// The index as read, with its mtime: the stat reference for a later snapshot.
+    #[serde(skip)]
+    index_file: Option<std::sync::Arc<IndexBytes>>,
+}
+
+/// The raw bytes of an index file and its mtime.
+#[derive(Debug)]
+struct IndexBytes {
+    bytes: Vec<u8>,
+    mtime: (i64, i64),
 }
 
 impl Snapshot {
     pub fn take(scope: &GuardScope) -> Result<Snapshot, GuardError> {
-        Snapshot::take_with(scope, &metadata::UserEnv::from_process())
+        Snapshot::take_with(scope, &metadata::UserEnv::from_process(), None)
     }
 
-    fn take_with(scope: &GuardScope, env: &metadata::UserEnv) -> Result<Snapshot, GuardError> {
+    /// A snapshot after a turn. Worktree files are checked against the stat data of the index
+    /// as it was in `before`, not the live one: a runner that edits a file and then writes an
+    /// index with forged stat data for it (so the file looks clean) is still caught, because
+    /// every file changed since `before` is newer than that index and so is hashed.
+    pub fn take_after(scope: &GuardScope, before: &Snapshot) -> Result<Snapshot, GuardError> {
+        Snapshot::take_with(
+            scope,
+            &metadata::UserEnv::from_process(),
+            before.index_file.clone(),
+        )
+    }
+
+    fn take_with(
+        scope: &GuardScope,
+        env: &metadata::UserEnv,
+        reference: Option<std::sync::Arc<IndexBytes>>,
+    ) -> Result<Snapshot, GuardError> {
         let layout = Layout::locate(&scope.worktree)?;
         // Hashed before gix reads anything, so what gix could be steered by is on record.
         let git_metadata = metadata::git_metadata(&layout);
@@ -108,28 +134,39 @@ impl Snapshot {
         let refs = refs::refs(&repo, &layout);
 
         let index_path = layout.git_dir.join("index");
-        let index_mtime = std::fs::symlink_metadata(&index_path)
-            .map(|m| (m.mtime(), m.mtime_nsec()))
-            .unwrap_or((0, 0));
-        let index_file = match std::fs::symlink_metadata(&index_path) {
-            Ok(_) => gix::index::File::at(
-                &index_path,
+        let live = std::sync::Arc::new(read_index_bytes(&index_path)?);
+        let decode = |file: &IndexBytes| -> Result<gix::index::State, GuardError> {
+            if file.bytes.is_empty() {
+                return Ok(gix::index::State::new(repo.object_hash()));
+            }
+            // The trailing checksum guards against disk corruption, not against a runner (which
+            // could rewrite it); not verifying it saves hashing the whole index.
+            let (state, _) = gix::index::State::from_bytes(
+                &file.bytes,
+                filetime::FileTime::zero(),
                 repo.object_hash(),
-                // The trailing checksum guards against disk corruption, not against a runner
-                // (which could rewrite it); skipping it saves hashing the whole index.
-                true,
                 gix::index::decode::Options::default(),
             )
             .map_err(|e| GuardError::Index {
                 path: index_path.clone(),
                 message: e.to_string(),
-            })?,
-            Err(_) => gix::index::File::from_state(
-                gix::index::State::new(repo.object_hash()),
-                index_path.clone(),
-            ),
+            })?;
+            Ok(state)
         };
-        let state: &gix::index::State = &index_file;
+        let live_state = decode(&live)?;
+        let state: &gix::index::State = &live_state;
+        // A tracked file counts as clean without hashing only when its stat matches both the
+        // live index and the one from before the turn (when that differs), so stat data forged
+        // into the index during the turn cannot hide an edit.
+        let reference = reference.filter(|r| r.bytes != live.bytes);
+        let reference_state = match &reference {
+            Some(r) => Some(decode(r)?),
+            None => None,
+        };
+        let index_mtime = match &reference {
+            Some(r) => r.mtime.min(live.mtime),
+            None => live.mtime,
+        };
 
         let mut status: BTreeMap<RepoPath, FileStatus> = BTreeMap::new();
         match index::staged(&repo, state) {
@@ -156,6 +193,7 @@ impl Snapshot {
         let input = status::WalkInput {
             root: &layout.worktree,
             state,
+            reference: reference_state.as_ref(),
             index_mtime,
             exclude: &exclude,
             threads,
@@ -213,6 +251,7 @@ impl Snapshot {
             git_metadata,
             worktrees,
             user_config,
+            index_file: Some(live),
         })
     }
 
@@ -280,4 +319,24 @@ fn open_isolated(
         path: layout.worktree.clone(),
         message: e.to_string(),
     })
+}
+
+/// The index file's bytes and mtime; a missing index reads as empty.
+fn read_index_bytes(path: &Path) -> Result<IndexBytes, GuardError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) => {
+            let bytes = std::fs::read(path).map_err(|e| GuardError::Index {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })?;
+            Ok(IndexBytes {
+                bytes,
+                mtime: (meta.mtime(), meta.mtime_nsec()),
+            })
+        }
+        Err(_) => Ok(IndexBytes {
+            bytes: Vec::new(),
+            mtime: (0, 0),
+        }),
+    }
 }

@@ -176,6 +176,9 @@ impl Fingerprint {
 pub struct WalkInput<'a> {
     pub root: &'a Path,
     pub state: &'a gix::index::State,
+    /// The index as it was before a turn, when it differs from `state`: a file is trusted clean
+    /// by its stat only if that stat also matches this index's entry.
+    pub reference: Option<&'a gix::index::State>,
     /// The index file's mtime: entries not older than it are "racy" and hashed to be sure.
     pub index_mtime: (i64, i64),
     pub exclude: &'a [PathBuf],
@@ -634,10 +637,19 @@ impl Worker<'_> {
         let time_eq = |secs: u32, nsecs: u32, (m_s, m_ns): (i64, i64)| {
             secs == m_s as u32 && (nsecs == 0 || nsecs == m_ns as u32)
         };
-        let stat_same = time_eq(st.mtime.secs, st.mtime.nsecs, meta.mtime)
-            && time_eq(st.ctime.secs, st.ctime.nsecs, meta.ctime)
-            && st.ino == meta.ino as u32
-            && st.size == meta.size as u32;
+        let matches = |st: &gix::index::entry::Stat| {
+            time_eq(st.mtime.secs, st.mtime.nsecs, meta.mtime)
+                && time_eq(st.ctime.secs, st.ctime.nsecs, meta.ctime)
+                && st.ino == meta.ino as u32
+                && st.size == meta.size as u32
+        };
+        let reference_same = match self.input.reference {
+            None => true,
+            Some(r) => r
+                .entry_by_path(e.path(state))
+                .is_some_and(|re| matches(&re.stat)),
+        };
+        let stat_same = matches(st) && reference_same;
         let racy = (i64::from(st.mtime.secs), i64::from(st.mtime.nsecs)) >= self.input.index_mtime;
         if stat_same && !racy && exec_ok {
             return;

@@ -453,8 +453,8 @@ impl<'p> Session<'p> {
         }
         let invocation = self.invocation(turn, final_turn, &files);
         let outcome = dispatch::dispatch(&invocation).map_err(|e| Error::io("runner", e))?;
-        let after =
-            Snapshot::take(&scope).map_err(|e| Error::Guard(format!("after turn {turn}: {e}")))?;
+        let after = Snapshot::take_after(&scope, &before)
+            .map_err(|e| Error::Guard(format!("after turn {turn}: {e}")))?;
 
         self.set_step(SubStep::Guard)?;
         let report = before.diff(&after);
