@@ -302,7 +302,9 @@ fn interview(
             Kind::Intent => config.file.intent_out.as_deref(),
         };
         settings.out = configured.map(|pattern| {
-            PathBuf::from(pattern.replace("{id}", &crate::session::tier::slug(&start.subject.id)))
+            // `{id}` as in runner arguments, or `<id>` as in the tracker globs.
+            let id = crate::session::tier::slug(&start.subject.id);
+            PathBuf::from(pattern.replace("{id}", &id).replace("<id>", &id))
         });
     }
     let mut session = Session::create(start.repo, start.prepared, start.subject, settings, person)?;
