@@ -458,3 +458,41 @@ fn the_demo_work_item_in_examples_is_interviewed() {
     let qs = questions(&checked(&repo, &ctx, &run_builtin(&repo, &ctx)));
     assert_eq!(qs.len(), 5);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Whatever a work item says, the built-in interviewer's first receipt passes the strict
+    /// checks (and so never panics on it either).
+    #[test]
+    fn any_work_item_gives_a_receipt_that_passes_the_checks(
+        text in "(\\PC{0,40}\n|- [a-z ]{0,20}etc\\.?\n|TBD\n|\\?\n|# [A-Za-z ]{0,20}\n){0,8}",
+    ) {
+        use interview::brief::{BRIEF_VERSION, BriefContext, BriefSubject};
+        let repo = crate::util::TempRepo::new();
+        let facts = serde_json::json!({
+            "id": "9", "tracker": "from", "source": "item.md", "path": null,
+            "title": "Item 9", "text": text, "truncated": false,
+        });
+        let ctx = BriefContext {
+            interview_brief: BRIEF_VERSION,
+            kind: interview::subject::Kind::Intent,
+            subject: BriefSubject { id: "9".into(), title: "Item 9".into(), facts },
+            turn: 1,
+            max_turns: 5,
+            final_turn: false,
+            previous_failure: None,
+            rounds: Vec::new(),
+        };
+        let receipt = interview::runner::builtin::decide(&ctx, repo.path());
+        let json = interview::runner::builtin::receipt_json(&receipt).unwrap();
+        let none = std::collections::BTreeSet::new();
+        let check = interview::receipt::CheckContext {
+            final_turn: false,
+            asked_topics: &none,
+            answered_topics: &none,
+            repo_root: repo.path(),
+        };
+        let checked = interview::receipt::parse_and_check(&json, &check);
+        proptest::prop_assert!(checked.is_ok(), "{:?}\n{json}", checked.err());
+    }
+}

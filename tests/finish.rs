@@ -425,3 +425,25 @@ fn a_replayed_letter_that_is_not_an_option_is_a_usage_error() {
     assert!(stderr(&out).contains("consent"), "{}", stderr(&out));
     assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// Whatever the spec file holds, appending clarifications never panics and keeps every byte
+    /// that was there.
+    #[test]
+    fn clarifications_keep_the_existing_text(
+        existing in "(#{0,4} ?[a-zé]{0,6}\r?\n|```\n|## Clarifications\n|### Session 2026-11-30\n|- Q: x → A: y\n){0,12}",
+        answer in "[a-z]{1,5}( [a-z]{1,5}){0,2}",
+    ) {
+        let qa = vec![("Which encodings?".to_string(), answer.clone())];
+        let out = interview::document::clarifications_section(&existing, "2026-11-30", &qa);
+        let mut rest = out.as_str();
+        for line in existing.lines() {
+            let at = rest.find(line);
+            proptest::prop_assert!(at.is_some(), "lost {line:?} from {existing:?}: {out:?}");
+            rest = &rest[at.unwrap() + line.len()..];
+        }
+        let wanted = format!("- Q: Which encodings? → A: {answer}");
+        proptest::prop_assert!(out.contains(&wanted), "{}", out);
+    }
+}
