@@ -369,3 +369,39 @@ fn abandoning_a_blocked_session_at_the_breaker_retires_it() {
         stderr(&again)
     );
 }
+
+#[test]
+fn resuming_with_fewer_max_turns_makes_the_current_turn_final() {
+    let repo = TempRepo::new();
+    repo.work_item();
+    let mark = repo.path().join(".git/paused");
+    let mark_env = mark.display().to_string();
+    let r = runner("honest.sh");
+    let mut pty = Pty::spawn(
+        &repo,
+        &["intent", "7", "--from", "item.md", "--runner", &r, "--yes"],
+        &[
+            ("INTERVIEW_TEST_PAUSE", "brief@2"),
+            ("INTERVIEW_TEST_PAUSE_MARK", &mark_env),
+        ],
+    );
+    pty.expect("[Y]");
+    pty.send_line("y");
+    pty.expect("Where will this service run?");
+    pty.send_line("1");
+    pty.expect("Who uses the export?");
+    pty.send_line("analysts");
+    wait_for_file(&mark);
+    pty.kill9();
+    // The session stopped in turn 2; resuming with --max-turns 1 must still run turn 2, as the
+    // final one (the honest runner then finishes instead of asking).
+    let pty = Pty::spawn(&repo, &["resume", "--yes", "--max-turns", "1"], &[]);
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 0, "{screen}");
+    let brief: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo.session_dir().join("turns/002/brief.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(brief["final"], true);
+    assert_eq!(repo.state()["status"], "done");
+}

@@ -242,6 +242,8 @@ impl<'p> Session<'p> {
                 session.state.turn
             ));
         }
+        // A smaller --max-turns on resume makes the current turn the final one, never skips it.
+        session.settings.max_turns = session.settings.max_turns.max(session.state.turn);
         session.state.max_turns = session.settings.max_turns;
         session.state.retries = session.settings.retries;
         session.state.status = Status::InProgress;
@@ -251,11 +253,6 @@ impl<'p> Session<'p> {
             serde_json::json!({ "turn": session.state.turn, "sub_step": session.state.sub_step }),
         )?;
         Ok(session)
-    }
-
-    /// Record a decision taken outside the turn loop (e.g. acknowledging a blocker).
-    pub fn state_mut(&mut self) -> &mut State {
-        &mut self.state
     }
 
     pub fn id(&self) -> &str {
