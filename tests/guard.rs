@@ -783,3 +783,19 @@ fn forged_stat_data_in_the_index_does_not_hide_an_edit() {
         "the edit was hidden: {report}"
     );
 }
+
+#[test]
+fn replacing_a_stored_object_is_a_git_metadata_change() {
+    let repo = TempRepo::new();
+    let g = run_hostile(&repo, "replaces_object");
+    assert_eq!(g.code, 3, "{}", g.stderr);
+    assert!(g.has("git_metadata", "objects/"), "{:#}", g.json);
+}
+
+#[test]
+fn repacking_the_object_store_is_a_git_metadata_change() {
+    let repo = TempRepo::new();
+    let g = run_hostile(&repo, "repacks");
+    assert_eq!(g.code, 3, "{}", g.stderr);
+    assert!(g.has("git_metadata", "objects/pack/"), "{:#}", g.json);
+}

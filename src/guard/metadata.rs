@@ -136,6 +136,62 @@ pub fn git_metadata(layout: &Layout) -> BTreeMap<String, FileDigest> {
         .collect()
 }
 
+/// Stat fingerprints of the object store's layout, labelled `objects/…`: each loose fan-out
+/// directory and each file in `objects/pack`. Objects never change in normal use, so a runner
+/// that adds, removes or replaces loose objects (any of which renames within a fan-out
+/// directory) or rewrites a pack is seen. Not seen: a loose object rewritten in place (that
+/// would need a stat of every object file, which would double the cost of a snapshot).
+pub fn object_store(layout: &Layout) -> BTreeMap<String, FileDigest> {
+    use std::os::unix::fs::MetadataExt;
+    let objects = layout.common_dir.join("objects");
+    let fingerprint = |path: &Path| -> Option<FileDigest> {
+        let meta = fs::symlink_metadata(path).ok()?;
+        let stat = format!(
+            "{}.{} {}.{} {} {}",
+            meta.mtime(),
+            meta.mtime_nsec(),
+            meta.ctime(),
+            meta.ctime_nsec(),
+            meta.ino(),
+            meta.size()
+        );
+        Some(FileDigest {
+            kind: files::Kind::of(meta.file_type()),
+            mode: meta.mode() & 0o7777,
+            sha256: Some(files::sha256_hex(stat.as_bytes())),
+            link: None,
+            error: None,
+            text: None,
+        })
+    };
+    let mut out = BTreeMap::new();
+    let Ok(entries) = fs::read_dir(&objects) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let bytes = name.as_bytes();
+        let fan_out = bytes.len() == 2 && bytes.iter().all(u8::is_ascii_hexdigit);
+        if fan_out {
+            if let Some(d) = fingerprint(&entry.path()) {
+                out.insert(format!("objects/{}/", name.to_string_lossy()), d);
+            }
+        } else if bytes == b"pack"
+            && let Ok(packs) = fs::read_dir(entry.path())
+        {
+            for pack in packs.flatten() {
+                if let Some(d) = fingerprint(&pack.path()) {
+                    out.insert(
+                        format!("objects/pack/{}", pack.file_name().to_string_lossy()),
+                        d,
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The user's git config files that exist (global, XDG, files they include, and the global
 /// ignore and attributes files), by path.
 pub fn user_config_paths(env: &UserEnv) -> Vec<PathBuf> {

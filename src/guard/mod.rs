@@ -88,16 +88,26 @@ pub struct Snapshot {
     pub git_metadata: BTreeMap<String, FileDigest>,
     pub worktrees: BTreeMap<RepoPath, Worktree>,
     pub user_config: BTreeMap<RepoPath, FileDigest>,
-    /// The index as read, with its mtime: the stat reference for a later snapshot.
+    /// The index as read: the stat reference for a later snapshot.
     #[serde(skip)]
-    index_file: Option<std::sync::Arc<IndexBytes>>,
+    index_file: Option<std::sync::Arc<IndexReference>>,
 }
 
-/// The raw bytes of an index file and its mtime.
+/// A parsed index and the stat of its file when it was read.
 #[derive(Debug)]
-struct IndexBytes {
-    bytes: Vec<u8>,
+struct IndexReference {
+    state: gix::index::State,
+    /// mtime, ctime, inode and size: any write or replacement of the file changes the ctime,
+    /// which no runner can set back.
+    stat: IndexStat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct IndexStat {
     mtime: (i64, i64),
+    ctime: (i64, i64),
+    ino: u64,
+    size: u64,
 }
 
 impl Snapshot {
@@ -120,11 +130,12 @@ impl Snapshot {
     fn take_with(
         scope: &GuardScope,
         env: &metadata::UserEnv,
-        reference: Option<std::sync::Arc<IndexBytes>>,
+        reference: Option<std::sync::Arc<IndexReference>>,
     ) -> Result<Snapshot, GuardError> {
         let layout = Layout::locate(&scope.worktree)?;
         // Hashed before gix reads anything, so what gix could be steered by is on record.
-        let git_metadata = metadata::git_metadata(&layout);
+        let mut git_metadata = metadata::git_metadata(&layout);
+        git_metadata.extend(metadata::object_store(&layout));
         let user_config = metadata::user_config(env);
         let hooks_dir = metadata::hooks_dir(&layout, &git_metadata, &user_config, env);
         let hooks = metadata::hooks(&hooks_dir);
@@ -134,38 +145,34 @@ impl Snapshot {
         let refs = refs::refs(&repo, &layout);
 
         let index_path = layout.git_dir.join("index");
-        let live = std::sync::Arc::new(read_index_bytes(&index_path)?);
-        let decode = |file: &IndexBytes| -> Result<gix::index::State, GuardError> {
-            if file.bytes.is_empty() {
-                return Ok(gix::index::State::new(repo.object_hash()));
-            }
-            // The trailing checksum guards against disk corruption, not against a runner (which
-            // could rewrite it); not verifying it saves hashing the whole index.
-            let (state, _) = gix::index::State::from_bytes(
-                &file.bytes,
-                filetime::FileTime::zero(),
+        let live_stat = index_stat(&index_path);
+        let index_file = match live_stat {
+            Some(_) => gix::index::File::at(
+                &index_path,
                 repo.object_hash(),
+                // The trailing checksum guards against disk corruption, not against a runner
+                // (which could rewrite it); skipping it saves hashing the whole index.
+                true,
                 gix::index::decode::Options::default(),
             )
             .map_err(|e| GuardError::Index {
                 path: index_path.clone(),
                 message: e.to_string(),
-            })?;
-            Ok(state)
+            })?,
+            None => gix::index::File::from_state(
+                gix::index::State::new(repo.object_hash()),
+                index_path.clone(),
+            ),
         };
-        let live_state = decode(&live)?;
-        let state: &gix::index::State = &live_state;
+        let live_stat = live_stat.unwrap_or_default();
+        let state: &gix::index::State = &index_file;
         // A tracked file counts as clean without hashing only when its stat matches both the
-        // live index and the one from before the turn (when that differs), so stat data forged
-        // into the index during the turn cannot hide an edit.
-        let reference = reference.filter(|r| r.bytes != live.bytes);
-        let reference_state = match &reference {
-            Some(r) => Some(decode(r)?),
-            None => None,
-        };
+        // live index and the one from before the turn (when the index file was written since),
+        // so stat data forged into the index during the turn cannot hide an edit.
+        let reference = reference.filter(|r| r.stat != live_stat);
         let index_mtime = match &reference {
-            Some(r) => r.mtime.min(live.mtime),
-            None => live.mtime,
+            Some(r) => r.stat.mtime.min(live_stat.mtime),
+            None => live_stat.mtime,
         };
 
         let mut status: BTreeMap<RepoPath, FileStatus> = BTreeMap::new();
@@ -193,7 +200,7 @@ impl Snapshot {
         let input = status::WalkInput {
             root: &layout.worktree,
             state,
-            reference: reference_state.as_ref(),
+            reference: reference.as_ref().map(|r| &r.state),
             index_mtime,
             exclude: &exclude,
             threads,
@@ -251,7 +258,10 @@ impl Snapshot {
             git_metadata,
             worktrees,
             user_config,
-            index_file: Some(live),
+            index_file: Some(std::sync::Arc::new(IndexReference {
+                state: index_file.into(),
+                stat: live_stat,
+            })),
         })
     }
 
@@ -321,22 +331,13 @@ fn open_isolated(
     })
 }
 
-/// The index file's bytes and mtime; a missing index reads as empty.
-fn read_index_bytes(path: &Path) -> Result<IndexBytes, GuardError> {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) => {
-            let bytes = std::fs::read(path).map_err(|e| GuardError::Index {
-                path: path.to_path_buf(),
-                message: e.to_string(),
-            })?;
-            Ok(IndexBytes {
-                bytes,
-                mtime: (meta.mtime(), meta.mtime_nsec()),
-            })
-        }
-        Err(_) => Ok(IndexBytes {
-            bytes: Vec::new(),
-            mtime: (0, 0),
-        }),
-    }
+/// The stat of the index file, `None` when there is none.
+fn index_stat(path: &Path) -> Option<IndexStat> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    Some(IndexStat {
+        mtime: (meta.mtime(), meta.mtime_nsec()),
+        ctime: (meta.ctime(), meta.ctime_nsec()),
+        ino: meta.ino(),
+        size: meta.size(),
+    })
 }
