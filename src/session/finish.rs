@@ -1,0 +1,220 @@
+//! The end of a session: synthesis, the consent gate, overwrite protection, writing the document
+//! to the shared tier, and `--clarify-into`.
+
+use std::path::{Path, PathBuf};
+
+use super::state::Status;
+use super::{Finished, Session, SubStep, tier};
+use crate::ask::Decision;
+use crate::document;
+use crate::error::{Error, Result};
+use crate::receipt::{self, Done};
+
+impl Session<'_> {
+    /// Synthesis, consent and writing the document.
+    pub(super) fn finish(&mut self, mut done: Done) -> Result<Finished> {
+        self.set_step(SubStep::Synthesis)?;
+        let unanswered = self.unanswered_questions();
+        document::add_uncovered_skips(&mut done, &unanswered);
+        let text = document::render(&done, self.subject.kind, &self.subject.title);
+        self.set_step(SubStep::Consent)?;
+        let written = match &self.settings.out {
+            Some(p) if p.as_os_str() == "-" => {
+                print!("{text}");
+                None
+            }
+            other => {
+                let rel = other.clone().unwrap_or_else(|| {
+                    PathBuf::from(document::default_out_path(
+                        self.subject.kind,
+                        &self.subject.id,
+                    ))
+                });
+                let path = if rel.is_absolute() {
+                    rel
+                } else {
+                    self.repo.worktree.join(rel)
+                };
+                self.write_with_consent(&path, &text)?
+            }
+        };
+        if let Some(spec) = self.settings.clarify_into.clone() {
+            self.clarify_into(&spec)?;
+        }
+        let skipped_round = self
+            .state
+            .rounds
+            .iter()
+            .any(|r| r.gate_skipped || r.skipped_all);
+        if let Some(notice) = document::open_questions_notice(&done, skipped_round) {
+            self.person.say(notice.trim_end());
+        }
+        self.state.status = Status::Done;
+        self.state.document = written.as_ref().map(|p| self.shown(p));
+        self.state
+            .note("the interview finished", "nothing: the document is written");
+        self.save()?;
+        self.transcript.event(
+            "done",
+            serde_json::json!({ "document": self.state.document }),
+        )?;
+        Ok(Finished { document: written })
+    }
+
+    /// A path as the person should see it: relative to the worktree when inside it.
+    pub(super) fn shown(&self, p: &Path) -> String {
+        p.strip_prefix(&self.repo.worktree)
+            .unwrap_or(p)
+            .display()
+            .to_string()
+    }
+
+    /// Questions asked and not answered (skipped, or never presented): `(topic, question)`.
+    fn unanswered_questions(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for round in &self.state.rounds {
+            for q in &round.questions {
+                let answered = round
+                    .answers
+                    .iter()
+                    .any(|a| a.question_id == q.topic && !a.skipped);
+                if !answered {
+                    out.push((q.topic.clone(), q.question_text.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    /// The consent gate, then overwrite protection, then an atomic write. `None`: not written.
+    fn write_with_consent(&mut self, path: &Path, text: &str) -> Result<Option<PathBuf>> {
+        let shown = self.shown(path);
+        if !self.settings.yes {
+            let choice = self.decide(&Decision {
+                id: "consent".into(),
+                context: format!("write the document to {shown}?"),
+                options: vec![
+                    format!("Write the document to {shown}"),
+                    "Print it here instead and write nothing".into(),
+                    "Stop without writing anything".into(),
+                ],
+                recommended: 0,
+                reason: "the document is meant to be reviewed and committed with the work".into(),
+            })?;
+            match choice {
+                0 => {}
+                1 => {
+                    print!("{text}");
+                    return Ok(None);
+                }
+                _ => return Ok(None),
+            }
+        }
+        let mut target = path.to_path_buf();
+        if target.exists() {
+            let beside = beside_path(&target);
+            let choice = self.decide(&Decision {
+                id: "overwrite".into(),
+                context: format!("{shown} already exists"),
+                options: vec![
+                    format!("Overwrite {shown}"),
+                    format!("Write beside it, as {}", self.shown(&beside)),
+                    "Stop without writing".into(),
+                ],
+                recommended: 1,
+                reason: "nothing already written is lost".into(),
+            })?;
+            match choice {
+                0 => {}
+                1 => target = beside,
+                _ => return Ok(None),
+            }
+        }
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| Error::io(format!("cannot create {}", parent.display()), e))?;
+        }
+        tier::write_atomic(&target, text.as_bytes())?;
+        let shown = self.shown(&target);
+        self.person.say(&format!("Wrote {shown}"));
+        Ok(Some(target))
+    }
+
+    /// `--clarify-into FILE`: append the answered questions as spec-kit clarifications.
+    fn clarify_into(&mut self, spec: &Path) -> Result<()> {
+        let path = if spec.is_absolute() {
+            spec.to_path_buf()
+        } else {
+            self.repo.worktree.join(spec)
+        };
+        let existing = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+        };
+        let qa: Vec<(String, String)> = self
+            .state
+            .rounds
+            .iter()
+            .flat_map(|r| {
+                r.questions.iter().filter_map(|q| {
+                    r.answers
+                        .iter()
+                        .find(|a| a.question_id == q.topic && !a.skipped)
+                        // What the person typed is shown and written only sanitised.
+                        .map(|a| {
+                            (
+                                q.question_text.clone(),
+                                receipt::sanitize_line(&a.answer_text).0,
+                            )
+                        })
+                })
+            })
+            .collect();
+        if qa.is_empty() {
+            self.person.say(&format!(
+                "No answered questions to add to {}.",
+                self.shown(&path)
+            ));
+            return Ok(());
+        }
+        let updated = document::clarifications_section(&existing, &today(), &qa);
+        tier::write_atomic(&path, updated.as_bytes())?;
+        self.person.say(&format!(
+            "Added {} clarification(s) to {}",
+            qa.len(),
+            self.shown(&path)
+        ));
+        Ok(())
+    }
+}
+
+/// `name-2.md` beside `name.md` (or the first free `name-N.md`).
+fn beside_path(path: &Path) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    let mut n = 2;
+    loop {
+        let candidate = path.with_file_name(format!("{stem}-{n}{ext}"));
+        if !candidate.exists() {
+            return candidate;
+        }
+        n += 1;
+    }
+}
+
+/// Today's date (UTC), or the date of `SOURCE_DATE_EPOCH` when set, as `YYYY-MM-DD`.
+pub fn today() -> String {
+    let ts = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .and_then(|secs| jiff::Timestamp::from_second(secs).ok())
+        .unwrap_or_else(jiff::Timestamp::now);
+    ts.strftime("%Y-%m-%d").to_string()
+}
