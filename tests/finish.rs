@@ -60,13 +60,7 @@ fn on_change_warn_reports_and_continues() {
 /// guard's Choose prompt with `letter`; returns the repository, the prompt screen and the exit.
 fn answer_the_guard(letter: &str) -> (TempRepo, String, i32) {
     let repo = TempRepo::new();
-    repo.work_item();
-    let r = runner("plants-hook.sh");
-    let mut pty = Pty::spawn(
-        &repo,
-        &["intent", "7", "--from", "item.md", "--runner", &r, "--yes"],
-        &[],
-    );
+    let mut pty = repo.intent_at_pty("plants-hook.sh", &["--yes"], &[]);
     let screen = pty.expect("Choose A, B or C");
     pty.send_line(letter);
     let (code, rest) = pty.finish();
@@ -129,13 +123,7 @@ fn a_replayed_guard_decision_is_used_with_on_change_ask() {
 #[test]
 fn the_consent_gate_asks_before_writing_and_stop_writes_nothing() {
     let repo = TempRepo::new();
-    repo.work_item();
-    let r = runner("done-at-once.sh");
-    let mut pty = Pty::spawn(
-        &repo,
-        &["intent", "7", "--from", "item.md", "--runner", &r],
-        &[],
-    );
+    let mut pty = repo.intent_at_pty("done-at-once.sh", &[], &[]);
     let screen = pty.expect("Choose A, B or C");
     assert!(
         screen.contains("write the document to docs/interviews/intent-7.md?"),

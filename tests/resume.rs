@@ -188,13 +188,7 @@ fn sigkill_while_the_runner_works_then_resume_ends_it_and_redoes_the_turn() {
 #[test]
 fn sigkill_mid_questions_then_resume_asks_only_the_rest() {
     let repo = TempRepo::new();
-    repo.work_item();
-    let r = runner("blocks-once.sh");
-    let mut pty = Pty::spawn(
-        &repo,
-        &["intent", "7", "--from", "item.md", "--runner", &r, "--yes"],
-        &[],
-    );
+    let mut pty = repo.intent_at_pty("blocks-once.sh", &["--yes"], &[]);
     pty.expect("[Y]");
     pty.send_line("y");
     pty.expect("Where will this service run?");

@@ -73,13 +73,7 @@ fn status_of_a_failed_session() {
 #[test]
 fn status_of_a_session_aborted_mid_questions() {
     let repo = TempRepo::new();
-    repo.work_item();
-    let r = runner("honest.sh");
-    let mut pty = Pty::spawn(
-        &repo,
-        &["intent", "7", "--from", "item.md", "--runner", &r],
-        &[],
-    );
+    let mut pty = repo.intent_at_pty("honest.sh", &[], &[]);
     pty.expect("[Y]");
     pty.send_line("y");
     pty.expect("Where will this service run?");
@@ -95,13 +89,7 @@ fn status_of_a_session_aborted_mid_questions() {
 #[test]
 fn status_of_a_session_killed_while_waiting_for_the_person() {
     let repo = TempRepo::new();
-    repo.work_item();
-    let r = runner("honest.sh");
-    let mut pty = Pty::spawn(
-        &repo,
-        &["intent", "7", "--from", "item.md", "--runner", &r],
-        &[],
-    );
+    let mut pty = repo.intent_at_pty("honest.sh", &[], &[]);
     pty.expect("[Y]");
     pty.send_line("y");
     pty.expect("Where will this service run?");

@@ -62,15 +62,7 @@ fn version_prints() {
 #[test]
 fn a_two_round_interview_ends_in_a_document() {
     let repo = TempRepo::new();
-    repo.work_item();
-    let honest = runner("honest.sh");
-    let mut pty = Pty::spawn(
-        &repo,
-        &[
-            "intent", "7", "--from", "item.md", "--runner", &honest, "--yes",
-        ],
-        &[],
-    );
+    let mut pty = repo.intent_at_pty("honest.sh", &["--yes"], &[]);
     pty.expect("[Y]");
     pty.send_line("y");
     pty.expect("Where will this service run?");
@@ -168,13 +160,7 @@ fn a_failed_turn_is_retried_three_times_then_exits_4() {
 #[test]
 fn after_exhausted_retries_a_person_chooses_and_stop_keeps_the_session_failed() {
     let repo = TempRepo::new();
-    repo.work_item();
-    let r = runner("no-receipt.sh");
-    let mut pty = Pty::spawn(
-        &repo,
-        &["intent", "7", "--from", "item.md", "--runner", &r],
-        &[],
-    );
+    let mut pty = repo.intent_at_pty("no-receipt.sh", &[], &[]);
     let screen = pty.expect("Choose A, B or C");
     assert!(screen.contains("DECISION REQUIRED"), "{screen}");
     assert!(screen.contains("A) Retry with a fresh brief"), "{screen}");
@@ -191,22 +177,7 @@ fn after_exhausted_retries_a_person_chooses_and_stop_keeps_the_session_failed() 
 #[test]
 fn retrying_afresh_after_escalation_runs_the_turn_four_more_times() {
     let repo = TempRepo::new();
-    repo.work_item();
-    let r = runner("no-receipt.sh");
-    let mut pty = Pty::spawn(
-        &repo,
-        &[
-            "intent",
-            "7",
-            "--from",
-            "item.md",
-            "--runner",
-            &r,
-            "--retries",
-            "1",
-        ],
-        &[],
-    );
+    let mut pty = repo.intent_at_pty("no-receipt.sh", &["--retries", "1"], &[]);
     pty.expect("Choose A, B or C");
     pty.send_line("A");
     pty.expect("Choose A, B or C");
@@ -362,21 +333,7 @@ fn ctrl_c_during_a_turn_saves_the_session_as_aborted_and_exits_130() {
 #[test]
 fn nothing_a_runner_prints_reaches_the_terminal_unsanitised() {
     let repo = TempRepo::new();
-    repo.work_item();
-    let r = runner("escapes.sh");
-    let mut pty = Pty::spawn(
-        &repo,
-        &[
-            "intent",
-            "7",
-            "--from",
-            "item.md",
-            "--runner",
-            &r,
-            "--verbose",
-        ],
-        &[],
-    );
+    let mut pty = repo.intent_at_pty("escapes.sh", &["--verbose"], &[]);
     let before_gate = pty.expect("[Y]");
     pty.send_line("y");
     let shown = pty.expect("red");
@@ -457,15 +414,7 @@ fn a_rejected_receipt_lists_its_violations_in_the_transcript() {
 #[test]
 fn a_runner_cannot_write_to_the_persons_terminal() {
     let repo = TempRepo::new();
-    repo.work_item();
-    let r = runner("writes-tty.sh");
-    let pty = Pty::spawn(
-        &repo,
-        &[
-            "intent", "7", "--from", "item.md", "--runner", &r, "--out", "-",
-        ],
-        &[],
-    );
+    let pty = repo.intent_at_pty("writes-tty.sh", &["--out", "-"], &[]);
     let (code, screen) = pty.finish();
     assert_eq!(code, 0, "{screen}");
     assert!(

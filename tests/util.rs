@@ -258,3 +258,15 @@ impl TempRepo {
         cmd.output().expect("run interview")
     }
 }
+
+impl TempRepo {
+    /// `interview intent 7 --from item.md --runner R EXTRA…` at a pseudo-terminal, with the
+    /// usual work item written first.
+    pub fn intent_at_pty(&self, runner_name: &str, extra: &[&str], env: &[(&str, &str)]) -> Pty {
+        self.work_item();
+        let r = runner(runner_name);
+        let mut args = vec!["intent", "7", "--from", "item.md", "--runner", &r];
+        args.extend_from_slice(extra);
+        Pty::spawn(self, &args, env)
+    }
+}
