@@ -63,7 +63,15 @@ pub fn run(cli: Cli) -> Result<i32> {
         }
         Command::Guard(args) => {
             let repo = discover(&cwd)?;
-            crate::guard::command::run(args, &repo.worktree)
+            let request = crate::guard::command::GuardRequest {
+                command: args.command.clone(),
+                json: args.json,
+                on_change: match args.on_change {
+                    Some(crate::cli::OnChange::Warn) => crate::guard::command::WhenChanged::Warn,
+                    _ => crate::guard::command::WhenChanged::Fail,
+                },
+            };
+            crate::guard::command::run(&request, &repo.worktree)
         }
         Command::Reflect { tag, run } => {
             let find = |repo: &Repo, _: &Config, _: &mut dyn Person| {

@@ -3,13 +3,34 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::cli::{GuardArgs, OnChange};
 use crate::error::{Error, Result};
 
 use super::{GuardScope, Snapshot};
 
+/// What `interview guard` was asked to do, as the command layer hands it over.
+#[derive(Debug, Clone, Default)]
+pub struct GuardRequest {
+    /// `snapshot [--json]`, or the command to run (a leading `--` is dropped).
+    pub command: Vec<String>,
+    /// Print the report (or snapshot) as JSON.
+    pub json: bool,
+    /// What a change leads to.
+    pub on_change: WhenChanged,
+}
+
+/// What a change made by the command leads to. Without a person to ask, `--on-change ask`
+/// means `Fail` (docs/guard.md, "Policy").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WhenChanged {
+    /// Exit 3 with the report.
+    #[default]
+    Fail,
+    /// Print the report to standard error and pass the command's exit code through.
+    Warn,
+}
+
 /// Run `interview guard …`; returns the exit code.
-pub fn run(args: &GuardArgs, worktree: &Path) -> Result<i32> {
+pub fn run(args: &GuardRequest, worktree: &Path) -> Result<i32> {
     let scope = GuardScope {
         worktree: worktree.to_path_buf(),
         exclude: Vec::new(),
@@ -45,13 +66,12 @@ pub fn run(args: &GuardArgs, worktree: &Path) -> Result<i32> {
             if report.is_empty() {
                 return Ok(code);
             }
-            // Without a person to ask, `ask` means `fail` (DESIGN §5).
-            match args.on_change.unwrap_or(OnChange::Fail) {
-                OnChange::Warn => {
+            match args.on_change {
+                WhenChanged::Warn => {
                     eprintln!("interview: warning: the command changed the repository\n{report}");
                     Ok(code)
                 }
-                OnChange::Fail | OnChange::Ask => Err(Error::GuardViolation {
+                WhenChanged::Fail => Err(Error::GuardViolation {
                     report: report.to_string(),
                 }),
             }

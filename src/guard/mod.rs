@@ -13,10 +13,13 @@ mod index;
 mod layout;
 mod metadata;
 pub mod path;
+mod queue;
 mod refs;
 mod report;
 mod restore;
 mod status;
+mod tracked;
+mod walk;
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
@@ -67,6 +70,12 @@ pub enum GuardError {
     Index { path: PathBuf, message: String },
     #[error("restore copies in {dir}: {message}")]
     Restore { dir: PathBuf, message: String },
+    #[error("cannot serialise the {part} part of a snapshot: {source}")]
+    Serialise {
+        part: &'static str,
+        #[source]
+        source: serde_json::Error,
+    },
 }
 
 impl From<GuardError> for crate::Error {
@@ -197,7 +206,7 @@ impl Snapshot {
             .map(|n| n.get())
             .unwrap_or(2)
             .clamp(2, 8);
-        let input = status::WalkInput {
+        let input = walk::WalkInput {
             root: &layout.worktree,
             state,
             reference: reference.as_ref().map(|r| &r.state),
@@ -232,7 +241,7 @@ impl Snapshot {
         // The index part is built while the worktree is walked.
         let (index, walked) = std::thread::scope(|s| {
             let entries = s.spawn(|| index::entries(state));
-            let walked = status::walk(&input, &mut is_ignored);
+            let walked = walk::walk(&input, &mut is_ignored);
             (entries.join(), walked)
         });
         let index = index.map_err(|_| GuardError::Index {
@@ -271,20 +280,25 @@ impl Snapshot {
     }
 
     /// A SHA-256 of each part, for a compact record (`guard.json`).
-    pub fn digests(&self) -> BTreeMap<&'static str, String> {
-        fn h<T: Serialize>(v: &T) -> String {
-            files::sha256_hex(&serde_json::to_vec(v).unwrap_or_default())
+    pub fn digests(&self) -> Result<BTreeMap<&'static str, String>, GuardError> {
+        fn h<T: Serialize>(
+            part: &'static str,
+            v: &T,
+        ) -> Result<(&'static str, String), GuardError> {
+            let bytes =
+                serde_json::to_vec(v).map_err(|source| GuardError::Serialise { part, source })?;
+            Ok((part, files::sha256_hex(&bytes)))
         }
-        BTreeMap::from([
-            ("refs", h(&self.refs)),
-            ("index", h(&self.index)),
-            ("status", h(&self.status)),
-            ("ignored", h(&self.ignored)),
-            ("hooks", h(&self.hooks)),
-            ("git_metadata", h(&self.git_metadata)),
-            ("worktrees", h(&self.worktrees)),
-            ("user_config", h(&self.user_config)),
-        ])
+        Ok(BTreeMap::from([
+            h("refs", &self.refs)?,
+            h("index", &self.index)?,
+            h("status", &self.status)?,
+            h("ignored", &self.ignored)?,
+            h("hooks", &self.hooks)?,
+            h("git_metadata", &self.git_metadata)?,
+            h("worktrees", &self.worktrees)?,
+            h("user_config", &self.user_config)?,
+        ]))
     }
 }
 

@@ -459,8 +459,8 @@ impl<'p> Session<'p> {
         let report = before.diff(&after);
         let guard_json = serde_json::json!({
             "turn": turn,
-            "before": before.digests(),
-            "after": after.digests(),
+            "before": before.digests()?,
+            "after": after.digests()?,
             "report": &report,
         });
         tier::write_atomic(

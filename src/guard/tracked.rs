@@ -1,0 +1,216 @@
+//! The check of one tracked file against the index: `lstat` relative to an open directory,
+//! compared with the entry's stat data (and the stat data of the index from before a turn); the
+//! content is hashed as a git blob only when the stat differs or is racy.
+
+use std::fs;
+use std::io;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use gix::bstr::ByteSlice;
+use gix::index::entry::{Flags, Mode};
+
+use super::files::{self, Kind};
+use super::layout;
+use super::status::{FileStatus, State};
+use super::walk::{WalkOutput, Worker, content_sha256, os, push, push_error};
+
+/// What the tracked-file check needs from `lstat`.
+struct Stat {
+    kind: Kind,
+    perm: u32,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+    ino: u64,
+}
+
+/// `lstat` of a path relative to the open root directory.
+fn stat_at(dir: impl std::os::fd::AsFd, rel: &[u8]) -> io::Result<Stat> {
+    use nix::libc;
+    let st = nix::sys::stat::fstatat(dir, rel, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW)
+        .map_err(io::Error::from)?;
+    let kind = match st.st_mode & libc::S_IFMT {
+        libc::S_IFREG => Kind::File,
+        libc::S_IFLNK => Kind::Symlink,
+        libc::S_IFDIR => Kind::Dir,
+        _ => Kind::Other,
+    };
+    Ok(Stat {
+        kind,
+        perm: st.st_mode & 0o7777,
+        size: st.st_size as u64,
+        mtime: (st.st_mtime, st.st_mtime_nsec),
+        ctime: (st.st_ctime, st.st_ctime_nsec),
+        ino: st.st_ino,
+    })
+}
+
+impl Worker<'_> {
+    /// Check one tracked entry: stat against the index, content only when the stat differs.
+    pub(super) fn tracked(
+        &self,
+        i: usize,
+        dir: &mut Option<(Vec<u8>, Option<OwnedFd>)>,
+        out: &mut WalkOutput,
+    ) {
+        let state = self.input.state;
+        let Some(e) = state.entries().get(i) else {
+            return;
+        };
+        if e.stage_raw() != 0 || e.mode == Mode::DIR {
+            return;
+        }
+        let rel = e.path(state).as_bytes();
+        if self.excluded(rel) {
+            return;
+        }
+        let abs = || self.input.root.join(os(rel));
+        let skip_worktree = e.flags.contains(Flags::SKIP_WORKTREE);
+        let meta = match rel.iter().rposition(|b| *b == b'/') {
+            None => stat_at(self.root_fd, rel),
+            Some(i) => {
+                let (parent, name) = (&rel[..i], &rel[i + 1..]);
+                if dir.as_ref().map(|(d, _)| d.as_slice()) != Some(parent) {
+                    use nix::fcntl::OFlag;
+                    let flags =
+                        OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+                    let fd = nix::fcntl::openat(
+                        self.root_fd,
+                        parent,
+                        flags,
+                        nix::sys::stat::Mode::empty(),
+                    )
+                    .ok();
+                    *dir = Some((parent.to_vec(), fd));
+                }
+                match dir.as_ref().and_then(|(_, fd)| fd.as_ref()) {
+                    Some(fd) => stat_at(fd, name),
+                    // A leading directory is gone or is no directory (a symlink put in its
+                    // place): the file is deleted, as git sees it.
+                    None => Err(io::Error::from(io::ErrorKind::NotFound)),
+                }
+            }
+        };
+        let meta = match meta {
+            Ok(m) => m,
+            Err(e) => {
+                // A sparse checkout leaves skip-worktree files out of the worktree on purpose.
+                if !skip_worktree {
+                    let error = (e.kind() != io::ErrorKind::NotFound
+                        && e.raw_os_error() != Some(20))
+                    .then(|| e.kind().to_string());
+                    push(
+                        out,
+                        rel,
+                        FileStatus {
+                            worktree: Some(State::Deleted),
+                            error,
+                            ..FileStatus::default()
+                        },
+                    );
+                }
+                return;
+            }
+        };
+        let kind = meta.kind;
+        if e.mode == Mode::COMMIT {
+            match kind {
+                Kind::Dir => {
+                    let head = layout::nested_head(&abs().join(".git"));
+                    if let Some(h) =
+                        head.filter(|h| gix::ObjectId::from_hex(h.as_bytes()).ok() != Some(e.id))
+                    {
+                        push(
+                            out,
+                            rel,
+                            FileStatus {
+                                worktree: Some(State::Modified),
+                                head: Some(h),
+                                kind: Some(Kind::Dir),
+                                ..FileStatus::default()
+                            },
+                        );
+                    }
+                }
+                _ => self.dirty(rel, &abs(), kind, State::TypeChanged, out),
+            }
+            return;
+        }
+        let expected = if e.mode == Mode::SYMLINK {
+            Kind::Symlink
+        } else {
+            Kind::File
+        };
+        if kind != expected {
+            self.dirty(rel, &abs(), kind, State::TypeChanged, out);
+            return;
+        }
+        let exec_ok = kind == Kind::Symlink
+            || ((meta.perm & 0o100 != 0) == (e.mode == Mode::FILE_EXECUTABLE));
+        let st = &e.stat;
+        let time_eq = |secs: u32, nsecs: u32, (m_s, m_ns): (i64, i64)| {
+            secs == m_s as u32 && (nsecs == 0 || nsecs == m_ns as u32)
+        };
+        let matches = |st: &gix::index::entry::Stat| {
+            time_eq(st.mtime.secs, st.mtime.nsecs, meta.mtime)
+                && time_eq(st.ctime.secs, st.ctime.nsecs, meta.ctime)
+                && st.ino == meta.ino as u32
+                && st.size == meta.size as u32
+        };
+        let reference_same = match self.input.reference {
+            None => true,
+            Some(r) => r
+                .entry_by_path(e.path(state))
+                .is_some_and(|re| matches(&re.stat)),
+        };
+        let stat_same = matches(st) && reference_same;
+        let racy = (i64::from(st.mtime.secs), i64::from(st.mtime.nsecs)) >= self.input.index_mtime;
+        if stat_same && !racy && exec_ok {
+            return;
+        }
+        let kind_hash = state.object_hash();
+        let (sha256, blob) = if kind == Kind::Symlink {
+            match fs::read_link(abs()) {
+                Ok(t) => {
+                    let b = t.as_os_str().as_bytes();
+                    (files::sha256_hex(b), files::blob_of_bytes(kind_hash, b))
+                }
+                Err(err) => return push_error(out, rel, State::Modified, &err),
+            }
+        } else {
+            match files::hash_file(&abs(), Some(kind_hash)) {
+                Ok(h) => (h.sha256, h.blob),
+                Err(err) => return push_error(out, rel, State::Modified, &err),
+            }
+        };
+        if blob.as_ref() == Some(&e.id) && exec_ok {
+            return;
+        }
+        push(
+            out,
+            rel,
+            FileStatus {
+                worktree: Some(State::Modified),
+                sha256: Some(sha256),
+                ..FileStatus::default()
+            },
+        );
+    }
+
+    /// Record a tracked path whose type changed, with its content hash when it has content.
+    fn dirty(&self, rel: &[u8], abs: &Path, kind: Kind, state: State, out: &mut WalkOutput) {
+        let sha256 = content_sha256(abs, kind);
+        push(
+            out,
+            rel,
+            FileStatus {
+                worktree: Some(state),
+                sha256,
+                kind: (kind != Kind::File).then_some(kind),
+                ..FileStatus::default()
+            },
+        );
+    }
+}
