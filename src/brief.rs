@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::ask::AnswerRecord;
+use crate::protocol::limits::*;
 use crate::receipt::Question;
 use crate::subject::Kind;
 
@@ -85,19 +86,7 @@ pub fn render_markdown(ctx: &BriefContext, facts_markdown: &str, paths: &BriefPa
          write). Its JSON Schema is at `{}`; the same facts, structured, are in `{}`.\n",
         paths.receipt, paths.schema, paths.context
     ));
-    md.push_str(
-        "- Either ask: `{\"receipt\":\"ask\",\"version\":1,\"questions\":[{\"topic\":\"snake_case_id\",\
-         \"question_text\":\"one line, at most 200 characters\",\"severity\":1-10,\"options\":[{\"label\":\"…\",\
-         \"value\":\"…\"}],\"recommended\":\"value\"}]}` with 1–5 questions (options optional, 2–9), \
-         never a topic asked before;\n",
-    );
-    md.push_str(
-        "- or finish: `{\"receipt\":\"done\",\"version\":1,\"title\":\"≤ 80 chars\",\"summary\":\"…\",\
-         \"entries\":[{\"title\":\"…\",\"content\":\"…\",\"clarity\":\"confirmed|inferred|declared-by-user|open-question\",\
-         \"sources\":[\"path:line\", \"commit:<oid>\", \"qa:<topic>\"]}]}` with 1–20 entries. A `confirmed` \
-         entry cites an existing `path:line` or `commit:<oid>`; a `declared-by-user` entry cites \
-         `qa:<topic>` of a question the person answered; what stays unclear is an `open-question`.\n",
-    );
+    md.push_str(&receipt_forms());
     if ctx.final_turn {
         md.push_str(
             "- **This is the final turn: questions are no longer allowed. Write a `done` receipt.**\n",
@@ -139,4 +128,23 @@ pub fn render_markdown(ctx: &BriefContext, facts_markdown: &str, paths: &BriefPa
         }
     }
     md
+}
+
+/// The two receipt forms, with the limits of `protocol::limits` written in.
+fn receipt_forms() -> String {
+    let (low, high) = (SEVERITY_RANGE.start(), SEVERITY_RANGE.end());
+    format!(
+        "- Either ask: `{{\"receipt\":\"ask\",\"version\":{VERSION},\"questions\":[{{\"topic\":\"snake_case_id\",\
+         \"question_text\":\"one line, at most {MAX_QUESTION_TEXT_CHARS} characters\",\"severity\":{low}-{high},\
+         \"options\":[{{\"label\":\"…\",\"value\":\"…\"}}],\"recommended\":\"value\"}}]}}` with \
+         {MIN_QUESTIONS}–{MAX_QUESTIONS} questions (options optional, {MIN_OPTIONS}–{MAX_OPTIONS}), never a topic \
+         asked before;\n\
+         - or finish: `{{\"receipt\":\"done\",\"version\":{VERSION},\"title\":\"≤ {MAX_TITLE_CHARS} chars\",\
+         \"summary\":\"…\",\"entries\":[{{\"title\":\"…\",\"content\":\"…\",\
+         \"clarity\":\"confirmed|inferred|declared-by-user|open-question\",\
+         \"sources\":[\"path:line\", \"commit:<oid>\", \"qa:<topic>\"]}}]}}` with \
+         {MIN_ENTRIES}–{MAX_ENTRIES} entries. A `confirmed` entry cites an existing `path:line` or \
+         `commit:<oid>`; a `declared-by-user` entry cites `qa:<topic>` of a question the person \
+         answered; what stays unclear is an `open-question`.\n"
+    )
 }

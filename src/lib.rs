@@ -12,6 +12,7 @@ pub mod config;
 pub mod document;
 pub mod error;
 pub mod guard;
+pub mod protocol;
 pub mod receipt;
 pub mod run;
 pub mod runner;

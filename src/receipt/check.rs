@@ -1,46 +1,17 @@
-//! The receipt checks of DESIGN §3: a walk over the parsed JSON that sanitises every string and
+//! The receipt checks of `docs/receipt.md`: a walk over the parsed JSON that sanitises every string and
 //! names each broken rule by its JSON path, then builds the checked [`Receipt`].
 
 use std::collections::BTreeMap;
 
 use super::json::{Json, JsonPath};
-use super::sanitize::{sanitize, sanitize_line};
+use super::sanitize::{quoted, sanitize, sanitize_line};
 use super::sources::{Evidence, check_relative_path};
 use super::{
     Ask, CheckContext, Clarity, Done, Entry, Question, QuestionOption, Receipt, ReceiptError,
     SanitizeReport, Violation, json,
 };
 
-/// The receipt format version this tool reads.
-pub const VERSION: i64 = 1;
-pub const MAX_QUESTIONS: usize = 5;
-pub const MAX_TOPIC_CHARS: usize = 64;
-pub const MAX_QUESTION_TEXT_CHARS: usize = 200;
-pub const SEVERITY_RANGE: std::ops::RangeInclusive<i64> = 1..=10;
-pub const MIN_OPTIONS: usize = 2;
-pub const MAX_OPTIONS: usize = 9;
-pub const MAX_OPTION_CHARS: usize = 200;
-pub const MAX_TITLE_CHARS: usize = 80;
-pub const MAX_SUMMARY_CHARS: usize = 2000;
-pub const MAX_ENTRIES: usize = 20;
-pub const MAX_ENTRY_TITLE_CHARS: usize = 80;
-pub const MAX_CONTENT_CHARS: usize = 2000;
-pub const MAX_SOURCES: usize = 20;
-pub const MAX_SOURCE_CHARS: usize = 300;
-pub const MIN_COMMIT_HEX: usize = 7;
-pub const MAX_COMMIT_HEX: usize = 40;
-
-/// A value quoted for a message: one line, sanitised, shortened, in JSON-like quotes.
-pub fn quoted(text: &str) -> String {
-    const MAX: usize = 60;
-    let (line, _) = sanitize_line(text);
-    let short: String = if line.chars().count() > MAX {
-        line.chars().take(MAX).chain(['…']).collect()
-    } else {
-        line
-    };
-    format!("{short:?}")
-}
+pub use crate::protocol::limits::*;
 
 /// `^[a-z][a-z0-9_]{0,63}$`, by hand.
 pub fn is_topic(text: &str) -> bool {

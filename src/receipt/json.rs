@@ -127,7 +127,7 @@ impl JsonPath {
         if plain {
             JsonPath(format!("{}.{key}", self.0))
         } else {
-            JsonPath(format!("{}[{}]", self.0, super::check::quoted(key)))
+            JsonPath(format!("{}[{}]", self.0, super::sanitize::quoted(key)))
         }
     }
 

@@ -3,7 +3,7 @@
 //! This module owns the strict wire types, the capability-scoped read ([`read`], or
 //! [`extract_from_stdout`] for runners that print), the checks ([`parse_and_check`]) and the
 //! sanitiser ([`sanitize`]). Once a value is a [`Receipt`], it is known to be sane: every string
-//! has been sanitised and every rule of DESIGN §3 holds. The format is documented for runner
+//! has been sanitised and every rule of `docs/receipt.md` holds. The format is documented for runner
 //! authors in `docs/receipt.md`.
 
 use std::collections::BTreeSet;
@@ -23,19 +23,11 @@ pub use read::{MAX_RECEIPT_BYTES, RECEIPT_FILE, read};
 pub use sanitize::{SanitizeReport, is_forbidden, sanitize, sanitize_line};
 pub use stdout::{MAX_STDOUT_BYTES, extract_from_stdout};
 
-/// The limits the checks enforce, for runners built in (the builtin interviewer) and for docs.
-pub mod limits {
-    pub use super::check::{
-        MAX_COMMIT_HEX, MAX_CONTENT_CHARS, MAX_ENTRIES, MAX_ENTRY_TITLE_CHARS, MAX_OPTION_CHARS,
-        MAX_OPTIONS, MAX_QUESTION_TEXT_CHARS, MAX_QUESTIONS, MAX_SOURCE_CHARS, MAX_SOURCES,
-        MAX_SUMMARY_CHARS, MAX_TITLE_CHARS, MAX_TOPIC_CHARS, MIN_COMMIT_HEX, MIN_OPTIONS,
-        SEVERITY_RANGE, VERSION,
-    };
-}
+/// The limits the checks enforce (they live with the rest of the runner protocol).
+pub use crate::protocol::limits;
 
-/// The JSON Schema (draft 2020-12) of both receipt forms, given to runners as `INTERVIEW_SCHEMA`.
-/// It says what a schema can; [`parse_and_check`] checks the rest (see `docs/receipt.md`).
-pub const SCHEMA: &str = include_str!("../../schema/receipt.schema.json");
+/// The JSON Schema of both receipt forms (see [`crate::protocol::SCHEMA`]).
+pub use crate::protocol::SCHEMA;
 
 /// A checked receipt.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -10,10 +10,10 @@ use cap_std::fs::{Dir, FileType, FileTypeExt, Metadata, MetadataExt, OpenOptions
 use super::ReceiptError;
 
 /// The receipt's file name inside the turn's `out/` directory.
-pub const RECEIPT_FILE: &str = "receipt.json";
+pub use crate::protocol::files::RECEIPT as RECEIPT_FILE;
 
 /// The largest receipt accepted, in bytes.
-pub const MAX_RECEIPT_BYTES: u64 = 256 * 1024;
+pub use crate::protocol::limits::MAX_RECEIPT_BYTES;
 
 fn kind_name(t: FileType) -> &'static str {
     if t.is_dir() {

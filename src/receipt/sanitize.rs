@@ -1,4 +1,4 @@
-//! The sanitiser: makes runner text safe to show on a terminal or write to a file (DESIGN §3).
+//! The sanitiser: makes runner text safe to show on a terminal or write to a file (see `docs/receipt.md`, "Sanitising").
 //!
 //! Escape sequences and control characters are removed; invisible characters that change how
 //! text reads (bidi controls, zero-width characters, tag characters) are replaced by a visible
@@ -273,6 +273,18 @@ pub fn sanitize_line(text: &str) -> (String, SanitizeReport) {
         })
         .collect();
     (line, report)
+}
+
+/// A value quoted for a message: one line, sanitised, shortened, in JSON-like quotes.
+pub fn quoted(text: &str) -> String {
+    const MAX: usize = 60;
+    let (line, _) = sanitize_line(text);
+    let short: String = if line.chars().count() > MAX {
+        line.chars().take(MAX).chain(['…']).collect()
+    } else {
+        line
+    };
+    format!("{short:?}")
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use super::{MAX_RECEIPT_BYTES, ReceiptError};
 
 /// Printed output larger than this is not searched (the receipt itself is limited to 256 KiB;
 /// the rest is room for the prose around it).
-pub const MAX_STDOUT_BYTES: usize = 4 * 1024 * 1024;
+pub use crate::protocol::limits::MAX_STDOUT_BYTES;
 
 /// Extract the one JSON object from a runner's printed output (or the text a preset took out of
 /// its CLI's envelope).
