@@ -43,9 +43,30 @@ pub struct Subject {
     pub facts: serde_json::Value,
 }
 
+/// `s` cut to at most `max` characters, with `…` when cut.
+pub fn cap(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
 /// Where the text of a work item comes from when `--from` is given.
 #[derive(Debug, Clone)]
 pub enum WorkItemSource {
     File(PathBuf),
     Stdin,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cap_cuts_on_characters_not_bytes() {
+        assert_eq!(cap("ééééé", 3), "éé…");
+        assert_eq!(cap("abc", 3), "abc");
+    }
 }

@@ -1,0 +1,177 @@
+//! The `done` receipt of the built-in interviewer: answers first, then open questions, then the
+//! subject's facts, within the receipt's limits (see `docs/receipt.md`).
+
+use std::path::Path;
+
+use crate::ask::AnswerRecord;
+use crate::brief::BriefContext;
+use crate::receipt::limits::{
+    MAX_CONTENT_CHARS, MAX_ENTRIES, MAX_ENTRY_TITLE_CHARS, MAX_SUMMARY_CHARS, MAX_TITLE_CHARS,
+};
+use crate::receipt::{Clarity, Done, Entry, Question};
+use crate::subject::Kind;
+use crate::subject::reflect::cap;
+
+use super::text::one_line;
+use super::{Finding, intent, reflect};
+
+/// Every question asked so far with the person's answer, in the order asked.
+fn transcript(ctx: &BriefContext) -> Vec<(Question, Option<AnswerRecord>, bool)> {
+    let mut out: Vec<(Question, Option<AnswerRecord>, bool)> = Vec::new();
+    for round in &ctx.rounds {
+        for q in &round.questions {
+            if out.iter().any(|(seen, _, _)| seen.topic == q.topic) {
+                continue;
+            }
+            let answer = round
+                .answers
+                .iter()
+                .find(|a| a.question_id == q.topic)
+                .cloned();
+            out.push((q.clone(), answer, round.gate_skipped));
+        }
+    }
+    out
+}
+
+pub(super) fn synthesise(ctx: &BriefContext, findings: &[Finding], worktree: &Path) -> Done {
+    let qa = transcript(ctx);
+    let mut declared = Vec::new();
+    let mut open = Vec::new();
+    for (q, answer, gate_skipped) in &qa {
+        match answer
+            .as_ref()
+            .filter(|a| !a.skipped && !a.answer_text.trim().is_empty())
+        {
+            Some(a) => declared.push(Entry {
+                title: one_line(
+                    &topic_title(&q.topic, &q.question_text),
+                    MAX_ENTRY_TITLE_CHARS,
+                ),
+                content: cap(
+                    &format!(
+                        "Q: {}\nA: {}",
+                        q.question_text,
+                        shown_answer(q, &a.answer_text)
+                    ),
+                    MAX_CONTENT_CHARS,
+                ),
+                clarity: Clarity::DeclaredByUser,
+                sources: vec![format!("qa:{}", q.topic)],
+            }),
+            None => {
+                let why = if *gate_skipped {
+                    "The person skipped the questions"
+                } else if answer.is_some() {
+                    "The person skipped this question"
+                } else {
+                    "The question was never answered"
+                };
+                open.push(open_question(&q.topic, &q.question_text, why));
+            }
+        }
+    }
+    // Findings never asked (a final turn, or more than five) stay open, not silently dropped.
+    let asked: Vec<&str> = qa.iter().map(|(q, _, _)| q.topic.as_str()).collect();
+    let mut unasked: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| !asked.contains(&f.topic.as_str()))
+        .filter(|f| !matches!(f.topic.as_str(), "went_well" | "do_differently"))
+        .collect();
+    unasked.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    for f in unasked {
+        open.push(open_question(&f.topic, &f.question, "Not asked"));
+    }
+    let facts = match ctx.kind {
+        Kind::Reflect => reflect::fact_entries(&reflect::facts(ctx), worktree),
+        Kind::Intent => intent::fact_entries(&intent::facts(ctx), worktree),
+    };
+    let facts: Vec<Entry> = if ctx.previous_failure.is_some() {
+        // The last receipt was refused: keep the facts but claim nothing a check could reject.
+        facts
+            .into_iter()
+            .map(|mut e| {
+                e.clarity = Clarity::Inferred;
+                e
+            })
+            .collect()
+    } else {
+        facts
+    };
+
+    let (n_declared, n_open) = (declared.len(), open.len());
+    // Answers first, then open questions, then facts; a few facts always keep their place.
+    let mut entries = declared;
+    entries.truncate(MAX_ENTRIES);
+    let open_room = MAX_ENTRIES.saturating_sub(entries.len() + facts.len().min(4));
+    entries.extend(open.into_iter().take(open_room));
+    let left = MAX_ENTRIES.saturating_sub(entries.len());
+    entries.extend(facts.into_iter().take(left));
+    if entries.is_empty() {
+        entries.push(Entry {
+            title: "Nothing to report".into(),
+            content: "The subject has no facts and no questions were answered.".into(),
+            clarity: Clarity::Inferred,
+            sources: Vec::new(),
+        });
+    }
+
+    let (title, lead) = match ctx.kind {
+        Kind::Reflect => reflect::title_and_lead(&reflect::facts(ctx)),
+        Kind::Intent => intent::title_and_lead(&intent::facts(ctx)),
+    };
+    let summary = format!(
+        "{lead} {n_declared} point(s) declared by the person, {n_open} left open; the rest is taken from the {} as recorded.",
+        match ctx.kind {
+            Kind::Reflect => "history",
+            Kind::Intent => "work item",
+        }
+    );
+    Done {
+        title: one_line(&title, MAX_TITLE_CHARS),
+        summary: cap(&summary, MAX_SUMMARY_CHARS),
+        entries,
+    }
+}
+
+pub(super) fn confirmed(title: &str, content: String, sources: Vec<String>) -> Entry {
+    Entry {
+        title: one_line(title, MAX_ENTRY_TITLE_CHARS),
+        content: cap(&content, MAX_CONTENT_CHARS),
+        clarity: Clarity::Confirmed,
+        sources,
+    }
+}
+
+fn open_question(topic: &str, question: &str, why: &str) -> Entry {
+    Entry {
+        title: one_line(&topic_title(topic, question), MAX_ENTRY_TITLE_CHARS),
+        content: cap(&format!("{why}: {question}"), MAX_CONTENT_CHARS),
+        clarity: Clarity::OpenQuestion,
+        sources: Vec::new(),
+    }
+}
+
+/// An entry title for an answered topic: a known name, else the question itself.
+fn topic_title(topic: &str, question: &str) -> String {
+    if let Some(name) = reflect::topic_name(topic).or_else(|| intent::topic_name(topic)) {
+        return name.to_string();
+    }
+    // `open_point_N`: the quoted question from the item reads better than the question about it.
+    match (question.find('"'), question.rfind('"')) {
+        (Some(a), Some(b)) if topic.starts_with("open_point_") && b > a + 1 => {
+            question[a + 1..b].to_string()
+        }
+        _ => question.to_string(),
+    }
+}
+
+/// The answer as a person reads it: an option's label with its value, or the text typed.
+fn shown_answer(q: &Question, answer: &str) -> String {
+    q.options
+        .iter()
+        .flatten()
+        .find(|o| o.value == answer)
+        .map(|o| format!("{} ({})", o.label, o.value))
+        .unwrap_or_else(|| answer.to_string())
+}

@@ -1,0 +1,73 @@
+//! Text for receipt fields: one line and capped, list de-duplication, and whether a `path:line`
+//! source exists in the worktree.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+
+use crate::subject::reflect::cap;
+
+/// Whether `path:line` exists in the worktree as a regular file (what the receipt check needs).
+pub(super) fn line_exists(worktree: &Path, path: &str, line: u32) -> bool {
+    let plain = !path.is_empty()
+        && !path.starts_with('/')
+        && path
+            .split('/')
+            .all(|s| !matches!(s, "" | "." | ".." | ".git" | ".interview"));
+    if !plain || line == 0 {
+        return false;
+    }
+    let full = worktree.join(path);
+    let Ok(meta) = std::fs::symlink_metadata(&full) else {
+        return false;
+    };
+    if !meta.is_file() {
+        return false;
+    }
+    let Ok(file) = std::fs::File::open(&full) else {
+        return false;
+    };
+    let mut count: u64 = 0;
+    let mut last_byte = None;
+    let mut reader = std::io::BufReader::new(file.take(64 * 1024 * 1024));
+    let mut buf = [0u8; 64 * 1024];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                count += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+                last_byte = buf[..n].last().copied();
+                if count >= u64::from(line) {
+                    return true;
+                }
+            }
+            Err(_) => return false,
+        }
+    }
+    // A last line without a newline still counts.
+    let lines = count + u64::from(last_byte.is_some_and(|b| b != b'\n'));
+    lines >= u64::from(line)
+}
+
+/// `text` on one line (controls and line breaks become spaces), at most `max` characters.
+pub(super) fn one_line(text: &str, max: usize) -> String {
+    let flat: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let squeezed = flat.split_whitespace().collect::<Vec<_>>().join(" ");
+    cap(&squeezed, max)
+}
+
+pub(super) fn snippet(line: &str, max: usize) -> String {
+    one_line(
+        line.trim().trim_start_matches(['-', '*', '#', '>']).trim(),
+        max,
+    )
+}
+
+pub(super) fn dedup(mut v: Vec<String>) -> Vec<String> {
+    let mut seen = BTreeMap::new();
+    v.retain(|s| seen.insert(s.clone(), ()).is_none());
+    v
+}

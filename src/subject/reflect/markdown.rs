@@ -1,0 +1,136 @@
+//! The facts as compact Markdown for `brief.md`.
+
+use super::facts::ReflectFacts;
+
+/// Lines of `facts_markdown` at most, so the brief stays small.
+pub const MARKDOWN_MAX_LINES: usize = 60;
+
+/// The facts as compact Markdown for `brief.md`, at most [`MARKDOWN_MAX_LINES`] lines.
+pub fn facts_markdown(f: &ReflectFacts) -> String {
+    let short = |oid: &str| oid.get(..8).unwrap_or(oid).to_string();
+    let mut lines: Vec<String> = Vec::new();
+    lines.push(format!(
+        "Range `{}` ({} → {}): {} commit(s), {} merge(s), {} → {}.",
+        f.range,
+        short(&f.base),
+        short(&f.head),
+        f.commits,
+        f.merges,
+        f.first_date.as_deref().unwrap_or("-"),
+        f.last_date.as_deref().unwrap_or("-"),
+    ));
+    if f.commits == 0 {
+        lines.push("No commits in the range: HEAD is at or behind the base.".into());
+        return lines.join("\n") + "\n";
+    }
+    let authors: Vec<String> = f
+        .authors
+        .iter()
+        .take(5)
+        .map(|a| format!("{} ({})", a.name, a.commits))
+        .collect();
+    let more = f.authors.len().saturating_sub(5);
+    lines.push(format!(
+        "Authors: {}{}.",
+        authors.join(", "),
+        if more > 0 {
+            format!(" …and {more} more")
+        } else {
+            String::new()
+        }
+    ));
+    lines.push(format!(
+        "Changes: {} file(s), +{} −{} lines (merges not diffed); net {} file(s) added, {} deleted.",
+        f.files_changed, f.lines_added, f.lines_deleted, f.added_files_count, f.deleted_files_count
+    ));
+    lines.push(format!(
+        "Tests: {} test file(s) and {} code file(s) touched; {} of {} code-changing commit(s) touched no test.",
+        f.tests.test_files_touched,
+        f.tests.code_files_touched,
+        f.tests.commits_code_without_tests,
+        f.tests.commits_touching_code
+    ));
+    if let Some(g) = &f.longest_gap {
+        lines.push(format!(
+            "Longest gap: {:.1} day(s), {} → {} (after {}).",
+            g.days(),
+            g.from.date,
+            g.to.date,
+            g.from.short()
+        ));
+    }
+    let mut sections: Vec<(String, Vec<String>, usize)> = Vec::new();
+    sections.push((
+        "Top churn (+added −deleted, commits)".into(),
+        f.churn
+            .iter()
+            .map(|c| {
+                let lines = if c.binary {
+                    "binary".to_string()
+                } else {
+                    format!("+{} −{}", c.added, c.deleted)
+                };
+                let gone = if c.at_head { "" } else { ", gone at HEAD" };
+                format!("- `{}` {lines}, {} commit(s){gone}", c.path, c.commits)
+            })
+            .collect(),
+        f.files_changed,
+    ));
+    sections.push((
+        "Reverts".into(),
+        f.reverts
+            .iter()
+            .map(|c| format!("- {} {} {}", c.short(), c.date, c.subject))
+            .collect(),
+        f.reverts.len(),
+    ));
+    sections.push((
+        "Deleted files".into(),
+        f.deleted_files.iter().map(|p| format!("- `{p}`")).collect(),
+        f.deleted_files_count,
+    ));
+    sections.push((
+        "Added TODO/FIXME".into(),
+        f.todos
+            .iter()
+            .map(|t| match t.line {
+                Some(n) => format!("- `{}:{n}` {}", t.path, t.text),
+                None => format!("- `{}` (gone at HEAD) {}", t.path, t.text),
+            })
+            .collect(),
+        f.todos_count,
+    ));
+    sections.push((
+        "Code changed without tests".into(),
+        f.tests
+            .code_without_tests
+            .iter()
+            .map(|c| format!("- {} {}", c.short(), c.subject))
+            .collect(),
+        f.tests.commits_code_without_tests,
+    ));
+    sections.push((
+        "Commits (newest first)".into(),
+        f.subjects
+            .iter()
+            .map(|c| format!("- {} {} {}", c.short(), c.date, c.subject))
+            .collect(),
+        f.commits,
+    ));
+    // Each section gets a fair share of what is left, so no list crowds out the others.
+    let per_section = [8, 5, 5, 5, 4, 10];
+    for ((title, items, total), share) in sections.into_iter().zip(per_section) {
+        if items.is_empty() {
+            continue;
+        }
+        lines.push(String::new());
+        lines.push(format!("{title}:"));
+        let shown = items.len().min(share);
+        lines.extend(items.into_iter().take(shown));
+        if total > shown {
+            lines.push(format!("- …and {} more", total - shown));
+        }
+    }
+    lines.truncate(MARKDOWN_MAX_LINES);
+    lines.join("\n") + "\n"
+}

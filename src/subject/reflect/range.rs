@@ -1,0 +1,122 @@
+//! The range's ends: opening the repository, resolving the base revision, naming the nearest
+//! tags when it does not resolve.
+
+use std::path::Path;
+
+use gix::bstr::ByteSlice;
+
+use crate::error::{Error, Result};
+
+pub(super) fn open(repo_root: &Path) -> Result<gix::Repository> {
+    // Isolated: the repository's own config only; nothing from the environment changes reads.
+    let mut repo = gix::open_opts(repo_root, gix::open::Options::isolated()).map_err(|e| {
+        Error::Repo(format!(
+            "cannot open the git repository at {}: {e}",
+            repo_root.display()
+        ))
+    })?;
+    // Each commit's trees and blobs are read twice (as child and as parent); a cache halves that.
+    repo.object_cache_size_if_unset(64 * 1024 * 1024);
+    Ok(repo)
+}
+
+/// Resolve `rev` to a commit, or fail naming the nearest tags.
+pub fn resolve(repo: &gix::Repository, rev: &str) -> Result<gix::ObjectId> {
+    let unknown = || {
+        let near = nearest_tags(repo, rev);
+        let hint = if near.is_empty() {
+            "the repository has no tags; name a commit instead, e.g. HEAD~20".to_string()
+        } else {
+            format!("nearest tags: {}", near.join(", "))
+        };
+        Error::Subject(format!(
+            "unknown tag or revision `{rev}`; {hint}. List tags with `git tag`."
+        ))
+    };
+    if rev.is_empty() || rev.len() > 1024 {
+        return Err(unknown());
+    }
+    let id = repo.rev_parse_single(rev).map_err(|_| unknown())?;
+    let commit = id
+        .object()
+        .map_err(|_| unknown())?
+        .peel_to_commit()
+        .map_err(|e| {
+            Error::Subject(format!(
+                "`{rev}` does not name a commit ({e}); name a tag or commit"
+            ))
+        })?;
+    Ok(commit.id)
+}
+
+/// Up to five tag names closest to `wanted`: by edit distance, then longest common prefix.
+pub fn nearest_tags(repo: &gix::Repository, wanted: &str) -> Vec<String> {
+    let Ok(platform) = repo.references() else {
+        return Vec::new();
+    };
+    let Ok(tags) = platform.tags() else {
+        return Vec::new();
+    };
+    let names: Vec<String> = tags
+        .filter_map(|r| r.ok())
+        .map(|r| r.name().shorten().to_str_lossy().into_owned())
+        .collect();
+    rank_nearest(wanted, &names, 5)
+}
+
+/// The `limit` names nearest to `wanted`, best first; ties broken by name.
+pub fn rank_nearest(wanted: &str, names: &[String], limit: usize) -> Vec<String> {
+    let wanted_chars: Vec<char> = wanted.chars().take(256).collect();
+    let mut scored: Vec<(usize, usize, &String)> = names
+        .iter()
+        .map(|name| {
+            let chars: Vec<char> = name.chars().take(256).collect();
+            let prefix = wanted_chars
+                .iter()
+                .zip(&chars)
+                .take_while(|(a, b)| a == b)
+                .count();
+            (
+                edit_distance(&wanted_chars, &chars),
+                usize::MAX - prefix,
+                name,
+            )
+        })
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.2 == b.2);
+    scored
+        .into_iter()
+        .take(limit)
+        .map(|(_, _, n)| n.clone())
+        .collect()
+}
+
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_names_rank_by_distance_then_prefix() {
+        let names: Vec<String> = ["v1.2.0", "v1.3.0", "v2.0.0", "release-1", "v1.2.1"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let near = rank_nearest("v1.2.9", &names, 3);
+        assert_eq!(near, vec!["v1.2.0", "v1.2.1", "v1.3.0"]);
+    }
+}
