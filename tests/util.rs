@@ -1,9 +1,21 @@
-//! Shared helpers for the integration tests: temporary git repositories and the real binary.
+//! Shared parts of the integration tests: temporary git repositories, the real binary, what a
+//! session leaves on disk, and bounded waiting. Running an interview is [`Interview`]
+//! (`util/interview.rs`); the pseudo-terminal is [`Pty`] (`util/pty.rs`).
 
 #![allow(dead_code)]
 
+mod interview;
+mod pty;
+
+pub use interview::{Interview, Outcome};
+pub use pty::Pty;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The work item most interview tests use (written at `item.md` by [`Interview::work_item`]).
+pub const WORK_ITEM: &str = "# Export to CSV\n\nUsers want their data as CSV.\n";
 
 /// The real `interview` executable built by cargo.
 pub fn bin() -> PathBuf {
@@ -18,6 +30,67 @@ pub fn fixtures() -> PathBuf {
 /// A runner fixture by file name, as an absolute path.
 pub fn runner(name: &str) -> String {
     fixtures().join("runners").join(name).display().to_string()
+}
+
+/// An answers-file fixture by file name, as an absolute path.
+pub fn answers_fixture(name: &str) -> String {
+    fixtures().join("answers").join(name).display().to_string()
+}
+
+/// Wait until `cond` holds, checking every 50 ms; fail the test naming `what` after `timeout`.
+pub fn wait_until(timeout: Duration, what: &str, mut cond: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !cond() {
+        assert!(
+            start.elapsed() < timeout,
+            "timed out after {timeout:?} waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// How long a test waits for something another process does (a file appearing, a pid written).
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// The pids a fixture runner recorded in `path`, one a line (none if the file is not there yet).
+pub fn pids(path: &Path) -> Vec<i32> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
+/// Whether a process with this pid still exists (and is not a zombie).
+pub fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+            !state.starts_with('Z') && !state.starts_with('X')
+        }
+        Err(_) => false,
+    }
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// One `answer` event of a transcript: (question_id, answer_text, skipped).
+pub type AnswerEvent = (String, String, bool);
+
+/// The answer event of a question answered with `text`.
+pub fn answered(topic: &str, text: &str) -> AnswerEvent {
+    (topic.into(), text.into(), false)
+}
+
+/// The answer event of a skipped question.
+pub fn skipped(topic: &str) -> AnswerEvent {
+    (topic.into(), String::new(), true)
 }
 
 /// A git repository in a temporary directory, with one commit.
@@ -90,7 +163,24 @@ impl TempRepo {
         self.cmd().args(args).output().expect("run interview")
     }
 
-    /// The single session directory under `.interview/sessions`.
+    /// A scratch path inside `.git/` (outside the work tree the guard compares), for the files
+    /// a test hands to the tool or to a fixture runner (answers, pid lists, marks).
+    pub fn scratch(&self, name: &str) -> PathBuf {
+        self.path().join(".git").join(name)
+    }
+
+    /// The mark file [`Interview::pause_at`] asks the tool to touch when it pauses.
+    pub fn pause_mark(&self) -> PathBuf {
+        self.scratch("paused")
+    }
+
+    /// Wait until the tool started with [`Interview::pause_at`] has paused.
+    pub fn wait_until_paused(&self) {
+        let mark = self.pause_mark();
+        wait_until(WAIT, "the tool to pause", || mark.exists());
+    }
+
+    /// The single (latest) session directory under `.interview/sessions`.
     pub fn session_dir(&self) -> PathBuf {
         let dir = self.path().join(".interview/sessions");
         let mut entries: Vec<_> = std::fs::read_dir(&dir)
@@ -100,134 +190,90 @@ impl TempRepo {
         entries.sort();
         entries.pop().expect("a session directory")
     }
-}
 
-pub fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-pub fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Whether a process with this pid still exists (and is not a zombie).
-pub fn alive(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => {
-            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
-            !state.starts_with('Z') && !state.starts_with('X')
-        }
-        Err(_) => false,
-    }
-}
-
-/// The real binary at a real pseudo-terminal.
-pub struct Pty {
-    pub session: expectrl::session::OsSession,
-}
-
-impl Pty {
-    /// Start `interview ARGS` in `repo` at a new pseudo-terminal, with extra environment.
-    pub fn spawn(repo: &TempRepo, args: &[&str], env: &[(&str, &str)]) -> Pty {
-        let mut cmd = Command::new(bin());
-        cmd.args(args)
-            .current_dir(repo.path())
-            .env("HOME", repo.path().join(".git"))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("NO_COLOR", "1")
-            .env("TERM", "dumb");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let mut session = expectrl::Session::spawn(cmd).expect("spawn at a pty");
-        session.set_expect_timeout(Some(std::time::Duration::from_secs(30)));
-        Pty { session }
+    /// A file of the latest session, e.g. `turns/001/brief.md`.
+    pub fn session_file(&self, rel: &str) -> String {
+        let path = self.session_dir().join(rel);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
 
-    /// Wait until the screen shows `text`; returns everything shown before it.
-    pub fn expect(&mut self, text: &str) -> String {
-        use expectrl::Expect;
-        match self.session.expect(text) {
-            Ok(found) => String::from_utf8_lossy(found.before()).into_owned(),
-            Err(e) => panic!("expected {text:?} on the terminal: {e}"),
-        }
-    }
-
-    pub fn send_line(&mut self, line: &str) {
-        use expectrl::Expect;
-        self.session.send_line(line).expect("send a line");
-    }
-
-    /// Press Ctrl+C.
-    pub fn ctrl_c(&mut self) {
-        use expectrl::Expect;
-        self.session
-            .send(expectrl::ControlCode::EndOfText)
-            .expect("send Ctrl+C");
-    }
-
-    /// The pid of the `interview` process at this terminal.
-    pub fn pid(&self) -> i32 {
-        self.session.get_process().pid().as_raw()
-    }
-
-    /// Kill the tool with SIGKILL (no chance to save anything) and wait for it.
-    pub fn kill9(self) {
-        let pid = nix::unistd::Pid::from_raw(self.pid());
-        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL).expect("kill -9");
-        let _ = self.session.get_process().wait();
-    }
-
-    /// Read the rest of the output and return it with the exit code.
-    pub fn finish(mut self) -> (i32, String) {
-        use expectrl::Expect;
-        let rest = match self.session.expect(expectrl::Eof) {
-            Ok(found) => String::from_utf8_lossy(found.as_bytes()).into_owned(),
-            Err(_) => {
-                // Never hang the test binary on a child that does not end: kill it.
-                let pid = nix::unistd::Pid::from_raw(self.pid());
-                let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
-                String::from("<the program did not end within the expect timeout and was killed>")
-            }
-        };
-        let status = self.session.get_process().wait().expect("wait");
-        let code = match status {
-            expectrl::process::unix::WaitStatus::Exited(_, code) => code,
-            expectrl::process::unix::WaitStatus::Signaled(_, sig, _) => 128 + sig as i32,
-            other => panic!("unexpected status {other:?}"),
-        };
-        (code, rest)
-    }
-}
-
-impl TempRepo {
-    /// The work item most interview tests use, at `item.md`.
-    pub fn work_item(&self) {
-        self.write(
-            "item.md",
-            "# Export to CSV\n\nUsers want their data as CSV.\n",
-        );
+    /// A JSON file of the latest session, e.g. `turns/002/brief.json`.
+    pub fn session_json(&self, rel: &str) -> serde_json::Value {
+        serde_json::from_str(&self.session_file(rel))
+            .unwrap_or_else(|e| panic!("{rel} of the session is not JSON: {e}"))
     }
 
     /// The latest session's `state.json`.
     pub fn state(&self) -> serde_json::Value {
-        let path = self.session_dir().join("state.json");
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        self.session_json("state.json")
+    }
+
+    /// The latest session's `answers.json` (what a person typed, ready to replay).
+    pub fn recorded_answers(&self) -> serde_json::Value {
+        self.session_json("answers.json")
+    }
+
+    /// Every event of the latest session's transcript, in order; each line must be JSON.
+    pub fn transcript(&self) -> Vec<serde_json::Value> {
+        self.session_file("transcript.jsonl")
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                serde_json::from_str(l)
+                    .unwrap_or_else(|e| panic!("transcript line {} is not JSON: {e}", i + 1))
+            })
+            .collect()
     }
 
     /// The latest session's transcript events named `event`.
     pub fn events(&self, event: &str) -> Vec<serde_json::Value> {
-        std::fs::read_to_string(self.session_dir().join("transcript.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        self.transcript()
+            .into_iter()
             .filter(|v| v["event"] == event)
             .collect()
     }
 
-    /// `interview intent 7 --from item.md --runner R --answers FILE EXTRA…` without a terminal,
-    /// FILE holding `answers_json`, with extra environment.
+    /// The transcript's `answer` events, in order.
+    pub fn answers(&self) -> Vec<AnswerEvent> {
+        self.events("answer")
+            .iter()
+            .map(|e| {
+                let a = &e["answer"];
+                (
+                    a["question_id"].as_str().expect("question_id").into(),
+                    a["answer_text"].as_str().expect("answer_text").into(),
+                    a["skipped"].as_bool().expect("skipped"),
+                )
+            })
+            .collect()
+    }
+
+    /// The question ids of the transcript's `answer` events, sorted.
+    pub fn answered_topics(&self) -> Vec<String> {
+        let mut topics: Vec<String> = self.answers().into_iter().map(|a| a.0).collect();
+        topics.sort();
+        topics
+    }
+
+    /// The local tier's `telemetry.jsonl`, one JSON value a line (none if there is no file).
+    pub fn telemetry(&self) -> Vec<serde_json::Value> {
+        std::fs::read_to_string(self.path().join(".interview/telemetry.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("each telemetry line is JSON"))
+            .collect()
+    }
+}
+
+/// The helpers the builder replaces, kept only until every area module is migrated to
+/// [`Interview`].
+impl TempRepo {
+    /// The work item most interview tests use, at `item.md`.
+    pub fn work_item(&self) {
+        self.write("item.md", WORK_ITEM);
+    }
+
+    /// `interview intent 7 --from item.md --runner R --answers FILE EXTRA…` without a terminal.
     pub fn replay(
         &self,
         runner_name: &str,
@@ -236,9 +282,8 @@ impl TempRepo {
         env: &[(&str, &str)],
     ) -> Output {
         self.work_item();
-        let answers = self.path().join(".git/test-answers.json");
+        let answers = self.scratch("test-answers.json");
         std::fs::write(&answers, answers_json).unwrap();
-        // Temporary files of runners stay inside the test's own directory.
         let mut cmd = self.cmd();
         cmd.env("TMPDIR", self.path().join(".git"));
         cmd.args([
@@ -257,16 +302,16 @@ impl TempRepo {
         }
         cmd.output().expect("run interview")
     }
-}
 
-impl TempRepo {
-    /// `interview intent 7 --from item.md --runner R EXTRA…` at a pseudo-terminal, with the
-    /// usual work item written first.
+    /// `interview intent 7 --from item.md --runner R EXTRA…` at a pseudo-terminal.
     pub fn intent_at_pty(&self, runner_name: &str, extra: &[&str], env: &[(&str, &str)]) -> Pty {
-        self.work_item();
-        let r = runner(runner_name);
-        let mut args = vec!["intent", "7", "--from", "item.md", "--runner", &r];
-        args.extend_from_slice(extra);
-        Pty::spawn(self, &args, env)
+        let mut i = Interview::intent(self, "7")
+            .work_item()
+            .runner(runner_name)
+            .args(extra);
+        for (k, v) in env {
+            i = i.env(k, v);
+        }
+        i.at_terminal()
     }
 }

@@ -1,0 +1,103 @@
+//! The real binary at a real pseudo-terminal (expectrl), as a person meets it.
+
+use std::ffi::OsString;
+use std::process::Command;
+
+use super::{TempRepo, bin};
+
+/// The real binary at a real pseudo-terminal.
+pub struct Pty {
+    pub session: expectrl::session::OsSession,
+}
+
+impl Pty {
+    /// Start `interview ARGS` in `repo` at a new pseudo-terminal, with extra environment.
+    /// Interviews are started with [`super::Interview::at_terminal`]; this is for the rest.
+    pub fn spawn(repo: &TempRepo, args: &[&str], env: &[(&str, &str)]) -> Pty {
+        let env: Vec<(OsString, OsString)> =
+            env.iter().map(|(k, v)| (k.into(), v.into())).collect();
+        Pty::spawn_os(repo, args.iter().map(OsString::from), &env)
+    }
+
+    pub(super) fn spawn_os(
+        repo: &TempRepo,
+        args: impl IntoIterator<Item = OsString>,
+        env: &[(OsString, OsString)],
+    ) -> Pty {
+        let mut cmd = Command::new(bin());
+        cmd.args(args)
+            .current_dir(repo.path())
+            .env("HOME", repo.path().join(".git"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("NO_COLOR", "1")
+            .env("TERM", "dumb");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut session = expectrl::Session::spawn(cmd).expect("spawn at a pty");
+        session.set_expect_timeout(Some(std::time::Duration::from_secs(30)));
+        Pty { session }
+    }
+
+    /// Wait until the screen shows `text`; returns everything shown before it.
+    pub fn expect(&mut self, text: &str) -> String {
+        use expectrl::Expect;
+        match self.session.expect(text) {
+            Ok(found) => String::from_utf8_lossy(found.before()).into_owned(),
+            Err(e) => panic!("expected {text:?} on the terminal: {e}"),
+        }
+    }
+
+    pub fn send_line(&mut self, line: &str) {
+        use expectrl::Expect;
+        self.session.send_line(line).expect("send a line");
+    }
+
+    /// Wait for `prompt`, then type `line`; returns what was shown before the prompt.
+    pub fn answer(&mut self, prompt: &str, line: &str) -> String {
+        let shown = self.expect(prompt);
+        self.send_line(line);
+        shown
+    }
+
+    /// Press Ctrl+C.
+    pub fn ctrl_c(&mut self) {
+        use expectrl::Expect;
+        self.session
+            .send(expectrl::ControlCode::EndOfText)
+            .expect("send Ctrl+C");
+    }
+
+    /// The pid of the `interview` process at this terminal.
+    pub fn pid(&self) -> i32 {
+        self.session.get_process().pid().as_raw()
+    }
+
+    /// Kill the tool with SIGKILL (no chance to save anything) and wait for it.
+    pub fn kill9(self) {
+        let pid = nix::unistd::Pid::from_raw(self.pid());
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL).expect("kill -9");
+        let _ = self.session.get_process().wait();
+    }
+
+    /// Read the rest of the output and return it with the exit code.
+    pub fn finish(mut self) -> (i32, String) {
+        use expectrl::Expect;
+        let rest = match self.session.expect(expectrl::Eof) {
+            Ok(found) => String::from_utf8_lossy(found.as_bytes()).into_owned(),
+            Err(_) => {
+                // Never hang the test binary on a child that does not end: kill it.
+                let pid = nix::unistd::Pid::from_raw(self.pid());
+                let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
+                String::from("<the program did not end within the expect timeout and was killed>")
+            }
+        };
+        let status = self.session.get_process().wait().expect("wait");
+        let code = match status {
+            expectrl::process::unix::WaitStatus::Exited(_, code) => code,
+            expectrl::process::unix::WaitStatus::Signaled(_, sig, _) => 128 + sig as i32,
+            other => panic!("unexpected status {other:?}"),
+        };
+        (code, rest)
+    }
+}
