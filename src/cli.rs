@@ -1,8 +1,12 @@
-//! Command-line types (clap). Parsed once; nothing downstream re-reads raw flags.
+//! Command-line types (clap): the low-level arguments as typed. Parsed once; the command layer
+//! (`command/`) turns them into settings and nothing below it sees these types.
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
+
+pub use crate::ask::{ColorChoice, Missing};
+pub use crate::session::OnChange;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -22,13 +26,6 @@ pub struct Cli {
     pub no_bell: bool,
     #[command(subcommand)]
     pub command: Command,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -80,7 +77,7 @@ pub enum Command {
         session: Option<String>,
     },
     /// Run a command under the change guard, or print a snapshot.
-    Guard(GuardArgs),
+    Guard(GuardOptions),
     /// List the runner presets, whether each is installed, and what each runs.
     Runners,
     /// Skip rates and Q&A durations from the local telemetry.
@@ -98,7 +95,7 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
-pub struct GuardArgs {
+pub struct GuardOptions {
     /// What to do when the command changed the repository.
     #[arg(long, value_enum)]
     pub on_change: Option<OnChange>,
@@ -108,19 +105,6 @@ pub struct GuardArgs {
     /// `snapshot`, or `-- CMD ARGS…`.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     pub command: Vec<String>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OnChange {
-    Fail,
-    Ask,
-    Warn,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Missing {
-    Fail,
-    Skip,
 }
 
 #[derive(Debug, Clone, Args)]

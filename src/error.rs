@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-/// Exit codes of DESIGN §10.
+/// Exit codes, as the README and docs/ci.md list them.
 pub mod code {
     pub const DONE: i32 = 0;
     pub const ERROR: i32 = 1;
@@ -81,22 +81,3 @@ impl Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-impl From<crate::ask::AskError> for Error {
-    /// For prompts outside a session (which maps them itself, after saving its state).
-    fn from(e: crate::ask::AskError) -> Self {
-        use crate::ask::AskError;
-        match e {
-            AskError::Interrupted => Error::Interrupted { session: None },
-            e @ (AskError::MissingAnswer { .. } | AskError::MissingDecision { .. }) => {
-                Error::MissingAnswer {
-                    message: e.to_string(),
-                }
-            }
-            AskError::BadReplayValue(message) => Error::Usage(message),
-            AskError::Closed => Error::Other(AskError::Closed.to_string()),
-            AskError::Inconsistent(message) => Error::Other(message),
-            AskError::Io(e) => Error::io("the person's side", e),
-        }
-    }
-}

@@ -1,8 +1,10 @@
+//! The `interview` binary: parse the command line, run the command, exit with its code.
+
 use clap::Parser;
 
 fn main() {
     let cli = interview::cli::Cli::parse();
-    let code = match interview::run::run(cli) {
+    let code = match interview::command::run(cli) {
         Ok(code) => code,
         Err(err) => {
             eprintln!("interview: {err}");

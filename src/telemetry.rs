@@ -1,4 +1,4 @@
-//! Local telemetry: `.interview/telemetry.jsonl`, never sent anywhere (DESIGN §9).
+//! Local telemetry: `.interview/telemetry.jsonl`, never sent anywhere (docs/person.md, "What stays on your machine").
 //!
 //! One line per round of questions: how the entry gate was answered, how the loop ended (skip
 //! type), the Q&A duration on every path, and positions of skipped questions — never question
@@ -19,7 +19,7 @@ pub const FILE: &str = "telemetry.jsonl";
 /// The `event` value of a round record.
 pub const ROUND_EVENT: &str = "qa_round";
 
-/// How a round ended, as DESIGN §9 names the skip types.
+/// How a round ended, by the skip types docs/person.md names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SkipType {

@@ -1,8 +1,8 @@
 //! The person's side: the entry gate, the question loop and decision prompts.
 //!
 //! The logic here is written once against [`Person`], so typed input (a terminal) and replayed
-//! input (an answers file) go through exactly the same classification. The result objects are
-//! those of `spec/abort-safe-handler.txt` and `spec/qa-loop-ui.txt`, and their quality checks are
+//! input (an answers file) go through exactly the same classification. What the person sees and
+//! may type is docs/person.md; the result objects' quality checks are
 //! enforced before a round returns.
 
 pub mod clock;
@@ -10,14 +10,17 @@ pub mod render;
 pub mod replay;
 pub mod style;
 pub mod terminal;
+mod tracker;
 
 use serde::{Deserialize, Serialize};
 
 use crate::receipt::Question;
 use clock::{Clock, SystemClock};
 
-pub use replay::{RecordingPerson, ReplayError, ReplayFile, ReplayPerson};
-pub use style::Style;
+pub use crate::decision::DecisionId;
+
+pub use replay::{Missing, RecordingPerson, ReplayError, ReplayFile, ReplayPerson};
+pub use style::{ColorChoice, Style};
 pub use terminal::TerminalPerson;
 
 /// Where a person's raw lines come from: a terminal, or a replay file.
@@ -65,7 +68,7 @@ pub enum AskError {
     #[error(
         "the answers file has no decision for `{id}`; add `\"{id}\": \"A\"` (or another letter) to its `decisions`"
     )]
-    MissingDecision { id: String },
+    MissingDecision { id: DecisionId },
     /// A replayed value no person could have typed at this prompt.
     #[error("{0}")]
     BadReplayValue(String),
@@ -96,7 +99,7 @@ pub fn inconsistent(message: impl std::fmt::Display) -> AskError {
 #[derive(Debug, Clone)]
 pub struct Decision {
     /// Stable key used in replay files (`decisions.<id>`) and the state file.
-    pub id: String,
+    pub id: DecisionId,
     pub context: String,
     pub options: Vec<String>,
     /// Index into `options`.
@@ -245,7 +248,7 @@ impl RoundOutcome {
     /// The quality checks of abort-safe-handler, as one error naming the first rule broken.
     ///
     /// Where the reference contradicts itself, its specific path text wins over the summary
-    /// checks (and DESIGN §4 "partial answers kept in the loop" confirms it): after a mid-loop
+    /// checks (docs/person.md: partial answers are kept): after a mid-loop
     /// `skip all` or Ctrl+C, Path B forwards the partial answers, so `qa_answers` is an array
     /// there although `skipped` / `user_abort` would otherwise demand `null`. At the gate the
     /// summary rules hold as written.
@@ -576,6 +579,25 @@ pub fn parse_letter(raw: &str, count: usize) -> Option<usize> {
     }
     let i = (c as u8 - b'A') as usize;
     (i < count).then_some(i)
+}
+
+impl From<AskError> for crate::error::Error {
+    /// For prompts outside a session (which maps them itself, after saving its state).
+    fn from(e: crate::ask::AskError) -> Self {
+        use crate::error::Error;
+        match e {
+            AskError::Interrupted => Error::Interrupted { session: None },
+            e @ (AskError::MissingAnswer { .. } | AskError::MissingDecision { .. }) => {
+                Error::MissingAnswer {
+                    message: e.to_string(),
+                }
+            }
+            AskError::BadReplayValue(message) => Error::Usage(message),
+            AskError::Closed => Error::Other(AskError::Closed.to_string()),
+            AskError::Inconsistent(message) => Error::Other(message),
+            AskError::Io(e) => Error::io("the person's side", e),
+        }
+    }
 }
 
 #[cfg(test)]

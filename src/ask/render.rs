@@ -304,7 +304,7 @@ mod tests {
     #[test]
     fn decision_box_matches_the_choose_format() {
         let d = Decision {
-            id: "guard".into(),
+            id: crate::ask::DecisionId::Guard,
             context: "the runner changed the repository".into(),
             options: vec![
                 "Stop and keep for review".into(),

@@ -1,4 +1,4 @@
-//! Replayed answers (`--answers FILE`, DESIGN §6) and the recording of a session's
+//! Replayed answers (`--answers FILE`, docs/ci.md) and the recording of a session's
 //! `answers.json` in the same format.
 //!
 //! A replay file holds exactly what a person would type; [`ReplayPerson`] hands those lines to
@@ -167,7 +167,7 @@ impl ReplayFile {
     }
 
     /// The file as pretty JSON, keys in the documented order, ending in a newline.
-    pub fn to_json_pretty(&self) -> String {
+    pub fn to_json_pretty(&self) -> Result<String, serde_json::Error> {
         let gate = match self.gate.as_slice() {
             [] => None,
             [first, rest @ ..] if rest.iter().all(|g| g == first) => Some(GateOut::One(first)),
@@ -179,10 +179,9 @@ impl ReplayFile {
             answers: &self.answers,
             decisions: &self.decisions,
         };
-        // Serialising plain maps and strings cannot fail.
-        let mut text = serde_json::to_string_pretty(&out).unwrap_or_default();
+        let mut text = serde_json::to_string_pretty(&out)?;
         text.push('\n');
-        text
+        Ok(text)
     }
 
     /// Record what was typed at a round's entry gate.
@@ -339,6 +338,15 @@ fn parse_gate(v: &Value, at: &str) -> Result<Vec<String>, At> {
     }
 }
 
+/// In replay, what to do with a question that has no recorded answer (`--missing`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Missing {
+    // Stop with exit 5, naming the topic.
+    Fail,
+    // Skip the question and go on.
+    Skip,
+}
+
 /// A [`Person`] whose lines come from an answers file.
 #[derive(Debug, Clone)]
 pub struct ReplayPerson {
@@ -351,10 +359,10 @@ pub struct ReplayPerson {
 
 impl ReplayPerson {
     /// `missing`: what to do with a question the file has no answer for.
-    pub fn new(file: ReplayFile, missing: crate::cli::Missing) -> ReplayPerson {
+    pub fn new(file: ReplayFile, missing: Missing) -> ReplayPerson {
         ReplayPerson {
             file,
-            skip_missing: missing == crate::cli::Missing::Skip,
+            skip_missing: missing == Missing::Skip,
             gates_shown: 0,
             used: BTreeSet::new(),
             missing: Vec::new(),
@@ -411,11 +419,9 @@ impl Person for ReplayPerson {
     fn decide(&mut self, decision: &Decision) -> Result<String, AskError> {
         self.file
             .decisions
-            .get(&decision.id)
+            .get(decision.id.as_str())
             .cloned()
-            .ok_or_else(|| AskError::MissingDecision {
-                id: decision.id.clone(),
-            })
+            .ok_or(AskError::MissingDecision { id: decision.id })
     }
 
     /// Nobody reads along in a replay, but what the tool says (warnings, where the document went)
@@ -449,7 +455,11 @@ impl<'a> RecordingPerson<'a> {
     }
 
     fn save(&self) -> Result<(), AskError> {
-        crate::atomic::write(&self.path, self.file.to_json_pretty().as_bytes()).map_err(|e| {
+        let text = self
+            .file
+            .to_json_pretty()
+            .map_err(|e| AskError::Io(std::io::Error::other(format!("encoding answers: {e}"))))?;
+        crate::atomic::write(&self.path, text.as_bytes()).map_err(|e| {
             AskError::Io(std::io::Error::new(
                 e.kind(),
                 format!("saving answers to {}: {e}", self.path.display()),
@@ -489,7 +499,7 @@ impl Person for RecordingPerson<'_> {
     fn decide(&mut self, decision: &Decision) -> Result<String, AskError> {
         let raw = self.inner.decide(decision)?;
         if crate::ask::parse_letter(&raw, decision.options.len()).is_some() {
-            self.file.record_decision(&decision.id, &raw);
+            self.file.record_decision(decision.id.as_str(), &raw);
             self.save()?;
         }
         Ok(raw)

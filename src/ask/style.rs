@@ -4,7 +4,13 @@
 use std::ffi::OsStr;
 use std::io::IsTerminal;
 
-use crate::cli::ColorChoice;
+/// When to use colour and bold text (`--color`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
 
 /// Resolved presentation settings for the person's side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -271,7 +271,7 @@ mod tests {
 
     fn decision() -> Decision {
         Decision {
-            id: "x".into(),
+            id: crate::ask::DecisionId::Guard,
             context: "c".into(),
             options: vec!["a".into(), "b".into()],
             recommended: 0,

@@ -668,7 +668,7 @@ fn check_workspace_id_is_present_in_skip_telemetry() {
 
 fn decision(n: usize) -> Decision {
     Decision {
-        id: "guard".into(),
+        id: DecisionId::Guard,
         context: "the runner changed the repository".into(),
         options: (0..n).map(|i| format!("option {i}")).collect(),
         recommended: 0,

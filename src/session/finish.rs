@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use super::state::Status;
+use super::transcript::TranscriptEvent;
 use super::{Finished, Session, SubStep, tier};
-use crate::ask::Decision;
+use crate::ask::{Decision, DecisionId};
 use crate::document;
 use crate::error::{Error, Result};
 use crate::receipt::{self, Done};
@@ -49,24 +50,16 @@ impl Session<'_> {
         if let Some(notice) = document::open_questions_notice(&done, skipped_round) {
             self.person.say(notice.trim_end());
         }
-        self.state.status = Status::Done;
-        self.state.document = written.as_ref().map(|p| self.shown(p));
-        self.state
-            .note("the interview finished", "nothing: the document is written");
-        self.save()?;
-        self.transcript.event(
-            "done",
-            serde_json::json!({ "document": self.state.document }),
-        )?;
+        let document = written.as_ref().map(|p| self.shown(p));
+        self.record(|s| {
+            s.status = Status::Done;
+            s.document = document;
+            s.note("the interview finished", "nothing: the document is written");
+        })?;
+        self.transcript.record(&TranscriptEvent::Done {
+            document: self.state.document.as_deref(),
+        })?;
         Ok(Finished { document: written })
-    }
-
-    /// A path as the person should see it: relative to the worktree when inside it.
-    pub(super) fn shown(&self, p: &Path) -> String {
-        p.strip_prefix(&self.repo.worktree)
-            .unwrap_or(p)
-            .display()
-            .to_string()
     }
 
     /// Questions asked and not answered (skipped, or never presented): `(topic, question)`.
@@ -91,7 +84,7 @@ impl Session<'_> {
         let shown = self.shown(path);
         if !self.settings.yes {
             let choice = self.decide(&Decision {
-                id: "consent".into(),
+                id: DecisionId::Consent,
                 context: format!("write the document to {shown}?"),
                 options: vec![
                     format!("Write the document to {shown}"),
@@ -114,7 +107,7 @@ impl Session<'_> {
         if target.exists() {
             let beside = beside_path(&target);
             let choice = self.decide(&Decision {
-                id: "overwrite".into(),
+                id: DecisionId::Overwrite,
                 context: format!("{shown} already exists"),
                 options: vec![
                     format!("Overwrite {shown}"),

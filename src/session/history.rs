@@ -127,10 +127,7 @@ pub fn status(repo: &Repo, id: Option<&str>, all: bool, json: bool) -> Result<i3
                     Err(e) => serde_json::json!({ "session": l.id, "error": e.to_string() }),
                 })
                 .collect();
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&rows).unwrap_or_default()
-            );
+            println!("{}", to_json(&rows)?);
         } else if sessions.is_empty() {
             println!("No interview sessions here yet.");
         } else {
@@ -153,14 +150,16 @@ pub fn status(repo: &Repo, id: Option<&str>, all: bool, json: bool) -> Result<i3
     let state = listed.state?;
     let view = view(&state);
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&view).unwrap_or_default()
-        );
+        println!("{}", to_json(&view)?);
     } else {
         print!("{}", render(&view));
     }
     Ok(0)
+}
+
+fn to_json(value: &impl Serialize) -> Result<String> {
+    serde_json::to_string_pretty(value)
+        .map_err(|e| Error::State(format!("cannot encode the status as JSON: {e}")))
 }
 
 pub fn status_word(s: Status) -> &'static str {

@@ -1,123 +1,30 @@
-//! What a session asks the person: rounds of questions, decisions (the guard's among them), and
-//! how an interrupted or failed prompt ends the session with everything typed kept.
+//! What a session asks the person: rounds of questions and decisions, and how an interrupted or
+//! failed prompt ends the session with everything typed kept (docs/person.md).
 
+use super::Session;
 use super::state::{KeyDecision, Status, SubStep, now_iso};
-use super::{Session, TurnFiles};
-use crate::ask::{self, AbortReason, AnswerRecord, Decision};
+use super::transcript::TranscriptEvent;
+use crate::ask::{self, AbortReason, AnswerRecord, Decision, DecisionId};
 use crate::brief::Round;
-use crate::cli::OnChange;
 use crate::error::{Error, Result};
-use crate::guard::{GuardReport, GuardScope};
 use crate::receipt;
 
 impl Session<'_> {
-    /// Apply the `--on-change` policy to a non-empty guard report.
-    pub(super) fn on_guard_change(
-        &mut self,
-        turn: u32,
-        scope: &GuardScope,
-        files: &TurnFiles,
-        report: &GuardReport,
-    ) -> Result<()> {
-        let shown = receipt::sanitize(&report.to_string()).0;
-        self.transcript.event(
-            "guard_violation",
-            serde_json::json!({ "turn": turn, "changes": report }),
-        )?;
-        let blocker = |how: &str| {
-            format!(
-                "Turn {turn}: the runner changed the repository ({how}); see turns/{turn:03}/guard.json"
-            )
-        };
-        match self.settings.on_change {
-            OnChange::Warn => {
-                self.person.say(&format!(
-                    "Warning: the runner changed the repository during turn {turn}:\n{shown}"
-                ));
-                Ok(())
-            }
-            OnChange::Fail => {
-                self.state.status = Status::Failed;
-                self.state.blockers.push(blocker("stopped"));
-                self.state.note(
-                    format!("the change guard stopped turn {turn}"),
-                    "review the changes, then start again",
-                );
-                self.save()?;
-                Err(Error::GuardViolation { report: shown })
-            }
-            OnChange::Ask => {
-                self.person.say(&format!(
-                    "The runner changed the repository during turn {turn}:\n{shown}"
-                ));
-                let decision = Decision {
-                    id: "guard".into(),
-                    context: format!("the runner changed the repository in turn {turn}"),
-                    options: vec![
-                        "Stop and keep the changes for review".into(),
-                        "Restore hooks and git metadata from the copies taken before the turn, then stop".into(),
-                        "Accept the changes and continue the interview".into(),
-                    ],
-                    recommended: 0,
-                    reason: "nothing is lost and you can look at what the runner did".into(),
-                };
-                let choice = self.decide(&decision)?;
-                match choice {
-                    2 => Ok(()),
-                    1 => {
-                        // Copies the runner could have rewritten are not trusted.
-                        let copies = self.shown(&files.restore);
-                        if report
-                            .changes
-                            .iter()
-                            .any(|c| c.subject.starts_with(&copies))
-                        {
-                            self.state.status = Status::Failed;
-                            self.state
-                                .blockers
-                                .push(blocker("the runner touched the copies; nothing restored"));
-                            self.save()?;
-                            self.person.say(&format!(
-                                "The runner changed the copies in {copies}: nothing was restored. Repair the repository by hand."
-                            ));
-                            return Err(Error::GuardViolation { report: shown });
-                        }
-                        let summary = crate::guard::restore(scope, &files.restore)
-                            .map_err(|e| Error::Guard(format!("restore failed: {e}")))?;
-                        self.person.say(&format!("Restored: {summary}"));
-                        self.state.status = Status::Failed;
-                        self.state
-                            .blockers
-                            .push(blocker("restored hooks and git metadata, then stopped"));
-                        self.save()?;
-                        Err(Error::GuardViolation { report: shown })
-                    }
-                    _ => {
-                        self.state.status = Status::Failed;
-                        self.state.blockers.push(blocker("stopped for review"));
-                        self.save()?;
-                        Err(Error::GuardViolation { report: shown })
-                    }
-                }
-            }
-        }
-    }
-
     /// Record a decision taken before the session started (e.g. which tracker).
-    pub fn record_decision(&mut self, id: &str, context: &str, choice: &str) -> Result<()> {
-        self.state.key_decisions.push(KeyDecision {
-            at: now_iso(),
-            id: id.to_string(),
-            context: context.to_string(),
-            choice: choice.to_string(),
-        });
-        self.save()
+    pub fn record_decision(&mut self, id: DecisionId, context: &str, choice: &str) -> Result<()> {
+        self.record(|s| {
+            s.key_decisions.push(KeyDecision {
+                at: now_iso(),
+                id,
+                context: context.to_string(),
+                choice: choice.to_string(),
+            })
+        })
     }
 
     /// Ask a decision and record it in the state file's key decisions.
     pub(super) fn decide(&mut self, decision: &Decision) -> Result<usize> {
-        self.state.status = Status::WaitingForPerson;
-        self.save()?;
+        self.record(|s| s.status = Status::WaitingForPerson)?;
         let choice = match ask::choose(self.person, decision) {
             Ok(c) => c,
             Err(ask::AskError::Interrupted) => {
@@ -126,18 +33,19 @@ impl Session<'_> {
             Err(e) => return Err(self.ask_error(e)),
         };
         let letter = (b'A' + choice as u8) as char;
-        self.state.status = Status::InProgress;
-        self.state.key_decisions.push(KeyDecision {
-            at: now_iso(),
-            id: decision.id.clone(),
-            context: decision.context.clone(),
-            choice: format!("{letter}) {}", decision.options[choice]),
-        });
-        self.save()?;
-        self.transcript.event(
-            "decision",
-            serde_json::json!({ "id": decision.id, "choice": letter.to_string() }),
-        )?;
+        self.record(|s| {
+            s.status = Status::InProgress;
+            s.key_decisions.push(KeyDecision {
+                at: now_iso(),
+                id: decision.id,
+                context: decision.context.clone(),
+                choice: format!("{letter}) {}", decision.options[choice]),
+            });
+        })?;
+        self.transcript.record(&TranscriptEvent::Decision {
+            id: decision.id,
+            choice: letter.to_string(),
+        })?;
         Ok(choice)
     }
 
@@ -185,8 +93,7 @@ impl Session<'_> {
         turn: u32,
         questions: Vec<crate::receipt::Question>,
     ) -> Result<bool> {
-        self.state.status = Status::WaitingForPerson;
-        self.save()?;
+        self.record(|s| s.status = Status::WaitingForPerson)?;
         let state_path = self.dir.join("state.json");
         let workspace_id = self.repo.workspace_id.clone();
         let outcome = {
@@ -197,10 +104,10 @@ impl Session<'_> {
                     round.answers.push(record.clone());
                 }
                 transcript
-                    .event(
-                        "answer",
-                        serde_json::json!({ "turn": turn, "answer": record }),
-                    )
+                    .record(&TranscriptEvent::Answer {
+                        turn,
+                        answer: record,
+                    })
                     .map_err(std::io::Error::other)?;
                 state.save(&state_path).map_err(std::io::Error::other)
             };
@@ -215,15 +122,16 @@ impl Session<'_> {
             round.gate_skipped |= outcome.skipped && !outcome.skipped_all;
             round.skipped_all |= outcome.skipped_all;
         }
-        self.transcript.event(
-            "round_end",
-            serde_json::json!({ "turn": turn, "outcome": &outcome, "skipped_all": outcome.skipped_all, "qa_duration_ms": outcome.qa_duration_ms }),
-        )?;
+        self.transcript.record(&TranscriptEvent::RoundEnd {
+            turn,
+            outcome: &outcome,
+            skipped_all: outcome.skipped_all,
+            qa_duration_ms: outcome.qa_duration_ms,
+        })?;
         if outcome.abort_reason == Some(AbortReason::UserAbort) {
             return Err(self.abort("interrupted while answering questions", turn));
         }
-        self.state.status = Status::InProgress;
-        self.save()?;
+        self.record(|s| s.status = Status::InProgress)?;
         Ok(outcome.skipped)
     }
 
@@ -282,9 +190,7 @@ impl Session<'_> {
             format!("resume the session to continue at turn {turn}"),
         );
         let _ = self.save();
-        let _ = self
-            .transcript
-            .event("aborted", serde_json::json!({ "turn": turn }));
+        let _ = self.transcript.record(&TranscriptEvent::Aborted { turn });
         Error::Interrupted {
             session: Some(self.state.session.clone()),
         }

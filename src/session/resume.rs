@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::history::Listed;
 use super::state::{KeyDecision, State, Status, now_iso};
 use super::{Repo, Session, SessionFile, Settings};
-use crate::ask::{self, Decision, Person};
+use crate::ask::{self, Decision, DecisionId, Person};
 use crate::error::{Error, Result, code};
 
 /// Continue `listed` with `settings`. `ack` acknowledges a blocker without a terminal.
@@ -54,7 +54,7 @@ pub fn resume(
             true
         } else if flags.interactive {
             let decision = Decision {
-                id: "circuit_breaker".into(),
+                id: DecisionId::CircuitBreaker,
                 context: format!(
                     "session {} failed {} times in a row at turn {}",
                     state.session,
@@ -81,7 +81,7 @@ pub fn resume(
             let letter = (b'A' + choice as u8) as char;
             state.key_decisions.push(KeyDecision {
                 at: now_iso(),
-                id: decision.id.clone(),
+                id: decision.id,
                 context: decision.context.clone(),
                 choice: format!("{letter}) {}", decision.options[choice]),
             });
@@ -110,7 +110,7 @@ pub fn resume(
             if flags.ack {
                 state.key_decisions.push(KeyDecision {
                     at: now_iso(),
-                    id: "circuit_breaker".into(),
+                    id: DecisionId::CircuitBreaker,
                     context: "blocker acknowledged with --ack".into(),
                     choice: "A) Retry the turn with a fresh brief".into(),
                 });
@@ -125,7 +125,7 @@ pub fn resume(
         for b in std::mem::take(&mut state.blockers) {
             state.key_decisions.push(KeyDecision {
                 at: now_iso(),
-                id: "resume".into(),
+                id: DecisionId::Resume,
                 context: b,
                 choice: "resumed".into(),
             });

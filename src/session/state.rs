@@ -7,8 +7,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::brief::Round;
+use crate::decision::DecisionId;
 use crate::error::{Error, Result};
-use crate::subject::Kind;
+use crate::subject::{Kind, Subject};
 
 pub const STATE_VERSION: u32 = 1;
 
@@ -45,7 +46,7 @@ pub struct RetryEntry {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct KeyDecision {
     pub at: String,
-    pub id: String,
+    pub id: DecisionId,
     pub context: String,
     pub choice: String,
 }
@@ -90,6 +91,32 @@ pub struct State {
 }
 
 impl State {
+    /// The state of a new session, at the first turn's brief.
+    pub fn new(session: String, subject: &Subject, settings: &super::Settings) -> State {
+        State {
+            version: STATE_VERSION,
+            session,
+            kind: subject.kind,
+            subject_id: subject.id.clone(),
+            subject_title: subject.title.clone(),
+            runner: settings.runner.name.clone(),
+            status: Status::InProgress,
+            turn: 1,
+            max_turns: settings.max_turns,
+            sub_step: SubStep::Brief,
+            retry_count: 0,
+            retries: settings.retries,
+            retry_log: Vec::new(),
+            blockers: Vec::new(),
+            key_decisions: Vec::new(),
+            last_session: None,
+            rounds: Vec::new(),
+            document: None,
+            final_next: false,
+            abandoned: false,
+        }
+    }
+
     pub fn save(&self, path: &Path) -> Result<()> {
         let mut json = serde_json::to_vec_pretty(self)
             .map_err(|e| Error::State(format!("cannot encode the state: {e}")))?;

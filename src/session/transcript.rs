@@ -1,12 +1,98 @@
-//! The transcript: `transcript.jsonl`, append-only, one event a line, synced as written.
+//! The transcript: `transcript.jsonl`, append-only, one event a line, synced as written
+//! (docs/sessions.md). Every line is one [`TranscriptEvent`] with its time.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use serde::Serialize;
+
+use crate::ask::{AnswerRecord, DecisionId, RoundOutcome};
 use crate::error::{Error, Result};
+use crate::guard::GuardReport;
+use crate::receipt::{Receipt, SanitizeReport, Violation};
+use crate::subject::Kind;
+
+/// One event of a session, as written to the transcript (`"event": "<name>"` plus its fields).
+#[derive(Debug, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum TranscriptEvent<'a> {
+    SessionStart {
+        session: &'a str,
+        kind: Kind,
+        subject: &'a str,
+        runner: &'a str,
+        replayed: bool,
+    },
+    SessionResume {
+        turn: u32,
+        sub_step: super::state::SubStep,
+    },
+    TurnStart {
+        turn: u32,
+        r#final: bool,
+        retry: u32,
+    },
+    TurnEnd {
+        turn: u32,
+        /// How the runner ended, e.g. `Exited(0)`.
+        ending: String,
+        leftovers_killed: usize,
+        escaped_killed: usize,
+        log_truncated: bool,
+        guard_changes: bool,
+    },
+    TurnFailed {
+        turn: u32,
+        attempt: u32,
+        reason: &'a str,
+    },
+    GuardViolation {
+        turn: u32,
+        changes: &'a GuardReport,
+    },
+    Receipt {
+        turn: u32,
+        receipt: &'a Receipt,
+        sanitized: &'a SanitizeReport,
+    },
+    ReceiptRejected {
+        turn: u32,
+        violations: &'a [Violation],
+    },
+    Decision {
+        id: DecisionId,
+        /// The letter chosen.
+        choice: String,
+    },
+    Answer {
+        turn: u32,
+        answer: &'a AnswerRecord,
+    },
+    RoundEnd {
+        turn: u32,
+        outcome: &'a RoundOutcome,
+        skipped_all: bool,
+        qa_duration_ms: u64,
+    },
+    Aborted {
+        turn: u32,
+    },
+    Done {
+        document: Option<&'a str>,
+    },
+}
+
+/// A line of the transcript: the event and when it happened.
+#[derive(Serialize)]
+struct Line<'e, 'a> {
+    #[serde(flatten)]
+    event: &'e TranscriptEvent<'a>,
+    at: String,
+}
 
 pub struct Transcript {
+    path: PathBuf,
     file: File,
 }
 
@@ -17,20 +103,68 @@ impl Transcript {
             .append(true)
             .open(path)
             .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
-        Ok(Transcript { file })
+        Ok(Transcript {
+            path: path.to_path_buf(),
+            file,
+        })
     }
 
     /// Append one event and sync it: an answer is on disk before the next question is shown.
-    pub fn event(&mut self, event: &str, data: serde_json::Value) -> Result<()> {
-        let mut line = serde_json::json!({ "event": event, "at": super::state::now_iso() });
-        if let (Some(obj), serde_json::Value::Object(extra)) = (line.as_object_mut(), data) {
-            obj.extend(extra);
-        }
-        let mut bytes = serde_json::to_vec(&line).unwrap_or_default();
+    pub fn record(&mut self, event: &TranscriptEvent<'_>) -> Result<()> {
+        let line = Line {
+            event,
+            at: super::state::now_iso(),
+        };
+        // Through a `Value`, whose maps keep their keys sorted: the line's form is stable.
+        let value = serde_json::to_value(&line).map_err(|e| self.encode_error(e))?;
+        let mut bytes = serde_json::to_vec(&value).map_err(|e| self.encode_error(e))?;
         bytes.push(b'\n');
         self.file
             .write_all(&bytes)
             .and_then(|_| self.file.sync_data())
             .map_err(|e| Error::io("cannot append to the transcript", e))
+    }
+
+    fn encode_error(&self, e: serde_json::Error) -> Error {
+        Error::State(format!(
+            "cannot encode an event for {}: {e}",
+            self.path.display()
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_is_one_line_with_its_name_and_time_and_sorted_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("transcript.jsonl");
+        let mut t = Transcript::open(&path).unwrap();
+        t.record(&TranscriptEvent::TurnStart {
+            turn: 2,
+            r#final: true,
+            retry: 1,
+        })
+        .unwrap();
+        t.record(&TranscriptEvent::Decision {
+            id: DecisionId::RunnerFailed,
+            choice: "A".into(),
+        })
+        .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2);
+        let first: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+        assert_eq!(first["event"], "turn_start");
+        assert_eq!(first["final"], true);
+        assert_eq!(first["turn"], 2);
+        assert!(first["at"].as_str().unwrap().ends_with('Z'));
+        assert!(lines[0].starts_with("{\"at\":"), "{}", lines[0]);
+        let second: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+        assert_eq!(second["event"], "decision");
+        assert_eq!(second["id"], "runner_failed");
+        assert_eq!(second["choice"], "A");
     }
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::ask::{AskError, Decision, Person};
+use crate::decision::DecisionId;
 use crate::error::{Error, Result};
 
 use super::glob;
@@ -81,13 +81,30 @@ pub struct IntentFacts {
     pub truncated: bool,
 }
 
+/// Several places hold the work item: which one is it? Plain data; the caller decides how the
+/// choice is made (the command layer asks the person, docs/interviews.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrackerChoice {
+    pub context: String,
+    /// One label per place, sanitised.
+    pub options: Vec<String>,
+    /// Index into `options`.
+    pub recommended: usize,
+    pub reason: String,
+}
+
+/// The caller's side of a [`TrackerChoice`]: returns the index of the chosen option.
+pub trait PickTracker {
+    fn pick(&mut self, choice: &TrackerChoice) -> Result<usize>;
+}
+
 /// Find work item `id` (see [`intent_with`]) with the default `gh` lookup.
 pub fn intent(
     repo_root: &Path,
     id: &str,
     from: Option<&WorkItemSource>,
     globs: Option<&[String]>,
-    person: Option<&mut dyn Person>,
+    person: Option<&mut dyn PickTracker>,
 ) -> Result<Found> {
     let request = IntentRequest {
         id,
@@ -115,12 +132,12 @@ impl Candidate {
     }
 }
 
-/// Find work item `id`: `--from` when given, else every tracker. Several matches go to a Choose
-/// prompt when `person` is given, else to an error that lists them.
+/// Find work item `id`: `--from` when given, else every tracker. Several matches go to the
+/// caller's `person` when given (at most four), else to an error that lists them.
 pub fn intent_with(
     repo_root: &Path,
     req: &IntentRequest<'_>,
-    person: Option<&mut dyn Person>,
+    person: Option<&mut dyn PickTracker>,
 ) -> Result<Found> {
     let id = req.id;
     check_id(id)?;
@@ -175,17 +192,19 @@ pub fn intent_with(
                     }
                 )));
             };
-            let decision = Decision {
-                id: "tracker".into(),
+            let choice = TrackerChoice {
                 context: format!("Work item `{id}` was found in {n} places. Which one is it?"),
                 options: labels.clone(),
                 recommended: 0,
                 reason: "the repository's own copy is versioned with the code it describes".into(),
             };
-            let index = crate::ask::choose(person, &decision).map_err(ask_error)?;
+            let index = person.pick(&choice)?;
             let label = labels.get(index).cloned().unwrap_or_default();
             let chosen = candidates.swap_remove(index.min(n - 1));
-            (chosen, Some(("tracker".to_string(), label)))
+            (
+                chosen,
+                Some((DecisionId::Tracker.as_str().to_string(), label)),
+            )
         }
     };
 
@@ -211,18 +230,6 @@ pub fn intent_with(
         tracker: tracker.to_string(),
         decision,
     })
-}
-
-fn ask_error(e: AskError) -> Error {
-    match e {
-        AskError::Interrupted => Error::Interrupted { session: None },
-        AskError::MissingDecision { id } => Error::MissingAnswer {
-            message: format!(
-                "the answers file has no decision `{id}` (which tracker holds the work item); add \"decisions\": {{ \"{id}\": \"A\" }} or pass --from FILE"
-            ),
-        },
-        other => Error::Other(format!("cannot ask which work item to use: {other}")),
-    }
 }
 
 /// Ids end up in glob patterns, file names and prompts: keep them to one plain line.

@@ -10,7 +10,9 @@ mod glob;
 pub mod intent;
 pub mod reflect;
 
-pub use intent::{Found, GithubCli, IntentFacts, IntentRequest, intent, intent_with};
+pub use intent::{
+    Found, GithubCli, IntentFacts, IntentRequest, PickTracker, TrackerChoice, intent, intent_with,
+};
 pub use reflect::{ReflectFacts, reflect};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

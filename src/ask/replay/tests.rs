@@ -1,9 +1,9 @@
 //! Unit tests of the answers file: strict parsing, writing, replaying and recording.
 
 use super::*;
+use crate::ask::Missing;
 use crate::ask::clock::ManualClock;
-use crate::ask::{AbortReason, run_round_with};
-use crate::cli::Missing;
+use crate::ask::{AbortReason, DecisionId, run_round_with};
 use proptest::prelude::*;
 
 fn parse(text: &str) -> Result<ReplayFile, ReplayError> {
@@ -165,7 +165,7 @@ fn written_files_read_back_the_same() {
     f.record_answer("scope", "2");
     f.record_answer("naming", "  my name ");
     f.record_decision("guard", "a");
-    let text = f.to_json_pretty();
+    let text = f.to_json_pretty().unwrap();
     assert!(text.starts_with("{\n  \"interview_answers\": 1,\n  \"gate\": \"y\",\n"));
     assert_eq!(parse(&text).unwrap(), f);
 }
@@ -175,7 +175,7 @@ fn differing_gates_are_written_as_a_list() {
     let mut f = ReplayFile::default();
     f.record_gate("y");
     f.record_gate("n");
-    assert!(f.to_json_pretty().contains("\"gate\": [\n"));
+    assert!(f.to_json_pretty().unwrap().contains("\"gate\": [\n"));
 }
 
 fn replay(
@@ -269,7 +269,7 @@ fn unused_topics_are_reported() {
 fn a_missing_decision_is_an_error_naming_it() {
     let mut p = ReplayPerson::new(parse(r#"{"interview_answers": 1}"#).unwrap(), Missing::Fail);
     let d = Decision {
-        id: "guard".into(),
+        id: DecisionId::Guard,
         context: "c".into(),
         options: vec!["a".into(), "b".into()],
         recommended: 0,
@@ -385,6 +385,6 @@ proptest! {
         if expected.gate.iter().all(|g| Some(g) == expected.gate.first()) {
             expected.gate.truncate(1);
         }
-        prop_assert_eq!(parse(&f.to_json_pretty()).unwrap(), expected);
+        prop_assert_eq!(parse(&f.to_json_pretty().unwrap()).unwrap(), expected);
     }
 }

@@ -1,0 +1,22 @@
+//! `interview guard -- CMD…` and `interview guard snapshot` (docs/guard.md).
+
+use std::path::Path;
+
+use crate::cli::GuardOptions;
+use crate::error::Result;
+use crate::guard::command::{GuardRequest, WhenChanged};
+use crate::session::OnChange;
+
+pub fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
+    let repo = super::discover(cwd)?;
+    let request = GuardRequest {
+        command: args.command.clone(),
+        json: args.json,
+        // Without a person to ask, `ask` means `fail`.
+        on_change: match args.on_change {
+            Some(OnChange::Warn) => WhenChanged::Warn,
+            Some(OnChange::Fail | OnChange::Ask) | None => WhenChanged::Fail,
+        },
+    };
+    crate::guard::command::run(&request, &repo.worktree)
+}

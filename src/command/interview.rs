@@ -1,0 +1,158 @@
+//! `interview reflect TAG` and `interview intent ID`: start an interview (docs/interviews.md),
+//! or resume an unfinished one on the same subject if the person says so.
+
+use std::path::{Path, PathBuf};
+
+use super::person::{Presentation, Who};
+use super::settings::RunSettings;
+use crate::ask::{AskError, Decision, DecisionId, Person, RecordingPerson, ReplayFile};
+use crate::cli::RunOptions;
+use crate::config::Config;
+use crate::error::{Error, Result, code};
+use crate::session::{Prepared, Repo, Session, history};
+use crate::subject::{Kind, Subject, WorkItemSource};
+
+/// `interview reflect TAG`.
+pub fn reflect(cwd: &Path, look: Presentation, tag: &str, run: &RunOptions) -> Result<i32> {
+    let find = |repo: &Repo, _: &RunSettings, _: &mut RecordingPerson<'_>| {
+        let subject = crate::subject::reflect(&repo.worktree, tag)?;
+        Ok((subject, None))
+    };
+    new_interview(cwd, look, Kind::Reflect, tag, run, None, find)
+}
+
+/// `interview intent ID [--from FILE|-] [--clarify-into FILE]`.
+pub fn intent(
+    cwd: &Path,
+    look: Presentation,
+    id: &str,
+    from: Option<&Path>,
+    clarify_into: Option<&Path>,
+    run: &RunOptions,
+) -> Result<i32> {
+    let source = from.map(|p| {
+        if p.as_os_str() == "-" {
+            WorkItemSource::Stdin
+        } else {
+            WorkItemSource::File(cwd.join(p))
+        }
+    });
+    let find = |repo: &Repo, settings: &RunSettings, person: &mut RecordingPerson<'_>| {
+        // Several trackers holding the item: the person picks (recorded in answers.json).
+        let found = crate::subject::intent(
+            &repo.worktree,
+            id,
+            source.as_ref(),
+            settings.intent_globs.as_deref(),
+            Some(person),
+        )?;
+        Ok((found.subject, found.decision.map(|(_, choice)| choice)))
+    };
+    new_interview(
+        cwd,
+        look,
+        Kind::Intent,
+        id,
+        run,
+        clarify_into.map(Path::to_path_buf),
+        find,
+    )
+}
+
+/// What finding a subject yields: the subject, and the tracker chosen to find it, if any.
+type Found = (Subject, Option<String>);
+
+/// Start an interview on `kind id` (or resume an unfinished one, if the person says so). The
+/// session's place exists before anything is asked, so even the choice of a work item is
+/// recorded in its `answers.json`.
+fn new_interview(
+    cwd: &Path,
+    look: Presentation,
+    kind: Kind,
+    id: &str,
+    run: &RunOptions,
+    clarify_into: Option<PathBuf>,
+    find: impl FnOnce(&Repo, &RunSettings, &mut RecordingPerson<'_>) -> Result<Found>,
+) -> Result<i32> {
+    let repo = super::discover(cwd)?;
+    let config = Config::load(&repo.worktree)?;
+    let settings = RunSettings::resolve(run, &config)?;
+    let mut who = Who::new(look, &settings)?;
+    if let Some(code) = offer_resume(&repo, &settings, kind, id, who.person())? {
+        return who.finish(Ok(code));
+    }
+    let prepared = Prepared::new(&repo, kind.as_str(), id)?;
+    let mut person =
+        RecordingPerson::new(who.person(), ReplayFile::default(), prepared.answers_path());
+    let (subject, tracker) = match find(&repo, &settings, &mut person) {
+        Ok(found) => found,
+        Err(e) => {
+            prepared.discard();
+            return Err(e);
+        }
+    };
+    let mut session_settings = settings.session.clone();
+    session_settings.out = settings.out_for(subject.kind, &subject.id);
+    session_settings.clarify_into = clarify_into;
+    let result = (|| {
+        let mut session = Session::create(repo, prepared, subject, session_settings, &mut person)?;
+        if let Some(choice) = tracker {
+            session.record_decision(
+                DecisionId::Tracker,
+                "which work item to interview about",
+                &choice,
+            )?;
+        }
+        session.run()?;
+        Ok(code::DONE)
+    })();
+    drop(person);
+    who.finish(result)
+}
+
+/// An unfinished session on the same subject: resume it, start over, or stop. `Some(code)`
+/// when this run ends here.
+fn offer_resume(
+    repo: &Repo,
+    settings: &RunSettings,
+    kind: Kind,
+    subject_id: &str,
+    person: &mut dyn Person,
+) -> Result<Option<i32>> {
+    let kind = kind.as_str();
+    let Some(listed) = history::unfinished_for(&repo.worktree, kind, subject_id) else {
+        return Ok(None);
+    };
+    let status = listed
+        .state
+        .as_ref()
+        .map(|s| history::status_word(s.status))
+        .unwrap_or("unreadable");
+    let decision = Decision {
+        id: DecisionId::Unfinished,
+        context: format!("an unfinished session on {kind} {subject_id} exists ({status})"),
+        options: vec![
+            format!("Resume it ({})", listed.id),
+            "Start over with a new session".into(),
+            "Stop".into(),
+        ],
+        recommended: 0,
+        reason: "answers already given are kept and never asked again".into(),
+    };
+    let choice = match crate::ask::choose(person, &decision) {
+        Ok(c) => c,
+        Err(AskError::MissingDecision { id }) => {
+            return Err(Error::MissingAnswer {
+                message: format!(
+                    "an unfinished session on {kind} {subject_id} exists and the answers file has no decision `{id}`; add to \"decisions\":\n  \"{id}\": \"B\"   (A resume, B start over, C stop)"
+                ),
+            });
+        }
+        Err(e) => return Err(e.into()),
+    };
+    match choice {
+        0 => super::resume::resume_listed(repo.clone(), listed, settings, false, person).map(Some),
+        1 => Ok(None),
+        _ => Ok(Some(code::DONE)),
+    }
+}

@@ -1,0 +1,102 @@
+//! The command layer: one file per subcommand. A parsed command line comes in, settings are
+//! resolved once ([`settings`]), and the part of the tool that does the work is called with
+//! typed values; nothing below this layer sees a clap type (docs/architecture.md).
+
+mod answers;
+mod guard;
+mod interview;
+mod person;
+mod resume;
+mod runner;
+mod runners;
+pub mod settings;
+mod stats;
+mod status;
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::cli::{Cli, Command};
+use crate::error::{Error, Result};
+use crate::session::Repo;
+
+/// Run a command; returns the exit code of a successful run.
+pub fn run(cli: Cli) -> Result<i32> {
+    crate::signals::install().map_err(|e| Error::io("cannot install signal handlers", e))?;
+    let cwd = match &cli.dir {
+        Some(d) => d.clone(),
+        None => std::env::current_dir()
+            .map_err(|e| Error::io("cannot read the current directory", e))?,
+    };
+    let look = person::Presentation {
+        color: cli.color,
+        no_bell: cli.no_bell,
+    };
+    match &cli.command {
+        Command::Runner { name } => runner::run(name),
+        Command::Runners => runners::run(),
+        Command::Stats { json } => stats::run(&cwd, *json),
+        Command::Answers { session } => answers::run(&cwd, session.as_deref()),
+        Command::Status { session, all, json } => {
+            status::run(&cwd, session.as_deref(), *all, *json)
+        }
+        Command::Resume { session, ack, run } => {
+            resume::run(&cwd, look, session.as_deref(), *ack, run)
+        }
+        Command::Guard(args) => guard::run(&cwd, args),
+        Command::Reflect { tag, run } => interview::reflect(&cwd, look, tag, run),
+        Command::Intent {
+            id,
+            from,
+            run,
+            clarify_into,
+        } => interview::intent(
+            &cwd,
+            look,
+            id,
+            from.as_deref(),
+            clarify_into.as_deref(),
+            run,
+        ),
+    }
+}
+
+/// Find the repository around `dir`, without trusting or running anything in it.
+pub fn discover(dir: &Path) -> Result<Repo> {
+    let repo = gix::discover(dir).map_err(|e| {
+        Error::Repo(format!(
+            "{} is not inside a git repository: {e}",
+            dir.display()
+        ))
+    })?;
+    let worktree = repo
+        .workdir()
+        .ok_or_else(|| Error::Repo("the repository is bare: interview needs a worktree".into()))?;
+    let worktree = std::fs::canonicalize(worktree)
+        .map_err(|e| Error::io(format!("cannot resolve {}", worktree.display()), e))?;
+    let common_dir = PathBuf::from(repo.common_dir());
+    let workspace_id = workspace_id(&repo, &worktree);
+    Ok(Repo {
+        worktree,
+        common_dir,
+        workspace_id,
+    })
+}
+
+/// The first 12 hex digits of the SHA-256 of the root commit id (or of the worktree path when
+/// there is no commit yet): stable across clones, reveals no path.
+fn workspace_id(repo: &gix::Repository, worktree: &Path) -> String {
+    let root = repo.head_commit().ok().and_then(|head| {
+        head.ancestors()
+            .first_parent_only()
+            .all()
+            .ok()?
+            .filter_map(|info| info.ok())
+            .last()
+            .map(|info| info.id.to_string())
+    });
+    let seed = root.unwrap_or_else(|| worktree.display().to_string());
+    let digest = Sha256::digest(seed.as_bytes());
+    digest[..6].iter().map(|b| format!("{b:02x}")).collect()
+}

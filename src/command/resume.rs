@@ -1,0 +1,63 @@
+//! `interview resume [SESSION] [--ack]`: continue an aborted or failed session (docs/sessions.md).
+
+use std::io::IsTerminal;
+use std::path::Path;
+
+use super::person::{Presentation, Who};
+use super::settings::RunSettings;
+use crate::ask::{Person, RecordingPerson, ReplayFile};
+use crate::cli::RunOptions;
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::session::{Repo, history};
+
+pub fn run(
+    cwd: &Path,
+    look: Presentation,
+    session: Option<&str>,
+    ack: bool,
+    run: &RunOptions,
+) -> Result<i32> {
+    let repo = super::discover(cwd)?;
+    let config = Config::load(&repo.worktree)?;
+    let listed = match session {
+        Some(id) => history::find(&repo.worktree, Some(id))?,
+        None => history::latest_unfinished(&repo.worktree)?,
+    };
+    // Without a terminal, a blocked session says so before anything else.
+    if let Ok(state) = &listed.state
+        && !ack
+        && !std::io::stdin().is_terminal()
+        && crate::session::resume::breaker_open(state)
+    {
+        return Err(crate::session::resume::blocked(state));
+    }
+    let settings = RunSettings::resolve(run, &config)?;
+    let mut who = Who::new(look, &settings)?;
+    let result = resume_listed(repo, listed, &settings, ack, who.person());
+    who.finish(result)
+}
+
+/// Resume `listed` with the settings of this command line.
+pub fn resume_listed(
+    repo: Repo,
+    listed: history::Listed,
+    settings: &RunSettings,
+    ack: bool,
+    person: &mut dyn Person,
+) -> Result<i32> {
+    let answers = listed.dir.join("answers.json");
+    let recorded = if answers.exists() {
+        ReplayFile::load(&answers).map_err(|e| Error::State(e.to_string()))?
+    } else {
+        ReplayFile::default()
+    };
+    let mut recording = RecordingPerson::new(person, recorded, answers);
+    crate::session::resume::resume(
+        repo,
+        listed,
+        settings.session.clone(),
+        &settings.resume_flags(ack),
+        &mut recording,
+    )
+}

@@ -1,0 +1,149 @@
+//! Settings resolved once, from flags ⊕ `.interview/config.toml` ⊕ `interview.toml` ⊕ defaults,
+//! into typed values (docs/config.md). The low-level arguments are [`crate::cli::RunOptions`];
+//! after [`RunSettings::resolve`] nothing reads a flag or a config file again.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::ask::Missing;
+use crate::cli::RunOptions;
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::runner::RunnerSpec;
+use crate::session::resume::ResumeFlags;
+use crate::session::{OnChange, Settings};
+use crate::subject::Kind;
+
+/// Defaults of the settings docs/config.md lists.
+pub mod defaults {
+    pub const MAX_TURNS: u32 = 5;
+    pub const TURN_TIMEOUT_SECS: u64 = 600;
+    pub const GRACE_SECS: u64 = 5;
+    pub const RETRIES: u32 = 3;
+}
+
+/// The most turns an interview may have.
+const MAX_TURNS_LIMIT: u32 = 50;
+
+/// Everything an interview (new or resumed) runs with.
+#[derive(Debug, Clone)]
+pub struct RunSettings {
+    /// What the session runs with (`out` is the flag's only; see [`RunSettings::out_pattern`]).
+    pub session: Settings,
+    /// Which settings the command line gave (on resume those win over the session's).
+    pub given: Given,
+    /// `--answers FILE`: replay instead of asking.
+    pub answers: Option<PathBuf>,
+    pub missing: Missing,
+    /// Standard input is a terminal and nothing is replayed: the person can be asked.
+    pub interactive: bool,
+    reflect_out: Option<String>,
+    intent_out: Option<String>,
+    /// `[intent] globs`.
+    pub intent_globs: Option<Vec<String>>,
+}
+
+/// The settings given on the command line, by name.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Given {
+    pub runner: bool,
+    pub out: bool,
+    pub max_turns: bool,
+    pub retries: bool,
+}
+
+impl RunSettings {
+    /// Merge the flags of one run with the configuration files and the defaults.
+    pub fn resolve(run: &RunOptions, config: &Config) -> Result<RunSettings> {
+        let interactive = std::io::stdin().is_terminal() && run.answers.is_none();
+        let file = &config.file;
+        let on_change = match (run.on_change, file.on_change.as_deref()) {
+            (Some(flag), _) => flag,
+            (None, Some("fail")) => OnChange::Fail,
+            (None, Some("ask")) => OnChange::Ask,
+            (None, Some("warn")) => OnChange::Warn,
+            (None, Some(other)) => {
+                return Err(Error::Usage(format!(
+                    "interview.toml: on_change must be \"fail\", \"ask\" or \"warn\", not {other:?}"
+                )));
+            }
+            (None, None) if interactive => OnChange::Ask,
+            (None, None) => OnChange::Fail,
+        };
+        let max_turns = run
+            .max_turns
+            .or(file.max_turns)
+            .unwrap_or(defaults::MAX_TURNS);
+        if !(1..=MAX_TURNS_LIMIT).contains(&max_turns) {
+            return Err(Error::Usage(format!(
+                "--max-turns must be between 1 and {MAX_TURNS_LIMIT}, not {max_turns}"
+            )));
+        }
+        let timeout = run
+            .turn_timeout
+            .or(file.turn_timeout)
+            .unwrap_or(defaults::TURN_TIMEOUT_SECS);
+        if timeout == 0 {
+            return Err(Error::Usage(
+                "--turn-timeout must be at least 1 second".into(),
+            ));
+        }
+        let session = Settings {
+            runner: RunnerSpec::resolve(run.runner.as_deref(), file.runner.as_ref())?,
+            max_turns,
+            turn_timeout: Duration::from_secs(timeout),
+            grace: Duration::from_secs(run.grace.or(file.grace).unwrap_or(defaults::GRACE_SECS)),
+            retries: run.retries.or(file.retries).unwrap_or(defaults::RETRIES),
+            on_change,
+            out: run.out.clone(),
+            yes: run.yes,
+            verbose: run.verbose,
+            clarify_into: None,
+        };
+        Ok(RunSettings {
+            session,
+            given: Given {
+                runner: run.runner.is_some(),
+                out: run.out.is_some(),
+                max_turns: run.max_turns.is_some(),
+                retries: run.retries.is_some(),
+            },
+            answers: run.answers.clone(),
+            missing: run.missing,
+            interactive,
+            reflect_out: file.reflect_out.clone(),
+            intent_out: file.intent_out.clone(),
+            intent_globs: file.intent.as_ref().and_then(|i| i.globs.clone()),
+        })
+    }
+
+    /// Where a new interview on `kind id` writes its document: the flag, else the configured
+    /// pattern (`{id}` as in runner arguments, or `<id>` as in the tracker globs), else `None`
+    /// (the default path).
+    pub fn out_for(&self, kind: Kind, id: &str) -> Option<PathBuf> {
+        if let Some(out) = &self.session.out {
+            return Some(out.clone());
+        }
+        let pattern = match kind {
+            Kind::Reflect => self.reflect_out.as_deref(),
+            Kind::Intent => self.intent_out.as_deref(),
+        }?;
+        let id = crate::session::tier::slug(id);
+        Some(PathBuf::from(
+            pattern.replace("{id}", &id).replace("<id>", &id),
+        ))
+    }
+
+    /// What `resume` needs to know about this command line.
+    pub fn resume_flags(&self, ack: bool) -> ResumeFlags {
+        ResumeFlags {
+            runner: self.given.runner,
+            out: self.given.out,
+            max_turns: self.given.max_turns,
+            retries: self.given.retries,
+            ack,
+            interactive: self.interactive,
+        }
+    }
+}

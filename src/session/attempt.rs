@@ -1,0 +1,375 @@
+//! One attempt at a turn: brief → snapshot → dispatch → snapshot → diff → receipt.
+//!
+//! Everything the tool writes outside the turn's own directory happens before the first
+//! snapshot or after the second (docs/guard.md); the receipt is read and checked against all
+//! that was asked and answered so far (docs/receipt.md).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use super::state::SubStep;
+use super::transcript::TranscriptEvent;
+use super::{Session, tier};
+use crate::brief::{self, BriefContext, BriefPaths, BriefSubject};
+use crate::error::{Error, Result};
+use crate::guard::{GuardScope, Snapshot};
+use crate::protocol::{self, TurnInfo, TurnPaths, files as turn_files, limits};
+use crate::receipt::{self, CheckContext, Receipt};
+use crate::runner::dispatch::{self, Ending, Invocation};
+use crate::runner::{ReceiptFrom, TurnVars};
+
+impl Session<'_> {
+    /// One attempt at a turn. The outer error is fatal; the inner one is a failed turn.
+    pub(super) fn attempt(
+        &mut self,
+        turn: u32,
+        final_turn: bool,
+        previous_failure: Option<&str>,
+    ) -> Result<std::result::Result<Receipt, TurnFailure>> {
+        let files = TurnFiles::new(self.turn_dir(turn));
+        self.set_aside_previous_attempt(&files.dir)?;
+        std::fs::create_dir_all(&files.out)
+            .map_err(|e| Error::io(format!("cannot create {}", files.out.display()), e))?;
+        self.set_step(SubStep::Brief)?;
+        self.write_brief(turn, final_turn, previous_failure, &files)?;
+
+        // Everything the tool writes outside the turn's own directory happens before the first
+        // snapshot or after the second: inside that window, any change is the runner's.
+        //
+        // Of the turn's own directory only what the runner and the dispatch write during the
+        // turn is left out: a runner that touches its brief or the restore copies is caught.
+        let scope = GuardScope {
+            worktree: self.repo.worktree.clone(),
+            exclude: files.written_during_turn(),
+        };
+        self.set_step(SubStep::Dispatch)?;
+        self.transcript.record(&TranscriptEvent::TurnStart {
+            turn,
+            r#final: final_turn,
+            retry: self.state.retry_count,
+        })?;
+        crate::guard::save_restore_copies(&scope, &files.restore)
+            .map_err(|e| Error::Guard(format!("cannot keep copies before turn {turn}: {e}")))?;
+        let before =
+            Snapshot::take(&scope).map_err(|e| Error::Guard(format!("before turn {turn}: {e}")))?;
+        // A Ctrl+C that came while the brief or the snapshot was being made is not lost.
+        if crate::signals::interrupted() {
+            return Err(self.abort("interrupted before the runner started turn {turn}", turn));
+        }
+        let invocation = self.invocation(turn, final_turn, &files);
+        let outcome = dispatch::dispatch(&invocation).map_err(|e| Error::io("runner", e))?;
+        let after = Snapshot::take_after(&scope, &before)
+            .map_err(|e| Error::Guard(format!("after turn {turn}: {e}")))?;
+
+        self.set_step(SubStep::Guard)?;
+        let report = before.diff(&after);
+        let guard_json = serde_json::json!({
+            "turn": turn,
+            "before": before.digests()?,
+            "after": after.digests()?,
+            "report": &report,
+        });
+        let guard_bytes = serde_json::to_vec_pretty(&guard_json)
+            .map_err(|e| Error::State(format!("cannot encode the guard's record: {e}")))?;
+        tier::write_atomic(&files.dir.join("guard.json"), &guard_bytes)?;
+        if outcome.leftovers_killed > 0 {
+            self.person.say(&format!(
+                "The runner left {} process(es) behind ({} escaped its process group); all were killed.",
+                outcome.leftovers_killed, outcome.escaped_killed
+            ));
+        }
+        self.transcript.record(&TranscriptEvent::TurnEnd {
+            turn,
+            ending: format!("{:?}", outcome.ending),
+            leftovers_killed: outcome.leftovers_killed,
+            escaped_killed: outcome.escaped_killed,
+            log_truncated: outcome.log_truncated,
+            guard_changes: !report.is_empty(),
+        })?;
+        if outcome.ending == Ending::Interrupted {
+            return Err(self.abort("interrupted while the runner worked on turn {turn}", turn));
+        }
+        if !report.is_empty() {
+            self.on_guard_change(turn, &scope, &files, &report)?;
+        }
+
+        self.set_step(SubStep::Receipt)?;
+        if let Some(failure) = self.judge_ending(outcome.ending) {
+            return Ok(Err(failure));
+        }
+        self.take_receipt(turn, final_turn, &files, &outcome.stdout)
+    }
+
+    /// `brief.json`, `brief.md` and the receipt schema for this turn.
+    fn write_brief(
+        &self,
+        turn: u32,
+        final_turn: bool,
+        previous_failure: Option<&str>,
+        files: &TurnFiles,
+    ) -> Result<()> {
+        let ctx = BriefContext {
+            interview_brief: brief::BRIEF_VERSION,
+            kind: self.subject.kind,
+            subject: BriefSubject {
+                id: self.subject.id.clone(),
+                title: self.subject.title.clone(),
+                facts: self.subject.facts.clone(),
+            },
+            turn,
+            max_turns: self.settings.max_turns,
+            final_turn,
+            previous_failure: previous_failure.map(str::to_string),
+            rounds: self.state.rounds.clone(),
+        };
+        let paths = BriefPaths {
+            receipt: files.receipt.display().to_string(),
+            context: files.brief_json.display().to_string(),
+            schema: files.schema.display().to_string(),
+        };
+        let json = serde_json::to_vec_pretty(&ctx)
+            .map_err(|e| Error::Other(format!("cannot encode the brief: {e}")))?;
+        tier::write_atomic(&files.brief_json, &json)?;
+        tier::write_atomic(
+            &files.brief_md,
+            brief::render_markdown(&ctx, &self.subject.facts_markdown, &paths).as_bytes(),
+        )?;
+        tier::write_atomic(&files.schema, protocol::SCHEMA.as_bytes())
+    }
+
+    /// How the runner is started for this turn: argv with placeholders filled, the documented
+    /// environment, stdin, limits.
+    fn invocation(&self, turn: u32, final_turn: bool, files: &TurnFiles) -> Invocation {
+        let spec = &self.settings.runner;
+        let shown = |p: &Path| p.display().to_string();
+        let env = protocol::runner_env(
+            &files.paths(),
+            &TurnInfo {
+                turn,
+                final_turn,
+                session: &self.state.session,
+            },
+        );
+        let argv = spec.argv_for_turn(&TurnVars {
+            schema: &shown(&files.schema),
+            schema_text: &protocol::schema_for_cli(),
+            out: &shown(&files.out),
+            brief: &shown(&files.brief_md),
+            receipt: &shown(&files.receipt),
+        });
+        Invocation {
+            argv,
+            cwd: self.repo.worktree.clone(),
+            env,
+            stdin: spec.brief_on_stdin.then(|| files.brief_md.clone()),
+            log: files.log.clone(),
+            log_cap: limits::RUNNER_LOG_BYTES,
+            stdout_cap: if spec.receipt == ReceiptFrom::Stdout {
+                limits::MAX_STDOUT_BYTES
+            } else {
+                0
+            },
+            timeout: self.settings.turn_timeout,
+            grace: self.settings.grace,
+            verbose: self.settings.verbose,
+            pid_file: Some(files.pid.clone()),
+        }
+    }
+
+    /// A runner that did not end cleanly failed its turn, whatever it wrote.
+    fn judge_ending(&self, ending: Ending) -> Option<TurnFailure> {
+        let reason = match ending {
+            Ending::Exited(0) | Ending::Interrupted => return None,
+            Ending::Exited(code) => {
+                format!("the runner exited with status {code} (see runner.log)")
+            }
+            Ending::Signalled(sig) => format!("the runner was killed by signal {sig}"),
+            Ending::TimedOut => format!(
+                "the runner did not finish within {} s and was stopped",
+                self.settings.turn_timeout.as_secs()
+            ),
+        };
+        Some(TurnFailure::dispatch(reason))
+    }
+
+    /// Read, sanitise and check the receipt, against everything asked and answered so far.
+    fn take_receipt(
+        &mut self,
+        turn: u32,
+        final_turn: bool,
+        files: &TurnFiles,
+        stdout: &[u8],
+    ) -> Result<std::result::Result<Receipt, TurnFailure>> {
+        let spec = &self.settings.runner;
+        let text = match spec.receipt {
+            ReceiptFrom::File => receipt::read(&files.out),
+            ReceiptFrom::Stdout => crate::runner::presets::extract(
+                spec.preset.as_deref(),
+                &String::from_utf8_lossy(stdout),
+            ),
+        };
+        let text = match text {
+            Ok(t) => t,
+            Err(e) => return Ok(Err(TurnFailure::receipt(e.to_string()))),
+        };
+        let rounds = &self.state.rounds;
+        let asked: BTreeSet<String> = rounds
+            .iter()
+            .flat_map(|r| r.questions.iter().map(|q| q.topic.clone()))
+            .collect();
+        let answered: BTreeSet<String> = rounds
+            .iter()
+            .flat_map(|r| r.answers.iter())
+            .filter(|a| !a.skipped)
+            .map(|a| a.question_id.clone())
+            .collect();
+        let check = CheckContext {
+            final_turn,
+            asked_topics: &asked,
+            answered_topics: &answered,
+            repo_root: &self.repo.worktree,
+        };
+        match receipt::parse_and_check(&text, &check) {
+            Ok((receipt, sanitized)) => {
+                self.transcript.record(&TranscriptEvent::Receipt {
+                    turn,
+                    receipt: &receipt,
+                    sanitized: &sanitized,
+                })?;
+                if !sanitized.is_empty() {
+                    self.person
+                        .say(&format!("Sanitised the runner's receipt: {sanitized}."));
+                }
+                Ok(Ok(receipt))
+            }
+            Err(e) => {
+                // The structured list goes into the transcript; the brief gets the text.
+                if !e.violations().is_empty() {
+                    self.transcript.record(&TranscriptEvent::ReceiptRejected {
+                        turn,
+                        violations: e.violations(),
+                    })?;
+                }
+                Ok(Err(TurnFailure::receipt(e.to_string())))
+            }
+        }
+    }
+
+    /// Keep a failed attempt's files beside the new one instead of reusing them.
+    fn set_aside_previous_attempt(&self, dir: &Path) -> Result<()> {
+        if !dir.join(turn_files::OUT_DIR).exists() && !dir.join(turn_files::RUNNER_LOG).exists() {
+            return Ok(());
+        }
+        let mut n = 1;
+        while dir.join(format!("attempt-{n}")).exists() {
+            n += 1;
+        }
+        let keep = dir.join(format!("attempt-{n}"));
+        std::fs::create_dir_all(&keep)
+            .map_err(|e| Error::io(format!("cannot create {}", keep.display()), e))?;
+        for name in [
+            turn_files::OUT_DIR,
+            turn_files::RUNNER_LOG,
+            "guard.json",
+            turn_files::BRIEF_MD,
+            turn_files::BRIEF_JSON,
+        ] {
+            let from = dir.join(name);
+            if from.symlink_metadata().is_ok() {
+                std::fs::rename(&from, keep.join(name))
+                    .map_err(|e| Error::io(format!("cannot move {}", from.display()), e))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The files of one turn in the local tier: the protocol's ([`TurnPaths`]) and the guard's
+/// restore copies.
+pub(super) struct TurnFiles {
+    pub(super) dir: PathBuf,
+    out: PathBuf,
+    pub(super) restore: PathBuf,
+    receipt: PathBuf,
+    brief_md: PathBuf,
+    brief_json: PathBuf,
+    schema: PathBuf,
+    log: PathBuf,
+    pid: PathBuf,
+}
+
+impl TurnFiles {
+    fn new(dir: PathBuf) -> TurnFiles {
+        let TurnPaths {
+            dir,
+            brief_md,
+            brief_json,
+            out,
+            receipt,
+            schema,
+            log,
+            pid,
+        } = TurnPaths::new(&dir);
+        TurnFiles {
+            restore: dir.join("restore"),
+            dir,
+            out,
+            receipt,
+            brief_md,
+            brief_json,
+            schema,
+            log,
+            pid,
+        }
+    }
+
+    fn paths(&self) -> TurnPaths {
+        TurnPaths {
+            dir: self.dir.clone(),
+            brief_md: self.brief_md.clone(),
+            brief_json: self.brief_json.clone(),
+            out: self.out.clone(),
+            receipt: self.receipt.clone(),
+            schema: self.schema.clone(),
+            log: self.log.clone(),
+            pid: self.pid.clone(),
+        }
+    }
+
+    /// What is written while the runner works: its `out/`, and the log and pid file that
+    /// dispatch keeps for it.
+    fn written_during_turn(&self) -> Vec<PathBuf> {
+        vec![self.out.clone(), self.log.clone(), self.pid.clone()]
+    }
+}
+
+/// Why one attempt at a turn failed.
+#[derive(Debug)]
+pub(super) struct TurnFailure {
+    pub(super) sub_step: SubStep,
+    reason: String,
+}
+
+impl TurnFailure {
+    fn dispatch(reason: String) -> Self {
+        TurnFailure {
+            sub_step: SubStep::Dispatch,
+            reason,
+        }
+    }
+    fn receipt(reason: String) -> Self {
+        TurnFailure {
+            sub_step: SubStep::Receipt,
+            reason,
+        }
+    }
+    pub(super) fn reason(&self) -> String {
+        self.reason.clone()
+    }
+    pub(super) fn sub_step_name(&self) -> &'static str {
+        match self.sub_step {
+            SubStep::Dispatch => "dispatch",
+            _ => "receipt",
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! The on-change policy: what happens when the guard found that the runner changed the
+//! repository during a turn — warn, stop, or ask the person (docs/guard.md, "Policy").
+
+use super::Session;
+use super::attempt::TurnFiles;
+use super::state::Status;
+use super::transcript::TranscriptEvent;
+use crate::ask::{Decision, DecisionId};
+use crate::error::{Error, Result};
+use crate::guard::{GuardReport, GuardScope};
+use crate::receipt;
+
+/// What to do when the runner (or a guarded command) changed the repository (`--on-change`,
+/// `on_change` in the configuration).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnChange {
+    Fail,
+    Ask,
+    Warn,
+}
+
+impl Session<'_> {
+    /// Apply the `--on-change` policy to a non-empty guard report.
+    pub(super) fn on_guard_change(
+        &mut self,
+        turn: u32,
+        scope: &GuardScope,
+        files: &TurnFiles,
+        report: &GuardReport,
+    ) -> Result<()> {
+        let shown = receipt::sanitize(&report.to_string()).0;
+        self.transcript.record(&TranscriptEvent::GuardViolation {
+            turn,
+            changes: report,
+        })?;
+        let blocker = |how: &str| {
+            format!(
+                "Turn {turn}: the runner changed the repository ({how}); see turns/{turn:03}/guard.json"
+            )
+        };
+        match self.settings.on_change {
+            OnChange::Warn => {
+                self.person.say(&format!(
+                    "Warning: the runner changed the repository during turn {turn}:\n{shown}"
+                ));
+                Ok(())
+            }
+            OnChange::Fail => {
+                self.state.status = Status::Failed;
+                self.state.blockers.push(blocker("stopped"));
+                self.state.note(
+                    format!("the change guard stopped turn {turn}"),
+                    "review the changes, then start again",
+                );
+                self.save()?;
+                Err(Error::GuardViolation { report: shown })
+            }
+            OnChange::Ask => {
+                self.person.say(&format!(
+                    "The runner changed the repository during turn {turn}:\n{shown}"
+                ));
+                let decision = Decision {
+                    id: DecisionId::Guard,
+                    context: format!("the runner changed the repository in turn {turn}"),
+                    options: vec![
+                        "Stop and keep the changes for review".into(),
+                        "Restore hooks and git metadata from the copies taken before the turn, then stop".into(),
+                        "Accept the changes and continue the interview".into(),
+                    ],
+                    recommended: 0,
+                    reason: "nothing is lost and you can look at what the runner did".into(),
+                };
+                let choice = self.decide(&decision)?;
+                match choice {
+                    2 => Ok(()),
+                    1 => {
+                        // Copies the runner could have rewritten are not trusted.
+                        let copies = self.shown(&files.restore);
+                        if report
+                            .changes
+                            .iter()
+                            .any(|c| c.subject.starts_with(&copies))
+                        {
+                            self.state.status = Status::Failed;
+                            self.state
+                                .blockers
+                                .push(blocker("the runner touched the copies; nothing restored"));
+                            self.save()?;
+                            self.person.say(&format!(
+                                "The runner changed the copies in {copies}: nothing was restored. Repair the repository by hand."
+                            ));
+                            return Err(Error::GuardViolation { report: shown });
+                        }
+                        let summary = crate::guard::restore(scope, &files.restore)
+                            .map_err(|e| Error::Guard(format!("restore failed: {e}")))?;
+                        self.person.say(&format!("Restored: {summary}"));
+                        self.state.status = Status::Failed;
+                        self.state
+                            .blockers
+                            .push(blocker("restored hooks and git metadata, then stopped"));
+                        self.save()?;
+                        Err(Error::GuardViolation { report: shown })
+                    }
+                    _ => {
+                        self.state.status = Status::Failed;
+                        self.state.blockers.push(blocker("stopped for review"));
+                        self.save()?;
+                        Err(Error::GuardViolation { report: shown })
+                    }
+                }
+            }
+        }
+    }
+}

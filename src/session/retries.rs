@@ -1,0 +1,151 @@
+//! Retries: a failed attempt is tried again from the same sub-step with the failure in the next
+//! brief; when the retries are used up the person decides (docs/sessions.md, "Retries and the
+//! circuit breaker").
+
+use super::Session;
+use super::attempt::TurnFailure;
+use super::state::{RetryEntry, Status, now_iso};
+use super::transcript::TranscriptEvent;
+use crate::ask::{Decision, DecisionId};
+use crate::error::{Error, Result};
+use crate::receipt::{self, Receipt};
+
+/// What the person chooses when the runner failed with its retries used up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AfterExhausted {
+    /// Start the turn again with a fresh brief; the retry count starts again.
+    Retry,
+    /// Stop, keep the session failed (resume later).
+    Stop,
+    /// Stop and mark the session aborted: the runner needs fixing by hand.
+    Abort,
+}
+
+/// The `runner_failed` decision put to the person when the retries are used up.
+fn runner_failed_decision(attempts: u32, turn: u32, reason: &str) -> Decision {
+    Decision {
+        id: DecisionId::RunnerFailed,
+        context: format!(
+            "the runner failed {attempts} times in a row at turn {turn}: {}",
+            receipt::sanitize_line(reason)
+                .0
+                .chars()
+                .take(160)
+                .collect::<String>()
+        ),
+        options: vec![
+            "Retry with a fresh brief".into(),
+            "Stop and keep the answers (resume later)".into(),
+            "Abort: investigate and fix the runner by hand".into(),
+        ],
+        recommended: 0,
+        reason: "a fresh brief often resolves persistent failures".into(),
+    }
+}
+
+/// The blocker recorded when the retries are used up.
+fn exhausted_blocker(runner: &str, attempts: u32, turn: u32, failure: &TurnFailure) -> String {
+    format!(
+        "The runner `{runner}` failed {attempts} consecutive times at turn {turn}, sub-step {}. \
+         Last failure: {}. Auto-retry exhausted.",
+        failure.sub_step_name(),
+        failure.reason()
+    )
+}
+
+impl Session<'_> {
+    /// One turn, retried from the same sub-step until it yields a receipt or retries run out.
+    pub(super) fn turn_with_retries(&mut self, turn: u32, final_turn: bool) -> Result<Receipt> {
+        let mut previous_failure: Option<String> = None;
+        loop {
+            let failure = match self.attempt(turn, final_turn, previous_failure.as_deref())? {
+                Ok(receipt) => {
+                    self.record(|s| {
+                        s.retry_count = 0;
+                        s.retry_log.clear();
+                    })?;
+                    return Ok(receipt);
+                }
+                Err(failure) => failure,
+            };
+            let reason = failure.reason();
+            self.transcript.record(&TranscriptEvent::TurnFailed {
+                turn,
+                attempt: self.state.retry_count + 1,
+                reason: &reason,
+            })?;
+            self.person.say(&format!(
+                "The runner's turn {turn} failed: {}",
+                receipt::sanitize(&reason).0
+            ));
+            if self.state.retry_count >= self.settings.retries {
+                let attempts = self.state.retry_count + 1;
+                match self.retries_exhausted(turn, attempts, &failure)? {
+                    AfterExhausted::Retry => {
+                        previous_failure = None;
+                        continue;
+                    }
+                    AfterExhausted::Stop | AfterExhausted::Abort => {
+                        return Err(Error::RunnerFailed {
+                            turn,
+                            attempts,
+                            reason,
+                        });
+                    }
+                }
+            }
+            self.record(|s| {
+                s.retry_count += 1;
+                s.retry_log.push(RetryEntry {
+                    at: now_iso(),
+                    turn,
+                    sub_step: failure.sub_step,
+                    reason: reason.clone(),
+                });
+            })?;
+            previous_failure = Some(reason);
+        }
+    }
+
+    /// The retries are used up: record the blocker, then (at a terminal) let the person decide.
+    /// A replayed run stops here.
+    fn retries_exhausted(
+        &mut self,
+        turn: u32,
+        attempts: u32,
+        failure: &TurnFailure,
+    ) -> Result<AfterExhausted> {
+        let blocker = exhausted_blocker(&self.state.runner, attempts, turn, failure);
+        let session = self.state.session.clone();
+        self.record(|s| {
+            s.status = Status::Failed;
+            s.blockers.push(blocker);
+            s.note(
+                format!("turn {turn} failed {attempts} times"),
+                format!(
+                    "look at turns/{turn:03}/runner.log, fix the runner, then `interview resume {session}`"
+                ),
+            );
+        })?;
+        if self.person.replayed() {
+            return Ok(AfterExhausted::Stop);
+        }
+        let choice = self.decide(&runner_failed_decision(attempts, turn, &failure.reason()))?;
+        let after = match choice {
+            0 => AfterExhausted::Retry,
+            1 => AfterExhausted::Stop,
+            _ => AfterExhausted::Abort,
+        };
+        self.record(|s| match after {
+            AfterExhausted::Retry => {
+                s.status = Status::InProgress;
+                s.retry_count = 0;
+                s.retry_log.clear();
+                s.blockers.pop();
+            }
+            AfterExhausted::Stop => s.status = Status::Failed,
+            AfterExhausted::Abort => s.status = Status::Aborted,
+        })?;
+        Ok(after)
+    }
+}
