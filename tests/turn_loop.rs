@@ -4,51 +4,12 @@ use std::time::{Duration, Instant};
 
 use crate::util::*;
 
-/// Run `intent 7` with `runner`, replaying an empty answers file (no terminal, so no prompts);
-/// returns (exit, everything printed).
-fn run_failing(repo: &TempRepo, runner_name: &str, extra: &[&str]) -> (i32, String) {
-    run_replayed(
-        repo,
-        runner_name,
-        r#"{ "interview_answers": 1, "answers": {} }"#,
-        extra,
-        &[],
-    )
-}
+/// No answers: with no terminal either, nothing is ever asked.
+const NO_ANSWERS: &str = r#"{ "interview_answers": 1, "answers": {} }"#;
 
-/// Run `intent 7` with `runner`, replaying `answers_json`, with extra flags and environment;
-/// returns (exit, everything printed).
-fn run_replayed(
-    repo: &TempRepo,
-    runner_name: &str,
-    answers_json: &str,
-    extra: &[&str],
-    env: &[(&str, &str)],
-) -> (i32, String) {
-    let out = repo.replay(runner_name, answers_json, extra, env);
-    (
-        out.status.code().unwrap_or(-1),
-        format!("{}{}", stdout(&out), stderr(&out)),
-    )
-}
-
-fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !cond() {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "timed out waiting for {what}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn pids(path: &std::path::Path) -> Vec<i32> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect()
+/// `intent 7` on the work item with fixture runner `runner_name`.
+fn intent_7<'r>(repo: &'r TempRepo, runner_name: &str) -> Interview<'r> {
+    Interview::intent(repo, "7").work_item().runner(runner_name)
 }
 
 #[test]
@@ -62,17 +23,12 @@ fn version_prints() {
 #[test]
 fn a_two_round_interview_ends_in_a_document() {
     let repo = TempRepo::new();
-    let mut pty = repo.intent_at_pty("honest.sh", &["--yes"], &[]);
-    pty.expect("[Y]");
-    pty.send_line("y");
-    pty.expect("Where will this service run?");
-    pty.send_line("1");
-    pty.expect("Who uses the export?");
-    pty.send_line("analysts");
-    pty.expect("[Y]");
-    pty.send_line("");
-    pty.expect("Which encodings must be supported?");
-    pty.send_line("skip");
+    let mut pty = intent_7(&repo, "honest.sh").yes().at_terminal();
+    pty.answer("[Y]", "y");
+    pty.answer("Where will this service run?", "1");
+    pty.answer("Who uses the export?", "analysts");
+    pty.answer("[Y]", "");
+    pty.answer("Which encodings must be supported?", "skip");
     let (code, screen) = pty.finish();
     assert_eq!(code, 0, "screen: {screen}");
 
@@ -107,8 +63,11 @@ fn a_two_round_interview_ends_in_a_document() {
 #[test]
 fn the_local_tier_is_excluded_from_git() {
     let repo = TempRepo::new();
-    let (code, _) = run_failing(&repo, "no-receipt.sh", &["--retries", "0"]);
-    assert_eq!(code, 4);
+    intent_7(&repo, "no-receipt.sh")
+        .answers(NO_ANSWERS)
+        .args(["--retries", "0"])
+        .run()
+        .exits(4);
     let exclude = repo.read(".git/info/exclude");
     assert!(exclude.lines().any(|l| l == "/.interview/"), "{exclude}");
     let status = repo.git(&["status", "--porcelain", "--untracked-files=all"]);
@@ -118,13 +77,12 @@ fn the_local_tier_is_excluded_from_git() {
 #[test]
 fn the_brief_tells_the_rules_and_the_receipt_path() {
     let repo = TempRepo::new();
-    let (code, _) = run_failing(
-        &repo,
-        "no-receipt.sh",
-        &["--retries", "0", "--max-turns", "1"],
-    );
-    assert_eq!(code, 4);
-    let brief = std::fs::read_to_string(repo.session_dir().join("turns/001/brief.md")).unwrap();
+    intent_7(&repo, "no-receipt.sh")
+        .answers(NO_ANSWERS)
+        .args(["--retries", "0", "--max-turns", "1"])
+        .run()
+        .exits(4);
+    let brief = repo.session_file("turns/001/brief.md");
     assert!(brief.contains("read-only"), "{brief}");
     assert!(brief.contains("out/receipt.json"), "{brief}");
     assert!(brief.contains("final turn"), "{brief}");
@@ -134,11 +92,17 @@ fn the_brief_tells_the_rules_and_the_receipt_path() {
 #[test]
 fn a_failed_turn_is_retried_three_times_then_exits_4() {
     let repo = TempRepo::new();
-    let (code, screen) = run_failing(&repo, "no-receipt.sh", &[]);
-    assert_eq!(code, 4, "{screen}");
-    assert!(screen.contains("failed 4 time(s)"), "{screen}");
-    assert_eq!(repo.events("turn_failed").len(), 4);
-    let st = repo.state();
+    let out = intent_7(&repo, "no-receipt.sh")
+        .answers(NO_ANSWERS)
+        .run()
+        .exits(4);
+    assert!(
+        out.screen().contains("failed 4 time(s)"),
+        "{}",
+        out.screen()
+    );
+    assert_eq!(out.events("turn_failed").len(), 4);
+    let st = out.state();
     assert_eq!(st["status"], "failed");
     assert_eq!(st["retry_count"], 3);
     assert_eq!(st["retry_log"].as_array().unwrap().len(), 3);
@@ -149,7 +113,7 @@ fn a_failed_turn_is_retried_three_times_then_exits_4() {
             .contains("Auto-retry exhausted")
     );
     // The reason of the previous failure is fed into the next brief.
-    let brief = std::fs::read_to_string(repo.session_dir().join("turns/001/brief.md")).unwrap();
+    let brief = repo.session_file("turns/001/brief.md");
     assert!(
         brief.contains("previous attempt at this turn failed"),
         "{brief}"
@@ -160,12 +124,11 @@ fn a_failed_turn_is_retried_three_times_then_exits_4() {
 #[test]
 fn after_exhausted_retries_a_person_chooses_and_stop_keeps_the_session_failed() {
     let repo = TempRepo::new();
-    let mut pty = repo.intent_at_pty("no-receipt.sh", &[], &[]);
-    let screen = pty.expect("Choose A, B or C");
+    let mut pty = intent_7(&repo, "no-receipt.sh").at_terminal();
+    let screen = pty.answer("Choose A, B or C", "B");
     assert!(screen.contains("DECISION REQUIRED"), "{screen}");
     assert!(screen.contains("A) Retry with a fresh brief"), "{screen}");
     assert!(screen.contains("Recommendation: A"), "{screen}");
-    pty.send_line("B");
     let (code, rest) = pty.finish();
     assert_eq!(code, 4, "{rest}");
     let st = repo.state();
@@ -177,11 +140,11 @@ fn after_exhausted_retries_a_person_chooses_and_stop_keeps_the_session_failed() 
 #[test]
 fn retrying_afresh_after_escalation_runs_the_turn_four_more_times() {
     let repo = TempRepo::new();
-    let mut pty = repo.intent_at_pty("no-receipt.sh", &["--retries", "1"], &[]);
-    pty.expect("Choose A, B or C");
-    pty.send_line("A");
-    pty.expect("Choose A, B or C");
-    pty.send_line("C");
+    let mut pty = intent_7(&repo, "no-receipt.sh")
+        .args(["--retries", "1"])
+        .at_terminal();
+    pty.answer("Choose A, B or C", "A");
+    pty.answer("Choose A, B or C", "C");
     let (code, rest) = pty.finish();
     assert_eq!(code, 4, "{rest}");
     assert_eq!(repo.events("turn_failed").len(), 4);
@@ -193,14 +156,18 @@ macro_rules! misbehaving {
         #[test]
         fn $name() {
             let repo = TempRepo::new();
-            let (code, screen) = run_failing(&repo, $script, &["--retries", "1"]);
-            assert_eq!(code, 4, "{screen}");
+            let out = intent_7(&repo, $script)
+                .answers(NO_ANSWERS)
+                .args(["--retries", "1"])
+                .run()
+                .exits(4);
+            let screen = out.screen();
             assert!(
                 screen.to_lowercase().contains(&$fragment.to_lowercase()),
                 "expected {:?} in:\n{screen}",
                 $fragment
             );
-            assert_eq!(repo.events("turn_failed").len(), 2);
+            assert_eq!(out.events("turn_failed").len(), 2);
             assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
         }
     )*};
@@ -224,32 +191,29 @@ misbehaving! {
 #[test]
 fn asking_on_the_final_turn_fails_the_turn() {
     let repo = TempRepo::new();
-    let (code, screen) = run_replayed(
-        &repo,
-        "ask-on-final.sh",
-        r#"{ "interview_answers": 1, "answers": { "t1": "yes" } }"#,
-        &["--max-turns", "2", "--retries", "0"],
-        &[],
-    );
-    assert_eq!(code, 4, "{screen}");
-    assert!(screen.contains("final turn"), "{screen}");
+    let out = intent_7(&repo, "ask-on-final.sh")
+        .answers(r#"{ "interview_answers": 1, "answers": { "t1": "yes" } }"#)
+        .args(["--max-turns", "2", "--retries", "0"])
+        .run()
+        .exits(4);
+    assert!(out.screen().contains("final turn"), "{}", out.screen());
 }
 
 #[test]
 fn a_runner_that_never_exits_is_stopped_at_the_timeout() {
     let repo = TempRepo::new();
-    let pid_file = repo.path().join(".git/test-pids");
-    repo.work_item();
-    let pid_env = pid_file.display().to_string();
-    let (code, screen) = run_replayed(
-        &repo,
-        "never-exits.sh",
-        r#"{ "interview_answers": 1, "answers": {} }"#,
-        &["--turn-timeout", "1", "--grace", "1", "--retries", "0"],
-        &[("TEST_PIDS", &pid_env)],
+    let pid_file = repo.scratch("test-pids");
+    let out = intent_7(&repo, "never-exits.sh")
+        .answers(NO_ANSWERS)
+        .args(["--turn-timeout", "1", "--grace", "1", "--retries", "0"])
+        .env("TEST_PIDS", &pid_file)
+        .run()
+        .exits(4);
+    assert!(
+        out.screen().contains("did not finish within 1 s"),
+        "{}",
+        out.screen()
     );
-    assert_eq!(code, 4, "{screen}");
-    assert!(screen.contains("did not finish within 1 s"), "{screen}");
     let pids = pids(&pid_file);
     assert_eq!(pids.len(), 1);
     assert!(pids.iter().all(|&p| !alive(p)), "still alive: {pids:?}");
@@ -258,17 +222,13 @@ fn a_runner_that_never_exits_is_stopped_at_the_timeout() {
 #[test]
 fn a_runner_ignoring_sigterm_and_its_children_are_killed() {
     let repo = TempRepo::new();
-    let pid_file = repo.path().join(".git/test-pids");
-    repo.work_item();
-    let pid_env = pid_file.display().to_string();
-    let (code, screen) = run_replayed(
-        &repo,
-        "ignores-term.sh",
-        r#"{ "interview_answers": 1, "answers": {} }"#,
-        &["--turn-timeout", "1", "--grace", "1", "--retries", "0"],
-        &[("TEST_PIDS", &pid_env)],
-    );
-    assert_eq!(code, 4, "{screen}");
+    let pid_file = repo.scratch("test-pids");
+    intent_7(&repo, "ignores-term.sh")
+        .answers(NO_ANSWERS)
+        .args(["--turn-timeout", "1", "--grace", "1", "--retries", "0"])
+        .env("TEST_PIDS", &pid_file)
+        .run()
+        .exits(4);
     let pids = pids(&pid_file);
     assert_eq!(pids.len(), 2, "runner and child recorded: {pids:?}");
     assert!(pids.iter().all(|&p| !alive(p)), "still alive: {pids:?}");
@@ -277,17 +237,11 @@ fn a_runner_ignoring_sigterm_and_its_children_are_killed() {
 #[test]
 fn a_setsid_escapee_is_killed_and_reported() {
     let repo = TempRepo::new();
-    let pid_file = repo.path().join(".git/test-pids");
-    repo.work_item();
-    let r = runner("setsid-daemon.sh");
-    let pid_env = pid_file.display().to_string();
-    let pty = Pty::spawn(
-        &repo,
-        &[
-            "intent", "7", "--from", "item.md", "--runner", &r, "--out", "-",
-        ],
-        &[("TEST_PIDS", &pid_env)],
-    );
+    let pid_file = repo.scratch("test-pids");
+    let pty = intent_7(&repo, "setsid-daemon.sh")
+        .out("-")
+        .env("TEST_PIDS", &pid_file)
+        .at_terminal();
     let (code, screen) = pty.finish();
     assert_eq!(code, 0, "{screen}");
     assert!(screen.contains("escaped its process group"), "{screen}");
@@ -299,21 +253,15 @@ fn a_setsid_escapee_is_killed_and_reported() {
 #[test]
 fn ctrl_c_during_a_turn_saves_the_session_as_aborted_and_exits_130() {
     let repo = TempRepo::new();
-    let pid_file = repo.path().join(".git/test-pids");
-    let mark = repo.path().join(".git/turn2-started");
-    repo.work_item();
-    let r = runner("slow-ask.sh");
-    let (pid_env, mark_env) = (pid_file.display().to_string(), mark.display().to_string());
-    let mut pty = Pty::spawn(
-        &repo,
-        &["intent", "7", "--from", "item.md", "--runner", &r],
-        &[("TEST_PIDS", &pid_env), ("TEST_MARK", &mark_env)],
-    );
-    pty.expect("[Y]");
-    pty.send_line("y");
-    pty.expect("First question?");
-    pty.send_line("my first answer");
-    wait_for("turn 2 to start", || mark.exists());
+    let pid_file = repo.scratch("test-pids");
+    let mark = repo.scratch("turn2-started");
+    let mut pty = intent_7(&repo, "slow-ask.sh")
+        .env("TEST_PIDS", &pid_file)
+        .env("TEST_MARK", &mark)
+        .at_terminal();
+    pty.answer("[Y]", "y");
+    pty.answer("First question?", "my first answer");
+    wait_until(WAIT, "turn 2 to start", || mark.exists());
     pty.ctrl_c();
     let (code, screen) = pty.finish();
     assert_eq!(code, 130, "{screen}");
@@ -333,9 +281,8 @@ fn ctrl_c_during_a_turn_saves_the_session_as_aborted_and_exits_130() {
 #[test]
 fn nothing_a_runner_prints_reaches_the_terminal_unsanitised() {
     let repo = TempRepo::new();
-    let mut pty = repo.intent_at_pty("escapes.sh", &["--verbose"], &[]);
-    let before_gate = pty.expect("[Y]");
-    pty.send_line("y");
+    let mut pty = intent_7(&repo, "escapes.sh").arg("--verbose").at_terminal();
+    let before_gate = pty.answer("[Y]", "y");
     let shown = pty.expect("red");
     pty.ctrl_c();
     let (_, rest) = pty.finish();
@@ -354,36 +301,21 @@ fn nothing_a_runner_prints_reaches_the_terminal_unsanitised() {
 #[test]
 fn without_a_terminal_or_answers_it_stops_at_once() {
     let repo = TempRepo::new();
-    repo.work_item();
     let start = Instant::now();
-    let out = repo.run(&[
-        "intent",
-        "7",
-        "--from",
-        "item.md",
-        "--runner",
-        &runner("honest.sh"),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("--answers"), "{}", stderr(&out));
+    let out = intent_7(&repo, "honest.sh").run().exits(2);
+    assert!(out.stderr.contains("--answers"), "{}", out.stderr);
     assert!(start.elapsed() < Duration::from_secs(10));
 }
 
 #[test]
 fn a_second_ctrl_c_kills_the_runner_at_once() {
     let repo = TempRepo::new();
-    let pid_file = repo.path().join(".git/test-pids");
-    repo.work_item();
-    let r = runner("ignores-term.sh");
-    let pid_env = pid_file.display().to_string();
-    let mut pty = Pty::spawn(
-        &repo,
-        &[
-            "intent", "7", "--from", "item.md", "--runner", &r, "--grace", "60",
-        ],
-        &[("TEST_PIDS", &pid_env)],
-    );
-    wait_for("the runner and its child to start", || {
+    let pid_file = repo.scratch("test-pids");
+    let mut pty = intent_7(&repo, "ignores-term.sh")
+        .args(["--grace", "60"])
+        .env("TEST_PIDS", &pid_file)
+        .at_terminal();
+    wait_until(WAIT, "the runner and its child to start", || {
         pids(&pid_file).len() == 2
     });
     let start = Instant::now();
@@ -404,9 +336,12 @@ fn a_second_ctrl_c_kills_the_runner_at_once() {
 #[test]
 fn a_rejected_receipt_lists_its_violations_in_the_transcript() {
     let repo = TempRepo::new();
-    let (code, _) = run_failing(&repo, "bad-topic.sh", &["--retries", "0"]);
-    assert_eq!(code, 4);
-    let rejected = repo.events("receipt_rejected");
+    let out = intent_7(&repo, "bad-topic.sh")
+        .answers(NO_ANSWERS)
+        .args(["--retries", "0"])
+        .run()
+        .exits(4);
+    let rejected = out.events("receipt_rejected");
     assert_eq!(rejected.len(), 1);
     assert_eq!(rejected[0]["violations"][0]["path"], "$.questions[0].topic");
 }
@@ -414,7 +349,7 @@ fn a_rejected_receipt_lists_its_violations_in_the_transcript() {
 #[test]
 fn a_runner_cannot_write_to_the_persons_terminal() {
     let repo = TempRepo::new();
-    let pty = repo.intent_at_pty("writes-tty.sh", &["--out", "-"], &[]);
+    let pty = intent_7(&repo, "writes-tty.sh").out("-").at_terminal();
     let (code, screen) = pty.finish();
     assert_eq!(code, 0, "{screen}");
     assert!(
@@ -425,25 +360,19 @@ fn a_runner_cannot_write_to_the_persons_terminal() {
         !screen.contains('\u{1b}'),
         "an escape reached the terminal: {screen:?}"
     );
-    let log = std::fs::read_to_string(repo.session_dir().join("turns/001/runner.log")).unwrap();
+    let log = repo.session_file("turns/001/runner.log");
     assert!(!log.contains("reached the terminal"), "{log}");
 }
 
 #[test]
 fn skipping_at_the_gate_makes_the_next_turn_final() {
     let repo = TempRepo::new();
-    let (code, screen) = run_replayed(
-        &repo,
-        "honest.sh",
-        r#"{ "interview_answers": 1, "gate": "n" }"#,
-        &["--yes"],
-        &[],
-    );
-    assert_eq!(code, 0, "{screen}");
-    let brief: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(repo.session_dir().join("turns/002/brief.json")).unwrap(),
-    )
-    .unwrap();
+    intent_7(&repo, "honest.sh")
+        .answers(r#"{ "interview_answers": 1, "gate": "n" }"#)
+        .yes()
+        .run()
+        .exits(0);
+    let brief = repo.session_json("turns/002/brief.json");
     assert_eq!(brief["final"], true);
     assert_eq!(brief["rounds"][0]["gate_skipped"], true);
     assert!(!repo.session_dir().join("turns/003").exists());
@@ -457,17 +386,18 @@ fn skipping_at_the_gate_makes_the_next_turn_final() {
 fn an_out_dir_swapped_for_a_symlink_is_caught_and_never_followed() {
     let repo = TempRepo::new();
     // The guard sees the swap…
-    let (code, screen) = run_failing(&repo, "swaps-out-dir.sh", &[]);
-    assert_eq!(code, 3, "{screen}");
-    assert!(screen.contains("out: symlink"), "{screen}");
+    let out = intent_7(&repo, "swaps-out-dir.sh")
+        .answers(NO_ANSWERS)
+        .run()
+        .exits(3);
+    assert!(out.screen().contains("out: symlink"), "{}", out.screen());
     // …and even when changes are only warned about, the receipt behind the link is not read.
     let repo = TempRepo::new();
-    let (code, screen) = run_failing(
-        &repo,
-        "swaps-out-dir.sh",
-        &["--on-change", "warn", "--retries", "0"],
-    );
-    assert_eq!(code, 4, "{screen}");
-    assert!(screen.contains("/out"), "{screen}");
+    let out = intent_7(&repo, "swaps-out-dir.sh")
+        .answers(NO_ANSWERS)
+        .args(["--on-change", "warn", "--retries", "0"])
+        .run()
+        .exits(4);
+    assert!(out.screen().contains("/out"), "{}", out.screen());
     assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
 }
