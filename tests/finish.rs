@@ -3,14 +3,9 @@
 
 use crate::util::*;
 
-/// Run `intent 7 --runner R` replaying `answers` (JSON), plus `extra` flags.
-fn replay(
-    repo: &TempRepo,
-    runner_name: &str,
-    answers: &str,
-    extra: &[&str],
-) -> std::process::Output {
-    repo.replay(runner_name, answers, extra, &[])
+/// `intent 7` on the work item with fixture runner `runner_name`.
+fn intent_7<'r>(repo: &'r TempRepo, runner_name: &str) -> Interview<'r> {
+    Interview::intent(repo, "7").work_item().runner(runner_name)
 }
 
 const NO_ANSWERS: &str = r#"{ "interview_answers": 1 }"#;
@@ -18,12 +13,14 @@ const NO_ANSWERS: &str = r#"{ "interview_answers": 1 }"#;
 #[test]
 fn without_a_terminal_a_change_fails_the_run_with_exit_3() {
     let repo = TempRepo::new();
-    let out = replay(&repo, "plants-hook.sh", NO_ANSWERS, &["--yes"]);
-    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    let err = stderr(&out);
-    assert!(err.contains("hooks"), "{err}");
-    assert!(err.contains("pre-commit"), "{err}");
-    let st = repo.state();
+    let out = intent_7(&repo, "plants-hook.sh")
+        .answers(NO_ANSWERS)
+        .yes()
+        .run()
+        .exits(3);
+    assert!(out.stderr.contains("hooks"), "{}", out.stderr);
+    assert!(out.stderr.contains("pre-commit"), "{}", out.stderr);
+    let st = out.state();
     assert_eq!(st["status"], "failed");
     assert!(
         st["blockers"][0]
@@ -31,10 +28,7 @@ fn without_a_terminal_a_change_fails_the_run_with_exit_3() {
             .unwrap()
             .contains("changed the repository")
     );
-    let guard: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(repo.session_dir().join("turns/001/guard.json")).unwrap(),
-    )
-    .unwrap();
+    let guard = repo.session_json("turns/001/guard.json");
     assert!(
         guard["report"].to_string().contains("pre-commit"),
         "{guard}"
@@ -45,14 +39,13 @@ fn without_a_terminal_a_change_fails_the_run_with_exit_3() {
 #[test]
 fn on_change_warn_reports_and_continues() {
     let repo = TempRepo::new();
-    let out = replay(
-        &repo,
-        "plants-hook.sh",
-        NO_ANSWERS,
-        &["--yes", "--on-change", "warn"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stderr(&out).contains("pre-commit"), "{}", stderr(&out));
+    let out = intent_7(&repo, "plants-hook.sh")
+        .answers(NO_ANSWERS)
+        .yes()
+        .args(["--on-change", "warn"])
+        .run()
+        .exits(0);
+    assert!(out.stderr.contains("pre-commit"), "{}", out.stderr);
     assert!(repo.path().join("docs/interviews/intent-7.md").exists());
 }
 
@@ -60,9 +53,8 @@ fn on_change_warn_reports_and_continues() {
 /// guard's Choose prompt with `letter`; returns the repository, the prompt screen and the exit.
 fn answer_the_guard(letter: &str) -> (TempRepo, String, i32) {
     let repo = TempRepo::new();
-    let mut pty = repo.intent_at_pty("plants-hook.sh", &["--yes"], &[]);
-    let screen = pty.expect("Choose A, B or C");
-    pty.send_line(letter);
+    let mut pty = intent_7(&repo, "plants-hook.sh").yes().at_terminal();
+    let screen = pty.answer("Choose A, B or C", letter);
     let (code, rest) = pty.finish();
     (repo, format!("{screen}{rest}"), code)
 }
@@ -111,25 +103,23 @@ fn on_change_ask_accept_continues_the_interview() {
 #[test]
 fn a_replayed_guard_decision_is_used_with_on_change_ask() {
     let repo = TempRepo::new();
-    let out = replay(
-        &repo,
-        "plants-hook.sh",
-        r#"{ "interview_answers": 1, "decisions": { "guard": "C" } }"#,
-        &["--yes", "--on-change", "ask"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    intent_7(&repo, "plants-hook.sh")
+        .answers(r#"{ "interview_answers": 1, "decisions": { "guard": "C" } }"#)
+        .yes()
+        .args(["--on-change", "ask"])
+        .run()
+        .exits(0);
 }
 
 #[test]
 fn the_consent_gate_asks_before_writing_and_stop_writes_nothing() {
     let repo = TempRepo::new();
-    let mut pty = repo.intent_at_pty("done-at-once.sh", &[], &[]);
-    let screen = pty.expect("Choose A, B or C");
+    let mut pty = intent_7(&repo, "done-at-once.sh").at_terminal();
+    let screen = pty.answer("Choose A, B or C", "C");
     assert!(
         screen.contains("write the document to docs/interviews/intent-7.md?"),
         "{screen}"
     );
-    pty.send_line("C");
     let (code, rest) = pty.finish();
     assert_eq!(code, 0, "{rest}");
     assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
@@ -138,24 +128,22 @@ fn the_consent_gate_asks_before_writing_and_stop_writes_nothing() {
 #[test]
 fn a_replay_without_yes_needs_a_recorded_consent() {
     let repo = TempRepo::new();
-    let out = replay(&repo, "done-at-once.sh", NO_ANSWERS, &[]);
-    assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
-    assert!(stderr(&out).contains("\"consent\""), "{}", stderr(&out));
-    let out = replay(
-        &repo,
-        "done-at-once.sh",
-        r#"{ "interview_answers": 1, "decisions": { "consent": "A" } }"#,
-        &[],
-    );
+    let out = intent_7(&repo, "done-at-once.sh")
+        .answers(NO_ANSWERS)
+        .run()
+        .exits(5);
+    assert!(out.stderr.contains("\"consent\""), "{}", out.stderr);
     // The first run left an unfinished session: start over.
-    assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
-    let out = replay(
-        &repo,
-        "done-at-once.sh",
-        r#"{ "interview_answers": 1, "decisions": { "consent": "A", "unfinished": "B" } }"#,
-        &[],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    intent_7(&repo, "done-at-once.sh")
+        .answers(r#"{ "interview_answers": 1, "decisions": { "consent": "A" } }"#)
+        .run()
+        .exits(5);
+    intent_7(&repo, "done-at-once.sh")
+        .answers(
+            r#"{ "interview_answers": 1, "decisions": { "consent": "A", "unfinished": "B" } }"#,
+        )
+        .run()
+        .exits(0);
     assert!(
         repo.read("docs/interviews/intent-7.md")
             .contains("The readme")
@@ -166,9 +154,12 @@ fn a_replay_without_yes_needs_a_recorded_consent() {
 fn an_existing_document_is_never_silently_overwritten() {
     let repo = TempRepo::new();
     repo.write("docs/interviews/intent-7.md", "my notes\n");
-    let out = replay(&repo, "done-at-once.sh", NO_ANSWERS, &["--yes"]);
-    assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
-    assert!(stderr(&out).contains("\"overwrite\""), "{}", stderr(&out));
+    let out = intent_7(&repo, "done-at-once.sh")
+        .answers(NO_ANSWERS)
+        .yes()
+        .run()
+        .exits(5);
+    assert!(out.stderr.contains("\"overwrite\""), "{}", out.stderr);
     assert_eq!(repo.read("docs/interviews/intent-7.md"), "my notes\n");
 }
 
@@ -176,13 +167,11 @@ fn an_existing_document_is_never_silently_overwritten() {
 fn write_beside_keeps_the_existing_document() {
     let repo = TempRepo::new();
     repo.write("docs/interviews/intent-7.md", "my notes\n");
-    let out = replay(
-        &repo,
-        "done-at-once.sh",
-        r#"{ "interview_answers": 1, "decisions": { "overwrite": "B" } }"#,
-        &["--yes"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    intent_7(&repo, "done-at-once.sh")
+        .answers(r#"{ "interview_answers": 1, "decisions": { "overwrite": "B" } }"#)
+        .yes()
+        .run()
+        .exits(0);
     assert_eq!(repo.read("docs/interviews/intent-7.md"), "my notes\n");
     assert!(
         repo.read("docs/interviews/intent-7-2.md")
@@ -194,13 +183,11 @@ fn write_beside_keeps_the_existing_document() {
 fn overwrite_replaces_the_document_when_chosen() {
     let repo = TempRepo::new();
     repo.write("docs/interviews/intent-7.md", "my notes\n");
-    let out = replay(
-        &repo,
-        "done-at-once.sh",
-        r#"{ "interview_answers": 1, "decisions": { "overwrite": "A" } }"#,
-        &["--yes"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    intent_7(&repo, "done-at-once.sh")
+        .answers(r#"{ "interview_answers": 1, "decisions": { "overwrite": "A" } }"#)
+        .yes()
+        .run()
+        .exits(0);
     assert!(
         repo.read("docs/interviews/intent-7.md")
             .contains("The readme")
@@ -210,9 +197,12 @@ fn overwrite_replaces_the_document_when_chosen() {
 #[test]
 fn out_dash_prints_the_document_and_writes_nothing() {
     let repo = TempRepo::new();
-    let out = replay(&repo, "done-at-once.sh", NO_ANSWERS, &["--out", "-"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).contains("# Intent of 7"), "{}", stdout(&out));
+    let out = intent_7(&repo, "done-at-once.sh")
+        .answers(NO_ANSWERS)
+        .out("-")
+        .run()
+        .exits(0);
+    assert!(out.stdout.contains("# Intent of 7"), "{}", out.stdout);
     assert!(!repo.path().join("docs/interviews").exists());
 }
 
@@ -220,13 +210,12 @@ fn out_dash_prints_the_document_and_writes_nothing() {
 fn clarify_into_appends_answered_questions_to_the_spec() {
     let repo = TempRepo::new();
     repo.write("spec.md", "# Spec\n\nKeep this line.\n");
-    let out = replay(
-        &repo,
-        "honest.sh",
-        r#"{ "interview_answers": 1, "answers": { "deployment_target": "1", "users": "skip", "encoding": "UTF-8 only" } }"#,
-        &["--yes", "--clarify-into", "spec.md"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    intent_7(&repo, "honest.sh")
+        .answers(r#"{ "interview_answers": 1, "answers": { "deployment_target": "1", "users": "skip", "encoding": "UTF-8 only" } }"#)
+        .yes()
+        .args(["--clarify-into", "spec.md"])
+        .run()
+        .exits(0);
     let spec = repo.read("spec.md");
     assert!(spec.starts_with("# Spec\n\nKeep this line.\n"), "{spec}");
     assert!(spec.contains("## Clarifications"), "{spec}");
@@ -245,30 +234,20 @@ fn clarify_into_appends_answered_questions_to_the_spec() {
     );
 }
 
+/// Every question of the honest runner answered.
+const ALL_ANSWERED: &str = r#"{ "interview_answers": 1, "answers": { "deployment_target": "2", "users": "ops", "encoding": "utf-8" } }"#;
+
 #[test]
 fn clarify_into_honours_source_date_epoch() {
     let repo = TempRepo::new();
     repo.write("spec.md", "# Spec\n");
-    repo.work_item();
-    let path = repo.path().join(".git/answers.json");
-    std::fs::write(&path, r#"{ "interview_answers": 1, "answers": { "deployment_target": "2", "users": "ops", "encoding": "utf-8" } }"#).unwrap();
-    let out = repo
-        .cmd()
-        .args([
-            "intent",
-            "7",
-            "--from",
-            "item.md",
-            "--runner",
-            &runner("honest.sh"),
-            "--answers",
-        ])
-        .arg(&path)
-        .args(["--yes", "--clarify-into", "spec.md"])
+    intent_7(&repo, "honest.sh")
+        .answers(ALL_ANSWERED)
+        .yes()
+        .args(["--clarify-into", "spec.md"])
         .env("SOURCE_DATE_EPOCH", "1700000000")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        .run()
+        .exits(0);
     assert!(repo.read("spec.md").contains("### Session 2023-11-14"));
 }
 
@@ -276,11 +255,13 @@ fn clarify_into_honours_source_date_epoch() {
 fn unknown_keys_in_interview_toml_name_the_file_and_key() {
     let repo = TempRepo::new();
     repo.write("interview.toml", "max_turns = 3\nmax_turn = 4\n");
-    let out = replay(&repo, "done-at-once.sh", NO_ANSWERS, &["--yes"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let err = stderr(&out);
-    assert!(err.contains("interview.toml"), "{err}");
-    assert!(err.contains("max_turn"), "{err}");
+    let out = intent_7(&repo, "done-at-once.sh")
+        .answers(NO_ANSWERS)
+        .yes()
+        .run()
+        .exits(1);
+    assert!(out.stderr.contains("interview.toml"), "{}", out.stderr);
+    assert!(out.stderr.contains("max_turn"), "{}", out.stderr);
 }
 
 #[test]
@@ -291,23 +272,14 @@ fn settings_come_from_interview_toml_and_local_overrides() {
         "interview.toml",
         &format!("runner = \"{honest}\"\nintent_out = \"notes/intent-{{id}}.md\"\nmax_turns = 1\n"),
     );
-    std::fs::create_dir_all(repo.path().join(".interview")).unwrap();
-    std::fs::write(
-        repo.path().join(".interview/config.toml"),
-        "max_turns = 3\n",
-    )
-    .unwrap();
-    repo.work_item();
-    let path = repo.path().join(".git/answers.json");
-    std::fs::write(&path, r#"{ "interview_answers": 1, "answers": { "deployment_target": "2", "users": "ops", "encoding": "utf-8" } }"#).unwrap();
-    let out = repo
-        .cmd()
-        .args(["intent", "7", "--from", "item.md", "--answers"])
-        .arg(&path)
-        .arg("--yes")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    repo.write(".interview/config.toml", "max_turns = 3\n");
+    // No --runner: it comes from interview.toml.
+    Interview::intent(&repo, "7")
+        .work_item()
+        .answers(ALL_ANSWERED)
+        .yes()
+        .run()
+        .exits(0);
     // The honest runner needs three turns: the local max_turns = 3 won over the shared 1.
     assert!(
         repo.read("notes/intent-7.md")
@@ -320,26 +292,13 @@ fn two_matching_work_items_need_a_choice_which_is_recorded() {
     let repo = TempRepo::new();
     repo.write("docs/intents/7-export.md", "# Export to CSV\n\nAs CSV.\n");
     repo.write("docs/archive/7_export.md", "# Old export idea\n");
-    let answers = repo.path().join(".git/answers.json");
-    std::fs::write(
-        &answers,
-        r#"{ "interview_answers": 1, "decisions": { "tracker": "A" } }"#,
-    )
-    .unwrap();
-    let out = repo
-        .cmd()
-        .args([
-            "intent",
-            "7",
-            "--runner",
-            &runner("done-at-once.sh"),
-            "--yes",
-            "--answers",
-        ])
-        .arg(&answers)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // No --from: the trackers look for work item 7.
+    Interview::intent(&repo, "7")
+        .runner("done-at-once.sh")
+        .yes()
+        .answers(r#"{ "interview_answers": 1, "decisions": { "tracker": "A" } }"#)
+        .run()
+        .exits(0);
     let st = repo.state();
     assert_eq!(st["key_decisions"][0]["id"], "tracker");
 
@@ -347,42 +306,25 @@ fn two_matching_work_items_need_a_choice_which_is_recorded() {
     let other = TempRepo::new();
     other.write("docs/intents/7-export.md", "# Export to CSV\n");
     other.write("docs/archive/7_export.md", "# Old export idea\n");
-    let empty = other.path().join(".git/answers.json");
-    std::fs::write(&empty, r#"{ "interview_answers": 1 }"#).unwrap();
-    let out = other
-        .cmd()
-        .args([
-            "intent",
-            "7",
-            "--runner",
-            &runner("done-at-once.sh"),
-            "--yes",
-            "--answers",
-        ])
-        .arg(&empty)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
-    assert!(stderr(&out).contains("--from"), "{}", stderr(&out));
+    let out = Interview::intent(&other, "7")
+        .runner("done-at-once.sh")
+        .yes()
+        .answers(r#"{ "interview_answers": 1 }"#)
+        .run()
+        .exits(5);
+    assert!(out.stderr.contains("--from"), "{}", out.stderr);
 }
 
 #[test]
 fn a_runner_that_rewrites_the_restore_copies_gets_no_restore() {
     let repo = TempRepo::new();
-    repo.work_item();
     let config_before = std::fs::read(repo.path().join(".git/config")).unwrap();
-    let r = runner("tampers-restore.sh");
-    let mut pty = Pty::spawn(
-        &repo,
-        &["intent", "7", "--from", "item.md", "--runner", &r, "--yes"],
-        &[],
-    );
-    let screen = pty.expect("Choose A, B or C");
+    let mut pty = intent_7(&repo, "tampers-restore.sh").yes().at_terminal();
+    let screen = pty.answer("Choose A, B or C", "B");
     assert!(
         screen.contains("restore/files"),
         "the tampering was not reported: {screen}"
     );
-    pty.send_line("B");
     let (code, rest) = pty.finish();
     assert_eq!(code, 3, "{rest}");
     assert!(rest.contains("nothing was restored"), "{rest}");
@@ -395,22 +337,22 @@ fn a_runner_that_rewrites_the_restore_copies_gets_no_restore() {
 #[test]
 fn a_runner_that_edits_its_own_brief_is_caught() {
     let repo = TempRepo::new();
-    let out = replay(&repo, "edits-brief.sh", NO_ANSWERS, &["--yes"]);
-    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    assert!(stderr(&out).contains("brief.md"), "{}", stderr(&out));
+    let out = intent_7(&repo, "edits-brief.sh")
+        .answers(NO_ANSWERS)
+        .yes()
+        .run()
+        .exits(3);
+    assert!(out.stderr.contains("brief.md"), "{}", out.stderr);
 }
 
 #[test]
 fn a_replayed_letter_that_is_not_an_option_is_a_usage_error() {
     let repo = TempRepo::new();
-    let out = replay(
-        &repo,
-        "done-at-once.sh",
-        r#"{ "interview_answers": 1, "decisions": { "consent": "D" } }"#,
-        &[],
-    );
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("consent"), "{}", stderr(&out));
+    let out = intent_7(&repo, "done-at-once.sh")
+        .answers(r#"{ "interview_answers": 1, "decisions": { "consent": "D" } }"#)
+        .run()
+        .exits(2);
+    assert!(out.stderr.contains("consent"), "{}", out.stderr);
     assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
 }
 
