@@ -18,24 +18,25 @@ fn example_repo() -> TempRepo {
     repo
 }
 
-fn replay_42(repo: &TempRepo, answers: &Path, out: &str) -> std::process::Output {
-    repo.cmd()
-        .args(["intent", "42", "--from", EXAMPLE, "--answers"])
-        .arg(answers)
-        .args(["--yes", "--out", out])
-        .output()
-        .unwrap()
+/// `intent 42 --from EXAMPLE --answers ANSWERS --yes --out OUT` with the built-in interviewer.
+fn replay_42<'r>(repo: &'r TempRepo, answers: &Path, out: &str) -> Outcome<'r> {
+    Interview::intent(repo, "42")
+        .from(EXAMPLE)
+        .answers_file(answers)
+        .yes()
+        .out(out)
+        .run()
 }
 
 #[test]
 fn the_committed_answers_fixture_replays_end_to_end_with_the_builtin_interviewer() {
     let repo = example_repo();
-    let out = replay_42(
+    replay_42(
         &repo,
         &fixtures().join("answers/intent-42.json"),
         "docs/interviews/intent-42.md",
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    )
+    .exits(0);
     let doc = repo.read("docs/interviews/intent-42.md");
     assert!(doc.contains("Only admins"), "{doc}");
     assert!(doc.contains("No Excel for now"), "{doc}");
@@ -47,14 +48,8 @@ fn the_committed_answers_fixture_replays_end_to_end_with_the_builtin_interviewer
 fn two_replays_produce_byte_identical_documents() {
     let repo = example_repo();
     let answers = fixtures().join("answers/intent-42.json");
-    assert_eq!(
-        replay_42(&repo, &answers, "first.md").status.code(),
-        Some(0)
-    );
-    assert_eq!(
-        replay_42(&repo, &answers, "second.md").status.code(),
-        Some(0)
-    );
+    replay_42(&repo, &answers, "first.md").exits(0);
+    replay_42(&repo, &answers, "second.md").exits(0);
     assert_eq!(repo.read("first.md"), repo.read("second.md"));
 }
 
@@ -69,33 +64,28 @@ fn reflect_replays_are_byte_identical_too() {
         repo.git(&["add", "-A"]);
         repo.git(&["commit", "-q", "-m", &format!("add {name}")]);
     }
-    let answers = repo.path().join(".git/answers.json");
-    std::fs::write(&answers, r#"{ "interview_answers": 1, "gate": "n" }"#).unwrap();
     let run = |out: &str| {
-        repo.cmd()
-            .args(["reflect", "HEAD~3", "--answers"])
-            .arg(&answers)
-            .args(["--yes", "--missing", "skip", "--out", out])
-            .output()
-            .unwrap()
+        Interview::reflect(&repo, "HEAD~3")
+            .answers(r#"{ "interview_answers": 1, "gate": "n" }"#)
+            .yes()
+            .args(["--missing", "skip"])
+            .out(out)
+            .run()
     };
-    assert_eq!(run("one.md").status.code(), Some(0));
-    assert_eq!(run("two.md").status.code(), Some(0));
+    run("one.md").exits(0);
+    run("two.md").exits(0);
     assert_eq!(repo.read("one.md"), repo.read("two.md"));
 }
 
 #[test]
 fn a_recorded_interactive_session_replays_to_the_identical_document() {
     let repo = example_repo();
-    let mut pty = Pty::spawn(
-        &repo,
-        &[
-            "intent", "42", "--from", EXAMPLE, "--yes", "--out", "typed.md",
-        ],
-        &[],
-    );
-    pty.expect("[Y]");
-    pty.send_line("");
+    let mut pty = Interview::intent(&repo, "42")
+        .from(EXAMPLE)
+        .yes()
+        .out("typed.md")
+        .at_terminal();
+    pty.answer("[Y]", "");
     for answer in [
         "Every project of the account in one file",
         "2",
@@ -103,18 +93,16 @@ fn a_recorded_interactive_session_replays_to_the_identical_document() {
         "skip",
         "Retry once, then explain",
     ] {
-        pty.expect("> ");
-        pty.send_line(answer);
+        pty.answer("> ", answer);
     }
     let (code, screen) = pty.finish();
     assert_eq!(code, 0, "{screen}");
 
     let printed = repo.run(&["answers"]);
     assert!(printed.status.success());
-    let recorded = repo.path().join(".git/recorded.json");
+    let recorded = repo.scratch("recorded.json");
     std::fs::write(&recorded, &printed.stdout).unwrap();
 
-    let out = replay_42(&repo, &recorded, "replayed.md");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    replay_42(&repo, &recorded, "replayed.md").exits(0);
     assert_eq!(repo.read("typed.md"), repo.read("replayed.md"));
 }
