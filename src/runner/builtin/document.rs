@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::ask::AnswerRecord;
 use crate::brief::BriefContext;
-use crate::receipt::limits::{
+use crate::protocol::limits::{
     MAX_CONTENT_CHARS, MAX_ENTRIES, MAX_ENTRY_TITLE_CHARS, MAX_SUMMARY_CHARS, MAX_TITLE_CHARS,
 };
 use crate::receipt::{Clarity, Done, Entry, Question};

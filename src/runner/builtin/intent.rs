@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::brief::BriefContext;
-use crate::receipt::limits::{MAX_CONTENT_CHARS, MAX_ENTRY_TITLE_CHARS};
+use crate::protocol::limits::{MAX_CONTENT_CHARS, MAX_ENTRY_TITLE_CHARS};
 use crate::receipt::{Clarity, Entry};
 use crate::subject::IntentFacts;
 use crate::subject::reflect::cap;

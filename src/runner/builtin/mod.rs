@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 
 use crate::brief::BriefContext;
 use crate::error::{Error, Result};
-use crate::receipt::limits::{MAX_QUESTION_TEXT_CHARS, MAX_QUESTIONS, VERSION};
+use crate::protocol::env;
+use crate::protocol::limits::{MAX_QUESTION_TEXT_CHARS, MAX_QUESTIONS, VERSION};
 use crate::receipt::{Ask, Question, QuestionOption, Receipt};
 use crate::subject::Kind;
 
@@ -24,7 +25,8 @@ mod text;
 
 use text::one_line;
 
-/// `brief.json` larger than this is refused.
+/// `brief.json` larger than this is refused (the built-in interviewer's own bound on what it
+/// reads; the session writes far less).
 const MAX_CONTEXT_BYTES: u64 = 32 * 1024 * 1024;
 
 /// `interview runner builtin`: read `$INTERVIEW_CONTEXT`, write the receipt to
@@ -34,12 +36,14 @@ pub fn run() -> Result<i32> {
         std::env::var_os(name).map(PathBuf::from).ok_or_else(|| {
             Error::Usage(format!(
                 "{name} is not set: `interview runner builtin` is started by `interview reflect` or \
-                 `interview intent`, which set INTERVIEW_CONTEXT and INTERVIEW_RECEIPT"
+                 `interview intent`, which set {} and {}",
+                env::CONTEXT,
+                env::RECEIPT
             ))
         })
     };
-    let context_path = var("INTERVIEW_CONTEXT")?;
-    let receipt_path = var("INTERVIEW_RECEIPT")?;
+    let context_path = var(env::CONTEXT)?;
+    let receipt_path = var(env::RECEIPT)?;
     let ctx = read_context(&context_path)?;
     let worktree = std::env::current_dir()
         .map_err(|e| Error::io("cannot find the worktree (the current directory)", e))?;
@@ -180,7 +184,7 @@ mod tests {
     fn questions_fit_the_receipt_limits() {
         let long = "x".repeat(500);
         let f = Finding::new("t", 42, format!("{long}\n{long}"));
-        assert!(f.question.chars().count() <= 200);
+        assert!(f.question.chars().count() <= MAX_QUESTION_TEXT_CHARS);
         assert!(!f.question.contains('\n'));
         assert_eq!(f.severity, 10);
     }
