@@ -1,7 +1,6 @@
 //! `interview guard`: run a command under the guard, or print one snapshot.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use crate::error::{Error, Result};
 
@@ -83,24 +82,21 @@ pub fn run(args: &GuardRequest, worktree: &Path) -> Result<i32> {
 /// killed by one). With `json_out`, its standard output goes to standard error so ours stays
 /// one JSON document.
 fn run_command(program: &str, args: &[String], cwd: &Path, json_out: bool) -> Result<i32> {
-    use std::os::fd::AsFd;
-    use std::os::unix::process::{CommandExt, ExitStatusExt};
-    let mut cmd = Command::new(program);
-    cmd.args(args).current_dir(cwd).process_group(0);
-    if json_out {
-        let err = std::io::stderr()
-            .as_fd()
-            .try_clone_to_owned()
-            .map_err(|e| Error::io("cannot pass standard error to the command", e))?;
-        cmd.stdout(Stdio::from(err));
-    }
-    let status = cmd
-        .status()
-        .map_err(|e| Error::io(format!("cannot run `{program}`"), e))?;
-    Ok(status
-        .code()
-        .or_else(|| status.signal().map(|s| 128 + s))
-        .unwrap_or(1))
+    use crate::process::{Detach, Input, Output, Spawn};
+    let finished = Spawn::new(program)
+        .args(args)
+        .cwd(cwd)
+        .detach(Detach::Group)
+        .stdin(Input::Inherit)
+        .stdout(if json_out {
+            Output::ToStderr
+        } else {
+            Output::Inherit
+        })
+        .stderr(Output::Inherit)
+        .run_into(crate::process::Capture::new(0, 0))
+        .map_err(|e| Error::io("interview guard", e))?;
+    Ok(finished.ending.code().unwrap_or(1))
 }
 
 /// A few lines about a snapshot for a person.

@@ -5,13 +5,13 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use crate::decision::DecisionId;
 use crate::error::{Error, Result};
+use crate::process::{Ending, Spawn};
 
 use super::glob;
 use super::reflect::cap;
@@ -502,10 +502,10 @@ fn github_lookup(
             "`{id}` is not an issue number, so gh was not asked"
         ));
     }
-    let output = run_with_timeout(
-        Command::new(&gh)
+    let output = run_gh(
+        Spawn::new(&gh)
             .args(["issue", "view", number, "--json", "title,body"])
-            .current_dir(repo_root)
+            .cwd(repo_root)
             .env("GH_PROMPT_DISABLED", "1")
             .env("NO_COLOR", "1")
             .env("GH_NO_UPDATE_NOTIFIER", "1"),
@@ -523,64 +523,99 @@ fn github_lookup(
     Ok(Some((issue.title, issue.body)))
 }
 
-/// Run `cmd` without the terminal's stdin, in its own process group; its stdout on success.
-fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> std::result::Result<Vec<u8>, String> {
-    use std::os::unix::process::CommandExt;
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
+/// The most of `gh`'s output read: an issue is text, not a data set.
+const GH_OUTPUT_BYTES: usize = 4 * 1024 * 1024;
+
+/// Run `gh` without the terminal's stdin, in its own session, its output read while it runs;
+/// its stdout on success.
+fn run_gh(spawn: Spawn, timeout: Duration) -> std::result::Result<Vec<u8>, String> {
+    let finished = spawn
+        .timeout(timeout)
+        .grace(Duration::from_secs(1))
+        .capture(GH_OUTPUT_BYTES, 64 * 1024)
         .map_err(|e| format!("could not start: {e}"))?;
-    let pipe = |r: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(r) = r {
-                let _ = r.take(4 * 1024 * 1024).read_to_end(&mut buf);
-            }
-            buf
-        })
-    };
-    let out = pipe(
-        child
-            .stdout
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-    );
-    let err = pipe(
-        child
-            .stderr
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-    );
-    let deadline = Instant::now() + timeout;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
-            _ => break None,
+    let out = finished.sink;
+    match finished.ending {
+        Ending::Exited(0) if out.stdout.len() >= GH_OUTPUT_BYTES && out.truncated() => {
+            Err(format!("printed more than {} MiB", GH_OUTPUT_BYTES >> 20))
         }
-    };
-    let Some(status) = status else {
-        if let Ok(pid) = i32::try_from(child.id()) {
-            let _ = nix::sys::signal::killpg(
-                nix::unistd::Pid::from_raw(pid),
-                nix::sys::signal::Signal::SIGKILL,
-            );
+        Ending::Exited(0) => Ok(out.stdout),
+        Ending::TimedOut => Err(format!("timed out after {} s", timeout.as_secs())),
+        ending => {
+            let first = String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .map(|l| cap(&crate::receipt::sanitize(l.trim()).0, 160))
+                .unwrap_or_else(|| match ending {
+                    Ending::Exited(code) => format!("exit status: {code}"),
+                    Ending::Signalled(sig) => format!("signal: {sig}"),
+                    _ => "interrupted".into(),
+                });
+            Err(format!("failed: {first}"))
         }
-        let _ = child.wait();
-        return Err(format!("timed out after {} s", timeout.as_secs()));
-    };
-    let stdout = out.join().unwrap_or_default();
-    let stderr = err.join().unwrap_or_default();
-    if !status.success() {
-        let first = String::from_utf8_lossy(&stderr)
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .map(|l| cap(&crate::receipt::sanitize(l.trim()).0, 160))
-            .unwrap_or_else(|| status.to_string());
-        return Err(format!("failed: {first}"));
     }
-    Ok(stdout)
+}
+
+#[cfg(test)]
+mod gh_tests {
+    use std::os::unix::fs::PermissionsExt;
+    use std::time::Instant;
+
+    use super::*;
+
+    /// A stand-in `gh`: a shell script run through the real lookup.
+    fn fake_gh(dir: &Path, body: &str) -> GithubCli {
+        let path = dir.join("gh");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        GithubCli::At(path)
+    }
+
+    #[test]
+    fn gh_leaving_a_process_that_holds_its_output_open_does_not_stall_the_lookup() {
+        let dir = tempfile::tempdir().unwrap();
+        let gh = fake_gh(
+            dir.path(),
+            "sleep 30 &\necho '{\"title\":\"Export CSV\",\"body\":\"As a user…\"}'",
+        );
+        let started = Instant::now();
+        let found = github_lookup(dir.path(), "42", &gh).unwrap();
+        assert_eq!(
+            found,
+            Some(("Export CSV".to_string(), "As a user…".to_string()))
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn gh_printing_more_than_the_cap_is_refused_at_once_not_timed_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let gh = fake_gh(dir.path(), "head -c 6000000 /dev/zero | tr '\\0' x");
+        let started = Instant::now();
+        let err = github_lookup(dir.path(), "42", &gh).unwrap_err();
+        assert!(err.contains("printed more than 4 MiB"), "{err}");
+        assert!(
+            started.elapsed() < GH_TIMEOUT / 2,
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn gh_failing_reports_its_first_line_of_stderr() {
+        let dir = tempfile::tempdir().unwrap();
+        let gh = fake_gh(
+            dir.path(),
+            "echo 'could not resolve to an issue' >&2\nexit 1",
+        );
+        let err = github_lookup(dir.path(), "42", &gh).unwrap_err();
+        assert_eq!(
+            err,
+            "`gh issue view 42` failed: could not resolve to an issue"
+        );
+    }
 }

@@ -1,0 +1,457 @@
+//! Starting other programs: every child of the tool (runners, `gh`, version probes, the command
+//! under `interview guard`) is spawned here, in its own session or process group, with stdin from a
+//! file or null, output captured (capped, read while it runs), a timeout, and TERM → CONT → grace
+//! → KILL sent to its whole group.
+//!
+//! A [`Confinement`] (the sandbox) is the one place that may add to the child before it runs.
+//!
+//! Not for: deciding what a runner's output means (that is `runner` and `receipt`).
+
+mod output;
+mod tree;
+
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use nix::errno::Errno;
+use nix::sys::signal::{Signal, killpg};
+use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
+use nix::unistd::Pid;
+
+pub use output::{Capture, Sink, Stream};
+pub use tree::{end_orphan, start_time};
+
+/// What the child reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// `/dev/null`.
+    Null,
+    /// This file, opened read-only (never a pipe the child could wait on).
+    File(PathBuf),
+    /// The tool's own stdin (only for `interview guard -- CMD`, which the person runs).
+    Inherit,
+}
+
+/// Where one of the child's output streams goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    Null,
+    /// The tool's own stream of the same name.
+    Inherit,
+    /// The tool's stderr (keeps the tool's stdout for its own output).
+    ToStderr,
+    /// Read while the child runs and handed to the [`Sink`].
+    Pipe,
+}
+
+/// How the child is separated from the tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detach {
+    /// A new session (so a new process group) with no controlling terminal: it cannot open
+    /// `/dev/tty` to read the person's keys or write past the sanitiser.
+    Session,
+    /// A new process group in the tool's session (it may still use the terminal it inherits).
+    Group,
+}
+
+/// How a child ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    Exited(i32),
+    Signalled(i32),
+    TimedOut,
+    /// The person pressed Ctrl+C (or the tool got SIGTERM/SIGHUP) while it ran.
+    Interrupted,
+}
+
+impl Ending {
+    /// A shell's idea of the exit code: the status, or 128 + the signal.
+    pub fn code(self) -> Option<i32> {
+        match self {
+            Ending::Exited(code) => Some(code),
+            Ending::Signalled(sig) => Some(128 + sig),
+            Ending::TimedOut | Ending::Interrupted => None,
+        }
+    }
+}
+
+/// The sandbox's hook into every spawn (see `docs/architecture.md`).
+///
+/// `prepare` runs in the tool before the fork and may change the command (clear or scrub the
+/// environment, build a Landlock ruleset to apply later). `in_child` runs in the child after it
+/// has left the tool's session or group and before `exec`: it must be async-signal-safe — no
+/// allocation, no locks — so anything it needs is made ready in `prepare`.
+pub trait Confinement: Send + Sync {
+    fn prepare(&self, _cmd: &mut Command) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn in_child(&self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// One program to start, and how.
+pub struct Spawn {
+    argv: Vec<OsString>,
+    cwd: Option<PathBuf>,
+    env: Vec<(OsString, OsString)>,
+    stdin: Input,
+    stdout: Output,
+    stderr: Output,
+    detach: Detach,
+    timeout: Option<Duration>,
+    grace: Duration,
+    interruptible: bool,
+    reap_escapees: bool,
+    pid_file: Option<PathBuf>,
+    confinement: Option<Arc<dyn Confinement>>,
+    label: Option<String>,
+}
+
+/// How a spawned program ended, with what it printed.
+#[derive(Debug)]
+pub struct Finished<S> {
+    pub ending: Ending,
+    pub sink: S,
+    /// Processes still alive after the program itself ended (its group and, with
+    /// [`Spawn::reap_escapees`], descendants that left it), all killed.
+    pub leftovers_killed: usize,
+    /// Of those, the ones that had left its process group (`setsid` and the like).
+    pub escaped_killed: usize,
+    /// False when a pipe was still held open by something outside the group after the grace:
+    /// the sink has everything read up to then.
+    pub output_complete: bool,
+    pub elapsed: Duration,
+}
+
+const POLL: Duration = Duration::from_millis(20);
+
+impl Spawn {
+    /// `program` with no arguments yet; stdin and both outputs null, a new session, no timeout,
+    /// a grace of 5 s.
+    pub fn new(program: impl AsRef<OsStr>) -> Spawn {
+        Spawn {
+            argv: vec![program.as_ref().to_os_string()],
+            cwd: None,
+            env: Vec::new(),
+            stdin: Input::Null,
+            stdout: Output::Null,
+            stderr: Output::Null,
+            detach: Detach::Session,
+            timeout: None,
+            grace: Duration::from_secs(5),
+            interruptible: false,
+            reap_escapees: false,
+            pid_file: None,
+            confinement: None,
+            label: None,
+        }
+    }
+
+    /// A command line: its first word is the program. Fails on an empty one.
+    pub fn argv<S: AsRef<OsStr>>(argv: &[S]) -> std::io::Result<Spawn> {
+        let (program, args) = argv
+            .split_first()
+            .ok_or_else(|| std::io::Error::other("the command is empty"))?;
+        Ok(Spawn::new(program).args(args))
+    }
+
+    pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Spawn {
+        self.argv.push(arg.as_ref().to_os_string());
+        self
+    }
+
+    pub fn args<S: AsRef<OsStr>>(mut self, args: impl IntoIterator<Item = S>) -> Spawn {
+        self.argv
+            .extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
+        self
+    }
+
+    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Spawn {
+        self.cwd = Some(dir.into());
+        self
+    }
+
+    /// Add one variable to the environment the child inherits.
+    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Spawn {
+        self.env
+            .push((key.as_ref().to_os_string(), value.as_ref().to_os_string()));
+        self
+    }
+
+    pub fn envs<K: AsRef<OsStr>, V: AsRef<OsStr>>(
+        mut self,
+        vars: impl IntoIterator<Item = (K, V)>,
+    ) -> Spawn {
+        for (k, v) in vars {
+            self = self.env(k, v);
+        }
+        self
+    }
+
+    pub fn stdin(mut self, input: Input) -> Spawn {
+        self.stdin = input;
+        self
+    }
+
+    pub fn stdout(mut self, output: Output) -> Spawn {
+        self.stdout = output;
+        self
+    }
+
+    pub fn stderr(mut self, output: Output) -> Spawn {
+        self.stderr = output;
+        self
+    }
+
+    pub fn detach(mut self, detach: Detach) -> Spawn {
+        self.detach = detach;
+        self
+    }
+
+    /// Stop the group (TERM, CONT, grace, KILL) when it has not ended after `timeout`.
+    pub fn timeout(mut self, timeout: Duration) -> Spawn {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// How long the group has between SIGTERM and SIGKILL; also how long the pipes are waited
+    /// for after the group is gone.
+    pub fn grace(mut self, grace: Duration) -> Spawn {
+        self.grace = grace;
+        self
+    }
+
+    /// End the group when the tool is interrupted (Ctrl+C, SIGTERM, SIGHUP): the first signal
+    /// stops it with the grace, a second kills it at once.
+    pub fn interruptible(mut self) -> Spawn {
+        self.interruptible = true;
+        self
+    }
+
+    /// Become a child subreaper and, once the program has ended, kill every descendant of the
+    /// tool, even those that left the group with `setsid`. Only for the runner: it assumes no
+    /// other child of the tool is running at the same time.
+    pub fn reap_escapees(mut self) -> Spawn {
+        self.reap_escapees = true;
+        self
+    }
+
+    /// Note the child's pid and start time in this file, for [`end_orphan`].
+    pub fn pid_file(mut self, path: impl Into<PathBuf>) -> Spawn {
+        self.pid_file = Some(path.into());
+        self
+    }
+
+    /// Confine the child (the sandbox).
+    pub fn confine(mut self, confinement: Arc<dyn Confinement>) -> Spawn {
+        self.confinement = Some(confinement);
+        self
+    }
+
+    /// How messages name the program (default: `` `program` ``).
+    pub fn label(mut self, label: impl Into<String>) -> Spawn {
+        self.label = Some(label.into());
+        self
+    }
+
+    fn shown(&self) -> String {
+        self.label
+            .clone()
+            .unwrap_or_else(|| format!("`{}`", self.argv[0].to_string_lossy()))
+    }
+
+    /// Run to the end, capturing piped stdout and stderr up to the given sizes each.
+    pub fn capture(
+        self,
+        stdout_cap: usize,
+        stderr_cap: usize,
+    ) -> std::io::Result<Finished<Capture>> {
+        let spawn = self.stdout(Output::Pipe).stderr(Output::Pipe);
+        spawn.run_into(Capture::new(stdout_cap, stderr_cap))
+    }
+
+    /// Run to the end, handing piped output to `sink` as it comes.
+    pub fn run_into<S: Sink>(self, sink: S) -> std::io::Result<Finished<S>> {
+        if self.reap_escapees {
+            // Idempotent; makes orphaned descendants ours so they can be found and reaped.
+            nix::sys::prctl::set_child_subreaper(true).map_err(std::io::Error::from)?;
+        }
+        let signals_at_start = crate::signals::count();
+        let mut cmd = self.command()?;
+        let mut child = spawn_retrying(&mut cmd).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("cannot start {}: {e}", self.shown()))
+        })?;
+        let pid = Pid::from_raw(child.id() as i32);
+        let started = Instant::now();
+        if let Some(path) = &self.pid_file {
+            let _ = std::fs::write(
+                path,
+                format!("{} {}\n", pid, start_time(pid.as_raw()).unwrap_or(0)),
+            );
+        }
+        let readers = output::Readers::start(&mut child, sink);
+        // From here on we reap with waitpid ourselves; `child` is only a handle for its pid.
+        drop(child);
+
+        let ending = self.wait(pid, started, signals_at_start);
+        let (leftovers, escaped) = if self.reap_escapees {
+            tree::kill_descendants(pid)
+        } else {
+            (0, 0)
+        };
+        let (sink, output_complete) = readers.finish(self.grace)?;
+        Ok(Finished {
+            ending,
+            sink,
+            leftovers_killed: leftovers,
+            escaped_killed: escaped,
+            output_complete,
+            elapsed: started.elapsed(),
+        })
+    }
+
+    fn command(&self) -> std::io::Result<Command> {
+        let mut cmd = Command::new(&self.argv[0]);
+        cmd.args(&self.argv[1..])
+            .envs(self.env.iter().map(|(k, v)| (k, v)));
+        if let Some(dir) = &self.cwd {
+            cmd.current_dir(dir);
+        }
+        match &self.stdin {
+            Input::Null => cmd.stdin(Stdio::null()),
+            Input::File(path) => cmd.stdin(File::open(path)?),
+            Input::Inherit => cmd.stdin(Stdio::inherit()),
+        };
+        cmd.stdout(output::stdio(self.stdout)?);
+        cmd.stderr(output::stdio(self.stderr)?);
+        if let Some(confinement) = &self.confinement {
+            confinement.prepare(&mut cmd)?;
+        }
+        let detach = self.detach;
+        let confinement = self.confinement.clone();
+        // SAFETY: the closure runs in the child between fork and exec. It calls setsid(2) or
+        // setpgid(2), both async-signal-safe, and then the confinement's `in_child`, whose
+        // contract (see `Confinement`) is the same: no allocation, no lock, no memory shared
+        // with the parent is touched, so nothing can be left inconsistent by the fork. The
+        // `Arc` is only dereferenced, never cloned or dropped, in the child.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
+                match detach {
+                    Detach::Session => nix::unistd::setsid().map(|_| ()),
+                    Detach::Group => nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0)),
+                }
+                .map_err(std::io::Error::from)?;
+                match &confinement {
+                    Some(c) => c.in_child(),
+                    None => Ok(()),
+                }
+            });
+        }
+        Ok(cmd)
+    }
+
+    /// Wait for the program and everything left in its group, enforcing the timeout, the grace
+    /// and (when asked) the person's interrupt.
+    fn wait(&self, pid: Pid, started: Instant, signals_at_start: usize) -> Ending {
+        let mut status: Option<WaitStatus> = None;
+        let mut ending: Option<Ending> = None;
+        let mut term_sent_at: Option<Instant> = None;
+        let mut signals_seen = signals_at_start;
+        loop {
+            self.reap(pid, &mut status);
+            let now_signals = crate::signals::count();
+            if self.interruptible && now_signals > signals_seen {
+                if term_sent_at.is_some() {
+                    // A second Ctrl+C: no more grace.
+                    let _ = killpg(pid, Signal::SIGKILL);
+                } else {
+                    ending = Some(Ending::Interrupted);
+                    terminate(pid);
+                    term_sent_at = Some(Instant::now());
+                }
+                signals_seen = now_signals;
+            }
+            if status.is_some() && !group_alive(pid) {
+                break;
+            }
+            if ending.is_none() && self.timeout.is_some_and(|t| started.elapsed() >= t) {
+                ending = Some(Ending::TimedOut);
+                terminate(pid);
+                term_sent_at = Some(Instant::now());
+            }
+            if status.is_some() && term_sent_at.is_none() {
+                // The program ended but left members of its group behind: end them too.
+                terminate(pid);
+                term_sent_at = Some(Instant::now());
+            }
+            if let Some(at) = term_sent_at
+                && at.elapsed() >= self.grace
+            {
+                let _ = killpg(pid, Signal::SIGKILL);
+            }
+            std::thread::sleep(POLL);
+        }
+        ending.unwrap_or(match status {
+            Some(WaitStatus::Exited(_, code)) => Ending::Exited(code),
+            Some(WaitStatus::Signaled(_, sig, _)) => Ending::Signalled(sig as i32),
+            _ => Ending::Exited(-1),
+        })
+    }
+
+    /// Reap without blocking: the program itself, members of its group that became ours, and
+    /// (for the runner) every exited child.
+    fn reap(&self, pid: Pid, status: &mut Option<WaitStatus>) {
+        if status.is_none()
+            && let Ok(ws) = waitpid(pid, Some(WaitPidFlag::WNOHANG))
+            && ws != WaitStatus::StillAlive
+        {
+            *status = Some(ws);
+        }
+        let scope = if self.reap_escapees {
+            Pid::from_raw(-1)
+        } else {
+            Pid::from_raw(-pid.as_raw())
+        };
+        loop {
+            match waitpid(scope, Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) | Err(_) => return,
+                Ok(ws) if ws.pid() == Some(pid) => *status = Some(ws),
+                Ok(_) => {}
+            }
+        }
+    }
+}
+
+/// `spawn`, tried again a few times on ETXTBSY (the program is being written: an update in
+/// progress, or another thread's fork holding it open for writing).
+fn spawn_retrying(cmd: &mut Command) -> std::io::Result<std::process::Child> {
+    let mut tries = 0;
+    loop {
+        match cmd.spawn() {
+            Err(e) if e.raw_os_error() == Some(nix::libc::ETXTBSY) && tries < 5 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// SIGTERM, then SIGCONT so stopped members can act on it.
+fn terminate(pgid: Pid) {
+    let _ = killpg(pgid, Signal::SIGTERM);
+    let _ = killpg(pgid, Signal::SIGCONT);
+}
+
+/// True while any process (zombies included) is in the group.
+fn group_alive(pgid: Pid) -> bool {
+    !matches!(killpg(pgid, None), Err(Errno::ESRCH))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,261 @@
+//! The process helper with real children: capture, caps, timeouts, groups, sessions, the hook.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::*;
+
+fn sh(script: &str) -> Spawn {
+    Spawn::new("sh").arg("-c").arg(script)
+}
+
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+        .unwrap_or(false)
+}
+
+fn wait_gone(pid: i32) -> bool {
+    let until = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < until {
+        if !alive(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+#[test]
+fn stdout_and_stderr_are_captured_apart_with_the_exit_status() {
+    let f = sh("echo out; echo err >&2; exit 3")
+        .capture(1024, 1024)
+        .unwrap();
+    assert_eq!(f.ending, Ending::Exited(3));
+    assert_eq!(f.ending.code(), Some(3));
+    assert_eq!(f.sink.stdout, b"out\n");
+    assert_eq!(f.sink.stderr, b"err\n");
+    assert!(!f.sink.truncated());
+    assert!(f.output_complete);
+}
+
+#[test]
+fn output_past_the_cap_is_drained_so_the_child_never_blocks() {
+    // 2 MiB is far more than a pipe holds: a reader that stopped at the cap would hang it.
+    let started = Instant::now();
+    let f = sh("head -c 2097152 /dev/zero; echo done >&2")
+        .timeout(Duration::from_secs(20))
+        .capture(1000, 100)
+        .unwrap();
+    assert_eq!(f.ending, Ending::Exited(0));
+    assert_eq!(f.sink.stdout.len(), 1000);
+    assert_eq!(f.sink.dropped, 2097152 - 1000);
+    assert_eq!(f.sink.stderr, b"done\n");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn a_child_past_its_timeout_is_stopped() {
+    let started = Instant::now();
+    let f = sh("sleep 30")
+        .timeout(Duration::from_millis(300))
+        .grace(Duration::from_millis(300))
+        .capture(0, 0)
+        .unwrap();
+    assert_eq!(f.ending, Ending::TimedOut);
+    assert_eq!(f.ending.code(), None);
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_group_that_ignores_sigterm_is_killed_after_the_grace() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let script = format!(
+        "trap '' TERM; (trap '' TERM; sleep 30) & echo $! > {}; wait",
+        pidfile.display()
+    );
+    let started = Instant::now();
+    let f = sh(&script)
+        .timeout(Duration::from_millis(300))
+        .grace(Duration::from_millis(500))
+        .capture(0, 0)
+        .unwrap();
+    assert_eq!(f.ending, Ending::TimedOut);
+    let elapsed = started.elapsed();
+    assert!(elapsed >= Duration::from_millis(800), "{elapsed:?}");
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+    let pid: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(wait_gone(pid), "the group member {pid} survived");
+}
+
+#[test]
+fn what_a_child_leaves_in_its_group_is_ended_and_does_not_hold_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    // The background sleep inherits stdout: reading until EOF would wait 30 s for it.
+    let script = format!("sleep 30 & echo $! > {}; echo hi", pidfile.display());
+    let started = Instant::now();
+    let f = sh(&script)
+        .grace(Duration::from_secs(2))
+        .capture(100, 100)
+        .unwrap();
+    assert_eq!(f.ending, Ending::Exited(0));
+    assert_eq!(f.sink.stdout, b"hi\n");
+    assert!(f.output_complete);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let pid: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(wait_gone(pid), "the leftover {pid} survived");
+}
+
+#[test]
+fn an_escapee_holding_the_pipe_costs_at_most_the_grace() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let script = format!(
+        "setsid sh -c 'echo $$ > {}; exec sleep 30' & sleep 0.3; echo hi",
+        pidfile.display()
+    );
+    let started = Instant::now();
+    let f = sh(&script)
+        .grace(Duration::from_millis(500))
+        .capture(100, 100)
+        .unwrap();
+    let elapsed = started.elapsed();
+    let pid: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let _ = nix::sys::signal::kill(Pid::from_raw(pid), Signal::SIGKILL);
+    assert_eq!(f.ending, Ending::Exited(0));
+    assert_eq!(f.sink.stdout, b"hi\n");
+    assert!(!f.output_complete);
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+}
+
+#[test]
+fn stdin_is_the_given_file_or_null() {
+    let dir = tempfile::tempdir().unwrap();
+    let brief = dir.path().join("brief.md");
+    std::fs::write(&brief, "the brief\n").unwrap();
+    let f = Spawn::new("cat")
+        .stdin(Input::File(brief))
+        .capture(100, 100)
+        .unwrap();
+    assert_eq!(f.sink.stdout, b"the brief\n");
+    let f = Spawn::new("cat").capture(100, 100).unwrap();
+    assert_eq!(f.ending, Ending::Exited(0));
+    assert!(f.sink.stdout.is_empty());
+}
+
+/// Session id (field 6 of /proc/self/stat) and process group (field 5), as the child sees them.
+fn session_and_group(detach: Detach) -> (String, String, String) {
+    let f = sh("echo $$; cut -d' ' -f5,6 /proc/self/stat; exec cut -d' ' -f5,6 /proc/$$/stat")
+        .detach(detach)
+        .capture(1000, 1000)
+        .unwrap();
+    let text = String::from_utf8(f.sink.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut ids = lines[2].split(' ');
+    (
+        lines[0].to_string(),
+        ids.next().unwrap().to_string(),
+        ids.next().unwrap().to_string(),
+    )
+}
+
+#[test]
+fn a_session_child_leads_its_own_session_and_group() {
+    let (pid, group, session) = session_and_group(Detach::Session);
+    assert_eq!(group, pid);
+    assert_eq!(session, pid);
+}
+
+#[test]
+fn a_group_child_leads_its_own_group_in_our_session() {
+    let (pid, group, session) = session_and_group(Detach::Group);
+    assert_eq!(group, pid);
+    assert_ne!(session, pid);
+}
+
+#[test]
+fn a_child_killed_by_a_signal_says_which() {
+    let f = sh("kill -KILL $$").capture(0, 0).unwrap();
+    assert_eq!(f.ending, Ending::Signalled(9));
+    assert_eq!(f.ending.code(), Some(137));
+}
+
+#[test]
+fn a_program_that_does_not_exist_is_an_error_naming_it() {
+    let err = Spawn::new("/nonexistent/prog").capture(0, 0).unwrap_err();
+    assert!(
+        err.to_string().contains("cannot start `/nonexistent/prog`"),
+        "{err}"
+    );
+    let err = Spawn::new("/nonexistent/prog")
+        .label("runner `x`")
+        .capture(0, 0)
+        .unwrap_err();
+    assert!(err.to_string().contains("cannot start runner `x`"), "{err}");
+    assert!(Spawn::argv::<&str>(&[]).is_err());
+}
+
+struct Marked;
+
+impl Confinement for Marked {
+    fn prepare(&self, cmd: &mut Command) -> std::io::Result<()> {
+        cmd.env_clear().env("CONFINED", "yes");
+        Ok(())
+    }
+}
+
+struct Refuses;
+
+impl Confinement for Refuses {
+    fn in_child(&self) -> std::io::Result<()> {
+        Err(std::io::Error::from_raw_os_error(nix::libc::EPERM))
+    }
+}
+
+#[test]
+fn the_confinement_prepares_the_command_and_can_refuse_in_the_child() {
+    let f = Spawn::new("/usr/bin/env")
+        .env("DROPPED", "1")
+        .confine(Arc::new(Marked))
+        .capture(1000, 1000)
+        .unwrap();
+    assert_eq!(String::from_utf8(f.sink.stdout).unwrap(), "CONFINED=yes\n");
+    let err = Spawn::new("true")
+        .confine(Arc::new(Refuses))
+        .capture(0, 0)
+        .unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::PermissionDenied, "{err}");
+    assert!(err.to_string().contains("cannot start `true`"), "{err}");
+}
+
+#[test]
+fn the_pid_file_names_the_child_until_it_is_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("runner.pid");
+    let f = sh("echo $$").pid_file(&pid_file).capture(100, 0).unwrap();
+    let pid = String::from_utf8(f.sink.stdout).unwrap();
+    let noted = std::fs::read_to_string(&pid_file).unwrap();
+    assert_eq!(noted.split_whitespace().next(), Some(pid.trim()));
+    // That process is gone: nothing is ended.
+    assert!(!end_orphan(&pid_file));
+}

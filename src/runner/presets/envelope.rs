@@ -1,0 +1,503 @@
+//! Taking the receipt out of what a preset's CLI printed: its JSON envelope or events first,
+//! then exactly one JSON object (see `docs/runners.md` and `docs/receipt.md`).
+
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::receipt::{MAX_STDOUT_BYTES, ReceiptError, extract_from_stdout, sanitize_line};
+
+/// Extract the receipt JSON text from a runner's stdout, per preset (its envelope first, then
+/// exactly one JSON object, optionally in one fenced block).
+pub fn extract(preset: Option<&str>, stdout: &str) -> Result<String, ReceiptError> {
+    match preset {
+        Some("claude") => extract_from_stdout(&claude_envelope(stdout)?),
+        Some("codex") => extract_from_stdout(&codex_events(stdout)?),
+        Some("gemini") => extract_from_stdout(&gemini_envelope(stdout)?),
+        // aider and custom runners print plain text.
+        _ => extract_from_stdout(stdout),
+    }
+}
+
+/// At most this many characters of a CLI's own error text go into a message.
+const EXCERPT_CHARS: usize = 300;
+
+pub(super) fn excerpt(text: &str) -> String {
+    let line = sanitize_line(text.trim()).0;
+    let mut short: String = line.chars().take(EXCERPT_CHARS).collect();
+    if line.chars().count() > EXCERPT_CHARS {
+        short.push('…');
+    }
+    short
+}
+
+/// The one JSON object a CLI printed as its envelope: the whole output, or else the last
+/// top-level object in it (some versions print a warning line before it).
+fn envelope(
+    cli: &str,
+    flag: &str,
+    stdout: &str,
+) -> Result<serde_json::Map<String, Value>, ReceiptError> {
+    if stdout.len() > MAX_STDOUT_BYTES {
+        return Err(ReceiptError::OutputTooLarge {
+            size: stdout.len(),
+            max: MAX_STDOUT_BYTES,
+        });
+    }
+    let not_envelope = || {
+        ReceiptError::Invalid(format!(
+            "{cli} printed no JSON envelope on stdout (expected one object from `{flag}`); it \
+             printed: {}",
+            if stdout.trim().is_empty() {
+                "nothing".to_string()
+            } else {
+                excerpt(stdout)
+            }
+        ))
+    };
+    if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(stdout.trim()) {
+        return Ok(map);
+    }
+    let start = stdout
+        .match_indices('{')
+        .map(|(i, _)| i)
+        .filter(|&i| i == 0 || stdout.as_bytes()[i - 1] == b'\n')
+        .rev()
+        .find(|&i| {
+            let mut values = serde_json::Deserializer::from_str(&stdout[i..]).into_iter::<Value>();
+            matches!(values.next(), Some(Ok(Value::Object(_))))
+        })
+        .ok_or_else(not_envelope)?;
+    match serde_json::Deserializer::from_str(&stdout[start..])
+        .into_iter::<Value>()
+        .next()
+    {
+        Some(Ok(Value::Object(map))) => Ok(map),
+        _ => Err(not_envelope()),
+    }
+}
+
+/// Claude Code `--output-format json`: `{subtype, is_error, result, structured_output, …}`.
+fn claude_envelope(stdout: &str) -> Result<String, ReceiptError> {
+    let env = envelope("Claude Code", "--output-format json", stdout)?;
+    let subtype = env.get("subtype").and_then(Value::as_str).unwrap_or("");
+    let said = || {
+        let errors = env
+            .get("errors")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            })
+            .unwrap_or_default();
+        let result = env.get("result").and_then(Value::as_str).unwrap_or("");
+        match (result.trim().is_empty(), errors.is_empty()) {
+            (false, _) => excerpt(result),
+            (true, false) => excerpt(&errors),
+            (true, true) => "no message".to_string(),
+        }
+    };
+    if subtype == "error_max_structured_output_retries" {
+        return Err(ReceiptError::Invalid(format!(
+            "Claude Code gave up (error_max_structured_output_retries): the model did not produce \
+             output matching the receipt schema in its attempts ({})",
+            said()
+        )));
+    }
+    // An unreachable server is reported as `subtype: success` with `is_error: true`.
+    if env.get("is_error").and_then(Value::as_bool) == Some(true) {
+        return Err(ReceiptError::Invalid(format!(
+            "Claude Code reported an error (is_error, subtype {}): {}",
+            if subtype.is_empty() { "none" } else { subtype },
+            said()
+        )));
+    }
+    if subtype != "success" {
+        return Err(ReceiptError::Invalid(format!(
+            "Claude Code stopped with subtype {:?} instead of success: {}",
+            excerpt(subtype),
+            said()
+        )));
+    }
+    match env.get("structured_output") {
+        Some(Value::Object(receipt)) => serde_json::to_string(receipt)
+            .map_err(|e| ReceiptError::Invalid(format!("cannot re-encode structured_output: {e}"))),
+        None | Some(Value::Null) => Err(ReceiptError::Missing(
+            "structured_output of Claude Code's JSON envelope (the model answered in text only, \
+             without calling the StructuredOutput tool)"
+                .into(),
+        )),
+        Some(other) => Err(ReceiptError::Invalid(format!(
+            "structured_output of Claude Code's JSON envelope is {}, not an object",
+            kind(other)
+        ))),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Codex `exec --json`: JSONL events; the receipt is the text of the last `agent_message` item.
+fn codex_events(stdout: &str) -> Result<String, ReceiptError> {
+    if stdout.len() > MAX_STDOUT_BYTES {
+        return Err(ReceiptError::OutputTooLarge {
+            size: stdout.len(),
+            max: MAX_STDOUT_BYTES,
+        });
+    }
+    let mut events = 0usize;
+    let mut message: Option<String> = None;
+    let mut failed: Option<String> = None;
+    let mut last_error: Option<String> = None;
+    for line in stdout.lines() {
+        let Ok(Value::Object(event)) = serde_json::from_str::<Value>(line.trim()) else {
+            continue;
+        };
+        events += 1;
+        let message_of = |v: Option<&Value>| {
+            v.and_then(|v| v.get("message"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        match event.get("type").and_then(Value::as_str) {
+            Some("item.completed") => {
+                let item = event.get("item");
+                let item_type = item.and_then(|i| i.get("type")).and_then(Value::as_str);
+                // `error` items are warnings such as "Model metadata … not found": not the answer.
+                if item_type == Some("agent_message") {
+                    message = item
+                        .and_then(|i| i.get("text"))
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
+                }
+            }
+            Some("turn.failed") => {
+                failed =
+                    Some(message_of(event.get("error")).unwrap_or_else(|| "no message".into()));
+            }
+            // Top-level errors are often retries ("Reconnecting…"); they matter only without an answer.
+            Some("error") => {
+                last_error = event
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            }
+            _ => {}
+        }
+    }
+    if let Some(reason) = failed {
+        return Err(ReceiptError::Invalid(format!(
+            "Codex reported a failed turn (turn.failed): {}",
+            excerpt(&reason)
+        )));
+    }
+    match (message, last_error) {
+        (Some(text), _) => Ok(text),
+        (None, Some(error)) => Err(ReceiptError::Invalid(format!(
+            "Codex ended without an agent message; its last error: {}",
+            excerpt(&error)
+        ))),
+        (None, None) if events == 0 => Err(ReceiptError::Invalid(format!(
+            "Codex printed no JSON events on stdout (expected JSONL from `codex exec --json`); it \
+             printed: {}",
+            if stdout.trim().is_empty() {
+                "nothing".into()
+            } else {
+                excerpt(stdout)
+            }
+        ))),
+        (None, None) => Err(ReceiptError::Missing(
+            "the final agent_message of Codex's --json events (the turn ended without one)".into(),
+        )),
+    }
+}
+
+/// Gemini CLI `--output-format json`: `{session_id, response, stats}` or `{…, error}`.
+fn gemini_envelope(stdout: &str) -> Result<String, ReceiptError> {
+    let env = envelope("Gemini CLI", "--output-format json", stdout)?;
+    if let Some(error) = env.get("error").filter(|e| !e.is_null()) {
+        let message = error
+            .get("message")
+            .and_then(Value::as_str)
+            .map(excerpt)
+            .unwrap_or_else(|| excerpt(&error.to_string()));
+        return Err(ReceiptError::Invalid(format!(
+            "Gemini CLI reported an error: {message}"
+        )));
+    }
+    match env.get("response") {
+        Some(Value::String(text)) => Ok(text.clone()),
+        None | Some(Value::Null) => Err(ReceiptError::Missing(
+            "the response field of Gemini CLI's JSON envelope".into(),
+        )),
+        Some(other) => Err(ReceiptError::Invalid(format!(
+            "the response field of Gemini CLI's JSON envelope is {}, not a string",
+            kind(other)
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::receipt::{CheckContext, parse_and_check};
+    use std::collections::BTreeSet;
+
+    /// Outputs recorded from the real CLIs against tests/e2e/mock_model.py (tests/e2e/record.sh).
+    macro_rules! recorded {
+        ($file:literal) => {
+            include_str!(concat!("../../../fixtures/cli-outputs/", $file))
+        };
+    }
+
+    const ASK: &str = r#"{"receipt":"ask","version":1,"questions":[{"topic":"deployment_target","question_text":"Where will this service run?","severity":7,"options":[{"label":"Kubernetes","value":"k8s"},{"label":"One VM","value":"vm"}],"recommended":"k8s"}]}"#;
+
+    fn json(text: &str) -> Value {
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+    }
+
+    /// The extracted text is the recorded receipt, and the real checks accept it.
+    fn assert_receipt(preset: &str, output: &str) {
+        let text = extract(Some(preset), output).unwrap_or_else(|e| panic!("{preset}: {e}"));
+        assert_eq!(json(&text), json(ASK), "{preset}");
+        let none = BTreeSet::new();
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = CheckContext {
+            final_turn: false,
+            asked_topics: &none,
+            answered_topics: &none,
+            repo_root: dir.path(),
+        };
+        parse_and_check(&text, &ctx).unwrap_or_else(|e| panic!("{preset}: {e}"));
+    }
+
+    fn error_of(preset: &str, output: &str) -> ReceiptError {
+        match extract(Some(preset), output) {
+            Ok(text) => panic!("{preset}: expected an error, got {text}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn claude_structured_output_is_the_receipt() {
+        assert_receipt("claude", recorded!("claude-structured.json"));
+    }
+
+    #[test]
+    fn claude_success_without_structured_output_is_a_missing_receipt_even_with_json_in_the_text() {
+        let err = error_of("claude", recorded!("claude-text-only.json"));
+        assert!(matches!(err, ReceiptError::Missing(_)), "{err:?}");
+        assert!(err.to_string().contains("structured_output"), "{err}");
+    }
+
+    #[test]
+    fn claude_exhausted_schema_retries_is_an_error_naming_the_subtype() {
+        let err = error_of("claude", recorded!("claude-schema-retries.json"));
+        assert!(
+            err.to_string()
+                .contains("error_max_structured_output_retries"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("5 attempts"), "{err}");
+    }
+
+    #[test]
+    fn claude_is_error_wins_over_subtype_success() {
+        let text = recorded!("claude-unreachable.json");
+        assert_eq!(json(text)["subtype"], "success");
+        let err = error_of("claude", text);
+        assert!(err.to_string().contains("is_error"), "{err}");
+        assert!(err.to_string().contains("Unable to connect"), "{err}");
+    }
+
+    #[test]
+    fn claude_api_error_is_reported_with_the_servers_message() {
+        let err = error_of("claude", recorded!("claude-server-error.json"));
+        assert!(err.to_string().contains("API Error: 400"), "{err}");
+    }
+
+    #[test]
+    fn claude_envelope_after_a_warning_line_is_found() {
+        let text = format!(
+            "warning: something\n{}",
+            recorded!("claude-structured.json")
+        );
+        assert_receipt("claude", &text);
+    }
+
+    #[test]
+    fn claude_output_without_an_envelope_is_an_error_quoting_it() {
+        let err = error_of("claude", "Error: Invalid API key\n");
+        assert!(err.to_string().contains("no JSON envelope"), "{err}");
+        assert!(err.to_string().contains("Invalid API key"), "{err}");
+    }
+
+    #[test]
+    fn claude_structured_output_that_is_not_an_object_is_rejected() {
+        let err = error_of(
+            "claude",
+            r#"{"type":"result","subtype":"success","is_error":false,"structured_output":"{}"}"#,
+        );
+        assert!(err.to_string().contains("a string, not an object"), "{err}");
+    }
+
+    #[test]
+    fn claude_other_subtypes_are_errors() {
+        let err = error_of(
+            "claude",
+            r#"{"type":"result","subtype":"error_max_turns","is_error":false,"num_turns":31}"#,
+        );
+        assert!(err.to_string().contains("error_max_turns"), "{err}");
+    }
+
+    #[test]
+    fn codex_final_agent_message_is_the_receipt_and_the_metadata_warning_is_ignored() {
+        let text = recorded!("codex-plain.jsonl");
+        assert!(text.contains("Model metadata for"));
+        assert_receipt("codex", text);
+    }
+
+    #[test]
+    fn codex_receipt_in_a_fenced_block_with_prose_is_found() {
+        assert_receipt("codex", recorded!("codex-fenced.jsonl"));
+    }
+
+    #[test]
+    fn codex_message_with_two_objects_is_rejected() {
+        let err = error_of("codex", recorded!("codex-two.jsonl"));
+        assert!(
+            matches!(err, ReceiptError::SeveralObjectsInOutput { count: 2, .. }),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn codex_message_in_prose_only_has_no_object() {
+        let err = error_of("codex", recorded!("codex-prose.jsonl"));
+        assert_eq!(err, ReceiptError::NoObjectInOutput);
+    }
+
+    #[test]
+    fn codex_failed_turn_is_an_error_with_its_message() {
+        let err = error_of("codex", recorded!("codex-server-error.jsonl"));
+        assert!(err.to_string().contains("turn.failed"), "{err}");
+        assert!(err.to_string().contains("answered 400"), "{err}");
+    }
+
+    #[test]
+    fn codex_retrying_without_an_answer_reports_its_last_error() {
+        let err = error_of("codex", recorded!("codex-unreachable.jsonl"));
+        assert!(
+            err.to_string().contains("without an agent message"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("Reconnecting"), "{err}");
+    }
+
+    #[test]
+    fn codex_output_without_events_is_an_error() {
+        let err = error_of("codex", "");
+        assert!(err.to_string().contains("no JSON events"), "{err}");
+    }
+
+    #[test]
+    fn codex_events_without_a_message_are_a_missing_receipt() {
+        let err = error_of(
+            "codex",
+            "{\"type\":\"thread.started\"}\n{\"type\":\"turn.completed\"}\n",
+        );
+        assert!(matches!(err, ReceiptError::Missing(_)), "{err:?}");
+    }
+
+    #[test]
+    fn codex_last_agent_message_wins() {
+        let text = format!(
+            "{}\n{}\n",
+            r#"{"type":"item.completed","item":{"id":"a","type":"agent_message","text":"Let me look."}}"#,
+            serde_json::json!({"type":"item.completed","item":{"id":"b","type":"agent_message","text":ASK}})
+        );
+        assert_receipt("codex", &text);
+    }
+
+    #[test]
+    fn gemini_response_is_the_receipt() {
+        assert_receipt("gemini", recorded!("gemini-plain.json"));
+    }
+
+    #[test]
+    fn gemini_fenced_response_with_prose_is_found() {
+        assert_receipt("gemini", recorded!("gemini-fenced.json"));
+    }
+
+    #[test]
+    fn gemini_error_envelope_is_an_error_with_its_message() {
+        let err = error_of("gemini", recorded!("gemini-server-error.stderr.json"));
+        assert!(
+            err.to_string().contains("Gemini CLI reported an error"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("answered 400"), "{err}");
+    }
+
+    #[test]
+    fn gemini_envelope_without_response_is_a_missing_receipt() {
+        let err = error_of("gemini", r#"{"session_id":"x","stats":{}}"#);
+        assert!(matches!(err, ReceiptError::Missing(_)), "{err:?}");
+    }
+
+    #[test]
+    fn aider_fenced_receipt_among_its_banner_and_token_lines_is_found() {
+        assert_receipt("aider", recorded!("aider-fenced.txt"));
+    }
+
+    #[test]
+    fn aider_text_with_two_objects_is_rejected() {
+        let err = error_of("aider", recorded!("aider-two.txt"));
+        assert!(
+            matches!(err, ReceiptError::SeveralObjectsInOutput { count: 2, .. }),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn aider_api_error_has_no_object() {
+        let err = error_of("aider", recorded!("aider-server-error.txt"));
+        assert_eq!(err, ReceiptError::NoObjectInOutput);
+    }
+
+    #[test]
+    fn a_custom_runner_prints_plain_text() {
+        let text = format!("thinking…\n```json\n{ASK}\n```\n");
+        assert_eq!(json(&extract(None, &text).unwrap()), json(ASK));
+    }
+
+    #[test]
+    fn an_oversized_envelope_is_refused_before_parsing() {
+        let big = " ".repeat(MAX_STDOUT_BYTES + 1);
+        for preset in ["claude", "codex", "gemini", "aider"] {
+            let err = error_of(preset, &big);
+            assert!(
+                matches!(err, ReceiptError::OutputTooLarge { .. }),
+                "{preset}: {err:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn cli_error_text_is_sanitised_and_shortened_in_messages() {
+        let long = format!("\u{1b}]52;c;AAAA\u{7}evil {}", "x".repeat(1000));
+        let env = serde_json::json!({"subtype":"success","is_error":true,"result":long});
+        let err = error_of("claude", &env.to_string()).to_string();
+        assert!(!err.contains('\u{1b}'), "{err:?}");
+        assert!(err.chars().count() < 500, "{}", err.len());
+    }
+}

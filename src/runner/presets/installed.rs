@@ -1,0 +1,238 @@
+//! `interview runners`: which presets' CLIs are installed, at which version, and what each runs.
+
+use std::ffi::OsStr;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::{PRESETS, envelope::excerpt};
+use crate::error::Result;
+use crate::process::{Capture, Ending, Output, Spawn};
+use crate::receipt::sanitize_line;
+
+/// How long a probe that overran its timeout has to end before it is killed.
+const VERSION_GRACE: Duration = Duration::from_millis(200);
+
+/// How long `interview runners` waits for `<cli> --version`.
+pub const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// `interview runners`.
+pub fn list() -> Result<i32> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    print!("{}", render_list(&path, VERSION_TIMEOUT));
+    Ok(0)
+}
+
+/// The text of `interview runners` for a given PATH.
+pub fn render_list(path_var: &OsStr, timeout: Duration) -> String {
+    let mut out = String::from(
+        "Runners (choose with --runner NAME, or runner = \"NAME\" in interview.toml):\n\n",
+    );
+    out.push_str(&format!(
+        "builtin  embedded, version {}\n         runs: interview runner builtin\n\n",
+        env!("CARGO_PKG_VERSION")
+    ));
+    for preset in PRESETS {
+        let status = match find_on_path(preset.program, path_var) {
+            None => format!("not installed ({} not found on PATH)", preset.program),
+            Some(found) => format!(
+                "installed at {}, version {}",
+                sanitize_line(&found.display().to_string()).0,
+                version_of(&found, timeout)
+            ),
+        };
+        let spec = preset.spec();
+        out.push_str(&format!(
+            "{:<8} {status}\n         runs: {}\n         brief: {}; receipt: printed on stdout; flags checked with {} {}\n\n",
+            preset.name,
+            shell_words(&spec.argv),
+            if spec.brief_on_stdin {
+                "on stdin"
+            } else {
+                "as {brief}, stdin null"
+            },
+            preset.program,
+            preset.checked
+        ));
+    }
+    out.push_str(
+        "Placeholders are filled in each turn: {schema} (receipt JSON Schema file), {schema_text} \
+         (its text), {out} (the turn's out dir), {brief} (the brief file).\n",
+    );
+    out
+}
+
+fn shell_words(argv: &[String]) -> String {
+    argv.iter()
+        .map(|a| {
+            shlex::try_quote(a)
+                .map(|q| q.into_owned())
+                .unwrap_or_else(|_| format!("{a:?}"))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Find `program` in `path_var` the way a shell would, but only in absolute directories: an
+/// empty or relative entry would name a directory of the repository, and nothing from the
+/// repository is ever run.
+pub fn find_on_path(program: &str, path_var: &OsStr) -> Option<PathBuf> {
+    std::env::split_paths(path_var)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    std::fs::metadata(path)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// The first line `<program> --version` prints, sanitised; waits at most `timeout`, with stdin
+/// null and its own process group (killed whole when it does not answer in time).
+pub fn version_of(program: &Path, timeout: Duration) -> String {
+    match run_version(program, timeout) {
+        Ok(v) => v,
+        Err(why) => format!("unknown ({why})"),
+    }
+}
+
+fn run_version(program: &Path, timeout: Duration) -> std::result::Result<String, String> {
+    let finished = Spawn::new(program)
+        .arg("--version")
+        .stdout(Output::Pipe)
+        .timeout(timeout)
+        .grace(VERSION_GRACE)
+        .run_into(Capture::new(4096, 0))
+        .map_err(|e| format!("cannot start it: {e}"))?;
+    let status = match finished.ending {
+        Ending::TimedOut => {
+            return Err(format!(
+                "no answer to --version within {} s",
+                timeout.as_secs_f32()
+            ));
+        }
+        Ending::Exited(0) => None,
+        Ending::Exited(code) => Some(format!("exit status: {code}")),
+        Ending::Signalled(sig) => Some(format!("signal: {sig}")),
+        Ending::Interrupted => Some("an interrupt".to_string()),
+    };
+    let text = String::from_utf8_lossy(&finished.sink.stdout);
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty());
+    match (first, status) {
+        (_, Some(status)) => Err(format!("--version failed with {status}")),
+        (Some(line), None) => Ok(excerpt(line)),
+        (None, None) => Err("--version printed nothing".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    #[test]
+    fn path_search_skips_relative_and_empty_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        let exe = bin.join("claude");
+        std::fs::write(&exe, "#!/bin/sh\necho 1.0\n").unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let cwd = std::env::current_dir().unwrap();
+        let relative = pathdiff(&bin, &cwd);
+        let only_relative = format!("{}::.", relative.display());
+        assert_eq!(find_on_path("claude", OsStr::new(&only_relative)), None);
+        let absolute = format!(":{}", bin.display());
+        assert_eq!(find_on_path("claude", OsStr::new(&absolute)), Some(exe));
+    }
+
+    /// `to` relative to `from` (both absolute), through `..` components.
+    fn pathdiff(to: &Path, from: &Path) -> PathBuf {
+        let mut rel = PathBuf::new();
+        for _ in from.components().skip(1) {
+            rel.push("..");
+        }
+        rel.join(to.strip_prefix("/").unwrap())
+    }
+
+    #[test]
+    fn path_search_skips_files_that_are_not_executable() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("codex"), "not a program").unwrap();
+        assert_eq!(find_on_path("codex", dir.path().as_os_str()), None);
+    }
+
+    fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    }
+
+    #[test]
+    fn version_is_the_first_line_printed() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = script(dir.path(), "gemini", "printf '\\n0.61.0\\nmore\\n'");
+        assert_eq!(version_of(&p, Duration::from_secs(5)), "0.61.0");
+    }
+
+    #[test]
+    fn a_version_that_does_not_come_in_time_is_unknown_and_its_group_is_killed() {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        let p = script(
+            dir.path(),
+            "claude",
+            &format!("sleep 30 & echo $! > {}; wait", pidfile.display()),
+        );
+        let started = Instant::now();
+        let v = version_of(&p, Duration::from_millis(500));
+        assert!(
+            v.starts_with("unknown (no answer to --version within"),
+            "{v}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let pid: i32 = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        let alive = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| {
+                !s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            })
+            .unwrap_or(false);
+        assert!(!alive, "the sleeping grandchild {pid} survived");
+    }
+
+    #[test]
+    fn a_failing_version_is_unknown() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = script(dir.path(), "aider", "echo oops; exit 3");
+        let v = version_of(&p, Duration::from_secs(5));
+        assert!(v.starts_with("unknown (--version failed"), "{v}");
+    }
+
+    #[test]
+    fn the_list_with_nothing_installed_says_so_for_every_preset() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = render_list(dir.path().as_os_str(), Duration::from_secs(1));
+        for p in PRESETS {
+            assert!(
+                text.contains(&format!(
+                    "{:<8} not installed ({} not found on PATH)",
+                    p.name, p.program
+                )),
+                "{text}"
+            );
+        }
+        assert!(text.contains("builtin  embedded"), "{text}");
+    }
+}
