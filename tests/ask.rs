@@ -4,96 +4,42 @@
 use crate::util::*;
 
 /// `intent 7` with the honest runner (2 questions in turn 1, 1 in turn 2), the change guard
-/// only warning, plus `extra` arguments.
-fn interview(repo: &TempRepo, extra: &[&str]) -> Pty {
-    interview_env(repo, extra, &[])
+/// only warning and colour off; more flags may follow.
+fn interview(repo: &TempRepo) -> Interview<'_> {
+    interview_in_colour(repo, "never")
 }
 
-fn interview_env(repo: &TempRepo, extra: &[&str], env: &[(&str, &str)]) -> Pty {
-    repo.write(
-        "item.md",
-        "# Export to CSV\n\nUsers want their data as CSV.\n",
-    );
-    let honest = runner("honest.sh");
-    let mut args = vec![
-        "--color",
-        "never",
-        "intent",
-        "7",
-        "--from",
-        "item.md",
-        "--runner",
-        &honest,
-        "--on-change",
-        "warn",
-    ];
-    args.extend_from_slice(extra);
-    Pty::spawn(repo, &args, env)
+/// [`interview`] with `--color COLOR`.
+fn interview_in_colour<'r>(repo: &'r TempRepo, color: &str) -> Interview<'r> {
+    Interview::intent(repo, "7")
+        .work_item()
+        .runner("honest.sh")
+        .args(["--on-change", "warn", "--color", color])
 }
 
 /// Skip the second round at its gate and stop at the consent prompt without writing.
 fn skip_round_two_and_stop(mut pty: Pty) -> (i32, String) {
     pty.expect("📋 The interviewer has 1 clarifying question(s)");
-    pty.expect("> ");
-    pty.send_line("n");
-    pty.expect("Choose A, B or C: ");
-    pty.send_line("C");
+    pty.answer("> ", "n");
+    pty.answer("Choose A, B or C: ", "C");
     pty.finish()
 }
 
 /// Answer the first question, then type `second` at the second and finish the run.
 fn first_round(repo: &TempRepo, first: &str, second: &str) -> (i32, String) {
-    let mut pty = interview(repo, &[]);
-    pty.expect("Press Enter or type Y to proceed, N to skip entirely.");
-    pty.send_line("");
+    let mut pty = interview(repo).at_terminal();
+    pty.answer("Press Enter or type Y to proceed, N to skip entirely.", "");
     pty.expect("Where will this service run?");
-    pty.expect("> ");
-    pty.send_line(first);
+    pty.answer("> ", first);
     pty.expect("Who uses the export?");
-    pty.expect("> ");
-    pty.send_line(second);
+    pty.answer("> ", second);
     skip_round_two_and_stop(pty)
-}
-
-fn session_file(repo: &TempRepo, name: &str) -> String {
-    std::fs::read_to_string(repo.session_dir().join(name)).unwrap_or_default()
-}
-
-fn events(repo: &TempRepo, event: &str) -> Vec<serde_json::Value> {
-    session_file(repo, "transcript.jsonl")
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|v| v["event"] == event)
-        .collect()
-}
-
-/// The `answer` records of the transcript: (question_id, answer_text, skipped).
-fn answers(repo: &TempRepo) -> Vec<(String, String, bool)> {
-    events(repo, "answer")
-        .iter()
-        .map(|e| {
-            let a = &e["answer"];
-            (
-                a["question_id"].as_str().unwrap_or_default().to_string(),
-                a["answer_text"].as_str().unwrap_or_default().to_string(),
-                a["skipped"].as_bool().unwrap_or_default(),
-            )
-        })
-        .collect()
-}
-
-fn answers_json(repo: &TempRepo) -> serde_json::Value {
-    serde_json::from_str(&session_file(repo, "answers.json")).expect("answers.json is JSON")
-}
-
-fn a(topic: &str, text: &str, skipped: bool) -> (String, String, bool) {
-    (topic.into(), text.into(), skipped)
 }
 
 #[test]
 fn the_entry_gate_shows_the_count_and_both_choices() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
+    let mut pty = interview(&repo).at_terminal();
     pty.expect("📋 The interviewer has 2 clarifying question(s) about your work.");
     let gate = pty.expect("Press Enter or type Y to proceed, N to skip entirely.");
     assert!(
@@ -111,9 +57,8 @@ fn the_entry_gate_shows_the_count_and_both_choices() {
 #[test]
 fn enter_at_the_gate_starts_the_loop_with_progress_options_and_hint() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
-    pty.expect("N to skip entirely.");
-    pty.send_line("");
+    let mut pty = interview(&repo).at_terminal();
+    pty.answer("N to skip entirely.", "");
     pty.expect("interview found 2 point(s) needing clarification.");
     pty.expect("📋 Q&A Progress — Question 1 of 2\r\n");
     let shown = pty.expect("> ");
@@ -140,13 +85,13 @@ fn a_number_picks_the_option_value_and_the_typed_line_is_recorded() {
     let (code, screen) = first_round(&repo, "2", "analysts");
     assert_eq!(code, 0, "{screen}");
     assert_eq!(
-        answers(&repo),
+        repo.answers(),
         vec![
-            a("deployment_target", "vm", false),
-            a("users", "analysts", false)
+            answered("deployment_target", "vm"),
+            answered("users", "analysts")
         ]
     );
-    let file = answers_json(&repo);
+    let file = repo.recorded_answers();
     assert_eq!(file["answers"]["deployment_target"], "2");
     assert_eq!(file["answers"]["users"], "analysts");
 }
@@ -155,7 +100,7 @@ fn a_number_picks_the_option_value_and_the_typed_line_is_recorded() {
 fn an_out_of_range_number_is_kept_as_text() {
     let repo = TempRepo::new();
     first_round(&repo, "7", "analysts");
-    assert_eq!(answers(&repo)[0], a("deployment_target", "7", false));
+    assert_eq!(repo.answers()[0], answered("deployment_target", "7"));
 }
 
 #[test]
@@ -163,11 +108,11 @@ fn r_picks_the_recommended_option() {
     let repo = TempRepo::new();
     first_round(&repo, "r", "@recommended");
     assert_eq!(
-        answers(&repo),
+        repo.answers(),
         vec![
-            a("deployment_target", "k8s", false),
+            answered("deployment_target", "k8s"),
             // No recommendation on an open question: the text is the answer.
-            a("users", "@recommended", false)
+            answered("users", "@recommended")
         ]
     );
 }
@@ -178,24 +123,22 @@ fn skip_skips_only_that_question() {
     let (code, _) = first_round(&repo, "skip", "analysts");
     assert_eq!(code, 0);
     assert_eq!(
-        answers(&repo),
-        vec![
-            a("deployment_target", "", true),
-            a("users", "analysts", false)
-        ]
+        repo.answers(),
+        vec![skipped("deployment_target"), answered("users", "analysts")]
     );
-    assert_eq!(answers_json(&repo)["answers"]["deployment_target"], "skip");
+    assert_eq!(
+        repo.recorded_answers()["answers"]["deployment_target"],
+        "skip"
+    );
 }
 
 #[test]
 fn skip_all_ends_the_round_and_the_next_turn_is_final() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
-    pty.expect("N to skip entirely.");
-    pty.send_line("y");
+    let mut pty = interview(&repo).at_terminal();
+    pty.answer("N to skip entirely.", "y");
     pty.expect("Question 1 of 2");
-    pty.expect("> ");
-    pty.send_line("skip all");
+    pty.answer("> ", "skip all");
     let rest = pty.expect("Choose A, B or C: ");
     assert!(!rest.contains("Who uses the export?"), "{rest}");
     assert!(
@@ -204,8 +147,8 @@ fn skip_all_ends_the_round_and_the_next_turn_is_final() {
     );
     pty.send_line("c");
     pty.finish();
-    assert_eq!(answers(&repo), vec![a("deployment_target", "", true)]);
-    let end = &events(&repo, "round_end")[0];
+    assert_eq!(repo.answers(), vec![skipped("deployment_target")]);
+    let end = &repo.events("round_end")[0];
     assert_eq!(end["outcome"]["skipped"], true);
     assert_eq!(
         end["outcome"]["skip_telemetry"]["skip_reason"],
@@ -216,33 +159,30 @@ fn skip_all_ends_the_round_and_the_next_turn_is_final() {
 #[test]
 fn n_at_the_gate_skips_the_round_without_asking() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
-    pty.expect("N to skip entirely.");
-    pty.send_line("N");
+    let mut pty = interview(&repo).at_terminal();
+    pty.answer("N to skip entirely.", "N");
     let rest = pty.expect("Choose A, B or C: ");
     assert!(!rest.contains("Q&A Progress"), "{rest}");
     pty.send_line("c");
     pty.finish();
-    assert!(answers(&repo).is_empty());
-    let end = &events(&repo, "round_end")[0];
+    assert!(repo.answers().is_empty());
+    let end = &repo.events("round_end")[0];
     assert_eq!(end["outcome"]["skipped"], true);
     assert_eq!(end["outcome"]["qa_answers"], serde_json::Value::Null);
     assert_eq!(
         end["outcome"]["skip_telemetry"]["skip_reason"],
         "user_skip_entire"
     );
-    assert_eq!(answers_json(&repo)["gate"], "N");
+    assert_eq!(repo.recorded_answers()["gate"], "N");
 }
 
 #[test]
 fn anything_else_at_the_gate_is_asked_again() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
-    pty.expect("N to skip entirely.");
-    pty.send_line("maybe");
+    let mut pty = interview(&repo).at_terminal();
+    pty.answer("N to skip entirely.", "maybe");
     pty.expect("Please press Enter or type Y to answer the questions, or N to skip them.");
-    pty.expect("N to skip entirely.");
-    pty.send_line("y");
+    pty.answer("N to skip entirely.", "y");
     pty.expect("Question 1 of 2");
     pty.ctrl_c();
     pty.finish();
@@ -251,43 +191,40 @@ fn anything_else_at_the_gate_is_asked_again() {
 #[test]
 fn ctrl_c_at_the_gate_exits_130_and_keeps_no_answers() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
+    let mut pty = interview(&repo).at_terminal();
     pty.expect("N to skip entirely.");
     pty.expect("> ");
     pty.ctrl_c();
     let (code, screen) = pty.finish();
     assert_eq!(code, 130, "{screen}");
-    assert!(answers(&repo).is_empty());
-    let st: serde_json::Value = serde_json::from_str(&session_file(&repo, "state.json")).unwrap();
+    assert!(repo.answers().is_empty());
+    let st = repo.state();
     assert_eq!(st["status"], "aborted");
 }
 
 #[test]
 fn ctrl_c_mid_loop_exits_130_and_keeps_the_answers_given() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
-    pty.expect("N to skip entirely.");
-    pty.send_line("y");
+    let mut pty = interview(&repo).at_terminal();
+    pty.answer("N to skip entirely.", "y");
     pty.expect("Question 1 of 2");
-    pty.expect("> ");
-    pty.send_line("1");
+    pty.answer("> ", "1");
     pty.expect("Who uses the export?");
     pty.expect("> ");
     pty.ctrl_c();
     let (code, screen) = pty.finish();
     assert_eq!(code, 130, "{screen}");
-    assert_eq!(answers(&repo), vec![a("deployment_target", "k8s", false)]);
-    assert_eq!(answers_json(&repo)["answers"]["deployment_target"], "1");
-    let st: serde_json::Value = serde_json::from_str(&session_file(&repo, "state.json")).unwrap();
+    assert_eq!(repo.answers(), vec![answered("deployment_target", "k8s")]);
+    assert_eq!(repo.recorded_answers()["answers"]["deployment_target"], "1");
+    let st = repo.state();
     assert_eq!(st["status"], "aborted");
 }
 
 #[test]
 fn the_choose_prompt_shows_the_box_and_takes_a_lowercase_letter() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
-    pty.expect("N to skip entirely.");
-    pty.send_line("n");
+    let mut pty = interview(&repo).at_terminal();
+    pty.answer("N to skip entirely.", "n");
     let before = pty.expect("Choose A, B or C: ");
     let rule = "══════════════════════════════════════";
     assert!(
@@ -302,8 +239,8 @@ fn the_choose_prompt_shows_the_box_and_takes_a_lowercase_letter() {
     let (code, screen) = pty.finish();
     assert_eq!(code, 0, "{screen}");
     assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
-    assert_eq!(answers_json(&repo)["decisions"]["consent"], "b");
-    let d = &events(&repo, "decision")[0];
+    assert_eq!(repo.recorded_answers()["decisions"]["consent"], "b");
+    let d = &repo.events("decision")[0];
     assert_eq!(d["id"], "consent");
     assert_eq!(d["choice"], "B");
 }
@@ -311,38 +248,32 @@ fn the_choose_prompt_shows_the_box_and_takes_a_lowercase_letter() {
 #[test]
 fn the_choose_prompt_asks_again_on_anything_else() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
-    pty.expect("N to skip entirely.");
-    pty.send_line("n");
-    pty.expect("Choose A, B or C: ");
-    pty.send_line("z");
+    let mut pty = interview(&repo).at_terminal();
+    pty.answer("N to skip entirely.", "n");
+    pty.answer("Choose A, B or C: ", "z");
     pty.expect("“z” is not one of the choices: type A, B or C.");
-    pty.expect("Choose A, B or C: ");
-    pty.send_line("c");
+    pty.answer("Choose A, B or C: ", "c");
     let (code, _) = pty.finish();
-    assert_eq!(events(&repo, "decision")[0]["choice"], "C");
+    assert_eq!(repo.events("decision")[0]["choice"], "C");
     assert_eq!(code, 0);
 }
 
 #[test]
 fn the_bell_rings_before_a_choose_prompt_at_a_terminal() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
-    pty.expect("N to skip entirely.");
-    pty.send_line("n");
+    let mut pty = interview(&repo).at_terminal();
+    pty.answer("N to skip entirely.", "n");
     let before = pty.expect("DECISION REQUIRED");
     assert!(before.contains("\x07"), "{before:?}");
-    pty.expect("Choose A, B or C: ");
-    pty.send_line("c");
+    pty.answer("Choose A, B or C: ", "c");
     pty.finish();
 }
 
 #[test]
 fn no_bell_keeps_the_choose_prompt_silent() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &["--no-bell"]);
-    pty.expect("N to skip entirely.");
-    pty.send_line("n");
+    let mut pty = interview(&repo).arg("--no-bell").at_terminal();
+    pty.answer("N to skip entirely.", "n");
     let before = pty.expect("Choose A, B or C: ");
     assert!(!before.contains("\x07"), "{before:?}");
     pty.send_line("c");
@@ -352,9 +283,8 @@ fn no_bell_keeps_the_choose_prompt_silent() {
 #[test]
 fn color_always_makes_the_progress_header_bold() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &["--color", "always"]);
-    pty.expect("N to skip entirely.");
-    pty.send_line("y");
+    let mut pty = interview_in_colour(&repo, "always").at_terminal();
+    pty.answer("N to skip entirely.", "y");
     pty.expect("\x1b[1m📋 Q&A Progress — Question 1 of 2\x1b[0m");
     pty.ctrl_c();
     pty.finish();
@@ -364,9 +294,8 @@ fn color_always_makes_the_progress_header_bold() {
 fn no_color_keeps_auto_colour_off_at_a_terminal() {
     let repo = TempRepo::new();
     // The Pty helper sets NO_COLOR=1; `--color auto` must honour it.
-    let mut pty = interview(&repo, &["--color", "auto"]);
-    pty.expect("N to skip entirely.");
-    pty.send_line("y");
+    let mut pty = interview_in_colour(&repo, "auto").at_terminal();
+    pty.answer("N to skip entirely.", "y");
     let shown = pty.expect("Where will this service run?");
     assert!(!shown.contains("\x1b["), "{shown:?}");
     pty.ctrl_c();
@@ -376,7 +305,7 @@ fn no_color_keeps_auto_colour_off_at_a_terminal() {
 #[test]
 fn ctrl_c_pressed_as_the_gate_appears_is_not_lost() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
+    let mut pty = interview(&repo).at_terminal();
     // No wait for the prompt marker: the signal may land while the gate is still being drawn.
     pty.expect("📋 The interviewer has");
     pty.ctrl_c();
@@ -455,24 +384,14 @@ fn stats_without_telemetry_say_so() {
     );
 }
 
-fn telemetry(repo: &TempRepo) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(repo.path().join(".interview/telemetry.jsonl"))
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each telemetry line is JSON"))
-        .collect()
-}
-
 #[test]
 fn telemetry_records_a_gate_skip_as_pre_loop_without_question_text() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
-    pty.expect("N to skip entirely.");
-    pty.send_line("n");
-    pty.expect("Choose A, B or C: ");
-    pty.send_line("c");
+    let mut pty = interview(&repo).at_terminal();
+    pty.answer("N to skip entirely.", "n");
+    pty.answer("Choose A, B or C: ", "c");
     pty.finish();
-    let t = telemetry(&repo);
+    let t = repo.telemetry();
     assert_eq!(t.len(), 1, "{t:?}");
     assert_eq!(t[0]["gate"], "user_skip_entire");
     assert_eq!(t[0]["skip_type"], "pre_loop");
@@ -488,19 +407,15 @@ fn telemetry_records_a_gate_skip_as_pre_loop_without_question_text() {
 #[test]
 fn telemetry_records_skip_all_as_mid_loop_with_its_position_and_duration() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
-    pty.expect("N to skip entirely.");
-    pty.send_line("y");
+    let mut pty = interview(&repo).at_terminal();
+    pty.answer("N to skip entirely.", "y");
     pty.expect("Question 1 of 2");
-    pty.expect("> ");
-    pty.send_line("2");
+    pty.answer("> ", "2");
     pty.expect("Question 2 of 2");
-    pty.expect("> ");
-    pty.send_line("skip all");
-    pty.expect("Choose A, B or C: ");
-    pty.send_line("c");
+    pty.answer("> ", "skip all");
+    pty.answer("Choose A, B or C: ", "c");
     pty.finish();
-    let t = telemetry(&repo);
+    let t = repo.telemetry();
     assert_eq!(t[0]["gate"], "proceeded");
     assert_eq!(t[0]["skip_type"], "mid_loop_skip_all");
     assert_eq!(t[0]["skip_all_at"], 2);
@@ -511,12 +426,12 @@ fn telemetry_records_skip_all_as_mid_loop_with_its_position_and_duration() {
 #[test]
 fn telemetry_records_ctrl_c_at_the_gate_as_user_abort() {
     let repo = TempRepo::new();
-    let mut pty = interview(&repo, &[]);
+    let mut pty = interview(&repo).at_terminal();
     pty.expect("N to skip entirely.");
     pty.expect("> ");
     pty.ctrl_c();
     pty.finish();
-    let t = telemetry(&repo);
+    let t = repo.telemetry();
     assert_eq!(t[0]["gate"], "user_abort");
     assert_eq!(t[0]["skip_type"], "user_abort");
 }
