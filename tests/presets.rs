@@ -202,19 +202,18 @@ impl MockServer {
             .stdin(Stdio::null())
             .stdout(Stdio::null());
         let child = cmd.spawn().expect("start the mock model server");
-        let started = Instant::now();
-        let port = loop {
-            if let Ok(text) = std::fs::read_to_string(&port_file)
-                && let Ok(port) = text.trim().parse()
-            {
-                break port;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(20),
-                "the mock model server did not start"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        };
+        let mut port = None;
+        wait_until(
+            Duration::from_secs(20),
+            "the mock model server to start",
+            || {
+                port = std::fs::read_to_string(&port_file)
+                    .ok()
+                    .and_then(|text| text.trim().parse().ok());
+                port.is_some()
+            },
+        );
+        let port: u16 = port.unwrap();
         eprintln!(
             "mock model server on 127.0.0.1:{port}{}",
             if netns {
@@ -289,10 +288,7 @@ fn interview_with(
     let home = tools.join("home");
     std::fs::create_dir_all(&home).unwrap();
     let repo = TempRepo::new();
-    repo.write(
-        "item.md",
-        "# Export to CSV\n\nUsers want their data as CSV.\n",
-    );
+    repo.write("item.md", WORK_ITEM);
     let answers = tools.join("answers.json");
     std::fs::write(
         &answers,
@@ -342,10 +338,7 @@ fn interview_with(
     let doc = repo.read("docs/interviews/intent-7.md");
     assert!(doc.contains("It runs on one VM"), "{doc}");
     assert!(doc.contains("README.md:1"), "{doc}");
-    let state: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(repo.session_dir().join("state.json")).unwrap(),
-    )
-    .unwrap();
+    let state = repo.state();
     assert_eq!(state["runner"], cli.name);
     assert_eq!(state["status"], "done");
     repo
@@ -435,48 +428,26 @@ fn replayed_codex() -> tempfile::TempDir {
 fn the_codex_preset_gives_the_brief_on_stdin_and_reads_the_receipt_from_its_events() {
     let repo = TempRepo::new();
     repo.write(
-        "item.md",
-        "# Export to CSV\n\nUsers want their data as CSV.\n",
-    );
-    repo.write(
         "answers.json",
         r#"{ "interview_answers": 1, "gate": "y", "answers": { "deployment_target": "2" } }"#,
     );
     let bin = replayed_codex();
-    let out = repo
-        .cmd()
-        .args([
-            "intent",
-            "7",
-            "--from",
-            "item.md",
-            "--runner",
-            "codex",
-            "--answers",
-            "answers.json",
-            "--yes",
-        ])
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin.path().display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(&out),
-        stderr(&out)
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
     );
+    Interview::intent(&repo, "7")
+        .work_item()
+        .preset("codex")
+        .answers_file("answers.json")
+        .yes()
+        .env("PATH", path)
+        .run()
+        .exits(0);
     let doc = repo.read("docs/interviews/intent-7.md");
     assert!(doc.contains("It runs on one VM"), "{doc}");
-    let turn1 = repo.session_dir().join("turns/001/out");
-    let argv = std::fs::read_to_string(turn1.join("argv.txt")).unwrap();
+    let argv = repo.session_file("turns/001/out/argv.txt");
     let schema = repo.session_dir().join("turns/001/receipt.schema.json");
     assert_eq!(
         argv.lines().collect::<Vec<_>>(),
@@ -493,8 +464,5 @@ fn the_codex_preset_gives_the_brief_on_stdin_and_reads_the_receipt_from_its_even
             &schema.display().to_string(),
         ]
     );
-    assert_eq!(
-        std::fs::read_to_string(turn1.join("stdin.txt")).unwrap(),
-        "brief\n"
-    );
+    assert_eq!(repo.session_file("turns/001/out/stdin.txt"), "brief\n");
 }
