@@ -6,6 +6,7 @@
 //! enforced before a round returns.
 
 pub mod clock;
+pub mod progress;
 pub mod render;
 pub mod replay;
 pub mod style;

@@ -1,0 +1,349 @@
+//! The progress line while a runner works: turn n of N, the runner's name, elapsed time and the
+//! agent's current activity in a few words. Written to standard error, redrawn in place only at
+//! a terminal, and gone before anything else is shown (docs/person.md).
+//!
+//! Not for: the question loop's own progress header (that is `render::question`).
+
+use std::ffi::OsStr;
+use std::io::{IsTerminal, Write};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+
+use crate::cli::ColorChoice;
+
+/// How the progress line is shown, decided once per run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProgressLook {
+    /// Redrawn in place with the terminal's own escapes (a capable terminal, colour allowed).
+    Live,
+    /// Redrawn in place with carriage returns and spaces only: no escape byte is written
+    /// (`TERM=dumb`, `NO_COLOR`, `--color never`).
+    Plain,
+    /// One plain line when a turn starts (standard error is not a terminal).
+    Line,
+    /// Nothing (`--verbose` streams the runner's own output instead).
+    Off,
+}
+
+impl ProgressLook {
+    /// Decide from the command line and this process's standard error and environment.
+    pub fn resolve(color: ColorChoice, verbose: bool) -> ProgressLook {
+        ProgressLook::decide(
+            color,
+            verbose,
+            std::io::stderr().is_terminal(),
+            std::env::var_os("TERM").as_deref(),
+            std::env::var_os("NO_COLOR").as_deref(),
+        )
+    }
+
+    /// The rule itself. Escapes are used only at a terminal whose `TERM` is set and not `dumb`,
+    /// and only while colour is allowed: `NO_COLOR` (unless `--color always`) and
+    /// `--color never` mean no escape byte at all.
+    pub fn decide(
+        color: ColorChoice,
+        verbose: bool,
+        stderr_is_terminal: bool,
+        term: Option<&OsStr>,
+        no_color: Option<&OsStr>,
+    ) -> ProgressLook {
+        if verbose {
+            return ProgressLook::Off;
+        }
+        if !stderr_is_terminal {
+            return ProgressLook::Line;
+        }
+        let capable = term.is_some_and(|t| !t.is_empty() && t != "dumb");
+        let no_color_set = no_color.is_some_and(|v| !v.is_empty());
+        let escapes = capable
+            && match color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => !no_color_set,
+            };
+        if escapes {
+            ProgressLook::Live
+        } else {
+            ProgressLook::Plain
+        }
+    }
+}
+
+/// The progress line being shown, if any: what [`activity`] updates.
+static CURRENT: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// How often the line is redrawn (the elapsed time and the spinner move).
+const TICK: Duration = Duration::from_millis(250);
+
+/// Longest activity text kept, in characters (the line is also cut to the terminal's width).
+const ACTIVITY_MAX: usize = 80;
+
+/// The progress line of one runner turn. Cleared when dropped, so no prompt, message or error
+/// that follows the turn ever shares its line.
+#[derive(Debug)]
+pub struct Progress {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// Start showing "turn `turn` of `max_turns` · `runner` · elapsed" on standard error.
+    pub fn start(look: ProgressLook, turn: u32, max_turns: u32, runner: &str) -> Progress {
+        let runner = crate::receipt::sanitize_line(runner).0;
+        let target = match look {
+            ProgressLook::Off => return Progress { bar: None },
+            ProgressLook::Line => {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "turn {turn} of {max_turns}: waiting for {runner}…"
+                );
+                return Progress { bar: None };
+            }
+            ProgressLook::Live => ProgressDrawTarget::stderr(),
+            ProgressLook::Plain => ProgressDrawTarget::term_like(Box::new(PlainTerminal::new())),
+        };
+        let bar = Progress::bar(look, target, turn, max_turns, &runner);
+        *CURRENT.lock().unwrap_or_else(|p| p.into_inner()) = Some(bar.clone());
+        Progress { bar: Some(bar) }
+    }
+
+    /// A progress line drawn to `target` (for tests of the drawing itself).
+    fn bar(
+        look: ProgressLook,
+        target: ProgressDrawTarget,
+        turn: u32,
+        max_turns: u32,
+        runner: &str,
+    ) -> ProgressBar {
+        let ticks: &[&str] = match look {
+            ProgressLook::Live => &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏", "·"],
+            _ => &["-", "\\", "|", "/", "·"],
+        };
+        let style = ProgressStyle::with_template(&template(turn, max_turns, runner))
+            .unwrap_or_else(|_| ProgressStyle::default_spinner())
+            .tick_strings(ticks);
+        let bar = ProgressBar::with_draw_target(None, target).with_style(style);
+        bar.enable_steady_tick(TICK);
+        bar
+    }
+}
+
+/// The line's indicatif template. Braces in the runner's name are not read as template keys.
+fn template(turn: u32, max_turns: u32, runner: &str) -> String {
+    let runner = runner.replace('{', "(").replace('}', ")");
+    format!("{{spinner}} turn {turn} of {max_turns} · {runner} · {{elapsed}}{{wide_msg}}")
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            CURRENT.lock().unwrap_or_else(|p| p.into_inner()).take();
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Show what the agent is doing now, in a few words ("reading src/export.rs"), on the progress
+/// line being shown; nothing when there is none. The text comes from the runner, so it is
+/// sanitised and kept short like any runner text. Callable from any thread.
+pub fn activity(text: &str) {
+    let guard = CURRENT.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(bar) = guard.as_ref() {
+        bar.set_message(activity_text(text));
+    }
+}
+
+/// The activity as shown after the elapsed time: one sanitised line, at most
+/// [`ACTIVITY_MAX`] characters, introduced by " · " (empty when there is nothing to say).
+pub fn activity_text(text: &str) -> String {
+    let clean = crate::receipt::sanitize_line(text).0;
+    let words: Vec<&str> = clean.split_whitespace().collect();
+    let one = words.join(" ");
+    if one.is_empty() {
+        return String::new();
+    }
+    let mut short: String = one.chars().take(ACTIVITY_MAX).collect();
+    if one.chars().count() > ACTIVITY_MAX {
+        short.pop();
+        short.push('…');
+    }
+    format!(" · {short}")
+}
+
+/// A few words for an agent's tool call, as its CLI names the tool: `Read` of `src/x.rs` is
+/// "reading src/x.rs", `Grep` of `ProjectList` is "searching for `ProjectList`". A tool not
+/// known here is named as it is ("using WebFetch").
+pub fn tool_activity(tool: &str, target: Option<&str>) -> String {
+    let verb = match tool.to_ascii_lowercase().as_str() {
+        "read" | "read_file" | "readfile" | "view" | "cat" | "notebookread" => "reading",
+        "grep" | "search" | "search_file_content" | "ripgrep" | "rg" => "searching for",
+        "glob" | "ls" | "list_directory" | "find" | "list" => "listing",
+        "bash" | "shell" | "exec" | "run_shell_command" | "command" | "local_shell" => "running",
+        "webfetch" | "web_fetch" | "fetch" => "fetching",
+        "websearch" | "web_search" | "google_web_search" => "searching the web for",
+        "todowrite" | "update_plan" | "plan" => "planning",
+        "structuredoutput" | "structured_output" => "writing its answer",
+        _ => "",
+    };
+    let target = target.map(str::trim).filter(|t| !t.is_empty());
+    match (verb, target) {
+        ("searching for" | "searching the web for", Some(t)) => format!("{verb} `{t}`"),
+        ("writing its answer" | "planning", _) => verb.to_string(),
+        ("", Some(t)) => format!("using {tool}: {t}"),
+        ("", None) => format!("using {tool}"),
+        (verb, Some(t)) => format!("{verb} {t}"),
+        (verb, None) => verb.to_string(),
+    }
+}
+
+/// Standard error as a terminal that knows no escapes: the line is redrawn with a carriage
+/// return and cleared with spaces.
+#[derive(Debug)]
+struct PlainTerminal {
+    width: u16,
+}
+
+impl PlainTerminal {
+    fn new() -> PlainTerminal {
+        let (_, cols) = console::Term::stderr().size();
+        PlainTerminal {
+            // One column short of the edge, so a terminal without pending wrap never wraps.
+            width: cols.saturating_sub(1).max(20),
+        }
+    }
+}
+
+impl TermLike for PlainTerminal {
+    fn width(&self) -> u16 {
+        self.width
+    }
+
+    fn height(&self) -> u16 {
+        1
+    }
+
+    // The line is a single line: there is nowhere to move but its start.
+    fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+        self.write_str("\r")
+    }
+
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.write_str(&format!("{s}\n"))
+    }
+
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        std::io::stderr().write_all(s.as_bytes())
+    }
+
+    fn clear_line(&self) -> std::io::Result<()> {
+        self.write_str(&format!("\r{}\r", " ".repeat(usize::from(self.width))))
+    }
+
+    fn flush(&self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(s: &str) -> Option<&OsStr> {
+        Some(OsStr::new(s))
+    }
+
+    #[test]
+    fn verbose_shows_no_progress_line() {
+        let look = ProgressLook::decide(ColorChoice::Auto, true, true, os("xterm"), None);
+        assert_eq!(look, ProgressLook::Off);
+    }
+
+    #[test]
+    fn a_pipe_gets_one_plain_line() {
+        let look = ProgressLook::decide(ColorChoice::Always, false, false, os("xterm"), None);
+        assert_eq!(look, ProgressLook::Line);
+    }
+
+    #[test]
+    fn a_capable_terminal_is_redrawn_with_escapes() {
+        let look = ProgressLook::decide(ColorChoice::Auto, false, true, os("xterm"), None);
+        assert_eq!(look, ProgressLook::Live);
+    }
+
+    #[test]
+    fn dumb_or_unknown_terminals_get_no_escapes() {
+        for term in [os("dumb"), os(""), None] {
+            let look = ProgressLook::decide(ColorChoice::Always, false, true, term, None);
+            assert_eq!(look, ProgressLook::Plain, "TERM={term:?}");
+        }
+    }
+
+    #[test]
+    fn no_color_and_color_never_mean_no_escapes() {
+        let look = ProgressLook::decide(ColorChoice::Auto, false, true, os("xterm"), os("1"));
+        assert_eq!(look, ProgressLook::Plain);
+        let look = ProgressLook::decide(ColorChoice::Never, false, true, os("xterm"), None);
+        assert_eq!(look, ProgressLook::Plain);
+        let look = ProgressLook::decide(ColorChoice::Always, false, true, os("xterm"), os("1"));
+        assert_eq!(look, ProgressLook::Live);
+    }
+
+    #[test]
+    fn activity_is_sanitised_kept_on_one_line_and_short() {
+        let text = activity_text("reading \x1b[2Jsrc/x.rs\n\tnow");
+        assert_eq!(text, " · reading src/x.rs now");
+        let long = activity_text(&"a".repeat(500));
+        assert_eq!(long.chars().count(), " · ".chars().count() + ACTIVITY_MAX);
+        assert!(long.ends_with('…'));
+        assert_eq!(activity_text(" \n "), "");
+    }
+
+    #[test]
+    fn activity_without_a_progress_line_does_nothing() {
+        CURRENT.lock().unwrap().take();
+        activity("reading src/x.rs");
+        assert!(CURRENT.lock().unwrap().is_none());
+    }
+
+    #[test]
+    fn tool_calls_read_as_a_few_words() {
+        assert_eq!(
+            tool_activity("Read", Some("src/export.rs")),
+            "reading src/export.rs"
+        );
+        assert_eq!(
+            tool_activity("Grep", Some("ProjectList")),
+            "searching for `ProjectList`"
+        );
+        assert_eq!(tool_activity("Bash", Some("ls src")), "running ls src");
+        assert_eq!(tool_activity("StructuredOutput", None), "writing its answer");
+        assert_eq!(tool_activity("Frobnicate", None), "using Frobnicate");
+        assert_eq!(tool_activity("Frobnicate", Some("x")), "using Frobnicate: x");
+    }
+
+    #[test]
+    fn the_line_names_turn_runner_elapsed_and_activity() {
+        assert_eq!(
+            template(2, 5, "claude"),
+            "{spinner} turn 2 of 5 · claude · {elapsed}{wide_msg}"
+        );
+    }
+
+    #[test]
+    fn braces_in_a_runner_name_are_not_template_keys() {
+        assert_eq!(
+            template(1, 5, "sh {elapsed}"),
+            "{spinner} turn 1 of 5 · sh (elapsed) · {elapsed}{wide_msg}"
+        );
+    }
+}
