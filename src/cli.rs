@@ -86,6 +86,23 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Remove finished sessions from the local tier (never an unfinished or running one).
+    Prune {
+        /// Only sessions last changed more than DAYS days ago.
+        #[arg(long, value_name = "DAYS")]
+        older_than: Option<u64>,
+        /// Keep the N most recent finished sessions whatever their age.
+        #[arg(long, value_name = "N")]
+        keep: Option<usize>,
+    },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: Shell,
+    },
+    /// Print the manual page (roff) on standard output.
+    Man,
     /// Internal: run a built-in runner (started by the tool as a subprocess).
     #[command(hide = true)]
     Runner {
@@ -95,17 +112,35 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    override_usage = "interview guard [--on-change fail|warn] [--json] -- CMD [ARGS…]\n       interview guard snapshot [--json]"
+)]
 pub struct GuardOptions {
+    #[command(subcommand)]
+    pub snapshot: Option<GuardCommand>,
     /// What to do when the command changed the repository.
     #[arg(long, value_enum)]
     pub on_change: Option<OnChange>,
     /// Print the report (or snapshot) as JSON.
     #[arg(long)]
     pub json: bool,
-    /// `snapshot`, or `-- CMD ARGS…`.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    /// The command to run under the guard, after `--`.
+    #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
 }
+
+#[derive(Debug, Subcommand)]
+pub enum GuardCommand {
+    /// Print one snapshot of the repository (what the guard compares).
+    Snapshot {
+        /// Print the snapshot as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The shells `interview completions` writes a script for.
+pub use clap_complete::Shell;
 
 #[derive(Debug, Clone, Args)]
 pub struct RunOptions {

@@ -13,4 +13,5 @@ mod replay;
 mod resume;
 mod status;
 mod subject;
+mod terminal;
 mod turn_loop;

@@ -2,16 +2,20 @@
 
 use std::path::Path;
 
-use crate::cli::GuardOptions;
+use crate::cli::{GuardCommand, GuardOptions};
 use crate::error::Result;
 use crate::guard::command::{GuardRequest, WhenChanged};
 use crate::session::OnChange;
 
 pub fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
     let repo = super::discover(cwd)?;
+    let (command, json) = match &args.snapshot {
+        Some(GuardCommand::Snapshot { json }) => (vec!["snapshot".to_string()], args.json || *json),
+        None => (args.command.clone(), args.json),
+    };
     let request = GuardRequest {
-        command: args.command.clone(),
-        json: args.json,
+        command,
+        json,
         // Without a person to ask, `ask` means `fail`.
         on_change: match args.on_change {
             Some(OnChange::Warn) => WhenChanged::Warn,

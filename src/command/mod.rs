@@ -3,9 +3,12 @@
 //! typed values; nothing below this layer sees a clap type (docs/architecture.md).
 
 mod answers;
+mod completions;
 mod guard;
 mod interview;
+mod man;
 mod person;
+mod prune;
 mod resume;
 mod runner;
 mod runners;
@@ -36,6 +39,9 @@ pub fn run(cli: Cli) -> Result<i32> {
     match &cli.command {
         Command::Runner { name } => runner::run(name),
         Command::Runners => runners::run(),
+        Command::Completions { shell } => completions::run(*shell),
+        Command::Man => man::run(),
+        Command::Prune { older_than, keep } => prune::run(&cwd, *older_than, *keep),
         Command::Stats { json } => stats::run(&cwd, *json),
         Command::Answers { session } => answers::run(&cwd, session.as_deref()),
         Command::Status { session, all, json } => {
@@ -62,13 +68,35 @@ pub fn run(cli: Cli) -> Result<i32> {
     }
 }
 
+/// Write `bytes` to standard output. A reader that stopped early (`| head`) is not an error.
+fn print_bytes(bytes: &[u8], what: &str) -> Result<i32> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => Ok(crate::error::code::DONE),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(crate::error::code::DONE),
+        Err(e) => Err(Error::io(format!("cannot write {what}"), e)),
+    }
+}
+
 /// Find the repository around `dir`, without trusting or running anything in it.
 pub fn discover(dir: &Path) -> Result<Repo> {
     let repo = gix::discover(dir).map_err(|e| {
-        Error::Repo(format!(
-            "{} is not inside a git repository: {e}",
-            dir.display()
-        ))
+        use gix::discover::upwards::Error as Upwards;
+        match e.downcast_any_ref::<Upwards>() {
+            Some(
+                Upwards::NoGitRepository { .. }
+                | Upwards::NoGitRepositoryWithinCeiling { .. }
+                | Upwards::NoGitRepositoryWithinFs { .. },
+            ) => Error::Repo(format!(
+                "{} is not inside a git repository (no .git in it or above it); run interview inside one, or pass -C DIR",
+                dir.display()
+            )),
+            _ => Error::Repo(format!(
+                "cannot open the git repository around {}: {e}",
+                dir.display()
+            )),
+        }
     })?;
     let worktree = repo
         .workdir()

@@ -51,7 +51,7 @@ pub fn run(args: &GuardRequest, worktree: &Path) -> Result<i32> {
             Ok(0)
         }
         [] => Err(Error::Usage(
-            "interview guard: say what to run (`interview guard -- CMD ARGS…`) or `interview guard snapshot`".into(),
+            "say what to run (`interview guard -- CMD ARGS…`) or `interview guard snapshot`".into(),
         )),
         [program, rest @ ..] => {
             let before = Snapshot::take(&scope)?;

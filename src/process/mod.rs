@@ -23,7 +23,7 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
 
 pub use output::{Capture, Sink, Stream};
-pub use tree::{end_orphan, start_time};
+pub use tree::{end_orphan, live_runner, start_time};
 
 /// What the child reads.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -63,22 +63,21 @@ pub fn start_time(pid: i32) -> Option<u64> {
 /// End the process group of a program noted in `pid_file` by an earlier run of the tool, if that
 /// very process is still there. Returns true when it was.
 pub fn end_orphan(pid_file: &std::path::Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(pid_file) else {
+    let Some(pid) = live_runner(pid_file) else {
         return false;
     };
-    let mut parts = text.split_whitespace();
-    let (Some(Ok(pid)), Some(Ok(start))) = (
-        parts.next().map(str::parse::<i32>),
-        parts.next().map(str::parse::<u64>),
-    ) else {
-        return false;
-    };
-    if pid <= 1 || start_time(pid) != Some(start) {
-        return false;
-    }
     let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
     let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
     true
+}
+
+/// The pid of the runner noted in `pid_file`, if that very process is still running.
+pub fn live_runner(pid_file: &std::path::Path) -> Option<i32> {
+    let text = std::fs::read_to_string(pid_file).ok()?;
+    let mut parts = text.split_whitespace();
+    let pid = parts.next()?.parse::<i32>().ok()?;
+    let start = parts.next()?.parse::<u64>().ok()?;
+    (pid > 1 && start_time(pid) == Some(start)).then_some(pid)
 }
 
 struct ProcInfo {

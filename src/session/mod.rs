@@ -11,6 +11,7 @@ pub mod history;
 mod on_change;
 pub use on_change::OnChange;
 mod person;
+pub mod prune;
 pub mod resume;
 mod retries;
 pub mod state;

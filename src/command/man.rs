@@ -1,0 +1,82 @@
+//! `interview man`: the manual page (roff), from the command-line types themselves, with a page
+//! section for each command (README, "Install").
+
+use clap::CommandFactory;
+
+use crate::cli::Cli;
+use crate::error::{Error, Result};
+
+pub fn run() -> Result<i32> {
+    let command = Cli::command();
+    let mut page = Vec::new();
+    let man = clap_mangen::Man::new(command.clone());
+    man.render_title(&mut page)
+        .and_then(|()| man.render_name_section(&mut page))
+        .and_then(|()| man.render_synopsis_section(&mut page))
+        .and_then(|()| man.render_description_section(&mut page))
+        .and_then(|()| man.render_options_section(&mut page))
+        .and_then(|()| render_commands(&command, &mut page))
+        .and_then(|()| man.render_version_section(&mut page))
+        .map_err(|e| Error::io("cannot render the manual page", e))?;
+    super::print_bytes(&page, "the manual page")
+}
+
+/// One `COMMANDS` section: each visible subcommand with its usage, about and options.
+fn render_commands(command: &clap::Command, page: &mut Vec<u8>) -> std::io::Result<()> {
+    page.extend_from_slice(b".SH COMMANDS\n");
+    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let mut sub = sub.clone().bin_name(format!("interview {}", sub.get_name()));
+        let usage = sub.render_usage().to_string();
+        let usage = usage.trim_start_matches("Usage: ");
+        page.extend_from_slice(format!(".TP\n\\fB{}\\fR\n", roff_escape(usage)).as_bytes());
+        if let Some(about) = sub.get_long_about().or(sub.get_about()) {
+            page.extend_from_slice(format!("{}\n", roff_escape(&about.to_string())).as_bytes());
+        }
+        for arg in sub.get_arguments().filter(|a| !a.is_hide_set()) {
+            let name = match (arg.get_short(), arg.get_long()) {
+                (_, Some(long)) => format!("--{long}"),
+                (Some(short), None) => format!("-{short}"),
+                (None, None) => format!("<{}>", arg.get_id()),
+            };
+            if name == "--help" {
+                continue;
+            }
+            let takes_value = arg.get_num_args().is_some_and(|n| n.takes_values());
+            let name = match arg.get_value_names() {
+                Some([value, ..]) if takes_value && arg.get_long().is_some() => {
+                    format!("{name} <{value}>")
+                }
+                _ if takes_value && arg.get_long().is_some() => {
+                    format!("{name} <{}>", arg.get_id().as_str().to_uppercase())
+                }
+                _ => name,
+            };
+            let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+            page.extend_from_slice(
+                format!(
+                    ".RS\n.TP\n\\fB{}\\fR\n{}\n.RE\n",
+                    roff_escape(&name),
+                    roff_escape(&help)
+                )
+                .as_bytes(),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Text made safe for a roff line: backslashes doubled, a leading `.` or `'` guarded, dashes
+/// kept as hyphens.
+fn roff_escape(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let escaped = line.replace('\\', "\\e").replace('-', "\\-");
+            if escaped.starts_with('.') || escaped.starts_with('\'') {
+                format!("\\&{escaped}")
+            } else {
+                escaped
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -1,0 +1,146 @@
+//! `interview prune`: removing finished sessions from the local tier (docs/sessions.md).
+//!
+//! Only a finished session goes: done, or given up at the circuit breaker. An unfinished one (it
+//! can still be resumed), one whose state cannot be read, and one whose runner is still running
+//! are always kept. Nothing outside `.interview/sessions/` is touched, and no link is followed.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use super::history::{self, Listed};
+use super::state::{State, Status};
+use super::tier::TIER_DIR;
+use crate::error::{Error, Result};
+
+/// Which finished sessions to remove.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PruneRule {
+    /// Only sessions whose state was last written more than this long ago.
+    pub older_than: Option<Duration>,
+    /// Keep this many of the most recent finished sessions, whatever their age.
+    pub keep: usize,
+}
+
+/// What one prune did.
+#[derive(Debug, Default)]
+pub struct Pruned {
+    /// `(session id, status word)` of each session removed, oldest first.
+    pub removed: Vec<(String, &'static str)>,
+    /// Finished sessions kept by the rule.
+    pub kept_finished: usize,
+    /// Sessions kept because they are unfinished, unreadable or running.
+    pub kept_unfinished: usize,
+}
+
+/// True for a session that is over and cannot be continued.
+pub fn finished(state: &State) -> bool {
+    state.status == Status::Done
+        || (state.abandoned && matches!(state.status, Status::Failed | Status::Aborted))
+}
+
+/// True while a runner of the session is still running (a turn's `runner.pid` names a live
+/// process).
+fn running(dir: &Path) -> bool {
+    let Ok(turns) = std::fs::read_dir(dir.join("turns")) else {
+        return false;
+    };
+    turns.flatten().any(|turn| {
+        let pid = turn.path().join(crate::protocol::files::RUNNER_PID);
+        crate::process::live_runner(&pid).is_some()
+    })
+}
+
+/// When the session's state was last written (its `state.json`, not followed if a link).
+fn last_changed(dir: &Path) -> Option<SystemTime> {
+    std::fs::symlink_metadata(dir.join("state.json"))
+        .and_then(|m| m.modified())
+        .ok()
+}
+
+/// Remove the finished sessions of `worktree` that `rule` selects.
+pub fn prune(worktree: &Path, rule: PruneRule, now: SystemTime) -> Result<Pruned> {
+    // A tier that is a link (a repository could ship one) is not ours to delete in.
+    for dir in [
+        worktree.join(TIER_DIR),
+        worktree.join(TIER_DIR).join("sessions"),
+    ] {
+        match std::fs::symlink_metadata(&dir) {
+            Ok(m) if m.file_type().is_symlink() || !m.is_dir() => {
+                return Err(Error::State(format!(
+                    "{} is not a plain directory; prune removes nothing there",
+                    dir.display()
+                )));
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Pruned::default()),
+            Err(e) => return Err(Error::io(format!("cannot read {}", dir.display()), e)),
+        }
+    }
+    let mut pruned = Pruned::default();
+    let mut candidates: Vec<(Listed, SystemTime, &'static str)> = Vec::new();
+    for listed in history::list(worktree) {
+        let word = match &listed.state {
+            Ok(state) if finished(state) && !running(&listed.dir) => {
+                if state.abandoned {
+                    "given up"
+                } else {
+                    "finished"
+                }
+            }
+            _ => {
+                pruned.kept_unfinished += 1;
+                continue;
+            }
+        };
+        let changed = last_changed(&listed.dir).unwrap_or(now);
+        candidates.push((listed, changed, word));
+    }
+    // The most recent first, so `keep` keeps those.
+    candidates.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.id.cmp(&a.0.id)));
+    let mut removed = Vec::new();
+    for (i, (listed, changed, word)) in candidates.into_iter().enumerate() {
+        let old_enough = rule
+            .older_than
+            .is_none_or(|age| now.duration_since(changed).is_ok_and(|d| d > age));
+        if i < rule.keep || !old_enough {
+            pruned.kept_finished += 1;
+            continue;
+        }
+        std::fs::remove_dir_all(&listed.dir)
+            .map_err(|e| Error::io(format!("cannot remove {}", listed.dir.display()), e))?;
+        removed.push((listed.id, word));
+    }
+    removed.reverse();
+    pruned.removed = removed;
+    Ok(pruned)
+}
+
+/// What a prune says it did.
+pub fn report(pruned: &Pruned) -> String {
+    let mut out = String::new();
+    if pruned.removed.is_empty() {
+        out.push_str("Nothing to prune: no finished session matches.\n");
+    } else {
+        out.push_str(&format!(
+            "Removed {} finished session(s):\n",
+            pruned.removed.len()
+        ));
+        for (id, word) in &pruned.removed {
+            out.push_str(&format!("  {id}  ({word})\n"));
+        }
+    }
+    let mut kept = Vec::new();
+    if pruned.kept_finished > 0 {
+        kept.push(format!("{} finished", pruned.kept_finished));
+    }
+    if pruned.kept_unfinished > 0 {
+        kept.push(format!(
+            "{} unfinished or running (never pruned)",
+            pruned.kept_unfinished
+        ));
+    }
+    if !kept.is_empty() {
+        out.push_str(&format!("Kept {}.\n", kept.join(", ")));
+    }
+    out
+}

@@ -1,0 +1,256 @@
+//! Around the questions: shell completions, the man page, `prune`, and messages that say each
+//! thing once (docs/person.md, docs/sessions.md, README "Install").
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use crate::util::*;
+
+/// Feed `input` to `program args…` and return its output.
+fn pipe_into(program: &str, args: &[&str], input: &[u8]) -> std::process::Output {
+    let mut child = Command::new(program)
+        .args(args)
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .env("MANWIDTH", "100")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn have(program: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn bash_completions_are_valid_bash() {
+    let repo = TempRepo::new();
+    let out = repo.run(&["completions", "bash"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let script = stdout(&out);
+    assert!(script.contains("interview"));
+    for command in ["reflect", "intent", "resume", "prune", "completions", "man"] {
+        assert!(script.contains(command), "no {command} in the bash completions");
+    }
+    let check = pipe_into("bash", &["-n"], script.as_bytes());
+    assert!(
+        check.status.success(),
+        "bash -n rejects the completions: {}",
+        stderr(&check)
+    );
+}
+
+#[test]
+fn completions_exist_for_every_documented_shell() {
+    let repo = TempRepo::new();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = repo.run(&["completions", shell]);
+        assert!(out.status.success(), "{shell}: {}", stderr(&out));
+        assert!(stdout(&out).contains("prune"), "{shell}: no prune");
+    }
+    let out = repo.run(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_man_page_renders_with_man() {
+    if !have("man") {
+        println!("skipped: `man` is not installed here (.ci/run installs man-db)");
+        return;
+    }
+    let repo = TempRepo::new();
+    let out = repo.run(&["man"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("\n.TH interview 1"));
+    let page = pipe_into("man", &["-l", "-"], &out.stdout);
+    assert!(page.status.success(), "man -l: {}", stderr(&page));
+    let text = String::from_utf8_lossy(&page.stdout);
+    for section in ["NAME", "SYNOPSIS", "OPTIONS", "COMMANDS"] {
+        assert!(text.contains(section), "no {section} in:\n{text}");
+    }
+    assert!(text.contains("interview prune"), "{text}");
+    assert!(text.contains("--older-than <DAYS>"), "{text}");
+    assert!(
+        !stderr(&page).contains("warning"),
+        "roff warnings: {}",
+        stderr(&page)
+    );
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let repo = TempRepo::new();
+    let mut child = repo
+        .cmd()
+        .arg("man")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn guard_snapshot_help_is_help() {
+    let repo = TempRepo::new();
+    let out = repo.run(&["guard", "snapshot", "--help"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("--json"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("Usage: interview guard snapshot"));
+    let out = repo.run(&["guard", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("-- CMD"), "{}", stdout(&out));
+}
+
+#[test]
+fn guard_snapshot_json_works_either_side_of_the_word() {
+    let repo = TempRepo::new();
+    for args in [["guard", "snapshot", "--json"], ["guard", "--json", "snapshot"]] {
+        let out = repo.run(&args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON snapshot");
+        assert!(json.is_object());
+    }
+}
+
+#[test]
+fn guard_without_a_command_says_so_with_one_prefix() {
+    let repo = TempRepo::new();
+    let out = repo.run(&["guard"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.starts_with("interview: say what to run"), "{err}");
+    assert_eq!(err.matches("interview:").count(), 1, "{err}");
+}
+
+#[test]
+fn outside_a_repository_it_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(bin())
+        .arg("status")
+        .current_dir(dir.path())
+        .env("GIT_CEILING_DIRECTORIES", dir.path().parent().unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.matches("git repository").count(), 1, "{err}");
+    assert!(err.contains("not inside a git repository"), "{err}");
+    assert!(err.contains("-C DIR"), "{err}");
+}
+
+/// A finished session on `intent ID` (the runner finishes at once; consent by `--yes`).
+fn finished_session(repo: &TempRepo, id: &str) {
+    Interview::intent(repo, id)
+        .work_item()
+        .runner("done-at-once.sh")
+        .answers(r#"{ "interview_answers": 1 }"#)
+        .yes()
+        .run()
+        .exits(0);
+}
+
+/// A failed (so unfinished) session on `intent ID`.
+fn failed_session(repo: &TempRepo, id: &str) {
+    Interview::intent(repo, id)
+        .work_item()
+        .runner("no-receipt.sh")
+        .answers(r#"{ "interview_answers": 1 }"#)
+        .args(["--retries", "0"])
+        .run()
+        .exits(4);
+}
+
+fn session_ids(repo: &TempRepo) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(repo.path().join(".interview/sessions"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// Make a session's state look `days` days old.
+fn age(repo: &TempRepo, id: &str, days: u64) {
+    let state = repo
+        .path()
+        .join(".interview/sessions")
+        .join(id)
+        .join("state.json");
+    let when = std::time::SystemTime::now() - std::time::Duration::from_secs(days * 86_400);
+    filetime::set_file_mtime(&state, filetime::FileTime::from_system_time(when)).unwrap();
+}
+
+#[test]
+fn prune_removes_finished_sessions_and_keeps_unfinished_ones() {
+    let repo = TempRepo::new();
+    finished_session(&repo, "7");
+    failed_session(&repo, "8");
+    let before = session_ids(&repo);
+    assert_eq!(before.len(), 2);
+    let done = before.iter().find(|id| id.starts_with("intent-7")).unwrap();
+    let failed = before.iter().find(|id| id.starts_with("intent-8")).unwrap();
+    let out = repo.run(&["prune"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stdout(&out);
+    assert!(said.contains("Removed 1 finished session(s)"), "{said}");
+    assert!(said.contains(done.as_str()), "{said}");
+    assert!(!said.contains(failed.as_str()), "{said}");
+    assert!(said.contains("1 unfinished"), "{said}");
+    assert_eq!(session_ids(&repo), vec![failed.clone()]);
+    // The unfinished one is still there to resume.
+    let out = repo.run(&["status"]);
+    assert!(stdout(&out).contains("failed"), "{}", stdout(&out));
+}
+
+#[test]
+fn prune_older_than_and_keep_choose_which_finished_sessions_go() {
+    let repo = TempRepo::new();
+    for id in ["1", "2", "3"] {
+        finished_session(&repo, id);
+    }
+    let ids = session_ids(&repo);
+    let by = |prefix: &str| ids.iter().find(|i| i.starts_with(prefix)).unwrap().clone();
+    let (one, two, three) = (by("intent-1-"), by("intent-2-"), by("intent-3-"));
+    age(&repo, &one, 40);
+    age(&repo, &two, 35);
+    age(&repo, &three, 1);
+    let out = repo.run(&["prune", "--older-than", "30", "--keep", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The two most recent are kept whatever their age; one is old enough to go.
+    assert_eq!(session_ids(&repo), vec![two.clone(), three.clone()]);
+    assert!(stdout(&out).contains(&one));
+    let out = repo.run(&["prune", "--older-than", "30"]);
+    assert_eq!(session_ids(&repo), vec![three.clone()]);
+    assert!(stdout(&out).contains(&two));
+    let out = repo.run(&["prune", "--older-than", "30"]);
+    assert!(stdout(&out).contains("Nothing to prune"), "{}", stdout(&out));
+    assert_eq!(session_ids(&repo), vec![three]);
+}
+
+#[test]
+fn prune_deletes_nothing_through_a_linked_tier() {
+    let repo = TempRepo::new();
+    finished_session(&repo, "7");
+    // The tier moved elsewhere and `.interview` replaced by a link to it, as a hostile
+    // repository could ship it.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().join("tier");
+    std::fs::rename(repo.path().join(".interview"), &target).unwrap();
+    std::os::unix::fs::symlink(&target, repo.path().join(".interview")).unwrap();
+    let out = repo.run(&["prune"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stderr(&out).contains("not a plain directory"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_dir(target.join("sessions")).unwrap().count(), 1);
+}
