@@ -38,7 +38,10 @@ fn bash_completions_are_valid_bash() {
     let script = stdout(&out);
     assert!(script.contains("interview"));
     for command in ["reflect", "intent", "resume", "prune", "completions", "man"] {
-        assert!(script.contains(command), "no {command} in the bash completions");
+        assert!(
+            script.contains(command),
+            "no {command} in the bash completions"
+        );
     }
     let check = pipe_into("bash", &["-n"], script.as_bytes());
     assert!(
@@ -116,7 +119,10 @@ fn guard_snapshot_help_is_help() {
 #[test]
 fn guard_snapshot_json_works_either_side_of_the_word() {
     let repo = TempRepo::new();
-    for args in [["guard", "snapshot", "--json"], ["guard", "--json", "snapshot"]] {
+    for args in [
+        ["guard", "snapshot", "--json"],
+        ["guard", "--json", "snapshot"],
+    ] {
         let out = repo.run(&args);
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON snapshot");
@@ -235,7 +241,11 @@ fn prune_older_than_and_keep_choose_which_finished_sessions_go() {
     assert_eq!(session_ids(&repo), vec![three.clone()]);
     assert!(stdout(&out).contains(&two));
     let out = repo.run(&["prune", "--older-than", "30"]);
-    assert!(stdout(&out).contains("Nothing to prune"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("Nothing to prune"),
+        "{}",
+        stdout(&out)
+    );
     assert_eq!(session_ids(&repo), vec![three]);
 }
 
@@ -251,6 +261,13 @@ fn prune_deletes_nothing_through_a_linked_tier() {
     std::os::unix::fs::symlink(&target, repo.path().join(".interview")).unwrap();
     let out = repo.run(&["prune"]);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    assert!(stderr(&out).contains("not a plain directory"), "{}", stderr(&out));
-    assert_eq!(std::fs::read_dir(target.join("sessions")).unwrap().count(), 1);
+    assert!(
+        stderr(&out).contains("not a plain directory"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_dir(target.join("sessions")).unwrap().count(),
+        1
+    );
 }

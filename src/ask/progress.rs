@@ -326,9 +326,15 @@ mod tests {
             "searching for `ProjectList`"
         );
         assert_eq!(tool_activity("Bash", Some("ls src")), "running ls src");
-        assert_eq!(tool_activity("StructuredOutput", None), "writing its answer");
+        assert_eq!(
+            tool_activity("StructuredOutput", None),
+            "writing its answer"
+        );
         assert_eq!(tool_activity("Frobnicate", None), "using Frobnicate");
-        assert_eq!(tool_activity("Frobnicate", Some("x")), "using Frobnicate: x");
+        assert_eq!(
+            tool_activity("Frobnicate", Some("x")),
+            "using Frobnicate: x"
+        );
     }
 
     #[test]

@@ -25,7 +25,9 @@ pub fn run() -> Result<i32> {
 fn render_commands(command: &clap::Command, page: &mut Vec<u8>) -> std::io::Result<()> {
     page.extend_from_slice(b".SH COMMANDS\n");
     for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
-        let mut sub = sub.clone().bin_name(format!("interview {}", sub.get_name()));
+        let mut sub = sub
+            .clone()
+            .bin_name(format!("interview {}", sub.get_name()));
         let usage = sub.render_usage().to_string();
         let usage = usage.trim_start_matches("Usage: ");
         page.extend_from_slice(format!(".TP\n\\fB{}\\fR\n", roff_escape(usage)).as_bytes());

@@ -12,7 +12,11 @@ pub fn run(cwd: &Path, older_than_days: Option<u64>, keep: Option<usize>) -> Res
     let repo = super::discover(cwd)?;
     let older_than = match older_than_days {
         Some(days) => Some(Duration::from_secs(days.checked_mul(DAY_SECS).ok_or_else(
-            || Error::Usage(format!("--older-than {days} is more days than a clock can count")),
+            || {
+                Error::Usage(format!(
+                    "--older-than {days} is more days than a clock can count"
+                ))
+            },
         )?)),
         None => None,
     };
