@@ -303,7 +303,9 @@ fn moving_a_branch_and_a_tag_are_refs_changes() {
     assert_eq!(g.code, 3);
     assert_eq!(g.find("refs", "refs/heads/feature")["op"], "~");
     assert_eq!(g.find("refs", "refs/tags/v1")["op"], "~");
-    assert_eq!(g.categories(), vec!["refs"]);
+    // The branch's reflog is part of the git directory, which is watched whole.
+    assert_eq!(g.find("git_metadata", "logs/refs/heads/feature")["op"], "~");
+    assert_eq!(g.categories(), vec!["refs", "git_metadata"]);
 }
 
 #[test]

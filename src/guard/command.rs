@@ -115,7 +115,7 @@ fn summary(s: &Snapshot) -> String {
     out.push_str(&format!("ignored       {} paths\n", s.ignored.len()));
     out.push_str(&format!(
         "hooks         {} in {}\n",
-        s.hooks.files.len(),
+        s.hooks.file_count(),
         s.hooks.dir
     ));
     out.push_str(&format!("git metadata  {} files\n", s.git_metadata.len()));

@@ -62,10 +62,39 @@ pub struct ContentHash {
     pub blob: Option<gix::ObjectId>,
 }
 
+/// Files bigger than this are not read whole: their identity is their stat plus a sample.
+pub const HUGE_FILE: u64 = 64 * 1024 * 1024;
+/// How many blocks of a huge file are sampled, and how big each is.
+const SAMPLES: u64 = 16;
+const SAMPLE_BLOCK: usize = 64 * 1024;
+
 /// Hash a regular file's content in chunks: SHA-256 and, with `blob_kind`, its git blob id.
+/// A file over [`HUGE_FILE`] gets a `sampled:` digest of its size, times, inode and 16 blocks
+/// spread over it, and no blob id (so a huge tracked file whose stat differs counts as modified):
+/// a 15 TiB sparse file costs a stat and 1 MiB of reads, not hours.
 pub fn hash_file(path: &Path, blob_kind: Option<gix::hash::Kind>) -> io::Result<ContentHash> {
-    let mut file = open_regular(path)?;
-    let len = file.metadata()?.len();
+    hash_file_limited(path, blob_kind, HUGE_FILE)
+}
+
+/// [`hash_file`] with another limit for whole reads.
+pub fn hash_file_limited(
+    path: &Path,
+    blob_kind: Option<gix::hash::Kind>,
+    limit: u64,
+) -> io::Result<ContentHash> {
+    hash_open(open_regular(path)?, blob_kind, limit)
+}
+
+fn hash_open(
+    mut file: File,
+    blob_kind: Option<gix::hash::Kind>,
+    limit: u64,
+) -> io::Result<ContentHash> {
+    let meta = file.metadata()?;
+    let len = meta.len();
+    if len > limit {
+        return sample_file(&file, &meta);
+    }
     let mut sha = Sha256::new();
     let mut blob = blob_kind.map(|kind| {
         let mut h = gix::hash::hasher(kind);
@@ -82,6 +111,11 @@ pub fn hash_file(path: &Path, blob_kind: Option<gix::hash::Kind>) -> io::Result<
             Err(e) => return Err(e),
         };
         total += n as u64;
+        // A file growing while it is read is hashed as far as its size when opened, plus one
+        // chunk: enough to know it changed, never an unbounded read.
+        if total > len + buf.len() as u64 {
+            break;
+        }
         sha.update(&buf[..n]);
         if let Some(h) = blob.as_mut() {
             h.update(&buf[..n]);
@@ -95,6 +129,42 @@ pub fn hash_file(path: &Path, blob_kind: Option<gix::hash::Kind>) -> io::Result<
     Ok(ContentHash {
         sha256: hex(&sha.finalize()),
         blob,
+    })
+}
+
+/// The identity of a huge file: stat data and sampled blocks (see [`hash_file`]).
+fn sample_file(file: &File, meta: &fs::Metadata) -> io::Result<ContentHash> {
+    use std::os::unix::fs::FileExt;
+    let len = meta.len();
+    let mut sha = Sha256::new();
+    sha.update(
+        format!(
+            "size {len} mtime {}.{} ctime {}.{} ino {}\n",
+            meta.mtime(),
+            meta.mtime_nsec(),
+            meta.ctime(),
+            meta.ctime_nsec(),
+            meta.ino()
+        )
+        .as_bytes(),
+    );
+    let mut buf = vec![0u8; SAMPLE_BLOCK];
+    let span = len.saturating_sub(SAMPLE_BLOCK as u64);
+    for i in 0..SAMPLES {
+        let offset = span / (SAMPLES - 1) * i;
+        let n = loop {
+            match file.read_at(&mut buf, offset) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        sha.update(offset.to_le_bytes());
+        sha.update(&buf[..n]);
+    }
+    Ok(ContentHash {
+        sha256: format!("sampled:{}", hex(&sha.finalize())),
+        blob: None,
     })
 }
 
@@ -169,6 +239,11 @@ impl FileDigest {
 /// Digest one file; `None` when it does not exist. With `keep_text`, a small regular file's bytes
 /// are kept too.
 pub fn digest(path: &Path, keep_text: bool) -> Option<FileDigest> {
+    digest_limited(path, keep_text, HUGE_FILE)
+}
+
+/// Like [`digest`], but files over `limit` bytes are fingerprinted (stat and a sample).
+pub fn digest_limited(path: &Path, keep_text: bool, limit: u64) -> Option<FileDigest> {
     let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound || e.raw_os_error() == Some(20) => {
@@ -208,11 +283,71 @@ pub fn digest(path: &Path, keep_text: bool) -> Option<FileDigest> {
                 Err(e) => d.error = Some(e.kind().to_string()),
             }
         }
-        Kind::File => match hash_file(path, None) {
+        Kind::File => match hash_file_limited(path, None, limit) {
             Ok(h) => d.sha256 = Some(h.sha256),
             Err(e) => d.error = Some(e.kind().to_string()),
         },
         Kind::Dir | Kind::Other => {}
     }
     Some(d)
+}
+
+/// Digest a path that git would follow if it is a link: a link records its text and what its
+/// target holds (mode and content; a config target's bytes are kept), so a dotfile manager's
+/// symlinked `~/.gitconfig` or a linked hook is compared by content, not just by where it points.
+/// The target is opened non-blocking and checked to be a regular file before it is read.
+pub fn digest_following(path: &Path) -> FileDigest {
+    let Some(mut d) = digest(path, true) else {
+        return FileDigest {
+            kind: Kind::Other,
+            mode: 0,
+            sha256: None,
+            link: None,
+            error: Some("not found".into()),
+            text: None,
+        };
+    };
+    if d.kind != Kind::Symlink {
+        return d;
+    }
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            d.mode = meta.mode() & 0o7777;
+            let opened = OpenOptions::new()
+                .read(true)
+                .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+                .open(path)
+                .and_then(|f| {
+                    if f.metadata()?.is_file() {
+                        Ok(f)
+                    } else {
+                        Err(io::Error::new(
+                            io::ErrorKind::InvalidInput,
+                            "not a regular file",
+                        ))
+                    }
+                });
+            match opened {
+                Ok(mut f) if meta.len() <= KEEP_TEXT_LIMIT => {
+                    let mut bytes = Vec::new();
+                    match (&mut f).take(KEEP_TEXT_LIMIT + 1).read_to_end(&mut bytes) {
+                        Ok(_) => {
+                            d.sha256 = Some(sha256_hex(&bytes));
+                            d.text = Some(Arc::new(bytes));
+                        }
+                        Err(e) => d.error = Some(e.kind().to_string()),
+                    }
+                }
+                Ok(f) => match hash_open(f, None, HUGE_FILE) {
+                    Ok(h) => d.sha256 = Some(h.sha256),
+                    Err(e) => d.error = Some(e.kind().to_string()),
+                },
+                Err(e) => d.error = Some(e.kind().to_string()),
+            }
+        }
+        Ok(meta) if meta.is_dir() => d.mode = meta.mode() & 0o7777,
+        Ok(_) => d.error = Some("a link to a special file".into()),
+        Err(e) => d.error = Some(format!("target: {}", e.kind())),
+    }
+    d
 }

@@ -20,6 +20,9 @@ pub struct UserEnv {
     pub home: Option<PathBuf>,
     pub xdg_config_home: Option<PathBuf>,
     pub git_config_global: Option<PathBuf>,
+    /// `GIT_CONFIG_SYSTEM`, else `/etc/gitconfig` (read even under `GIT_CONFIG_NOSYSTEM`: the
+    /// person's next git may not have it set).
+    pub git_config_system: Option<PathBuf>,
 }
 
 impl UserEnv {
@@ -33,10 +36,13 @@ impl UserEnv {
             home: non_empty("HOME"),
             xdg_config_home: non_empty("XDG_CONFIG_HOME"),
             git_config_global: non_empty("GIT_CONFIG_GLOBAL"),
+            git_config_system: Some(
+                non_empty("GIT_CONFIG_SYSTEM").unwrap_or_else(|| PathBuf::from("/etc/gitconfig")),
+            ),
         }
     }
 
-    fn xdg_git(&self, name: &str) -> Option<PathBuf> {
+    pub fn xdg_git(&self, name: &str) -> Option<PathBuf> {
         match (&self.xdg_config_home, &self.home) {
             (Some(xdg), _) => Some(xdg.join("git").join(name)),
             (None, Some(home)) => Some(home.join(".config/git").join(name)),
@@ -97,7 +103,7 @@ pub fn git_metadata_paths(layout: &Layout) -> Vec<(String, PathBuf)> {
         .collect()
 }
 
-fn label(layout: &Layout, path: &Path) -> String {
+pub fn label(layout: &Layout, path: &Path) -> String {
     if path == layout.dot_git {
         return ".git".to_string();
     }
@@ -136,66 +142,14 @@ pub fn git_metadata(layout: &Layout) -> BTreeMap<String, FileDigest> {
         .collect()
 }
 
-/// Stat fingerprints of the object store's layout, labelled `objects/…`: each loose fan-out
-/// directory and each file in `objects/pack`. Objects never change in normal use, so a runner
-/// that adds, removes or replaces loose objects (any of which renames within a fan-out
-/// directory) or rewrites a pack is seen. Not seen: a loose object rewritten in place (that
-/// would need a stat of every object file, which would double the cost of a snapshot).
-pub fn object_store(layout: &Layout) -> BTreeMap<String, FileDigest> {
-    use std::os::unix::fs::MetadataExt;
-    let objects = layout.common_dir.join("objects");
-    let fingerprint = |path: &Path| -> Option<FileDigest> {
-        let meta = fs::symlink_metadata(path).ok()?;
-        let stat = format!(
-            "{}.{} {}.{} {} {}",
-            meta.mtime(),
-            meta.mtime_nsec(),
-            meta.ctime(),
-            meta.ctime_nsec(),
-            meta.ino(),
-            meta.size()
-        );
-        Some(FileDigest {
-            kind: files::Kind::of(meta.file_type()),
-            mode: meta.mode() & 0o7777,
-            sha256: Some(files::sha256_hex(stat.as_bytes())),
-            link: None,
-            error: None,
-            text: None,
-        })
-    };
-    let mut out = BTreeMap::new();
-    let Ok(entries) = fs::read_dir(&objects) else {
-        return out;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let bytes = name.as_bytes();
-        let fan_out = bytes.len() == 2 && bytes.iter().all(u8::is_ascii_hexdigit);
-        if fan_out {
-            if let Some(d) = fingerprint(&entry.path()) {
-                out.insert(format!("objects/{}/", name.to_string_lossy()), d);
-            }
-        } else if bytes == b"pack"
-            && let Ok(packs) = fs::read_dir(entry.path())
-        {
-            for pack in packs.flatten() {
-                if let Some(d) = fingerprint(&pack.path()) {
-                    out.insert(
-                        format!("objects/pack/{}", pack.file_name().to_string_lossy()),
-                        d,
-                    );
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The user's git config files that exist (global, XDG, files they include, and the global
-/// ignore and attributes files), by path.
-pub fn user_config_paths(env: &UserEnv) -> Vec<PathBuf> {
+/// The git config files outside the repository that exist: the system's, the user's (global
+/// and XDG), every file any config includes (`include.path`, `includeIf.*.path`, followed as
+/// data up to depth 10, whatever the condition), their `core.excludesFile` and
+/// `core.attributesFile`, and the XDG `git/ignore` and `git/attributes`. `repo_texts` are the
+/// repository's own config files (directory, bytes): only what they include is listed.
+pub fn user_config_paths(env: &UserEnv, repo_texts: &[(PathBuf, Vec<u8>)]) -> Vec<PathBuf> {
     let mut roots = Vec::new();
+    roots.extend(env.git_config_system.clone());
     match (&env.git_config_global, &env.home) {
         (Some(global), _) => roots.push(global.clone()),
         (None, Some(home)) => roots.push(home.join(".gitconfig")),
@@ -208,22 +162,18 @@ pub fn user_config_paths(env: &UserEnv) -> Vec<PathBuf> {
         .into_iter()
         .flatten()
         .collect();
-    while let Some((path, depth)) = queue.pop() {
-        if out.contains(&path) || fs::symlink_metadata(&path).is_err() {
-            continue;
-        }
-        out.push(path.clone());
-        let Ok(bytes) = files::read_small(&path, 1024 * 1024) else {
-            continue;
+    let included = |bytes: &[u8],
+                    base: &Path,
+                    depth: u32,
+                    queue: &mut Vec<(PathBuf, u32)>,
+                    extra: &mut Vec<PathBuf>| {
+        let Some(keys) = config::keys(bytes) else {
+            return;
         };
-        let Some(keys) = config::keys(&bytes) else {
-            continue;
-        };
-        let base = path.parent().unwrap_or(Path::new("/"));
         for (key, _) in keys.iter() {
-            let included =
+            let is_include =
                 key == "include.path" || (key.starts_with("includeif.") && key.ends_with(".path"));
-            if included && depth < 10 {
+            if is_include && depth < 10 {
                 for v in config::all_values(&keys, key) {
                     if let Some(p) = env.expand(v, base) {
                         queue.push((p, depth + 1));
@@ -236,6 +186,21 @@ pub fn user_config_paths(env: &UserEnv) -> Vec<PathBuf> {
                 extra.push(p);
             }
         }
+    };
+    for (base, text) in repo_texts {
+        included(text, base, 0, &mut queue, &mut extra);
+    }
+    while let Some((path, depth)) = queue.pop() {
+        if out.contains(&path) || fs::symlink_metadata(&path).is_err() {
+            continue;
+        }
+        out.push(path.clone());
+        // Read through a link (git follows it), never blocking on a special file.
+        let Some(bytes) = files::digest_following(&path).text else {
+            continue;
+        };
+        let base = path.parent().unwrap_or(Path::new("/"));
+        included(&bytes, base, depth, &mut queue, &mut extra);
     }
     for p in extra {
         if !out.contains(&p) && fs::symlink_metadata(&p).is_ok() {
@@ -246,67 +211,39 @@ pub fn user_config_paths(env: &UserEnv) -> Vec<PathBuf> {
     out
 }
 
-pub fn user_config(env: &UserEnv) -> BTreeMap<RepoPath, FileDigest> {
-    user_config_paths(env)
-        .into_iter()
-        .filter_map(|p| files::digest(&p, true).map(|d| (RepoPath::from_path(&p), d)))
-        .collect()
-}
-
-/// The effective hooks directory: the last `core.hooksPath` of user, repository and worktree
-/// config (in git's order), else `<common dir>/hooks`.
-pub fn hooks_dir(
+/// The repository's own config files as (directory, bytes), from its git directory record.
+pub fn repo_config_texts(
     layout: &Layout,
     metadata: &BTreeMap<String, FileDigest>,
-    user: &BTreeMap<RepoPath, FileDigest>,
-    env: &UserEnv,
-) -> PathBuf {
-    let mut texts: Vec<&[u8]> = user
-        .values()
-        .filter_map(|d| d.text.as_deref().map(Vec::as_slice))
-        .collect();
-    for label in ["config", "config.worktree"] {
-        if let Some(text) = metadata.get(label).and_then(|d| d.text.as_deref()) {
-            texts.push(text);
-        }
-    }
+) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
     let wt_label = label(layout, &layout.git_dir.join("config.worktree"));
-    if wt_label != "config.worktree"
-        && let Some(text) = metadata.get(&wt_label).and_then(|d| d.text.as_deref())
-    {
-        texts.push(text);
-    }
-    let mut hooks = None;
-    for text in texts {
-        if let Some(v) = config::keys(text).and_then(|k| config::last_value(&k, "core.hookspath")) {
-            hooks = Some(v);
+    for (label, dir) in [
+        ("config", &layout.common_dir),
+        ("config.worktree", &layout.common_dir),
+        (wt_label.as_str(), &layout.git_dir),
+    ] {
+        if let Some(text) = metadata.get(label).and_then(|d| d.text.as_deref()) {
+            out.push((dir.clone(), text.clone()));
         }
     }
-    hooks
-        .and_then(|v| env.expand(&v, &layout.worktree))
-        .unwrap_or_else(|| layout.common_dir.join("hooks"))
+    out
 }
 
-/// The hooks directory's entries (not recursive: git only runs top-level hooks).
-#[derive(Debug, Clone, Serialize)]
-pub struct Hooks {
-    pub dir: RepoPath,
-    pub files: BTreeMap<RepoPath, FileDigest>,
-}
-
-pub fn hooks(dir: &Path) -> Hooks {
-    let mut files = BTreeMap::new();
-    if let Ok(entries) = fs::read_dir(dir) {
-        for entry in entries.flatten() {
-            if let Some(d) = files::digest(&entry.path(), false) {
-                files.insert(RepoPath::new(entry.file_name().as_bytes()), d);
-            }
-        }
-    }
-    Hooks {
-        dir: RepoPath::from_path(dir),
-        files,
-    }
+/// Digests of [`user_config_paths`], following links to their targets.
+pub fn user_config(
+    env: &UserEnv,
+    layout: &Layout,
+    metadata: &BTreeMap<String, FileDigest>,
+) -> BTreeMap<RepoPath, FileDigest> {
+    let repo_texts = repo_config_texts(layout, metadata);
+    user_config_paths(env, &repo_texts)
+        .into_iter()
+        .map(|p| {
+            let d = files::digest_following(&p);
+            (RepoPath::from_path(&p), d)
+        })
+        .collect()
 }
 
 /// One linked worktree, from `<common dir>/worktrees/<id>/`.

@@ -8,8 +8,12 @@
 
 pub mod command;
 mod config;
+mod diff;
 mod files;
+mod gitdir;
+mod hooks;
 mod index;
+mod index_file;
 mod layout;
 mod metadata;
 pub mod path;
@@ -18,19 +22,20 @@ mod refs;
 mod report;
 mod restore;
 mod status;
+mod take;
 mod tracked;
 mod walk;
 
 use std::collections::BTreeMap;
-use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Serialize;
 
 pub use files::{FileDigest, Kind};
+pub use hooks::{Hooks, HooksDir};
 pub use index::IndexEntry;
 pub use layout::Layout;
-pub use metadata::{Hooks, Worktree};
+pub use metadata::Worktree;
 pub use path::RepoPath;
 pub use refs::RefTarget;
 pub use report::{Category, Change, GuardReport};
@@ -70,6 +75,12 @@ pub enum GuardError {
     Index { path: PathBuf, message: String },
     #[error("restore copies in {dir}: {message}")]
     Restore { dir: PathBuf, message: String },
+    #[error("cannot read the repository at {path}: {message}")]
+    Unreadable { path: PathBuf, message: String },
+    #[error("interrupted while taking a snapshot of the repository")]
+    Interrupted,
+    #[error("the snapshot of the repository failed unexpectedly (a worker thread stopped)")]
+    Failed,
     #[error("cannot serialise the {part} part of a snapshot: {source}")]
     Serialise {
         part: &'static str,
@@ -80,7 +91,10 @@ pub enum GuardError {
 
 impl From<GuardError> for crate::Error {
     fn from(e: GuardError) -> Self {
-        crate::Error::Guard(e.to_string())
+        match e {
+            GuardError::Interrupted => crate::Error::Interrupted { session: None },
+            e => crate::Error::Guard(e.to_string()),
+        }
     }
 }
 
@@ -88,18 +102,46 @@ impl From<GuardError> for crate::Error {
 #[derive(Debug, Clone, Serialize)]
 pub struct Snapshot {
     pub worktree: RepoPath,
+    /// Why the repository itself was not read (special files in its git directory, an index
+    /// that cannot be parsed): then refs, index, status and ignored are empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreadable: Option<String>,
     pub refs: BTreeMap<RepoPath, RefTarget>,
     pub index: Vec<IndexEntry>,
+    /// SHA-256 of each index extension that counts (`TREE`, `REUC`, `link`, `sdir`, …).
+    pub index_extensions: BTreeMap<String, String>,
     /// Paths that are not clean: staged, modified, deleted, type-changed, untracked.
     pub status: BTreeMap<RepoPath, FileStatus>,
     pub ignored: Vec<Fingerprint>,
     pub hooks: Hooks,
+    /// Everything under the git directory but object contents, by path relative to it.
     pub git_metadata: BTreeMap<String, FileDigest>,
     pub worktrees: BTreeMap<RepoPath, Worktree>,
+    /// Git config outside the repository: the user's, the system's, and every file any config
+    /// includes (`include.path`, `includeIf.*.path`).
     pub user_config: BTreeMap<RepoPath, FileDigest>,
+    /// Repositories below the root (a `.git` entry in a subdirectory: submodule, nested
+    /// repository, a `.git` file pointing elsewhere), each snapshotted the same way.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub nested: BTreeMap<RepoPath, NestedRepo>,
     /// The index as read: the stat reference for a later snapshot.
     #[serde(skip)]
     index_file: Option<std::sync::Arc<IndexReference>>,
+}
+
+/// A repository below the root: its `.git` entry and its snapshot.
+#[derive(Debug, Clone, Serialize)]
+pub struct NestedRepo {
+    /// The `.git` entry itself: directory, `gitdir:` file (its content) or link (its target).
+    pub dot_git: Option<FileDigest>,
+    /// The git directory it leads to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git_dir: Option<RepoPath>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snapshot: Option<Box<Snapshot>>,
+    /// Why it could not be snapshotted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// A parsed index and the stat of its file when it was read.
@@ -119,158 +161,60 @@ struct IndexStat {
     size: u64,
 }
 
+/// The stat references of a snapshot and of its nested repositories, for the next snapshot.
+#[derive(Debug, Clone, Default)]
+struct References {
+    index: Option<std::sync::Arc<IndexReference>>,
+    nested: BTreeMap<RepoPath, References>,
+}
+
+impl References {
+    fn of(s: &Snapshot) -> References {
+        References {
+            index: s.index_file.clone(),
+            nested: s
+                .nested
+                .iter()
+                .filter_map(|(p, n)| Some((p.clone(), References::of(n.snapshot.as_ref()?))))
+                .collect(),
+        }
+    }
+}
+
 impl Snapshot {
+    /// A snapshot of `scope` before a command or turn: a repository that cannot be read is an
+    /// error here. An interrupting signal (SIGINT, SIGTERM, SIGHUP) that arrives while it is
+    /// taken ends it with [`GuardError::Interrupted`] at once, even when a read is stuck (a FIFO
+    /// swapped in after it was checked).
     pub fn take(scope: &GuardScope) -> Result<Snapshot, GuardError> {
-        Snapshot::take_with(scope, &metadata::UserEnv::from_process(), None)
+        let scope = scope.clone();
+        let snap = take::interruptible(move || {
+            take::take(
+                &scope,
+                &metadata::UserEnv::from_process(),
+                References::default(),
+                0,
+            )
+        })?;
+        match &snap.unreadable {
+            Some(why) => Err(GuardError::Unreadable {
+                path: scope_path(&snap),
+                message: why.clone(),
+            }),
+            None => Ok(snap),
+        }
     }
 
     /// A snapshot after a turn. Worktree files are checked against the stat data of the index
     /// as it was in `before`, not the live one: a runner that edits a file and then writes an
     /// index with forged stat data for it (so the file looks clean) is still caught, because
-    /// every file changed since `before` is newer than that index and so is hashed.
+    /// every file changed since `before` is newer than that index and so is hashed. A repository
+    /// that cannot be read any more is recorded as such (a change), not an error.
     pub fn take_after(scope: &GuardScope, before: &Snapshot) -> Result<Snapshot, GuardError> {
-        Snapshot::take_with(
-            scope,
-            &metadata::UserEnv::from_process(),
-            before.index_file.clone(),
-        )
-    }
-
-    fn take_with(
-        scope: &GuardScope,
-        env: &metadata::UserEnv,
-        reference: Option<std::sync::Arc<IndexReference>>,
-    ) -> Result<Snapshot, GuardError> {
-        let layout = Layout::locate(&scope.worktree)?;
-        // Hashed before gix reads anything, so what gix could be steered by is on record.
-        let mut git_metadata = metadata::git_metadata(&layout);
-        git_metadata.extend(metadata::object_store(&layout));
-        let user_config = metadata::user_config(env);
-        let hooks_dir = metadata::hooks_dir(&layout, &git_metadata, &user_config, env);
-        let hooks = metadata::hooks(&hooks_dir);
-        let worktrees = metadata::worktrees(&layout);
-
-        let repo = open_isolated(&layout, &git_metadata, &user_config, env)?;
-        let refs = refs::refs(&repo, &layout);
-
-        let index_path = layout.git_dir.join("index");
-        let live_stat = index_stat(&index_path);
-        let index_file = match live_stat {
-            Some(_) => gix::index::File::at(
-                &index_path,
-                repo.object_hash(),
-                // The trailing checksum guards against disk corruption, not against a runner
-                // (which could rewrite it); skipping it saves hashing the whole index.
-                true,
-                gix::index::decode::Options::default(),
-            )
-            .map_err(|e| GuardError::Index {
-                path: index_path.clone(),
-                message: e.to_string(),
-            })?,
-            None => gix::index::File::from_state(
-                gix::index::State::new(repo.object_hash()),
-                index_path.clone(),
-            ),
-        };
-        let live_stat = live_stat.unwrap_or_default();
-        let state: &gix::index::State = &index_file;
-        // A tracked file counts as clean without hashing only when its stat matches both the
-        // live index and the one from before the turn (when the index file was written since),
-        // so stat data forged into the index during the turn cannot hide an edit.
-        let reference = reference.filter(|r| r.stat != live_stat);
-        let index_mtime = match &reference {
-            Some(r) => r.stat.mtime.min(live_stat.mtime),
-            None => live_stat.mtime,
-        };
-
-        let mut status: BTreeMap<RepoPath, FileStatus> = BTreeMap::new();
-        match index::staged(&repo, state) {
-            Ok(staged) => {
-                for (path, s) in staged {
-                    status.entry(path).or_default().staged = Some(s);
-                }
-            }
-            Err(message) => {
-                status.entry(RepoPath::new(*b"HEAD")).or_default().error =
-                    Some(format!("cannot compare the index with HEAD: {message}"));
-            }
-        }
-
-        let exclude: Vec<PathBuf> = scope
-            .exclude
-            .iter()
-            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
-            .collect();
-        let threads = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(2)
-            .clamp(2, 8);
-        let input = walk::WalkInput {
-            root: &layout.worktree,
-            state,
-            reference: reference.as_ref().map(|r| &r.state),
-            index_mtime,
-            exclude: &exclude,
-            threads,
-        };
-        let mut excludes = repo
-            .excludes(
-                state,
-                None,
-                gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
-            )
-            .ok();
-        let mut is_ignored = |rel: &[u8], is_dir: bool| -> bool {
-            let Some(stack) = excludes.as_mut() else {
-                return false;
-            };
-            let mode = if is_dir {
-                gix::index::entry::Mode::DIR
-            } else {
-                gix::index::entry::Mode::FILE
-            };
-            let rel = std::path::Path::new(
-                <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(rel),
-            );
-            stack
-                .at_path(rel, Some(mode))
-                .map(|p| p.is_excluded())
-                .unwrap_or(false)
-        };
-        // The index part is built while the worktree is walked.
-        let (index, walked) = std::thread::scope(|s| {
-            let entries = s.spawn(|| index::entries(state));
-            let walked = walk::walk(&input, &mut is_ignored);
-            (entries.join(), walked)
-        });
-        let index = index.map_err(|_| GuardError::Index {
-            path: index_path.clone(),
-            message: "listing its entries failed".into(),
-        })?;
-        for (path, st) in walked.status {
-            let slot = status.entry(path).or_default();
-            slot.worktree = st.worktree.or(slot.worktree);
-            slot.sha256 = st.sha256.or(slot.sha256.take());
-            slot.head = st.head.or(slot.head.take());
-            slot.kind = st.kind.or(slot.kind);
-            slot.error = st.error.or(slot.error.take());
-        }
-
-        Ok(Snapshot {
-            worktree: RepoPath::from_path(&layout.worktree),
-            refs,
-            index,
-            status,
-            ignored: walked.ignored,
-            hooks,
-            git_metadata,
-            worktrees,
-            user_config,
-            index_file: Some(std::sync::Arc::new(IndexReference {
-                state: index_file.into(),
-                stat: live_stat,
-            })),
+        let scope = scope.clone();
+        let references = References::of(before);
+        take::interruptible(move || {
+            take::take(&scope, &metadata::UserEnv::from_process(), references, 0)
         })
     }
 
@@ -291,67 +235,19 @@ impl Snapshot {
         }
         Ok(BTreeMap::from([
             h("refs", &self.refs)?,
-            h("index", &self.index)?,
+            h("index", &(&self.index, &self.index_extensions))?,
             h("status", &self.status)?,
             h("ignored", &self.ignored)?,
             h("hooks", &self.hooks)?,
             h("git_metadata", &self.git_metadata)?,
             h("worktrees", &self.worktrees)?,
             h("user_config", &self.user_config)?,
+            h("nested", &self.nested)?,
+            h("unreadable", &self.unreadable)?,
         ]))
     }
 }
 
-/// Open the repository with gix, isolated: only the repository's own config is read (as data),
-/// no environment, no git binary; the user's `core.excludesFile` is passed in explicitly so
-/// ignore rules match git's.
-fn open_isolated(
-    layout: &Layout,
-    git_metadata: &BTreeMap<String, FileDigest>,
-    user_config: &BTreeMap<RepoPath, FileDigest>,
-    env: &metadata::UserEnv,
-) -> Result<gix::Repository, GuardError> {
-    let mut excludes_file: Option<PathBuf> = None;
-    let user_texts = user_config
-        .iter()
-        .filter_map(|(p, d)| Some((p.as_path().parent()?.to_path_buf(), d.text.clone()?)));
-    let local_texts = ["config", "config.worktree"]
-        .into_iter()
-        .filter_map(|l| Some((layout.worktree.clone(), git_metadata.get(l)?.text.clone()?)));
-    for (base, text) in user_texts.chain(local_texts) {
-        if let Some(v) =
-            config::keys(&text).and_then(|k| config::last_value(&k, "core.excludesfile"))
-        {
-            excludes_file = env.expand(&v, &base);
-        }
-    }
-    let excludes_file = excludes_file.or_else(|| {
-        let xdg = env
-            .xdg_config_home
-            .clone()
-            .or_else(|| env.home.as_ref().map(|h| h.join(".config")))?;
-        Some(xdg.join("git/ignore"))
-    });
-    let mut overrides = Vec::new();
-    if let Some(p) = excludes_file {
-        let mut o = b"core.excludesFile=".to_vec();
-        o.extend_from_slice(std::os::unix::ffi::OsStrExt::as_bytes(p.as_os_str()));
-        overrides.push(gix::bstr::BString::from(o));
-    }
-    let opts = gix::open::Options::isolated().config_overrides(overrides);
-    gix::open_opts(&layout.worktree, opts).map_err(|e| GuardError::Open {
-        path: layout.worktree.clone(),
-        message: e.to_string(),
-    })
-}
-
-/// The stat of the index file, `None` when there is none.
-fn index_stat(path: &Path) -> Option<IndexStat> {
-    let meta = std::fs::symlink_metadata(path).ok()?;
-    Some(IndexStat {
-        mtime: (meta.mtime(), meta.mtime_nsec()),
-        ctime: (meta.ctime(), meta.ctime_nsec()),
-        ino: meta.ino(),
-        size: meta.size(),
-    })
+fn scope_path(s: &Snapshot) -> PathBuf {
+    s.worktree.as_path().to_path_buf()
 }

@@ -90,6 +90,17 @@ pub fn refs(repo: &gix::Repository, layout: &Layout) -> BTreeMap<RepoPath, RefTa
         },
         Err(e) => error_entry(&mut out, e.to_string()),
     }
+    // The whole file, so a forged peeled line (`^<id>` under a tag) is seen too.
+    if let Ok(bytes) = files::read_small(&layout.common_dir.join("packed-refs"), 256 * 1024 * 1024)
+    {
+        out.insert(
+            RepoPath::new(*b"(packed-refs)"),
+            RefTarget {
+                oid: Some(format!("sha256 {}", files::sha256_hex(&bytes))),
+                ..RefTarget::default()
+            },
+        );
+    }
     for name in PSEUDO_REFS {
         if let Ok(bytes) = files::read_small(&layout.git_dir.join(name), 16 * 1024 * 1024) {
             let first = layout::trim_line(&bytes);

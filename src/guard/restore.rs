@@ -2,6 +2,11 @@
 //! back (the "restore, then stop" answer to a guard violation).
 //!
 //! Layout of a copy directory: `manifest.json` and `files/<n>` (the bytes of regular files).
+//!
+//! Restore never follows a link: a file is only written or removed when every directory above
+//! it is still the real directory it was when the copies were taken (a watched directory that
+//! became a link is reported and left for the person), and nothing outside the repository is
+//! ever removed (a user config file that appeared is reported, not deleted).
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -12,6 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::files::{self, Kind};
+use super::hooks;
 use super::layout::Layout;
 use super::metadata::{self, UserEnv};
 use super::path::RepoPath;
@@ -42,11 +48,24 @@ struct Item {
     copy: Option<String>,
     #[serde(default)]
     sha256: Option<String>,
+    /// Whether the path is inside the repository (worktree or git directories): only then may
+    /// restore remove it.
+    #[serde(default)]
+    inside: bool,
+    /// The real path of its directory when the copies were taken (hex), so a directory
+    /// replaced by a link since is noticed.
+    #[serde(default)]
+    parent_real_hex: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Watched {
     path_hex: String,
+    #[serde(default)]
+    inside: bool,
+    /// Its real path when the copies were taken (hex).
+    #[serde(default)]
+    real_hex: Option<String>,
 }
 
 /// What a restore did.
@@ -116,20 +135,60 @@ fn targets(layout: &Layout, env: &UserEnv) -> (Vec<PathBuf>, Vec<PathBuf>) {
         common.join("shallow"),
         common.join("objects/info/alternates"),
     ]);
-    paths.extend(metadata::user_config_paths(env));
+    let meta = metadata::git_metadata(layout);
+    let repo_texts = metadata::repo_config_texts(layout, &meta);
+    // The system config is not the person's to restore (and usually not writable).
+    let user_env = UserEnv {
+        git_config_system: None,
+        ..env.clone()
+    };
+    paths.extend(metadata::user_config_paths(&user_env, &repo_texts));
     if let Some(home) = &env.home {
         paths.push(home.join(".gitconfig"));
     }
-    let meta = metadata::git_metadata(layout);
-    let user = metadata::user_config(env);
-    let hooks_dir = metadata::hooks_dir(layout, &meta, &user, env);
-    if let Ok(entries) = fs::read_dir(&hooks_dir) {
-        paths.extend(entries.flatten().map(|e| e.path()));
+    let user = metadata::user_config(&user_env, layout, &meta);
+    let hooks_dir = hooks::hooks_dir(layout, &meta, &user, env);
+    let mut watched = vec![common.join("hooks"), hooks_dir, common.join("info")];
+    watched.dedup();
+    for dir in &watched[..watched.len() - 1] {
+        if let Ok(entries) = fs::read_dir(dir) {
+            paths.extend(entries.flatten().map(|e| e.path()));
+        }
     }
-    let watched = vec![hooks_dir, common.join("info")];
     let mut seen = BTreeSet::new();
     paths.retain(|p| seen.insert(p.clone()));
     (paths, watched)
+}
+
+/// Whether `path` lies inside the repository: its worktree or its git directories.
+fn inside(layout: &Layout, path: &Path) -> bool {
+    [&layout.worktree, &layout.git_dir, &layout.common_dir]
+        .iter()
+        .any(|root| path.starts_with(root))
+}
+
+/// The real path of `path`'s directory, hex-encoded.
+fn parent_real(path: &Path) -> Option<String> {
+    fs::canonicalize(path.parent()?).ok().map(|p| hex_path(&p))
+}
+
+/// Why writing or removing `path` now could reach somewhere else: its directory does not
+/// resolve to the same real directory as when the copies were taken (`recorded`; without one,
+/// to itself), because a directory above it became a link or is gone.
+fn redirected(path: &Path, recorded: Option<&str>) -> Option<String> {
+    let parent = path.parent()?;
+    let expected = recorded
+        .and_then(path_of)
+        .unwrap_or_else(|| parent.to_path_buf());
+    match fs::canonicalize(parent) {
+        Ok(real) if real == expected => None,
+        Ok(real) => Some(format!(
+            "{} now leads to {} (a link); left for you",
+            parent.display(),
+            real.display()
+        )),
+        Err(e) => Some(format!("{}: {e}; left for you", parent.display())),
+    }
 }
 
 /// Copy hooks, git metadata and user git config into `dir` (created if needed).
@@ -152,6 +211,8 @@ pub fn save_restore_copies(scope: &GuardScope, dir: &Path) -> Result<(), GuardEr
             link_hex: None,
             copy: None,
             sha256: None,
+            inside: inside(&layout, path),
+            parent_real_hex: parent_real(path),
         };
         if let Some(d) = files::digest(path, false) {
             item.mode = d.mode;
@@ -184,6 +245,8 @@ pub fn save_restore_copies(scope: &GuardScope, dir: &Path) -> Result<(), GuardEr
             .iter()
             .map(|p| Watched {
                 path_hex: hex_path(p),
+                inside: inside(&layout, p),
+                real_hex: fs::canonicalize(p).ok().map(|r| hex_path(&r)),
             })
             .collect(),
     };
@@ -228,6 +291,28 @@ pub fn restore(scope: &GuardScope, dir: &Path) -> Result<RestoreSummary, GuardEr
         let Some(wdir) = path_of(&w.path_hex) else {
             continue;
         };
+        let shown = RepoPath::from_path(&wdir);
+        match fs::symlink_metadata(&wdir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = fs::read_link(&wdir)
+                    .map(|t| t.display().to_string())
+                    .unwrap_or_default();
+                summary.failed.push((
+                    shown,
+                    format!("this directory is now a link to {target}; nothing in it was touched, the link is left for you"),
+                ));
+                continue;
+            }
+            _ => continue,
+        }
+        if !w.inside {
+            continue;
+        }
+        if let Some(why) = redirected(&wdir.join("x"), w.real_hex.as_deref()) {
+            summary.failed.push((shown, why));
+            continue;
+        }
         let Ok(entries) = fs::read_dir(&wdir) else {
             continue;
         };
@@ -255,11 +340,19 @@ enum Outcome {
 
 fn restore_item(dir: &Path, item: &Item, path: &Path) -> Result<Outcome, String> {
     let now = files::digest(path, false);
+    if now.is_some() || item.kind != "absent" {
+        if let Some(why) = redirected(path, item.parent_real_hex.as_deref()) {
+            return Err(why);
+        }
+    }
     match item.kind.as_str() {
         "absent" => match now {
             None => Ok(Outcome::Unchanged),
             Some(d) if d.kind == Kind::Dir => {
                 Err("a directory appeared here; remove it yourself".into())
+            }
+            Some(_) if !item.inside => {
+                Err("this file appeared outside the repository; remove it yourself".into())
             }
             Some(_) => fs::remove_file(path)
                 .map(|_| Outcome::Removed)

@@ -38,6 +38,8 @@ pub struct WalkInput<'a> {
 pub struct WalkOutput {
     pub status: Vec<(RepoPath, FileStatus)>,
     pub ignored: Vec<Fingerprint>,
+    /// Directories below the root holding a `.git` entry.
+    pub nested: Vec<Vec<u8>>,
 }
 
 /// Walk the worktree. `is_ignored(relative path, is_dir)` answers from the excludes; it is only
@@ -78,6 +80,7 @@ pub fn walk(input: &WalkInput<'_>, is_ignored: &mut dyn FnMut(&[u8], bool) -> bo
                     },
                 )],
                 ignored: Vec::new(),
+                nested: Vec::new(),
             };
         }
     };
@@ -134,6 +137,11 @@ fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
     p
 }
 
+/// Whether `path` is `dir` or inside it (`dir` empty: the root).
+fn is_within(path: &[u8], dir: &[u8]) -> bool {
+    dir.is_empty() || path == dir || (path.starts_with(dir) && path.get(dir.len()) == Some(&b'/'))
+}
+
 pub(super) fn os(rel: &[u8]) -> &Path {
     Path::new(std::ffi::OsStr::from_bytes(rel))
 }
@@ -150,6 +158,7 @@ fn walk_tree(
 ) {
     let root = w.input.root;
     let mut stack: Vec<Vec<u8>> = vec![Vec::new()];
+    let mut poisoned: Vec<Vec<u8>> = Vec::new();
     while let Some(dir) = stack.pop() {
         let abs = root.join(os(&dir));
         let read = match fs::read_dir(&abs) {
@@ -172,9 +181,30 @@ fn walk_tree(
             .map(|e| (e.file_name().as_bytes().to_vec(), e.file_type().ok()))
             .collect();
         children.sort_by(|a, b| b.0.cmp(&a.0));
+        // A `.gitignore` that is not a regular file (a FIFO, or a link to one) would block gix's
+        // exclude stack when it reads it: nothing at or below this directory is asked about.
+        let gitignore_special = children.iter().any(|(name, ft)| {
+            name == b".gitignore"
+                && match ft {
+                    Some(ft) if ft.is_file() => false,
+                    Some(ft) if ft.is_symlink() => !fs::metadata(abs.join(".gitignore"))
+                        .map(|m| m.is_file())
+                        .unwrap_or(true),
+                    _ => true,
+                }
+        });
+        if gitignore_special {
+            poisoned.push(dir.clone());
+        }
+        let dir_poisoned = poisoned.iter().any(|p| is_within(&dir, p));
+        let mut ignored = |rel: &[u8], is_dir: bool| !dir_poisoned && is_ignored(rel, is_dir);
         let mut subdirs = Vec::new();
         for (name, ft) in children.into_iter().rev() {
             if name == b".git" {
+                // A `.git` below the root makes this directory a repository of its own.
+                if !dir.is_empty() {
+                    out.nested.push(dir.clone());
+                }
                 continue;
             }
             let rel = join(&dir, &name);
@@ -194,7 +224,7 @@ fn walk_tree(
                 if tracked {
                     continue;
                 }
-                if is_ignored(&rel, false) {
+                if ignored(&rel, false) {
                     out.ignored.push(match fs::symlink_metadata(abs()) {
                         Ok(m) => Fingerprint::from_meta(RepoPath::new(rel.clone()), &m, abs),
                         Err(e) => Fingerprint::error(RepoPath::new(rel), &e),
@@ -211,12 +241,13 @@ fn walk_tree(
             let dot_git = abs().join(".git");
             if fs::symlink_metadata(&dot_git).is_ok() {
                 // A submodule (tracked: its gitlink is checked with the index) or a nested
-                // repository: recorded by its HEAD, never entered.
+                // repository: recorded by its HEAD here, snapshotted as a repository of its own.
+                out.nested.push(rel.clone());
                 if tracked {
                     continue;
                 }
                 let head = layout::nested_head(&dot_git);
-                if is_ignored(&rel, true) {
+                if ignored(&rel, true) {
                     let mut fp = match fs::symlink_metadata(abs()) {
                         Ok(m) => Fingerprint::from_meta(RepoPath::new(rel.clone()), &m, abs),
                         Err(e) => Fingerprint::error(RepoPath::new(rel), &e),
@@ -236,7 +267,7 @@ fn walk_tree(
                 }
                 continue;
             }
-            if !tracked && is_ignored(&rel, true) {
+            if !tracked && ignored(&rel, true) {
                 w.queue.push(Job::IgnoredDir(rel));
             } else {
                 subdirs.push(rel);

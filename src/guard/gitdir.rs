@@ -1,0 +1,340 @@
+//! The git directory part of a snapshot: every file under the common directory and the
+//! worktree's own git directory, except object contents, read before gix (or anything else)
+//! opens the repository.
+//!
+//! Small files are hashed (config files kept for a by-key diff), large ones fingerprinted by stat
+//! and a sample; index files are digested without their stat data; under `objects/` the layout is
+//! recorded (each loose fan-out directory, each pack file by stat, each loose object by stat while
+//! there are few) and `objects/info/*` by content. The default hooks directory is left to the
+//! hooks part. Anything that is neither a regular file, a directory nor a link to one (a FIFO,
+//! socket or device) makes the repository unsafe to open: it is named, and gix is not run.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use super::files::{self, FileDigest, Kind};
+use super::index_file as index;
+use super::layout::Layout;
+use super::path::RepoPath;
+
+/// Files in the git directory bigger than this are fingerprinted, not hashed.
+const HASH_LIMIT: u64 = 1024 * 1024;
+/// Loose objects are stat'ed one by one only while git's own estimate of their number (the
+/// entries of `objects/17` × 256, as `git gc --auto` counts) is at most this; above it the
+/// repository is due for `git gc` anyway and only the fan-out directories are fingerprinted.
+const LOOSE_OBJECTS_LIMIT: usize = 16 * 1024;
+/// Deepest directory level walked under the git directory.
+const MAX_DEPTH: usize = 32;
+
+/// What was found under the git directory.
+#[derive(Debug, Default)]
+pub struct GitDirRecord {
+    /// By label: the path relative to the common directory (absolute when outside it).
+    pub files: BTreeMap<String, FileDigest>,
+    /// Entries that would make a read block or be redirected (FIFOs, devices, sockets, links
+    /// to them): when any exists, the repository is not opened.
+    pub unsafe_entries: Vec<String>,
+}
+
+impl GitDirRecord {
+    /// Why the repository must not be opened, if it must not.
+    pub fn unsafe_reason(&self) -> Option<String> {
+        if self.unsafe_entries.is_empty() {
+            return None;
+        }
+        let mut shown: Vec<&str> = self
+            .unsafe_entries
+            .iter()
+            .take(5)
+            .map(String::as_str)
+            .collect();
+        if self.unsafe_entries.len() > 5 {
+            shown.push("…");
+        }
+        Some(format!(
+            "the git directory holds special files (FIFO, socket, device or a link to one), so it was not read: {}",
+            shown.join(", ")
+        ))
+    }
+}
+
+struct Walk<'a> {
+    layout: &'a Layout,
+    out: GitDirRecord,
+    /// Inside a directory whose files are recorded by the refs part: only checked for special
+    /// files, not digested here.
+    check_only: bool,
+}
+
+/// Record the git directories of `layout`.
+pub fn record(layout: &Layout) -> GitDirRecord {
+    let mut w = Walk {
+        layout,
+        out: GitDirRecord::default(),
+        check_only: false,
+    };
+    if layout.dot_git_is_file()
+        && let Some(d) = files::digest(&layout.dot_git, false)
+    {
+        w.file(".git".into(), &layout.dot_git, d.kind);
+    }
+    w.dir(&layout.common_dir, 0);
+    if !layout.git_dir.starts_with(&layout.common_dir) {
+        w.dir(&layout.git_dir, 0);
+    }
+    w.out
+}
+
+impl Walk<'_> {
+    fn label(&self, path: &Path) -> String {
+        match path.strip_prefix(&self.layout.common_dir) {
+            Ok(rel) => RepoPath::from_path(rel).escaped(),
+            Err(_) => RepoPath::from_path(path).escaped(),
+        }
+    }
+
+    fn dir(&mut self, dir: &Path, depth: usize) {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<_> = entries.flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            let path = entry.path();
+            let Ok(ft) = entry.file_type() else {
+                continue;
+            };
+            let kind = Kind::of(ft);
+            let name = entry.file_name();
+            if depth == 0 && dir == self.layout.common_dir && name.as_bytes() == b"hooks" {
+                // The default hooks directory is always recorded by the hooks part.
+                continue;
+            }
+            // HEAD, loose refs and packed-refs (peeled lines included) are the refs part.
+            let top = dir == self.layout.common_dir || dir == self.layout.git_dir;
+            let refs_part = top && matches!(name.as_bytes(), b"refs" | b"packed-refs" | b"HEAD");
+            if kind == Kind::Dir {
+                if depth >= MAX_DEPTH {
+                    continue;
+                }
+                if name.as_bytes() == b"objects" && fs::symlink_metadata(dir.join("HEAD")).is_ok() {
+                    self.objects(&path);
+                } else {
+                    let outer = self.check_only;
+                    self.check_only |= refs_part;
+                    self.dir(&path, depth + 1);
+                    self.check_only = outer;
+                }
+                continue;
+            }
+            let label = self.label(&path);
+            if self.check_only || refs_part {
+                let special = match kind {
+                    Kind::Other => true,
+                    Kind::Symlink => fs::metadata(&path).map(|m| !m.is_file()).unwrap_or(false),
+                    _ => false,
+                };
+                if special {
+                    self.out.unsafe_entries.push(label);
+                }
+                continue;
+            }
+            if path == self.layout.git_dir.join("index") {
+                // The worktree's index is the index part of the snapshot.
+                if kind != Kind::File {
+                    self.out.unsafe_entries.push(label);
+                }
+                continue;
+            }
+            self.file(label, &path, kind);
+        }
+    }
+
+    /// Digest one non-directory entry.
+    fn file(&mut self, label: String, path: &Path, kind: Kind) {
+        let name = path.file_name().map(|n| n.as_bytes()).unwrap_or_default();
+        let is_index = name == b"index" || name.starts_with(b"sharedindex.");
+        let keep_text = name == b"config" || name == b"config.worktree";
+        let digest = match kind {
+            Kind::File if is_index => index::file_digest(path),
+            Kind::Symlink => Some(self.link(&label, path)),
+            _ => files::digest_limited(path, keep_text, HASH_LIMIT),
+        };
+        if kind == Kind::Other {
+            self.out.unsafe_entries.push(label.clone());
+        }
+        if let Some(d) = digest {
+            self.out.files.insert(label, d);
+        }
+    }
+
+    /// A link: its text, and what it points at (git follows links in its directory).
+    fn link(&mut self, label: &str, path: &Path) -> FileDigest {
+        let mut d = files::digest_following(path);
+        if let Ok(meta) = fs::metadata(path)
+            && !meta.is_file()
+            && !meta.is_dir()
+        {
+            self.out.unsafe_entries.push(label.to_string());
+        }
+        d.text = None;
+        d
+    }
+
+    fn objects(&mut self, objects: &Path) {
+        let Ok(entries) = fs::read_dir(objects) else {
+            return;
+        };
+        let mut entries: Vec<_> = entries.flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        let per_object = loose_estimate(objects) <= LOOSE_OBJECTS_LIMIT;
+        for entry in entries {
+            let path = entry.path();
+            let name = entry.file_name();
+            let bytes = name.as_bytes();
+            let Ok(ft) = entry.file_type() else {
+                continue;
+            };
+            let label = self.label(&path);
+            let fan_out = bytes.len() == 2 && bytes.iter().all(u8::is_ascii_hexdigit);
+            if fan_out && ft.is_dir() {
+                if let Some(d) = fan_out_digest(&path, per_object, &mut self.out.unsafe_entries) {
+                    self.out.files.insert(format!("{label}/"), d);
+                }
+            } else if bytes == b"pack" && ft.is_dir() {
+                let Ok(packs) = fs::read_dir(&path) else {
+                    continue;
+                };
+                for pack in packs.flatten() {
+                    let p = pack.path();
+                    let label = self.label(&p);
+                    if let Some(d) = stat_digest(&p) {
+                        if d.kind != Kind::File {
+                            self.out.unsafe_entries.push(label.clone());
+                        }
+                        self.out.files.insert(label, d);
+                    }
+                }
+            } else if ft.is_dir() {
+                // `info/` (alternates, packs, commit-graph) and anything else: by content.
+                self.dir(&path, 2);
+            } else {
+                self.file(label, &path, Kind::of(ft));
+            }
+        }
+        self.alternates(objects, 0);
+    }
+
+    /// Object directories listed in `objects/info/alternates` are read by gix too: a special
+    /// file among their packs or alternates must not block it.
+    fn alternates(&mut self, objects: &Path, depth: usize) {
+        if depth > 4 {
+            return;
+        }
+        let Ok(bytes) = files::read_small(&objects.join("info/alternates"), 1024 * 1024) else {
+            return;
+        };
+        for line in bytes.split(|b| *b == b'\n') {
+            let line = line.trim_ascii();
+            if line.is_empty() || line.starts_with(b"#") {
+                continue;
+            }
+            let alt = objects.join(Path::new(std::ffi::OsStr::from_bytes(line)));
+            for sub in ["pack", "info"] {
+                if let Ok(entries) = fs::read_dir(alt.join(sub)) {
+                    for e in entries.flatten() {
+                        let special = fs::metadata(e.path())
+                            .map(|m| !m.is_file() && !m.is_dir())
+                            .unwrap_or(false);
+                        if special {
+                            self.out
+                                .unsafe_entries
+                                .push(RepoPath::from_path(&e.path()).escaped());
+                        }
+                    }
+                }
+            }
+            self.alternates(&alt, depth + 1);
+        }
+    }
+}
+
+/// git's estimate of the number of loose objects: the entries of `objects/17`, times 256.
+fn loose_estimate(objects: &Path) -> usize {
+    fs::read_dir(objects.join("17"))
+        .map(|r| r.count())
+        .unwrap_or(0)
+        .saturating_mul(256)
+}
+
+fn stat_line(meta: &fs::Metadata) -> String {
+    format!(
+        "{}.{} {}.{} {} {} {:o}",
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+        meta.ino(),
+        meta.size(),
+        meta.mode()
+    )
+}
+
+/// A file identified by its stat alone (pack files: big, and never rewritten in place by git).
+fn stat_digest(path: &Path) -> Option<FileDigest> {
+    let meta = fs::symlink_metadata(path).ok()?;
+    Some(FileDigest {
+        kind: Kind::of(meta.file_type()),
+        mode: meta.mode() & 0o7777,
+        sha256: Some(files::sha256_hex(stat_line(&meta).as_bytes())),
+        link: None,
+        error: None,
+        text: None,
+    })
+}
+
+/// A loose fan-out directory: its stat (any object added, removed or replaced by a rename changes
+/// it) and, with `per_object`, each object's name and stat (an object rewritten in place changes
+/// its own times; git writes objects once and never rewrites them).
+fn fan_out_digest(dir: &Path, per_object: bool, special: &mut Vec<String>) -> Option<FileDigest> {
+    let meta = fs::symlink_metadata(dir).ok()?;
+    let mut line = stat_line(&meta);
+    if per_object && let Ok(entries) = fs::read_dir(dir) {
+        let mut objects: Vec<(Vec<u8>, String)> = Vec::new();
+        for e in entries.flatten() {
+            let Ok(m) = e.metadata() else {
+                continue;
+            };
+            if !m.is_file() {
+                special.push(RepoPath::from_path(&e.path()).escaped());
+            }
+            objects.push((e.file_name().as_bytes().to_vec(), stat_line(&m)));
+        }
+        objects.sort();
+        for (name, stat) in objects {
+            line.push('\n');
+            line.push_str(&String::from_utf8_lossy(&name));
+            line.push(' ');
+            line.push_str(&stat);
+        }
+    }
+    Some(FileDigest {
+        kind: Kind::Dir,
+        mode: meta.mode() & 0o7777,
+        sha256: Some(files::sha256_hex(line.as_bytes())),
+        link: None,
+        error: None,
+        text: None,
+    })
+}
+
+/// Whether `path` is a regular file that can be handed to gix (absent is fine too).
+pub fn safe_to_read(path: &PathBuf) -> bool {
+    match fs::metadata(path) {
+        Ok(m) => m.is_file(),
+        Err(_) => fs::symlink_metadata(path).is_err(),
+    }
+}

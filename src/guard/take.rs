@@ -1,0 +1,311 @@
+//! Taking one snapshot: the git directory and config files first (as bytes, before gix reads
+//! anything), then — only if nothing there could block or redirect a read — refs, the index,
+//! staged changes and the worktree walk, then each nested repository the same way.
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use super::files::FileDigest;
+use super::layout::Layout;
+use super::metadata::{self, UserEnv};
+use super::path::RepoPath;
+use super::status::FileStatus;
+use super::{
+    GuardError, GuardScope, IndexReference, IndexStat, NestedRepo, References, Snapshot, config,
+    files, gitdir, hooks, index, index_file, refs, walk,
+};
+
+/// Deepest nesting of repositories below the root that is snapshotted.
+const MAX_NESTING: usize = 8;
+/// Most nested repositories snapshotted in one repository.
+const MAX_NESTED: usize = 256;
+
+/// Run `work` on a thread of its own and wait for it, polling for interrupting signals: when one
+/// arrives the wait ends with `Interrupted` and the thread is left behind (the process is about
+/// to exit; a thread blocked in `open()` cannot be cancelled any other way).
+pub fn interruptible<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, GuardError> + Send + 'static,
+) -> Result<T, GuardError> {
+    use std::sync::mpsc::RecvTimeoutError;
+    let base = crate::signals::count();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("snapshot".into())
+        .spawn(move || {
+            let _ = tx.send(work());
+        })
+        .map_err(|e| GuardError::Io {
+            what: "cannot start the snapshot thread".into(),
+            source: e,
+        })?;
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_millis(50)) {
+            Ok(result) => return result,
+            Err(RecvTimeoutError::Timeout) if crate::signals::count() != base => {
+                return Err(GuardError::Interrupted);
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return Err(GuardError::Failed),
+        }
+    }
+}
+
+/// A snapshot of the repository at `scope` (`depth` > 0 for a nested one: no user config).
+pub fn take(
+    scope: &GuardScope,
+    env: &UserEnv,
+    references: References,
+    depth: usize,
+) -> Result<Snapshot, GuardError> {
+    let layout = Layout::locate(&scope.worktree)?;
+    // Hashed before gix reads anything, so what gix could be steered by is on record.
+    let record = gitdir::record(&layout);
+    let mut unreadable = record.unsafe_reason();
+    let git_metadata = record.files;
+    let user_config = if depth == 0 {
+        metadata::user_config(env, &layout, &git_metadata)
+    } else {
+        BTreeMap::new()
+    };
+    let hooks = hooks::hooks(&layout, &git_metadata, &user_config, env);
+    let worktrees = metadata::worktrees(&layout);
+    let mut snap = Snapshot {
+        worktree: RepoPath::from_path(&layout.worktree),
+        unreadable: None,
+        refs: BTreeMap::new(),
+        index: Vec::new(),
+        index_extensions: BTreeMap::new(),
+        status: BTreeMap::new(),
+        ignored: Vec::new(),
+        hooks,
+        git_metadata,
+        worktrees,
+        user_config,
+        nested: BTreeMap::new(),
+        index_file: None,
+    };
+    // The worktree's index, read as bytes (regular file, no link, non-blocking).
+    let index_path = layout.git_dir.join("index");
+    let index_bytes = if unreadable.is_none() {
+        match index_file::read(&index_path) {
+            Ok(b) => b,
+            Err(e) => {
+                unreadable = Some(format!(
+                    "cannot read the index {}: {e}",
+                    index_path.display()
+                ));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    if let Some(why) = unreadable {
+        snap.unreadable = Some(why);
+        return Ok(snap);
+    }
+
+    let repo = open_isolated(&layout, &snap.git_metadata, &snap.user_config, env)?;
+    snap.refs = refs::refs(&repo, &layout);
+    let hash = repo.object_hash();
+    let state = match &index_bytes {
+        Some(ib) => match index_file::parse(ib, hash) {
+            Ok(state) => state,
+            Err(message) => {
+                snap.unreadable = Some(format!(
+                    "cannot read the index {}: {message}; run `git status` yourself to see what is wrong",
+                    index_path.display()
+                ));
+                return Ok(snap);
+            }
+        },
+        None => gix::index::State::new(hash),
+    };
+    if let Some(ib) = &index_bytes {
+        snap.index_extensions = index_file::extensions(&ib.bytes, hash);
+    }
+    let live_stat = index_bytes
+        .as_ref()
+        .map(|ib| stat_of(&ib.meta))
+        .unwrap_or_default();
+    drop(index_bytes);
+    // A tracked file counts as clean without hashing only when its stat matches both the
+    // live index and the one from before the turn (when the index file was written since),
+    // so stat data forged into the index during the turn cannot hide an edit.
+    let reference = references.index.filter(|r| r.stat != live_stat);
+    let index_mtime = match &reference {
+        Some(r) => r.stat.mtime.min(live_stat.mtime),
+        None => live_stat.mtime,
+    };
+
+    match index::staged(&repo, &state) {
+        Ok(staged) => {
+            for (path, s) in staged {
+                snap.status.entry(path).or_default().staged = Some(s);
+            }
+        }
+        Err(message) => {
+            snap.status
+                .entry(RepoPath::new(*b"HEAD"))
+                .or_default()
+                .error = Some(format!("cannot compare the index with HEAD: {message}"));
+        }
+    }
+
+    let exclude: Vec<PathBuf> = scope
+        .exclude
+        .iter()
+        .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+        .collect();
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .clamp(2, 8);
+    let input = walk::WalkInput {
+        root: &layout.worktree,
+        state: &state,
+        reference: reference.as_ref().map(|r| &r.state),
+        index_mtime,
+        exclude: &exclude,
+        threads,
+    };
+    let mut excludes = repo
+        .excludes(
+            &state,
+            None,
+            gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
+        )
+        .ok();
+    let mut is_ignored = |rel: &[u8], is_dir: bool| -> bool {
+        let Some(stack) = excludes.as_mut() else {
+            return false;
+        };
+        let mode = if is_dir {
+            gix::index::entry::Mode::DIR
+        } else {
+            gix::index::entry::Mode::FILE
+        };
+        let rel = Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(rel));
+        stack
+            .at_path(rel, Some(mode))
+            .map(|p| p.is_excluded())
+            .unwrap_or(false)
+    };
+    // The index part is built while the worktree is walked.
+    let (entries, walked) = std::thread::scope(|s| {
+        let entries = s.spawn(|| index::entries(&state));
+        let walked = walk::walk(&input, &mut is_ignored);
+        (entries.join(), walked)
+    });
+    drop(is_ignored);
+    snap.index = entries.map_err(|_| GuardError::Index {
+        path: index_path.clone(),
+        message: "listing its entries failed".into(),
+    })?;
+    for (path, st) in walked.status {
+        let slot: &mut FileStatus = snap.status.entry(path).or_default();
+        slot.worktree = st.worktree.or(slot.worktree);
+        slot.sha256 = st.sha256.or(slot.sha256.take());
+        slot.head = st.head.or(slot.head.take());
+        slot.kind = st.kind.or(slot.kind);
+        slot.error = st.error.or(slot.error.take());
+    }
+    snap.ignored = walked.ignored;
+    snap.index_file = Some(std::sync::Arc::new(IndexReference {
+        state,
+        stat: live_stat,
+    }));
+    snap.nested = nested(scope, env, &layout, walked.nested, references.nested, depth);
+    Ok(snap)
+}
+
+/// Snapshot each repository found below the root.
+fn nested(
+    scope: &GuardScope,
+    env: &UserEnv,
+    layout: &Layout,
+    mut dirs: Vec<Vec<u8>>,
+    mut references: BTreeMap<RepoPath, References>,
+    depth: usize,
+) -> BTreeMap<RepoPath, NestedRepo> {
+    dirs.sort();
+    dirs.dedup();
+    let mut out = BTreeMap::new();
+    for rel in dirs.into_iter().take(MAX_NESTED) {
+        let abs = layout
+            .worktree
+            .join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(&rel));
+        let key = RepoPath::new(rel);
+        let dot_git = files::digest(&abs.join(".git"), false);
+        let mut repo = NestedRepo {
+            git_dir: Layout::locate(&abs)
+                .ok()
+                .map(|l| RepoPath::from_path(&l.git_dir)),
+            dot_git,
+            snapshot: None,
+            error: None,
+        };
+        if depth + 1 >= MAX_NESTING {
+            repo.error = Some(format!("nested more than {MAX_NESTING} deep; not read"));
+        } else {
+            let sub = GuardScope {
+                worktree: abs,
+                exclude: scope.exclude.clone(),
+            };
+            let refs = references.remove(&key).unwrap_or_default();
+            match take(&sub, env, refs, depth + 1) {
+                Ok(s) => repo.snapshot = Some(Box::new(s)),
+                Err(e) => repo.error = Some(e.to_string()),
+            }
+        }
+        out.insert(key, repo);
+    }
+    out
+}
+
+/// Open the repository with gix, isolated: only the repository's own config is read (as data),
+/// no environment, no includes, no git binary; the user's `core.excludesFile` is passed in
+/// explicitly (when it is a regular file) so ignore rules match git's.
+fn open_isolated(
+    layout: &Layout,
+    git_metadata: &BTreeMap<String, FileDigest>,
+    user_config: &BTreeMap<RepoPath, FileDigest>,
+    env: &UserEnv,
+) -> Result<gix::Repository, GuardError> {
+    let mut excludes_file: Option<PathBuf> = None;
+    let user_texts = user_config
+        .iter()
+        .filter_map(|(p, d)| Some((p.as_path().parent()?.to_path_buf(), d.text.clone()?)));
+    let local_texts = ["config", "config.worktree"]
+        .into_iter()
+        .filter_map(|l| Some((layout.worktree.clone(), git_metadata.get(l)?.text.clone()?)));
+    for (base, text) in user_texts.chain(local_texts) {
+        if let Some(v) =
+            config::keys(&text).and_then(|k| config::last_value(&k, "core.excludesfile"))
+        {
+            excludes_file = env.expand(&v, &base);
+        }
+    }
+    let excludes_file = excludes_file.or_else(|| env.xdg_git("ignore"));
+    let mut overrides = Vec::new();
+    if let Some(p) = excludes_file.filter(gitdir::safe_to_read) {
+        let mut o = b"core.excludesFile=".to_vec();
+        o.extend_from_slice(std::os::unix::ffi::OsStrExt::as_bytes(p.as_os_str()));
+        overrides.push(gix::bstr::BString::from(o));
+    }
+    let opts = gix::open::Options::isolated().config_overrides(overrides);
+    gix::open_opts(&layout.worktree, opts).map_err(|e| GuardError::Open {
+        path: layout.worktree.clone(),
+        message: e.to_string(),
+    })
+}
+
+fn stat_of(meta: &std::fs::Metadata) -> IndexStat {
+    IndexStat {
+        mtime: (meta.mtime(), meta.mtime_nsec()),
+        ctime: (meta.ctime(), meta.ctime_nsec()),
+        ino: meta.ino(),
+        size: meta.size(),
+    }
+}
