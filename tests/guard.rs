@@ -449,7 +449,7 @@ fn planted_hooks_fsmonitor_filters_pagers_and_helpers_never_run() {
     }
     // Through the user's global config too (HOME is the test's own directory).
     std::fs::write(
-        repo.path().join(".git/.gitconfig"),
+        repo.home().join(".gitconfig"),
         format!(
             "[core]\n\tfsmonitor = {p}\n\thooksPath = {}\n[diff]\n\texternal = {p}\n",
             user_hooks.display()
@@ -543,7 +543,7 @@ fn a_nested_repository_gives_an_empty_diff() {
             .args(args)
             .current_dir(&nested)
             .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", repo.path().join(".git"))
+            .env("HOME", repo.home())
             .status()
             .unwrap()
             .success();
@@ -717,7 +717,7 @@ fn restore_puts_hooks_and_config_back_and_removes_planted_hooks() {
         let ok = std::process::Command::new("sh")
             .arg(hostile(script))
             .current_dir(repo.path())
-            .env("HOME", repo.path().join(".git"))
+            .env("HOME", repo.home())
             .status()
             .unwrap()
             .success();

@@ -22,7 +22,7 @@ fn git_at(repo: &TempRepo, args: &[&str], author: &str, when: i64) {
         .args(args)
         .current_dir(repo.path())
         .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", repo.path().join(".git"))
+        .env("HOME", repo.home())
         .env("GIT_AUTHOR_NAME", name)
         .env("GIT_AUTHOR_EMAIL", email)
         .env("GIT_AUTHOR_DATE", &date)

@@ -96,6 +96,9 @@ pub fn skipped(topic: &str) -> AnswerEvent {
 /// A git repository in a temporary directory, with one commit.
 pub struct TempRepo {
     pub dir: tempfile::TempDir,
+    /// Outside the repository (so outside everything the guard watches): HOME, TMPDIR and the
+    /// files a test hands to the tool or to a fixture runner.
+    pub scratch: tempfile::TempDir,
 }
 
 impl TempRepo {
@@ -104,7 +107,11 @@ impl TempRepo {
             .prefix("interview-test-")
             .tempdir()
             .expect("tempdir");
-        let repo = TempRepo { dir };
+        let scratch = tempfile::Builder::new()
+            .prefix("interview-scratch-")
+            .tempdir()
+            .expect("tempdir");
+        let repo = TempRepo { dir, scratch };
         repo.git(&["init", "-q", "-b", "main"]);
         repo.git(&["config", "user.name", "Test Person"]);
         repo.git(&["config", "user.email", "test@example.com"]);
@@ -136,7 +143,7 @@ impl TempRepo {
             .args(args)
             .current_dir(self.path())
             .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", self.path().join(".git"))
+            .env("HOME", self.home())
             .output()
             .expect("git");
         assert!(
@@ -152,7 +159,7 @@ impl TempRepo {
         let mut c = Command::new(bin());
         c.current_dir(self.path())
             .env_remove("NO_COLOR")
-            .env("HOME", self.path().join(".git"))
+            .env("HOME", self.home())
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .stdin(Stdio::null());
         c
@@ -163,10 +170,15 @@ impl TempRepo {
         self.cmd().args(args).output().expect("run interview")
     }
 
-    /// A scratch path inside `.git/` (outside the work tree the guard compares), for the files
-    /// a test hands to the tool or to a fixture runner (answers, pid lists, marks).
+    /// A scratch path outside the repository (the guard watches the whole git directory), for
+    /// the files a test hands to the tool or to a fixture runner (answers, pid lists, marks).
     pub fn scratch(&self, name: &str) -> PathBuf {
-        self.path().join(".git").join(name)
+        self.scratch.path().join(name)
+    }
+
+    /// The HOME of every command a test runs: the scratch directory.
+    pub fn home(&self) -> &Path {
+        self.scratch.path()
     }
 
     /// The mark file [`Interview::pause_at`] asks the tool to touch when it pauses.

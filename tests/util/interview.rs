@@ -66,7 +66,7 @@ impl<'r> Interview<'r> {
         self.arg("--runner").arg(name)
     }
 
-    /// Replay `json`: it is written to a scratch file inside `.git/` and passed as `--answers`.
+    /// Replay `json`: it is written to a scratch file outside the repository and passed as `--answers`.
     pub fn answers(self, json: &str) -> Self {
         let file = self.repo.scratch("test-answers.json");
         std::fs::write(&file, json).unwrap();
@@ -119,7 +119,7 @@ impl<'r> Interview<'r> {
     pub fn run(self) -> Outcome<'r> {
         let mut cmd = self.repo.cmd();
         // Temporary files of runners stay inside the test's own directory.
-        cmd.env("TMPDIR", self.repo.path().join(".git"));
+        cmd.env("TMPDIR", self.repo.home());
         cmd.args(&self.args);
         for (k, v) in &self.env {
             cmd.env(k, v);

@@ -27,7 +27,7 @@ impl Pty {
         let mut cmd = Command::new(bin());
         cmd.args(args)
             .current_dir(repo.path())
-            .env("HOME", repo.path().join(".git"))
+            .env("HOME", repo.home())
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("NO_COLOR", "1")
             .env("TERM", "dumb");
