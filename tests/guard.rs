@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::util::{TempRepo, stderr, stdout};
 
-fn hostile(name: &str) -> String {
+pub(crate) fn hostile(name: &str) -> String {
     crate::util::fixtures()
         .join("runners/hostile")
         .join(format!("{name}.sh"))
@@ -17,14 +17,14 @@ fn hostile(name: &str) -> String {
 }
 
 /// The outcome of `interview guard --json -- …`.
-struct Guarded {
-    code: i32,
-    json: Value,
-    stderr: String,
+pub(crate) struct Guarded {
+    pub(crate) code: i32,
+    pub(crate) json: Value,
+    pub(crate) stderr: String,
 }
 
 impl Guarded {
-    fn changes(&self) -> &[Value] {
+    pub(crate) fn changes(&self) -> &[Value] {
         self.json["report"]["changes"]
             .as_array()
             .map(Vec::as_slice)
@@ -32,13 +32,13 @@ impl Guarded {
     }
 
     /// Whether a change in `category` has a subject containing `subject`.
-    fn has(&self, category: &str, subject: &str) -> bool {
+    pub(crate) fn has(&self, category: &str, subject: &str) -> bool {
         self.changes().iter().any(|c| {
             c["category"] == category && c["subject"].as_str().unwrap_or("").contains(subject)
         })
     }
 
-    fn find(&self, category: &str, subject: &str) -> &Value {
+    pub(crate) fn find(&self, category: &str, subject: &str) -> &Value {
         self.changes()
             .iter()
             .find(|c| {
@@ -47,7 +47,7 @@ impl Guarded {
             .unwrap_or_else(|| panic!("no {category} change for {subject}: {:#}", self.json))
     }
 
-    fn categories(&self) -> Vec<String> {
+    pub(crate) fn categories(&self) -> Vec<String> {
         let mut v: Vec<String> = self
             .changes()
             .iter()
@@ -57,7 +57,7 @@ impl Guarded {
         v
     }
 
-    fn assert_empty(&self) {
+    pub(crate) fn assert_empty(&self) {
         assert_eq!(self.code, 0, "stderr: {}", self.stderr);
         assert!(
             self.changes().is_empty(),
@@ -67,7 +67,7 @@ impl Guarded {
     }
 }
 
-fn guard(repo: &TempRepo, cmd: &[&str], env: &[(&str, &Path)]) -> Guarded {
+pub(crate) fn guard(repo: &TempRepo, cmd: &[&str], env: &[(&str, &Path)]) -> Guarded {
     let mut c = repo.cmd();
     c.args(["guard", "--json", "--"]).args(cmd);
     for (k, v) in env {
@@ -374,7 +374,7 @@ fn refreshing_the_index_stat_cache_is_not_a_change() {
 // ---- nothing from the repository is executed ----
 
 /// A program that records that it ran by creating a file in `markers`.
-fn plant_marker_program(dir: &Path, markers: &Path) -> PathBuf {
+pub(crate) fn plant_marker_program(dir: &Path, markers: &Path) -> PathBuf {
     let prog = dir.join("marker.sh");
     std::fs::write(
         &prog,
@@ -390,7 +390,7 @@ fn plant_marker_program(dir: &Path, markers: &Path) -> PathBuf {
     prog
 }
 
-fn marker_count(markers: &Path) -> usize {
+pub(crate) fn marker_count(markers: &Path) -> usize {
     std::fs::read_dir(markers).map(|d| d.count()).unwrap_or(0)
 }
 

@@ -8,6 +8,7 @@ mod builtin;
 mod ci_replay;
 mod finish;
 mod guard;
+mod guard_git_dir;
 mod presets;
 mod replay;
 mod resume;

@@ -93,9 +93,7 @@ pub fn hooks(
     let mut dirs = BTreeMap::new();
     for dir in [layout.common_dir.join("hooks"), effective.clone()] {
         let key = RepoPath::from_path(&dir);
-        if !dirs.contains_key(&key) {
-            dirs.insert(key, record_dir(&dir));
-        }
+        dirs.entry(key).or_insert_with(|| record_dir(&dir));
     }
     Hooks {
         dir: RepoPath::from_path(&effective),

@@ -340,10 +340,10 @@ enum Outcome {
 
 fn restore_item(dir: &Path, item: &Item, path: &Path) -> Result<Outcome, String> {
     let now = files::digest(path, false);
-    if now.is_some() || item.kind != "absent" {
-        if let Some(why) = redirected(path, item.parent_real_hex.as_deref()) {
-            return Err(why);
-        }
+    if (now.is_some() || item.kind != "absent")
+        && let Some(why) = redirected(path, item.parent_real_hex.as_deref())
+    {
+        return Err(why);
     }
     match item.kind.as_str() {
         "absent" => match now {

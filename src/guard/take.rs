@@ -198,7 +198,6 @@ pub fn take(
         let walked = walk::walk(&input, &mut is_ignored);
         (entries.join(), walked)
     });
-    drop(is_ignored);
     snap.index = entries.map_err(|_| GuardError::Index {
         path: index_path.clone(),
         message: "listing its entries failed".into(),
