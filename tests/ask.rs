@@ -11,10 +11,12 @@ fn interview(repo: &TempRepo) -> Interview<'_> {
 
 /// [`interview`] with `--color COLOR`.
 fn interview_in_colour<'r>(repo: &'r TempRepo, color: &str) -> Interview<'r> {
-    Interview::intent(repo, "7")
-        .work_item()
-        .runner("honest.sh")
-        .args(["--on-change", "warn", "--color", color])
+    Interview::of_work_item(repo).runner("honest.sh").args([
+        "--on-change",
+        "warn",
+        "--color",
+        color,
+    ])
 }
 
 /// Skip the second round at its gate and stop at the consent prompt without writing.

@@ -3,17 +3,13 @@
 
 use crate::util::*;
 
-/// `intent 7` on the work item with fixture runner `runner_name`.
-fn intent_7<'r>(repo: &'r TempRepo, runner_name: &str) -> Interview<'r> {
-    Interview::intent(repo, "7").work_item().runner(runner_name)
-}
-
 const NO_ANSWERS: &str = r#"{ "interview_answers": 1 }"#;
 
 #[test]
 fn without_a_terminal_a_change_fails_the_run_with_exit_3() {
     let repo = TempRepo::new();
-    let out = intent_7(&repo, "plants-hook.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("plants-hook.sh")
         .answers(NO_ANSWERS)
         .yes()
         .run()
@@ -39,7 +35,8 @@ fn without_a_terminal_a_change_fails_the_run_with_exit_3() {
 #[test]
 fn on_change_warn_reports_and_continues() {
     let repo = TempRepo::new();
-    let out = intent_7(&repo, "plants-hook.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("plants-hook.sh")
         .answers(NO_ANSWERS)
         .yes()
         .args(["--on-change", "warn"])
@@ -53,7 +50,10 @@ fn on_change_warn_reports_and_continues() {
 /// guard's Choose prompt with `letter`; returns the repository, the prompt screen and the exit.
 fn answer_the_guard(letter: &str) -> (TempRepo, String, i32) {
     let repo = TempRepo::new();
-    let mut pty = intent_7(&repo, "plants-hook.sh").yes().at_terminal();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("plants-hook.sh")
+        .yes()
+        .at_terminal();
     let screen = pty.answer("Choose A, B or C", letter);
     let (code, rest) = pty.finish();
     (repo, format!("{screen}{rest}"), code)
@@ -103,7 +103,8 @@ fn on_change_ask_accept_continues_the_interview() {
 #[test]
 fn a_replayed_guard_decision_is_used_with_on_change_ask() {
     let repo = TempRepo::new();
-    intent_7(&repo, "plants-hook.sh")
+    Interview::of_work_item(&repo)
+        .runner("plants-hook.sh")
         .answers(r#"{ "interview_answers": 1, "decisions": { "guard": "C" } }"#)
         .yes()
         .args(["--on-change", "ask"])
@@ -114,7 +115,9 @@ fn a_replayed_guard_decision_is_used_with_on_change_ask() {
 #[test]
 fn the_consent_gate_asks_before_writing_and_stop_writes_nothing() {
     let repo = TempRepo::new();
-    let mut pty = intent_7(&repo, "done-at-once.sh").at_terminal();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
+        .at_terminal();
     let screen = pty.answer("Choose A, B or C", "C");
     assert!(
         screen.contains("write the document to docs/interviews/intent-7.md?"),
@@ -128,17 +131,20 @@ fn the_consent_gate_asks_before_writing_and_stop_writes_nothing() {
 #[test]
 fn a_replay_without_yes_needs_a_recorded_consent() {
     let repo = TempRepo::new();
-    let out = intent_7(&repo, "done-at-once.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
         .answers(NO_ANSWERS)
         .run()
         .exits(5);
     assert!(out.stderr.contains("\"consent\""), "{}", out.stderr);
     // The first run left an unfinished session: start over.
-    intent_7(&repo, "done-at-once.sh")
+    Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
         .answers(r#"{ "interview_answers": 1, "decisions": { "consent": "A" } }"#)
         .run()
         .exits(5);
-    intent_7(&repo, "done-at-once.sh")
+    Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
         .answers(
             r#"{ "interview_answers": 1, "decisions": { "consent": "A", "unfinished": "B" } }"#,
         )
@@ -154,7 +160,8 @@ fn a_replay_without_yes_needs_a_recorded_consent() {
 fn an_existing_document_is_never_silently_overwritten() {
     let repo = TempRepo::new();
     repo.write("docs/interviews/intent-7.md", "my notes\n");
-    let out = intent_7(&repo, "done-at-once.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
         .answers(NO_ANSWERS)
         .yes()
         .run()
@@ -167,7 +174,8 @@ fn an_existing_document_is_never_silently_overwritten() {
 fn write_beside_keeps_the_existing_document() {
     let repo = TempRepo::new();
     repo.write("docs/interviews/intent-7.md", "my notes\n");
-    intent_7(&repo, "done-at-once.sh")
+    Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
         .answers(r#"{ "interview_answers": 1, "decisions": { "overwrite": "B" } }"#)
         .yes()
         .run()
@@ -183,7 +191,8 @@ fn write_beside_keeps_the_existing_document() {
 fn overwrite_replaces_the_document_when_chosen() {
     let repo = TempRepo::new();
     repo.write("docs/interviews/intent-7.md", "my notes\n");
-    intent_7(&repo, "done-at-once.sh")
+    Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
         .answers(r#"{ "interview_answers": 1, "decisions": { "overwrite": "A" } }"#)
         .yes()
         .run()
@@ -197,7 +206,8 @@ fn overwrite_replaces_the_document_when_chosen() {
 #[test]
 fn out_dash_prints_the_document_and_writes_nothing() {
     let repo = TempRepo::new();
-    let out = intent_7(&repo, "done-at-once.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
         .answers(NO_ANSWERS)
         .out("-")
         .run()
@@ -210,7 +220,7 @@ fn out_dash_prints_the_document_and_writes_nothing() {
 fn clarify_into_appends_answered_questions_to_the_spec() {
     let repo = TempRepo::new();
     repo.write("spec.md", "# Spec\n\nKeep this line.\n");
-    intent_7(&repo, "honest.sh")
+    Interview::of_work_item(&repo).runner("honest.sh")
         .answers(r#"{ "interview_answers": 1, "answers": { "deployment_target": "1", "users": "skip", "encoding": "UTF-8 only" } }"#)
         .yes()
         .args(["--clarify-into", "spec.md"])
@@ -241,7 +251,8 @@ const ALL_ANSWERED: &str = r#"{ "interview_answers": 1, "answers": { "deployment
 fn clarify_into_honours_source_date_epoch() {
     let repo = TempRepo::new();
     repo.write("spec.md", "# Spec\n");
-    intent_7(&repo, "honest.sh")
+    Interview::of_work_item(&repo)
+        .runner("honest.sh")
         .answers(ALL_ANSWERED)
         .yes()
         .args(["--clarify-into", "spec.md"])
@@ -255,7 +266,8 @@ fn clarify_into_honours_source_date_epoch() {
 fn unknown_keys_in_interview_toml_name_the_file_and_key() {
     let repo = TempRepo::new();
     repo.write("interview.toml", "max_turns = 3\nmax_turn = 4\n");
-    let out = intent_7(&repo, "done-at-once.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
         .answers(NO_ANSWERS)
         .yes()
         .run()
@@ -274,8 +286,7 @@ fn settings_come_from_interview_toml_and_local_overrides() {
     );
     repo.write(".interview/config.toml", "max_turns = 3\n");
     // No --runner: it comes from interview.toml.
-    Interview::intent(&repo, "7")
-        .work_item()
+    Interview::of_work_item(&repo)
         .answers(ALL_ANSWERED)
         .yes()
         .run()
@@ -319,7 +330,10 @@ fn two_matching_work_items_need_a_choice_which_is_recorded() {
 fn a_runner_that_rewrites_the_restore_copies_gets_no_restore() {
     let repo = TempRepo::new();
     let config_before = std::fs::read(repo.path().join(".git/config")).unwrap();
-    let mut pty = intent_7(&repo, "tampers-restore.sh").yes().at_terminal();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("tampers-restore.sh")
+        .yes()
+        .at_terminal();
     let screen = pty.answer("Choose A, B or C", "B");
     assert!(
         screen.contains("restore/files"),
@@ -337,7 +351,8 @@ fn a_runner_that_rewrites_the_restore_copies_gets_no_restore() {
 #[test]
 fn a_runner_that_edits_its_own_brief_is_caught() {
     let repo = TempRepo::new();
-    let out = intent_7(&repo, "edits-brief.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("edits-brief.sh")
         .answers(NO_ANSWERS)
         .yes()
         .run()
@@ -348,7 +363,8 @@ fn a_runner_that_edits_its_own_brief_is_caught() {
 #[test]
 fn a_replayed_letter_that_is_not_an_option_is_a_usage_error() {
     let repo = TempRepo::new();
-    let out = intent_7(&repo, "done-at-once.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
         .answers(r#"{ "interview_answers": 1, "decisions": { "consent": "D" } }"#)
         .run()
         .exits(2);

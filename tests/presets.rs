@@ -437,8 +437,7 @@ fn the_codex_preset_gives_the_brief_on_stdin_and_reads_the_receipt_from_its_even
         bin.path().display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    Interview::intent(&repo, "7")
-        .work_item()
+    Interview::of_work_item(&repo)
         .preset("codex")
         .answers_file("answers.json")
         .yes()

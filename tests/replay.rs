@@ -4,7 +4,7 @@ use crate::util::*;
 
 /// `intent 7` on the work item with the honest runner.
 fn honest(repo: &TempRepo) -> Interview<'_> {
-    Interview::intent(repo, "7").work_item().runner("honest.sh")
+    Interview::of_work_item(repo).runner("honest.sh")
 }
 
 /// `intent 7` with the honest runner and stdin closed, replaying the answers fixture `name`.

@@ -137,8 +137,7 @@ fn sigkill_while_the_runner_works_then_resume_ends_it_and_redoes_the_turn() {
 #[test]
 fn sigkill_mid_questions_then_resume_asks_only_the_rest() {
     let repo = TempRepo::new();
-    let mut pty = Interview::intent(&repo, "7")
-        .work_item()
+    let mut pty = Interview::of_work_item(&repo)
         .runner("blocks-once.sh")
         .yes()
         .at_terminal();
@@ -167,8 +166,7 @@ const ANSWERS: &str = r#"{ "interview_answers": 1, "answers": { "deployment_targ
 
 /// Fail turn 1 four times (three retries) so the circuit breaker is open.
 fn fail_three_times(repo: &TempRepo) {
-    Interview::intent(repo, "7")
-        .work_item()
+    Interview::of_work_item(repo)
         .runner("no-receipt.sh")
         .answers(ANSWERS)
         .run()
@@ -211,8 +209,7 @@ fn the_circuit_breaker_blocks_resume_until_acknowledged() {
 fn a_new_interview_on_a_subject_with_an_unfinished_session_asks_first() {
     let repo = TempRepo::new();
     fail_three_times(&repo);
-    let out = Interview::intent(&repo, "7")
-        .work_item()
+    let out = Interview::of_work_item(&repo)
         .runner("honest.sh")
         .answers(ANSWERS)
         .yes()
@@ -294,8 +291,7 @@ fn abandoning_a_blocked_session_at_the_breaker_retires_it() {
 #[test]
 fn resuming_with_fewer_max_turns_makes_the_current_turn_final() {
     let repo = TempRepo::new();
-    let mut pty = Interview::intent(&repo, "7")
-        .work_item()
+    let mut pty = Interview::of_work_item(&repo)
         .runner("honest.sh")
         .yes()
         .pause_at("brief@2")

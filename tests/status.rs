@@ -21,10 +21,10 @@ macro_rules! assert_status_snapshot {
     }};
 }
 
-/// `intent 7` on the work item with fixture runner `runner_name`, replaying `ANSWERS`, `--yes`.
+/// `intent 7` on the work item with fixture runner `runner_name`, replaying `ANSWERS` with
+/// `--yes`, without a terminal.
 fn replay<'r>(repo: &'r TempRepo, runner_name: &str) -> Outcome<'r> {
-    Interview::intent(repo, "7")
-        .work_item()
+    Interview::of_work_item(repo)
         .runner(runner_name)
         .answers(ANSWERS)
         .yes()
@@ -54,8 +54,7 @@ fn status_of_a_failed_session() {
 #[test]
 fn status_of_a_session_aborted_mid_questions() {
     let repo = TempRepo::new();
-    let mut pty = Interview::intent(&repo, "7")
-        .work_item()
+    let mut pty = Interview::of_work_item(&repo)
         .runner("honest.sh")
         .at_terminal();
     pty.answer("[Y]", "y");
@@ -71,8 +70,7 @@ fn status_of_a_session_aborted_mid_questions() {
 #[test]
 fn status_of_a_session_killed_while_waiting_for_the_person() {
     let repo = TempRepo::new();
-    let mut pty = Interview::intent(&repo, "7")
-        .work_item()
+    let mut pty = Interview::of_work_item(&repo)
         .runner("honest.sh")
         .at_terminal();
     pty.answer("[Y]", "y");
@@ -118,8 +116,7 @@ fn answers_prints_the_latest_sessions_answers_ready_to_replay() {
 #[test]
 fn status_of_a_session_killed_while_the_runner_was_dispatched() {
     let repo = TempRepo::new();
-    let pty = Interview::intent(&repo, "7")
-        .work_item()
+    let pty = Interview::of_work_item(&repo)
         .runner("honest.sh")
         .pause_at("dispatch@1")
         .at_terminal();

@@ -7,11 +7,6 @@ use crate::util::*;
 /// No answers: with no terminal either, nothing is ever asked.
 const NO_ANSWERS: &str = r#"{ "interview_answers": 1, "answers": {} }"#;
 
-/// `intent 7` on the work item with fixture runner `runner_name`.
-fn intent_7<'r>(repo: &'r TempRepo, runner_name: &str) -> Interview<'r> {
-    Interview::intent(repo, "7").work_item().runner(runner_name)
-}
-
 #[test]
 fn version_prints() {
     let repo = TempRepo::new();
@@ -23,7 +18,10 @@ fn version_prints() {
 #[test]
 fn a_two_round_interview_ends_in_a_document() {
     let repo = TempRepo::new();
-    let mut pty = intent_7(&repo, "honest.sh").yes().at_terminal();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .yes()
+        .at_terminal();
     pty.answer("[Y]", "y");
     pty.answer("Where will this service run?", "1");
     pty.answer("Who uses the export?", "analysts");
@@ -63,7 +61,8 @@ fn a_two_round_interview_ends_in_a_document() {
 #[test]
 fn the_local_tier_is_excluded_from_git() {
     let repo = TempRepo::new();
-    intent_7(&repo, "no-receipt.sh")
+    Interview::of_work_item(&repo)
+        .runner("no-receipt.sh")
         .answers(NO_ANSWERS)
         .args(["--retries", "0"])
         .run()
@@ -77,7 +76,8 @@ fn the_local_tier_is_excluded_from_git() {
 #[test]
 fn the_brief_tells_the_rules_and_the_receipt_path() {
     let repo = TempRepo::new();
-    intent_7(&repo, "no-receipt.sh")
+    Interview::of_work_item(&repo)
+        .runner("no-receipt.sh")
         .answers(NO_ANSWERS)
         .args(["--retries", "0", "--max-turns", "1"])
         .run()
@@ -92,7 +92,8 @@ fn the_brief_tells_the_rules_and_the_receipt_path() {
 #[test]
 fn a_failed_turn_is_retried_three_times_then_exits_4() {
     let repo = TempRepo::new();
-    let out = intent_7(&repo, "no-receipt.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("no-receipt.sh")
         .answers(NO_ANSWERS)
         .run()
         .exits(4);
@@ -124,7 +125,9 @@ fn a_failed_turn_is_retried_three_times_then_exits_4() {
 #[test]
 fn after_exhausted_retries_a_person_chooses_and_stop_keeps_the_session_failed() {
     let repo = TempRepo::new();
-    let mut pty = intent_7(&repo, "no-receipt.sh").at_terminal();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("no-receipt.sh")
+        .at_terminal();
     let screen = pty.answer("Choose A, B or C", "B");
     assert!(screen.contains("DECISION REQUIRED"), "{screen}");
     assert!(screen.contains("A) Retry with a fresh brief"), "{screen}");
@@ -140,7 +143,8 @@ fn after_exhausted_retries_a_person_chooses_and_stop_keeps_the_session_failed() 
 #[test]
 fn retrying_afresh_after_escalation_runs_the_turn_four_more_times() {
     let repo = TempRepo::new();
-    let mut pty = intent_7(&repo, "no-receipt.sh")
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("no-receipt.sh")
         .args(["--retries", "1"])
         .at_terminal();
     pty.answer("Choose A, B or C", "A");
@@ -156,7 +160,7 @@ macro_rules! misbehaving {
         #[test]
         fn $name() {
             let repo = TempRepo::new();
-            let out = intent_7(&repo, $script)
+            let out = Interview::of_work_item(&repo).runner($script)
                 .answers(NO_ANSWERS)
                 .args(["--retries", "1"])
                 .run()
@@ -191,7 +195,8 @@ misbehaving! {
 #[test]
 fn asking_on_the_final_turn_fails_the_turn() {
     let repo = TempRepo::new();
-    let out = intent_7(&repo, "ask-on-final.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("ask-on-final.sh")
         .answers(r#"{ "interview_answers": 1, "answers": { "t1": "yes" } }"#)
         .args(["--max-turns", "2", "--retries", "0"])
         .run()
@@ -203,7 +208,8 @@ fn asking_on_the_final_turn_fails_the_turn() {
 fn a_runner_that_never_exits_is_stopped_at_the_timeout() {
     let repo = TempRepo::new();
     let pid_file = repo.scratch("test-pids");
-    let out = intent_7(&repo, "never-exits.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("never-exits.sh")
         .answers(NO_ANSWERS)
         .args(["--turn-timeout", "1", "--grace", "1", "--retries", "0"])
         .env("TEST_PIDS", &pid_file)
@@ -223,7 +229,8 @@ fn a_runner_that_never_exits_is_stopped_at_the_timeout() {
 fn a_runner_ignoring_sigterm_and_its_children_are_killed() {
     let repo = TempRepo::new();
     let pid_file = repo.scratch("test-pids");
-    intent_7(&repo, "ignores-term.sh")
+    Interview::of_work_item(&repo)
+        .runner("ignores-term.sh")
         .answers(NO_ANSWERS)
         .args(["--turn-timeout", "1", "--grace", "1", "--retries", "0"])
         .env("TEST_PIDS", &pid_file)
@@ -238,7 +245,8 @@ fn a_runner_ignoring_sigterm_and_its_children_are_killed() {
 fn a_setsid_escapee_is_killed_and_reported() {
     let repo = TempRepo::new();
     let pid_file = repo.scratch("test-pids");
-    let pty = intent_7(&repo, "setsid-daemon.sh")
+    let pty = Interview::of_work_item(&repo)
+        .runner("setsid-daemon.sh")
         .out("-")
         .env("TEST_PIDS", &pid_file)
         .at_terminal();
@@ -255,7 +263,8 @@ fn ctrl_c_during_a_turn_saves_the_session_as_aborted_and_exits_130() {
     let repo = TempRepo::new();
     let pid_file = repo.scratch("test-pids");
     let mark = repo.scratch("turn2-started");
-    let mut pty = intent_7(&repo, "slow-ask.sh")
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("slow-ask.sh")
         .env("TEST_PIDS", &pid_file)
         .env("TEST_MARK", &mark)
         .at_terminal();
@@ -281,7 +290,10 @@ fn ctrl_c_during_a_turn_saves_the_session_as_aborted_and_exits_130() {
 #[test]
 fn nothing_a_runner_prints_reaches_the_terminal_unsanitised() {
     let repo = TempRepo::new();
-    let mut pty = intent_7(&repo, "escapes.sh").arg("--verbose").at_terminal();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("escapes.sh")
+        .arg("--verbose")
+        .at_terminal();
     let before_gate = pty.answer("[Y]", "y");
     let shown = pty.expect("red");
     pty.ctrl_c();
@@ -302,7 +314,10 @@ fn nothing_a_runner_prints_reaches_the_terminal_unsanitised() {
 fn without_a_terminal_or_answers_it_stops_at_once() {
     let repo = TempRepo::new();
     let start = Instant::now();
-    let out = intent_7(&repo, "honest.sh").run().exits(2);
+    let out = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .run()
+        .exits(2);
     assert!(out.stderr.contains("--answers"), "{}", out.stderr);
     assert!(start.elapsed() < Duration::from_secs(10));
 }
@@ -311,7 +326,8 @@ fn without_a_terminal_or_answers_it_stops_at_once() {
 fn a_second_ctrl_c_kills_the_runner_at_once() {
     let repo = TempRepo::new();
     let pid_file = repo.scratch("test-pids");
-    let mut pty = intent_7(&repo, "ignores-term.sh")
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("ignores-term.sh")
         .args(["--grace", "60"])
         .env("TEST_PIDS", &pid_file)
         .at_terminal();
@@ -336,7 +352,8 @@ fn a_second_ctrl_c_kills_the_runner_at_once() {
 #[test]
 fn a_rejected_receipt_lists_its_violations_in_the_transcript() {
     let repo = TempRepo::new();
-    let out = intent_7(&repo, "bad-topic.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("bad-topic.sh")
         .answers(NO_ANSWERS)
         .args(["--retries", "0"])
         .run()
@@ -349,7 +366,10 @@ fn a_rejected_receipt_lists_its_violations_in_the_transcript() {
 #[test]
 fn a_runner_cannot_write_to_the_persons_terminal() {
     let repo = TempRepo::new();
-    let pty = intent_7(&repo, "writes-tty.sh").out("-").at_terminal();
+    let pty = Interview::of_work_item(&repo)
+        .runner("writes-tty.sh")
+        .out("-")
+        .at_terminal();
     let (code, screen) = pty.finish();
     assert_eq!(code, 0, "{screen}");
     assert!(
@@ -367,7 +387,8 @@ fn a_runner_cannot_write_to_the_persons_terminal() {
 #[test]
 fn skipping_at_the_gate_makes_the_next_turn_final() {
     let repo = TempRepo::new();
-    intent_7(&repo, "honest.sh")
+    Interview::of_work_item(&repo)
+        .runner("honest.sh")
         .answers(r#"{ "interview_answers": 1, "gate": "n" }"#)
         .yes()
         .run()
@@ -386,14 +407,16 @@ fn skipping_at_the_gate_makes_the_next_turn_final() {
 fn an_out_dir_swapped_for_a_symlink_is_caught_and_never_followed() {
     let repo = TempRepo::new();
     // The guard sees the swap…
-    let out = intent_7(&repo, "swaps-out-dir.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("swaps-out-dir.sh")
         .answers(NO_ANSWERS)
         .run()
         .exits(3);
     assert!(out.screen().contains("out: symlink"), "{}", out.screen());
     // …and even when changes are only warned about, the receipt behind the link is not read.
     let repo = TempRepo::new();
-    let out = intent_7(&repo, "swaps-out-dir.sh")
+    let out = Interview::of_work_item(&repo)
+        .runner("swaps-out-dir.sh")
         .answers(NO_ANSWERS)
         .args(["--on-change", "warn", "--retries", "0"])
         .run()

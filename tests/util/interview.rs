@@ -3,7 +3,7 @@
 //! ([`Interview::at_terminal`]).
 //!
 //! ```ignore
-//! let out = Interview::intent(&repo, "7").work_item().runner("honest.sh")
+//! let out = Interview::of_work_item(&repo).runner("honest.sh")
 //!     .answers(r#"{ "interview_answers": 1, "gate": "n" }"#).yes().run().exits(0);
 //! assert_eq!(out.state()["status"], "done");
 //! ```
@@ -32,6 +32,12 @@ impl<'r> Interview<'r> {
     /// `interview intent ID`.
     pub fn intent(repo: &'r TempRepo, id: &str) -> Interview<'r> {
         Interview::new(repo, &["intent", id])
+    }
+
+    /// `interview intent 7 --from item.md` on the shared work item ([`WORK_ITEM`]), which most
+    /// interview tests use.
+    pub fn of_work_item(repo: &'r TempRepo) -> Interview<'r> {
+        Interview::intent(repo, "7").work_item()
     }
 
     /// `interview reflect REV`.
