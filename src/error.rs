@@ -12,6 +12,8 @@ pub mod code {
     pub const MISSING_ANSWER: i32 = 5;
     pub const CIRCUIT_OPEN: i32 = 6;
     pub const INTERRUPTED: i32 = 130;
+    /// The reader of standard output went away: 128 + SIGPIPE, as if killed by it.
+    pub const CLOSED_OUTPUT: i32 = 141;
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -48,6 +50,12 @@ pub enum Error {
     Interrupted { session: Option<String> },
     #[error("{0}")]
     State(String),
+    /// Another run holds the worktree's lock.
+    #[error("{0}")]
+    Busy(String),
+    /// The reader of standard output went away (EPIPE): the tool ends quietly.
+    #[error("standard output was closed")]
+    ClosedOutput,
     #[error("{0}")]
     Other(String),
 }
@@ -68,7 +76,9 @@ impl Error {
             | Error::Io { .. }
             | Error::Guard(_)
             | Error::State(_)
+            | Error::Busy(_)
             | Error::Other(_) => code::ERROR,
+            Error::ClosedOutput => code::CLOSED_OUTPUT,
         }
     }
 

@@ -6,8 +6,9 @@ fn main() {
     let cli = interview::cli::Cli::parse();
     let code = match interview::command::run(cli) {
         Ok(code) => code,
+        Err(interview::Error::ClosedOutput) => interview::error::code::CLOSED_OUTPUT,
         Err(err) => {
-            eprintln!("interview: {err}");
+            interview::output::stderr_line(&format!("interview: {err}"));
             err.code()
         }
     };

@@ -315,10 +315,10 @@ pub fn stats(worktree: &Path, json: bool) -> Result<i32> {
             .map_err(|e| Error::io(format!("reading {}", path.display()), e))?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             if !json {
-                println!(
+                crate::output::stdout_line(&format!(
                     "No telemetry yet: {} does not exist. It is written after each round of questions.",
                     path.display()
-                );
+                ))?;
                 return Ok(0);
             }
             Stats::default()
@@ -328,9 +328,9 @@ pub fn stats(worktree: &Path, json: bool) -> Result<i32> {
     if json {
         let text = serde_json::to_string_pretty(&stats)
             .map_err(|e| Error::Other(format!("rendering stats as JSON: {e}")))?;
-        println!("{text}");
+        crate::output::stdout_line(&text)?;
     } else {
-        print!("{}", stats.render());
+        crate::output::stdout(&stats.render())?;
     }
     Ok(0)
 }

@@ -427,7 +427,7 @@ impl Person for ReplayPerson {
     /// Nobody reads along in a replay, but what the tool says (warnings, where the document went)
     /// belongs in the run's log: on stderr, so `--out -` keeps stdout for the document.
     fn say(&mut self, text: &str) {
-        eprintln!("{text}");
+        crate::output::stderr_line(text);
     }
 
     fn replayed(&self) -> bool {

@@ -13,6 +13,16 @@ pub fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
         Some(GuardCommand::Snapshot { json }) => (vec!["snapshot".to_string()], args.json || *json),
         None => (args.command.clone(), args.json),
     };
+    // A snapshot only reads; running a command waits for no interview and lets none start.
+    let snapshot_only = matches!(
+        command.iter().find(|a| *a != "--").map(String::as_str),
+        Some("snapshot")
+    );
+    let _lock = if snapshot_only {
+        None
+    } else {
+        Some(super::lock(&repo, "guard")?)
+    };
     let request = GuardRequest {
         command,
         json,

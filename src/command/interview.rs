@@ -9,6 +9,7 @@ use crate::ask::{AskError, Decision, DecisionId, Person, RecordingPerson, Replay
 use crate::cli::RunOptions;
 use crate::config::Config;
 use crate::error::{Error, Result, code};
+use crate::session::lock::WorktreeLock;
 use crate::session::{Prepared, Repo, Session, history};
 use crate::subject::{Kind, Subject, WorkItemSource};
 
@@ -77,11 +78,13 @@ fn new_interview(
     let repo = super::discover(cwd)?;
     let config = Config::load(&repo.worktree)?;
     let settings = RunSettings::resolve(run, &config)?;
+    let mut lock = super::lock(&repo, &format!("{} {id}", kind.as_str()))?;
     let mut who = Who::new(look, &settings)?;
-    if let Some(code) = offer_resume(&repo, &settings, kind, id, who.person())? {
+    if let Some(code) = offer_resume(&repo, &settings, &mut lock, kind, id, who.person())? {
         return who.finish(Ok(code));
     }
     let prepared = Prepared::new(&repo, kind.as_str(), id)?;
+    lock.set_session(&prepared.id)?;
     let mut person =
         RecordingPerson::new(who.person(), ReplayFile::default(), prepared.answers_path());
     let (subject, tracker) = match find(&repo, &settings, &mut person) {
@@ -115,6 +118,7 @@ fn new_interview(
 fn offer_resume(
     repo: &Repo,
     settings: &RunSettings,
+    lock: &mut WorktreeLock,
     kind: Kind,
     subject_id: &str,
     person: &mut dyn Person,
@@ -151,7 +155,10 @@ fn offer_resume(
         Err(e) => return Err(e.into()),
     };
     match choice {
-        0 => super::resume::resume_listed(repo.clone(), listed, settings, false, person).map(Some),
+        0 => {
+            lock.set_session(&listed.id)?;
+            super::resume::resume_listed(repo.clone(), listed, settings, false, person).map(Some)
+        }
         1 => Ok(None),
         _ => Ok(Some(code::DONE)),
     }

@@ -23,6 +23,8 @@ use sha2::{Digest, Sha256};
 use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
 use crate::session::Repo;
+use crate::session::lock::WorktreeLock;
+use crate::session::tier::LocalTier;
 
 /// Run a command; returns the exit code of a successful run.
 pub fn run(cli: Cli) -> Result<i32> {
@@ -127,4 +129,11 @@ fn workspace_id(repo: &gix::Repository, worktree: &Path) -> String {
     let seed = root.unwrap_or_else(|| worktree.display().to_string());
     let digest = Sha256::digest(seed.as_bytes());
     digest[..6].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Take the worktree's lock for `what` (e.g. `intent 42`): one writer per worktree and so per
+/// session, held until the command ends.
+fn lock(repo: &Repo, what: &str) -> Result<WorktreeLock> {
+    let tier = LocalTier::open(&repo.worktree, &repo.common_dir)?;
+    WorktreeLock::acquire(&tier.root, what)
 }

@@ -51,10 +51,10 @@ impl Who {
         if let Who::Replay(p) = &self {
             let unused = p.unused_topics();
             if !unused.is_empty() {
-                eprintln!(
+                crate::output::stderr_line(&format!(
                     "interview: warning: the answers file has answers for topics never asked: {}",
                     unused.join(", ")
-                );
+                ));
             }
         }
         result

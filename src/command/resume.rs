@@ -20,6 +20,7 @@ pub fn run(
 ) -> Result<i32> {
     let repo = super::discover(cwd)?;
     let config = Config::load(&repo.worktree)?;
+    let mut lock = super::lock(&repo, "resume")?;
     let listed = match session {
         Some(id) => history::find(&repo.worktree, Some(id))?,
         None => history::latest_unfinished(&repo.worktree)?,
@@ -33,6 +34,7 @@ pub fn run(
         return Err(crate::session::resume::blocked(state));
     }
     let settings = RunSettings::resolve(run, &config)?;
+    lock.set_session(&listed.id)?;
     let mut who = Who::new(look, &settings)?;
     let result = resume_listed(repo, listed, &settings, ack, who.person());
     who.finish(result)

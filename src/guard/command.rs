@@ -44,9 +44,9 @@ pub fn run(args: &GuardRequest, worktree: &Path) -> Result<i32> {
             if args.json || !flags.is_empty() {
                 let json = serde_json::to_string_pretty(&snap)
                     .map_err(|e| Error::Other(format!("cannot write the snapshot as JSON: {e}")))?;
-                println!("{json}");
+                crate::output::stdout_line(&json)?;
             } else {
-                print!("{}", summary(&snap));
+                crate::output::stdout(&summary(&snap))?;
             }
             Ok(0)
         }
@@ -60,14 +60,16 @@ pub fn run(args: &GuardRequest, worktree: &Path) -> Result<i32> {
             let report = before.diff(&after);
             if args.json {
                 let json = serde_json::json!({ "exit_code": code, "report": report });
-                println!("{json:#}");
+                crate::output::stdout_line(&format!("{json:#}"))?;
             }
             if report.is_empty() {
                 return Ok(code);
             }
             match args.on_change {
                 WhenChanged::Warn => {
-                    eprintln!("interview: warning: the command changed the repository\n{report}");
+                    crate::output::stderr_line(&format!(
+                        "interview: warning: the command changed the repository\n{report}"
+                    ));
                     Ok(code)
                 }
                 WhenChanged::Fail => Err(Error::GuardViolation {

@@ -143,7 +143,7 @@ impl Sink for CappedLog {
         CappedLog::push(self, bytes, stream == Stream::Stdout);
         if self.verbose {
             let (clean, _) = sanitize(&String::from_utf8_lossy(bytes));
-            eprint!("{clean}");
+            crate::output::stderr(&clean);
         }
     }
 }

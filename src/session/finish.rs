@@ -21,7 +21,7 @@ impl Session<'_> {
         self.set_step(SubStep::Consent)?;
         let written = match &self.settings.out {
             Some(p) if p.as_os_str() == "-" => {
-                print!("{text}");
+                self.print_document(&text)?;
                 None
             }
             other => {
@@ -62,6 +62,22 @@ impl Session<'_> {
         Ok(Finished { document: written })
     }
 
+    /// Print the document to standard output; a reader that went away leaves the session
+    /// aborted at the consent step, to print it again on resume.
+    fn print_document(&mut self, text: &str) -> Result<()> {
+        match crate::output::stdout(text) {
+            Err(Error::ClosedOutput) => {
+                let turn = self.state.turn;
+                let _ = self.abort(
+                    "standard output closed before the document was printed",
+                    turn,
+                );
+                Err(Error::ClosedOutput)
+            }
+            other => other,
+        }
+    }
+
     /// Questions asked and not answered (skipped, or never presented): `(topic, question)`.
     fn unanswered_questions(&self) -> Vec<(String, String)> {
         let mut out = Vec::new();
@@ -97,7 +113,7 @@ impl Session<'_> {
             match choice {
                 0 => {}
                 1 => {
-                    print!("{text}");
+                    self.print_document(text)?;
                     return Ok(None);
                 }
                 _ => return Ok(None),

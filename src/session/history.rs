@@ -76,7 +76,7 @@ pub fn print_answers(repo: &Repo, id: Option<&str>) -> Result<i32> {
             e,
         )
     })?;
-    print!("{text}");
+    crate::output::stdout(&text)?;
     Ok(0)
 }
 
@@ -110,12 +110,30 @@ pub struct StatusJson<'a> {
     pub last_session: Option<&'a super::state::LastSession>,
     pub blockers: &'a [String],
     pub document: Option<&'a str>,
+    /// Present while a run of the tool works on this session.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub running: Option<Running>,
+}
+
+/// The run of the tool that holds the worktree's lock for a session.
+#[derive(Debug, Clone, Serialize)]
+pub struct Running {
+    pub pid: Option<u32>,
+    pub command: String,
 }
 
 /// `interview status [SESSION] [--all] [--json]`.
 pub fn status(repo: &Repo, id: Option<&str>, all: bool, json: bool) -> Result<i32> {
     if all {
         let sessions = list(&repo.worktree);
+        let running = super::lock::holder(&repo.worktree.join(TIER_DIR)).and_then(|h| h.session);
+        let word = |l: &Listed, s: &State| {
+            if running.as_deref() == Some(l.id.as_str()) {
+                "running"
+            } else {
+                status_word(s.status)
+            }
+        };
         if json {
             let rows: Vec<_> = sessions
                 .iter()
@@ -127,32 +145,47 @@ pub fn status(repo: &Repo, id: Option<&str>, all: bool, json: bool) -> Result<i3
                     Err(e) => serde_json::json!({ "session": l.id, "error": e.to_string() }),
                 })
                 .collect();
-            println!("{}", to_json(&rows)?);
+            crate::output::stdout_line(&to_json(&rows)?)?;
         } else if sessions.is_empty() {
-            println!("No interview sessions here yet.");
+            crate::output::stdout_line("No interview sessions here yet.")?;
         } else {
+            let mut text = String::new();
             for l in &sessions {
                 match &l.state {
-                    Ok(s) => println!(
-                        "{:<58} {:<18} turn {}/{}",
+                    Ok(s) => text.push_str(&format!(
+                        "{:<58} {:<18} turn {}/{}\n",
                         l.id,
-                        status_word(s.status),
+                        word(l, s),
                         s.turn.min(s.max_turns),
                         s.max_turns
-                    ),
-                    Err(e) => println!("{:<58} unreadable: {e}", l.id),
+                    )),
+                    Err(e) => text.push_str(&format!("{:<58} unreadable: {e}\n", l.id)),
                 }
             }
+            crate::output::stdout(&text)?;
         }
         return Ok(0);
     }
     let listed = find(&repo.worktree, id)?;
     let state = listed.state?;
-    let view = view(&state);
+    let mut view = view(&state);
+    let tier_root = repo.worktree.join(TIER_DIR);
+    if let Some(h) = super::lock::holder(&tier_root)
+        && h.session.as_deref() == Some(state.session.as_str())
+    {
+        view.action = format!(
+            "nothing yet: {} is running now; wait for it to end",
+            h.describe()
+        );
+        view.running = Some(Running {
+            pid: h.pid,
+            command: h.command,
+        });
+    }
     if json {
-        println!("{}", to_json(&view)?);
+        crate::output::stdout_line(&to_json(&view)?)?;
     } else {
-        print!("{}", render(&view));
+        crate::output::stdout(&render(&view))?;
     }
     Ok(0)
 }
@@ -231,6 +264,7 @@ pub fn view(state: &State) -> StatusJson<'_> {
         last_session: state.last_session.as_ref(),
         blockers: &state.blockers,
         document: state.document.as_deref(),
+        running: None,
     }
 }
 
@@ -305,6 +339,9 @@ pub fn render(v: &StatusJson<'_>) -> String {
     s.push_str(&format!(" SubStep: {}\n", sub_step_word(v.sub_step)));
     if v.retry_count > 0 {
         s.push_str(&format!(" Retry:   {}/{}\n", v.retry_count, v.retries));
+    }
+    if v.running.is_some() {
+        s.push_str(" Running: now\n");
     }
     s.push_str(&format!(" Action:  {}\n", v.action));
     s.push_str(RULE);

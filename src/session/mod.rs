@@ -8,6 +8,7 @@
 mod attempt;
 mod finish;
 pub mod history;
+pub mod lock;
 mod on_change;
 pub use on_change::OnChange;
 mod person;

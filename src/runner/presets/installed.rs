@@ -19,7 +19,7 @@ pub const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
 /// `interview runners`.
 pub fn list() -> Result<i32> {
     let path = std::env::var_os("PATH").unwrap_or_default();
-    print!("{}", render_list(&path, VERSION_TIMEOUT));
+    crate::output::stdout(&render_list(&path, VERSION_TIMEOUT))?;
     Ok(0)
 }
 

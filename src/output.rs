@@ -1,0 +1,37 @@
+//! What the tool prints to standard output and standard error. A reader that went away (EPIPE,
+//! `interview status | head -1`) ends the tool quietly with [`Error::ClosedOutput`] instead of
+//! a panic; standard error is best effort (docs/sessions.md, "Exit codes").
+
+use std::io::Write;
+
+use crate::error::{Error, Result};
+
+/// Print `text` to standard output and flush it.
+pub fn stdout(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::BrokenPipe => Error::ClosedOutput,
+            _ => Error::io("cannot write to standard output", e),
+        })
+}
+
+/// Print `text` and a newline to standard output.
+pub fn stdout_line(text: &str) -> Result<()> {
+    stdout(&format!("{text}\n"))
+}
+
+/// Print `text` and a newline to standard error; a closed standard error is ignored.
+pub fn stderr_line(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err
+        .write_all(format!("{text}\n").as_bytes())
+        .and_then(|_| err.flush());
+}
+
+/// Print `text` to standard error as it is; a closed standard error is ignored.
+pub fn stderr(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes()).and_then(|_| err.flush());
+}

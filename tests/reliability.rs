@@ -1,0 +1,243 @@
+//! Reliability: one writer per worktree, quiet ends on a closed pipe, resumes that never change
+//! the result, capped inputs, atomic documents and sessions, config errors before anything is
+//! asked (issue 15's findings, each with the test that failed before its fix).
+
+use std::os::fd::OwnedFd;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::util::{Interview, TempRepo, runner, stderr, stdout};
+
+const HONEST: &str = r#"{ "interview_answers": 1, "gate": "y",
+  "answers": { "deployment_target": "2", "users": "analysts", "encoding": "utf-8" } }"#;
+
+/// A finished session in `repo` (the honest runner, replayed, `--yes`).
+fn finished_session(repo: &TempRepo) {
+    Interview::intent(repo, "7")
+        .work_item()
+        .runner("honest.sh")
+        .answers(HONEST)
+        .yes()
+        .run()
+        .exits(0);
+}
+
+/// The write end of a pipe whose read end is already closed: writing to it fails with EPIPE.
+fn closed_pipe() -> OwnedFd {
+    let (read, write) = nix::unistd::pipe().expect("pipe");
+    drop(read);
+    write
+}
+
+/// Run `interview ARGS` with standard output going to a closed pipe.
+fn run_into_closed_pipe(repo: &TempRepo, args: &[&str]) -> (i32, String) {
+    let out = repo
+        .cmd()
+        .env("TMPDIR", repo.path().join(".git"))
+        .args(args)
+        .stdout(Stdio::from(closed_pipe()))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run interview");
+    (out.status.code().unwrap_or(-1), stderr(&out))
+}
+
+// 1. One writer per worktree.
+
+/// A run paused inside its first turn (holding the lock), killed when dropped.
+struct Running(std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start_paused(repo: &TempRepo) -> Running {
+    repo.write("item.md", crate::util::WORK_ITEM);
+    let answers = repo.scratch("paused-answers.json");
+    std::fs::write(&answers, HONEST).unwrap();
+    let child = repo
+        .cmd()
+        .env("TMPDIR", repo.path().join(".git"))
+        .env("INTERVIEW_TEST_PAUSE", "dispatch@1")
+        .env("INTERVIEW_TEST_PAUSE_MARK", repo.pause_mark())
+        .args(["intent", "7", "--from", "item.md", "--yes", "--runner"])
+        .arg(runner("honest.sh"))
+        .arg("--answers")
+        .arg(&answers)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start interview");
+    repo.wait_until_paused();
+    Running(child)
+}
+
+#[test]
+fn a_second_interview_in_the_same_worktree_is_refused_naming_the_first() {
+    let repo = TempRepo::new();
+    let first = start_paused(&repo);
+    let pid = first.0.id();
+    let started = Instant::now();
+    let second = Interview::intent(&repo, "8")
+        .work_item()
+        .runner("honest.sh")
+        .answers(HONEST)
+        .yes()
+        .run();
+    assert!(started.elapsed() < Duration::from_secs(10), "not prompt");
+    let second = second.exits(1);
+    assert!(
+        second
+            .stderr
+            .contains("another interview is running in this worktree"),
+        "{}",
+        second.stderr
+    );
+    assert!(
+        second.stderr.contains(&format!("pid {pid}")),
+        "{}",
+        second.stderr
+    );
+    assert!(second.stderr.contains("intent 7"), "{}", second.stderr);
+    // Only the first session exists; nothing of the second was made.
+    let sessions = std::fs::read_dir(repo.path().join(".interview/sessions"))
+        .unwrap()
+        .count();
+    assert_eq!(sessions, 1);
+}
+
+#[test]
+fn resume_and_guard_wait_for_no_running_interview() {
+    let repo = TempRepo::new();
+    let _first = start_paused(&repo);
+    let resume = repo.run(&["resume", "--yes"]);
+    assert_eq!(resume.status.code(), Some(1), "{}", stderr(&resume));
+    assert!(stderr(&resume).contains("another interview is running"));
+    let guard = repo.run(&["guard", "--", "true"]);
+    assert_eq!(guard.status.code(), Some(1), "{}", stderr(&guard));
+    assert!(stderr(&guard).contains("another interview is running"));
+    // A snapshot only reads: it is not refused.
+    let snap = repo.run(&["guard", "snapshot"]);
+    assert_eq!(snap.status.code(), Some(0), "{}", stderr(&snap));
+}
+
+#[test]
+fn status_shows_a_running_session_as_running_not_as_one_to_resume() {
+    let repo = TempRepo::new();
+    let first = start_paused(&repo);
+    let out = repo.run(&["status", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["running"]["pid"], first.0.id());
+    let action = v["action"].as_str().unwrap();
+    assert!(!action.contains("interview resume"), "{action}");
+    assert!(action.contains("running now"), "{action}");
+    let all = stdout(&repo.run(&["status", "--all"]));
+    assert!(all.contains("running"), "{all}");
+    drop(first);
+    // Once it is gone, the session is one to resume again.
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&repo.run(&["status", "--json"]))).unwrap();
+    assert!(v.get("running").is_none());
+    assert!(v["action"].as_str().unwrap().contains("interview resume"));
+}
+
+// 2. A closed pipe ends the tool quietly.
+
+#[test]
+fn a_closed_standard_output_ends_every_printing_command_quietly() {
+    let repo = TempRepo::new();
+    finished_session(&repo);
+    for args in [
+        &["status"][..],
+        &["status", "--json"],
+        &["status", "--all"],
+        &["answers"],
+        &["stats", "--json"],
+        &["stats"],
+        &["guard", "snapshot", "--json"],
+        &["guard", "snapshot"],
+        &["runners"],
+    ] {
+        let (code, err) = run_into_closed_pipe(&repo, args);
+        assert_eq!(code, 141, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?} printed on stderr: {err}");
+    }
+}
+
+#[test]
+fn a_document_printed_to_a_closed_pipe_leaves_the_session_resumable() {
+    let repo = TempRepo::new();
+    repo.write("item.md", crate::util::WORK_ITEM);
+    let answers = repo.scratch("answers.json");
+    std::fs::write(&answers, HONEST).unwrap();
+    let r = runner("honest.sh");
+    let a = answers.display().to_string();
+    let (code, err) = run_into_closed_pipe(
+        &repo,
+        &[
+            "intent",
+            "7",
+            "--from",
+            "item.md",
+            "--runner",
+            &r,
+            "--answers",
+            &a,
+            "--yes",
+            "--out",
+            "-",
+        ],
+    );
+    assert_eq!(code, 141, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let state = repo.state();
+    assert_eq!(state["status"], "aborted", "{state}");
+    // Resumed with a reader, the document is printed.
+    let out = repo
+        .cmd()
+        .env("TMPDIR", repo.path().join(".git"))
+        .args(["resume", "--answers", &a, "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("Intent of the work item"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(repo.state()["status"], "done");
+}
+
+#[test]
+fn verbose_output_to_a_closed_standard_error_does_not_panic() {
+    let repo = TempRepo::new();
+    repo.write("item.md", crate::util::WORK_ITEM);
+    let answers = repo.scratch("answers.json");
+    std::fs::write(&answers, HONEST).unwrap();
+    let out = repo
+        .cmd()
+        .env("TMPDIR", repo.path().join(".git"))
+        .args([
+            "intent",
+            "7",
+            "--from",
+            "item.md",
+            "--yes",
+            "--verbose",
+            "--runner",
+        ])
+        .arg(runner("honest.sh"))
+        .arg("--answers")
+        .arg(&answers)
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(closed_pipe()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(repo.state()["status"], "done");
+}
