@@ -11,7 +11,7 @@ use interview::brief::{BRIEF_VERSION, BriefContext, BriefSubject, Round};
 use interview::receipt::{CheckContext, Clarity, Done, Question, Receipt};
 use interview::subject::{GithubCli, IntentRequest, Kind, Subject, intent_with};
 
-use crate::util::{TempRepo, bin, fixtures};
+use crate::util::{TempRepo, bin, fixtures, stderr};
 
 /// Run the built-in interviewer in `repo` on `ctx`; returns the receipt's text.
 fn run_builtin(repo: &TempRepo, ctx: &BriefContext) -> String {
@@ -437,7 +437,7 @@ fn without_a_context_it_says_how_it_is_started() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(err.contains("INTERVIEW_CONTEXT is not set"), "{err}");
 }
 

@@ -178,15 +178,6 @@ fn failed_session(repo: &TempRepo, id: &str) {
         .exits(4);
 }
 
-fn session_ids(repo: &TempRepo) -> Vec<String> {
-    let mut ids: Vec<String> = std::fs::read_dir(repo.path().join(".interview/sessions"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    ids.sort();
-    ids
-}
-
 /// Make a session's state look `days` days old.
 fn age(repo: &TempRepo, id: &str, days: u64) {
     let state = repo
@@ -203,7 +194,7 @@ fn prune_removes_finished_sessions_and_keeps_unfinished_ones() {
     let repo = TempRepo::new();
     finished_session(&repo, "7");
     failed_session(&repo, "8");
-    let before = session_ids(&repo);
+    let before = repo.session_ids();
     assert_eq!(before.len(), 2);
     let done = before.iter().find(|id| id.starts_with("intent-7")).unwrap();
     let failed = before.iter().find(|id| id.starts_with("intent-8")).unwrap();
@@ -214,7 +205,7 @@ fn prune_removes_finished_sessions_and_keeps_unfinished_ones() {
     assert!(said.contains(done.as_str()), "{said}");
     assert!(!said.contains(failed.as_str()), "{said}");
     assert!(said.contains("1 unfinished"), "{said}");
-    assert_eq!(session_ids(&repo), vec![failed.clone()]);
+    assert_eq!(repo.session_ids(), vec![failed.clone()]);
     // The unfinished one is still there to resume.
     let out = repo.run(&["status"]);
     assert!(stdout(&out).contains("failed"), "{}", stdout(&out));
@@ -226,7 +217,7 @@ fn prune_older_than_and_keep_choose_which_finished_sessions_go() {
     for id in ["1", "2", "3"] {
         finished_session(&repo, id);
     }
-    let ids = session_ids(&repo);
+    let ids = repo.session_ids();
     let by = |prefix: &str| ids.iter().find(|i| i.starts_with(prefix)).unwrap().clone();
     let (one, two, three) = (by("intent-1-"), by("intent-2-"), by("intent-3-"));
     age(&repo, &one, 40);
@@ -235,10 +226,10 @@ fn prune_older_than_and_keep_choose_which_finished_sessions_go() {
     let out = repo.run(&["prune", "--older-than", "30", "--keep", "2"]);
     assert!(out.status.success(), "{}", stderr(&out));
     // The two most recent are kept whatever their age; one is old enough to go.
-    assert_eq!(session_ids(&repo), vec![two.clone(), three.clone()]);
+    assert_eq!(repo.session_ids(), vec![two.clone(), three.clone()]);
     assert!(stdout(&out).contains(&one));
     let out = repo.run(&["prune", "--older-than", "30"]);
-    assert_eq!(session_ids(&repo), vec![three.clone()]);
+    assert_eq!(repo.session_ids(), vec![three.clone()]);
     assert!(stdout(&out).contains(&two));
     let out = repo.run(&["prune", "--older-than", "30"]);
     assert!(
@@ -246,7 +237,7 @@ fn prune_older_than_and_keep_choose_which_finished_sessions_go() {
         "{}",
         stdout(&out)
     );
-    assert_eq!(session_ids(&repo), vec![three]);
+    assert_eq!(repo.session_ids(), vec![three]);
 }
 
 #[test]

@@ -192,15 +192,21 @@ impl TempRepo {
         wait_until(WAIT, "the tool to pause", || mark.exists());
     }
 
+    /// The ids of the sessions under `.interview/sessions`, sorted (so oldest first).
+    pub fn session_ids(&self) -> Vec<String> {
+        let dir = self.path().join(".interview/sessions");
+        let mut ids: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        ids.sort();
+        ids
+    }
+
     /// The single (latest) session directory under `.interview/sessions`.
     pub fn session_dir(&self) -> PathBuf {
-        let dir = self.path().join(".interview/sessions");
-        let mut entries: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .map(|e| e.unwrap().path())
-            .collect();
-        entries.sort();
-        entries.pop().expect("a session directory")
+        let id = self.session_ids().pop().expect("a session directory");
+        self.path().join(".interview/sessions").join(id)
     }
 
     /// A file of the latest session, e.g. `turns/001/brief.md`.
