@@ -20,6 +20,8 @@ pub struct ConfigFile {
     pub reflect_out: Option<String>,
     pub intent_out: Option<String>,
     pub intent: Option<IntentConfig>,
+    /// `bell = false`: never ring the terminal bell before a decision (as `--no-bell`).
+    pub bell: Option<bool>,
 }
 
 /// `runner = "NAME"`, `runner = "CMD ARGS"` or `[runner] command = [...] receipt = "file"`.
@@ -84,5 +86,6 @@ fn merge(shared: ConfigFile, local: ConfigFile) -> ConfigFile {
         reflect_out: local.reflect_out.or(shared.reflect_out),
         intent_out: local.intent_out.or(shared.intent_out),
         intent: local.intent.or(shared.intent),
+        bell: local.bell.or(shared.bell),
     }
 }

@@ -10,6 +10,7 @@ mod finish;
 mod guard;
 mod guard_git_dir;
 mod presets;
+mod progress;
 mod reliability;
 mod replay;
 mod resume;

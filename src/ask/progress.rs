@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
-use crate::cli::ColorChoice;
+use crate::ask::ColorChoice;
 
 /// How the progress line is shown, decided once per run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -31,28 +31,33 @@ impl Style {
     /// Resolve from the command line and this process's standard output and environment.
     pub fn resolve(color: ColorChoice, no_bell: bool) -> Style {
         let no_color = std::env::var_os("NO_COLOR");
+        let term = std::env::var_os("TERM");
         Style::decide(
             color,
             no_bell,
             std::io::stdout().is_terminal(),
+            term.as_deref(),
             no_color.as_deref(),
         )
     }
 
-    /// The rule itself: `auto` styles only a terminal and only while `NO_COLOR` is unset or
-    /// empty; `always` is the person's explicit wish and overrides both (the NO_COLOR convention);
-    /// `never` never styles. The bell rings only at a terminal and without `--no-bell`.
+    /// The rule itself: `auto` styles only a terminal whose `TERM` is set and not `dumb`, and
+    /// only while `NO_COLOR` is unset or empty; `always` is the person's explicit wish and
+    /// overrides all three (the NO_COLOR convention); `never` never styles. The bell rings only
+    /// at a terminal and without `--no-bell` (or `bell = false`).
     pub fn decide(
         color: ColorChoice,
         no_bell: bool,
         stdout_is_terminal: bool,
+        term: Option<&OsStr>,
         no_color: Option<&OsStr>,
     ) -> Style {
         let no_color_set = no_color.is_some_and(|v| !v.is_empty());
+        let capable = term.is_some_and(|t| !t.is_empty() && t != "dumb");
         let bold = match color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => stdout_is_terminal && !no_color_set,
+            ColorChoice::Auto => stdout_is_terminal && capable && !no_color_set,
         };
         Style {
             bold,
@@ -78,45 +83,55 @@ mod tests {
         Some(OsStr::new(s))
     }
 
+    const XTERM: Option<&OsStr> = Some(OsStr::new("xterm"));
+
+    #[test]
+    fn auto_does_not_style_a_dumb_or_unknown_terminal() {
+        for term in [os("dumb"), os(""), None] {
+            assert!(!Style::decide(ColorChoice::Auto, false, true, term, None).bold);
+        }
+        assert!(Style::decide(ColorChoice::Always, false, true, os("dumb"), None).bold);
+    }
+
     #[test]
     fn auto_styles_a_terminal() {
-        assert!(Style::decide(ColorChoice::Auto, false, true, None).bold);
+        assert!(Style::decide(ColorChoice::Auto, false, true, XTERM, None).bold);
     }
 
     #[test]
     fn auto_does_not_style_a_pipe() {
-        assert!(!Style::decide(ColorChoice::Auto, false, false, None).bold);
+        assert!(!Style::decide(ColorChoice::Auto, false, false, XTERM, None).bold);
     }
 
     #[test]
     fn no_color_set_turns_auto_styling_off() {
-        assert!(!Style::decide(ColorChoice::Auto, false, true, os("1")).bold);
+        assert!(!Style::decide(ColorChoice::Auto, false, true, XTERM, os("1")).bold);
     }
 
     #[test]
     fn empty_no_color_is_treated_as_unset() {
-        assert!(Style::decide(ColorChoice::Auto, false, true, os("")).bold);
+        assert!(Style::decide(ColorChoice::Auto, false, true, XTERM, os("")).bold);
     }
 
     #[test]
     fn color_always_overrides_no_color_and_pipes() {
-        assert!(Style::decide(ColorChoice::Always, false, false, os("1")).bold);
+        assert!(Style::decide(ColorChoice::Always, false, false, XTERM, os("1")).bold);
     }
 
     #[test]
     fn color_never_never_styles() {
-        assert!(!Style::decide(ColorChoice::Never, false, true, None).bold);
+        assert!(!Style::decide(ColorChoice::Never, false, true, XTERM, None).bold);
     }
 
     #[test]
     fn bell_rings_only_at_a_terminal() {
-        assert!(Style::decide(ColorChoice::Auto, false, true, None).bell);
-        assert!(!Style::decide(ColorChoice::Auto, false, false, None).bell);
+        assert!(Style::decide(ColorChoice::Auto, false, true, XTERM, None).bell);
+        assert!(!Style::decide(ColorChoice::Auto, false, false, XTERM, None).bell);
     }
 
     #[test]
     fn no_bell_silences_the_bell() {
-        assert!(!Style::decide(ColorChoice::Auto, true, true, None).bell);
+        assert!(!Style::decide(ColorChoice::Auto, true, true, XTERM, None).bell);
     }
 
     #[test]

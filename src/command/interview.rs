@@ -77,7 +77,7 @@ fn new_interview(
 ) -> Result<i32> {
     let repo = super::discover(cwd)?;
     let config = Config::load(&repo.worktree)?;
-    let settings = RunSettings::resolve(run, &config)?;
+    let settings = RunSettings::resolve(run, &config, look)?;
     let mut lock = super::lock(&repo, &format!("{} {id}", kind.as_str()))?;
     let mut who = Who::new(look, &settings)?;
     if let Some(code) = offer_resume(&repo, &settings, &mut lock, kind, id, who.person())? {

@@ -35,7 +35,7 @@ impl Who {
         }
         Ok(Who::Terminal(TerminalPerson::new(Style::resolve(
             look.color,
-            look.no_bell,
+            look.no_bell || !settings.bell,
         ))))
     }
 

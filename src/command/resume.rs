@@ -33,7 +33,7 @@ pub fn run(
     {
         return Err(crate::session::resume::blocked(state));
     }
-    let settings = RunSettings::resolve(run, &config)?;
+    let settings = RunSettings::resolve(run, &config, look)?;
     lock.set_session(&listed.id)?;
     let mut who = Who::new(look, &settings)?;
     let result = resume_listed(repo, listed, &settings, ack, who.person());

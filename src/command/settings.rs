@@ -6,7 +6,9 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::person::Presentation;
 use crate::ask::Missing;
+use crate::ask::progress::ProgressLook;
 use crate::cli::RunOptions;
 use crate::config::Config;
 use crate::error::{Error, Result};
@@ -42,6 +44,8 @@ pub struct RunSettings {
     intent_out: Option<String>,
     /// `[intent] globs`.
     pub intent_globs: Option<Vec<String>>,
+    /// `bell` in a config file (default true); `--no-bell` silences it too.
+    pub bell: bool,
 }
 
 /// The settings given on the command line, by name.
@@ -55,7 +59,7 @@ pub struct Given {
 
 impl RunSettings {
     /// Merge the flags of one run with the configuration files and the defaults.
-    pub fn resolve(run: &RunOptions, config: &Config) -> Result<RunSettings> {
+    pub fn resolve(run: &RunOptions, config: &Config, look: Presentation) -> Result<RunSettings> {
         let interactive = std::io::stdin().is_terminal() && run.answers.is_none();
         let file = &config.file;
         let on_change = match (run.on_change, file.on_change.as_deref()) {
@@ -99,6 +103,7 @@ impl RunSettings {
             out: run.out.clone(),
             yes: run.yes,
             verbose: run.verbose,
+            progress: ProgressLook::resolve(look.color, run.verbose),
             clarify_into: None,
         };
         Ok(RunSettings {
@@ -115,6 +120,7 @@ impl RunSettings {
             reflect_out: file.reflect_out.clone(),
             intent_out: file.intent_out.clone(),
             intent_globs: file.intent.as_ref().and_then(|i| i.globs.clone()),
+            bell: file.bell.unwrap_or(true),
         })
     }
 

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use super::state::SubStep;
 use super::transcript::TranscriptEvent;
 use super::{Session, tier};
+use crate::ask::progress::Progress;
 use crate::brief::{self, BriefContext, BriefPaths, BriefSubject};
 use crate::error::{Error, Result};
 use crate::guard::{GuardScope, Snapshot};
@@ -57,7 +58,16 @@ impl Session<'_> {
             return Err(self.abort("interrupted before the runner started turn {turn}", turn));
         }
         let invocation = self.invocation(turn, final_turn, &files);
-        let outcome = dispatch::dispatch(&invocation).map_err(|e| Error::io("runner", e))?;
+        let progress = Progress::start(
+            self.settings.progress,
+            turn,
+            self.settings.max_turns,
+            &self.settings.runner.name,
+        );
+        let outcome = dispatch::dispatch(&invocation);
+        // Gone before anything else is said or asked.
+        drop(progress);
+        let outcome = outcome.map_err(|e| Error::io("runner", e))?;
         let after = Snapshot::take_after(&scope, &before)
             .map_err(|e| Error::Guard(format!("after turn {turn}: {e}")))?;
 

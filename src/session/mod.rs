@@ -55,6 +55,8 @@ pub struct Settings {
     pub out: Option<PathBuf>,
     pub yes: bool,
     pub verbose: bool,
+    /// How the progress line is shown while a runner works.
+    pub progress: crate::ask::progress::ProgressLook,
     /// `--clarify-into FILE` (intent).
     pub clarify_into: Option<PathBuf>,
 }

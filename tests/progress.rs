@@ -1,0 +1,213 @@
+//! The progress line while a runner works, and what the tool writes at terminals that want no
+//! escapes (docs/person.md, "While the runner works").
+
+use std::time::{Duration, Instant};
+
+use expectrl::{Expect, Regex};
+
+use crate::util::*;
+
+/// Everything a pseudo-terminal showed, byte for byte, as the test reads it.
+struct Screen {
+    pty: Pty,
+    seen: Vec<u8>,
+}
+
+impl Screen {
+    fn new(pty: Pty) -> Screen {
+        Screen {
+            pty,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Wait (at most `within`) for `pattern`; returns the text it matched.
+    fn expect(&mut self, pattern: &str, within: Duration) -> String {
+        self.pty.session.set_expect_timeout(Some(within));
+        let found = match self.pty.session.expect(Regex(pattern)) {
+            Ok(found) => found,
+            Err(e) => panic!(
+                "expected /{pattern}/ within {within:?}: {e}\nshown so far: {:?}",
+                String::from_utf8_lossy(&self.seen)
+            ),
+        };
+        self.seen.extend_from_slice(found.before());
+        let matched = found.get(0).unwrap_or_default().to_vec();
+        self.seen.extend_from_slice(&matched);
+        String::from_utf8_lossy(&matched).into_owned()
+    }
+
+    fn send_line(&mut self, line: &str) {
+        self.pty.send_line(line);
+    }
+
+    /// The rest of the output, and the exit code.
+    fn finish(mut self) -> (i32, Vec<u8>) {
+        self.pty.session.set_expect_timeout(Some(WAIT));
+        let (code, rest) = self.pty.finish();
+        self.seen.extend_from_slice(rest.as_bytes());
+        (code, self.seen)
+    }
+
+    /// The screen as a terminal of 40 rows and 80 columns shows it now.
+    fn rows(&self) -> Vec<String> {
+        let size = |n: u16| std::num::NonZero::new(n).unwrap();
+        let mut parser = vt100::Parser::new(size(40), size(80), 0);
+        parser.process(&self.seen);
+        parser.screen().rows(0, 80).collect()
+    }
+}
+
+/// `intent 7` at a terminal whose runner works `sleep` seconds before asking one question.
+fn slow_interview(repo: &TempRepo, sleep: &str, env: &[(&str, &str)]) -> Screen {
+    let mut interview = Interview::intent(repo, "7")
+        .work_item()
+        .runner("sleeps-then-asks.sh")
+        .env("TEST_SLEEP", sleep);
+    for (k, v) in env {
+        interview = interview.env(k, v);
+    }
+    Screen::new(interview.at_terminal())
+}
+
+/// Go through the gate, skip the question, and write the document.
+fn answer_to_the_end(screen: &mut Screen) {
+    screen.send_line("y");
+    screen.expect("First question\\?", WAIT);
+    screen.send_line("skip");
+    screen.expect("Choose A", WAIT);
+    screen.send_line("A");
+}
+
+#[test]
+fn a_working_runner_shows_a_progress_line_whose_time_moves_then_a_clean_prompt() {
+    let repo = TempRepo::new();
+    let started = Instant::now();
+    let mut screen = slow_interview(&repo, "5", &[("TERM", "xterm"), ("NO_COLOR", "")]);
+    let first = screen.expect(
+        r"turn 1 of 5 · sleeps-then-asks\.sh · \d+s",
+        Duration::from_secs(2),
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "the line came late"
+    );
+    let first_secs: u32 = first
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .trim_end_matches('s')
+        .parse()
+        .unwrap();
+    let later = screen.expect(
+        &format!(
+            r"turn 1 of 5 · sleeps-then-asks\.sh · [{}-9]s",
+            first_secs + 1
+        ),
+        Duration::from_secs(4),
+    );
+    assert_ne!(first, later, "the elapsed time does not move");
+    screen.expect("Press Enter or type Y", WAIT);
+    let rows = screen.rows();
+    assert!(
+        rows.iter().all(|r| !r.contains("turn 1 of 5")),
+        "the progress line is still on the screen:\n{}",
+        rows.join("\n")
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with("📋 The interviewer has 1 clarifying question(s)")),
+        "the gate does not start its own line:\n{}",
+        rows.join("\n")
+    );
+    answer_to_the_end(&mut screen);
+    let (code, _) = screen.finish();
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn without_a_terminal_one_plain_line_and_no_redraws() {
+    let repo = TempRepo::new();
+    let out = Interview::intent(&repo, "7")
+        .work_item()
+        .runner("sleeps-then-asks.sh")
+        .env("TEST_SLEEP", "2")
+        .env("TERM", "xterm")
+        .answers(r#"{ "interview_answers": 1, "answers": { "first": "skip" } }"#)
+        .yes()
+        .run()
+        .exits(0);
+    assert!(
+        out.stderr
+            .contains("turn 1 of 5: waiting for sleeps-then-asks.sh…\n"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        out.stderr.matches("turn 1 of 5").count(),
+        1,
+        "{}",
+        out.stderr
+    );
+    for bytes in [&out.stderr, &out.stdout] {
+        assert!(!bytes.contains('\r'), "a carriage return: {bytes:?}");
+        assert!(!bytes.contains('\x1b'), "an escape: {bytes:?}");
+    }
+}
+
+#[test]
+fn verbose_shows_the_runner_output_and_no_progress_line() {
+    let repo = TempRepo::new();
+    let out = Interview::intent(&repo, "7")
+        .work_item()
+        .runner("sleeps-then-asks.sh")
+        .env("TEST_SLEEP", "0")
+        .answers(r#"{ "interview_answers": 1, "answers": { "first": "skip" } }"#)
+        .yes()
+        .arg("--verbose")
+        .run()
+        .exits(0);
+    assert!(!out.stderr.contains("waiting for"), "{}", out.stderr);
+}
+
+/// A whole interview at a terminal with `env`, its runner working 2 s: every byte it wrote.
+fn bytes_at(env: &[(&str, &str)]) -> Vec<u8> {
+    let repo = TempRepo::new();
+    let mut screen = slow_interview(&repo, "2", env);
+    screen.expect(
+        r"turn 1 of 5 · sleeps-then-asks\.sh · \d+s",
+        Duration::from_secs(3),
+    );
+    screen.expect("Press Enter or type Y", WAIT);
+    answer_to_the_end(&mut screen);
+    let (code, bytes) = screen.finish();
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&bytes));
+    bytes
+}
+
+#[test]
+fn no_color_writes_no_escape_byte() {
+    let bytes = bytes_at(&[("TERM", "xterm"), ("NO_COLOR", "1")]);
+    assert!(
+        !bytes.contains(&0x1b),
+        "{:?}",
+        String::from_utf8_lossy(&bytes)
+    );
+}
+
+#[test]
+fn term_dumb_writes_no_escape_byte() {
+    let bytes = bytes_at(&[("TERM", "dumb"), ("NO_COLOR", "")]);
+    assert!(
+        !bytes.contains(&0x1b),
+        "{:?}",
+        String::from_utf8_lossy(&bytes)
+    );
+}
+
+#[test]
+fn a_capable_terminal_gets_bold_prompts() {
+    // The counterpart of the two above: the check can fail.
+    let bytes = bytes_at(&[("TERM", "xterm"), ("NO_COLOR", "")]);
+    assert!(bytes.windows(4).any(|w| w == b"\x1b[1m"));
+}
