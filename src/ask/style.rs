@@ -83,8 +83,6 @@ mod tests {
         Some(OsStr::new(s))
     }
 
-    const XTERM: Option<&OsStr> = Some(OsStr::new("xterm"));
-
     #[test]
     fn auto_does_not_style_a_dumb_or_unknown_terminal() {
         for term in [os("dumb"), os(""), None] {
@@ -95,43 +93,43 @@ mod tests {
 
     #[test]
     fn auto_styles_a_terminal() {
-        assert!(Style::decide(ColorChoice::Auto, false, true, XTERM, None).bold);
+        assert!(Style::decide(ColorChoice::Auto, false, true, os("xterm"), None).bold);
     }
 
     #[test]
     fn auto_does_not_style_a_pipe() {
-        assert!(!Style::decide(ColorChoice::Auto, false, false, XTERM, None).bold);
+        assert!(!Style::decide(ColorChoice::Auto, false, false, os("xterm"), None).bold);
     }
 
     #[test]
     fn no_color_set_turns_auto_styling_off() {
-        assert!(!Style::decide(ColorChoice::Auto, false, true, XTERM, os("1")).bold);
+        assert!(!Style::decide(ColorChoice::Auto, false, true, os("xterm"), os("1")).bold);
     }
 
     #[test]
     fn empty_no_color_is_treated_as_unset() {
-        assert!(Style::decide(ColorChoice::Auto, false, true, XTERM, os("")).bold);
+        assert!(Style::decide(ColorChoice::Auto, false, true, os("xterm"), os("")).bold);
     }
 
     #[test]
     fn color_always_overrides_no_color_and_pipes() {
-        assert!(Style::decide(ColorChoice::Always, false, false, XTERM, os("1")).bold);
+        assert!(Style::decide(ColorChoice::Always, false, false, os("xterm"), os("1")).bold);
     }
 
     #[test]
     fn color_never_never_styles() {
-        assert!(!Style::decide(ColorChoice::Never, false, true, XTERM, None).bold);
+        assert!(!Style::decide(ColorChoice::Never, false, true, os("xterm"), None).bold);
     }
 
     #[test]
     fn bell_rings_only_at_a_terminal() {
-        assert!(Style::decide(ColorChoice::Auto, false, true, XTERM, None).bell);
-        assert!(!Style::decide(ColorChoice::Auto, false, false, XTERM, None).bell);
+        assert!(Style::decide(ColorChoice::Auto, false, true, os("xterm"), None).bell);
+        assert!(!Style::decide(ColorChoice::Auto, false, false, os("xterm"), None).bell);
     }
 
     #[test]
     fn no_bell_silences_the_bell() {
-        assert!(!Style::decide(ColorChoice::Auto, true, true, XTERM, None).bell);
+        assert!(!Style::decide(ColorChoice::Auto, true, true, os("xterm"), None).bell);
     }
 
     #[test]
