@@ -240,7 +240,7 @@ fn the_choose_prompt_shows_the_box_and_takes_a_lowercase_letter() {
     pty.send_line("b");
     let (code, screen) = pty.finish();
     assert_eq!(code, 0, "{screen}");
-    assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
+    assert!(!repo.path().join(DOCUMENT).exists());
     assert_eq!(repo.recorded_answers()["decisions"]["consent"], "b");
     let d = &repo.events("decision")[0];
     assert_eq!(d["id"], "consent");

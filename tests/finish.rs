@@ -3,6 +3,11 @@
 
 use crate::util::*;
 
+/// `intent 7` on the work item with the runner that finishes at once (the consent gate next).
+fn done_at_once(repo: &TempRepo) -> Interview<'_> {
+    Interview::of_work_item(repo).runner("done-at-once.sh")
+}
+
 const NO_ANSWERS: &str = r#"{ "interview_answers": 1 }"#;
 
 #[test]
@@ -29,7 +34,7 @@ fn without_a_terminal_a_change_fails_the_run_with_exit_3() {
         guard["report"].to_string().contains("pre-commit"),
         "{guard}"
     );
-    assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
+    assert!(!repo.path().join(DOCUMENT).exists());
 }
 
 #[test]
@@ -43,7 +48,7 @@ fn on_change_warn_reports_and_continues() {
         .run()
         .exits(0);
     assert!(out.stderr.contains("pre-commit"), "{}", out.stderr);
-    assert!(repo.path().join("docs/interviews/intent-7.md").exists());
+    assert!(repo.path().join(DOCUMENT).exists());
 }
 
 /// Run the hook-planting runner at a terminal (policy `ask` by default there), answer the
@@ -97,7 +102,7 @@ fn on_change_ask_restore_puts_the_hooks_back_then_stops() {
 fn on_change_ask_accept_continues_the_interview() {
     let (repo, screen, code) = answer_the_guard("C");
     assert_eq!(code, 0, "{screen}");
-    assert!(repo.path().join("docs/interviews/intent-7.md").exists());
+    assert!(repo.path().join(DOCUMENT).exists());
 }
 
 #[test]
@@ -115,9 +120,7 @@ fn a_replayed_guard_decision_is_used_with_on_change_ask() {
 #[test]
 fn the_consent_gate_asks_before_writing_and_stop_writes_nothing() {
     let repo = TempRepo::new();
-    let mut pty = Interview::of_work_item(&repo)
-        .runner("done-at-once.sh")
-        .at_terminal();
+    let mut pty = done_at_once(&repo).at_terminal();
     let screen = pty.answer("Choose A, B or C", "C");
     assert!(
         screen.contains("write the document to docs/interviews/intent-7.md?"),
@@ -125,62 +128,47 @@ fn the_consent_gate_asks_before_writing_and_stop_writes_nothing() {
     );
     let (code, rest) = pty.finish();
     assert_eq!(code, 0, "{rest}");
-    assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
+    assert!(!repo.path().join(DOCUMENT).exists());
 }
 
 #[test]
 fn a_replay_without_yes_needs_a_recorded_consent() {
     let repo = TempRepo::new();
-    let out = Interview::of_work_item(&repo)
-        .runner("done-at-once.sh")
-        .answers(NO_ANSWERS)
-        .run()
-        .exits(5);
+    let out = done_at_once(&repo).answers(NO_ANSWERS).run().exits(5);
     assert!(out.stderr.contains("\"consent\""), "{}", out.stderr);
     // The first run left an unfinished session: start over.
-    Interview::of_work_item(&repo)
-        .runner("done-at-once.sh")
+    done_at_once(&repo)
         .answers(r#"{ "interview_answers": 1, "decisions": { "consent": "A" } }"#)
         .run()
         .exits(5);
-    Interview::of_work_item(&repo)
-        .runner("done-at-once.sh")
+    done_at_once(&repo)
         .answers(
             r#"{ "interview_answers": 1, "decisions": { "consent": "A", "unfinished": "B" } }"#,
         )
         .run()
         .exits(0);
-    assert!(
-        repo.read("docs/interviews/intent-7.md")
-            .contains("The readme")
-    );
+    assert!(repo.read(DOCUMENT).contains("The readme"));
 }
 
 #[test]
 fn an_existing_document_is_never_silently_overwritten() {
     let repo = TempRepo::new();
-    repo.write("docs/interviews/intent-7.md", "my notes\n");
-    let out = Interview::of_work_item(&repo)
-        .runner("done-at-once.sh")
-        .answers(NO_ANSWERS)
-        .yes()
-        .run()
-        .exits(5);
+    repo.write(DOCUMENT, "my notes\n");
+    let out = done_at_once(&repo).answers(NO_ANSWERS).yes().run().exits(5);
     assert!(out.stderr.contains("\"overwrite\""), "{}", out.stderr);
-    assert_eq!(repo.read("docs/interviews/intent-7.md"), "my notes\n");
+    assert_eq!(repo.read(DOCUMENT), "my notes\n");
 }
 
 #[test]
 fn write_beside_keeps_the_existing_document() {
     let repo = TempRepo::new();
-    repo.write("docs/interviews/intent-7.md", "my notes\n");
-    Interview::of_work_item(&repo)
-        .runner("done-at-once.sh")
+    repo.write(DOCUMENT, "my notes\n");
+    done_at_once(&repo)
         .answers(r#"{ "interview_answers": 1, "decisions": { "overwrite": "B" } }"#)
         .yes()
         .run()
         .exits(0);
-    assert_eq!(repo.read("docs/interviews/intent-7.md"), "my notes\n");
+    assert_eq!(repo.read(DOCUMENT), "my notes\n");
     assert!(
         repo.read("docs/interviews/intent-7-2.md")
             .contains("The readme")
@@ -190,24 +178,19 @@ fn write_beside_keeps_the_existing_document() {
 #[test]
 fn overwrite_replaces_the_document_when_chosen() {
     let repo = TempRepo::new();
-    repo.write("docs/interviews/intent-7.md", "my notes\n");
-    Interview::of_work_item(&repo)
-        .runner("done-at-once.sh")
+    repo.write(DOCUMENT, "my notes\n");
+    done_at_once(&repo)
         .answers(r#"{ "interview_answers": 1, "decisions": { "overwrite": "A" } }"#)
         .yes()
         .run()
         .exits(0);
-    assert!(
-        repo.read("docs/interviews/intent-7.md")
-            .contains("The readme")
-    );
+    assert!(repo.read(DOCUMENT).contains("The readme"));
 }
 
 #[test]
 fn out_dash_prints_the_document_and_writes_nothing() {
     let repo = TempRepo::new();
-    let out = Interview::of_work_item(&repo)
-        .runner("done-at-once.sh")
+    let out = done_at_once(&repo)
         .answers(NO_ANSWERS)
         .out("-")
         .run()
@@ -266,12 +249,7 @@ fn clarify_into_honours_source_date_epoch() {
 fn unknown_keys_in_interview_toml_name_the_file_and_key() {
     let repo = TempRepo::new();
     repo.write("interview.toml", "max_turns = 3\nmax_turn = 4\n");
-    let out = Interview::of_work_item(&repo)
-        .runner("done-at-once.sh")
-        .answers(NO_ANSWERS)
-        .yes()
-        .run()
-        .exits(1);
+    let out = done_at_once(&repo).answers(NO_ANSWERS).yes().run().exits(1);
     assert!(out.stderr.contains("interview.toml"), "{}", out.stderr);
     assert!(out.stderr.contains("max_turn"), "{}", out.stderr);
 }
@@ -363,13 +341,12 @@ fn a_runner_that_edits_its_own_brief_is_caught() {
 #[test]
 fn a_replayed_letter_that_is_not_an_option_is_a_usage_error() {
     let repo = TempRepo::new();
-    let out = Interview::of_work_item(&repo)
-        .runner("done-at-once.sh")
+    let out = done_at_once(&repo)
         .answers(r#"{ "interview_answers": 1, "decisions": { "consent": "D" } }"#)
         .run()
         .exits(2);
     assert!(out.stderr.contains("consent"), "{}", out.stderr);
-    assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
+    assert!(!repo.path().join(DOCUMENT).exists());
 }
 
 proptest::proptest! {

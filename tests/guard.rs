@@ -480,16 +480,7 @@ fn planted_hooks_fsmonitor_filters_pagers_and_helpers_never_run() {
 fn a_repository_with_a_submodule_gives_an_empty_diff() {
     let sub = TempRepo::new();
     let repo = TempRepo::new();
-    repo.git(&[
-        "-c",
-        "protocol.file.allow=always",
-        "submodule",
-        "add",
-        "-q",
-        &sub.path().display().to_string(),
-        "libs/sub",
-    ]);
-    repo.git(&["commit", "-q", "-m", "add submodule"]);
+    repo.add_submodule(&sub, "libs/sub");
     let snap = repo.run(&["guard", "snapshot", "--json"]);
     let json: Value = serde_json::from_slice(&snap.stdout).unwrap();
     assert!(
@@ -505,16 +496,7 @@ fn a_repository_with_a_submodule_gives_an_empty_diff() {
 fn a_commit_inside_a_submodule_is_a_status_change() {
     let sub = TempRepo::new();
     let repo = TempRepo::new();
-    repo.git(&[
-        "-c",
-        "protocol.file.allow=always",
-        "submodule",
-        "add",
-        "-q",
-        &sub.path().display().to_string(),
-        "sub",
-    ]);
-    repo.git(&["commit", "-q", "-m", "add submodule"]);
+    repo.add_submodule(&sub, "sub");
     let g = guard(
         &repo,
         &[

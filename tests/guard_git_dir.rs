@@ -17,16 +17,7 @@ fn sh(repo: &TempRepo, script: &str) -> crate::guard::Guarded {
 fn with_submodule() -> (TempRepo, TempRepo) {
     let sub = TempRepo::new();
     let repo = TempRepo::new();
-    repo.git(&[
-        "-c",
-        "protocol.file.allow=always",
-        "submodule",
-        "add",
-        "-q",
-        &sub.path().display().to_string(),
-        "sub",
-    ]);
-    repo.git(&["commit", "-q", "-m", "add submodule"]);
+    repo.add_submodule(&sub, "sub");
     (repo, sub)
 }
 

@@ -335,7 +335,7 @@ fn interview_with(
         stderr(&out),
         mock.requests()
     );
-    let doc = repo.read("docs/interviews/intent-7.md");
+    let doc = repo.read(DOCUMENT);
     assert!(doc.contains("It runs on one VM"), "{doc}");
     assert!(doc.contains("README.md:1"), "{doc}");
     let state = repo.state();
@@ -444,7 +444,7 @@ fn the_codex_preset_gives_the_brief_on_stdin_and_reads_the_receipt_from_its_even
         .env("PATH", path)
         .run()
         .exits(0);
-    let doc = repo.read("docs/interviews/intent-7.md");
+    let doc = repo.read(DOCUMENT);
     assert!(doc.contains("It runs on one VM"), "{doc}");
     let argv = repo.session_file("turns/001/out/argv.txt");
     let schema = repo.session_dir().join("turns/001/receipt.schema.json");

@@ -24,7 +24,7 @@ fn an_answers_file_replays_the_interview_without_a_terminal() {
             skipped("encoding"),
         ]
     );
-    assert!(repo.path().join("docs/interviews/intent-7.md").is_file());
+    assert!(repo.path().join(DOCUMENT).is_file());
 }
 
 #[test]

@@ -41,10 +41,7 @@ fn assert_completed_without_loss(repo: &TempRepo, resumed_screen: &str) {
     assert_eq!(st["rounds"][0]["answers"][0]["answer_text"], "k8s");
     assert_eq!(st["rounds"][0]["answers"][1]["answer_text"], "analysts");
     assert_eq!(repo.answered_topics(), ALL_TOPICS);
-    assert!(
-        repo.read("docs/interviews/intent-7.md")
-            .contains("Where it runs")
-    );
+    assert!(repo.read(DOCUMENT).contains("Where it runs"));
 }
 
 macro_rules! killed_at {

@@ -30,7 +30,7 @@ fn a_two_round_interview_ends_in_a_document() {
     let (code, screen) = pty.finish();
     assert_eq!(code, 0, "screen: {screen}");
 
-    let doc = repo.read("docs/interviews/intent-7.md");
+    let doc = repo.read(DOCUMENT);
     assert!(doc.starts_with("# Intent of the work item"), "{doc}");
     assert!(doc.contains("README.md:1"), "{doc}");
     // The skipped question no entry covers became an open question.
@@ -172,7 +172,7 @@ macro_rules! misbehaving {
                 $fragment
             );
             assert_eq!(out.events("turn_failed").len(), 2);
-            assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
+            assert!(!repo.path().join(DOCUMENT).exists());
         }
     )*};
 }
@@ -398,7 +398,7 @@ fn skipping_at_the_gate_makes_the_next_turn_final() {
     assert_eq!(brief["rounds"][0]["gate_skipped"], true);
     assert!(!repo.session_dir().join("turns/003").exists());
     // Both questions no entry covers are listed as open questions.
-    let doc = repo.read("docs/interviews/intent-7.md");
+    let doc = repo.read(DOCUMENT);
     assert!(doc.contains("Where will this service run?"), "{doc}");
     assert!(doc.contains("Who uses the export?"), "{doc}");
 }
@@ -422,5 +422,5 @@ fn an_out_dir_swapped_for_a_symlink_is_caught_and_never_followed() {
         .run()
         .exits(4);
     assert!(out.screen().contains("/out"), "{}", out.screen());
-    assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
+    assert!(!repo.path().join(DOCUMENT).exists());
 }

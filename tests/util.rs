@@ -17,6 +17,9 @@ use std::time::{Duration, Instant};
 /// The work item most interview tests use (written at `item.md` by [`Interview::work_item`]).
 pub const WORK_ITEM: &str = "# Export to CSV\n\nUsers want their data as CSV.\n";
 
+/// Where the interview of [`Interview::of_work_item`] writes its document.
+pub const DOCUMENT: &str = "docs/interviews/intent-7.md";
+
 /// The real `interview` executable built by cargo.
 pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_interview"))
@@ -152,6 +155,21 @@ impl TempRepo {
             String::from_utf8_lossy(&out.stderr)
         );
         String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// Add `sub` as a submodule at `rel` and commit it.
+    pub fn add_submodule(&self, sub: &TempRepo, rel: &str) {
+        let url = sub.path().display().to_string();
+        self.git(&[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            &url,
+            rel,
+        ]);
+        self.git(&["commit", "-q", "-m", "add submodule"]);
     }
 
     /// A command for the real binary, run in this repository with a clean environment.
