@@ -3,6 +3,7 @@
 
 mod util;
 
+mod architecture;
 mod ask;
 mod builtin;
 mod ci_replay;

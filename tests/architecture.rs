@@ -1,0 +1,313 @@
+//! The layout's rules (docs/architecture.md), checked on the source tree: every module folder is
+//! documented, dependencies run one way, only the command layer sees clap, every child process is
+//! spawned in `src/process/`, no file outgrows its room, and nothing cites documents outside the
+//! repository.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Non-test lines a source file may have ("about 600").
+const MAX_NON_TEST_LINES: usize = 640;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A file's path relative to `src/`, with `/` separators.
+fn rel(path: &Path) -> String {
+    path.strip_prefix(root().join("src"))
+        .unwrap()
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+fn is_test_file(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap();
+    name == "tests.rs" || name.ends_with("_tests.rs")
+}
+
+/// The part of a source file before its unit tests.
+fn non_test_code(text: &str) -> &str {
+    match text.find("#[cfg(test)]\nmod ") {
+        Some(at) => &text[..at],
+        None => text,
+    }
+}
+
+/// The top-level module a file belongs to: `guard/walk.rs` → `guard`, `error.rs` → `error`.
+fn top_module(rel: &str) -> &str {
+    match rel.split_once('/') {
+        Some((dir, _)) => dir,
+        None => rel.trim_end_matches(".rs"),
+    }
+}
+
+/// The top-level modules a piece of code names through `crate::…` (plain paths and `use crate::{…}`
+/// groups alike).
+fn crate_references(code: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("crate::") {
+        rest = &rest[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // `crate::{a::X, b, c::{Y, Z}}`: the first segment of each item at depth one.
+            let mut depth = 1;
+            let mut item_start = true;
+            let mut word = String::new();
+            for c in group.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    ',' if depth == 1 => item_start = true,
+                    c if item_start && (c.is_alphanumeric() || c == '_') => word.push(c),
+                    _ => {
+                        if item_start && !word.is_empty() {
+                            found.insert(std::mem::take(&mut word));
+                            item_start = false;
+                        }
+                    }
+                }
+            }
+            if !word.is_empty() {
+                found.insert(word);
+            }
+        } else {
+            let word: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !word.is_empty() {
+                found.insert(word);
+            }
+        }
+    }
+    found
+}
+
+/// Which top-level modules each layer must not depend on: data flows subject → brief → runner →
+/// receipt → person → document, with the guard, the sandbox and process control below all of them.
+const FORBIDDEN: &[(&str, &[&str])] = &[
+    (
+        "error",
+        &[
+            "ask", "session", "command", "runner", "guard", "subject", "receipt", "brief",
+            "document", "sandbox", "process",
+        ],
+    ),
+    (
+        "process",
+        &[
+            "session", "ask", "command", "runner", "subject", "guard", "receipt", "brief",
+            "document",
+        ],
+    ),
+    (
+        "sandbox",
+        &[
+            "session", "ask", "command", "runner", "subject", "brief", "receipt", "document",
+        ],
+    ),
+    (
+        "guard",
+        &[
+            "session", "ask", "command", "runner", "subject", "brief", "receipt", "document",
+        ],
+    ),
+    (
+        "protocol",
+        &["session", "ask", "command", "runner", "guard", "subject"],
+    ),
+    (
+        "receipt",
+        &[
+            "session", "ask", "command", "runner", "guard", "brief", "document",
+        ],
+    ),
+    ("ask", &["session", "command", "runner", "guard"]),
+    ("subject", &["session", "ask", "command", "runner", "guard"]),
+    ("brief", &["session", "command", "runner", "guard"]),
+    ("runner", &["session", "command"]),
+    ("document", &["session", "command", "runner", "guard"]),
+    ("session", &["command"]),
+];
+
+#[test]
+fn every_module_folder_and_file_is_named_in_the_architecture_page() {
+    let page = std::fs::read_to_string(root().join("docs/architecture.md")).unwrap();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root().join("src")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let cited = if path.is_dir() {
+            format!("`src/{name}/`")
+        } else {
+            format!("`src/{name}`")
+        };
+        if !page.contains(&cited) {
+            missing.push(cited);
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md does not name {missing:?}"
+    );
+}
+
+#[test]
+fn dependencies_run_one_way() {
+    let mut wrong = Vec::new();
+    for file in rust_files(&root().join("src")) {
+        let rel = rel(&file);
+        if is_test_file(&rel) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let module = top_module(&rel);
+        let Some((_, forbidden)) = FORBIDDEN.iter().find(|(m, _)| *m == module) else {
+            continue;
+        };
+        for used in crate_references(non_test_code(&text)) {
+            if forbidden.contains(&used.as_str()) {
+                wrong.push(format!("src/{rel} uses crate::{used}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "dependencies run the wrong way:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn only_the_command_layer_sees_clap_types() {
+    let mut wrong = Vec::new();
+    for file in rust_files(&root().join("src")) {
+        let rel = rel(&file);
+        if rel == "main.rs" || rel == "cli.rs" || rel.starts_with("command/") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        if crate_references(&text).contains("cli") {
+            wrong.push(format!("src/{rel}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "crate::cli used below the command layer: {wrong:?}"
+    );
+}
+
+#[test]
+fn every_child_process_is_spawned_in_the_process_module() {
+    let mut wrong = Vec::new();
+    for file in rust_files(&root().join("src")) {
+        let rel = rel(&file);
+        if rel.starts_with("process/") || is_test_file(&rel) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = non_test_code(&text);
+        for needle in ["Command::new(", ".spawn()", "process::Command"] {
+            if code.contains(needle) {
+                wrong.push(format!("src/{rel}: {needle}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "processes spawned outside src/process/: {wrong:?}"
+    );
+}
+
+#[test]
+fn no_source_file_outgrows_its_room() {
+    let mut large = Vec::new();
+    for file in rust_files(&root().join("src")) {
+        let rel = rel(&file);
+        if is_test_file(&rel) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let lines = non_test_code(&text).lines().count();
+        if lines > MAX_NON_TEST_LINES {
+            large.push(format!("src/{rel}: {lines} lines"));
+        }
+    }
+    assert!(
+        large.is_empty(),
+        "files over {MAX_NON_TEST_LINES} non-test lines: {large:?}"
+    );
+}
+
+#[test]
+fn nothing_cites_documents_outside_the_repository() {
+    let mut cited = Vec::new();
+    let mut files = rust_files(&root().join("src"));
+    for dir in ["docs", "tests"] {
+        for entry in std::fs::read_dir(root().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "md" || e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.push(root().join("README.md"));
+    for file in files {
+        if file.ends_with("tests/architecture.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for needle in [
+            "DESIGN §",
+            "DESIGN.md",
+            "spec/abort-safe",
+            "spec/qa-loop",
+            "spec/autopilot",
+        ] {
+            if text.contains(needle) {
+                cited.push(format!("{}: {needle}", file.display()));
+            }
+        }
+    }
+    assert!(
+        cited.is_empty(),
+        "citations of documents outside the repository: {cited:?}"
+    );
+}
+
+#[test]
+fn the_reference_scanner_reads_grouped_imports() {
+    let found = crate_references(
+        "use crate::{ask::Person, error::{Error, Result}, guard};\nlet x = crate::receipt::limits::MAX;",
+    );
+    let want: BTreeSet<String> = ["ask", "error", "guard", "receipt"]
+        .into_iter()
+        .map(String::from)
+        .collect();
+    assert_eq!(found, want);
+}
