@@ -6,15 +6,14 @@ use std::os::fd::OwnedFd;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::util::{Interview, TempRepo, runner, stderr, stdout};
+use crate::util::{Interview, TempRepo, stderr, stdout};
 
 const HONEST: &str = r#"{ "interview_answers": 1, "gate": "y",
   "answers": { "deployment_target": "2", "users": "analysts", "encoding": "utf-8" } }"#;
 
 /// A finished session in `repo` (the honest runner, replayed, `--yes`).
 fn finished_session(repo: &TempRepo) {
-    Interview::intent(repo, "7")
-        .work_item()
+    Interview::of_work_item(repo)
         .runner("honest.sh")
         .answers(HONEST)
         .yes()
@@ -29,12 +28,9 @@ fn closed_pipe() -> OwnedFd {
     write
 }
 
-/// Run `interview ARGS` with standard output going to a closed pipe.
-fn run_into_closed_pipe(repo: &TempRepo, args: &[&str]) -> (i32, String) {
-    let out = repo
-        .cmd()
-        .env("TMPDIR", repo.path().join(".git"))
-        .args(args)
+/// Run `cmd` with standard output going to a closed pipe; returns the exit code and stderr.
+fn run_into_closed_pipe(mut cmd: std::process::Command) -> (i32, String) {
+    let out = cmd
         .stdout(Stdio::from(closed_pipe()))
         .stderr(Stdio::piped())
         .output()
@@ -55,18 +51,12 @@ impl Drop for Running {
 }
 
 fn start_paused(repo: &TempRepo) -> Running {
-    repo.write("item.md", crate::util::WORK_ITEM);
-    let answers = repo.scratch("paused-answers.json");
-    std::fs::write(&answers, HONEST).unwrap();
-    let child = repo
-        .cmd()
-        .env("TMPDIR", repo.path().join(".git"))
-        .env("INTERVIEW_TEST_PAUSE", "dispatch@1")
-        .env("INTERVIEW_TEST_PAUSE_MARK", repo.pause_mark())
-        .args(["intent", "7", "--from", "item.md", "--yes", "--runner"])
-        .arg(runner("honest.sh"))
-        .arg("--answers")
-        .arg(&answers)
+    let child = Interview::of_work_item(repo)
+        .yes()
+        .runner("honest.sh")
+        .answers(HONEST)
+        .pause_at("dispatch@1")
+        .command()
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -162,7 +152,9 @@ fn a_closed_standard_output_ends_every_printing_command_quietly() {
         &["guard", "snapshot"],
         &["runners"],
     ] {
-        let (code, err) = run_into_closed_pipe(&repo, args);
+        let mut cmd = repo.cmd();
+        cmd.args(args);
+        let (code, err) = run_into_closed_pipe(cmd);
         assert_eq!(code, 141, "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert!(err.is_empty(), "{args:?} printed on stderr: {err}");
@@ -172,43 +164,28 @@ fn a_closed_standard_output_ends_every_printing_command_quietly() {
 #[test]
 fn a_document_printed_to_a_closed_pipe_leaves_the_session_resumable() {
     let repo = TempRepo::new();
-    repo.write("item.md", crate::util::WORK_ITEM);
-    let answers = repo.scratch("answers.json");
-    std::fs::write(&answers, HONEST).unwrap();
-    let r = runner("honest.sh");
-    let a = answers.display().to_string();
     let (code, err) = run_into_closed_pipe(
-        &repo,
-        &[
-            "intent",
-            "7",
-            "--from",
-            "item.md",
-            "--runner",
-            &r,
-            "--answers",
-            &a,
-            "--yes",
-            "--out",
-            "-",
-        ],
+        Interview::of_work_item(&repo)
+            .runner("honest.sh")
+            .answers(HONEST)
+            .yes()
+            .out("-")
+            .command(),
     );
     assert_eq!(code, 141, "{err}");
     assert!(!err.contains("panicked"), "{err}");
     let state = repo.state();
     assert_eq!(state["status"], "aborted", "{state}");
     // Resumed with a reader, the document is printed.
-    let out = repo
-        .cmd()
-        .env("TMPDIR", repo.path().join(".git"))
-        .args(["resume", "--answers", &a, "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = Interview::resume(&repo)
+        .answers(HONEST)
+        .yes()
+        .run()
+        .exits(0);
     assert!(
-        stdout(&out).contains("Intent of the work item"),
+        out.stdout.contains("Intent of the work item"),
         "{}",
-        stdout(&out)
+        out.stdout
     );
     assert_eq!(repo.state()["status"], "done");
 }
@@ -216,24 +193,12 @@ fn a_document_printed_to_a_closed_pipe_leaves_the_session_resumable() {
 #[test]
 fn verbose_output_to_a_closed_standard_error_does_not_panic() {
     let repo = TempRepo::new();
-    repo.write("item.md", crate::util::WORK_ITEM);
-    let answers = repo.scratch("answers.json");
-    std::fs::write(&answers, HONEST).unwrap();
-    let out = repo
-        .cmd()
-        .env("TMPDIR", repo.path().join(".git"))
-        .args([
-            "intent",
-            "7",
-            "--from",
-            "item.md",
-            "--yes",
-            "--verbose",
-            "--runner",
-        ])
-        .arg(runner("honest.sh"))
-        .arg("--answers")
-        .arg(&answers)
+    let out = Interview::of_work_item(&repo)
+        .yes()
+        .arg("--verbose")
+        .runner("honest.sh")
+        .answers(HONEST)
+        .command()
         .stdout(Stdio::null())
         .stderr(Stdio::from(closed_pipe()))
         .output()

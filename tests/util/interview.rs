@@ -9,6 +9,7 @@
 //! ```
 
 use std::ffi::{OsStr, OsString};
+use std::process::Command;
 
 use super::{AnswerEvent, Pty, TempRepo, WORK_ITEM, runner};
 
@@ -121,8 +122,9 @@ impl<'r> Interview<'r> {
             .env("INTERVIEW_TEST_PAUSE_MARK", mark)
     }
 
-    /// Run it with stdin closed (no terminal) and wait for it to end.
-    pub fn run(self) -> Outcome<'r> {
+    /// The command [`Interview::run`] runs (stdin closed, HOME and TMPDIR the scratch
+    /// directory), for a test that wires the standard streams itself or does not wait.
+    pub fn command(self) -> Command {
         let mut cmd = self.repo.cmd();
         // Temporary files of runners stay inside the test's own directory.
         cmd.env("TMPDIR", self.repo.home());
@@ -130,9 +132,15 @@ impl<'r> Interview<'r> {
         for (k, v) in &self.env {
             cmd.env(k, v);
         }
-        let out = cmd.output().expect("run interview");
+        cmd
+    }
+
+    /// Run it with stdin closed (no terminal) and wait for it to end.
+    pub fn run(self) -> Outcome<'r> {
+        let repo = self.repo;
+        let out = self.command().output().expect("run interview");
         Outcome {
-            repo: self.repo,
+            repo,
             code: out.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
