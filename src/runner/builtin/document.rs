@@ -76,7 +76,6 @@ pub(super) fn synthesise(ctx: &BriefContext, findings: &[Finding], worktree: &Pa
     let mut unasked: Vec<&Finding> = findings
         .iter()
         .filter(|f| !asked.contains(&f.topic.as_str()))
-        .filter(|f| !matches!(f.topic.as_str(), "went_well" | "do_differently"))
         .collect();
     unasked.sort_by_key(|f| std::cmp::Reverse(f.severity));
     for f in unasked {

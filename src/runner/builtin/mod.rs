@@ -21,6 +21,7 @@ use crate::subject::Kind;
 mod document;
 mod intent;
 mod reflect;
+mod reflect_entries;
 mod text;
 
 use text::one_line;
@@ -119,6 +120,8 @@ struct Finding {
     severity: u8,
     question: String,
     options: Vec<(&'static str, &'static str)>,
+    /// A closing question: always asked, after the others of its round.
+    closing: bool,
 }
 
 impl Finding {
@@ -128,7 +131,14 @@ impl Finding {
             severity: severity.clamp(1, 10),
             question: one_line(&question.into(), MAX_QUESTION_TEXT_CHARS),
             options: Vec::new(),
+            closing: false,
         }
+    }
+
+    /// Mark as a closing question: it keeps a place at the end of the round.
+    fn closing(mut self) -> Finding {
+        self.closing = true;
+        self
     }
 
     fn options(mut self, options: &[(&'static str, &'static str)]) -> Finding {
@@ -156,6 +166,7 @@ impl Finding {
 }
 
 /// The most severe findings not asked before, at most five; ties keep the order of discovery.
+/// Closing questions keep their places at the end of the round.
 fn rank(findings: &[Finding], asked: &[&str]) -> Vec<Question> {
     let mut fresh: Vec<(usize, &Finding)> = findings
         .iter()
@@ -164,15 +175,25 @@ fn rank(findings: &[Finding], asked: &[&str]) -> Vec<Question> {
         .collect();
     fresh.sort_by(|(ia, a), (ib, b)| b.severity.cmp(&a.severity).then(ia.cmp(ib)));
     let mut seen = Vec::new();
-    fresh
-        .into_iter()
-        .filter(|(_, f)| {
-            let new = !seen.contains(&f.topic);
-            seen.push(f.topic.clone());
-            new
-        })
+    fresh.retain(|(_, f)| {
+        let new = !seen.contains(&f.topic);
+        seen.push(f.topic.clone());
+        new
+    });
+    let closing: Vec<&Finding> = fresh
+        .iter()
+        .filter(|(_, f)| f.closing)
+        .map(|(_, f)| *f)
         .take(MAX_QUESTIONS)
-        .map(|(_, f)| f.to_question())
+        .collect();
+    let room = MAX_QUESTIONS - closing.len();
+    fresh
+        .iter()
+        .filter(|(_, f)| !f.closing)
+        .map(|(_, f)| *f)
+        .take(room)
+        .chain(closing)
+        .map(Finding::to_question)
         .collect()
 }
 

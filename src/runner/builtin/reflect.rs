@@ -1,15 +1,14 @@
-//! The reflect half of the built-in interviewer: questions from the facts of a commit range, and
-//! the facts as `confirmed` entries of the document (see `docs/interviews.md`).
-
-use std::path::Path;
+//! The reflect half of the built-in interviewer: questions about what matters in a commit range,
+//! scaled to its size, each with an example worth talking about (see `docs/interviews.md`).
 
 use crate::brief::BriefContext;
-use crate::receipt::Entry;
-use crate::subject::reflect::{ReflectFacts, cap};
+use crate::subject::reflect::{
+    FileEvent, ReflectFacts, cap, counted, is_doc_path, is_incidental, is_test_path,
+};
 
 use super::Finding;
-use super::document::confirmed;
-use super::text::{dedup, line_exists};
+
+pub(super) use super::reflect_entries::{fact_entries, title_and_lead};
 
 pub(super) fn facts(ctx: &BriefContext) -> ReflectFacts {
     serde_json::from_value(ctx.subject.facts.clone()).unwrap_or_else(|_| ReflectFacts {
@@ -18,13 +17,70 @@ pub(super) fn facts(ctx: &BriefContext) -> ReflectFacts {
     })
 }
 
+/// How much history the range spans: the questions a two-week release deserves are not those
+/// of eight years.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Scale {
+    /// Up to about six weeks and a few hundred commits.
+    Release,
+    /// Months.
+    Season,
+    /// Two years or more, or thousands of commits.
+    Era,
+}
+
+impl Scale {
+    pub(super) fn of(f: &ReflectFacts) -> Scale {
+        let days = f.span_seconds / 86_400;
+        if days >= 730 || f.commits >= 2_000 {
+            Scale::Era
+        } else if days <= 45 && f.commits <= 300 {
+            Scale::Release
+        } else {
+            Scale::Season
+        }
+    }
+}
+
+/// "3 years", "5 months", "12 days": the span of the range, roughly.
+fn span(f: &ReflectFacts) -> String {
+    let days = f.span_seconds / 86_400;
+    if days >= 730 {
+        format!("{} years", days / 365)
+    } else if days >= 60 {
+        format!("{} months", days / 30)
+    } else {
+        counted(days.max(1) as usize, "day")
+    }
+}
+
 pub(super) fn findings(f: &ReflectFacts) -> Vec<Finding> {
     let mut out = Vec::new();
     if f.commits == 0 {
         return out;
     }
+    let scale = Scale::of(f);
+    if scale == Scale::Era {
+        out.push(
+            Finding::new(
+                "direction",
+                7,
+                format!(
+                    "Over {} and {}, which change of direction mattered most?",
+                    span(f),
+                    counted(f.commits, "commit")
+                ),
+            )
+            .options(&[
+                ("A rewrite or a new architecture", "rewrite"),
+                ("A change of scope or of users", "scope"),
+                ("A change in the team or how it works", "team"),
+                ("Tooling, CI or the release process", "process"),
+            ]),
+        );
+    }
     let total_lines = (f.lines_added + f.lines_deleted).max(1);
-    if let Some(top) = f.churn.first().filter(|c| c.added + c.deleted > 0) {
+    if let Some(top) = f.notable_churn.first() {
         let share = (top.added + top.deleted) as f64 / total_lines as f64;
         let severity = 6 + u8::from(share >= 0.3) + u8::from(top.commits >= 5);
         out.push(
@@ -32,11 +88,11 @@ pub(super) fn findings(f: &ReflectFacts) -> Vec<Finding> {
                 "largest_churn",
                 severity,
                 format!(
-                    "`{}` changed most (+{} −{} in {} commits). What drove that?",
+                    "`{}` changed most (+{} −{} in {}). What drove that?",
                     cap(&top.path, 80),
                     top.added,
                     top.deleted,
-                    top.commits
+                    counted(top.commits, "commit")
                 ),
             )
             .options(&[
@@ -48,13 +104,18 @@ pub(super) fn findings(f: &ReflectFacts) -> Vec<Finding> {
         );
     }
     if let Some(first) = f.reverts.first() {
+        let severity = match scale {
+            Scale::Release => 8,
+            _ => 6 + u8::from(f.reverts_count * 50 >= f.commits),
+        };
+        let count = f.reverts_count.max(f.reverts.len());
         out.push(
             Finding::new(
                 "reverts",
-                8,
+                severity,
                 format!(
-                    "{} commit(s) reverted work, e.g. {} \"{}\". What caused it?",
-                    f.reverts.len(),
+                    "{} reverted work, e.g. {} \"{}\". What caused it?",
+                    counted(count, "commit"),
                     first.short(),
                     cap(&first.subject, 70)
                 ),
@@ -68,7 +129,7 @@ pub(super) fn findings(f: &ReflectFacts) -> Vec<Finding> {
         );
     }
     let t = &f.tests;
-    if let Some(first) = t.code_without_tests.first() {
+    if let Some(example) = t.notable_untested.first() {
         let ratio = t.commits_code_without_tests as f64 / t.commits_touching_code.max(1) as f64;
         let severity = 5 + 2 * u8::from(ratio >= 0.5) + u8::from(ratio >= 0.8);
         out.push(
@@ -76,11 +137,11 @@ pub(super) fn findings(f: &ReflectFacts) -> Vec<Finding> {
                 "untested_changes",
                 severity,
                 format!(
-                    "{} of {} code-changing commits touched no test, e.g. {} \"{}\". Why?",
+                    "{} of {} touched no test, e.g. {} \"{}\". Why?",
                     t.commits_code_without_tests,
-                    t.commits_touching_code,
-                    first.short(),
-                    cap(&first.subject, 60)
+                    counted(t.commits_touching_code, "code-changing commit"),
+                    example.short(),
+                    cap(&example.subject, 60)
                 ),
             )
             .options(&[
@@ -91,16 +152,21 @@ pub(super) fn findings(f: &ReflectFacts) -> Vec<Finding> {
             ]),
         );
     }
-    if let Some(first) = f.deleted_files.first() {
+    if let Some(gone) = deleted_code(&f.deleted_files) {
         let severity = 5 + u8::from(f.deleted_files_count >= 5);
+        let by = match &gone.by {
+            Some(c) => format!(" by {} \"{}\"", c.short(), cap(&c.subject, 50)),
+            None => String::new(),
+        };
         out.push(
             Finding::new(
                 "deleted_code",
                 severity,
                 format!(
-                    "{} file(s) were deleted, e.g. `{}`. Why were they removed?",
-                    f.deleted_files_count,
-                    cap(first, 80)
+                    "`{}` ({}) was deleted{by}; {} in all. Why was it removed?",
+                    cap(&gone.path, 70),
+                    counted(gone.lines as usize, "line"),
+                    counted(f.deleted_files_count, "file")
                 ),
             )
             .options(&[
@@ -111,29 +177,35 @@ pub(super) fn findings(f: &ReflectFacts) -> Vec<Finding> {
             ]),
         );
     }
-    if let Some(first) = f.todos.first() {
-        let place = match first.line {
-            Some(n) => format!("{}:{n}", first.path),
-            None => first.path.clone(),
+    if let Some(newest) = f.todos.first() {
+        let place = match newest.line {
+            Some(n) => format!("{}:{n}", newest.path),
+            None => newest.path.clone(),
+        };
+        let ask = match scale {
+            Scale::Era => "Which of them still matter?",
+            _ => "Which must be resolved before the next release?",
         };
         out.push(Finding::new(
             "todos_added",
             5,
             format!(
-                "{} TODO/FIXME line(s) were added, e.g. `{}`. Which must be resolved before the next release?",
-                f.todos_count,
+                "{} new since {} (the newest: `{}`). {ask}",
+                counted(f.todos_count.max(f.todos.len()), "TODO/FIXME line"),
+                base_name(f),
                 cap(&place, 80)
             ),
         ));
     }
-    if let Some(gap) = f.longest_gap.as_ref().filter(|g| g.days() >= 7.0) {
+    let pause = if scale == Scale::Era { 30.0 } else { 7.0 };
+    if let Some(gap) = f.longest_gap.as_ref().filter(|g| g.days() >= pause) {
         out.push(
             Finding::new(
                 "long_gap",
                 4 + u8::from(gap.days() >= 30.0),
                 format!(
-                    "Nothing was committed for {:.0} days ({} → {}). What happened?",
-                    gap.days(),
+                    "Nothing was committed for {} ({} → {}). What happened?",
+                    gap.text(),
                     gap.from.date,
                     gap.to.date
                 ),
@@ -146,201 +218,72 @@ pub(super) fn findings(f: &ReflectFacts) -> Vec<Finding> {
             ]),
         );
     }
-    out.push(Finding::new(
-        "went_well",
-        3,
-        format!(
-            "What went well in {} that the team should keep doing?",
-            cap(&f.range, 60)
+    let (well, differently) = match scale {
+        Scale::Release => (
+            format!(
+                "What went well in {} that the team should keep doing?",
+                cap(&f.range, 60)
+            ),
+            "What would you do differently in the next release?".to_string(),
         ),
-    ));
-    out.push(Finding::new(
-        "do_differently",
-        3,
-        "What would you do differently next time?",
-    ));
+        Scale::Season => (
+            format!(
+                "What went well over these {} that the team should keep doing?",
+                span(f)
+            ),
+            "What would you do differently next time?".to_string(),
+        ),
+        Scale::Era => (
+            format!(
+                "Looking back over {}, what worked well and should carry on?",
+                span(f)
+            ),
+            "Knowing what you know now, what would you do differently from the start?".to_string(),
+        ),
+    };
+    out.push(Finding::new("went_well", 3, well).closing());
+    out.push(Finding::new("do_differently", 3, differently).closing());
     out
 }
 
-pub(super) fn fact_entries(f: &ReflectFacts, worktree: &Path) -> Vec<Entry> {
-    let mut out = Vec::new();
-    let commit = |oid: &str| format!("commit:{oid}");
-    if f.head.is_empty() {
-        return out;
-    }
-    let authors: Vec<String> = f
-        .authors
+/// The base as named: `v1.2.0` of `v1.2.0..HEAD`.
+pub(super) fn base_name(f: &ReflectFacts) -> &str {
+    f.range.split("..").next().unwrap_or("the base")
+}
+
+/// The deleted file worth asking about: code (not docs, lockfiles, generated or vendored files,
+/// or dot-configuration), preferring what a revert or a refactoring removed, then the largest.
+fn deleted_code(deleted: &[FileEvent]) -> Option<&FileEvent> {
+    let code = |e: &&FileEvent| {
+        e.lines > 0
+            && !is_doc_path(&e.path)
+            && !is_incidental(&e.path)
+            && !e.path.starts_with('.')
+            && !e.path.contains("/.")
+    };
+    deleted.iter().filter(code).max_by(|a, b| {
+        let weight = |e: &FileEvent| (removal_commit(e), !is_test_path(&e.path), e.lines);
+        weight(a).cmp(&weight(b)).then(b.path.cmp(&a.path))
+    })
+}
+
+/// Whether the commit that deleted the file says it reverted or refactored.
+fn removal_commit(e: &FileEvent) -> bool {
+    e.by.as_ref().is_some_and(|c| {
+        let lower = c.subject.to_ascii_lowercase();
+        [
+            "revert", "refactor", "remove", "drop", "delete", "clean", "replace", "rewrite",
+            "simplif", "dead", "unused", "obsolete",
+        ]
         .iter()
-        .take(5)
-        .map(|a| format!("{} ({})", a.name, a.commits))
-        .collect();
-    out.push(confirmed(
-        "Commits in the range",
-        format!(
-            "{} commit(s) in {} ({} merge(s)) by {} author(s), {} → {}; +{} −{} lines in {} file(s). Authors: {}.",
-            f.commits,
-            f.range,
-            f.merges,
-            f.authors.len(),
-            f.first_date.as_deref().unwrap_or("-"),
-            f.last_date.as_deref().unwrap_or("-"),
-            f.lines_added,
-            f.lines_deleted,
-            f.files_changed,
-            if authors.is_empty() {
-                "none".to_string()
-            } else {
-                authors.join(", ")
-            }
-        ),
-        vec![commit(&f.head)],
-    ));
-    if !f.churn.is_empty() {
-        let lines: Vec<String> = f
-            .churn
-            .iter()
-            .take(5)
-            .map(|c| {
-                format!(
-                    "- `{}`: +{} −{} in {} commit(s)",
-                    c.path, c.added, c.deleted, c.commits
-                )
-            })
-            .collect();
-        let sources: Vec<String> = f
-            .churn
-            .iter()
-            .take(5)
-            .map(|c| commit(&c.last_commit))
-            .collect();
-        out.push(confirmed(
-            "Where the churn was",
-            lines.join("\n"),
-            dedup(sources),
-        ));
-    }
-    if !f.reverts.is_empty() {
-        let lines: Vec<String> = f
-            .reverts
-            .iter()
-            .take(5)
-            .map(|c| format!("- {} {}: {}", c.short(), c.date, c.subject))
-            .collect();
-        out.push(confirmed(
-            "Reverted work",
-            lines.join("\n"),
-            f.reverts.iter().take(5).map(|c| commit(&c.oid)).collect(),
-        ));
-    }
-    let t = &f.tests;
-    if t.commits_touching_code > 0 {
-        let mut content = format!(
-            "{} test file(s) and {} code file(s) changed; {} of {} code-changing commit(s) touched no test.",
-            t.test_files_touched,
-            t.code_files_touched,
-            t.commits_code_without_tests,
-            t.commits_touching_code
-        );
-        for c in t.code_without_tests.iter().take(5) {
-            content.push_str(&format!("\n- {} {}", c.short(), c.subject));
-        }
-        let mut sources: Vec<String> = t
-            .code_without_tests
-            .iter()
-            .take(5)
-            .map(|c| commit(&c.oid))
-            .collect();
-        if sources.is_empty() {
-            sources.push(commit(&f.head));
-        }
-        out.push(confirmed("Tests and code", content, sources));
-    }
-    if f.added_files_count + f.deleted_files_count > 0 {
-        let list = |v: &[String]| {
-            v.iter()
-                .take(8)
-                .map(|p| format!("`{p}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let mut content = format!(
-            "{} file(s) added, {} deleted between {} and HEAD.",
-            f.added_files_count,
-            f.deleted_files_count,
-            f.range.split("..").next().unwrap_or("the base")
-        );
-        if !f.added_files.is_empty() {
-            content.push_str(&format!("\nAdded: {}", list(&f.added_files)));
-        }
-        if !f.deleted_files.is_empty() {
-            content.push_str(&format!("\nDeleted: {}", list(&f.deleted_files)));
-        }
-        out.push(confirmed(
-            "Files added and deleted",
-            content,
-            vec![commit(&f.head)],
-        ));
-    }
-    if !f.todos.is_empty() {
-        let mut sources = Vec::new();
-        let mut lines = Vec::new();
-        for t in f.todos.iter().take(5) {
-            match t.line.filter(|n| line_exists(worktree, &t.path, *n)) {
-                Some(n) => {
-                    lines.push(format!("- `{}:{n}` {}", t.path, t.text));
-                    sources.push(format!("{}:{n}", t.path));
-                }
-                None => {
-                    lines.push(format!("- `{}` {}", t.path, t.text));
-                    sources.push(commit(&t.commit));
-                }
-            }
-        }
-        out.push(confirmed(
-            "TODO and FIXME lines added",
-            format!(
-                "{} added in the range:\n{}",
-                f.todos_count,
-                lines.join("\n")
-            ),
-            dedup(sources),
-        ));
-    }
-    if let Some(gap) = &f.longest_gap {
-        out.push(confirmed(
-            "Longest pause",
-            format!(
-                "{:.1} day(s) without a commit, from {} ({}) to {} ({}).",
-                gap.days(),
-                gap.from.date,
-                gap.from.short(),
-                gap.to.date,
-                gap.to.short()
-            ),
-            dedup(vec![commit(&gap.from.oid), commit(&gap.to.oid)]),
-        ));
-    }
-    out
-}
-
-/// The document's title and the lead of its summary.
-pub(super) fn title_and_lead(f: &ReflectFacts) -> (String, String) {
-    (
-        format!("Reflection on {}", f.range),
-        format!(
-            "{} commit(s) in {} by {} author(s), {} → {}.",
-            f.commits,
-            f.range,
-            f.authors.len(),
-            f.first_date.as_deref().unwrap_or("-"),
-            f.last_date.as_deref().unwrap_or("-")
-        ),
-    )
+        .any(|w| lower.contains(w))
+    })
 }
 
 /// The entry title of an answered reflect topic.
 pub(super) fn topic_name(topic: &str) -> Option<&'static str> {
     Some(match topic {
+        "direction" => "The change of direction that mattered most",
         "largest_churn" => "Why the largest churn happened",
         "reverts" => "Why work was reverted",
         "untested_changes" => "Code changed without tests",

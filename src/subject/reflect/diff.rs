@@ -1,14 +1,57 @@
-//! One commit's changes: the files two trees differ in, and the lines added and deleted in each
-//! (with the TODO/FIXME lines among those added).
-
-use std::collections::BTreeMap;
+//! One diff between two trees: the files that differ (mode-only changes included), the lines
+//! added and deleted in each as `git log --numstat` counts them, and the TODO/FIXME and inline
+//! test lines among them.
 
 use gix::bstr::ByteSlice;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
 /// Blobs larger than this are counted as changed but not diffed line by line.
 const MAX_DIFF_BYTES: usize = 8 * 1024 * 1024;
+
+/// What one non-merge commit changed against its first parent: the unit the local tier caches.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct CommitFacts {
+    pub(super) changes: Vec<Change>,
+    /// TODO/FIXME lines the commit added and did not remove elsewhere (a move adds none), as
+    /// `(path, text)`.
+    pub(super) todos: Vec<(String, String)>,
+}
+
+/// One file changed by a commit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Change {
+    pub(super) path: String,
+    pub(super) added: u64,
+    pub(super) deleted: u64,
+    /// A side was binary or too large: its lines are not counted (`-` in `--numstat`).
+    pub(super) binary: bool,
+    /// `A` added, `D` deleted, `M` modified (content, mode or both).
+    pub(super) status: char,
+    /// Lines added include an inline test (`#[test]`, `def test_`, `it(` …).
+    pub(super) inline_tests: bool,
+}
+
+/// One file that differs between two trees, with its blob id and mode on each side.
+pub(super) struct FileChange {
+    pub(super) path: String,
+    pub(super) old: Option<(gix::ObjectId, gix::objs::tree::EntryMode)>,
+    pub(super) new: Option<(gix::ObjectId, gix::objs::tree::EntryMode)>,
+}
+
+/// The lines of one file change that matter beyond the counts.
+#[derive(Default)]
+pub(super) struct LineFacts {
+    pub(super) added: u64,
+    pub(super) deleted: u64,
+    pub(super) binary: bool,
+    pub(super) inline_tests: bool,
+    /// Added TODO/FIXME lines: 1-based line number in the new side and the trimmed text.
+    pub(super) todos_added: Vec<(u32, String)>,
+    /// Removed TODO/FIXME lines, trimmed.
+    pub(super) todos_removed: Vec<String>,
+}
 
 pub(super) fn tree_of(repo: &gix::Repository, commit: gix::ObjectId) -> Result<gix::ObjectId> {
     let commit = repo
@@ -20,25 +63,51 @@ pub(super) fn tree_of(repo: &gix::Repository, commit: gix::ObjectId) -> Result<g
         .map_err(|e| Error::Repo(format!("cannot read the tree of {}: {e}", commit.id)))
 }
 
-/// Every blob (and symlink) path of a tree with its id.
-pub(super) fn blob_paths(
+/// The facts of one commit: its tree against its first parent's (`None` for a root commit).
+pub(super) fn commit_facts(
     repo: &gix::Repository,
-    tree: &gix::ObjectId,
-) -> Result<BTreeMap<String, gix::ObjectId>> {
-    let changes = diff_trees(repo, None, *tree, &mut Default::default())?;
-    Ok(changes
-        .into_iter()
-        .filter_map(|c| c.new.map(|id| (c.path, id)))
-        .collect())
+    parent_tree: Option<gix::ObjectId>,
+    tree: gix::ObjectId,
+    state: &mut gix::diff::tree::State,
+) -> Result<CommitFacts> {
+    let mut facts = CommitFacts::default();
+    let mut removed: Vec<String> = Vec::new();
+    let mut added: Vec<(String, String)> = Vec::new();
+    for change in diff_trees(repo, parent_tree, tree, state)? {
+        let lines = count_lines(repo, &change)?;
+        let status = match (&change.old, &change.new) {
+            (None, _) => 'A',
+            (_, None) => 'D',
+            _ => 'M',
+        };
+        removed.extend(lines.todos_removed);
+        added.extend(
+            lines
+                .todos_added
+                .into_iter()
+                .map(|(_, text)| (change.path.clone(), text)),
+        );
+        facts.changes.push(Change {
+            path: change.path,
+            added: lines.added,
+            deleted: lines.deleted,
+            binary: lines.binary,
+            status,
+            inline_tests: lines.inline_tests,
+        });
+    }
+    // Net within the commit: a line moved from one file to another is not new.
+    for (path, text) in added {
+        if let Some(i) = removed.iter().position(|r| *r == text) {
+            removed.swap_remove(i);
+        } else {
+            facts.todos.push((path, text));
+        }
+    }
+    Ok(facts)
 }
 
-/// One changed file between two trees: blob ids on each side (`None` = absent there).
-pub(super) struct FileChange {
-    pub(super) path: String,
-    pub(super) old: Option<gix::ObjectId>,
-    pub(super) new: Option<gix::ObjectId>,
-}
-
+/// The files that differ between two trees (`old` `None`: every file of `new`).
 pub(super) fn diff_trees(
     repo: &gix::Repository,
     old: Option<gix::ObjectId>,
@@ -66,7 +135,9 @@ pub(super) fn diff_trees(
         &mut recorder,
     )
     .map_err(|e| Error::Repo(format!("cannot diff tree {new}: {e}")))?;
-    let file = |mode: gix::objs::tree::EntryMode| mode.is_blob_or_symlink();
+    let file = |mode: gix::objs::tree::EntryMode, oid: gix::ObjectId| {
+        mode.is_blob_or_symlink().then_some((oid, mode))
+    };
     let mut out = Vec::new();
     for change in recorder.records {
         let (path, old, new) = match change {
@@ -75,13 +146,13 @@ pub(super) fn diff_trees(
                 oid,
                 path,
                 ..
-            } => (path, None, file(entry_mode).then_some(oid)),
+            } => (path, None, file(entry_mode, oid)),
             Change::Deletion {
                 entry_mode,
                 oid,
                 path,
                 ..
-            } => (path, file(entry_mode).then_some(oid), None),
+            } => (path, file(entry_mode, oid), None),
             Change::Modification {
                 previous_entry_mode,
                 previous_oid,
@@ -90,15 +161,15 @@ pub(super) fn diff_trees(
                 path,
             } => (
                 path,
-                file(previous_entry_mode).then_some(previous_oid),
-                file(entry_mode).then_some(oid),
+                file(previous_entry_mode, previous_oid),
+                file(entry_mode, oid),
             ),
         };
         if old.is_none() && new.is_none() {
             continue; // trees and submodules: their files are reported on their own
         }
         if old == new {
-            continue; // a mode-only change adds or deletes no line
+            continue;
         }
         out.push(FileChange {
             path: path.to_str_lossy().into_owned(),
@@ -109,63 +180,99 @@ pub(super) fn diff_trees(
     Ok(out)
 }
 
-pub(super) struct LineCounts {
-    pub(super) added: u64,
-    pub(super) deleted: u64,
-    pub(super) binary: bool,
-    pub(super) todo_lines: Vec<String>,
-}
-
-pub(super) fn count_lines(repo: &gix::Repository, change: &FileChange) -> Result<LineCounts> {
-    let load = |id: Option<gix::ObjectId>| -> Result<Vec<u8>> {
-        match id {
-            Some(id) => repo
+/// Lines added and deleted by one change, and the TODO/FIXME and test lines among them.
+pub(super) fn count_lines(repo: &gix::Repository, change: &FileChange) -> Result<LineFacts> {
+    let load = |side: Option<(gix::ObjectId, gix::objs::tree::EntryMode)>| -> Result<Vec<u8>> {
+        match side {
+            Some((id, _)) => repo
                 .find_blob(id)
-                .map(|b| b.data.clone())
+                .map(|mut b| b.take_data())
                 .map_err(|e| Error::Repo(format!("cannot read blob {id} ({}): {e}", change.path))),
             None => Ok(Vec::new()),
         }
     };
+    if change.old.map(|o| o.0) == change.new.map(|n| n.0) {
+        return Ok(LineFacts::default()); // mode only: a change of no line
+    }
     let before = load(change.old)?;
     let after = load(change.new)?;
     // Git's rule: a NUL in the first 8000 bytes makes a file binary.
     let binary = |d: &[u8]| d[..d.len().min(8000)].contains(&0);
     if binary(&before) || binary(&after) || before.len().max(after.len()) > MAX_DIFF_BYTES {
-        return Ok(LineCounts {
-            added: 0,
-            deleted: 0,
+        return Ok(LineFacts {
             binary: true,
-            todo_lines: Vec::new(),
+            ..LineFacts::default()
         });
+    }
+    let mut facts = LineFacts::default();
+    let note_added = |number: u32, line: &[u8], facts: &mut LineFacts| {
+        facts.inline_tests |= is_inline_test(line);
+        if is_todo(line) {
+            facts
+                .todos_added
+                .push((number, line.to_str_lossy().trim().to_string()));
+        }
+    };
+    if before.is_empty() || after.is_empty() {
+        // One side only: every line is added (or deleted); nothing to diff.
+        for (i, line) in after.lines().enumerate() {
+            note_added(u32::try_from(i + 1).unwrap_or(u32::MAX), line, &mut facts);
+        }
+        facts.added = line_count(&after);
+        facts.deleted = line_count(&before);
+        facts.todos_removed = before
+            .lines()
+            .filter(|l| is_todo(l))
+            .map(|l| l.to_str_lossy().trim().to_string())
+            .collect();
+        return Ok(facts);
     }
     use gix::diff::blob::{Algorithm, Diff, InternedInput};
     let input = InternedInput::new(before.as_slice(), after.as_slice());
     let diff = Diff::compute(Algorithm::Myers, &input);
-    let mut todo_lines = Vec::new();
     for hunk in diff.hunks() {
         for i in hunk.after {
-            let Some(token) = input.after.get(i as usize) else {
-                continue;
-            };
-            let line = input.interner[*token];
-            if has_marker(line, b"TODO") || has_marker(line, b"FIXME") {
-                todo_lines.push(line.to_str_lossy().trim().to_string());
+            if let Some(token) = input.after.get(i as usize) {
+                note_added(i.saturating_add(1), input.interner[*token], &mut facts);
+            }
+        }
+        for i in hunk.before {
+            if let Some(token) = input.before.get(i as usize) {
+                let line = input.interner[*token];
+                if is_todo(line) {
+                    facts
+                        .todos_removed
+                        .push(line.to_str_lossy().trim().to_string());
+                }
             }
         }
     }
-    Ok(LineCounts {
-        added: u64::from(diff.count_additions()),
-        deleted: u64::from(diff.count_removals()),
-        binary: false,
-        todo_lines,
-    })
+    facts.added = u64::from(diff.count_additions());
+    facts.deleted = u64::from(diff.count_removals());
+    Ok(facts)
 }
 
-/// The 1-based number of the first line of `data` equal to `text` once trimmed.
-pub(super) fn line_of(data: &[u8], text: &str) -> Option<u32> {
-    data.lines()
-        .position(|l| l.to_str_lossy().trim() == text)
-        .and_then(|i| u32::try_from(i + 1).ok())
+/// Lines of a text as git counts them: a last line without a newline counts too.
+pub(super) fn line_count(data: &[u8]) -> u64 {
+    let newlines = data.iter().filter(|&&b| b == b'\n').count() as u64;
+    newlines + u64::from(data.last().is_some_and(|&b| b != b'\n'))
+}
+
+/// A TODO/FIXME line: the marker is a word of its own that opens a comment (`// TODO: x`,
+/// `# FIXME(ana)`, `/* TODO */`, `-- TODO`) or the line (`TODO: write docs`). A marker inside
+/// prose or code (`the TODO/FIXME lines`, `b"TODO"`) is not one.
+pub(super) fn is_todo(line: &[u8]) -> bool {
+    has_marker(line, b"TODO") || has_marker(line, b"FIXME")
+}
+
+/// Whether what comes before a marker opens a comment (or is nothing but blanks).
+fn opens_comment(before: &[u8]) -> bool {
+    const LEADERS: &[&[u8]] = &[
+        b"//", b"//!", b"/*!", b"#", b"/*", b"*", b"--", b";", b"<!--", b"%", b"{-", b"(*",
+        b"\"\"\"", b"-",
+    ];
+    let before = before.trim();
+    before.is_empty() || LEADERS.iter().any(|l| before.ends_with(l))
 }
 
 /// True when `marker` appears in `line` as a word of its own (`TODO:`, `// FIXME(x)`), not inside
@@ -176,12 +283,32 @@ fn has_marker(line: &[u8], marker: &[u8]) -> bool {
         w == marker
             && (at == 0 || !word(line[at - 1]))
             && line.get(at + marker.len()).is_none_or(|&b| !word(b))
+            && opens_comment(&line[..at])
     })
 }
 
+/// A line that declares a test inline, in the usual languages: Rust `#[test]`, `#[cfg(test)]`,
+/// `#[tokio::test]`; Python `def test_`; Go `func Test`; Java/Kotlin `@Test`; JavaScript
+/// `it(`, `test(`, `describe(`.
+pub(super) fn is_inline_test(line: &[u8]) -> bool {
+    let text = line.trim_start();
+    if text.starts_with(b"#[") {
+        return text.starts_with(b"#[test]")
+            || text.starts_with(b"#[cfg(test)]")
+            || text.find(b"::test]").is_some();
+    }
+    text.starts_with(b"def test_")
+        || text.starts_with(b"async def test_")
+        || text.starts_with(b"func Test")
+        || text.starts_with(b"@Test")
+        || [&b"it("[..], b"test(", b"describe("]
+            .iter()
+            .any(|call| text.starts_with(call))
+}
+
 #[cfg(test)]
-mod marker_tests {
-    use super::has_marker;
+mod tests {
+    use super::*;
 
     #[test]
     fn a_todo_marker_is_a_word_of_its_own() {
@@ -190,5 +317,38 @@ mod marker_tests {
         assert!(has_marker(b"TODO", b"TODO"));
         assert!(!has_marker(b"tests touched, TODOs", b"TODO"));
         assert!(!has_marker(b"MY_TODO_LIST", b"TODO"));
+        assert!(has_marker(b"    //! TODO explain", b"TODO"));
+        assert!(has_marker(b"x = 1  # TODO: tune", b"TODO"));
+        assert!(has_marker(b"/* FIXME */", b"FIXME"));
+        assert!(has_marker(b"- TODO write docs", b"TODO"));
+        assert!(!has_marker(b"//! (with the TODO/FIXME lines)", b"TODO"));
+        assert!(!has_marker(b"if has_marker(line, b\"TODO\")", b"TODO"));
+    }
+
+    #[test]
+    fn inline_tests_in_the_usual_languages() {
+        for line in [
+            "    #[test]",
+            "#[cfg(test)]",
+            "#[tokio::test]",
+            "    def test_export(self):",
+            "func TestExport(t *testing.T) {",
+            "  @Test",
+            "  it('exports', () => {",
+            "test(\"x\", () => {})",
+            "describe('export', () => {",
+        ] {
+            assert!(is_inline_test(line.as_bytes()), "{line}");
+        }
+        for line in ["submit('x')", "#[derive(Debug)]", "let test = 1;", "// it("] {
+            assert!(!is_inline_test(line.as_bytes()), "{line}");
+        }
+    }
+
+    #[test]
+    fn lines_count_a_last_line_without_newline() {
+        assert_eq!(line_count(b""), 0);
+        assert_eq!(line_count(b"a\n"), 1);
+        assert_eq!(line_count(b"a\nb"), 2);
     }
 }

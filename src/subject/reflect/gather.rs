@@ -1,32 +1,28 @@
-//! The walk over `rev..HEAD`: commits, authors, reverts, per-commit tree diffs, churn, tests and
-//! TODOs, folded into [`ReflectFacts`].
+//! The facts of `rev..HEAD`: the commit walk, each non-merge commit's diff (on every core, or
+//! from the local tier's cache), folded into [`ReflectFacts`].
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
-use gix::bstr::ByteSlice;
-
 use crate::error::{Error, Result};
 
-use super::cap;
-use super::diff::{blob_paths, count_lines, diff_trees, line_of, tree_of};
-use super::facts::{AuthorCount, CommitLine, FileChurn, Gap, ReflectFacts, TestFacts, TodoLine};
-use super::paths::{is_doc_path, is_test_path};
+use super::cache::FactsCache;
+use super::diff::{CommitFacts, commit_facts, tree_of};
+use super::facts::{FileChurn, FileEvent, Gap, ReflectFacts, TestFacts};
+use super::paths::{is_doc_path, is_incidental, is_test_path, is_version_bump};
 use super::range::{open, resolve};
+use super::todos;
+use super::walk::{RangeCommit, authors, commits};
 
 /// How many entries each list keeps; the counts beside them stay exact.
 const TOP_FILES: usize = 20;
 const MAX_SUBJECTS: usize = 200;
 const MAX_LIST: usize = 50;
-
-/// One commit of the range, decoded once.
-struct RangeCommit {
-    line: CommitLine,
-    time: i64,
-    tree: gix::ObjectId,
-    first_parent: Option<gix::ObjectId>,
-    merge: bool,
-}
+/// Examples worth asking about, at most.
+const NOTABLE: usize = 5;
+/// Commits handed to a worker at a time: neighbours share trees, so a worker's object cache
+/// serves the parent of the commit it just read.
+const CHUNK: usize = 64;
 
 #[derive(Default)]
 struct ChurnAcc {
@@ -34,124 +30,70 @@ struct ChurnAcc {
     deleted: u64,
     commits: usize,
     binary: bool,
-    last_commit: String,
-    last_time: i64,
+    /// Index (history order) of the newest commit that changed the file.
+    last: Option<usize>,
 }
 
-/// Collect the facts of `rev..HEAD`.
+/// Collect the facts of `rev..HEAD`, computing every commit's diff.
 pub fn gather(repo_root: &Path, rev: &str) -> Result<ReflectFacts> {
+    gather_with(repo_root, rev, &mut FactsCache::none())
+}
+
+/// Collect the facts of `rev..HEAD`, reading and adding to the per-commit cache of the local
+/// tier at `<worktree>/.interview/` when it exists.
+pub fn gather_cached(repo_root: &Path, rev: &str) -> Result<ReflectFacts> {
+    let mut cache = FactsCache::open(repo_root);
+    let facts = gather_with(repo_root, rev, &mut cache)?;
+    cache.save();
+    Ok(facts)
+}
+
+fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<ReflectFacts> {
     let repo = open(repo_root)?;
     let base = resolve(&repo, rev)?;
     let head = repo
         .head_id()
         .map_err(|e| Error::Repo(format!("HEAD does not point to a commit: {e}")))?
         .detach();
+    let range = format!("{rev}..HEAD");
+    let commits = commits(&repo, head, base, &range)?;
+    let per_commit = diffs(&repo, &commits, cache)?;
 
-    let walk = repo
-        .rev_walk([head])
-        .with_hidden([base])
-        .all()
-        .map_err(|e| Error::Repo(format!("cannot walk {rev}..HEAD: {e}")))?;
-    let mut commits = Vec::new();
-    for info in walk {
-        let info = info.map_err(|e| Error::Repo(format!("cannot walk {rev}..HEAD: {e}")))?;
-        let commit = info
-            .object()
-            .map_err(|e| Error::Repo(format!("cannot read commit {}: {e}", info.id)))?;
-        commits.push(decode_commit(&commit)?);
-    }
-    // Newest first; the id breaks ties so the order never depends on the walk.
-    commits.sort_by(|a, b| b.time.cmp(&a.time).then(b.line.oid.cmp(&a.line.oid)));
-
+    let first_time = commits.iter().map(|c| c.time).min();
+    let last_time = commits.iter().map(|c| c.time).max();
     let mut facts = ReflectFacts {
-        range: format!("{rev}..HEAD"),
+        range,
         base: base.to_string(),
         head: head.to_string(),
         commits: commits.len(),
-        merges: commits.iter().filter(|c| c.merge).count(),
-        first_date: commits.last().map(|c| c.line.date.clone()),
-        last_date: commits.first().map(|c| c.line.date.clone()),
+        merges: commits.iter().filter(|c| c.merge()).count(),
+        first_date: first_time.map(civil_date),
+        last_date: last_time.map(civil_date),
+        span_seconds: last_time.zip(first_time).map_or(0, |(l, f)| l - f),
+        authors: authors(&commits),
+        subjects: commits
+            .iter()
+            .take(MAX_SUBJECTS)
+            .map(|c| c.line.clone())
+            .collect(),
+        longest_gap: longest_gap(&commits),
+        reverts_count: commits.iter().filter(|c| c.revert).count(),
+        reverts: commits
+            .iter()
+            .filter(|c| c.revert)
+            .take(MAX_LIST)
+            .map(|c| c.line.clone())
+            .collect(),
         ..ReflectFacts::default()
     };
-    facts.subjects = commits
-        .iter()
-        .take(MAX_SUBJECTS)
-        .map(|c| c.line.clone())
-        .collect();
-    facts.longest_gap = commits
-        .windows(2)
-        .map(|w| (w[0].time - w[1].time, w))
-        .filter(|(s, _)| *s > 0)
-        .max_by(|(a, wa), (b, wb)| a.cmp(b).then(wb[0].line.oid.cmp(&wa[0].line.oid)))
-        .map(|(seconds, w)| Gap {
-            seconds,
-            from: w[1].line.clone(),
-            to: w[0].line.clone(),
-        });
-    facts.authors = authors(&repo, &commits)?;
-    facts.reverts = commits
-        .iter()
-        .filter(|c| is_revert(&repo, c))
-        .take(MAX_LIST)
-        .map(|c| c.line.clone())
-        .collect();
 
     let head_tree = tree_of(&repo, head)?;
-    let mut churn: BTreeMap<String, ChurnAcc> = BTreeMap::new();
-    let mut tests = TestFacts::default();
-    let mut test_paths = BTreeSet::new();
-    let mut code_paths = BTreeSet::new();
-    let mut todos: Vec<(String, String, String)> = Vec::new();
-    let mut todos_count = 0;
-    let mut state = gix::diff::tree::State::default();
-    // Oldest first, so a TODO's "newest commit" and `last_commit` come out right.
-    for c in commits.iter().rev().filter(|c| !c.merge) {
-        let parent_tree = match c.first_parent {
-            Some(p) => Some(tree_of(&repo, p)?),
-            None => None,
-        };
-        let changes = diff_trees(&repo, parent_tree, c.tree, &mut state)?;
-        let (mut touches_test, mut touches_code) = (false, false);
-        for change in changes {
-            let numbers = count_lines(&repo, &change)?;
-            let acc = churn.entry(change.path.clone()).or_default();
-            acc.added += numbers.added;
-            acc.deleted += numbers.deleted;
-            acc.commits += 1;
-            acc.binary |= numbers.binary;
-            acc.last_commit = c.line.oid.clone();
-            acc.last_time = c.time;
-            for line in numbers.todo_lines {
-                todos_count += 1;
-                if todos.len() < MAX_LIST * 4 {
-                    todos.push((line, change.path.clone(), c.line.oid.clone()));
-                }
-            }
-            if is_test_path(&change.path) {
-                touches_test = true;
-                test_paths.insert(change.path);
-            } else if !is_doc_path(&change.path) {
-                touches_code = true;
-                code_paths.insert(change.path);
-            }
-        }
-        tests.commits_touching_tests += usize::from(touches_test);
-        tests.commits_touching_code += usize::from(touches_code);
-        if touches_code && !touches_test {
-            tests.commits_code_without_tests += 1;
-            tests.code_without_tests.push(c.line.clone());
-        }
-    }
-    tests.code_without_tests.reverse();
-    tests.code_without_tests.truncate(MAX_LIST);
-    tests.test_files_touched = test_paths.len();
-    tests.code_files_touched = code_paths.len();
-    facts.tests = tests;
-
+    let head_paths = todos::blob_paths(&repo, head_tree)?;
+    let churn = fold_churn(&per_commit);
+    facts.tests = test_facts(&commits, &per_commit);
     facts.lines_added = churn.values().map(|a| a.added).sum();
     facts.lines_deleted = churn.values().map(|a| a.deleted).sum();
     facts.files_changed = churn.len();
-    let head_paths = blob_paths(&repo, &head_tree)?;
     let mut ranked: Vec<(&String, &ChurnAcc)> = churn.iter().collect();
     ranked.sort_by(|(pa, a), (pb, b)| {
         (b.added + b.deleted)
@@ -159,133 +101,196 @@ pub fn gather(repo_root: &Path, rev: &str) -> Result<ReflectFacts> {
             .then(b.commits.cmp(&a.commits))
             .then(pa.cmp(pb))
     });
+    let file_churn = |(path, a): (&String, &ChurnAcc)| FileChurn {
+        path: path.clone(),
+        added: a.added,
+        deleted: a.deleted,
+        commits: a.commits,
+        binary: a.binary,
+        last_commit: a
+            .last
+            .map(|i| commits[i].line.oid.clone())
+            .unwrap_or_default(),
+        at_head: head_paths.contains(path.as_str()),
+    };
     facts.churn = ranked
-        .into_iter()
+        .iter()
         .take(TOP_FILES)
-        .map(|(path, a)| FileChurn {
-            path: path.clone(),
-            added: a.added,
-            deleted: a.deleted,
-            commits: a.commits,
-            binary: a.binary,
-            last_commit: a.last_commit.clone(),
-            at_head: head_paths.contains_key(path),
-        })
+        .map(|&entry| file_churn(entry))
+        .collect();
+    facts.notable_churn = ranked
+        .iter()
+        .map(|&entry| file_churn(entry))
+        .filter(|c| c.at_head && !c.binary && !is_incidental(&c.path))
+        .filter(|c| c.added + c.deleted > 0)
+        .take(NOTABLE)
         .collect();
 
-    // Net added and deleted files: what the range did to the tree, not every intermediate step.
+    // What the range did to the tree, net: files added and deleted, and TODO/FIXME lines.
     let base_tree = tree_of(&repo, base)?;
-    let base_paths = blob_paths(&repo, &base_tree)?;
-    let added: Vec<&String> = head_paths
-        .keys()
-        .filter(|p| !base_paths.contains_key(*p))
-        .collect();
-    let deleted: Vec<&String> = base_paths
-        .keys()
-        .filter(|p| !head_paths.contains_key(*p))
-        .collect();
-    facts.added_files_count = added.len();
-    facts.deleted_files_count = deleted.len();
-    facts.added_files = added.into_iter().take(MAX_LIST).cloned().collect();
-    facts.deleted_files = deleted.into_iter().take(MAX_LIST).cloned().collect();
-
-    // Newest TODOs first: they are the ones most likely still open.
-    todos.reverse();
-    let mut head_lines: HashMap<String, Option<Vec<u8>>> = HashMap::new();
-    facts.todos = todos
-        .into_iter()
-        .take(MAX_LIST)
-        .map(|(text, path, commit)| {
-            let blob = head_lines
-                .entry(path.clone())
-                .or_insert_with(|| {
-                    head_paths
-                        .get(&path)
-                        .and_then(|id| repo.find_blob(*id).ok())
-                        .map(|b| b.data.clone())
-                })
-                .as_deref();
-            let line = blob.and_then(|data| line_of(data, &text));
-            TodoLine {
-                text: cap(&text, 160),
-                path,
-                line,
-                commit,
-            }
-        })
-        .collect();
-    facts.todos_count = todos_count;
+    let net = todos::net_change(&repo, base_tree, head_tree, &commits, &per_commit)?;
+    let event = |(path, lines, by): (String, u64, Option<usize>)| FileEvent {
+        path,
+        lines,
+        by: by.map(|i| commits[i].line.clone()),
+    };
+    facts.added_files_count = net.added.len();
+    facts.deleted_files_count = net.deleted.len();
+    facts.added_files = net.added.into_iter().take(MAX_LIST).map(event).collect();
+    facts.deleted_files = net.deleted.into_iter().take(MAX_LIST).map(event).collect();
+    facts.todos_count = net.todos.len();
+    facts.todos = net.todos.into_iter().take(MAX_LIST).collect();
     Ok(facts)
 }
 
-fn decode_commit(commit: &gix::Commit<'_>) -> Result<RangeCommit> {
-    let oid = commit.id;
-    let bad = |e: &dyn std::fmt::Display| Error::Repo(format!("cannot decode commit {oid}: {e}"));
-    let time = commit.time().map_err(|e| bad(&e))?.seconds;
-    let message = commit.message_raw_sloppy();
-    let subject = message
-        .lines()
-        .map(|l| l.to_str_lossy())
-        .find(|l| !l.trim().is_empty())
-        .map(|l| cap(l.trim(), 200))
-        .unwrap_or_default();
-    let parents: Vec<gix::ObjectId> = commit.parent_ids().map(|p| p.detach()).collect();
-    Ok(RangeCommit {
-        line: CommitLine {
-            oid: oid.to_string(),
-            date: civil_date(time),
-            subject,
-        },
-        time,
-        tree: commit.tree_id().map_err(|e| bad(&e))?.detach(),
-        first_parent: parents.first().copied(),
-        merge: parents.len() > 1,
-    })
-}
-
-fn authors(repo: &gix::Repository, commits: &[RangeCommit]) -> Result<Vec<AuthorCount>> {
-    let mut counts: BTreeMap<(String, String), usize> = BTreeMap::new();
-    for c in commits {
-        let Ok(id) = gix::ObjectId::from_hex(c.line.oid.as_bytes()) else {
-            continue;
-        };
-        let commit = repo
-            .find_commit(id)
-            .map_err(|e| Error::Repo(format!("cannot read commit {id}: {e}")))?;
-        let author = commit
-            .author()
-            .map_err(|e| Error::Repo(format!("cannot decode the author of {id}: {e}")))?
-            .trim();
-        let key = (
-            cap(&author.name.to_str_lossy(), 100),
-            cap(&author.email.to_str_lossy(), 100),
-        );
-        *counts.entry(key).or_default() += 1;
-    }
-    let mut out: Vec<AuthorCount> = counts
-        .into_iter()
-        .map(|((name, email), commits)| AuthorCount {
-            name,
-            email,
-            commits,
-        })
+/// Each non-merge commit's diff against its first parent (merges are not diffed, as `git log`
+/// does not), from the cache or computed on every core; `None` for merges.
+fn diffs(
+    repo: &gix::Repository,
+    commits: &[RangeCommit],
+    cache: &mut FactsCache,
+) -> Result<Vec<Option<CommitFacts>>> {
+    let mut out: Vec<Option<CommitFacts>> = commits
+        .iter()
+        .map(|c| if c.merge() { None } else { cache.get(&c.id) })
         .collect();
-    out.sort_by(|a, b| b.commits.cmp(&a.commits).then(a.name.cmp(&b.name)));
+    let in_range: HashMap<gix::ObjectId, gix::ObjectId> =
+        commits.iter().map(|c| (c.id, c.tree)).collect();
+    // Oldest first: a chunk walks forward in history, each tree read right after its parent's.
+    let mut work: Vec<(usize, Option<gix::ObjectId>, gix::ObjectId)> = Vec::new();
+    for (i, c) in commits.iter().enumerate().rev() {
+        if c.merge() || out[i].is_some() {
+            continue;
+        }
+        let parent_tree = match c.parents.first() {
+            Some(p) => Some(match in_range.get(p) {
+                Some(tree) => *tree,
+                None => tree_of(repo, *p)?,
+            }),
+            None => None,
+        };
+        work.push((i, parent_tree, c.tree));
+    }
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8)
+        .min(work.len().div_ceil(CHUNK).max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let computed: Vec<Result<Vec<(usize, CommitFacts)>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                let mut repo = repo.clone();
+                repo.object_cache_size(Some(16 * 1024 * 1024));
+                let (work, next) = (&work, &next);
+                scope.spawn(move || -> Result<Vec<(usize, CommitFacts)>> {
+                    let mut state = gix::diff::tree::State::default();
+                    let mut done = Vec::new();
+                    loop {
+                        let start = next.fetch_add(CHUNK, std::sync::atomic::Ordering::Relaxed);
+                        if start >= work.len() {
+                            return Ok(done);
+                        }
+                        for &(i, parent, tree) in &work[start..(start + CHUNK).min(work.len())] {
+                            done.push((i, commit_facts(&repo, parent, tree, &mut state)?));
+                        }
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(Error::Other(
+                        "a worker diffing commits stopped unexpectedly".into(),
+                    ))
+                })
+            })
+            .collect()
+    });
+    for batch in computed {
+        for (i, facts) in batch? {
+            cache.put(commits[i].id, &facts);
+            out[i] = Some(facts);
+        }
+    }
     Ok(out)
 }
 
-fn is_revert(repo: &gix::Repository, c: &RangeCommit) -> bool {
-    if c.line.subject.starts_with("Revert \"") {
-        return true;
+fn fold_churn(per_commit: &[Option<CommitFacts>]) -> BTreeMap<String, ChurnAcc> {
+    let mut churn: BTreeMap<String, ChurnAcc> = BTreeMap::new();
+    // Newest first: the first commit seen for a file is the newest that changed it.
+    for (i, facts) in per_commit.iter().enumerate() {
+        for change in facts.iter().flat_map(|f| &f.changes) {
+            let acc = churn.entry(change.path.clone()).or_default();
+            acc.added += change.added;
+            acc.deleted += change.deleted;
+            acc.commits += 1;
+            acc.binary |= change.binary;
+            acc.last.get_or_insert(i);
+        }
     }
-    gix::ObjectId::from_hex(c.line.oid.as_bytes())
-        .ok()
-        .and_then(|id| repo.find_commit(id).ok())
-        .is_some_and(|commit| {
-            commit
-                .message_raw_sloppy()
-                .find(b"This reverts commit")
-                .is_some()
+    churn
+}
+
+fn test_facts(commits: &[RangeCommit], per_commit: &[Option<CommitFacts>]) -> TestFacts {
+    let mut tests = TestFacts::default();
+    let (mut test_paths, mut code_paths) = (BTreeSet::new(), BTreeSet::new());
+    let mut untested: Vec<(u64, usize)> = Vec::new();
+    for (i, facts) in per_commit.iter().enumerate() {
+        let Some(facts) = facts else { continue };
+        let (mut touches_test, mut touches_code, mut code_lines) = (false, false, 0);
+        for change in &facts.changes {
+            if is_test_path(&change.path) {
+                touches_test = true;
+                test_paths.insert(change.path.as_str());
+            } else if !is_doc_path(&change.path) {
+                touches_code = true;
+                touches_test |= change.inline_tests;
+                code_paths.insert(change.path.as_str());
+                if !is_incidental(&change.path) {
+                    code_lines += change.added + change.deleted;
+                }
+            }
+        }
+        tests.commits_touching_tests += usize::from(touches_test);
+        tests.commits_touching_code += usize::from(touches_code);
+        if touches_code && !touches_test {
+            tests.commits_code_without_tests += 1;
+            if tests.code_without_tests.len() < MAX_LIST {
+                tests.code_without_tests.push(commits[i].line.clone());
+            }
+            let paths: Vec<&str> = facts.changes.iter().map(|c| c.path.as_str()).collect();
+            if code_lines > 0 && !is_version_bump(&commits[i].line.subject, &paths) {
+                untested.push((code_lines, i));
+            }
+        }
+    }
+    // Most code changed first; the newer commit on a tie.
+    untested.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    tests.notable_untested = untested
+        .into_iter()
+        .take(NOTABLE)
+        .map(|(_, i)| commits[i].line.clone())
+        .collect();
+    tests.test_files_touched = test_paths.len();
+    tests.code_files_touched = code_paths.len();
+    tests
+}
+
+/// The longest pause between two commits adjacent in time (by committer time).
+fn longest_gap(commits: &[RangeCommit]) -> Option<Gap> {
+    let mut by_time: Vec<&RangeCommit> = commits.iter().collect();
+    by_time.sort_by(|a, b| b.time.cmp(&a.time).then(b.id.cmp(&a.id)));
+    by_time
+        .windows(2)
+        .map(|w| (w[0].time - w[1].time, w))
+        .filter(|(s, _)| *s > 0)
+        .max_by(|(a, wa), (b, wb)| a.cmp(b).then(wb[0].id.cmp(&wa[0].id)))
+        .map(|(seconds, w)| Gap {
+            seconds,
+            from: w[1].line.clone(),
+            to: w[0].line.clone(),
         })
 }
 

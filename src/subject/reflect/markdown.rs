@@ -1,6 +1,6 @@
 //! The facts as compact Markdown for `brief.md`.
 
-use super::facts::ReflectFacts;
+use super::facts::{FileEvent, ReflectFacts, counted};
 
 /// Lines of `facts_markdown` at most, so the brief stays small.
 pub const MARKDOWN_MAX_LINES: usize = 60;
@@ -9,20 +9,25 @@ pub const MARKDOWN_MAX_LINES: usize = 60;
 pub fn facts_markdown(f: &ReflectFacts) -> String {
     let short = |oid: &str| oid.get(..8).unwrap_or(oid).to_string();
     let mut lines: Vec<String> = Vec::new();
+    if f.commits == 0 {
+        lines.push(format!(
+            "Range `{}` ({} → {}): no commits; HEAD is at or behind the base.",
+            f.range,
+            short(&f.base),
+            short(&f.head),
+        ));
+        return lines.join("\n") + "\n";
+    }
     lines.push(format!(
-        "Range `{}` ({} → {}): {} commit(s), {} merge(s), {} → {}.",
+        "Range `{}` ({} → {}): {}, {}, {} → {}.",
         f.range,
         short(&f.base),
         short(&f.head),
-        f.commits,
-        f.merges,
+        counted(f.commits, "commit"),
+        counted(f.merges, "merge"),
         f.first_date.as_deref().unwrap_or("-"),
         f.last_date.as_deref().unwrap_or("-"),
     ));
-    if f.commits == 0 {
-        lines.push("No commits in the range: HEAD is at or behind the base.".into());
-        return lines.join("\n") + "\n";
-    }
     let authors: Vec<String> = f
         .authors
         .iter()
@@ -40,25 +45,33 @@ pub fn facts_markdown(f: &ReflectFacts) -> String {
         }
     ));
     lines.push(format!(
-        "Changes: {} file(s), +{} −{} lines (merges not diffed); net {} file(s) added, {} deleted.",
-        f.files_changed, f.lines_added, f.lines_deleted, f.added_files_count, f.deleted_files_count
+        "Changes: {}, +{} −{} lines (merges not diffed); net {} added, {} deleted.",
+        counted(f.files_changed, "file"),
+        f.lines_added,
+        f.lines_deleted,
+        counted(f.added_files_count, "file"),
+        f.deleted_files_count
     ));
     lines.push(format!(
-        "Tests: {} test file(s) and {} code file(s) touched; {} of {} code-changing commit(s) touched no test.",
-        f.tests.test_files_touched,
-        f.tests.code_files_touched,
+        "Tests: {} and {} touched; {} of {} touched no test.",
+        counted(f.tests.test_files_touched, "test file"),
+        counted(f.tests.code_files_touched, "code file"),
         f.tests.commits_code_without_tests,
-        f.tests.commits_touching_code
+        counted(f.tests.commits_touching_code, "code-changing commit"),
     ));
     if let Some(g) = &f.longest_gap {
         lines.push(format!(
-            "Longest gap: {:.1} day(s), {} → {} (after {}).",
-            g.days(),
+            "Longest gap: {}, {} → {} (after {}).",
+            g.text(),
             g.from.date,
             g.to.date,
             g.from.short()
         ));
     }
+    let event = |e: &FileEvent| match &e.by {
+        Some(c) => format!("- `{}` ({} {})", e.path, c.short(), c.subject),
+        None => format!("- `{}`", e.path),
+    };
     let mut sections: Vec<(String, Vec<String>, usize)> = Vec::new();
     sections.push((
         "Top churn (+added −deleted, commits)".into(),
@@ -71,7 +84,11 @@ pub fn facts_markdown(f: &ReflectFacts) -> String {
                     format!("+{} −{}", c.added, c.deleted)
                 };
                 let gone = if c.at_head { "" } else { ", gone at HEAD" };
-                format!("- `{}` {lines}, {} commit(s){gone}", c.path, c.commits)
+                format!(
+                    "- `{}` {lines}, {}{gone}",
+                    c.path,
+                    counted(c.commits, "commit")
+                )
             })
             .collect(),
         f.files_changed,
@@ -82,20 +99,25 @@ pub fn facts_markdown(f: &ReflectFacts) -> String {
             .iter()
             .map(|c| format!("- {} {} {}", c.short(), c.date, c.subject))
             .collect(),
-        f.reverts.len(),
+        f.reverts_count.max(f.reverts.len()),
     ));
     sections.push((
-        "Deleted files".into(),
-        f.deleted_files.iter().map(|p| format!("- `{p}`")).collect(),
+        "Added files".into(),
+        f.added_files.iter().map(event).collect(),
+        f.added_files_count,
+    ));
+    sections.push((
+        "Deleted files (gone at HEAD)".into(),
+        f.deleted_files.iter().map(event).collect(),
         f.deleted_files_count,
     ));
     sections.push((
-        "Added TODO/FIXME".into(),
+        "TODO/FIXME new at HEAD (newest first)".into(),
         f.todos
             .iter()
             .map(|t| match t.line {
                 Some(n) => format!("- `{}:{n}` {}", t.path, t.text),
-                None => format!("- `{}` (gone at HEAD) {}", t.path, t.text),
+                None => format!("- `{}` {}", t.path, t.text),
             })
             .collect(),
         f.todos_count,
@@ -118,7 +140,7 @@ pub fn facts_markdown(f: &ReflectFacts) -> String {
         f.commits,
     ));
     // Each section gets a fair share of what is left, so no list crowds out the others.
-    let per_section = [8, 5, 5, 5, 4, 10];
+    let per_section = [5, 3, 4, 3, 5, 3, 10];
     for ((title, items, total), share) in sections.into_iter().zip(per_section) {
         if items.is_empty() {
             continue;

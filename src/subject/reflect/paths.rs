@@ -1,4 +1,5 @@
-//! What kind of file a path is: a test, documentation, or code.
+//! What kind of file a path is: a test, documentation, code, or incidental (lockfiles, generated
+//! and vendored files); and which commits only cut a release.
 
 /// Whether `path` is a test file by the usual conventions: `tests/`, `test/`, `spec/`,
 /// `__tests__/`, `*_test.*`, `*_tests.*`, `tests.*`, `test_*.*`, `*.test.*`, `*.spec.*`, `*_spec.*`.
@@ -28,7 +29,7 @@ pub fn is_test_path(path: &str) -> bool {
 }
 
 /// Whether `path` is documentation rather than code: neither counts as "code changed".
-pub(super) fn is_doc_path(path: &str) -> bool {
+pub fn is_doc_path(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     lower.starts_with("docs/")
         || lower.starts_with("doc/")
@@ -41,6 +42,110 @@ pub(super) fn is_doc_path(path: &str) -> bool {
                 "license" | "licence" | "changelog" | "authors" | "notice"
             )
         })
+}
+
+/// Lockfiles, generated and vendored files, test data: churn nobody needs to explain.
+pub fn is_incidental(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let file = lower.rsplit('/').next().unwrap_or(&lower);
+    let dirs: Vec<&str> = lower.split('/').collect();
+    let dirs = &dirs[..dirs.len().saturating_sub(1)];
+    const LOCKFILES: &[&str] = &[
+        "cargo.lock",
+        "package-lock.json",
+        "npm-shrinkwrap.json",
+        "yarn.lock",
+        "pnpm-lock.yaml",
+        "bun.lockb",
+        "gemfile.lock",
+        "poetry.lock",
+        "pipfile.lock",
+        "uv.lock",
+        "composer.lock",
+        "go.sum",
+        "flake.lock",
+        "mix.lock",
+        "pubspec.lock",
+        "podfile.lock",
+    ];
+    const DIRS: &[&str] = &[
+        "vendor",
+        "vendored",
+        "third_party",
+        "third-party",
+        "thirdparty",
+        "node_modules",
+        "generated",
+        "gen",
+        "dist",
+        "testdata",
+        "test-data",
+        "test_data",
+        "fixtures",
+        "snapshots",
+        "__snapshots__",
+    ];
+    LOCKFILES.contains(&file)
+        || file.ends_with(".lock")
+        || dirs.iter().any(|d| DIRS.contains(d))
+        || [
+            ".min.js", ".min.css", ".map", ".pb.go", "_pb2.py", ".snap", ".svg",
+        ]
+        .iter()
+        .any(|ext| file.ends_with(ext))
+        || file.contains(".generated.")
+        || file.contains("_generated.")
+}
+
+/// Files a release or version bump touches: manifests, lockfiles, changelogs.
+fn is_release_file(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let file = lower.rsplit('/').next().unwrap_or(&lower);
+    is_incidental(path)
+        || matches!(
+            file,
+            "cargo.toml"
+                | "package.json"
+                | "pyproject.toml"
+                | "setup.py"
+                | "setup.cfg"
+                | "version"
+                | "version.txt"
+                | "go.mod"
+                | "pom.xml"
+                | "build.gradle"
+                | "meson.build"
+        )
+        || file.ends_with(".gemspec")
+        || ["changelog", "changes", "history", "news", "release"]
+            .iter()
+            .any(|name| file.starts_with(name))
+}
+
+/// A commit that cuts a release or bumps a version (or a dependency): its subject says so
+/// ("Release 1.2.0", "bump version", "v1.2.0", "chore(release): …"), or it changes nothing but
+/// manifests, lockfiles and changelogs.
+pub fn is_version_bump(subject: &str, paths: &[&str]) -> bool {
+    let lower = subject.trim().to_ascii_lowercase();
+    let versioned = lower
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ':')
+        .any(|w| {
+            let w = w.trim_start_matches('v');
+            w.contains('.')
+                && w.split('.')
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        });
+    let says = ["release", "bump", "version", "prepare", "publish", "cut "]
+        .iter()
+        .any(|w| {
+            lower.starts_with(w)
+                || lower.contains(&format!("({w}"))
+                || lower.contains(&format!(" {w}"))
+        });
+    (versioned && says)
+        || lower.starts_with("chore(release)")
+        || lower.starts_with("bump version")
+        || (!paths.is_empty() && paths.iter().all(|p| is_release_file(p)))
 }
 
 #[cfg(test)]
@@ -65,5 +170,40 @@ mod tests {
         for p in ["src/lib.rs", "src/testing.rs", "contest/x.rs", "latest.rs"] {
             assert!(!is_test_path(p), "{p} is not a test path");
         }
+    }
+
+    #[test]
+    fn incidental_files_are_lockfiles_generated_vendored() {
+        for p in [
+            "Cargo.lock",
+            "web/package-lock.json",
+            "vendor/x/y.go",
+            "api/gen/a.pb.go",
+            "dist/app.min.js",
+            "tests/snapshots/a.snap",
+            "crates/x/testdata/big.json",
+        ] {
+            assert!(is_incidental(p), "{p}");
+        }
+        for p in ["src/lib.rs", "Cargo.toml", "README.md", "src/generate.rs"] {
+            assert!(!is_incidental(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn version_bumps_by_subject_or_by_files() {
+        assert!(is_version_bump("Release 1.2.0", &["src/lib.rs"]));
+        assert!(is_version_bump("chore(release): 2.0", &["src/lib.rs"]));
+        assert!(is_version_bump("Bump version to v0.3.1", &["src/a.rs"]));
+        assert!(is_version_bump(
+            "Update deps",
+            &["Cargo.toml", "Cargo.lock"]
+        ));
+        assert!(is_version_bump("x", &["CHANGELOG.md", "package.json"]));
+        assert!(!is_version_bump(
+            "Fix parsing of 1.2 style numbers",
+            &["src/a.rs"]
+        ));
+        assert!(!is_version_bump("Add export", &["src/a.rs", "Cargo.toml"]));
     }
 }

@@ -1,0 +1,140 @@
+//! What the range did to the tree, net (base against HEAD): the files it added and deleted, each
+//! with the commit that did it, and the TODO/FIXME lines present at HEAD that were not at the
+//! base, at their line at HEAD, newest first.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::cap;
+use super::diff::{CommitFacts, count_lines, diff_trees, line_count};
+use super::facts::TodoLine;
+use super::walk::RangeCommit;
+use crate::error::{Error, Result};
+
+/// The net change: `(path, lines, index of the commit that did it)` for files, and the TODOs.
+pub(super) struct NetChange {
+    pub(super) added: Vec<(String, u64, Option<usize>)>,
+    pub(super) deleted: Vec<(String, u64, Option<usize>)>,
+    pub(super) todos: Vec<TodoLine>,
+}
+
+/// Every blob (and symlink) path of a tree.
+pub(super) fn blob_paths(repo: &gix::Repository, tree: gix::ObjectId) -> Result<BTreeSet<String>> {
+    let changes = diff_trees(repo, None, tree, &mut Default::default())?;
+    Ok(changes.into_iter().map(|c| c.path).collect())
+}
+
+/// Compare the base tree with HEAD's; `commits` (history order, newest first) and their diffs
+/// say who added or deleted each file and each TODO.
+pub(super) fn net_change(
+    repo: &gix::Repository,
+    base_tree: gix::ObjectId,
+    head_tree: gix::ObjectId,
+    commits: &[RangeCommit],
+    per_commit: &[Option<CommitFacts>],
+) -> Result<NetChange> {
+    // The newest commit that added (or deleted) each path, and every TODO a commit added net.
+    let (mut adder, mut deleter): (HashMap<&str, usize>, HashMap<&str, usize>) = Default::default();
+    let mut todo_adders: HashMap<&str, Vec<(usize, &str, bool)>> = HashMap::new();
+    for (i, facts) in per_commit.iter().enumerate() {
+        let Some(facts) = facts else { continue };
+        for change in &facts.changes {
+            match change.status {
+                'A' => adder.entry(change.path.as_str()).or_insert(i),
+                'D' => deleter.entry(change.path.as_str()).or_insert(i),
+                _ => continue,
+            };
+        }
+        for (path, text) in &facts.todos {
+            todo_adders
+                .entry(text.as_str())
+                .or_default()
+                .push((i, path.as_str(), false));
+        }
+    }
+
+    let mut net = NetChange {
+        added: Vec::new(),
+        deleted: Vec::new(),
+        todos: Vec::new(),
+    };
+    let mut candidates: Vec<(String, u32, String)> = Vec::new();
+    let mut removed: HashMap<String, usize> = HashMap::new();
+    let blob_lines = |id: gix::ObjectId| -> Result<u64> {
+        let blob = repo
+            .find_blob(id)
+            .map_err(|e| Error::Repo(format!("cannot read blob {id}: {e}")))?;
+        let data = &blob.data;
+        let binary = data[..data.len().min(8000)].contains(&0);
+        Ok(if binary { 0 } else { line_count(data) })
+    };
+    for change in diff_trees(repo, Some(base_tree), head_tree, &mut Default::default())? {
+        match (&change.old, &change.new) {
+            (None, Some((id, _))) => {
+                let by = adder.get(change.path.as_str()).copied();
+                net.added.push((change.path.clone(), blob_lines(*id)?, by));
+            }
+            (Some((id, _)), None) => {
+                let by = deleter.get(change.path.as_str()).copied();
+                net.deleted
+                    .push((change.path.clone(), blob_lines(*id)?, by));
+            }
+            _ => {}
+        }
+        let lines = count_lines(repo, &change)?;
+        for text in lines.todos_removed {
+            *removed.entry(text).or_default() += 1;
+        }
+        for (line, text) in lines.todos_added {
+            candidates.push((change.path.clone(), line, text));
+        }
+    }
+
+    // Who added each line: the newest commit that added this text to this path, else to any
+    // path (it moved since); each adding commit is used once while others remain.
+    let mut attributed: Vec<(Option<usize>, String, u32, String)> = candidates
+        .into_iter()
+        .map(|(path, line, text)| {
+            let chosen = todo_adders.get_mut(text.as_str()).and_then(|list| {
+                let at = list
+                    .iter()
+                    .position(|(_, p, used)| !used && *p == path)
+                    .or_else(|| list.iter().position(|(_, _, used)| !used))
+                    .unwrap_or(0);
+                list.get_mut(at).map(|entry| {
+                    entry.2 = true;
+                    entry.0
+                })
+            });
+            (chosen, path, line, text)
+        })
+        .collect();
+    // Newest first; the lines no commit added net (they came through a merge, or moved) last.
+    attributed.sort_by(|a, b| {
+        let key = |x: &Option<usize>| x.unwrap_or(usize::MAX);
+        key(&a.0)
+            .cmp(&key(&b.0))
+            .then(a.1.cmp(&b.1))
+            .then(a.2.cmp(&b.2))
+    });
+    // A line removed elsewhere in the range's net change moved rather than appeared: the oldest
+    // candidates with that text cancel against it.
+    for idx in (0..attributed.len()).rev() {
+        let text = &attributed[idx].3;
+        if let Some(n) = removed.get_mut(text).filter(|n| **n > 0) {
+            *n -= 1;
+            attributed[idx].3.clear();
+            attributed[idx].1.clear();
+        }
+    }
+    net.todos = attributed
+        .into_iter()
+        .filter(|(_, path, _, _)| !path.is_empty())
+        .map(|(by, path, line, text)| TodoLine {
+            text: cap(&text, 160),
+            path,
+            line: Some(line),
+            commit: by.map(|i| commits[i].line.oid.clone()).unwrap_or_default(),
+        })
+        .collect();
+    Ok(net)
+}

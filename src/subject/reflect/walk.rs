@@ -1,0 +1,209 @@
+//! The commits of `rev..HEAD` in history order, each decoded once: id, dates, subject, author
+//! (through `.mailmap`), parents, tree, and whether it reverts another commit.
+
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
+
+use gix::bstr::ByteSlice;
+
+use crate::error::{Error, Result};
+
+use super::cap;
+use super::facts::{AuthorCount, CommitLine};
+
+/// One commit of the range.
+pub(super) struct RangeCommit {
+    pub(super) id: gix::ObjectId,
+    pub(super) line: CommitLine,
+    /// Committer time, seconds since the epoch.
+    pub(super) time: i64,
+    pub(super) tree: gix::ObjectId,
+    pub(super) parents: Vec<gix::ObjectId>,
+    /// The author as `.mailmap` maps them: name and e-mail.
+    pub(super) author: (String, String),
+    pub(super) revert: bool,
+}
+
+impl RangeCommit {
+    pub(super) fn merge(&self) -> bool {
+        self.parents.len() > 1
+    }
+}
+
+/// The commits reachable from `head` and not from `base`, newest first in history order: a
+/// commit always comes before its parents; among commits ready at the same point, the newer
+/// committer time first, then the larger id (git's `--date-order`, made deterministic).
+pub(super) fn commits(
+    repo: &gix::Repository,
+    head: gix::ObjectId,
+    base: gix::ObjectId,
+    range: &str,
+) -> Result<Vec<RangeCommit>> {
+    let mailmap = mailmap_at(repo, head);
+    let walk = repo
+        .rev_walk([head])
+        .with_hidden([base])
+        .all()
+        .map_err(|e| Error::Repo(format!("cannot walk {range}: {e}")))?;
+    let mut found = Vec::new();
+    for info in walk {
+        let info = info.map_err(|e| Error::Repo(format!("cannot walk {range}: {e}")))?;
+        let object = repo
+            .find_object(info.id)
+            .map_err(|e| Error::Repo(format!("cannot read commit {}: {e}", info.id)))?;
+        found.push(decode(info.id, &object.data, repo.object_hash(), &mailmap)?);
+    }
+    Ok(history_order(found))
+}
+
+fn decode(
+    id: gix::ObjectId,
+    data: &[u8],
+    hash: gix::hash::Kind,
+    mailmap: &gix::mailmap::Snapshot,
+) -> Result<RangeCommit> {
+    let bad = |e: &dyn std::fmt::Display| Error::Repo(format!("cannot decode commit {id}: {e}"));
+    let commit = gix::objs::CommitRef::from_bytes(data, hash).map_err(|e| bad(&e))?;
+    let time = commit.time().map_err(|e| bad(&e))?.seconds;
+    let author = commit.author().map_err(|e| bad(&e))?;
+    let (name, email) = match mailmap.try_resolve_ref(author) {
+        Some(mapped) => (
+            mapped.name.unwrap_or(author.name),
+            mapped.email.unwrap_or(author.email),
+        ),
+        None => (author.name, author.email),
+    };
+    let message = commit.message;
+    let subject = message
+        .lines()
+        .map(|l| l.to_str_lossy())
+        .find(|l| !l.trim().is_empty())
+        .map(|l| cap(l.trim(), 200))
+        .unwrap_or_default();
+    let revert = is_revert_subject(&subject) || message.find(b"This reverts commit").is_some();
+    Ok(RangeCommit {
+        id,
+        line: CommitLine {
+            oid: id.to_string(),
+            date: super::gather::civil_date(time),
+            subject,
+        },
+        time,
+        tree: commit.tree(),
+        parents: commit.parents().collect(),
+        author: (
+            cap(name.to_str_lossy().trim(), 100),
+            cap(email.to_str_lossy().trim(), 100),
+        ),
+        revert,
+    })
+}
+
+/// A subject that says it reverts: "Revert …", "revert: …", "revert(x): …", any case; not
+/// "Reverting …" or "Revertible …".
+pub(super) fn is_revert_subject(subject: &str) -> bool {
+    let lower = subject.trim_start().to_ascii_lowercase();
+    lower
+        .strip_prefix("revert")
+        .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_alphanumeric()))
+}
+
+/// `.mailmap` as committed at HEAD (never the worktree's file, which a runner could replace).
+fn mailmap_at(repo: &gix::Repository, head: gix::ObjectId) -> gix::mailmap::Snapshot {
+    let blob = repo
+        .find_commit(head)
+        .ok()
+        .and_then(|c| c.tree().ok())
+        .and_then(|t| t.find_entry(".mailmap").map(|e| e.object_id()))
+        .and_then(|id| repo.find_blob(id).ok());
+    match blob {
+        Some(b) if b.data.len() <= 4 * 1024 * 1024 => gix::mailmap::Snapshot::from_bytes(&b.data),
+        _ => gix::mailmap::Snapshot::default(),
+    }
+}
+
+fn history_order(found: Vec<RangeCommit>) -> Vec<RangeCommit> {
+    let index: HashMap<gix::ObjectId, usize> =
+        found.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
+    let mut children = vec![0usize; found.len()];
+    for c in &found {
+        for p in &c.parents {
+            if let Some(&i) = index.get(p) {
+                children[i] += 1;
+            }
+        }
+    }
+    let mut ready: BinaryHeap<(i64, gix::ObjectId, usize)> = found
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| children[*i] == 0)
+        .map(|(i, c)| (c.time, c.id, i))
+        .collect();
+    let mut order = Vec::with_capacity(found.len());
+    while let Some((_, _, i)) = ready.pop() {
+        order.push(i);
+        for p in &found[i].parents {
+            if let Some(&pi) = index.get(p) {
+                children[pi] -= 1;
+                if children[pi] == 0 {
+                    ready.push((found[pi].time, found[pi].id, pi));
+                }
+            }
+        }
+    }
+    let mut slots: Vec<Option<RangeCommit>> = found.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| slots[i].take()).collect()
+}
+
+/// Authors by commits, most first: one entry per name (after `.mailmap`), shown with the e-mail
+/// they used most. An author without a name is known by the e-mail alone.
+pub(super) fn authors(commits: &[RangeCommit]) -> Vec<AuthorCount> {
+    let mut by_name: BTreeMap<&str, BTreeMap<&str, usize>> = BTreeMap::new();
+    for c in commits {
+        let (name, email) = (&c.author.0, &c.author.1);
+        let key = if name.is_empty() { email } else { name };
+        *by_name
+            .entry(key.as_str())
+            .or_default()
+            .entry(email.as_str())
+            .or_default() += 1;
+    }
+    let mut out: Vec<AuthorCount> = by_name
+        .into_iter()
+        .map(|(name, emails)| {
+            let commits = emails.values().sum();
+            let email = emails
+                .iter()
+                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                .map(|(e, _)| e.to_string())
+                .unwrap_or_default();
+            AuthorCount {
+                name: name.to_string(),
+                email,
+                commits,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| b.commits.cmp(&a.commits).then(a.name.cmp(&b.name)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn revert_subjects_in_any_case() {
+        for s in [
+            "Revert \"Add x\"",
+            "revert: add x",
+            "revert(ui): x",
+            "REVERT x",
+            "Revert",
+        ] {
+            assert!(is_revert_subject(s), "{s}");
+        }
+        for s in ["Reverting is hard", "Revertible ops", "Do not revert", ""] {
+            assert!(!is_revert_subject(s), "{s}");
+        }
+    }
+}
