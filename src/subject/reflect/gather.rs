@@ -118,12 +118,40 @@ fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<Re
         .take(TOP_FILES)
         .map(|&entry| file_churn(entry))
         .collect();
-    facts.notable_churn = ranked
+    // The files worth asking about: at HEAD, not incidental, and by the work of commits other
+    // than release or version-bump commits.
+    let worked = fold_churn(
+        &per_commit
+            .iter()
+            .zip(&commits)
+            .map(|(facts, c)| {
+                facts.as_ref().filter(|facts| {
+                    let paths: Vec<&str> = facts.changes.iter().map(|c| c.path.as_str()).collect();
+                    !is_version_bump(&c.line.subject, &paths)
+                })
+            })
+            .collect::<Vec<_>>(),
+    );
+    let mut notable: Vec<(&String, &ChurnAcc)> = worked
         .iter()
-        .map(|&entry| file_churn(entry))
-        .filter(|c| c.at_head && !c.binary && !is_incidental(&c.path))
-        .filter(|c| c.added + c.deleted > 0)
+        .filter(|(path, a)| {
+            head_paths.contains(path.as_str())
+                && !a.binary
+                && !is_incidental(path)
+                && a.added + a.deleted > 0
+        })
+        .collect();
+    notable.sort_by(|(pa, a), (pb, b)| {
+        (b.added + b.deleted)
+            .cmp(&(a.added + a.deleted))
+            .then(b.commits.cmp(&a.commits))
+            .then(pa.cmp(pb))
+    });
+    facts.notable_churn = notable
+        .into_iter()
         .take(NOTABLE)
+        .filter_map(|(path, _)| churn.get_key_value(path))
+        .map(file_churn)
         .collect();
 
     // What the range did to the tree, net: files added and deleted, and TODO/FIXME lines.
@@ -217,11 +245,13 @@ fn diffs(
     Ok(out)
 }
 
-fn fold_churn(per_commit: &[Option<CommitFacts>]) -> BTreeMap<String, ChurnAcc> {
+fn fold_churn<F: std::borrow::Borrow<CommitFacts>>(
+    per_commit: &[Option<F>],
+) -> BTreeMap<String, ChurnAcc> {
     let mut churn: BTreeMap<String, ChurnAcc> = BTreeMap::new();
     // Newest first: the first commit seen for a file is the newest that changed it.
     for (i, facts) in per_commit.iter().enumerate() {
-        for change in facts.iter().flat_map(|f| &f.changes) {
+        for change in facts.iter().flat_map(|f| &f.borrow().changes) {
             let acc = churn.entry(change.path.clone()).or_default();
             acc.added += change.added;
             acc.deleted += change.deleted;

@@ -1,0 +1,122 @@
+#!/bin/sh
+# Benchmark of `interview reflect`: the whole run (built-in runner, replayed answers, document
+# to stdout) against `git log --numstat --no-renames` over the same range, on a generated history
+# of N commits (`git fast-import`; 400 files in 40 directories, one to two files changed per
+# commit, TODOs now and then, a file replaced every 500 commits).
+#
+# Prints, per size: the median wall time of each command, the ratio cold (no cache in the local
+# tier) and on a re-run (the per-commit cache filled), and the peak RSS of the reflect run.
+#
+# Usage: scripts/bench-reflect.sh [N...]      (default: 10000)
+# Env:   BENCH_DIR (default: a new temp dir), RUNS (default 5, the median is reported),
+#        INTERVIEW (a prebuilt binary; default: build with cargo --release).
+set -eu
+
+sizes=${*:-10000}
+runs=${RUNS:-5}
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [ -z "${INTERVIEW:-}" ]; then
+    cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin interview
+    INTERVIEW="$root/target/release/interview"
+fi
+work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/bench-reflect.XXXXXX")}
+export GIT_CONFIG_NOSYSTEM=1 HOME="$work/home"
+mkdir -p "$HOME"
+git config --global user.name bench
+git config --global user.email bench@example.com
+git config --global init.defaultBranch main
+
+generate() { # $1 = repo dir, $2 = commits
+    mkdir -p "$1"
+    git -C "$1" init -q
+    awk -v n="$2" 'BEGIN {
+        srand(7); files = 400; t = 1500000000
+        for (f = 0; f < files; f++) {
+            name[f] = sprintf("src/d%02d/file%03d.rs", f % 40, f)
+            body[f] = ""
+            for (l = 0; l < 40; l++) body[f] = body[f] sprintf("fn f%d_%d() {}\n", f, l)
+        }
+        for (c = 0; c <= n; c++) {
+            t += 60 + int(rand() * 3000)
+            msg = (c == 0) ? "root" : sprintf("change %d", c)
+            if (c % 211 == 5) msg = sprintf("Revert \"change %d\"", c - 3)
+            printf "commit refs/heads/main\nmark :%d\n", c + 1
+            a = int(rand() * 20)
+            printf "author Dev%d <dev%d@example.com> %d +0000\n", a, a, t
+            printf "committer Dev%d <dev%d@example.com> %d +0000\n", a, a, t
+            printf "data %d\n%s\n", length(msg), msg
+            if (c == 0) {
+                for (f = 0; f < files; f++) emit(f)
+            } else {
+                k = 1 + (rand() < 0.4)
+                for (j = 0; j < k; j++) { f = int(rand() * files); edit(f, c); emit(f) }
+                if (c % 500 == 0) {
+                    f = int(rand() * files)
+                    printf "D %s\n", name[f]
+                    name[f] = sprintf("src/d%02d/new%05d.rs", f % 40, c)
+                    emit(f)
+                }
+            }
+            printf "\n"
+        }
+    }
+    function edit(f, c,    n, lines, i, at, out) {
+        n = split(body[f], lines, "\n") - 1
+        at = 1 + int(rand() * n)
+        out = ""
+        for (i = 1; i <= n; i++) {
+            if (i == at) {
+                out = out sprintf("fn change%d() {}\n", c)
+                if (c % 97 == 0) out = out sprintf("// TODO: revisit change %d\n", c)
+                if (rand() < 0.5) out = out lines[i] "\n"
+            } else out = out lines[i] "\n"
+        }
+        if (n > 120) { sub(/^[^\n]*\n/, "", out) }
+        body[f] = out
+    }
+    function emit(f) {
+        printf "M 100644 inline %s\ndata %d\n%s\n", name[f], length(body[f]), body[f]
+    }' | git -C "$1" fast-import --quiet
+    git -C "$1" reset -q --hard main
+    printf '{ "interview_answers": 1, "answers": {} }\n' > "$work/answers.json"
+}
+
+# Median wall seconds and max RSS (KiB) of `RUNS` runs of a command; `$before` runs first.
+measure() {
+    : > "$work/times"
+    i=0
+    while [ "$i" -lt "$runs" ]; do
+        eval "$before"
+        /usr/bin/time -f "%e %M" -o "$work/t" "$@" >/dev/null 2>"$work/err" || {
+            cat "$work/err" >&2
+            exit 1
+        }
+        tail -n 1 "$work/t" >> "$work/times"
+        i=$((i + 1))
+    done
+    sort -n "$work/times" | awk '{ t[NR] = $1; if ($2 > m) m = $2 } END { print t[int((NR + 1) / 2)], m }'
+}
+
+for n in $sizes; do
+    repo="$work/repo-$n"
+    [ -d "$repo" ] || generate "$repo" "$n"
+    base=$(git -C "$repo" rev-list --max-parents=0 HEAD)
+    cd "$repo"
+    before=":"
+    set -- $(measure git log --numstat --no-renames "$base..HEAD")
+    git_s=$1
+    before="rm -rf .interview/cache"
+    set -- $(measure "$INTERVIEW" reflect "$base" --runner builtin --answers "$work/answers.json" \
+        --missing skip --yes --out -)
+    cold_s=$1 cold_kb=$2
+    before=":"
+    set -- $(measure "$INTERVIEW" reflect "$base" --runner builtin --answers "$work/answers.json" \
+        --missing skip --yes --out -)
+    warm_s=$1 warm_kb=$2
+    cd - >/dev/null
+    awk -v n="$n" -v g="$git_s" -v c="$cold_s" -v w="$warm_s" -v ck="$cold_kb" -v wk="$warm_kb" \
+        -v cores="$(nproc)" 'BEGIN {
+        printf "%d commits, %d cores: git log --numstat %.2f s; reflect cold %.2f s (%.2fx), re-run %.2f s (%.2fx); peak RSS %.0f MB cold, %.0f MB re-run\n",
+            n, cores, g, c, c / g, w, w / g, ck / 1024, wk / 1024
+    }'
+done
