@@ -61,6 +61,8 @@ pub struct BriefPaths {
     pub receipt: String,
     pub context: String,
     pub schema: String,
+    /// How a preset returns its receipt instead of writing the file (see `runner::presets`).
+    pub returns: Option<String>,
 }
 
 /// `brief.md`: the rules, the subject's facts and the transcript so far, for an agent.
@@ -81,11 +83,18 @@ pub fn render_markdown(ctx: &BriefContext, facts_markdown: &str, paths: &BriefPa
          commands that write (commit, add, checkout, config, stash, …), no hooks. Every change is \
          detected and stops the interview.\n",
     );
-    md.push_str(&format!(
-        "- End the turn by writing exactly one JSON receipt to `{}` (the only place you may \
-         write). Its JSON Schema is at `{}`; the same facts, structured, are in `{}`.\n",
-        paths.receipt, paths.schema, paths.context
-    ));
+    match &paths.returns {
+        None => md.push_str(&format!(
+            "- End the turn by writing exactly one JSON receipt to `{}` (the only place you may \
+             write). Its JSON Schema is at `{}`; the same facts, structured, are in `{}`.\n",
+            paths.receipt, paths.schema, paths.context
+        )),
+        Some(how) => md.push_str(&format!(
+            "- End the turn with exactly one JSON receipt. {how} The same facts, structured, are \
+             in `{}`.\n",
+            paths.context
+        )),
+    }
     md.push_str(&receipt_forms());
     if ctx.final_turn {
         md.push_str(

@@ -30,7 +30,7 @@ fn runners_lists_every_preset_as_not_installed_when_none_is_on_path() {
         );
     }
     assert!(
-        text.contains("runs: codex exec --json --ephemeral --skip-git-repo-check --sandbox read-only --disable plugins --output-schema '{schema}'"),
+        text.contains("runs: codex exec --json --ephemeral --skip-git-repo-check --sandbox read-only --disable plugins --output-schema '{wire_schema}'"),
         "{text}"
     );
 }
@@ -447,7 +447,9 @@ fn the_codex_preset_gives_the_brief_on_stdin_and_reads_the_receipt_from_its_even
     let doc = repo.read(DOCUMENT);
     assert!(doc.contains("It runs on one VM"), "{doc}");
     let argv = repo.session_file("turns/001/out/argv.txt");
-    let schema = repo.session_dir().join("turns/001/receipt.schema.json");
+    let schema = repo
+        .session_dir()
+        .join("turns/001/receipt.wire.schema.json");
     assert_eq!(
         argv.lines().collect::<Vec<_>>(),
         [

@@ -914,3 +914,55 @@ fn a_receipt_broken_everywhere_lists_the_first_20_problems() {
     assert_eq!(shown.matches("$.entries[").count(), 20, "{shown}");
     assert!(shown.ends_with("; and 20 more problems"), "{shown}");
 }
+
+fn wire_check(value: &serde_json::Value) -> Result<Receipt, ReceiptError> {
+    let asked = BTreeSet::new();
+    let ctx = CheckContext {
+        final_turn: false,
+        asked_topics: &asked,
+        answered_topics: &asked,
+        repo_root: repo().dir.path(),
+    };
+    parse_and_check_as(&value.to_string(), &ctx, Form::Wire).map(|(r, _)| r)
+}
+
+#[test]
+fn a_wire_ask_receipt_with_the_done_fields_null_is_the_strict_receipt() {
+    let wire = json!({ "receipt": "ask", "version": 1, "title": null, "summary": null,
+        "entries": null, "questions": [{ "topic": "deployment_target",
+        "question_text": "Where?", "severity": 7, "options": null, "recommended": null }] });
+    let Receipt::Ask(ask) = wire_check(&wire).unwrap() else {
+        panic!("not an ask receipt");
+    };
+    assert_eq!(ask.questions[0].topic, "deployment_target");
+    assert_eq!(ask.questions[0].options, None);
+    // The same text as a strict receipt is refused: the wire form is only for wire presets.
+    let err = check(&wire).unwrap_err();
+    assert!(err.to_string().contains("$.title: unknown field"), "{err}");
+}
+
+#[test]
+fn a_wire_done_receipt_with_questions_null_is_the_strict_receipt() {
+    let wire = json!({ "receipt": "done", "version": 1, "questions": null, "title": "T",
+        "summary": null, "entries": [{ "title": "t", "content": "", "clarity": "inferred",
+        "sources": null }] });
+    assert!(matches!(wire_check(&wire).unwrap(), Receipt::Done(_)));
+}
+
+#[test]
+fn a_wire_receipt_with_a_field_of_the_other_form_set_is_refused_by_its_path() {
+    let wire = json!({ "receipt": "done", "version": 1, "questions": [], "title": "T",
+        "summary": null, "entries": [{ "title": "t", "content": "", "clarity": "inferred",
+        "sources": null }] });
+    let err = wire_check(&wire).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("$.questions: must be null in a \"done\" receipt"),
+        "{err}"
+    );
+    // Unknown fields stay unknown in the wire form too.
+    let wire = json!({ "receipt": "ask", "version": 1, "questions": [{ "topic": "a",
+        "question_text": "Q?", "severity": 1 }], "extra": null });
+    let err = wire_check(&wire).unwrap_err();
+    assert!(err.to_string().contains("$.extra: unknown field"), "{err}");
+}

@@ -18,7 +18,7 @@ mod sanitize;
 mod sources;
 mod stdout;
 
-pub use check::{is_topic, parse_and_check};
+pub use check::{is_topic, parse_and_check, parse_and_check_as};
 pub use read::{MAX_RECEIPT_BYTES, RECEIPT_FILE, read};
 pub use sanitize::{SanitizeReport, is_forbidden, sanitize, sanitize_line};
 pub use stdout::{MAX_STDOUT_BYTES, extract_from_stdout};
@@ -92,6 +92,15 @@ impl Clarity {
             Clarity::OpenQuestion => "open-question",
         }
     }
+}
+
+/// How a receipt is written: as `schema/receipt.schema.json` says (script runners), or in the
+/// wire form of `protocol::wire` (the presets whose CLI is given the wire schema).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Form {
+    #[default]
+    Strict,
+    Wire,
 }
 
 /// What a receipt is checked against.

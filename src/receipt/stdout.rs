@@ -32,6 +32,24 @@ pub fn extract_from_stdout(stdout: &str) -> Result<String, ReceiptError> {
                 found.push((start, end));
                 at = end;
             }
+            // An object broken by a raw line break in a string (a CLI that wraps its output):
+            // say so, rather than report the smaller objects inside it.
+            Some(Err(e)) if is_broken_string(&e, &stdout[start..]) => {
+                let before = &stdout[..start];
+                let line = before.matches('\n').count() + e.line();
+                let column = if e.line() == 1 {
+                    before.len() - before.rfind('\n').map_or(0, |i| i + 1) + e.column()
+                } else {
+                    e.column()
+                };
+                return Err(ReceiptError::Json {
+                    line,
+                    column,
+                    reason: "a raw line break inside a string (write line breaks as \\n; \
+                             the CLI may have wrapped its output)"
+                        .into(),
+                });
+            }
             // Not JSON here (prose braces, code): look at the next brace.
             _ => at = start + 1,
         }
@@ -58,12 +76,35 @@ pub fn extract_from_stdout(stdout: &str) -> Result<String, ReceiptError> {
     }
 }
 
+/// True when `candidate` starts like a JSON object (`{"key"`) and parsing failed on a control
+/// character inside a string.
+fn is_broken_string(e: &serde_json::Error, candidate: &str) -> bool {
+    let looks_like_object = candidate[1..].trim_start().starts_with('"');
+    looks_like_object
+        && e.classify() == serde_json::error::Category::Syntax
+        && e.to_string().starts_with("control character")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
 
     const RECEIPT: &str = r#"{"receipt":"done","version":1,"title":"T","entries":[]}"#;
+
+    #[test]
+    fn a_raw_line_break_in_a_string_is_named_not_split_into_inner_objects() {
+        let text = "Here it is:\n{\"receipt\":\"done\",\"version\":1,\"title\":\"T\",\"entries\":[\
+                    {\"title\":\"a\",\"content\":\"wrapped\nhere\",\"clarity\":\"inferred\"},\
+                    {\"title\":\"b\",\"content\":\"\",\"clarity\":\"inferred\"}]}\n";
+        let err = extract_from_stdout(text).unwrap_err();
+        let ReceiptError::Json { line, reason, .. } = &err else {
+            panic!("{err:?}");
+        };
+        assert_eq!(*line, 2, "{err}");
+        assert!(reason.contains("raw line break inside a string"), "{err}");
+        assert!(!err.to_string().contains("JSON objects"), "{err}");
+    }
 
     #[test]
     fn a_bare_object_is_extracted() {

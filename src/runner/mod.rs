@@ -5,6 +5,9 @@
 pub mod builtin;
 pub mod dispatch;
 pub mod presets;
+mod turn;
+
+pub use turn::{GEMINI_POLICY, TurnSetup, files_to_read};
 
 use crate::config::RunnerSetting;
 use crate::error::{Error, Result};
@@ -30,24 +33,12 @@ pub struct RunnerSpec {
     pub receipt: ReceiptFrom,
     /// The preset this runner came from, if any: decides how a printed receipt is extracted.
     pub preset: Option<String>,
+    /// Arguments added after the runner's own (`--runner claude -- --model X`, `runner_args`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_args: Vec<String>,
 }
 
 impl RunnerSpec {
-    /// Replace the per-turn placeholders in a runner's argv: `{schema}` (path of the receipt's JSON
-    /// Schema), `{schema_text}` (its text), `{out}` (the turn's out dir), `{brief}`, `{receipt}`.
-    pub fn argv_for_turn(&self, vars: &TurnVars<'_>) -> Vec<String> {
-        self.argv
-            .iter()
-            .map(|a| {
-                a.replace("{schema_text}", vars.schema_text)
-                    .replace("{schema}", vars.schema)
-                    .replace("{out}", vars.out)
-                    .replace("{brief}", vars.brief)
-                    .replace("{receipt}", vars.receipt)
-            })
-            .collect()
-    }
-
     /// Resolve `--runner NAME|'CMD ARGS…'` (or the config's `runner`); default: `builtin`.
     pub fn resolve(flag: Option<&str>, config: Option<&RunnerSetting>) -> Result<RunnerSpec> {
         match (flag, config) {
@@ -74,6 +65,7 @@ impl RunnerSpec {
                     brief_on_stdin: false,
                     receipt,
                     preset: None,
+                    extra_args: Vec::new(),
                 })
             }
             (None, None) => Self::builtin(),
@@ -100,6 +92,7 @@ impl RunnerSpec {
             brief_on_stdin: false,
             receipt: ReceiptFrom::File,
             preset: None,
+            extra_args: Vec::new(),
         })
     }
 
@@ -120,18 +113,9 @@ impl RunnerSpec {
             brief_on_stdin: false,
             receipt: ReceiptFrom::File,
             preset: None,
+            extra_args: Vec::new(),
         })
     }
-}
-
-/// The values of a turn's placeholders.
-#[derive(Debug, Clone, Copy)]
-pub struct TurnVars<'a> {
-    pub schema: &'a str,
-    pub schema_text: &'a str,
-    pub out: &'a str,
-    pub brief: &'a str,
-    pub receipt: &'a str,
 }
 
 fn program_name(program: &str) -> String {

@@ -17,7 +17,7 @@ use crate::guard::{GuardScope, Snapshot};
 use crate::protocol::{self, TurnInfo, TurnPaths, files as turn_files, limits};
 use crate::receipt::{self, CheckContext, Receipt};
 use crate::runner::dispatch::{self, Ending, Invocation};
-use crate::runner::{ReceiptFrom, TurnVars};
+use crate::runner::{ReceiptFrom, TurnSetup};
 
 impl Session<'_> {
     /// One attempt at a turn. The outer error is fatal; the inner one is a failed turn.
@@ -33,6 +33,8 @@ impl Session<'_> {
             .map_err(|e| Error::io(format!("cannot create {}", files.out.display()), e))?;
         self.set_step(SubStep::Brief)?;
         self.write_brief(turn, final_turn, previous_failure, &files)?;
+        // What a preset is handed (wire schema, policy) is written here, before the snapshot.
+        let (invocation, setup) = self.invocation(turn, final_turn, &files)?;
 
         // Everything the tool writes outside the turn's own directory happens before the first
         // snapshot or after the second: inside that window, any change is the runner's.
@@ -57,7 +59,6 @@ impl Session<'_> {
         if crate::signals::interrupted() {
             return Err(self.abort("interrupted before the runner started turn {turn}", turn));
         }
-        let invocation = self.invocation(turn, final_turn, &files);
         let progress = Progress::start(
             self.settings.progress,
             turn,
@@ -67,7 +68,12 @@ impl Session<'_> {
         let outcome = dispatch::dispatch(&invocation);
         // Gone before anything else is said or asked.
         drop(progress);
+        drop(setup);
         let outcome = outcome.map_err(|e| Error::io("runner", e))?;
+        let usage = crate::runner::presets::usage(
+            self.settings.runner.preset.as_deref(),
+            &String::from_utf8_lossy(&outcome.stdout),
+        );
         let after = Snapshot::take_after(&scope, &before)
             .map_err(|e| Error::Guard(format!("after turn {turn}: {e}")))?;
 
@@ -95,6 +101,8 @@ impl Session<'_> {
             escaped_killed: outcome.escaped_killed,
             log_truncated: outcome.log_truncated,
             guard_changes: !report.is_empty(),
+            duration_ms: u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX),
+            usage: usage.as_ref(),
         })?;
         if outcome.ending == Ending::Interrupted {
             return Err(self.abort("interrupted while the runner worked on turn {turn}", turn));
@@ -104,7 +112,7 @@ impl Session<'_> {
         }
 
         self.set_step(SubStep::Receipt)?;
-        if let Some(failure) = self.judge_ending(outcome.ending) {
+        if let Some(failure) = self.judge_ending(&outcome, &files) {
             return Ok(Err(failure));
         }
         self.take_receipt(turn, final_turn, &files, &outcome.stdout)
@@ -136,6 +144,7 @@ impl Session<'_> {
             receipt: files.receipt.display().to_string(),
             context: files.brief_json.display().to_string(),
             schema: files.schema.display().to_string(),
+            returns: self.settings.runner.returns(),
         };
         let json = serde_json::to_vec_pretty(&ctx)
             .map_err(|e| Error::Other(format!("cannot encode the brief: {e}")))?;
@@ -148,11 +157,15 @@ impl Session<'_> {
     }
 
     /// How the runner is started for this turn: argv with placeholders filled, the documented
-    /// environment, stdin, limits.
-    fn invocation(&self, turn: u32, final_turn: bool, files: &TurnFiles) -> Invocation {
+    /// environment, stdin, limits; the setup keeps a preset's scratch directory for the turn.
+    fn invocation(
+        &self,
+        turn: u32,
+        final_turn: bool,
+        files: &TurnFiles,
+    ) -> Result<(Invocation, TurnSetup)> {
         let spec = &self.settings.runner;
-        let shown = |p: &Path| p.display().to_string();
-        let env = protocol::runner_env(
+        let mut env = protocol::runner_env(
             &files.paths(),
             &TurnInfo {
                 turn,
@@ -160,16 +173,11 @@ impl Session<'_> {
                 session: &self.state.session,
             },
         );
-        let argv = spec.argv_for_turn(&TurnVars {
-            schema: &shown(&files.schema),
-            schema_text: &protocol::schema_for_cli(),
-            out: &shown(&files.out),
-            brief: &shown(&files.brief_md),
-            receipt: &shown(&files.receipt),
-        });
-        Invocation {
-            argv,
-            cwd: self.repo.worktree.clone(),
+        let setup = spec.prepare_turn(&files.paths(), &self.repo.worktree, &self.subject.facts)?;
+        env.extend(setup.env.iter().cloned());
+        let invocation = Invocation {
+            argv: setup.argv.clone(),
+            cwd: setup.cwd.clone(),
             env,
             stdin: spec.brief_on_stdin.then(|| files.brief_md.clone()),
             log: files.log.clone(),
@@ -183,15 +191,30 @@ impl Session<'_> {
             grace: self.settings.grace,
             verbose: self.settings.verbose,
             pid_file: Some(files.pid.clone()),
-        }
+        };
+        Ok((invocation, setup))
     }
 
-    /// A runner that did not end cleanly failed its turn, whatever it wrote.
-    fn judge_ending(&self, ending: Ending) -> Option<TurnFailure> {
-        let reason = match ending {
+    /// A runner that did not end cleanly failed its turn, whatever it wrote; what it said about
+    /// it (a preset's error, or its last line) goes with the reason.
+    fn judge_ending(&self, outcome: &dispatch::Outcome, files: &TurnFiles) -> Option<TurnFailure> {
+        let said = || {
+            let log = std::fs::read(&files.log).unwrap_or_default();
+            crate::runner::presets::said_on_failure(
+                self.settings.runner.preset.as_deref(),
+                &String::from_utf8_lossy(&outcome.stdout),
+                &String::from_utf8_lossy(&log),
+            )
+            .map(|s| format!(": {s}"))
+            .unwrap_or_default()
+        };
+        let reason = match outcome.ending {
             Ending::Exited(0) | Ending::Interrupted => return None,
             Ending::Exited(code) => {
-                format!("the runner exited with status {code} (see runner.log)")
+                format!(
+                    "the runner exited with status {code}{} (see runner.log)",
+                    said()
+                )
             }
             Ending::Signalled(sig) => format!("the runner was killed by signal {sig}"),
             Ending::TimedOut => format!(
@@ -239,7 +262,7 @@ impl Session<'_> {
             answered_topics: &answered,
             repo_root: &self.repo.worktree,
         };
-        match receipt::parse_and_check(&text, &check) {
+        match receipt::parse_and_check_as(&text, &check, spec.form()) {
             Ok((receipt, sanitized)) => {
                 self.transcript.record(&TranscriptEvent::Receipt {
                     turn,

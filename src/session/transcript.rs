@@ -41,6 +41,11 @@ pub enum TranscriptEvent<'a> {
         escaped_killed: usize,
         log_truncated: bool,
         guard_changes: bool,
+        /// How long the runner ran.
+        duration_ms: u64,
+        /// Tokens and cost, when the CLI reported them.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        usage: Option<&'a crate::runner::presets::Usage>,
     },
     TurnFailed {
         turn: u32,

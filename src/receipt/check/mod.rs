@@ -7,7 +7,7 @@ use super::json::{Json, JsonPath};
 use super::sanitize::{quoted, sanitize, sanitize_line};
 use super::sources::{Evidence, check_relative_path};
 use super::{
-    Ask, CheckContext, Clarity, Done, Entry, Question, QuestionOption, Receipt, ReceiptError,
+    Ask, CheckContext, Clarity, Done, Entry, Form, Question, QuestionOption, Receipt, ReceiptError,
     SanitizeReport, Violation, json,
 };
 
@@ -30,9 +30,19 @@ pub fn parse_and_check(
     text: &str,
     ctx: &CheckContext<'_>,
 ) -> Result<(Receipt, SanitizeReport), ReceiptError> {
+    parse_and_check_as(text, ctx, Form::Strict)
+}
+
+/// [`parse_and_check`] for a receipt in `form`: a [`Form::Wire`] receipt (from a CLI given the
+/// wire schema) may also carry the other form's fields, as `null`, and nothing else.
+pub fn parse_and_check_as(
+    text: &str,
+    ctx: &CheckContext<'_>,
+    form: Form,
+) -> Result<(Receipt, SanitizeReport), ReceiptError> {
     // A byte-order mark is an editor's habit, not content.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let value = json::parse(text).map_err(|e| {
+    let mut value = json::parse(text).map_err(|e| {
         let message = e.to_string();
         // serde_json appends the position; it is reported in its own fields.
         let reason = message
@@ -50,6 +60,9 @@ pub fn parse_and_check(
         report: SanitizeReport::default(),
         evidence: Evidence::new(ctx.repo_root),
     };
+    if form == Form::Wire {
+        checker.drop_other_form(&mut value);
+    }
     let receipt = checker.receipt(&value);
     match receipt {
         Some(receipt) if checker.violations.is_empty() => Ok((receipt, checker.report)),
@@ -95,6 +108,31 @@ struct Checker<'c, 'a> {
 }
 
 impl<'c, 'a> Checker<'c, 'a> {
+    /// A wire receipt's fields of the other form: dropped when `null`, a violation otherwise.
+    fn drop_other_form(&mut self, value: &mut Json) {
+        let Json::Object(pairs) = value else {
+            return;
+        };
+        let tag = match pairs.iter().find(|(k, _)| k == "receipt") {
+            Some((_, Json::String(tag))) => tag.clone(),
+            _ => return,
+        };
+        let other = crate::protocol::wire::other_form_fields(&tag);
+        let root = JsonPath::root();
+        pairs.retain(|(key, v)| {
+            if !other.contains(&key.as_str()) {
+                return true;
+            }
+            if !matches!(v, Json::Null) {
+                self.fail(
+                    &root.key(key),
+                    format!("must be null in a {tag:?} receipt (it belongs to the other form)"),
+                );
+            }
+            false
+        });
+    }
+
     fn fail(&mut self, path: &JsonPath, message: impl Into<String>) {
         self.violations.push(Violation {
             path: path.to_string(),

@@ -460,11 +460,29 @@ mod tests {
     }
 
     #[test]
-    fn aider_text_with_two_objects_is_rejected() {
+    fn aider_output_wrapped_at_80_columns_is_named_as_a_broken_string() {
+        // Recorded before the preset widened aider's terminal: two receipts, each wrapped inside
+        // its strings. That is the error to report, not the small objects the wrapping left whole.
         let err = error_of("aider", recorded!("aider-two.txt"));
-        assert!(
-            matches!(err, ReceiptError::SeveralObjectsInOutput { count: 2, .. }),
-            "{err:?}"
+        let ReceiptError::Json { line, reason, .. } = &err else {
+            panic!("{err:?}");
+        };
+        assert_eq!(*line, 11, "{err}");
+        assert!(reason.contains("raw line break inside a string"), "{err}");
+    }
+
+    #[test]
+    fn aider_text_with_two_objects_is_rejected() {
+        let text = format!(
+            "Aider v0.86.2\n\n{ASK}\n\nAnd again:\n{ASK}\n\nTokens: 10 sent, 10 received.\n"
+        );
+        let err = error_of("aider", &text);
+        assert_eq!(
+            err,
+            ReceiptError::SeveralObjectsInOutput {
+                count: 2,
+                lines: vec![3, 6]
+            }
         );
     }
 

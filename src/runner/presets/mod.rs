@@ -6,13 +6,17 @@
 
 mod envelope;
 mod installed;
+mod report;
 
 pub use envelope::extract;
 pub use installed::{VERSION_TIMEOUT, find_on_path, list, render_list, version_of};
+pub use report::{Usage, said_on_failure, usage};
 
 use super::{ReceiptFrom, RunnerSpec};
+use crate::protocol::wire::Family;
 
-/// One preset: the CLI it starts and the version its flags were checked against.
+/// One preset: the CLI it starts, the version its flags were checked against, and what it
+/// needs around it for a turn (see `docs/runners.md`).
 #[derive(Debug, Clone, Copy)]
 pub struct Preset {
     pub name: &'static str,
@@ -22,27 +26,50 @@ pub struct Preset {
     pub checked: &'static str,
     argv: &'static [&'static str],
     brief_on_stdin: bool,
+    /// The provider family whose wire schema the CLI is given (`{wire_schema}`,
+    /// `{wire_schema_text}`); `None` for a CLI without structured output.
+    pub wire: Option<Family>,
+    /// Start the CLI in an empty scratch directory outside the repository (the repository is
+    /// given as `{worktree}`), for CLIs that load settings from their working directory and its
+    /// parents with no flag to stop them.
+    pub scratch_cwd: bool,
+    /// Extra environment for the CLI.
+    pub env: &'static [(&'static str, &'static str)],
+    /// Directories under `$HOME` the CLI writes its own state and caches to (for a sandbox).
+    pub state_dirs: &'static [&'static str],
+    /// How the brief tells the model to return its receipt.
+    pub returns: &'static str,
 }
 
 /// Claude Code's own turn limit inside one interview turn (tool calls count): enough to read
 /// around a repository, small enough that a looping model stops well before the turn timeout.
 pub const CLAUDE_MAX_TURNS: &str = "30";
 
+/// What the brief says about the wire form, for presets given the wire schema.
+const WIRE_NOTE: &str = "In the schema you were given both forms are one object: set every \
+    field of the other form, and every optional field you leave out, to null.";
+
+/// What the brief says to presets started outside the repository.
+const SCRATCH_NOTE: &str = "You were started outside the repository and given its files by \
+    absolute path; cite a file by its path relative to the repository root (`src/main.rs:12`).";
+
 /// Every preset, in the order `interview runners` lists them.
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "claude",
         program: "claude",
-        checked: "2.1.197",
+        checked: "2.1.332",
         // Plan mode and a read-only tool list; the schema makes the CLI offer a
-        // `StructuredOutput` tool and return its input as `structured_output`.
+        // `StructuredOutput` tool and return its input as `structured_output`. User settings
+        // only: the repository's `.claude/settings*.json` (hooks, env, endpoint) are not read,
+        // nor its MCP servers, skills or commands.
         argv: &[
             "claude",
             "-p",
             "--output-format",
             "json",
             "--json-schema",
-            "{schema_text}",
+            "{wire_schema_text}",
             "--permission-mode",
             "plan",
             "--tools",
@@ -50,15 +77,25 @@ pub const PRESETS: &[Preset] = &[
             "--max-turns",
             CLAUDE_MAX_TURNS,
             "--no-session-persistence",
+            "--setting-sources",
+            "user",
             "--strict-mcp-config",
+            "--disable-slash-commands",
         ],
         brief_on_stdin: true,
+        wire: Some(Family::Anthropic),
+        scratch_cwd: false,
+        env: &[],
+        state_dirs: &[".claude", ".claude.json", ".cache/claude"],
+        returns: "Return the receipt by calling the StructuredOutput tool once, as your last step. \
+            You cannot write files: do not try to write receipt.json.",
     },
     Preset {
         name: "codex",
         program: "codex",
         checked: "0.171.0",
         // `--disable plugins`: otherwise it runs `git ls-remote` on a plugins repository.
+        // An untrusted project's `.codex/config.toml` is not loaded (tested).
         argv: &[
             "codex",
             "exec",
@@ -70,21 +107,33 @@ pub const PRESETS: &[Preset] = &[
             "--disable",
             "plugins",
             "--output-schema",
-            "{schema}",
+            "{wire_schema}",
         ],
         brief_on_stdin: true,
+        wire: Some(Family::OpenAi),
+        scratch_cwd: false,
+        env: &[],
+        state_dirs: &[".codex"],
+        returns: "Return the receipt as your final message: the JSON object alone, nothing \
+            around it. You cannot write files: do not try to write receipt.json.",
     },
     Preset {
         name: "gemini",
         program: "gemini",
         checked: "0.61.0",
-        // Headless mode refuses an untrusted folder, so `--skip-trust` is needed; no extension
-        // and no MCP server (there is none named `none`) is loaded from the repository's settings.
+        // Started in an empty scratch directory (trusted for the session with `--skip-trust`):
+        // the repository's `.gemini/` settings, `.env` and extensions are never looked at; the
+        // repository is an included directory it may read. The policy denies leaving plan mode,
+        // writes, shell, web, memory and sub-agents; no extension and no MCP server is loaded.
         argv: &[
             "gemini",
             "--skip-trust",
             "--approval-mode",
             "plan",
+            "--policy",
+            "{policy}",
+            "--include-directories",
+            "{worktree}",
             "--output-format",
             "json",
             "--extensions",
@@ -95,13 +144,21 @@ pub const PRESETS: &[Preset] = &[
             "Answer as the brief on standard input says: one receipt JSON object.",
         ],
         brief_on_stdin: true,
+        wire: None,
+        scratch_cwd: true,
+        env: &[],
+        state_dirs: &[".gemini", ".cache/gemini-cli"],
+        returns: "Return the receipt as your final answer: the JSON object alone, nothing around \
+            it. You cannot write files: do not try to write receipt.json.",
     },
     Preset {
         name: "aider",
         program: "aider",
         checked: "0.86.2",
-        // Ask mode and a dry run: no edits, no commits, no git at all; its history files go to
-        // the turn's out dir instead of the repository; stdin stays null so no prompt can wait.
+        // Ask mode and a dry run: no edits, no commits, no git at all. Started in an empty
+        // scratch directory, so the repository's `.aider.conf.yml` (its `load:` runs commands)
+        // and `.env` (endpoint, model) are not found; the files it needs are given read-only.
+        // Its history files go to the turn's out dir; a wide terminal keeps JSON from wrapping.
         argv: &[
             "aider",
             "--chat-mode",
@@ -129,10 +186,17 @@ pub const PRESETS: &[Preset] = &[
             "{out}/aider.chat.history.md",
             "--input-history-file",
             "{out}/aider.input.history",
+            "{read_files}",
             "--message-file",
             "{brief}",
         ],
         brief_on_stdin: false,
+        wire: None,
+        scratch_cwd: true,
+        env: &[("COLUMNS", "100000"), ("LINES", "1000")],
+        state_dirs: &[".aider", ".cache/aider"],
+        returns: "Return the receipt as your answer: the JSON object alone, on one line, \
+            nothing around it. You cannot write files: do not try to write receipt.json.",
     },
 ];
 
@@ -149,8 +213,26 @@ impl Preset {
             brief_on_stdin: self.brief_on_stdin,
             receipt: ReceiptFrom::Stdout,
             preset: Some(self.name.to_string()),
+            extra_args: Vec::new(),
         }
     }
+
+    /// What the brief says about returning the receipt.
+    pub fn returns(&self) -> String {
+        let mut said = self.returns.to_string();
+        if self.wire.is_some() {
+            said = format!("{said} {WIRE_NOTE}");
+        }
+        if self.scratch_cwd {
+            said = format!("{said} {SCRATCH_NOTE}");
+        }
+        said
+    }
+}
+
+/// The preset named `name`.
+pub fn preset(name: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.name == name)
 }
 
 /// The preset named `name`, if there is one.
@@ -167,7 +249,8 @@ mod tests {
     }
 
     #[test]
-    fn claude_runs_print_mode_in_plan_mode_with_read_only_tools_and_the_schema() {
+    fn claude_runs_print_mode_in_plan_mode_with_read_only_tools_user_settings_and_the_wire_schema()
+    {
         assert_eq!(
             argv("claude"),
             [
@@ -176,7 +259,7 @@ mod tests {
                 "--output-format",
                 "json",
                 "--json-schema",
-                "{schema_text}",
+                "{wire_schema_text}",
                 "--permission-mode",
                 "plan",
                 "--tools",
@@ -184,7 +267,10 @@ mod tests {
                 "--max-turns",
                 "30",
                 "--no-session-persistence",
+                "--setting-sources",
+                "user",
                 "--strict-mcp-config",
+                "--disable-slash-commands",
             ]
         );
     }
@@ -204,13 +290,13 @@ mod tests {
                 "--disable",
                 "plugins",
                 "--output-schema",
-                "{schema}",
+                "{wire_schema}",
             ]
         );
     }
 
     #[test]
-    fn gemini_runs_headless_in_plan_mode_with_json_output_and_no_extensions() {
+    fn gemini_runs_headless_in_plan_mode_under_its_policy_with_json_output_and_no_extensions() {
         assert_eq!(
             argv("gemini"),
             [
@@ -218,6 +304,10 @@ mod tests {
                 "--skip-trust",
                 "--approval-mode",
                 "plan",
+                "--policy",
+                "{policy}",
+                "--include-directories",
+                "{worktree}",
                 "--output-format",
                 "json",
                 "--extensions",
@@ -264,6 +354,32 @@ mod tests {
             assert_eq!(spec.preset.as_deref(), Some(p.name));
             assert_eq!(spec.name, p.name);
             assert_eq!(spec.brief_on_stdin, p.name != "aider", "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn presets_that_load_settings_from_their_directory_start_outside_the_repository() {
+        let scratch: Vec<&str> = PRESETS
+            .iter()
+            .filter(|p| p.scratch_cwd)
+            .map(|p| p.name)
+            .collect();
+        assert_eq!(scratch, ["gemini", "aider"]);
+        let wire: Vec<(&str, Family)> = PRESETS
+            .iter()
+            .filter_map(|p| p.wire.map(|f| (p.name, f)))
+            .collect();
+        assert_eq!(
+            wire,
+            [("claude", Family::Anthropic), ("codex", Family::OpenAi)]
+        );
+        for p in PRESETS {
+            assert!(!p.state_dirs.is_empty(), "{}", p.name);
+            assert!(
+                p.returns().contains("do not try to write receipt.json"),
+                "{}",
+                p.name
+            );
         }
     }
 

@@ -6,6 +6,8 @@
 //! with [`runner_env`], the brief quotes [`limits`], the checks enforce them, and a test keeps the
 //! docs in step with this module.
 
+pub mod wire;
+
 use std::path::{Path, PathBuf};
 
 /// The environment variables every runner starts with.
@@ -47,6 +49,10 @@ pub mod files {
     pub const RUNNER_LOG: &str = "runner.log";
     /// The running runner's pid and start time, so a later run can end an orphan.
     pub const RUNNER_PID: &str = "runner.pid";
+    /// The wire schema handed to the presets with structured output (`protocol::wire`).
+    pub const WIRE_SCHEMA: &str = "receipt.wire.schema.json";
+    /// Gemini CLI's policy for the turn.
+    pub const GEMINI_POLICY: &str = "gemini-policy.toml";
 }
 
 /// The receipt's limits: enforced by the checks, quoted in the brief, written by the built-in
@@ -82,7 +88,7 @@ pub mod limits {
 
 /// The JSON Schema (draft 2020-12) of both receipt forms, given to runners as `INTERVIEW_SCHEMA`.
 /// It says what a schema can; the checks enforce the rest (see `docs/receipt.md`).
-pub const SCHEMA: &str = include_str!("../schema/receipt.schema.json");
+pub const SCHEMA: &str = include_str!("../../schema/receipt.schema.json");
 
 /// The receipt schema as agent CLIs accept it inline: without its `$schema` key (Claude Code
 /// 2.1 silently ignores a schema that declares draft 2020-12).
@@ -160,9 +166,9 @@ mod tests {
     use super::limits::*;
     use super::*;
 
-    const README: &str = include_str!("../README.md");
-    const RUNNERS: &str = include_str!("../docs/runners.md");
-    const RECEIPT: &str = include_str!("../docs/receipt.md");
+    const README: &str = include_str!("../../README.md");
+    const RUNNERS: &str = include_str!("../../docs/runners.md");
+    const RECEIPT: &str = include_str!("../../docs/receipt.md");
 
     /// The README's section between `## Runner protocol, in short` and the next `## `.
     fn readme_protocol() -> &'static str {

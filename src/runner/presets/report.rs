@@ -1,0 +1,271 @@
+//! What a CLI reports besides its receipt: its own error message when a turn fails, and the
+//! tokens and cost of the turn where it says them (see `docs/runners.md`).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::envelope::{excerpt, extract};
+use crate::receipt::ReceiptError;
+
+/// Tokens and cost of one turn, as the CLI reported them (absent when it did not).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+}
+
+impl Usage {
+    pub fn is_empty(&self) -> bool {
+        self == &Usage::default()
+    }
+
+    /// `12 in / 34 out tokens, $0.0100` (the parts that are known).
+    pub fn summary(&self) -> String {
+        let mut parts = Vec::new();
+        match (self.input_tokens, self.output_tokens) {
+            (Some(i), Some(o)) => parts.push(format!("{i} in / {o} out tokens")),
+            (Some(i), None) => parts.push(format!("{i} tokens in")),
+            (None, Some(o)) => parts.push(format!("{o} tokens out")),
+            (None, None) => {}
+        }
+        if let Some(c) = self.cost_usd {
+            parts.push(format!("${c:.4}"));
+        }
+        parts.join(", ")
+    }
+
+    /// Add another turn's usage (a part stays unknown only when unknown in both).
+    pub fn add(&mut self, other: &Usage) {
+        let sum = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+        };
+        self.input_tokens = sum(self.input_tokens, other.input_tokens);
+        self.output_tokens = sum(self.output_tokens, other.output_tokens);
+        self.cost_usd = match (self.cost_usd, other.cost_usd) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+        };
+    }
+}
+
+/// The tokens and cost a preset's CLI printed for the turn (`None` without a preset or when it
+/// printed none).
+pub fn usage(preset: Option<&str>, stdout: &str) -> Option<Usage> {
+    let u64_at = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64);
+    let usage = match preset? {
+        "claude" => {
+            let env = last_object(stdout)?;
+            let u = env.get("usage");
+            Usage {
+                input_tokens: u.and_then(|u| {
+                    let base = u64_at(u, "input_tokens")?;
+                    Some(
+                        base + u64_at(u, "cache_read_input_tokens").unwrap_or(0)
+                            + u64_at(u, "cache_creation_input_tokens").unwrap_or(0),
+                    )
+                }),
+                output_tokens: u.and_then(|u| u64_at(u, "output_tokens")),
+                cost_usd: env.get("total_cost_usd").and_then(Value::as_f64),
+            }
+        }
+        "codex" => {
+            let mut total = Usage::default();
+            for line in stdout.lines() {
+                let Ok(event) = serde_json::from_str::<Value>(line.trim()) else {
+                    continue;
+                };
+                if event.get("type").and_then(Value::as_str) == Some("turn.completed")
+                    && let Some(u) = event.get("usage")
+                {
+                    total.add(&Usage {
+                        input_tokens: u64_at(u, "input_tokens"),
+                        output_tokens: u64_at(u, "output_tokens"),
+                        cost_usd: None,
+                    });
+                }
+            }
+            total
+        }
+        "gemini" => {
+            let env = last_object(stdout)?;
+            let mut total = Usage::default();
+            for model in env.get("stats")?.get("models")?.as_object()?.values() {
+                let t = model.get("tokens");
+                total.add(&Usage {
+                    input_tokens: t.and_then(|t| u64_at(t, "prompt")),
+                    output_tokens: t.and_then(|t| u64_at(t, "candidates")),
+                    cost_usd: None,
+                });
+            }
+            total
+        }
+        "aider" => aider_usage(stdout),
+        _ => return None,
+    };
+    (!usage.is_empty()).then_some(usage)
+}
+
+/// aider's `Tokens: 1.2k sent, 50 received. Cost: $0.01 message, $0.02 session.` lines.
+fn aider_usage(stdout: &str) -> Usage {
+    let mut total = Usage::default();
+    for line in stdout.lines() {
+        let Some(rest) = line.trim().strip_prefix("Tokens: ") else {
+            continue;
+        };
+        let number = |text: &str| -> Option<u64> {
+            let text = text.trim().replace(',', "");
+            let (digits, scale) = match text.strip_suffix('k') {
+                Some(d) => (d.to_string(), 1000.0),
+                None => (text.clone(), 1.0),
+            };
+            digits
+                .parse::<f64>()
+                .ok()
+                .map(|n| (n * scale).round() as u64)
+        };
+        let sent = rest.split(" sent").next().and_then(number);
+        let received = rest
+            .split(", ")
+            .nth(1)
+            .and_then(|r| r.split(" received").next())
+            .and_then(number);
+        let cost = rest
+            .split("Cost: $")
+            .nth(1)
+            .and_then(|c| c.split(' ').next())
+            .and_then(|c| c.parse::<f64>().ok());
+        total.add(&Usage {
+            input_tokens: sent,
+            output_tokens: received,
+            cost_usd: cost,
+        });
+    }
+    total
+}
+
+fn last_object(text: &str) -> Option<serde_json::Map<String, Value>> {
+    if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(text.trim()) {
+        return Some(map);
+    }
+    text.match_indices('{')
+        .map(|(i, _)| i)
+        .filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
+        .rev()
+        .find_map(|i| {
+            match serde_json::Deserializer::from_str(&text[i..])
+                .into_iter::<Value>()
+                .next()
+            {
+                Some(Ok(Value::Object(map))) => Some(map),
+                _ => None,
+            }
+        })
+}
+
+/// What the runner itself said about a failed turn: a preset's error from its envelope or
+/// events, else the last line of its output (from `runner.log`), sanitised and shortened.
+pub fn said_on_failure(preset: Option<&str>, stdout: &str, log: &str) -> Option<String> {
+    if preset.is_some() {
+        for text in [stdout, log] {
+            match extract(preset, text) {
+                Err(ReceiptError::Invalid(message)) if !message.contains("printed no JSON") => {
+                    return Some(message.trim_start_matches("receipt: ").to_string());
+                }
+                _ => {}
+            }
+        }
+    }
+    log.lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("[interview:"))
+        .map(excerpt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    macro_rules! recorded {
+        ($file:literal) => {
+            include_str!(concat!("../../../fixtures/cli-outputs/", $file))
+        };
+    }
+
+    #[test]
+    fn claude_usage_is_its_tokens_and_total_cost() {
+        let u = usage(Some("claude"), recorded!("claude-structured.json")).unwrap();
+        assert_eq!(u.input_tokens, Some(10));
+        assert_eq!(u.output_tokens, Some(10));
+        assert!((u.cost_usd.unwrap() - 0.0003).abs() < 1e-9);
+        assert_eq!(u.summary(), "10 in / 10 out tokens, $0.0003");
+    }
+
+    #[test]
+    fn codex_usage_is_the_sum_of_its_completed_turns() {
+        let u = usage(Some("codex"), recorded!("codex-plain.jsonl")).unwrap();
+        assert_eq!(
+            (u.input_tokens, u.output_tokens, u.cost_usd),
+            (Some(10), Some(10), None)
+        );
+    }
+
+    #[test]
+    fn gemini_usage_is_its_models_prompt_and_candidates_tokens() {
+        let u = usage(Some("gemini"), recorded!("gemini-plain.json")).unwrap();
+        assert_eq!((u.input_tokens, u.output_tokens), (Some(10), Some(10)));
+    }
+
+    #[test]
+    fn aider_usage_is_read_from_its_token_lines() {
+        let u = usage(Some("aider"), recorded!("aider-fenced.txt")).unwrap();
+        assert_eq!((u.input_tokens, u.output_tokens), (Some(10), Some(10)));
+        let u =
+            aider_usage("Tokens: 1.2k sent, 50 received. Cost: $0.01 message, $0.02 session.\n");
+        assert_eq!(u.input_tokens, Some(1200));
+        assert_eq!(u.output_tokens, Some(50));
+        assert_eq!(u.cost_usd, Some(0.01));
+    }
+
+    #[test]
+    fn no_usage_without_a_preset_or_a_report() {
+        assert_eq!(usage(None, "Tokens: 1 sent, 1 received."), None);
+        assert_eq!(usage(Some("claude"), "nothing"), None);
+    }
+
+    #[test]
+    fn a_failed_claude_turn_says_the_servers_message() {
+        let said =
+            said_on_failure(Some("claude"), recorded!("claude-server-error.json"), "").unwrap();
+        assert!(said.contains("API Error: 400"), "{said}");
+    }
+
+    #[test]
+    fn a_failed_codex_turn_says_its_turn_failed_message() {
+        let said =
+            said_on_failure(Some("codex"), recorded!("codex-server-error.jsonl"), "").unwrap();
+        assert!(said.contains("answered 400"), "{said}");
+    }
+
+    #[test]
+    fn a_failed_gemini_turn_says_the_error_it_printed_on_stderr() {
+        let log = recorded!("gemini-server-error.stderr.json");
+        let said = said_on_failure(Some("gemini"), "", log).unwrap();
+        assert!(said.contains("Gemini CLI reported an error"), "{said}");
+        assert!(said.contains("answered 400"), "{said}");
+    }
+
+    #[test]
+    fn a_failed_script_says_its_last_line_sanitised() {
+        let log = "working\nerror: no API key \u{1b}[31mset\u{1b}[0m\n\n[interview: output capped at 1 bytes; 2 more bytes dropped]\n";
+        let said = said_on_failure(None, "", log).unwrap();
+        assert!(said.starts_with("error: no API key"), "{said}");
+        assert!(!said.contains('\u{1b}'), "{said:?}");
+        assert_eq!(said_on_failure(None, "", "\n\n"), None);
+    }
+}

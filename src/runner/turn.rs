@@ -1,0 +1,344 @@
+//! What a runner needs around it for one turn: its argv with the placeholders filled, where it
+//! starts, its extra environment, and the files a preset is handed (the wire schema, Gemini's
+//! policy, the files aider may read).
+//!
+//! Not for: the protocol's own environment (`protocol::runner_env`) or starting it (`dispatch`).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::RunnerSpec;
+use super::presets::{self, Preset};
+use crate::error::{Error, Result};
+use crate::protocol::{TurnPaths, files, wire};
+
+/// Gemini CLI's policy for every turn: read-only tools only. Denies what plan mode would let
+/// a model reach by leaving it (`exit_plan_mode` switches to YOLO mode), and everything that
+/// writes, runs, fetches or delegates.
+pub const GEMINI_POLICY: &str = r#"# Written by interview for one turn: the model may only read.
+[[rule]]
+toolName = ["exit_plan_mode", "enter_plan_mode", "write_file", "replace", "run_shell_command", "invoke_agent", "web_fetch", "google_web_search", "save_memory", "activate_skill", "write_todos", "ask_user"]
+decision = "deny"
+priority = 999
+denyMessage = "interview: this turn is read-only. Return the receipt as your final answer."
+
+[[rule]]
+toolName = "*"
+mcpName = "*"
+decision = "deny"
+priority = 999
+denyMessage = "interview: no MCP tools in an interview turn."
+"#;
+
+/// At most this many repository files are handed to aider to read.
+const MAX_READ_FILES: usize = 20;
+
+/// A turn's runner, ready to start.
+#[derive(Debug)]
+pub struct TurnSetup {
+    pub argv: Vec<String>,
+    /// The worktree, or an empty scratch directory outside it (see [`Preset::scratch_cwd`]).
+    pub cwd: PathBuf,
+    /// Added to the protocol's environment.
+    pub env: Vec<(String, String)>,
+    /// The scratch directory, removed when the setup is dropped (after the turn).
+    pub scratch: Option<tempfile::TempDir>,
+}
+
+impl RunnerSpec {
+    fn preset_entry(&self) -> Option<&'static Preset> {
+        self.preset.as_deref().and_then(presets::preset)
+    }
+
+    /// How the brief tells this runner to return its receipt; `None`: write it to the file.
+    pub fn returns(&self) -> Option<String> {
+        self.preset_entry().map(Preset::returns)
+    }
+
+    /// How this runner's receipts are written.
+    pub fn form(&self) -> crate::receipt::Form {
+        match self.preset_entry().and_then(|p| p.wire) {
+            Some(_) => crate::receipt::Form::Wire,
+            None => crate::receipt::Form::Strict,
+        }
+    }
+
+    /// Write what the preset is handed this turn and fill in its argv. `facts` are the
+    /// subject's (they name the files aider may read).
+    pub fn prepare_turn(
+        &self,
+        paths: &TurnPaths,
+        worktree: &Path,
+        facts: &Value,
+    ) -> Result<TurnSetup> {
+        let preset = self.preset_entry();
+        let family = preset.and_then(|p| p.wire).unwrap_or(wire::Family::OpenAi);
+        let wire_path = paths.dir.join(files::WIRE_SCHEMA);
+        let wire_text = wire::schema_text(family);
+        write(&wire_path, &wire_text)?;
+        let policy = paths.dir.join(files::GEMINI_POLICY);
+        if preset.is_some_and(|p| p.name == "gemini") {
+            write(&policy, GEMINI_POLICY)?;
+        }
+        let scratch = match preset {
+            Some(p) if p.scratch_cwd => Some(
+                tempfile::Builder::new()
+                    .prefix(&format!("interview-{}-", p.name))
+                    .tempdir()
+                    .map_err(|e| Error::io("cannot make the runner's scratch directory", e))?,
+            ),
+            _ => None,
+        };
+        let read_files = if preset.is_some_and(|p| p.name == "aider") {
+            files_to_read(facts, worktree)
+        } else {
+            Vec::new()
+        };
+        let shown = |p: &Path| p.display().to_string();
+        let vars = [
+            ("{schema_text}", crate::protocol::schema_for_cli()),
+            ("{schema}", shown(&paths.schema)),
+            ("{wire_schema_text}", wire_text),
+            ("{wire_schema}", shown(&wire_path)),
+            ("{policy}", shown(&policy)),
+            ("{worktree}", shown(worktree)),
+            ("{out}", shown(&paths.out)),
+            ("{brief}", shown(&paths.brief_md)),
+            ("{receipt}", shown(&paths.receipt)),
+        ];
+        let mut argv = Vec::new();
+        for arg in self.argv.iter().chain(&self.extra_args) {
+            if arg == "{read_files}" {
+                for file in &read_files {
+                    argv.push("--read".to_string());
+                    argv.push(shown(file));
+                }
+                continue;
+            }
+            argv.push(fill(arg, &vars));
+        }
+        Ok(TurnSetup {
+            argv,
+            cwd: scratch
+                .as_ref()
+                .map(|d| d.path().to_path_buf())
+                .unwrap_or_else(|| worktree.to_path_buf()),
+            env: preset
+                .map(|p| {
+                    p.env
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            scratch,
+        })
+    }
+}
+
+/// Every placeholder replaced, in one pass (a value is never expanded again).
+fn fill(arg: &str, vars: &[(&str, String)]) -> String {
+    let mut out = String::new();
+    let mut rest = arg;
+    'outer: while !rest.is_empty() {
+        for (name, value) in vars {
+            if let Some(after) = rest.strip_prefix(name) {
+                out.push_str(value);
+                rest = after;
+                continue 'outer;
+            }
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    crate::atomic::write(path, text.as_bytes())
+        .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
+}
+
+/// The repository files the subject's facts name (the work item; the most churned files of a
+/// range), as absolute paths: regular files only, never through a symbolic link.
+pub fn files_to_read(facts: &Value, worktree: &Path) -> Vec<PathBuf> {
+    let mut named: Vec<&str> = Vec::new();
+    if let Some(p) = facts.get("path").and_then(Value::as_str) {
+        named.push(p);
+    }
+    if let Some(churn) = facts.get("churn").and_then(Value::as_array) {
+        named.extend(
+            churn
+                .iter()
+                .filter_map(|c| c.get("path").and_then(Value::as_str)),
+        );
+    }
+    let mut out: Vec<PathBuf> = Vec::new();
+    for name in named {
+        if out.len() >= MAX_READ_FILES {
+            break;
+        }
+        if let Some(path) = inside(worktree, name)
+            && !out.contains(&path)
+        {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// `worktree/rel` when `rel` is a plain relative path whose every component is a real
+/// directory or, last, a regular file (no symbolic link, no `..`, nothing under `.git`).
+fn inside(worktree: &Path, rel: &str) -> Option<PathBuf> {
+    let rel = Path::new(rel);
+    let mut at = worktree.to_path_buf();
+    let parts: Vec<_> = rel.components().collect();
+    for (i, part) in parts.iter().enumerate() {
+        let std::path::Component::Normal(name) = part else {
+            return None;
+        };
+        if i == 0 && (*name == ".git" || *name == ".interview") {
+            return None;
+        }
+        at.push(name);
+        let meta = at.symlink_metadata().ok()?;
+        let last = i + 1 == parts.len();
+        if (last && !meta.is_file()) || (!last && !meta.is_dir()) {
+            return None;
+        }
+    }
+    (!parts.is_empty()).then_some(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: &str) -> RunnerSpec {
+        presets::lookup(name).unwrap()
+    }
+
+    fn setup(name: &str, dir: &Path, facts: &Value) -> TurnSetup {
+        let turn = dir.join("turn");
+        std::fs::create_dir_all(turn.join("out")).unwrap();
+        spec(name)
+            .prepare_turn(&TurnPaths::new(&turn), dir, facts)
+            .unwrap()
+    }
+
+    #[test]
+    fn codex_gets_the_wire_schema_file_and_starts_in_the_worktree() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = setup("codex", dir.path(), &Value::Null);
+        let i = s.argv.iter().position(|a| a == "--output-schema").unwrap();
+        let file = PathBuf::from(&s.argv[i + 1]);
+        assert_eq!(file, dir.path().join("turn").join(files::WIRE_SCHEMA));
+        let text = std::fs::read_to_string(file).unwrap();
+        assert_eq!(text, wire::schema_text(wire::Family::OpenAi));
+        assert_eq!(s.cwd, dir.path());
+        assert!(s.scratch.is_none());
+    }
+
+    #[test]
+    fn claude_gets_the_wire_schema_inline() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = setup("claude", dir.path(), &Value::Null);
+        let i = s.argv.iter().position(|a| a == "--json-schema").unwrap();
+        assert_eq!(s.argv[i + 1], wire::schema_text(wire::Family::Anthropic));
+        assert_eq!(spec("claude").form(), crate::receipt::Form::Wire);
+    }
+
+    #[test]
+    fn gemini_starts_in_an_empty_scratch_directory_with_its_policy_and_the_worktree_included() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = setup("gemini", dir.path(), &Value::Null);
+        let scratch = s.scratch.as_ref().unwrap().path().to_path_buf();
+        assert_eq!(s.cwd, scratch);
+        assert!(!scratch.starts_with(dir.path()));
+        assert_eq!(std::fs::read_dir(&scratch).unwrap().count(), 0);
+        let pair = |flag: &str| {
+            let i = s.argv.iter().position(|a| a == flag).expect(flag);
+            s.argv[i + 1].clone()
+        };
+        assert_eq!(
+            pair("--include-directories"),
+            dir.path().display().to_string()
+        );
+        let policy = std::fs::read_to_string(pair("--policy")).unwrap();
+        assert_eq!(policy, GEMINI_POLICY);
+        for tool in [
+            "exit_plan_mode",
+            "write_file",
+            "replace",
+            "run_shell_command",
+            "invoke_agent",
+        ] {
+            assert!(policy.contains(&format!("\"{tool}\"")), "{tool}");
+        }
+        drop(s);
+        assert!(!scratch.exists(), "the scratch directory outlived the turn");
+        assert_eq!(spec("gemini").form(), crate::receipt::Form::Strict);
+    }
+
+    #[test]
+    fn aider_reads_the_files_the_facts_name_but_never_through_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("docs/intents")).unwrap();
+        std::fs::write(dir.path().join("docs/intents/42.md"), "# 42\n").unwrap();
+        std::fs::write(dir.path().join("src.rs"), "fn main() {}\n").unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", dir.path().join("secret")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("docs"), dir.path().join("linked")).unwrap();
+        let facts = serde_json::json!({
+            "path": "docs/intents/42.md",
+            "churn": [{"path": "src.rs"}, {"path": "secret"}, {"path": "linked/intents/42.md"},
+                      {"path": "../outside"}, {"path": ".git/config"}, {"path": "missing.rs"}]
+        });
+        let s = setup("aider", dir.path(), &facts);
+        let reads: Vec<&String> = s
+            .argv
+            .windows(2)
+            .filter(|w| w[0] == "--read")
+            .map(|w| &w[1])
+            .collect();
+        assert_eq!(
+            reads,
+            [
+                &dir.path().join("docs/intents/42.md").display().to_string(),
+                &dir.path().join("src.rs").display().to_string()
+            ]
+        );
+        assert!(!s.argv.iter().any(|a| a.contains('{')), "{:?}", s.argv);
+        assert!(
+            s.env
+                .contains(&("COLUMNS".to_string(), "100000".to_string()))
+        );
+        assert!(s.scratch.is_some());
+    }
+
+    #[test]
+    fn extra_args_follow_the_preset_and_placeholders_are_filled_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut spec = spec("claude");
+        spec.extra_args = vec!["--model".into(), "{out}".into()];
+        let turn = dir.path().join("turn");
+        std::fs::create_dir_all(&turn).unwrap();
+        let s = spec
+            .prepare_turn(&TurnPaths::new(&turn), dir.path(), &Value::Null)
+            .unwrap();
+        assert_eq!(
+            &s.argv[s.argv.len() - 2..],
+            ["--model", &turn.join("out").display().to_string()]
+        );
+        assert_eq!(
+            fill(
+                "{out}{brief}",
+                &[("{out}", "{brief}".into()), ("{brief}", "b".into())]
+            ),
+            "{brief}b"
+        );
+    }
+}
