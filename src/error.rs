@@ -12,7 +12,8 @@ pub mod code {
     pub const MISSING_ANSWER: i32 = 5;
     pub const CIRCUIT_OPEN: i32 = 6;
     pub const INTERRUPTED: i32 = 130;
-    /// The reader of standard output went away: 128 + SIGPIPE, as if killed by it.
+    /// The reader of standard output went away while a document was printed (the session is
+    /// left to resume): 128 + SIGPIPE, as if killed by it. A command that only prints ends 0.
     pub const CLOSED_OUTPUT: i32 = 141;
 }
 

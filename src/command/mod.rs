@@ -38,17 +38,23 @@ pub fn run(cli: Cli) -> Result<i32> {
         color: cli.color,
         no_bell: cli.no_bell,
     };
+    // A command that only prints is done when its reader stopped reading (`| head`).
+    let printed = |result: Result<i32>| match result {
+        Err(Error::ClosedOutput) => Ok(crate::error::code::DONE),
+        other => other,
+    };
     match &cli.command {
         Command::Runner { name } => runner::run(name),
-        Command::Runners => runners::run(),
+        Command::Runners => printed(runners::run()),
         Command::Completions { shell } => completions::run(*shell),
         Command::Man => man::run(),
-        Command::Prune { older_than, keep } => prune::run(&cwd, *older_than, *keep),
-        Command::Stats { json } => stats::run(&cwd, *json),
-        Command::Answers { session } => answers::run(&cwd, session.as_deref()),
+        Command::Prune { older_than, keep } => printed(prune::run(&cwd, *older_than, *keep)),
+        Command::Stats { json } => printed(stats::run(&cwd, *json)),
+        Command::Answers { session } => printed(answers::run(&cwd, session.as_deref())),
         Command::Status { session, all, json } => {
-            status::run(&cwd, session.as_deref(), *all, *json)
+            printed(status::run(&cwd, session.as_deref(), *all, *json))
         }
+        Command::Guard(args) if args.snapshot.is_some() => printed(guard::run(&cwd, args)),
         Command::Resume { session, ack, run } => {
             resume::run(&cwd, look, session.as_deref(), *ack, run)
         }
