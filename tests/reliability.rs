@@ -206,3 +206,90 @@ fn verbose_output_to_a_closed_standard_error_does_not_panic() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(repo.state()["status"], "done");
 }
+
+// 3. `skip all` and a skipped gate are saved before they take effect, and honoured on resume.
+
+#[test]
+fn skip_all_then_kill_is_kept_on_resume() {
+    let repo = TempRepo::new();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .yes()
+        .pause_at("answered@1")
+        .at_terminal();
+    pty.answer("[Y]", "y");
+    pty.answer("Where will this service run?", "skip all");
+    repo.wait_until_paused();
+    pty.kill9();
+    assert_eq!(repo.state()["rounds"][0]["skipped_all"], true);
+    std::fs::remove_file(repo.pause_mark()).unwrap();
+    let pty = Interview::resume(&repo).yes().at_terminal();
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 0, "{screen}");
+    // Nothing is asked again: no gate, no question, and the next turn was the final one.
+    assert!(!screen.contains("[Y]"), "{screen}");
+    assert!(!screen.contains("still to answer"), "{screen}");
+    assert_eq!(repo.state()["status"], "done");
+}
+
+#[test]
+fn a_round_skipped_at_the_gate_then_kill_is_kept_on_resume() {
+    let repo = TempRepo::new();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .yes()
+        .pause_at("gate_skipped@1")
+        .at_terminal();
+    pty.answer("[Y]", "n");
+    repo.wait_until_paused();
+    pty.kill9();
+    assert_eq!(repo.state()["rounds"][0]["gate_skipped"], true);
+    let pty = Interview::resume(&repo).yes().at_terminal();
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert!(!screen.contains("[Y]"), "{screen}");
+    assert_eq!(repo.state()["status"], "done");
+}
+
+// 4. A gate shown again on resume is recorded once: what `interview answers` prints replays.
+
+#[test]
+fn a_gate_answered_again_on_resume_is_recorded_once_and_the_answers_replay() {
+    let repo = TempRepo::new();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .yes()
+        .at_terminal();
+    pty.answer("[Y]", "y");
+    pty.answer("Where will this service run?", "2");
+    pty.expect("Who uses the export?");
+    pty.ctrl_c();
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 130, "{screen}");
+
+    let mut pty = Interview::resume(&repo).yes().at_terminal();
+    pty.answer("[Y]", "y");
+    pty.answer("Who uses the export?", "analysts");
+    pty.answer("[Y]", "n");
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 0, "{screen}");
+
+    let printed = repo.run(&["answers"]);
+    assert!(printed.status.success(), "{}", stderr(&printed));
+    let answers: serde_json::Value = serde_json::from_str(&stdout(&printed)).unwrap();
+    assert_eq!(answers["gate"], serde_json::json!(["y", "n"]), "{answers}");
+
+    // Replayed in a fresh clone, it runs to the same end.
+    let fresh = TempRepo::new();
+    let out = Interview::of_work_item(&fresh)
+        .runner("honest.sh")
+        .answers(&stdout(&printed))
+        .yes()
+        .run()
+        .exits(0);
+    assert_eq!(out.state()["status"], "done");
+    assert_eq!(
+        fresh.read("docs/interviews/intent-7.md"),
+        repo.read("docs/interviews/intent-7.md")
+    );
+}

@@ -47,6 +47,9 @@ pub trait Person {
     fn say(&mut self, text: &str);
     /// True when answers are replayed rather than typed.
     fn replayed(&self) -> bool;
+    /// The next entry gate is that of the session's round `index` (0-based), which a resumed
+    /// session may show a second time: it is recorded, and replayed, once per round.
+    fn at_round(&mut self, _index: usize) {}
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -376,6 +379,22 @@ pub fn classify_reply(raw: &str, q: &Question) -> Reply {
     Reply::Answer(raw_input.to_string())
 }
 
+/// One step of a round, reported as it happens so the caller can save it before it takes
+/// effect (a kill right after it loses nothing).
+#[derive(Debug, Clone, Copy)]
+pub enum RoundStep<'a> {
+    /// The person passed the entry gate.
+    GatePassed,
+    /// The person skipped the round at the gate.
+    GateSkipped,
+    /// An answer (or a skip) to one question; `skip_all` when it was `skip all` and the round
+    /// ends with it.
+    Answer {
+        record: &'a AnswerRecord,
+        skip_all: bool,
+    },
+}
+
 /// Run one round: the entry gate, then the question loop. `on_answer` is called as each answer
 /// is given, so the caller can persist it before the next question is shown.
 pub fn run_round(
@@ -400,6 +419,26 @@ pub fn run_round_with(
     questions: &[Question],
     workspace_id: &str,
     on_answer: &mut dyn FnMut(&AnswerRecord) -> std::io::Result<()>,
+) -> Result<RoundOutcome, AskError> {
+    run_round_steps(
+        clock,
+        person,
+        questions,
+        workspace_id,
+        &mut |step| match step {
+            RoundStep::Answer { record, .. } => on_answer(record),
+            _ => Ok(()),
+        },
+    )
+}
+
+/// [`run_round_with`], reporting every step (the gate's too) to `on_step` as it happens.
+pub fn run_round_steps(
+    clock: &dyn Clock,
+    person: &mut dyn Person,
+    questions: &[Question],
+    workspace_id: &str,
+    on_step: &mut dyn FnMut(RoundStep<'_>) -> std::io::Result<()>,
 ) -> Result<RoundOutcome, AskError> {
     // Step 0: nothing to ask, so no gate and no user decision to record.
     if questions.is_empty() {
@@ -451,10 +490,14 @@ pub fn run_round_with(
         };
         match classify_gate(&raw) {
             GateChoice::Skip => {
+                on_step(RoundStep::GateSkipped)?;
                 let waited = clock.now_ms().saturating_sub(gate_presented_at);
                 return gate_result(true, SKIP_ENTIRE, Some(waited), false).checked();
             }
-            GateChoice::Proceed => break,
+            GateChoice::Proceed => {
+                on_step(RoundStep::GatePassed)?;
+                break;
+            }
             GateChoice::Unclear if person.replayed() => {
                 return Err(bad_replay_value(
                     "gate",
@@ -468,7 +511,7 @@ pub fn run_round_with(
     let gate_waited = clock.now_ms().saturating_sub(gate_presented_at);
 
     // Path B: the loop, its result forwarded.
-    let qa = question_loop(clock, person, questions, on_answer)?;
+    let qa = question_loop(clock, person, questions, on_step)?;
     RoundOutcome {
         skipped: qa.skipped_all,
         qa_answers: Some(qa.answers.clone()),
@@ -493,7 +536,7 @@ fn question_loop(
     clock: &dyn Clock,
     person: &mut dyn Person,
     questions: &[Question],
-    on_answer: &mut dyn FnMut(&AnswerRecord) -> std::io::Result<()>,
+    on_step: &mut dyn FnMut(RoundStep<'_>) -> std::io::Result<()>,
 ) -> Result<QaSessionResult, AskError> {
     let session_start = clock.now_ms();
     let total = questions.len();
@@ -533,7 +576,10 @@ fn question_loop(
             skipped: !matches!(reply, Reply::Answer(_)),
             response_time_ms,
         };
-        on_answer(&record)?;
+        on_step(RoundStep::Answer {
+            record: &record,
+            skip_all: reply == Reply::SkipAll,
+        })?;
         result.answers.push(record);
         if reply == Reply::SkipAll {
             result.partial = true;

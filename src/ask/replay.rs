@@ -189,6 +189,15 @@ impl ReplayFile {
         self.gate.push(raw.to_string());
     }
 
+    /// Record what was typed at the gate of round `index` (0-based): a gate shown again when a
+    /// session is resumed replaces its round's line instead of adding one.
+    pub fn record_gate_at(&mut self, index: usize, raw: &str) {
+        match self.gate.get_mut(index) {
+            Some(line) => *line = raw.to_string(),
+            None => self.gate.push(raw.to_string()),
+        }
+    }
+
     /// Record what was typed at the question on `topic`, as typed ("2" stays "2").
     pub fn record_answer(&mut self, topic: &str, raw: &str) {
         self.answers.insert(topic.to_string(), raw.to_string());
@@ -387,6 +396,10 @@ impl ReplayPerson {
 }
 
 impl Person for ReplayPerson {
+    fn at_round(&mut self, index: usize) {
+        self.gates_shown = index;
+    }
+
     fn gate(&mut self, _count: usize) -> Result<String, AskError> {
         let i = self.gates_shown.min(self.file.gate.len().saturating_sub(1));
         self.gates_shown += 1;
@@ -441,12 +454,19 @@ pub struct RecordingPerson<'a> {
     inner: &'a mut dyn Person,
     file: ReplayFile,
     path: PathBuf,
+    /// The round whose gate comes next, when the session said so.
+    round: Option<usize>,
 }
 
 impl<'a> RecordingPerson<'a> {
     /// Record into `path`, starting from `file` (empty, or the answers of a resumed session).
     pub fn new(inner: &'a mut dyn Person, file: ReplayFile, path: PathBuf) -> RecordingPerson<'a> {
-        RecordingPerson { inner, file, path }
+        RecordingPerson {
+            inner,
+            file,
+            path,
+            round: None,
+        }
     }
 
     /// What has been recorded so far.
@@ -473,7 +493,10 @@ impl Person for RecordingPerson<'_> {
         let raw = self.inner.gate(count)?;
         // An unclear line is asked again, so only the line that decided is recorded.
         if classify_gate(&raw) != GateChoice::Unclear {
-            self.file.record_gate(&raw);
+            match self.round.take() {
+                Some(index) => self.file.record_gate_at(index, &raw),
+                None => self.file.record_gate(&raw),
+            }
             self.save()?;
         }
         Ok(raw)
@@ -511,6 +534,11 @@ impl Person for RecordingPerson<'_> {
 
     fn replayed(&self) -> bool {
         self.inner.replayed()
+    }
+
+    fn at_round(&mut self, index: usize) {
+        self.round = Some(index);
+        self.inner.at_round(index);
     }
 }
 

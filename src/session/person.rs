@@ -4,7 +4,7 @@
 use super::Session;
 use super::state::{KeyDecision, Status, SubStep, now_iso};
 use super::transcript::TranscriptEvent;
-use crate::ask::{self, AbortReason, AnswerRecord, Decision, DecisionId};
+use crate::ask::{self, AbortReason, Decision, DecisionId, RoundStep};
 use crate::brief::Round;
 use crate::error::{Error, Result};
 use crate::receipt;
@@ -71,6 +71,10 @@ impl Session<'_> {
         let Some(round) = self.state.rounds.last().filter(|r| r.turn == turn) else {
             return Ok(false);
         };
+        // Skipped at the gate or with `skip all` before the interruption: that stands.
+        if round.gate_skipped || round.skipped_all {
+            return Ok(true);
+        }
         let remaining: Vec<_> = round
             .questions
             .iter()
@@ -96,22 +100,45 @@ impl Session<'_> {
         self.record(|s| s.status = Status::WaitingForPerson)?;
         let state_path = self.dir.join("state.json");
         let workspace_id = self.repo.workspace_id.clone();
+        self.person
+            .at_round(self.state.rounds.len().saturating_sub(1));
         let outcome = {
             let state = &mut self.state;
             let transcript = &mut self.transcript;
-            let mut persist = |record: &AnswerRecord| -> std::io::Result<()> {
-                if let Some(round) = state.rounds.last_mut() {
-                    round.answers.push(record.clone());
-                }
-                transcript
-                    .record(&TranscriptEvent::Answer {
-                        turn,
-                        answer: record,
-                    })
-                    .map_err(std::io::Error::other)?;
-                state.save(&state_path).map_err(std::io::Error::other)
+            // Each step is saved before it takes effect: a kill right after it loses nothing.
+            let mut persist = |step: RoundStep<'_>| -> std::io::Result<()> {
+                let Some(round) = state.rounds.last_mut() else {
+                    return Ok(());
+                };
+                let point = match step {
+                    RoundStep::GatePassed => return Ok(()),
+                    RoundStep::GateSkipped => {
+                        round.gate_skipped = true;
+                        "gate_skipped"
+                    }
+                    RoundStep::Answer { record, skip_all } => {
+                        round.answers.push(record.clone());
+                        round.skipped_all |= skip_all;
+                        transcript
+                            .record(&TranscriptEvent::Answer {
+                                turn,
+                                answer: record,
+                            })
+                            .map_err(std::io::Error::other)?;
+                        "answered"
+                    }
+                };
+                state.save(&state_path).map_err(std::io::Error::other)?;
+                super::test_hook::pause_at(point, turn);
+                Ok(())
             };
-            ask::run_round(self.person, &questions, &workspace_id, &mut persist)
+            ask::run_round_steps(
+                &ask::clock::SystemClock::new(),
+                self.person,
+                &questions,
+                &workspace_id,
+                &mut persist,
+            )
         };
         let outcome = match outcome {
             Ok(o) => o,

@@ -6,12 +6,18 @@
 
 use super::state::SubStep;
 
-#[cfg(any(debug_assertions, feature = "test-hooks"))]
 pub(super) fn pause(step: SubStep, turn: u32) {
+    pause_at(super::history::sub_step_word(step), turn);
+}
+
+/// Pause at a named point (a sub-step, or `answered` / `gate_skipped` right after such a step
+/// of the questions was saved).
+#[cfg(any(debug_assertions, feature = "test-hooks"))]
+pub(super) fn pause_at(point: &str, turn: u32) {
     let Ok(spec) = std::env::var("INTERVIEW_TEST_PAUSE") else {
         return;
     };
-    let want = format!("{}@{turn}", super::history::sub_step_word(step));
+    let want = format!("{point}@{turn}");
     if spec != want {
         return;
     }
@@ -25,4 +31,4 @@ pub(super) fn pause(step: SubStep, turn: u32) {
 
 #[cfg(not(any(debug_assertions, feature = "test-hooks")))]
 #[inline(always)]
-pub(super) fn pause(_step: SubStep, _turn: u32) {}
+pub(super) fn pause_at(_point: &str, _turn: u32) {}
