@@ -167,6 +167,60 @@ pub struct Stats {
     pub unreadable_lines: usize,
     /// Their 1-based line numbers (the first 20).
     pub unreadable_line_numbers: Vec<usize>,
+    /// The runners' turns, from the sessions' state files (not from the telemetry file).
+    pub runner: RunnerStats,
+}
+
+/// How long the runners ran and what their CLIs reported using, over every session.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RunnerStats {
+    /// Runs of a runner (attempts at a turn).
+    pub runs: usize,
+    pub duration_ms_total: u64,
+    /// Runs whose CLI reported tokens or cost.
+    pub runs_with_usage: usize,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cost_usd: f64,
+}
+
+impl RunnerStats {
+    /// Add up the runs in every session of the worktree.
+    pub fn of_sessions(worktree: &Path) -> RunnerStats {
+        let mut s = RunnerStats::default();
+        for listed in crate::session::history::list(worktree) {
+            let Ok(state) = listed.state else { continue };
+            for run in &state.runs {
+                s.runs += 1;
+                s.duration_ms_total += run.duration_ms;
+                if let Some(u) = &run.usage {
+                    s.runs_with_usage += 1;
+                    s.input_tokens += u.input_tokens.unwrap_or(0);
+                    s.output_tokens += u.output_tokens.unwrap_or(0);
+                    s.cost_usd += u.cost_usd.unwrap_or(0.0);
+                }
+            }
+        }
+        s
+    }
+
+    fn render(&self) -> String {
+        if self.runs == 0 {
+            return String::new();
+        }
+        let mut out = format!(
+            "Runner turns: {} ({:.1} s in all)\n",
+            self.runs,
+            self.duration_ms_total as f64 / 1000.0
+        );
+        if self.runs_with_usage > 0 {
+            out.push_str(&format!(
+                "  reported by the CLI in {} of them: {} tokens in, {} out, ${:.4}\n",
+                self.runs_with_usage, self.input_tokens, self.output_tokens, self.cost_usd
+            ));
+        }
+        out
+    }
 }
 
 fn rate(part: usize, whole: usize) -> Option<f64> {
@@ -319,18 +373,21 @@ pub fn stats(worktree: &Path, json: bool) -> Result<i32> {
                     "No telemetry yet: {} does not exist. It is written after each round of questions.",
                     path.display()
                 ))?;
+                crate::output::stdout(&RunnerStats::of_sessions(worktree).render())?;
                 return Ok(0);
             }
             Stats::default()
         }
         Err(e) => return Err(Error::io(format!("opening {}", path.display()), e)),
     };
+    let mut stats = stats;
+    stats.runner = RunnerStats::of_sessions(worktree);
     if json {
         let text = serde_json::to_string_pretty(&stats)
             .map_err(|e| Error::Other(format!("rendering stats as JSON: {e}")))?;
         crate::output::stdout_line(&text)?;
     } else {
-        crate::output::stdout(&stats.render())?;
+        crate::output::stdout(&format!("{}{}", stats.render(), stats.runner.render()))?;
     }
     Ok(0)
 }

@@ -3,7 +3,8 @@
 use crate::util::*;
 
 /// Snapshot `$text` with what differs between runs filtered out: the session id, the temporary
-/// repository's path and ISO 8601 UTC times become `<session>`, `<repo>` and `<time>`.
+/// repository's path, ISO 8601 UTC times and the runner's durations become `<session>`, `<repo>`,
+/// `<time>` and `<duration>`.
 macro_rules! assert_status_snapshot {
     ($repo:expr, $text:expr) => {{
         let id = $repo.session_dir().file_name().unwrap().to_str().unwrap().to_string();
@@ -15,6 +16,8 @@ macro_rules! assert_status_snapshot {
             (id.as_str(), "<session>"),
             (path.as_str(), "<repo>"),
             (r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z", "<time>"),
+            (r"\(\d+\.\d s\)", "(<duration>)"),
+            (r#""duration_ms": \d+"#, r#""duration_ms": "<duration>""#),
         ]}, {
             insta::assert_snapshot!($text);
         });

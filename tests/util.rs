@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 mod interview;
+pub mod mock_model;
 mod pty;
 
 pub use interview::{Interview, Outcome};

@@ -74,6 +74,12 @@ impl Session<'_> {
             self.settings.runner.preset.as_deref(),
             &String::from_utf8_lossy(&outcome.stdout),
         );
+        let duration_ms = u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX);
+        self.state.runs.push(super::state::RunRecord {
+            turn,
+            duration_ms,
+            usage: usage.clone(),
+        });
         let after = Snapshot::take_after(&scope, &before)
             .map_err(|e| Error::Guard(format!("after turn {turn}: {e}")))?;
 
@@ -101,7 +107,7 @@ impl Session<'_> {
             escaped_killed: outcome.escaped_killed,
             log_truncated: outcome.log_truncated,
             guard_changes: !report.is_empty(),
-            duration_ms: u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX),
+            duration_ms,
             usage: usage.as_ref(),
         })?;
         if outcome.ending == Ending::Interrupted {

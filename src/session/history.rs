@@ -88,6 +88,12 @@ pub struct TurnRow {
     pub status: &'static str,
     /// What the turn produced, e.g. `2 questions (1 answered, 1 skipped)`.
     pub detail: String,
+    /// How long the runner ran for this turn, all attempts together.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    /// Tokens and cost of this turn, all attempts together, where the CLI reported them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<crate::runner::presets::Usage>,
 }
 
 /// The stable `--json` form of `interview status`.
@@ -109,6 +115,9 @@ pub struct StatusJson<'a> {
     pub key_decisions: &'a [super::state::KeyDecision],
     pub last_session: Option<&'a super::state::LastSession>,
     pub blockers: &'a [String],
+    /// Why the latest attempt failed, in the runner's words where it gave them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_failure: Option<&'a str>,
     pub document: Option<&'a str>,
     /// Present while a run of the tool works on this session.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -240,10 +249,18 @@ pub fn view(state: &State) -> StatusJson<'_> {
         } else {
             "not_started"
         };
+        let runs: Vec<_> = state.runs.iter().filter(|r| r.turn == t).collect();
+        let duration_ms = (!runs.is_empty()).then(|| runs.iter().map(|r| r.duration_ms).sum());
+        let mut usage: Option<crate::runner::presets::Usage> = None;
+        for u in runs.iter().filter_map(|r| r.usage.as_ref()) {
+            usage.get_or_insert_with(Default::default).add(u);
+        }
         turns.push(TurnRow {
             turn: t,
             status,
             detail,
+            duration_ms,
+            usage,
         });
     }
     StatusJson {
@@ -263,6 +280,7 @@ pub fn view(state: &State) -> StatusJson<'_> {
         key_decisions: &state.key_decisions,
         last_session: state.last_session.as_ref(),
         blockers: &state.blockers,
+        last_failure: state.last_failure.as_deref(),
         document: state.document.as_deref(),
         running: None,
     }
@@ -322,11 +340,18 @@ pub fn render(v: &StatusJson<'_>) -> String {
             "skipped" => "SKIPPED".to_string(),
             _ => "NOT STARTED".to_string(),
         };
-        let detail = if row.detail.is_empty() {
+        let mut detail = if row.detail.is_empty() {
             String::new()
         } else {
             format!("  {}", row.detail)
         };
+        if let Some(ms) = row.duration_ms {
+            detail.push_str(&format!("  ({:.1} s", ms as f64 / 1000.0));
+            if let Some(u) = row.usage.as_ref().filter(|u| !u.is_empty()) {
+                detail.push_str(&format!(", {}", u.summary()));
+            }
+            detail.push(')');
+        }
         s.push_str(&format!(" Turn {:<3} [{word}]{detail}\n", row.turn));
     }
     s.push_str(RULE);
@@ -357,6 +382,12 @@ pub fn render(v: &StatusJson<'_>) -> String {
         s.push_str(&format!(
             "\nLast session ({}): {}; next: {}\n",
             last.at, last.what_happened, last.next
+        ));
+    }
+    if let Some(why) = v.last_failure {
+        s.push_str(&format!(
+            "\nLast failure: {}\n",
+            crate::receipt::sanitize_line(why).0
         ));
     }
     if !v.blockers.is_empty() {

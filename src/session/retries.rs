@@ -63,12 +63,14 @@ impl Session<'_> {
                     self.record(|s| {
                         s.retry_count = 0;
                         s.retry_log.clear();
+                        s.last_failure = None;
                     })?;
                     return Ok(receipt);
                 }
                 Err(failure) => failure,
             };
             let reason = failure.reason();
+            self.record(|s| s.last_failure = Some(reason.clone()))?;
             self.transcript.record(&TranscriptEvent::TurnFailed {
                 turn,
                 attempt: self.state.retry_count + 1,

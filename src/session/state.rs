@@ -88,6 +88,22 @@ pub struct State {
     /// The person gave the session up at the circuit breaker: it is not offered for resuming.
     #[serde(default)]
     pub abandoned: bool,
+    /// Every run of the runner: how long it took and what the CLI reported using.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<RunRecord>,
+    /// Why the latest attempt failed, in the runner's own words where it gave them; cleared when
+    /// a turn succeeds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_failure: Option<String>,
+}
+
+/// One run of the runner (one attempt at a turn).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct RunRecord {
+    pub turn: u32,
+    pub duration_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<crate::runner::presets::Usage>,
 }
 
 impl State {
@@ -114,6 +130,8 @@ impl State {
             document: None,
             final_next: false,
             abandoned: false,
+            runs: Vec::new(),
+            last_failure: None,
         }
     }
 
