@@ -1,9 +1,7 @@
 //! Runner presets through the real binary, offline: `interview runners`, the presets' wiring
 //! with recorded CLI output standing in for the CLIs. The real CLIs are in `presets_e2e`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
 
 use crate::util::*;
 
