@@ -79,7 +79,11 @@ pub enum Command {
     /// Run a command under the change guard, or print a snapshot.
     Guard(GuardOptions),
     /// List the runner presets, whether each is installed, and what each runs.
-    Runners,
+    Runners {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Skip rates and Q&A durations from the local telemetry.
     Stats {
         /// Print JSON.
@@ -124,6 +128,10 @@ pub struct GuardOptions {
     /// Print the report (or snapshot) as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Confine the command as a runner is (`require`, or `auto`); default `off`: the command is
+    /// yours.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub sandbox: Option<crate::sandbox::Mode>,
     /// The command to run under the guard, after `--`.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
@@ -177,4 +185,8 @@ pub struct RunOptions {
     /// Also stream the runner's output (sanitised).
     #[arg(long)]
     pub verbose: bool,
+    /// Confine the runner: `auto` (what this machine offers), `require` (refuse without
+    /// Landlock) or `off` (detection only). Default `auto`.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub sandbox: Option<crate::sandbox::Mode>,
 }

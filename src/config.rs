@@ -22,6 +22,8 @@ pub struct ConfigFile {
     pub intent: Option<IntentConfig>,
     /// `bell = false`: never ring the terminal bell before a decision (as `--no-bell`).
     pub bell: Option<bool>,
+    /// `auto`, `require` or `off` (`off` only from the local file: see docs/sandbox.md).
+    pub sandbox: Option<String>,
 }
 
 /// `runner = "NAME"`, `runner = "CMD ARGS"` or `[runner] command = [...] receipt = "file"`.
@@ -55,7 +57,14 @@ pub struct Config {
 
 impl Config {
     pub fn load(worktree: &Path) -> Result<Config> {
-        let shared = read_file(&worktree.join("interview.toml"))?;
+        let mut shared = read_file(&worktree.join("interview.toml"))?;
+        // The repository may ask for more confinement, never for less.
+        if shared.sandbox.as_deref() == Some("off") {
+            crate::output::stderr_line(
+                "interview: warning: interview.toml: sandbox = \"off\" is ignored (a repository cannot turn off its own sandbox; use --sandbox off or .interview/config.toml)",
+            );
+            shared.sandbox = None;
+        }
         let local = read_file(&worktree.join(".interview").join("config.toml"))?;
         Ok(Config {
             file: merge(shared, local),
@@ -87,5 +96,6 @@ fn merge(shared: ConfigFile, local: ConfigFile) -> ConfigFile {
         intent_out: local.intent_out.or(shared.intent_out),
         intent: local.intent.or(shared.intent),
         bell: local.bell.or(shared.bell),
+        sandbox: local.sandbox.or(shared.sandbox),
     }
 }

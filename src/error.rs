@@ -57,6 +57,9 @@ pub enum Error {
     /// The reader of standard output went away (EPIPE): the tool ends quietly.
     #[error("standard output was closed")]
     ClosedOutput,
+    /// `--sandbox require` where the sandbox cannot be had.
+    #[error("{0}")]
+    Sandbox(String),
     #[error("{0}")]
     Other(String),
 }
@@ -78,6 +81,7 @@ impl Error {
             | Error::Guard(_)
             | Error::State(_)
             | Error::Busy(_)
+            | Error::Sandbox(_)
             | Error::Other(_) => code::ERROR,
             Error::ClosedOutput => code::CLOSED_OUTPUT,
         }

@@ -19,6 +19,7 @@ pub mod process;
 pub mod protocol;
 pub mod receipt;
 pub mod runner;
+pub mod sandbox;
 pub mod session;
 pub mod signals;
 pub mod subject;

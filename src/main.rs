@@ -3,6 +3,12 @@
 use clap::Parser;
 
 fn main() {
+    // Our own executable started as the sandbox launcher: before anything else (no thread yet).
+    if let Some(code) = interview::sandbox::launch::main_if_asked() {
+        std::process::exit(code);
+    }
+    // A runner of the same user must not open our /proc entries (fds, memory, environment).
+    let _ = nix::sys::prctl::set_dumpable(false);
     let cli = interview::cli::Cli::parse();
     let code = match interview::command::run(cli) {
         Ok(code) => code,

@@ -85,7 +85,10 @@ fn a_recorded_interactive_session_replays_to_the_identical_document() {
         .yes()
         .out("typed.md")
         .at_terminal();
-    pty.answer("[Y]", "");
+    // Each answer is typed once its own prompt is shown (keys typed ahead are dropped): the
+    // gate's prompt line ends in "> " too.
+    pty.expect("[Y]");
+    pty.answer("> ", "");
     for answer in [
         "Every project of the account in one file",
         "2",

@@ -15,6 +15,7 @@ fn without_a_terminal_a_change_fails_the_run_with_exit_3() {
     let repo = TempRepo::new();
     let out = Interview::of_work_item(&repo)
         .runner("plants-hook.sh")
+        .without_sandbox()
         .answers(NO_ANSWERS)
         .yes()
         .run()
@@ -42,6 +43,7 @@ fn on_change_warn_reports_and_continues() {
     let repo = TempRepo::new();
     let out = Interview::of_work_item(&repo)
         .runner("plants-hook.sh")
+        .without_sandbox()
         .answers(NO_ANSWERS)
         .yes()
         .args(["--on-change", "warn"])
@@ -57,6 +59,7 @@ fn answer_the_guard(letter: &str) -> (TempRepo, String, i32) {
     let repo = TempRepo::new();
     let mut pty = Interview::of_work_item(&repo)
         .runner("plants-hook.sh")
+        .without_sandbox()
         .yes()
         .at_terminal();
     let screen = pty.answer("Choose A, B or C", letter);
@@ -110,6 +113,7 @@ fn a_replayed_guard_decision_is_used_with_on_change_ask() {
     let repo = TempRepo::new();
     Interview::of_work_item(&repo)
         .runner("plants-hook.sh")
+        .without_sandbox()
         .answers(r#"{ "interview_answers": 1, "decisions": { "guard": "C" } }"#)
         .yes()
         .args(["--on-change", "ask"])
@@ -310,6 +314,7 @@ fn a_runner_that_rewrites_the_restore_copies_gets_no_restore() {
     let config_before = std::fs::read(repo.path().join(".git/config")).unwrap();
     let mut pty = Interview::of_work_item(&repo)
         .runner("tampers-restore.sh")
+        .without_sandbox()
         .yes()
         .at_terminal();
     let screen = pty.answer("Choose A, B or C", "B");
@@ -331,6 +336,7 @@ fn a_runner_that_edits_its_own_brief_is_caught() {
     let repo = TempRepo::new();
     let out = Interview::of_work_item(&repo)
         .runner("edits-brief.sh")
+        .without_sandbox()
         .answers(NO_ANSWERS)
         .yes()
         .run()

@@ -101,8 +101,11 @@ fn sigkill_while_the_runner_works_then_resume_ends_it_and_redoes_the_turn() {
     let mark = repo.scratch("runner-started");
     let pids = repo.scratch("pids");
     std::fs::write(&block, "").unwrap();
+    // Without the sandbox: under it the runner dies with the tool (tests/sandbox.rs); here the
+    // orphan is what resume must end.
     let pty = start_and_answer_turn_one(
         Interview::intent(&repo, "7")
+            .without_sandbox()
             .env("TEST_BLOCK", &block)
             .env("TEST_MARK", &mark)
             .env("TEST_PIDS", &pids),

@@ -18,6 +18,7 @@ mod reflect_history;
 mod reliability;
 mod replay;
 mod resume;
+mod sandbox;
 mod status;
 mod subject;
 mod terminal;

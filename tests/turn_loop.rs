@@ -188,8 +188,35 @@ misbehaving! {
     a_confirmed_entry_must_cite_an_existing_line: "confirmed-missing-path.sh" => "$.entries[0].sources";
     an_oversized_receipt_is_refused: "oversized.sh" => "256";
     a_symlinked_receipt_is_never_followed: "symlink-receipt.sh" => "symbolic link";
-    a_hard_linked_receipt_is_refused: "hardlink-receipt.sh" => "link";
     a_fifo_receipt_is_refused_without_blocking: "fifo-receipt.sh" => "regular file";
+}
+
+#[test]
+fn a_hard_linked_receipt_is_refused() {
+    // Under the sandbox the link cannot even be made (Landlock refuses a link across
+    // directories); without it, the receipt reader refuses the link.
+    let repo = TempRepo::new();
+    Interview::of_work_item(&repo)
+        .runner("hardlink-receipt.sh")
+        .answers(NO_ANSWERS)
+        .args(["--retries", "1"])
+        .run()
+        .exits(4);
+    let repo = TempRepo::new();
+    let out = Interview::of_work_item(&repo)
+        .runner("hardlink-receipt.sh")
+        .without_sandbox()
+        .answers(NO_ANSWERS)
+        .args(["--retries", "1"])
+        .run()
+        .exits(4);
+    assert!(
+        out.screen().to_lowercase().contains("link"),
+        "{}",
+        out.screen()
+    );
+    assert_eq!(out.events("turn_failed").len(), 2);
+    assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
 }
 
 #[test]
@@ -210,6 +237,7 @@ fn a_runner_that_never_exits_is_stopped_at_the_timeout() {
     let pid_file = repo.scratch("test-pids");
     let out = Interview::of_work_item(&repo)
         .runner("never-exits.sh")
+        .without_sandbox()
         .answers(NO_ANSWERS)
         .args(["--turn-timeout", "1", "--grace", "1", "--retries", "0"])
         .env("TEST_PIDS", &pid_file)
@@ -231,6 +259,7 @@ fn a_runner_ignoring_sigterm_and_its_children_are_killed() {
     let pid_file = repo.scratch("test-pids");
     Interview::of_work_item(&repo)
         .runner("ignores-term.sh")
+        .without_sandbox()
         .answers(NO_ANSWERS)
         .args(["--turn-timeout", "1", "--grace", "1", "--retries", "0"])
         .env("TEST_PIDS", &pid_file)
@@ -247,6 +276,7 @@ fn a_setsid_escapee_is_killed_and_reported() {
     let pid_file = repo.scratch("test-pids");
     let pty = Interview::of_work_item(&repo)
         .runner("setsid-daemon.sh")
+        .without_sandbox()
         .out("-")
         .env("TEST_PIDS", &pid_file)
         .at_terminal();
@@ -265,6 +295,7 @@ fn ctrl_c_during_a_turn_saves_the_session_as_aborted_and_exits_130() {
     let mark = repo.scratch("turn2-started");
     let mut pty = Interview::of_work_item(&repo)
         .runner("slow-ask.sh")
+        .without_sandbox()
         .env("TEST_PIDS", &pid_file)
         .env("TEST_MARK", &mark)
         .at_terminal();
@@ -328,6 +359,7 @@ fn a_second_ctrl_c_kills_the_runner_at_once() {
     let pid_file = repo.scratch("test-pids");
     let mut pty = Interview::of_work_item(&repo)
         .runner("ignores-term.sh")
+        .without_sandbox()
         .args(["--grace", "60"])
         .env("TEST_PIDS", &pid_file)
         .at_terminal();
@@ -409,6 +441,7 @@ fn an_out_dir_swapped_for_a_symlink_is_caught_and_never_followed() {
     // The guard sees the swap…
     let out = Interview::of_work_item(&repo)
         .runner("swaps-out-dir.sh")
+        .without_sandbox()
         .answers(NO_ANSWERS)
         .run()
         .exits(3);
@@ -417,6 +450,7 @@ fn an_out_dir_swapped_for_a_symlink_is_caught_and_never_followed() {
     let repo = TempRepo::new();
     let out = Interview::of_work_item(&repo)
         .runner("swaps-out-dir.sh")
+        .without_sandbox()
         .answers(NO_ANSWERS)
         .args(["--on-change", "warn", "--retries", "0"])
         .run()

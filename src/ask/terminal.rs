@@ -126,6 +126,7 @@ impl TerminalPerson {
     /// the prompt appeared) is never lost.
     fn prompt(&mut self, prompt: &str) -> Result<String, AskError> {
         let base = self.acted_on;
+        self.flush_pending();
         self.show(prompt)?;
         let line = match &mut self.input {
             Input::Fd(fd, reader) => reader.next_line(fd.as_fd(), base),
@@ -142,6 +143,21 @@ impl TerminalPerson {
             let _ = self.show("\n");
         }
         line
+    }
+}
+
+impl TerminalPerson {
+    /// Drop keys already queued on the terminal (typed ahead, or injected with TIOCSTI by
+    /// someone else) before a prompt appears: only what is typed once it is shown answers it.
+    fn flush_pending(&self) {
+        let stdin = std::io::stdin();
+        let fd = match &self.input {
+            Input::Fd(fd, _) => fd.as_fd(),
+            Input::Stdin => stdin.as_fd(),
+        };
+        if nix::unistd::isatty(fd).unwrap_or(false) {
+            let _ = nix::sys::termios::tcflush(fd, nix::sys::termios::FlushArg::TCIFLUSH);
+        }
     }
 }
 

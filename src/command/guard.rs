@@ -23,7 +23,14 @@ pub fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
     } else {
         Some(super::lock(&repo, "guard")?)
     };
+    // The command is the person's own: confined only when asked (docs/sandbox.md).
+    let mode = args.sandbox.unwrap_or(crate::sandbox::Mode::Off);
+    let sandbox = crate::sandbox::decide(mode)?.map(|support| {
+        crate::output::stderr_line(&crate::sandbox::enforced_line(&support));
+        crate::sandbox::Confinement::new(support, &repo.worktree, &repo.common_dir, None)
+    });
     let request = GuardRequest {
+        sandbox,
         command,
         json,
         // Without a person to ask, `ask` means `fail`.

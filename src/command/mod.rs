@@ -45,7 +45,7 @@ pub fn run(cli: Cli) -> Result<i32> {
     };
     match &cli.command {
         Command::Runner { name } => runner::run(name),
-        Command::Runners => printed(runners::run()),
+        Command::Runners { json } => printed(runners::run(*json)),
         Command::Completions { shell } => completions::run(*shell),
         Command::Man => man::run(),
         Command::Prune { older_than, keep } => printed(prune::run(&cwd, *older_than, *keep)),

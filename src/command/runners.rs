@@ -1,7 +1,85 @@
-//! `interview runners`: the runner presets, whether each is installed, and what each runs.
+//! `interview runners`: the runner presets, whether each is installed, and what each runs; then
+//! what the sandbox enforces on this machine (docs/sandbox.md). As text or (`--json`) as one
+//! JSON document.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::runner::presets::{PRESETS, VERSION_TIMEOUT, find_on_path, render_list, version_of};
+use crate::sandbox::{Support, env, paths};
 
-pub fn run() -> Result<i32> {
-    crate::runner::presets::list()
+/// Print the report; returns the exit code.
+pub fn run(json: bool) -> Result<i32> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let support = Support::probe();
+    if json {
+        let runners: Vec<serde_json::Value> = PRESETS
+            .iter()
+            .map(|p| {
+                let found = find_on_path(p.program, &path);
+                serde_json::json!({
+                    "name": p.name,
+                    "program": p.program,
+                    "installed": found.as_ref().map(|f| f.display().to_string()),
+                    "version": found.as_ref().map(|f| version_of(f, VERSION_TIMEOUT)),
+                    "argv": p.argv(),
+                    "writable_state": paths::state_dirs(Some(p.name)),
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "runners": runners,
+            "sandbox": sandbox_json(&support),
+        });
+        let text = serde_json::to_string_pretty(&doc)
+            .map_err(|e| Error::Other(format!("cannot write the report as JSON: {e}")))?;
+        crate::output::stdout_line(&text)?;
+    } else {
+        crate::output::stdout(&render_list(&path, VERSION_TIMEOUT))?;
+        crate::output::stdout(&sandbox_text(&support))?;
+    }
+    Ok(0)
+}
+
+fn sandbox_json(s: &Support) -> serde_json::Value {
+    serde_json::json!({
+        "platform": std::env::consts::OS,
+        "landlock": s.landlock_abi.is_some(),
+        "landlock_abi": s.landlock_abi,
+        "landlock_missing": s.landlock_missing,
+        "scoped_signals_and_sockets": s.scoped(),
+        "namespaces": s.namespaces,
+        "namespaces_missing": s.namespaces_missing,
+        "summary": s.summary(),
+        "removed_variables": env::SERVER_HANDLES,
+    })
+}
+
+fn sandbox_text(s: &Support) -> String {
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let mut out = String::from(
+        "\nSandbox on this machine (--sandbox auto|require|off, see docs/sandbox.md):\n",
+    );
+    out.push_str(&format!(
+        "  Landlock                  {}\n",
+        match (s.landlock_abi, &s.landlock_missing) {
+            (Some(abi), _) => format!("yes, ABI {abi}"),
+            (None, why) => format!("no ({})", why.as_deref().unwrap_or("not available")),
+        }
+    ));
+    out.push_str(&format!(
+        "  signal and socket scope   {}\n",
+        yes_no(s.scoped())
+    ));
+    out.push_str(&format!(
+        "  PID and mount namespaces  {}\n",
+        if s.namespaces {
+            "yes".to_string()
+        } else {
+            format!(
+                "no ({})",
+                s.namespaces_missing.as_deref().unwrap_or("not allowed")
+            )
+        }
+    ));
+    out.push_str(&format!("  enforced                  {}\n", s.summary()));
+    out
 }

@@ -105,6 +105,7 @@ impl RunSettings {
             verbose: run.verbose,
             progress: ProgressLook::resolve(look.color, run.verbose),
             clarify_into: None,
+            sandbox: sandbox_setting(run.sandbox, file.sandbox.as_deref())?,
         };
         Ok(RunSettings {
             session,
@@ -152,4 +153,28 @@ impl RunSettings {
             interactive: self.interactive,
         }
     }
+}
+
+/// `--sandbox` or the config's `sandbox` (default `auto`): what to enforce, said once.
+fn sandbox_setting(
+    flag: Option<crate::sandbox::Mode>,
+    file: Option<&str>,
+) -> Result<Option<crate::sandbox::Support>> {
+    use crate::sandbox::Mode;
+    let mode = match (flag, file) {
+        (Some(mode), _) => mode,
+        (None, Some(text)) => Mode::parse_setting(text).ok_or_else(|| {
+            Error::Usage(format!(
+                "interview.toml: sandbox must be \"auto\", \"require\" or \"off\", not {text:?}"
+            ))
+        })?,
+        (None, None) => Mode::Auto,
+    };
+    let decided = crate::sandbox::decide(mode)?;
+    if mode != Mode::Off {
+        crate::output::stderr_line(&crate::sandbox::enforced_line(
+            &crate::sandbox::Support::probe(),
+        ));
+    }
+    Ok(decided)
 }

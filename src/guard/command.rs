@@ -15,6 +15,8 @@ pub struct GuardRequest {
     pub json: bool,
     /// What a change leads to.
     pub on_change: WhenChanged,
+    /// Run the command in the sandbox (only when asked: the command is the person's).
+    pub sandbox: Option<crate::sandbox::Confinement>,
 }
 
 /// What a change made by the command leads to. Without a person to ask, `--on-change ask`
@@ -55,7 +57,7 @@ pub fn run(args: &GuardRequest, worktree: &Path) -> Result<i32> {
         )),
         [program, rest @ ..] => {
             let before = Snapshot::take(&scope)?;
-            let code = run_command(program, rest, worktree, args.json)?;
+            let code = run_command(program, rest, worktree, args)?;
             let after = Snapshot::take_after(&scope, &before)?;
             let report = before.diff(&after);
             if args.json {
@@ -83,10 +85,20 @@ pub fn run(args: &GuardRequest, worktree: &Path) -> Result<i32> {
 /// Run the command in its own process group, in the worktree; its exit code (128 + signal when
 /// killed by one). With `json_out`, its standard output goes to standard error so ours stays
 /// one JSON document.
-fn run_command(program: &str, args: &[String], cwd: &Path, json_out: bool) -> Result<i32> {
+fn run_command(program: &str, args: &[String], cwd: &Path, request: &GuardRequest) -> Result<i32> {
     use crate::process::{Detach, Input, Output, Spawn};
-    let finished = Spawn::new(program)
-        .args(args)
+    let json_out = request.json;
+    let mut spawn = Spawn::new(program).args(args);
+    if let Some(sandbox) = &request.sandbox {
+        let argv: Vec<String> = std::iter::once(program.to_string())
+            .chain(args.iter().cloned())
+            .collect();
+        let prepared = sandbox
+            .prepare(&argv, cwd, &[])
+            .map_err(|e| Error::io(format!("cannot start `{program}`"), e))?;
+        spawn = spawn.confine(std::sync::Arc::new(prepared));
+    }
+    let finished = spawn
         .cwd(cwd)
         .detach(Detach::Group)
         .stdin(Input::Inherit)

@@ -79,13 +79,17 @@ impl Ending {
     }
 }
 
-/// The sandbox's hook into every spawn (see `docs/architecture.md`).
+/// The sandbox's hook into every spawn (see `docs/architecture.md` and `docs/sandbox.md`).
 ///
-/// `prepare` runs in the tool before the fork and may change the command (clear or scrub the
+/// `argv` may replace what is started (the sandbox starts a launcher of its own, which confines
+/// itself and then executes the program). `prepare` runs in the tool before the fork and may change the command (clear or scrub the
 /// environment, build a Landlock ruleset to apply later). `in_child` runs in the child after it
 /// has left the tool's session or group and before `exec`: it must be async-signal-safe — no
 /// allocation, no locks — so anything it needs is made ready in `prepare`.
 pub trait Confinement: Send + Sync {
+    fn argv(&self, argv: &[OsString]) -> std::io::Result<Vec<OsString>> {
+        Ok(argv.to_vec())
+    }
     fn prepare(&self, _cmd: &mut Command) -> std::io::Result<()> {
         Ok(())
     }
@@ -316,9 +320,15 @@ impl Spawn {
     }
 
     fn command(&self) -> std::io::Result<Command> {
-        let mut cmd = Command::new(&self.argv[0]);
-        cmd.args(&self.argv[1..])
-            .envs(self.env.iter().map(|(k, v)| (k, v)));
+        let argv = match &self.confinement {
+            Some(confinement) => confinement.argv(&self.argv)?,
+            None => self.argv.clone(),
+        };
+        let (program, args) = argv
+            .split_first()
+            .ok_or_else(|| std::io::Error::other("nothing to start"))?;
+        let mut cmd = Command::new(program);
+        cmd.args(args).envs(self.env.iter().map(|(k, v)| (k, v)));
         if let Some(dir) = &self.cwd {
             cmd.current_dir(dir);
         }

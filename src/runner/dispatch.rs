@@ -36,6 +36,10 @@ pub struct Invocation {
     /// Where to note the runner's pid and start time, so a later run of the tool can end a runner
     /// orphaned when this one was killed.
     pub pid_file: Option<PathBuf>,
+    /// Start the runner in the sandbox (see `docs/sandbox.md`); `None`: unconfined.
+    pub sandbox: Option<crate::sandbox::Confinement>,
+    /// Paths the runner may write under the sandbox (the turn's `out/`).
+    pub writable: Vec<PathBuf>,
 }
 
 #[derive(Debug)]
@@ -69,6 +73,11 @@ pub fn dispatch(inv: &Invocation) -> std::io::Result<Outcome> {
         .label(format!("runner `{}`", inv.argv[0]));
     if let Some(path) = &inv.pid_file {
         spawn = spawn.pid_file(path);
+    }
+    if let Some(sandbox) = &inv.sandbox {
+        // Owns the private TMPDIR, removed when the spawn (and all the runner started) is done.
+        let prepared = sandbox.prepare(&inv.argv, &inv.cwd, &inv.writable)?;
+        spawn = spawn.confine(std::sync::Arc::new(prepared));
     }
     let finished = spawn.run_into(CappedLog::create(inv)?)?;
     let mut log = finished.sink;

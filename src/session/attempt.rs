@@ -197,6 +197,18 @@ impl Session<'_> {
             grace: self.settings.grace,
             verbose: self.settings.verbose,
             pid_file: Some(files.pid.clone()),
+            sandbox: self.settings.sandbox.clone().map(|support| {
+                crate::sandbox::Confinement::new(
+                    support,
+                    &self.repo.worktree,
+                    &self.repo.common_dir,
+                    spec.preset.as_deref(),
+                )
+            }),
+            // The turn's out/, and the preset's scratch working directory where it has one.
+            writable: std::iter::once(files.out.clone())
+                .chain(setup.scratch.as_ref().map(|d| d.path().to_path_buf()))
+                .collect(),
         };
         Ok((invocation, setup))
     }

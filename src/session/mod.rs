@@ -59,6 +59,8 @@ pub struct Settings {
     pub progress: crate::ask::progress::ProgressLook,
     /// `--clarify-into FILE` (intent).
     pub clarify_into: Option<PathBuf>,
+    /// What the sandbox enforces on this machine; `None`: no sandbox (docs/sandbox.md).
+    pub sandbox: Option<crate::sandbox::Support>,
 }
 
 /// How a finished interview ended well.

@@ -95,6 +95,13 @@ impl<'r> Interview<'r> {
         self.arg("--out").arg(path)
     }
 
+    /// `--sandbox off`: for the tests of what the guard and the process control do where no
+    /// sandbox prevents a change or keeps the runner's processes together (the sandbox itself
+    /// is tests/sandbox.rs).
+    pub fn without_sandbox(self) -> Self {
+        self.args(["--sandbox", "off"])
+    }
+
     /// One more argument, as typed.
     pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Self {
         self.args.push(arg.as_ref().to_owned());

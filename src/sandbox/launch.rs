@@ -1,0 +1,265 @@
+//! The launcher: our own executable started as `interview __sandbox run POLICY -- RUNNER…`. It
+//! confines itself (namespaces, then Landlock) and executes the runner; `__sandbox probe` tries
+//! the namespaces and reports.
+//!
+//! Why a launcher and not `pre_exec`: between fork and exec a child of the multi-threaded tool
+//! may only make async-signal-safe calls, and setting up namespaces needs allocation, file
+//! writes and a second fork. The launcher is checked for first thing in `main`, before any
+//! thread exists, so in it every step — including `fork` — is as safe as in any
+//! single-threaded program.
+//!
+//! With namespaces the processes are: the launcher (in the tool's PID namespace, the one the
+//! tool waits for) → the namespace's init (pid 1, our code) → the runner. When the runner ends,
+//! init ends, and the kernel kills everything left in the namespace, daemons included. Each of
+//! launcher and init gets SIGKILL when its parent dies, so a kill -9 of the tool ends them all.
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use nix::sys::signal::{SigHandler, Signal, kill, signal};
+use nix::sys::wait::{WaitStatus, waitpid};
+use nix::unistd::{ForkResult, Pid, fork, getpid, getppid};
+use serde::{Deserialize, Serialize};
+
+use super::{namespace, rules};
+
+/// The first argument that selects the launcher.
+pub const ARG: &str = "__sandbox";
+
+/// What the launcher applies, decided by the tool.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Policy {
+    /// The tool's pid: the launcher's parent, checked after it asks to die with it.
+    pub tool_pid: i32,
+    pub landlock: bool,
+    pub namespaces: bool,
+    /// The private temporary directory (writable).
+    pub tmp: PathBuf,
+    /// Writable: the turn's out/ and the preset's state directories.
+    pub writable: Vec<PathBuf>,
+    /// Bound read-only in the mount namespace (Landlock never grants them anyway).
+    pub protected: Vec<PathBuf>,
+    /// Paths that must stay visible when /tmp is replaced.
+    pub visible: Vec<PathBuf>,
+}
+
+/// Run the launcher if this process was started as one; returns its exit code.
+pub fn main_if_asked() -> Option<i32> {
+    let mut args = std::env::args_os().skip(1);
+    if args.next()? != ARG {
+        return None;
+    }
+    let rest: Vec<OsString> = args.collect();
+    let result = match rest.first().and_then(|a| a.to_str()) {
+        Some("probe") => probe(),
+        Some("run") => run(&rest[1..]),
+        _ => Err("usage: interview __sandbox probe | run POLICY -- PROGRAM ARGS…".into()),
+    };
+    Some(match result {
+        Ok(code) => code,
+        Err(message) => {
+            crate::output::stderr_line(&format!("interview sandbox: {message}"));
+            126
+        }
+    })
+}
+
+fn run(args: &[OsString]) -> Result<i32, String> {
+    let (policy, argv) = match args {
+        [policy, dashes, argv @ ..] if dashes == "--" && !argv.is_empty() => (policy, argv),
+        _ => return Err("usage: interview __sandbox run POLICY -- PROGRAM ARGS…".into()),
+    };
+    let policy: Policy = serde_json::from_str(policy.to_str().unwrap_or(""))
+        .map_err(|e| format!("bad policy: {e}"))?;
+    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(|e| e.to_string())?;
+    if getppid().as_raw() != policy.tool_pid {
+        return Err("the tool that started this runner is gone".into());
+    }
+    if !policy.namespaces {
+        confine_and_exec(&policy, argv);
+    }
+    namespace::enter(&policy)?;
+    let (report_read, report_write) = nix::unistd::pipe().map_err(|e| e.to_string())?;
+    // Stay alive through the SIGTERM of a timeout: the runner gets its grace period, and this
+    // process ending would end the namespace at once. SIGKILL still ends it (and all below).
+    ignore_stop_signals();
+    // SAFETY: the launcher is single-threaded (it is entered first thing in `main`, before
+    // anything could start a thread), so the child is a complete copy of a consistent process
+    // and may allocate, lock and make any call.
+    match unsafe { fork() }.map_err(|e| format!("fork: {e}"))? {
+        ForkResult::Child => {
+            drop(report_read);
+            std::process::exit(init(&policy, argv, std::fs::File::from(report_write)));
+        }
+        ForkResult::Parent { child } => {
+            drop(report_write);
+            let status = wait_for(child);
+            let mut byte = [0u8; 1];
+            let signalled = std::fs::File::from(report_read)
+                .read(&mut byte)
+                .is_ok_and(|n| n == 1);
+            if signalled && let Ok(sig) = Signal::try_from(i32::from(byte[0])) {
+                // End the way the runner ended, so the tool sees the same signal.
+                // SAFETY: setting a signal's disposition to the default installs no handler.
+                let _ = unsafe { signal(sig, SigHandler::SigDfl) };
+                let _ = kill(getpid(), sig);
+            }
+            Ok(match status {
+                WaitStatus::Exited(_, code) => code,
+                WaitStatus::Signaled(_, sig, _) => 128 + sig as i32,
+                _ => 126,
+            })
+        }
+    }
+}
+
+/// The PID namespace's first process: mount its /proc, start the runner, and end when it ends
+/// (which ends every process left in the namespace). Returns the exit code; a runner killed by
+/// a signal is reported as that signal's number on `report`.
+fn init(policy: &Policy, argv: &[OsString], mut report: std::fs::File) -> i32 {
+    if nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).is_err() {
+        return 126;
+    }
+    if let Err(message) = namespace::mount_proc() {
+        crate::output::stderr_line(&format!("interview sandbox: {message}"));
+        return 126;
+    }
+    let _ = nix::sys::prctl::set_dumpable(false);
+    // SAFETY: this process is single-threaded (the launcher's child), see `run`.
+    let runner = match unsafe { fork() } {
+        Ok(ForkResult::Child) => {
+            drop(report);
+            restore_stop_signals();
+            confine_and_exec(policy, argv)
+        }
+        Ok(ForkResult::Parent { child }) => child,
+        Err(e) => {
+            crate::output::stderr_line(&format!("interview sandbox: fork: {e}"));
+            return 126;
+        }
+    };
+    // Reap everything re-parented to us until the runner itself is done.
+    loop {
+        match waitpid(None, None) {
+            Ok(WaitStatus::Exited(pid, code)) if pid == runner => return code,
+            Ok(WaitStatus::Signaled(pid, sig, _)) if pid == runner => {
+                let _ = report.write_all(&[sig as i32 as u8]);
+                return 0;
+            }
+            Ok(_) => continue,
+            Err(nix::errno::Errno::EINTR) => continue,
+            Err(_) => return 126,
+        }
+    }
+}
+
+/// Apply Landlock (when the policy asks) and execute the runner; never returns.
+fn confine_and_exec(policy: &Policy, argv: &[OsString]) -> ! {
+    if policy.landlock {
+        match rules::restrict(policy) {
+            Ok(applied) if applied.enforced => {}
+            Ok(_) => fail("Landlock was not enforced"),
+            Err(message) => fail(&message),
+        }
+    }
+    let err = exec(&argv[0], argv, &policy.tmp);
+    crate::output::stderr_line(&format!(
+        "interview sandbox: cannot start runner `{}`: {err}",
+        argv[0].to_string_lossy()
+    ));
+    std::process::exit(127)
+}
+
+/// Replace this process by `program` (a resolved path) with `argv`, in the runner's
+/// environment (see [`super::env`]); returns only on failure.
+fn exec(program: &OsString, argv: &[OsString], tmp: &std::path::Path) -> String {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let c = |s: &[u8]| CString::new(s).map_err(|_| "a NUL byte in the command line".to_string());
+    let build = || -> Result<(CString, Vec<CString>, Vec<CString>), String> {
+        let path = c(program.as_bytes())?;
+        let args = argv
+            .iter()
+            .map(|a| c(a.as_bytes()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let env = super::env::for_runner(std::env::vars_os(), tmp)
+            .into_iter()
+            .map(|(k, v)| {
+                let mut kv = k.as_bytes().to_vec();
+                kv.push(b'=');
+                kv.extend_from_slice(v.as_bytes());
+                c(&kv)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((path, args, env))
+    };
+    match build() {
+        Ok((path, args, env)) => match nix::unistd::execve(&path, &args, &env) {
+            Ok(never) => match never {},
+            Err(e) => e.to_string(),
+        },
+        Err(message) => message,
+    }
+}
+
+fn fail(message: &str) -> ! {
+    crate::output::stderr_line(&format!("interview sandbox: {message}"));
+    std::process::exit(126)
+}
+
+fn wait_for(child: Pid) -> WaitStatus {
+    loop {
+        match waitpid(child, None) {
+            Ok(status @ (WaitStatus::Exited(..) | WaitStatus::Signaled(..))) => return status,
+            Ok(_) | Err(nix::errno::Errno::EINTR) => continue,
+            Err(_) => return WaitStatus::Exited(child, 126),
+        }
+    }
+}
+
+const STOP_SIGNALS: [Signal; 3] = [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP];
+
+fn ignore_stop_signals() {
+    for sig in STOP_SIGNALS {
+        // SAFETY: SIG_IGN installs no handler; nothing runs in signal context.
+        let _ = unsafe { signal(sig, SigHandler::SigIgn) };
+    }
+}
+
+fn restore_stop_signals() {
+    for sig in STOP_SIGNALS {
+        // SAFETY: SIG_DFL installs no handler; nothing runs in signal context.
+        let _ = unsafe { signal(sig, SigHandler::SigDfl) };
+    }
+}
+
+/// `interview __sandbox probe`: do what a turn does — user, mount and PID namespaces, a
+/// private /tmp, a private /proc — and exit 0 when all of it worked.
+fn probe() -> Result<i32, String> {
+    let policy = Policy {
+        tool_pid: 0,
+        landlock: false,
+        namespaces: true,
+        tmp: PathBuf::from("/nonexistent"),
+        writable: Vec::new(),
+        protected: Vec::new(),
+        visible: Vec::new(),
+    };
+    std::env::set_current_dir("/").map_err(|e| format!("cannot enter /: {e}"))?;
+    namespace::enter(&policy)?;
+    // SAFETY: single-threaded, see `run`.
+    match unsafe { fork() }.map_err(|e| format!("fork: {e}"))? {
+        ForkResult::Child => std::process::exit(match namespace::mount_proc() {
+            Ok(()) => 0,
+            Err(message) => {
+                crate::output::stderr_line(&format!("interview sandbox: {message}"));
+                1
+            }
+        }),
+        ForkResult::Parent { child } => match wait_for(child) {
+            WaitStatus::Exited(_, 0) => Ok(0),
+            _ => Err("cannot mount a private /proc in a PID namespace".into()),
+        },
+    }
+}

@@ -1,0 +1,228 @@
+//! The sandbox a runner starts in: Landlock write rules, its own PID and mount namespaces where
+//! the kernel allows them, and an environment without handles to outside servers.
+//!
+//! The tool never applies any of this to itself. Every spawn of a runner goes through
+//! [`crate::process`], whose confinement hook [`Prepared`] implements: it starts our own
+//! executable as a small launcher (`interview __sandbox run POLICY -- RUNNER…`, see [`launch`]),
+//! which confines itself and then executes the runner. The launcher is a fresh single-threaded process, so it may fork,
+//! allocate and make any system call between the steps; nothing unsafe runs between fork and
+//! exec in the multi-threaded tool. See `docs/sandbox.md`.
+
+pub mod env;
+pub mod launch;
+mod namespace;
+pub mod paths;
+mod rules;
+pub mod support;
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+pub use support::Support;
+
+/// `--sandbox auto|require|off` (config `sandbox`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Use what this machine offers; say once what is enforced.
+    #[default]
+    Auto,
+    /// Refuse to run a turn without Landlock.
+    Require,
+    /// No sandbox: only the change guard (detection).
+    Off,
+}
+
+impl Mode {
+    pub fn parse_setting(text: &str) -> Option<Mode> {
+        match text {
+            "auto" => Some(Mode::Auto),
+            "require" => Some(Mode::Require),
+            "off" => Some(Mode::Off),
+            _ => None,
+        }
+    }
+}
+
+/// What a run of the tool applies to every runner it starts: decided once from the mode and the
+/// machine's support.
+#[derive(Debug, Clone)]
+pub struct Confinement {
+    pub support: Support,
+    /// Never writable: the worktree, its git directories, the git configuration files.
+    pub protected: Vec<PathBuf>,
+    /// Writable besides the turn's own directories: the preset's state directories.
+    pub state: Vec<PathBuf>,
+}
+
+/// The one line `auto` prints: what holds on this machine.
+pub fn enforced_line(support: &Support) -> String {
+    format!("interview: sandbox: {}", support.summary())
+}
+
+/// Decide what to apply for `mode`. `Ok(None)`: no sandbox (off, or auto on a machine without
+/// Landlock). `require` without Landlock is an error naming the reason.
+pub fn decide(mode: Mode) -> Result<Option<Support>> {
+    if mode == Mode::Off {
+        return Ok(None);
+    }
+    let support = Support::probe();
+    if support.landlock_abi.is_none() {
+        let reason = support
+            .landlock_missing
+            .clone()
+            .unwrap_or_else(|| "Landlock is not available".into());
+        if mode == Mode::Require {
+            return Err(Error::Sandbox(format!(
+                "--sandbox require: refusing to run a turn without Landlock ({reason})"
+            )));
+        }
+        if !support.namespaces {
+            return Ok(None);
+        }
+    }
+    Ok(Some(support))
+}
+
+impl Confinement {
+    /// The confinement for runners in the repository at `worktree` (git directory `common_dir`),
+    /// with the state directories of `preset` writable.
+    pub fn new(
+        support: Support,
+        worktree: &Path,
+        common_dir: &Path,
+        preset: Option<&str>,
+    ) -> Confinement {
+        Confinement {
+            support,
+            protected: paths::protected(worktree, common_dir),
+            state: paths::state_dirs(preset),
+        }
+    }
+
+    /// Prepare one start of a runner: a private temporary directory, the launcher's command
+    /// line, and the environment changes. `writable` are the turn's own writable directories
+    /// (its `out/`). Keep the returned [`Prepared`] until the runner and all it started are gone.
+    pub fn prepare(
+        &self,
+        argv: &[String],
+        cwd: &Path,
+        writable: &[PathBuf],
+    ) -> std::io::Result<Prepared> {
+        let tmp = tempfile::Builder::new()
+            .prefix("interview-turn-")
+            .tempdir_in(self.temp_base())?;
+        let tmp_path = std::fs::canonicalize(tmp.path())?;
+        let program = argv
+            .first()
+            .ok_or_else(|| std::io::Error::other("the runner command is empty"))?;
+        let resolved = resolve_program(program, cwd).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "not found on PATH (or not executable)",
+            )
+        })?;
+        let mut writable: Vec<PathBuf> = writable
+            .iter()
+            .chain(self.state.iter())
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .collect();
+        writable.sort();
+        writable.dedup();
+        let mut visible: Vec<PathBuf> = vec![cwd.to_path_buf(), resolved.clone()];
+        visible.extend(self.protected.iter().cloned());
+        visible.extend(writable.iter().cloned());
+        visible.extend(
+            argv.iter()
+                .skip(1)
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute()),
+        );
+        if let Ok(exe) = std::env::current_exe() {
+            visible.push(exe);
+        }
+        if let Some(path) = std::env::var_os("PATH") {
+            visible.extend(std::env::split_paths(&path).filter(|p| p.is_absolute()));
+        }
+        if let Some(home) = std::env::var_os("HOME") {
+            visible.push(PathBuf::from(home));
+        }
+        let policy = launch::Policy {
+            tool_pid: std::process::id() as i32,
+            landlock: self.support.landlock_abi.is_some(),
+            namespaces: self.support.namespaces,
+            tmp: tmp_path.clone(),
+            writable,
+            protected: self.protected.clone(),
+            visible,
+        };
+        let exe = std::env::current_exe()?;
+        let mut launcher = vec![
+            exe.display().to_string(),
+            launch::ARG.to_string(),
+            "run".to_string(),
+            serde_json::to_string(&policy).map_err(std::io::Error::other)?,
+            "--".to_string(),
+            resolved.display().to_string(),
+        ];
+        launcher.extend(argv.iter().skip(1).cloned());
+        Ok(Prepared {
+            argv: launcher,
+            _tmp: tmp,
+        })
+    }
+}
+
+impl Confinement {
+    /// Where private temporary directories go: the usual place, unless that is inside a
+    /// protected path (a TMPDIR pointing into the repository), then /tmp.
+    fn temp_base(&self) -> PathBuf {
+        let base = std::env::temp_dir();
+        let real = std::fs::canonicalize(&base).unwrap_or_else(|_| base.clone());
+        if self
+            .protected
+            .iter()
+            .any(|p| base.starts_with(p) || real.starts_with(p))
+        {
+            PathBuf::from("/tmp")
+        } else {
+            real
+        }
+    }
+}
+
+/// One prepared start: run `argv` (the launcher) instead; dropping it removes the private
+/// TMPDIR.
+#[derive(Debug)]
+pub struct Prepared {
+    pub argv: Vec<String>,
+    _tmp: tempfile::TempDir,
+}
+
+/// Where `program` is, the way `execvp` would find it: as given when it has a slash (relative to
+/// `cwd`), else the first executable file on PATH.
+fn resolve_program(program: &str, cwd: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &Path| {
+        std::fs::metadata(p)
+            .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            .unwrap_or(false)
+    };
+    if program.contains('/') {
+        let path = cwd.join(program);
+        return executable(&path).then_some(path);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| cwd.join(dir).join(program))
+        .find(|p| executable(p))
+}
+
+impl crate::process::Confinement for Prepared {
+    /// The launcher, which confines itself and then executes the runner.
+    fn argv(&self, _argv: &[std::ffi::OsString]) -> std::io::Result<Vec<std::ffi::OsString>> {
+        Ok(self.argv.iter().map(Into::into).collect())
+    }
+}

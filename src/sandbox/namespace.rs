@@ -1,0 +1,183 @@
+//! The runner's own user, mount and PID namespaces: a private /tmp and /proc, and the worktree,
+//! its git directories and the git configuration bound read-only.
+//!
+//! Runs only in the launcher (a single-threaded process of its own), never in the tool.
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::os::fd::AsRawFd;
+use std::path::{Component, Path, PathBuf};
+
+use nix::mount::{MsFlags, mount};
+use nix::sched::{CloneFlags, unshare};
+use nix::sys::statvfs::{FsFlags, statvfs};
+use nix::unistd::{getgid, getuid};
+
+use super::launch::Policy;
+
+/// The user id the runner has inside its namespace when the tool runs as root: not 0, so the
+/// runner keeps no capability in the namespace after it executes (and cannot undo the mounts).
+const INNER_ID_FOR_ROOT: u32 = 1000;
+
+fn err(what: &str, e: impl std::fmt::Display) -> String {
+    format!("{what}: {e}")
+}
+
+/// Enter new user, mount and PID namespaces (the PID namespace takes effect for the next child)
+/// and build the runner's view of the file system.
+pub fn enter(policy: &Policy) -> Result<(), String> {
+    let (uid, gid) = (getuid().as_raw(), getgid().as_raw());
+    unshare(CloneFlags::CLONE_NEWUSER | CloneFlags::CLONE_NEWNS | CloneFlags::CLONE_NEWPID)
+        .map_err(|e| err("cannot create user namespaces (unshare)", e))?;
+    let inner = |id: u32| if id == 0 { INNER_ID_FOR_ROOT } else { id };
+    std::fs::write("/proc/self/setgroups", "deny")
+        .map_err(|e| err("cannot write /proc/self/setgroups", e))?;
+    std::fs::write("/proc/self/uid_map", format!("{} {uid} 1\n", inner(uid)))
+        .map_err(|e| err("cannot write /proc/self/uid_map", e))?;
+    std::fs::write("/proc/self/gid_map", format!("{} {gid} 1\n", inner(gid)))
+        .map_err(|e| err("cannot write /proc/self/gid_map", e))?;
+    mount(
+        None::<&str>,
+        "/",
+        None::<&str>,
+        MsFlags::MS_REC | MsFlags::MS_PRIVATE,
+        None::<&str>,
+    )
+    .map_err(|e| err("cannot make the mounts private", e))?;
+    private_tmp(policy)?;
+    for path in &policy.writable {
+        bind(path, false)?;
+    }
+    for path in &policy.protected {
+        bind(path, true)?;
+    }
+    // The working directory still points into the mounts as they were: enter it again through
+    // the new ones (or a relative path would reach the worktree past its read-only bind).
+    let cwd = std::env::current_dir().map_err(|e| err("cannot read the working directory", e))?;
+    std::env::set_current_dir(&cwd).map_err(|e| err(&format!("cannot enter {}", cwd.display()), e))
+}
+
+/// In the PID namespace's first process: a /proc that shows only the runner's processes.
+pub fn mount_proc() -> Result<(), String> {
+    mount(
+        Some("proc"),
+        "/proc",
+        Some("proc"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
+        None::<&str>,
+    )
+    .map_err(|e| err("cannot mount a private /proc", e))
+}
+
+/// Bind `path` onto itself (with what is mounted below it), read-only if asked. A path that
+/// does not exist is skipped: there is nothing to protect or grant.
+fn bind(path: &Path, read_only: bool) -> Result<(), String> {
+    if std::fs::metadata(path).is_err() {
+        return Ok(());
+    }
+    mount(
+        Some(path),
+        path,
+        None::<&str>,
+        MsFlags::MS_BIND | MsFlags::MS_REC,
+        None::<&str>,
+    )
+    .map_err(|e| err(&format!("cannot bind {}", path.display()), e))?;
+    if !read_only {
+        return Ok(());
+    }
+    // A remount must keep the flags the kernel locked on the original mount.
+    let kept = statvfs(path)
+        .map(|s| locked_flags(s.flags()))
+        .unwrap_or(MsFlags::empty());
+    let flags = MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY | kept;
+    mount(None::<&str>, path, None::<&str>, flags, None::<&str>)
+        .map_err(|e| err(&format!("cannot remount {} read-only", path.display()), e))
+}
+
+fn locked_flags(f: FsFlags) -> MsFlags {
+    let mut m = MsFlags::empty();
+    for (fs, ms) in [
+        (FsFlags::ST_NOSUID, MsFlags::MS_NOSUID),
+        (FsFlags::ST_NODEV, MsFlags::MS_NODEV),
+        (FsFlags::ST_NOEXEC, MsFlags::MS_NOEXEC),
+        (FsFlags::ST_NOATIME, MsFlags::MS_NOATIME),
+        (FsFlags::ST_NODIRATIME, MsFlags::MS_NODIRATIME),
+        (FsFlags::ST_RELATIME, MsFlags::MS_RELATIME),
+    ] {
+        if f.contains(fs) {
+            m |= ms;
+        }
+    }
+    m
+}
+
+/// Replace /tmp by an empty file system holding only what the runner needs to see there: the
+/// private TMPDIR and the top-level entries of /tmp that hold the worktree, the turn's files,
+/// the runner's program, HOME and PATH directories. Everything else in /tmp (other people's
+/// files, server sockets such as tmux's) is out of reach.
+fn private_tmp(policy: &Policy) -> Result<(), String> {
+    let tmp = Path::new("/tmp");
+    if !std::fs::symlink_metadata(tmp).is_ok_and(|m| m.is_dir()) {
+        return Ok(());
+    }
+    let mut names: BTreeSet<OsString> = BTreeSet::new();
+    let mut paths: Vec<PathBuf> = policy.visible.clone();
+    paths.push(policy.tmp.clone());
+    paths.extend(
+        policy
+            .visible
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok()),
+    );
+    for path in &paths {
+        let Ok(rest) = path.strip_prefix(tmp) else {
+            continue;
+        };
+        match rest.components().next() {
+            Some(Component::Normal(name)) => {
+                names.insert(name.to_owned());
+            }
+            // Something needs all of /tmp: keep it shared.
+            _ => return Ok(()),
+        }
+    }
+    let old = std::fs::File::open(tmp).map_err(|e| err("cannot open /tmp", e))?;
+    let old_path = PathBuf::from(format!("/proc/self/fd/{}", old.as_raw_fd()));
+    mount(
+        Some("tmpfs"),
+        tmp,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some("mode=0755,size=4m"),
+    )
+    .map_err(|e| err("cannot mount a private /tmp", e))?;
+    for name in names {
+        let source = old_path.join(&name);
+        let target = tmp.join(&name);
+        let Ok(meta) = std::fs::symlink_metadata(&source) else {
+            continue;
+        };
+        if meta.file_type().is_symlink() {
+            if let Ok(to) = std::fs::read_link(&source) {
+                let _ = std::os::unix::fs::symlink(to, &target);
+            }
+            continue;
+        }
+        if meta.is_dir() {
+            std::fs::create_dir(&target)
+        } else {
+            std::fs::File::create(&target).map(|_| ())
+        }
+        .map_err(|e| err(&format!("cannot create {}", target.display()), e))?;
+        mount(
+            Some(&source),
+            &target,
+            None::<&str>,
+            MsFlags::MS_BIND | MsFlags::MS_REC,
+            None::<&str>,
+        )
+        .map_err(|e| err(&format!("cannot bind {}", target.display()), e))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,197 @@
+//! Which paths the sandbox protects (never writable, bound read-only where a mount namespace
+//! exists) and which state directories a preset may write.
+
+use std::path::{Path, PathBuf};
+
+/// The worktree, its git directories (the common dir holds linked-worktree and submodule git
+/// dirs), the main worktree of a linked one, and every git configuration file git would read,
+/// with the files their `include.path` / `includeIf` lines name.
+pub fn protected(worktree: &Path, common_dir: &Path) -> Vec<PathBuf> {
+    let mut out = vec![worktree.to_path_buf()];
+    let common = std::fs::canonicalize(common_dir).unwrap_or_else(|_| common_dir.to_path_buf());
+    if common.file_name().is_some_and(|n| n == ".git")
+        && let Some(main) = common.parent()
+    {
+        out.push(main.to_path_buf());
+    }
+    out.push(common.clone());
+    if let Some(gitdir) = gitfile_target(worktree) {
+        out.push(gitdir);
+    }
+    let mut configs = vec![common.join("config"), common.join("config.worktree")];
+    configs.extend(user_config_files());
+    for config in configs.clone() {
+        includes(&config, &mut configs, 0);
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    if let Some(home) = &home {
+        out.push(home.join(".config").join("git"));
+    }
+    if let Some(xdg) = std::env::var_os("XDG_CONFIG_HOME") {
+        out.push(PathBuf::from(xdg).join("git"));
+    }
+    out.extend(configs);
+    let unique: std::collections::BTreeSet<PathBuf> = out
+        .into_iter()
+        .filter(|p| p.is_absolute() && std::fs::symlink_metadata(p).is_ok())
+        .collect();
+    let mut kept: Vec<PathBuf> = unique.into_iter().collect();
+    // Outer paths first: the read-only binds of inner ones go on top.
+    kept.sort_by_key(|p| p.components().count());
+    kept
+}
+
+/// `~/.gitconfig`, the XDG git config, the system config, and the files `GIT_CONFIG_GLOBAL` /
+/// `GIT_CONFIG_SYSTEM` name.
+fn user_config_files() -> Vec<PathBuf> {
+    let mut files = vec![PathBuf::from("/etc/gitconfig")];
+    if let Some(home) = std::env::var_os("HOME") {
+        let home = PathBuf::from(home);
+        files.push(home.join(".gitconfig"));
+        files.push(home.join(".config").join("git").join("config"));
+    }
+    for var in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
+        if let Some(v) = std::env::var_os(var) {
+            files.push(PathBuf::from(v));
+        }
+    }
+    files
+}
+
+/// The git dir a `.git` file in `worktree` points to.
+fn gitfile_target(worktree: &Path) -> Option<PathBuf> {
+    let dotgit = worktree.join(".git");
+    if !std::fs::symlink_metadata(&dotgit).ok()?.is_file() {
+        return None;
+    }
+    let text = read_small(&dotgit)?;
+    let target = text.lines().next()?.strip_prefix("gitdir:")?.trim();
+    Some(worktree.join(target))
+}
+
+/// Add the files `config` includes (`path = …` in `[include]` and `[includeIf …]` sections),
+/// three levels deep at most.
+fn includes(config: &Path, found: &mut Vec<PathBuf>, depth: usize) {
+    if depth > 3 {
+        return;
+    }
+    let Some(text) = read_small(config) else {
+        return;
+    };
+    let base = config.parent().unwrap_or(Path::new("/"));
+    let mut in_include = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(section) = line.strip_prefix('[') {
+            let name = section.split([']', ' ', '"']).next().unwrap_or("");
+            in_include =
+                name.eq_ignore_ascii_case("include") || name.eq_ignore_ascii_case("includeif");
+            continue;
+        }
+        if !in_include {
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        if !key.trim().eq_ignore_ascii_case("path") {
+            continue;
+        }
+        let value = value.trim().trim_matches('"');
+        let path = match value.strip_prefix("~/") {
+            Some(rest) => match std::env::var_os("HOME") {
+                Some(home) => PathBuf::from(home).join(rest),
+                None => continue,
+            },
+            None => base.join(value),
+        };
+        if !found.contains(&path) {
+            found.push(path.clone());
+            includes(&path, found, depth + 1);
+        }
+    }
+}
+
+/// A regular file's text, at most 1 MiB, never following a link at the last component and
+/// never blocking on a FIFO.
+fn read_small(path: &Path) -> Option<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    let meta = if meta.file_type().is_symlink() {
+        std::fs::metadata(path).ok()?
+    } else {
+        meta
+    };
+    if !meta.is_file() || meta.len() > 1 << 20 {
+        return None;
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = String::new();
+    file.take(1 << 20).read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
+/// The state directories (and files) an agent CLI writes as it works, per preset: they stay
+/// writable under the sandbox. Only those that exist are granted (nothing is created for it).
+pub fn state_dirs(preset: Option<&str>) -> Vec<PathBuf> {
+    let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else {
+        return Vec::new();
+    };
+    let mut dirs = Vec::new();
+    match preset {
+        Some("claude") => {
+            dirs.push(match std::env::var_os("CLAUDE_CONFIG_DIR") {
+                Some(dir) => PathBuf::from(dir),
+                None => home.join(".claude"),
+            });
+            dirs.push(home.join(".claude.json"));
+            dirs.push(home.join(".claude.json.backup"));
+        }
+        Some("codex") => dirs.push(match std::env::var_os("CODEX_HOME") {
+            Some(dir) => PathBuf::from(dir),
+            None => home.join(".codex"),
+        }),
+        Some("gemini") => dirs.push(home.join(".gemini")),
+        Some("aider") => dirs.push(home.join(".aider")),
+        _ => return dirs,
+    }
+    dirs.push(home.join(".cache"));
+    dirs.push(home.join(".npm"));
+    dirs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn include_targets_are_protected_relative_to_their_config() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("config");
+        std::fs::write(
+            &config,
+            "[core]\n\tbare = false\n[include]\n\tpath = shared.inc\n[includeIf \"gitdir:/x/\"]\n\tpath = \"other.inc\"\n[user]\n\tpath = not-an-include\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("shared.inc"),
+            "[include]\npath = nested.inc\n",
+        )
+        .unwrap();
+        let mut found = Vec::new();
+        includes(&config, &mut found, 0);
+        let names: Vec<_> = found
+            .iter()
+            .map(|p| p.file_name().unwrap().to_str().unwrap())
+            .collect();
+        assert_eq!(names, ["shared.inc", "nested.inc", "other.inc"]);
+    }
+}

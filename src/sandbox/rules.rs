@@ -1,0 +1,118 @@
+//! The Landlock ruleset a runner starts under: read and execute everywhere except terminals,
+//! write only to the turn's writable paths, abstract sockets and signals scoped.
+
+use std::path::Path;
+
+use landlock::{
+    ABI, Access, AccessFs, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr,
+    RulesetStatus, Scope,
+};
+
+use super::launch::Policy;
+
+/// The newest ABI this build knows; older kernels get what they support (best effort).
+const TARGET: ABI = ABI::V10;
+
+/// Devices a runner may write (and read): the harmless ones every program expects.
+const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
+
+/// Entries of /dev never granted, not even for reading: the terminals (reading one would steal
+/// the person's keys, an ioctl on one could inject them).
+fn terminal(name: &str) -> bool {
+    name == "pts"
+        || name == "ptmx"
+        || name == "console"
+        || name.starts_with("tty")
+        || name.starts_with("vcs")
+        || name.starts_with("hvc")
+}
+
+/// How the restriction went, for the launcher's checks.
+pub struct Applied {
+    pub enforced: bool,
+}
+
+/// Restrict the calling process (and everything it later executes). `tmp` is the private
+/// temporary directory as seen by the runner.
+pub fn restrict(policy: &Policy) -> Result<Applied, String> {
+    let all = AccessFs::from_all(TARGET);
+    let read = AccessFs::from_read(TARGET);
+    let file_rights = AccessFs::from_file(TARGET);
+    let mut ruleset = Ruleset::default()
+        .handle_access(all)
+        .and_then(|r| r.scope(Scope::AbstractUnixSocket | Scope::Signal))
+        .and_then(|r| r.create())
+        .map_err(|e| format!("cannot create the Landlock ruleset: {e}"))?;
+
+    let mut grant = |path: &Path, access: BitFlags<AccessFs>| -> Result<(), String> {
+        use std::os::unix::fs::FileTypeExt;
+        let Ok(meta) = std::fs::metadata(path) else {
+            return Ok(()); // nothing there to grant
+        };
+        let kind = meta.file_type();
+        if !(kind.is_dir() || kind.is_file() || kind.is_char_device() || kind.is_block_device()) {
+            return Ok(()); // pipes and sockets (/dev/stdin and the like) take no rule
+        }
+        let access = if meta.is_dir() {
+            access
+        } else {
+            access & file_rights
+        };
+        let fd = PathFd::new(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        (&mut ruleset)
+            .add_rule(PathBeneath::new(fd, access))
+            .map_err(|e| format!("cannot add a Landlock rule for {}: {e}", path.display()))?;
+        Ok(())
+    };
+
+    // Listing `/` is allowed; reading is granted per top-level entry so /dev can be split.
+    grant(Path::new("/"), AccessFs::ReadDir.into())?;
+    let entries = std::fs::read_dir("/").map_err(|e| format!("cannot list /: {e}"))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if name == "dev" {
+            continue;
+        }
+        grant(&Path::new("/").join(&name), read)?;
+    }
+    // In the mount namespace /tmp is a new file system: its entries are the host's directories
+    // (the same inodes), so a rule on each also covers files the runner reaches by their host
+    // path (its standard input, the brief, opened before the namespace existed).
+    if policy.namespaces
+        && let Ok(entries) = std::fs::read_dir("/tmp")
+    {
+        for entry in entries.flatten() {
+            grant(&entry.path(), read)?;
+        }
+    }
+    grant(Path::new("/dev"), AccessFs::ReadDir.into())?;
+    if let Ok(devs) = std::fs::read_dir("/dev") {
+        for entry in devs.flatten() {
+            let name = entry.file_name();
+            let Some(text) = name.to_str() else { continue };
+            // Links (/dev/fd, /dev/stdin…) point into /proc, already readable.
+            if terminal(text) || entry.file_type().is_ok_and(|t| t.is_symlink()) {
+                continue;
+            }
+            let path = Path::new("/dev").join(text);
+            if DEVICES.contains(&text) {
+                grant(
+                    &path,
+                    read | AccessFs::WriteFile | AccessFs::Truncate | AccessFs::IoctlDev,
+                )?;
+            } else {
+                grant(&path, read)?;
+            }
+        }
+    }
+    for path in policy.writable.iter().chain(std::iter::once(&policy.tmp)) {
+        grant(path, all)?;
+    }
+
+    let status = ruleset
+        .restrict_self()
+        .map_err(|e| format!("cannot apply the Landlock ruleset: {e}"))?;
+    Ok(Applied {
+        enforced: status.ruleset != RulesetStatus::NotEnforced,
+    })
+}

@@ -1,0 +1,212 @@
+//! What this machine offers the sandbox: the Landlock ABI and whether unprivileged user
+//! namespaces (with PID and mount namespaces in them) can be created.
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+/// Set to `1` to make the tool behave as if the kernel had no Landlock: only ever weakens the
+/// sandbox; the tests use it to show what `--sandbox require` does on such a machine.
+pub const SIMULATE_NO_LANDLOCK: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_LANDLOCK";
+/// Set to `1` to make the tool behave as if user namespaces were not allowed (Landlock alone).
+pub const SIMULATE_NO_NAMESPACES: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Support {
+    /// The kernel's Landlock ABI version, when Landlock is usable.
+    pub landlock_abi: Option<i32>,
+    /// Why Landlock is not usable.
+    pub landlock_missing: Option<String>,
+    /// Own user, PID and mount namespaces (with a private /proc) can be set up.
+    pub namespaces: bool,
+    /// Why not.
+    pub namespaces_missing: Option<String>,
+}
+
+impl Support {
+    /// Probe once per process (the namespace probe starts our own executable once).
+    pub fn probe() -> Support {
+        static PROBED: OnceLock<Support> = OnceLock::new();
+        PROBED.get_or_init(probe_now).clone()
+    }
+
+    /// Abstract UNIX sockets and signals are scoped to the runner (Landlock ABI 6 and later).
+    pub fn scoped(&self) -> bool {
+        self.landlock_abi.is_some_and(|abi| abi >= 6)
+    }
+
+    /// One sentence: what is enforced, and what is missing and why.
+    pub fn summary(&self) -> String {
+        let mut held = Vec::new();
+        let mut missing = Vec::new();
+        match (self.landlock_abi, &self.landlock_missing) {
+            (Some(abi), _) => {
+                held.push(format!(
+                    "Landlock ABI {abi} (writes only to the turn's out/, a private TMPDIR and the preset's state directories)"
+                ));
+                if abi >= 6 {
+                    held.push("abstract sockets and signals scoped".into());
+                } else {
+                    missing.push("socket and signal scoping (needs Landlock ABI 6)".to_string());
+                }
+            }
+            (None, reason) => missing.push(format!(
+                "Landlock ({})",
+                reason.as_deref().unwrap_or("not available")
+            )),
+        }
+        if self.namespaces {
+            held.push(
+                "own PID and mount namespaces (private /tmp and /proc, repository and git config read-only)"
+                    .into(),
+            );
+        } else {
+            missing.push(format!(
+                "user namespaces ({}): descendants are swept instead, /tmp and /proc are shared",
+                self.namespaces_missing.as_deref().unwrap_or("not allowed")
+            ));
+        }
+        let mut line = if held.is_empty() {
+            "nothing enforced (detection only)".to_string()
+        } else {
+            held.join("; ")
+        };
+        if !missing.is_empty() {
+            line.push_str(&format!("; missing: {}", missing.join("; ")));
+        }
+        line
+    }
+}
+
+fn simulated(var: &str) -> bool {
+    std::env::var_os(var).is_some_and(|v| v == "1")
+}
+
+#[cfg(target_os = "linux")]
+fn probe_now() -> Support {
+    let (landlock_abi, landlock_missing) = if simulated(SIMULATE_NO_LANDLOCK) {
+        (None, Some(format!("simulated by {SIMULATE_NO_LANDLOCK}=1")))
+    } else {
+        match landlock_abi() {
+            Ok(abi) => (Some(abi), None),
+            Err(reason) => (None, Some(reason)),
+        }
+    };
+    let (namespaces, namespaces_missing) = if simulated(SIMULATE_NO_NAMESPACES) {
+        (
+            false,
+            Some(format!("simulated by {SIMULATE_NO_NAMESPACES}=1")),
+        )
+    } else {
+        match probe_namespaces() {
+            Ok(()) => (true, None),
+            Err(reason) => (false, Some(reason)),
+        }
+    };
+    Support {
+        landlock_abi,
+        landlock_missing,
+        namespaces,
+        namespaces_missing,
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn probe_now() -> Support {
+    Support {
+        landlock_abi: None,
+        landlock_missing: Some("Landlock exists only on Linux".into()),
+        namespaces: false,
+        namespaces_missing: Some("user namespaces exist only on Linux".into()),
+    }
+}
+
+/// The running kernel's Landlock ABI version.
+#[cfg(target_os = "linux")]
+fn landlock_abi() -> Result<i32, String> {
+    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
+    // SAFETY: landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION) only returns the
+    // ABI version (or -1 with errno); it reads no memory (the attribute pointer is NULL, as the
+    // version query requires) and creates no file descriptor.
+    let abi = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<libc::c_void>(),
+            0usize,
+            LANDLOCK_CREATE_RULESET_VERSION,
+        )
+    };
+    if abi >= 1 {
+        return Ok(abi as i32);
+    }
+    let err = std::io::Error::last_os_error();
+    Err(match err.raw_os_error() {
+        Some(libc::ENOSYS) => "the kernel is built without Landlock".into(),
+        Some(libc::EOPNOTSUPP) => {
+            "Landlock is disabled at boot (see the lsm= kernel parameter)".into()
+        }
+        _ => format!("Landlock is not usable: {err}"),
+    })
+}
+
+/// Start our own executable as `interview __sandbox probe`: it tries exactly what a turn does
+/// (user, mount and PID namespaces, a private /proc) and reports.
+#[cfg(target_os = "linux")]
+fn probe_namespaces() -> Result<(), String> {
+    use crate::process::{Ending, Spawn};
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find our executable: {e}"))?;
+    let finished = Spawn::new(exe)
+        .args([super::launch::ARG, "probe"])
+        .timeout(std::time::Duration::from_secs(10))
+        .grace(std::time::Duration::from_secs(1))
+        .capture(0, 4096)
+        .map_err(|e| format!("cannot run the probe: {e}"))?;
+    if finished.ending == Ending::Exited(0) {
+        return Ok(());
+    }
+    let text = String::from_utf8_lossy(&finished.sink.stderr);
+    let reason = text
+        .lines()
+        .last()
+        .unwrap_or("the probe failed")
+        .trim_start_matches("interview sandbox: ");
+    // Our own program's words, but shown to the person: no control characters.
+    Err(reason.chars().filter(|c| !c.is_control()).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_names_what_is_missing_and_why() {
+        let s = Support {
+            landlock_abi: Some(5),
+            landlock_missing: None,
+            namespaces: false,
+            namespaces_missing: Some("unshare: Operation not permitted".into()),
+        };
+        let line = s.summary();
+        assert!(line.starts_with("Landlock ABI 5"), "{line}");
+        assert!(
+            line.contains("missing: socket and signal scoping"),
+            "{line}"
+        );
+        assert!(
+            line.contains("user namespaces (unshare: Operation not permitted)"),
+            "{line}"
+        );
+        assert!(!s.scoped());
+    }
+
+    #[test]
+    fn nothing_available_is_detection_only() {
+        let s = Support {
+            landlock_abi: None,
+            landlock_missing: Some("the kernel is built without Landlock".into()),
+            namespaces: false,
+            namespaces_missing: Some("x".into()),
+        };
+        assert!(s.summary().starts_with("nothing enforced (detection only); missing: Landlock (the kernel is built without Landlock)"));
+    }
+}
