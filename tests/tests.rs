@@ -11,6 +11,7 @@ mod finish;
 mod guard;
 mod guard_git_dir;
 mod presets;
+mod presets_e2e;
 mod progress;
 mod reflect_crosscheck;
 mod reflect_facts;

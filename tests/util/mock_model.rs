@@ -494,6 +494,19 @@ fn gemini(body: &Value, rule: Option<&Rule>, stream: bool) -> Answer {
     let parts = match rule.map(|r| &r.reply) {
         Some(Reply::CallsThen(calls, _)) if answered < calls.len() => {
             let (name, args) = &calls[answered];
+            // `{plans_dir}`: the directory Gemini CLI named in an earlier refusal, as a model
+            // would read it there.
+            let text = body.to_string();
+            let marker = "designated plans directory (";
+            let args = match text.find(marker) {
+                Some(at) => {
+                    let rest = &text[at + marker.len()..];
+                    let dir = &rest[..rest.find(')').unwrap_or(0)];
+                    serde_json::from_str(&args.to_string().replace("{plans_dir}", dir))
+                        .unwrap_or(args.clone())
+                }
+                None => args.clone(),
+            };
             json!([{"functionCall": {"name": name, "args": args}}])
         }
         _ => json!([{"text": receipt_of(rule).to_string()}]),

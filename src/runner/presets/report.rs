@@ -180,11 +180,24 @@ pub fn said_on_failure(preset: Option<&str>, stdout: &str, log: &str) -> Option<
             }
         }
     }
-    log.lines()
+    let last = log
+        .lines()
         .rev()
         .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with("[interview:"))
-        .map(excerpt)
+        .find(|l| !l.is_empty() && !l.starts_with("[interview:"))?;
+    // A JSON line (a CLI's envelope or event): its message, not its first 300 characters.
+    if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(last) {
+        let said = map
+            .get("error")
+            .and_then(|e| e.get("message").or(Some(e)))
+            .and_then(Value::as_str)
+            .or_else(|| map.get("message").and_then(Value::as_str))
+            .or_else(|| map.get("result").and_then(Value::as_str));
+        if let Some(said) = said.filter(|s| !s.trim().is_empty()) {
+            return Some(excerpt(said));
+        }
+    }
+    Some(excerpt(last))
 }
 
 #[cfg(test)]
@@ -267,5 +280,15 @@ mod tests {
         assert!(said.starts_with("error: no API key"), "{said}");
         assert!(!said.contains('\u{1b}'), "{said:?}");
         assert_eq!(said_on_failure(None, "", "\n\n"), None);
+        let envelope = r#"{"type":"result","is_error":true,"usage":{"input_tokens":0},"result":"API Error: 400 no"}"#;
+        assert_eq!(
+            said_on_failure(None, "", envelope).as_deref(),
+            Some("API Error: 400 no")
+        );
+        let event = r#"{"type":"turn.failed","error":{"message":"invalid_json_schema"}}"#;
+        assert_eq!(
+            said_on_failure(None, "", event).as_deref(),
+            Some("invalid_json_schema")
+        );
     }
 }
