@@ -132,6 +132,10 @@ pub struct GuardOptions {
     /// yours.
     #[arg(long, value_enum, value_name = "MODE")]
     pub sandbox: Option<crate::sandbox::Mode>,
+    /// A worktree path the command is expected to write, as a glob (`target/**`, `build`):
+    /// changes there are not reported. Repeatable; adds to `guard_allow` in the config.
+    #[arg(long, value_name = "GLOB")]
+    pub allow: Vec<String>,
     /// The command to run under the guard, after `--`.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,

@@ -24,6 +24,8 @@ pub struct ConfigFile {
     pub bell: Option<bool>,
     /// `auto`, `require` or `off` (`off` only from the local file: see docs/sandbox.md).
     pub sandbox: Option<String>,
+    /// Globs of worktree paths `interview guard -- CMD` lets the command write (`target/**`).
+    pub guard_allow: Option<Vec<String>>,
 }
 
 /// `runner = "NAME"`, `runner = "CMD ARGS"` or `[runner] command = [...] receipt = "file"`.
@@ -97,5 +99,6 @@ fn merge(shared: ConfigFile, local: ConfigFile) -> ConfigFile {
         intent: local.intent.or(shared.intent),
         bell: local.bell.or(shared.bell),
         sandbox: local.sandbox.or(shared.sandbox),
+        guard_allow: local.guard_allow.or(shared.guard_allow),
     }
 }

@@ -35,6 +35,9 @@ pub enum Error {
     },
     #[error("the change guard stopped the interview: the runner changed the repository\n{report}")]
     GuardViolation { report: String },
+    /// `interview guard -- CMD`: the command (not a runner) changed the repository.
+    #[error("the change guard: the command changed the repository\n{report}")]
+    CommandChanged { report: String },
     #[error("{0}")]
     Guard(String),
     #[error("the runner failed {attempts} time(s) in a row at turn {turn}; last failure: {reason}")]
@@ -49,6 +52,9 @@ pub enum Error {
     CircuitOpen(String),
     #[error("interrupted; the session is saved as aborted{}", .session.as_ref().map(|s| format!(" ({s})")).unwrap_or_default())]
     Interrupted { session: Option<String> },
+    /// A signal arrived while the guard took a snapshot (it may have been stuck on a read).
+    #[error("interrupted while taking a snapshot of the repository")]
+    SnapshotInterrupted,
     #[error("{0}")]
     State(String),
     /// Another run holds the worktree's lock.
@@ -69,11 +75,11 @@ impl Error {
     pub fn code(&self) -> i32 {
         match self {
             Error::Usage(_) => code::USAGE,
-            Error::GuardViolation { .. } => code::GUARD,
+            Error::GuardViolation { .. } | Error::CommandChanged { .. } => code::GUARD,
             Error::RunnerFailed { .. } => code::RUNNER_FAILED,
             Error::MissingAnswer { .. } => code::MISSING_ANSWER,
             Error::CircuitOpen(_) => code::CIRCUIT_OPEN,
-            Error::Interrupted { .. } => code::INTERRUPTED,
+            Error::Interrupted { .. } | Error::SnapshotInterrupted => code::INTERRUPTED,
             Error::Config { .. }
             | Error::Repo(_)
             | Error::Subject(_)

@@ -10,6 +10,7 @@ mod ci_replay;
 mod finish;
 mod guard;
 mod guard_git_dir;
+mod guard_safety;
 mod presets;
 mod presets_e2e;
 mod progress;

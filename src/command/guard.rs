@@ -38,6 +38,12 @@ pub fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
             Some(OnChange::Warn) => WhenChanged::Warn,
             Some(OnChange::Fail | OnChange::Ask) | None => WhenChanged::Fail,
         },
+        allow: {
+            let config = crate::config::Config::load(&repo.worktree)?;
+            let mut allow = config.file.guard_allow.unwrap_or_default();
+            allow.extend(args.allow.iter().cloned());
+            allow
+        },
     };
     crate::guard::command::run(&request, &repo.worktree)
 }

@@ -89,23 +89,27 @@ fn print_bytes(bytes: &[u8], what: &str) -> Result<i32> {
 
 /// Find the repository around `dir`, without trusting or running anything in it.
 pub fn discover(dir: &Path) -> Result<Repo> {
-    let repo = gix::discover(dir).map_err(|e| {
-        use gix::discover::upwards::Error as Upwards;
-        match e.downcast_any_ref::<Upwards>() {
-            Some(
-                Upwards::NoGitRepository { .. }
-                | Upwards::NoGitRepositoryWithinCeiling { .. }
-                | Upwards::NoGitRepositoryWithinFs { .. },
-            ) => Error::Repo(format!(
-                "{} is not inside a git repository (no .git in it or above it); run interview inside one, or pass -C DIR",
-                dir.display()
-            )),
-            _ => Error::Repo(format!(
-                "cannot open the git repository around {}: {e}",
-                dir.display()
-            )),
-        }
+    // Found by reading `.git` files directly, and checked for files an `open()` could block on
+    // before gix reads anything (docs/guard.md); gix then opens it isolated (no user, system or
+    // environment config, no includes).
+    let cannot = |e: &dyn std::fmt::Display| {
+        Error::Repo(format!(
+            "cannot open the git repository around {}: {e}",
+            dir.display()
+        ))
+    };
+    let layout = crate::guard::Layout::locate(dir).map_err(|e| match e {
+        crate::guard::GuardError::NotARepository { .. } => Error::Repo(format!(
+            "{} is not inside a git repository (no .git in it or above it); run interview inside one, or pass -C DIR",
+            dir.display()
+        )),
+        e => cannot(&e),
     })?;
+    if let Some(why) = crate::guard::unsafe_to_open(&layout) {
+        return Err(cannot(&why));
+    }
+    let repo =
+        gix::open_opts(&layout.worktree, gix::open::Options::isolated()).map_err(|e| cannot(&e))?;
     let worktree = repo
         .workdir()
         .ok_or_else(|| Error::Repo("the repository is bare: interview needs a worktree".into()))?;

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 
-use super::{GuardScope, Snapshot};
+use super::{GuardError, GuardScope, Snapshot};
 
 /// What `interview guard` was asked to do, as the command layer hands it over.
 #[derive(Debug, Clone, Default)]
@@ -17,6 +17,10 @@ pub struct GuardRequest {
     pub on_change: WhenChanged,
     /// Run the command in the sandbox (only when asked: the command is the person's).
     pub sandbox: Option<crate::sandbox::Confinement>,
+    /// Globs of worktree paths the command is expected to write (`target/**`): changes to
+    /// matching paths under status and ignored files are left out of the report. Git
+    /// metadata, refs, the index, hooks and config are never allowed.
+    pub allow: Vec<String>,
 }
 
 /// What a change made by the command leads to. Without a person to ask, `--on-change ask`
@@ -58,8 +62,22 @@ pub fn run(args: &GuardRequest, worktree: &Path) -> Result<i32> {
         [program, rest @ ..] => {
             let before = Snapshot::take(&scope)?;
             let code = run_command(program, rest, worktree, args)?;
-            let after = Snapshot::take_after(&scope, &before)?;
-            let report = before.diff(&after);
+            let after = match Snapshot::take_after(&scope, &before) {
+                Ok(after) => after,
+                Err(GuardError::Interrupted) => return Err(GuardError::Interrupted.into()),
+                // The command left the repository in a state that cannot even be read (its
+                // `.git` replaced by a FIFO, say): that is a change.
+                Err(e) => {
+                    let report = format!("the repository cannot be read after the command: {e}\n");
+                    if args.json {
+                        let json = serde_json::json!({ "exit_code": code, "error": report });
+                        crate::output::stdout_line(&format!("{json:#}"))?;
+                    }
+                    return Err(Error::CommandChanged { report });
+                }
+            };
+            let mut report = before.diff(&after);
+            report.allow(&args.allow);
             if args.json {
                 let json = serde_json::json!({ "exit_code": code, "report": report });
                 crate::output::stdout_line(&format!("{json:#}"))?;
@@ -74,7 +92,7 @@ pub fn run(args: &GuardRequest, worktree: &Path) -> Result<i32> {
                     ));
                     Ok(code)
                 }
-                WhenChanged::Fail => Err(Error::GuardViolation {
+                WhenChanged::Fail => Err(Error::CommandChanged {
                     report: report.to_string(),
                 }),
             }
@@ -108,6 +126,10 @@ fn run_command(program: &str, args: &[String], cwd: &Path, request: &GuardReques
             Output::Inherit
         })
         .stderr(Output::Inherit)
+        // Its background children get a while to finish (their writes are seen), then it and
+        // every descendant, even one that left its group, is ended before the second snapshot.
+        .linger(std::time::Duration::from_secs(10))
+        .reap_escapees()
         .run_into(crate::process::Capture::new(0, 0))
         .map_err(|e| Error::io("interview guard", e))?;
     Ok(finished.ending.code().unwrap_or(1))

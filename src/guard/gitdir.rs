@@ -225,40 +225,61 @@ impl Walk<'_> {
                 self.file(label, &path, Kind::of(ft));
             }
         }
-        self.alternates(objects, 0);
+        self.alternates(objects);
     }
 
-    /// Object directories listed in `objects/info/alternates` are read by gix too: a special
-    /// file among their packs or alternates must not block it.
-    fn alternates(&mut self, objects: &Path, depth: usize) {
-        if depth > 4 {
-            return;
-        }
-        let Ok(bytes) = files::read_small(&objects.join("info/alternates"), 1024 * 1024) else {
-            return;
-        };
-        for line in bytes.split(|b| *b == b'\n') {
-            let line = line.trim_ascii();
-            if line.is_empty() || line.starts_with(b"#") {
+    /// Object directories listed in `objects/info/alternates` (followed to any depth, as gix
+    /// does) are read by gix too: a special file among their packs, loose fan-out directories
+    /// or alternates must not block it.
+    fn alternates(&mut self, objects: &Path) {
+        let mut queue = vec![objects.to_path_buf()];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(dir) = queue.pop() {
+            let real = fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone());
+            if !seen.insert(real) || seen.len() > 64 {
                 continue;
             }
-            let alt = objects.join(Path::new(std::ffi::OsStr::from_bytes(line)));
-            for sub in ["pack", "info"] {
-                if let Ok(entries) = fs::read_dir(alt.join(sub)) {
-                    for e in entries.flatten() {
-                        let special = fs::metadata(e.path())
-                            .map(|m| !m.is_file() && !m.is_dir())
-                            .unwrap_or(false);
-                        if special {
+            let list = dir.join("info/alternates");
+            if dir != objects {
+                for sub in ["pack", "info"] {
+                    for e in fs::read_dir(dir.join(sub)).into_iter().flatten().flatten() {
+                        if is_special(&e.path()) {
                             self.out
                                 .unsafe_entries
                                 .push(RepoPath::from_path(&e.path()).escaped());
                         }
                     }
                 }
+                if is_special(&list) {
+                    continue;
+                }
             }
-            self.alternates(&alt, depth + 1);
+            let Ok(bytes) = files::read_small(&list, 1024 * 1024) else {
+                continue;
+            };
+            for line in bytes.split(|b| *b == b'\n') {
+                let line = line.trim_ascii();
+                if line.is_empty() || line.starts_with(b"#") {
+                    continue;
+                }
+                let rel = Path::new(std::ffi::OsStr::from_bytes(line));
+                // git resolves a relative entry against the directory listing it, gix against
+                // the first object directory: both are checked.
+                queue.push(dir.join(rel));
+                queue.push(objects.join(rel));
+            }
         }
+    }
+}
+
+/// A FIFO, socket or device, or a link to one (a path that `open()` could block on).
+fn is_special(path: &Path) -> bool {
+    match fs::metadata(path) {
+        Ok(m) => !m.is_file() && !m.is_dir(),
+        Err(_) => match fs::symlink_metadata(path) {
+            Ok(m) => !m.is_file() && !m.is_dir() && !m.file_type().is_symlink(),
+            Err(_) => false,
+        },
     }
 }
 

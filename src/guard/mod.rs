@@ -92,7 +92,7 @@ pub enum GuardError {
 impl From<GuardError> for crate::Error {
     fn from(e: GuardError) -> Self {
         match e {
-            GuardError::Interrupted => crate::Error::Interrupted { session: None },
+            GuardError::Interrupted => crate::Error::SnapshotInterrupted,
             e => crate::Error::Guard(e.to_string()),
         }
     }
@@ -246,6 +246,13 @@ impl Snapshot {
             h("unreadable", &self.unreadable)?,
         ]))
     }
+}
+
+/// Why the repository at `layout` must not be opened by gix (or anything else that reads it
+/// with blocking opens), if it must not: a FIFO, socket or device (or a link to one) in its git
+/// directory or object stores.
+pub fn unsafe_to_open(layout: &Layout) -> Option<String> {
+    gitdir::record(layout).unsafe_reason()
 }
 
 fn scope_path(s: &Snapshot) -> PathBuf {

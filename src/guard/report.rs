@@ -107,6 +107,21 @@ impl GuardReport {
             .collect()
     }
 
+    /// Leave out changes to worktree paths (status and ignored files) that match one of
+    /// `globs` — a path matches when the glob (git's wildmatch: `*` stays within a directory,
+    /// `**` crosses them) matches it or one of its leading directories, and `dir/**` also
+    /// matches `dir`. Nothing else can be allowed: refs, index, hooks, git metadata, config and
+    /// nested repositories always count.
+    pub fn allow(&mut self, globs: &[String]) {
+        if globs.is_empty() {
+            return;
+        }
+        self.changes.retain(|c| {
+            !(matches!(c.category, Category::Status | Category::Ignored)
+                && allowed(&c.subject, globs))
+        });
+    }
+
     pub(super) fn push(
         &mut self,
         category: Category,
@@ -152,5 +167,62 @@ impl fmt::Display for GuardReport {
             }
         }
         Ok(())
+    }
+}
+
+/// Whether `path` (as shown, `/`-separated) or a leading directory of it matches a glob.
+fn allowed(path: &str, globs: &[String]) -> bool {
+    use gix::bstr::ByteSlice;
+    use gix::glob::wildmatch::Mode;
+    let bytes = path.as_bytes();
+    let prefixes = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'/')
+        .map(|(i, _)| &bytes[..i])
+        .chain(std::iter::once(bytes));
+    let prefixes: Vec<&[u8]> = prefixes.collect();
+    globs.iter().any(|g| {
+        let g = g.trim_end_matches('/');
+        let dir = g.strip_suffix("/**");
+        prefixes.iter().any(|p| {
+            gix::glob::wildmatch(
+                g.as_bytes().as_bstr(),
+                p.as_bstr(),
+                Mode::NO_MATCH_SLASH_LITERAL,
+            ) || dir.is_some_and(|d| {
+                gix::glob::wildmatch(
+                    d.as_bytes().as_bstr(),
+                    p.as_bstr(),
+                    Mode::NO_MATCH_SLASH_LITERAL,
+                )
+            })
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::allowed;
+
+    fn globs(g: &[&str]) -> Vec<String> {
+        g.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_directory_glob_allows_everything_below_and_the_directory() {
+        let g = globs(&["target/**"]);
+        assert!(allowed("target", &g));
+        assert!(allowed("target/debug/app", &g));
+        assert!(!allowed("targets/x", &g));
+        assert!(!allowed("src/target.rs", &g));
+    }
+
+    #[test]
+    fn a_plain_name_allows_its_contents_and_a_star_stays_in_one_directory() {
+        assert!(allowed("build/out/x.o", &globs(&["build"])));
+        assert!(allowed("gen/a.rs", &globs(&["gen/*.rs"])));
+        assert!(!allowed("gen/sub/a.txt", &globs(&["gen/*.txt"])));
+        assert!(!allowed("README.md", &globs(&["build"])));
     }
 }

@@ -146,6 +146,8 @@ fn targets(layout: &Layout, env: &UserEnv) -> (Vec<PathBuf>, Vec<PathBuf>) {
     if let Some(home) = &env.home {
         paths.push(home.join(".gitconfig"));
     }
+    paths.extend(env.git_config_global.clone());
+    paths.extend(env.xdg_git("config"));
     let user = metadata::user_config(&user_env, layout, &meta);
     let hooks_dir = hooks::hooks_dir(layout, &meta, &user, env);
     let mut watched = vec![common.join("hooks"), hooks_dir, common.join("info")];

@@ -308,3 +308,61 @@ fn stat_of(meta: &std::fs::Metadata) -> IndexStat {
         size: meta.size(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHILD: &str = "INTERVIEW_TEST_STUCK_FIFO";
+    const NAME: &str = "guard::take::tests::a_signal_ends_a_snapshot_stuck_on_a_fifo";
+
+    /// Run in a child process of the test binary (signals reach the whole process): the child
+    /// installs the tool's handlers, says so with a mark file, and blocks in `open()` of a FIFO
+    /// inside `interruptible`; SIGTERM must end the wait with `Interrupted` at once.
+    #[test]
+    fn a_signal_ends_a_snapshot_stuck_on_a_fifo() {
+        if let Some(fifo) = std::env::var_os(CHILD) {
+            crate::signals::install().unwrap();
+            let fifo = PathBuf::from(fifo);
+            std::fs::write(fifo.with_extension("ready"), b"").unwrap();
+            let result = interruptible(move || {
+                let _ = std::fs::File::open(&fifo);
+                Ok(())
+            });
+            std::process::exit(if matches!(result, Err(GuardError::Interrupted)) {
+                42
+            } else {
+                1
+            });
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", NAME, "--test-threads", "1"])
+            .env(CHILD, &fifo)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        while !fifo.with_extension("ready").exists() {
+            assert!(start.elapsed().as_secs() < 30, "the child never got ready");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+        let signalled = std::time::Instant::now();
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                assert_eq!(status.code(), Some(42), "{status:?}");
+                break;
+            }
+            if signalled.elapsed().as_secs() >= 3 {
+                let _ = child.kill();
+                panic!("still stuck 3 s after SIGTERM");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}

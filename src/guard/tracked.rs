@@ -9,7 +9,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use gix::bstr::ByteSlice;
-use gix::index::entry::{Flags, Mode};
+use gix::index::entry::Mode;
 
 use super::files::{self, Kind};
 use super::layout;
@@ -59,15 +59,20 @@ impl Worker<'_> {
         let Some(e) = state.entries().get(i) else {
             return;
         };
-        if e.stage_raw() != 0 || e.mode == Mode::DIR {
+        if e.mode == Mode::DIR {
             return;
         }
         let rel = e.path(state).as_bytes();
+        // An unmerged path (stages 1–3, no stage 0): its worktree file holds the conflict being
+        // resolved, so its content is recorded (once, at the path's first stage).
+        let unmerged = e.stage_raw() != 0;
+        if unmerged && i > 0 && state.entries()[i - 1].path(state).as_bytes() == rel {
+            return;
+        }
         if self.excluded(rel) {
             return;
         }
         let abs = || self.input.root.join(os(rel));
-        let skip_worktree = e.flags.contains(Flags::SKIP_WORKTREE);
         let meta = match rel.iter().rposition(|b| *b == b'/') {
             None => stat_at(self.root_fd, rel),
             Some(i) => {
@@ -96,25 +101,37 @@ impl Worker<'_> {
         let meta = match meta {
             Ok(m) => m,
             Err(e) => {
-                // A sparse checkout leaves skip-worktree files out of the worktree on purpose.
-                if !skip_worktree {
-                    let error = (e.kind() != io::ErrorKind::NotFound
-                        && e.raw_os_error() != Some(20))
+                // Recorded even for a skip-worktree entry (a sparse checkout leaves those out on
+                // purpose): then it is "deleted" in both snapshots, and a skip-worktree file
+                // that existed and was deleted during the turn is a change.
+                let error = (e.kind() != io::ErrorKind::NotFound && e.raw_os_error() != Some(20))
                     .then(|| e.kind().to_string());
-                    push(
-                        out,
-                        rel,
-                        FileStatus {
-                            worktree: Some(State::Deleted),
-                            error,
-                            ..FileStatus::default()
-                        },
-                    );
-                }
+                push(
+                    out,
+                    rel,
+                    FileStatus {
+                        worktree: Some(State::Deleted),
+                        error,
+                        ..FileStatus::default()
+                    },
+                );
                 return;
             }
         };
         let kind = meta.kind;
+        if unmerged {
+            let sha256 = content_sha256(&abs(), kind);
+            push(
+                out,
+                rel,
+                FileStatus {
+                    sha256,
+                    kind: (kind != Kind::File).then_some(kind),
+                    ..FileStatus::default()
+                },
+            );
+            return;
+        }
         if e.mode == Mode::COMMIT {
             match kind {
                 Kind::Dir => {

@@ -111,6 +111,7 @@ pub struct Spawn {
     grace: Duration,
     interruptible: bool,
     reap_escapees: bool,
+    linger: Duration,
     pid_file: Option<PathBuf>,
     confinement: Option<Arc<dyn Confinement>>,
     label: Option<String>,
@@ -150,6 +151,7 @@ impl Spawn {
             grace: Duration::from_secs(5),
             interruptible: false,
             reap_escapees: false,
+            linger: Duration::ZERO,
             pid_file: None,
             confinement: None,
             label: None,
@@ -242,6 +244,13 @@ impl Spawn {
     /// other child of the tool is running at the same time.
     pub fn reap_escapees(mut self) -> Spawn {
         self.reap_escapees = true;
+        self
+    }
+
+    /// After the program has ended, give what is left in its group this long to finish on its
+    /// own before it is ended (`interview guard -- CMD`: a background write is waited for).
+    pub fn linger(mut self, linger: Duration) -> Spawn {
+        self.linger = linger;
         self
     }
 
@@ -372,8 +381,12 @@ impl Spawn {
         let mut ending: Option<Ending> = None;
         let mut term_sent_at: Option<Instant> = None;
         let mut signals_seen = signals_at_start;
+        let mut exited_at: Option<Instant> = None;
         loop {
             self.reap(pid, &mut status);
+            if status.is_some() && exited_at.is_none() {
+                exited_at = Some(Instant::now());
+            }
             let now_signals = crate::signals::count();
             if self.interruptible && now_signals > signals_seen {
                 if term_sent_at.is_some() {
@@ -394,7 +407,7 @@ impl Spawn {
                 terminate(pid);
                 term_sent_at = Some(Instant::now());
             }
-            if status.is_some() && term_sent_at.is_none() {
+            if term_sent_at.is_none() && exited_at.is_some_and(|t| t.elapsed() >= self.linger) {
                 // The program ended but left members of its group behind: end them too.
                 terminate(pid);
                 term_sent_at = Some(Instant::now());

@@ -1,0 +1,411 @@
+//! The guard never hangs and never destroys: FIFOs planted where git files belong end the run
+//! within seconds with a named change, a signal during a snapshot ends it, huge files are not
+//! read whole, restore leaves whatever lies behind a link alone; and `interview guard -- CMD`
+//! waits for the command's background writes, lets `--allow` globs through and speaks of a
+//! command.
+
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::util::Interview;
+use crate::util::{TempRepo, stderr, stdout};
+
+/// The longest a run that must not hang may take.
+const PROMPT: Duration = Duration::from_secs(10);
+
+/// Wait for `child` at most `limit`; kill it and fail the test when it is still running.
+fn finish_within(mut child: Child, limit: Duration, what: &str) -> Output {
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{what} still running after {limit:?} (killed): {}{}",
+                stdout(&out),
+                stderr(&out)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `interview guard --json [extra] -- sh -c SCRIPT`, bounded by [`PROMPT`].
+fn guard_sh(repo: &TempRepo, extra: &[&str], script: &str) -> (i32, Value, String) {
+    let child = repo
+        .cmd()
+        .args(["guard", "--json"])
+        .args(extra)
+        .args(["--", "sh", "-c", script])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = finish_within(child, PROMPT, script);
+    let json = serde_json::from_str(&stdout(&out)).unwrap_or(Value::Null);
+    (out.status.code().unwrap_or(-1), json, stderr(&out))
+}
+
+fn has(json: &Value, category: &str, subject: &str) -> bool {
+    json["report"]["changes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|c| c["category"] == category && c["subject"].as_str().unwrap_or("").contains(subject))
+}
+
+// ---- no hangs ----
+
+macro_rules! fifo_in_place_of {
+    ($($name:ident: $path:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            let repo = TempRepo::new();
+            let start = Instant::now();
+            let (code, json, err) =
+                guard_sh(&repo, &[], concat!("rm -f ", $path, " && mkfifo ", $path));
+            assert_eq!(code, 3, "{err}");
+            assert!(start.elapsed() < PROMPT);
+            assert!(
+                has(&json, "git_metadata", "repository") || err.contains("cannot be read"),
+                "{json:#} {err}"
+            );
+            assert!(err.contains("special file") || err.contains("not a regular file"), "{err}");
+        }
+    )*};
+}
+
+fifo_in_place_of! {
+    a_fifo_config_does_not_hang: ".git/config";
+    a_fifo_index_does_not_hang: ".git/index";
+    a_fifo_head_does_not_hang: ".git/HEAD";
+    a_fifo_packed_refs_does_not_hang: ".git/packed-refs";
+    a_fifo_alternates_does_not_hang: ".git/objects/info/alternates";
+    a_fifo_loose_ref_does_not_hang: ".git/refs/heads/main";
+    a_fifo_info_exclude_does_not_hang: ".git/info/exclude";
+}
+
+#[test]
+fn a_fifo_gitignore_in_the_worktree_does_not_hang() {
+    let repo = TempRepo::new();
+    let (code, json, err) = guard_sh(&repo, &[], "mkfifo src/.gitignore");
+    assert_eq!(code, 3, "{err}");
+    assert!(has(&json, "status", "src/.gitignore"), "{json:#}");
+}
+
+#[test]
+fn a_fifo_dot_git_file_does_not_hang() {
+    let repo = TempRepo::new();
+    let moved = repo.scratch("moved-git");
+    let script = format!("mv .git {} && mkfifo .git", moved.display());
+    let (code, _json, err) = guard_sh(&repo, &[], &script);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("cannot be read"), "{err}");
+}
+
+#[test]
+fn an_alternates_chain_ending_in_a_fifo_does_not_hang() {
+    let repo = TempRepo::new();
+    let stores = tempfile::tempdir().unwrap();
+    let mut prev = repo.path().join(".git/objects");
+    for i in 0..7 {
+        let next = stores.path().join(format!("o{i}"));
+        std::fs::create_dir_all(next.join("info")).unwrap();
+        std::fs::create_dir_all(prev.join("info")).unwrap();
+        std::fs::write(
+            prev.join("info/alternates"),
+            format!("{}\n", next.display()),
+        )
+        .unwrap();
+        prev = next;
+    }
+    let fifo = prev.join("info/alternates");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let child = repo
+        .cmd()
+        .args(["guard", "snapshot"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = finish_within(child, PROMPT, "guard snapshot");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("special file"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_huge_sparse_untracked_file_is_not_read_whole() {
+    let repo = TempRepo::new();
+    let huge = repo.path().join("huge.bin");
+    let ok = Command::new("truncate")
+        .args(["-s", "15T"])
+        .arg(&huge)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "truncate -s 15T");
+    let (code, json, err) = guard_sh(&repo, &[], "true");
+    assert_eq!(code, 0, "{json:#} {err}");
+    let (code, json, err) = guard_sh(
+        &repo,
+        &[],
+        "printf x | dd of=huge.bin bs=1 seek=1000 conv=notrunc 2>/dev/null",
+    );
+    assert_eq!(code, 3, "{err}");
+    assert!(has(&json, "status", "huge.bin"), "{json:#}");
+}
+
+// ---- restore ----
+
+#[test]
+fn restore_never_follows_a_linked_info_directory_outside_the_repository() {
+    use interview::guard::{GuardScope, restore, save_restore_copies};
+    let repo = TempRepo::new();
+    let copies = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    for name in ["precious.txt", "notes.md"] {
+        std::fs::write(outside.path().join(name), "keep me\n").unwrap();
+    }
+    let scope = GuardScope {
+        worktree: repo.path().to_path_buf(),
+        exclude: vec![],
+    };
+    save_restore_copies(&scope, copies.path()).unwrap();
+    let info = repo.path().join(".git/info");
+    std::fs::remove_dir_all(&info).unwrap();
+    std::os::unix::fs::symlink(outside.path(), &info).unwrap();
+    let summary = restore(&scope, copies.path()).unwrap();
+    for name in ["precious.txt", "notes.md"] {
+        assert_eq!(
+            std::fs::read_to_string(outside.path().join(name)).unwrap(),
+            "keep me\n",
+            "{name} outside the repository survives: {summary}"
+        );
+    }
+    assert!(
+        !outside.path().join("exclude").exists(),
+        "nothing written through the link"
+    );
+    assert!(
+        std::fs::symlink_metadata(&info)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link is left for the person"
+    );
+    assert!(
+        summary
+            .failed
+            .iter()
+            .any(|(p, why)| p.to_string().ends_with(".git/info") && why.contains("link")),
+        "the link is reported: {summary}"
+    );
+}
+
+#[test]
+fn restore_in_a_turn_leaves_a_linked_directory_and_a_new_user_config_to_the_person() {
+    let repo = TempRepo::new();
+    let outside = tempfile::tempdir().unwrap();
+    for name in ["precious.txt", "exclude"] {
+        std::fs::write(outside.path().join(name), "keep me\n").unwrap();
+    }
+    let out = Interview::intent(&repo, "7")
+        .work_item()
+        .runner("links-info-outside.sh")
+        .answers(r#"{ "interview_answers": 1, "decisions": { "guard": "B" } }"#)
+        .yes()
+        .args(["--on-change", "ask"])
+        .env("OUTSIDE_DIR", outside.path())
+        .run()
+        .exits(3);
+    for name in ["precious.txt", "exclude"] {
+        assert_eq!(
+            std::fs::read_to_string(outside.path().join(name)).unwrap(),
+            "keep me\n",
+            "{name} behind the link survives: {}",
+            out.screen()
+        );
+    }
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 2);
+    let info = repo.path().join(".git/info");
+    assert!(
+        std::fs::symlink_metadata(&info)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(repo.home().join(".gitconfig").exists(), "{}", out.screen());
+    assert!(out.screen().contains("link"), "{}", out.screen());
+}
+
+#[test]
+fn a_nested_repository_planted_in_a_turn_stops_the_interview() {
+    let repo = TempRepo::new();
+    let evil = TempRepo::new();
+    evil.git(&["config", "core.fsmonitor", "/tmp/evil-fsmonitor"]);
+    let out = Interview::intent(&repo, "7")
+        .work_item()
+        .runner("plants-nested-git.sh")
+        .answers(r#"{ "interview_answers": 1 }"#)
+        .yes()
+        .env("EVIL_GIT_DIR", evil.path().join(".git"))
+        .run()
+        .exits(3);
+    assert!(
+        out.screen().contains("nested repositories"),
+        "{}",
+        out.screen()
+    );
+    assert!(out.screen().contains("+ src"), "{}", out.screen());
+}
+
+// ---- interview guard -- CMD ----
+
+#[test]
+fn a_background_write_after_the_command_exits_is_caught() {
+    let repo = TempRepo::new();
+    let (code, json, err) = guard_sh(&repo, &[], "(sleep 1; echo late > late.txt) & exit 0");
+    assert_eq!(code, 3, "{err}");
+    assert!(has(&json, "status", "late.txt"), "{json:#}");
+}
+
+#[test]
+fn a_descendant_that_left_the_group_is_ended_before_the_second_snapshot() {
+    let repo = TempRepo::new();
+    let mark = repo.scratch("escaped");
+    let script = format!(
+        "setsid sh -c 'sleep 3; echo late > late.txt; touch {}' </dev/null >/dev/null 2>&1 & exit 0",
+        mark.display()
+    );
+    let (code, json, err) = guard_sh(&repo, &[], &script);
+    std::thread::sleep(Duration::from_secs(4));
+    assert!(!mark.exists(), "the escaped descendant was ended");
+    assert!(!repo.path().join("late.txt").exists());
+    assert_eq!(code, 0, "{json:#} {err}");
+}
+
+#[test]
+fn allowed_build_output_is_not_a_change_and_the_rest_still_is() {
+    let repo = TempRepo::new();
+    repo.write(".gitignore", "target/\n");
+    repo.git(&["add", ".gitignore"]);
+    repo.git(&["commit", "-q", "-m", "ignore target"]);
+    let build = "mkdir -p target/debug && echo bin > target/debug/app && echo gen > generated.txt";
+    let (code, json, err) = guard_sh(
+        &repo,
+        &["--allow", "target/**", "--allow", "generated.txt"],
+        build,
+    );
+    assert_eq!(code, 0, "{json:#} {err}");
+    let (code, json, err) = guard_sh(
+        &repo,
+        &["--allow", "target/**"],
+        "echo x > target/y && echo z >> README.md",
+    );
+    assert_eq!(code, 3, "{err}");
+    assert!(has(&json, "status", "README.md"), "{json:#}");
+    assert!(!has(&json, "ignored", "target"), "{json:#}");
+}
+
+#[test]
+fn an_allow_glob_never_hides_git_metadata() {
+    let repo = TempRepo::new();
+    let (code, json, err) = guard_sh(
+        &repo,
+        &["--allow", "**"],
+        "git config core.fsmonitor /tmp/evil",
+    );
+    assert_eq!(code, 3, "{err}");
+    assert!(has(&json, "git_metadata", "config"), "{json:#}");
+}
+
+#[test]
+fn guard_allow_in_the_config_is_honoured() {
+    let repo = TempRepo::new();
+    repo.write(".gitignore", "build/\n");
+    repo.write("interview.toml", "guard_allow = [\"build/**\"]\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "config"]);
+    let (code, json, err) = guard_sh(&repo, &[], "mkdir -p build && echo o > build/out.o");
+    assert_eq!(code, 0, "{json:#} {err}");
+}
+
+#[test]
+fn the_report_speaks_of_the_command() {
+    let repo = TempRepo::new();
+    let out = repo
+        .cmd()
+        .args(["guard", "--", "sh", "-c", "echo x >> README.md"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let err = stderr(&out);
+    assert!(err.contains("the command changed the repository"), "{err}");
+    assert!(
+        !err.contains("runner") && !err.contains("the interview"),
+        "{err}"
+    );
+}
+
+// ---- merges, sparse checkouts ----
+
+#[test]
+fn an_edit_of_a_conflicted_file_during_a_merge_is_caught() {
+    let repo = TempRepo::new();
+    repo.git(&["checkout", "-q", "-b", "other"]);
+    repo.write("README.md", "other side\n");
+    repo.git(&["commit", "-q", "-am", "other"]);
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write("README.md", "main side\n");
+    repo.git(&["commit", "-q", "-am", "main"]);
+    let merge = Command::new("git")
+        .args(["merge", "-q", "other"])
+        .current_dir(repo.path())
+        .env("HOME", repo.home())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    assert!(!merge.status.success(), "a conflict");
+    let (code, json, err) = guard_sh(&repo, &[], "echo resolved-by-command > README.md");
+    assert_eq!(code, 3, "{err}");
+    assert!(has(&json, "status", "README.md"), "{json:#}");
+}
+
+#[test]
+fn deleting_a_skip_worktree_file_is_caught() {
+    let repo = TempRepo::new();
+    repo.git(&["update-index", "--skip-worktree", "README.md"]);
+    let (code, json, err) = guard_sh(&repo, &[], "rm README.md");
+    assert_eq!(code, 3, "{err}");
+    assert!(has(&json, "status", "README.md"), "{json:#}");
+}
+
+// ---- no false alarms ----
+
+#[test]
+fn touching_and_same_bytes_rewrites_and_empty_directories_are_not_a_change() {
+    let repo = TempRepo::new();
+    repo.write(".gitignore", "target/\n");
+    repo.write("target/x", "x\n");
+    repo.git(&["add", ".gitignore"]);
+    repo.git(&["commit", "-q", "-m", "ignore"]);
+    repo.git(&["status"]);
+    let script = "touch README.md src/lib.rs && cat README.md > r && cat r > README.md && rm r \
+                  && mkdir empty-dir && git status >/dev/null && git diff && git log >/dev/null \
+                  && git show >/dev/null";
+    let (code, json, err) = guard_sh(&repo, &[], script);
+    assert_eq!(code, 0, "{json:#} {err}");
+    assert!(Path::new(&repo.path().join("empty-dir")).is_dir());
+}
