@@ -217,6 +217,10 @@ fn restore_never_follows_a_linked_info_directory_outside_the_repository() {
 #[test]
 fn restore_in_a_turn_leaves_a_linked_directory_and_a_new_user_config_to_the_person() {
     let repo = TempRepo::new();
+    // The local tier stays ignored when `.git/info/exclude` is swapped away.
+    repo.write(".gitignore", "/.interview/\n");
+    repo.git(&["add", ".gitignore"]);
+    repo.git(&["commit", "-q", "-m", "ignore the local tier"]);
     let outside = tempfile::tempdir().unwrap();
     for name in ["precious.txt", "exclude"] {
         std::fs::write(outside.path().join(name), "keep me\n").unwrap();
