@@ -5,19 +5,23 @@
 # commit, TODOs now and then, a file replaced every 500 commits).
 #
 # Prints, per size: the median wall time of each command, the ratio cold (no cache in the local
-# tier) and on a re-run (the per-commit cache filled), and the peak RSS of the reflect run.
+# tier) and on a re-run (the per-commit cache filled), and the peak RSS of the reflect run; then
+# the same for the facts alone (`examples/reflect_facts.rs`: no session, guard or runner turns).
 #
 # Usage: scripts/bench-reflect.sh [N...]      (default: 10000)
 # Env:   BENCH_DIR (default: a new temp dir), RUNS (default 5, the median is reported),
-#        INTERVIEW (a prebuilt binary; default: build with cargo --release).
+#        INTERVIEW and FACTS (prebuilt `interview` and `reflect_facts` example binaries;
+#        default: build both with cargo --release).
 set -eu
 
 sizes=${*:-10000}
 runs=${RUNS:-5}
 root=$(cd "$(dirname "$0")/.." && pwd)
-if [ -z "${INTERVIEW:-}" ]; then
-    cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin interview
-    INTERVIEW="$root/target/release/interview"
+if [ -z "${INTERVIEW:-}" ] || [ -z "${FACTS:-}" ]; then
+    cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin interview \
+        --example reflect_facts
+    INTERVIEW=${INTERVIEW:-"$root/target/release/interview"}
+    FACTS=${FACTS:-"$root/target/release/examples/reflect_facts"}
 fi
 work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/bench-reflect.XXXXXX")}
 export GIT_CONFIG_NOSYSTEM=1 HOME="$work/home"
@@ -113,10 +117,19 @@ for n in $sizes; do
     set -- $(measure "$INTERVIEW" reflect "$base" --runner builtin --answers "$work/answers.json" \
         --missing skip --yes --out -)
     warm_s=$1 warm_kb=$2
+    before="rm -rf .interview/cache"
+    set -- $(measure "$FACTS" "$base" --cached)
+    fcold_s=$1 fcold_kb=$2
+    before=":"
+    set -- $(measure "$FACTS" "$base" --cached)
+    fwarm_s=$1
     cd - >/dev/null
     awk -v n="$n" -v g="$git_s" -v c="$cold_s" -v w="$warm_s" -v ck="$cold_kb" -v wk="$warm_kb" \
+        -v fc="$fcold_s" -v fw="$fwarm_s" -v fk="$fcold_kb" \
         -v cores="$(nproc)" 'BEGIN {
         printf "%d commits, %d cores: git log --numstat %.2f s; reflect cold %.2f s (%.2fx), re-run %.2f s (%.2fx); peak RSS %.0f MB cold, %.0f MB re-run\n",
             n, cores, g, c, c / g, w, w / g, ck / 1024, wk / 1024
+        printf "  facts alone: cold %.2f s (%.2fx), re-run %.2f s (%.2fx); peak RSS %.0f MB\n",
+            fc, fc / g, fw, fw / g, fk / 1024
     }'
 done

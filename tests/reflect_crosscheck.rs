@@ -415,3 +415,24 @@ fn the_cache_follows_no_link() {
     assert_eq!(facts, reflect::gather(repo.path(), "v1").unwrap());
     assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
 }
+
+/// A repository that commits a `.interview/` cache cannot feed its own facts in: that cache is
+/// not read.
+#[test]
+fn a_committed_cache_is_not_trusted() {
+    let repo = generated();
+    std::fs::create_dir(repo.path().join(".interview")).unwrap();
+    reflect::gather_cached(repo.path(), "v1").unwrap();
+    let cache = repo.path().join(format!(
+        ".interview/cache/reflect-commits-v{}.json",
+        reflect::FACTS_VERSION
+    ));
+    let forged = std::fs::read_to_string(&cache)
+        .unwrap()
+        .replace("\"added\":", "\"added\":9");
+    std::fs::write(&cache, forged).unwrap();
+    repo.git(&["add", "-f", ".interview/cache"]);
+    repo.git(&["commit", "-q", "-m", "ship a cache"]);
+    let plain = reflect::gather(repo.path(), "v1").unwrap();
+    assert_eq!(reflect::gather_cached(repo.path(), "v1").unwrap(), plain);
+}

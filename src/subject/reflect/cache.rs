@@ -60,6 +60,11 @@ impl FactsCache {
         cache
     }
 
+    /// Use no cache after all (the tier's contents are not to be trusted).
+    pub(super) fn disable(&mut self) {
+        *self = FactsCache::none();
+    }
+
     pub(super) fn get(&self, id: &gix::ObjectId) -> Option<CommitFacts> {
         self.known.get(&id.to_string()).cloned()
     }

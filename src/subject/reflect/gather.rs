@@ -56,6 +56,17 @@ fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<Re
         .map_err(|e| Error::Repo(format!("HEAD does not point to a commit: {e}")))?
         .detach();
     let range = format!("{rev}..HEAD");
+    let head_tree = tree_of(&repo, head)?;
+    // A repository that commits a `.interview/` could ship a cache claiming any facts: the local
+    // tier is only trusted when it is the machine's own.
+    let tier_committed = repo
+        .find_tree(head_tree)
+        .ok()
+        .and_then(|t| t.find_entry(".interview").map(|_| ()))
+        .is_some();
+    if tier_committed {
+        cache.disable();
+    }
     let commits = commits(&repo, head, base, &range)?;
     let per_commit = diffs(&repo, &commits, cache)?;
 
@@ -87,7 +98,6 @@ fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<Re
         ..ReflectFacts::default()
     };
 
-    let head_tree = tree_of(&repo, head)?;
     let head_paths = todos::blob_paths(&repo, head_tree)?;
     let churn = fold_churn(&per_commit);
     facts.tests = test_facts(&commits, &per_commit);
@@ -209,6 +219,13 @@ fn diffs(
             .map(|_| {
                 let mut repo = repo.clone();
                 repo.object_cache_size(Some(16 * 1024 * 1024));
+                // Delta bases by memory, not a 64-entry list: a file's versions form long delta
+                // chains, and neighbouring commits decode the same bases.
+                repo.objects.set_pack_cache(|| {
+                    Box::new(gix::odb::pack::cache::lru::MemoryCappedHashmap::new(
+                        24 * 1024 * 1024,
+                    ))
+                });
                 let (work, next) = (&work, &next);
                 scope.spawn(move || -> Result<Vec<(usize, CommitFacts)>> {
                     let mut state = gix::diff::tree::State::default();
