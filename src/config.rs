@@ -7,6 +7,9 @@ use serde::Deserialize;
 
 use crate::error::{Error, Result};
 
+/// A configuration file larger than this is refused.
+const MAX_CONFIG_BYTES: u64 = 256 * 1024;
+
 /// One settings file, every field optional so files can be layered.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -55,11 +58,17 @@ pub struct IntentConfig {
 #[derive(Debug, Clone, Default)]
 pub struct Config {
     pub file: ConfigFile,
+    /// The local file's own settings, to tell which file set a key.
+    local: ConfigFile,
+    shared_path: PathBuf,
+    local_path: PathBuf,
 }
 
 impl Config {
     pub fn load(worktree: &Path) -> Result<Config> {
-        let mut shared = read_file(&worktree.join("interview.toml"))?;
+        let shared_path = worktree.join("interview.toml");
+        let local_path = worktree.join(".interview").join("config.toml");
+        let mut shared = read_file(&shared_path)?;
         // The repository may ask for more confinement, never for less.
         if shared.sandbox.as_deref() == Some("off") {
             crate::output::stderr_line(
@@ -67,20 +76,54 @@ impl Config {
             );
             shared.sandbox = None;
         }
-        let local = read_file(&worktree.join(".interview").join("config.toml"))?;
+        let local = read_file(&local_path)?;
         Ok(Config {
-            file: merge(shared, local),
+            file: merge(shared, local.clone()),
+            local,
+            shared_path,
+            local_path,
         })
+    }
+
+    /// The error for a bad value of `key`, naming the file that set it (exit 1).
+    pub fn bad_value(
+        &self,
+        key: &str,
+        set_locally: impl Fn(&ConfigFile) -> bool,
+        why: &str,
+    ) -> Error {
+        let path = if set_locally(&self.local) {
+            &self.local_path
+        } else {
+            &self.shared_path
+        };
+        Error::Config {
+            path: path.clone(),
+            message: format!("{key}: {why}"),
+        }
     }
 }
 
 fn read_file(path: &Path) -> Result<ConfigFile> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ConfigFile::default()),
-        Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+    // The repository's own file: capped, and never blocking on a FIFO planted in its place.
+    let bytes = match crate::input::read_capped(path, MAX_CONFIG_BYTES) {
+        Ok(b) => b,
+        Err(crate::input::InputError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(ConfigFile::default());
+        }
+        Err(e) => {
+            return Err(Error::Config {
+                path: PathBuf::from(path),
+                message: format!("cannot read it: {e}"),
+            });
+        }
     };
-    toml::from_str(&text).map_err(|e| Error::Config {
+    let text = String::from_utf8(bytes).map_err(|e| Error::Config {
+        path: PathBuf::from(path),
+        message: format!("not UTF-8 (byte {})", e.utf8_error().valid_up_to()),
+    })?;
+    let text = crate::input::without_bom(&text);
+    toml::from_str(text).map_err(|e| Error::Config {
         path: PathBuf::from(path),
         message: e.to_string().trim_end().to_string(),
     })

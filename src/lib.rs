@@ -14,6 +14,7 @@ pub mod decision;
 pub mod document;
 pub mod error;
 pub mod guard;
+pub mod input;
 pub mod output;
 pub mod process;
 pub mod protocol;

@@ -293,3 +293,212 @@ fn a_gate_answered_again_on_resume_is_recorded_once_and_the_answers_replay() {
         repo.read("docs/interviews/intent-7.md")
     );
 }
+
+// 5. Inputs of any kind are read with a cap and never block.
+
+/// Run `interview` and wait at most `limit` for it; a run that does not end is killed and
+/// fails the test.
+fn run_bounded(mut cmd: std::process::Command, limit: Duration) -> std::process::Output {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start interview");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("interview did not end within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn fifo(repo: &TempRepo, name: &str) -> std::path::PathBuf {
+    let path = repo.scratch(name);
+    nix::unistd::mkfifo(&path, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    path
+}
+
+#[test]
+fn an_endless_answers_file_is_cut_at_its_cap() {
+    let repo = TempRepo::new();
+    let cmd = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .answers_file("/dev/zero")
+        .yes()
+        .command();
+    let out = run_bounded(cmd, Duration::from_secs(20));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("larger than"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_fifo_as_answers_file_or_work_item_does_not_block() {
+    let repo = TempRepo::new();
+    let answers = fifo(&repo, "answers.fifo");
+    let cmd = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .answers_file(&answers)
+        .yes()
+        .command();
+    let out = run_bounded(cmd, Duration::from_secs(20));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+
+    let item = fifo(&repo, "item.fifo");
+    let cmd = Interview::intent(&repo, "7")
+        .from(&item)
+        .runner("honest.sh")
+        .answers(HONEST)
+        .yes()
+        .command();
+    // No writer: read as empty at once, never a wait in open().
+    let out = run_bounded(cmd, Duration::from_secs(20));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
+
+#[test]
+fn an_answers_file_with_a_byte_order_mark_replays() {
+    let repo = TempRepo::new();
+    Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .answers(&format!("\u{feff}{HONEST}"))
+        .yes()
+        .run()
+        .exits(0);
+}
+
+// 7. No half-made session can exist, and leftovers do not block status or resume.
+
+fn session_dirs(repo: &TempRepo) -> Vec<String> {
+    match std::fs::read_dir(repo.path().join(".interview/sessions")) {
+        Ok(entries) => entries
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[test]
+fn bad_settings_leave_no_session_directory() {
+    let repo = TempRepo::new();
+    for extra in [&["--max-turns", "0"][..], &["--turn-timeout", "0"]] {
+        Interview::of_work_item(&repo)
+            .runner("honest.sh")
+            .answers(HONEST)
+            .args(extra)
+            .run()
+            .exits(2);
+    }
+    repo.write("interview.toml", "max_turns = 0\n");
+    Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .answers(HONEST)
+        .run()
+        .exits(1);
+    assert_eq!(session_dirs(&repo), Vec::<String>::new());
+    let status = repo.run(&["status"]);
+    assert_eq!(status.status.code(), Some(2), "{}", stderr(&status));
+    assert!(stderr(&status).contains("no interview sessions here yet"));
+}
+
+#[test]
+fn leftovers_of_killed_runs_neither_block_status_nor_resume() {
+    let repo = TempRepo::new();
+    finished_session(&repo);
+    let done = repo.session_dir();
+    // A session directory without a state file, newer than any other, and one being made.
+    let sessions = repo.path().join(".interview/sessions");
+    std::fs::create_dir_all(sessions.join("intent-9-29990101T000000-abcd1234/turns")).unwrap();
+    std::fs::create_dir_all(sessions.join(".new-intent-8-20250101T000000-abcd1234/turns")).unwrap();
+    let status = repo.run(&["status", "--json"]);
+    assert_eq!(status.status.code(), Some(0), "{}", stderr(&status));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&status)).unwrap();
+    assert_eq!(
+        v["session"],
+        done.file_name().unwrap().to_string_lossy().as_ref()
+    );
+    assert!(
+        stderr(&status).contains("intent-9-29990101T000000-abcd1234"),
+        "the leftover is named: {}",
+        stderr(&status)
+    );
+    let all = stdout(&repo.run(&["status", "--all"]));
+    assert!(!all.contains(".new-"), "{all}");
+    // The next run clears what a killed run was making.
+    Interview::intent(&repo, "8")
+        .work_item()
+        .runner("honest.sh")
+        .answers(HONEST)
+        .yes()
+        .run()
+        .exits(0);
+    assert!(!session_dirs(&repo).iter().any(|d| d.starts_with(".new-")));
+}
+
+// 9. Configuration errors exit 1 naming the file and the key, before anything is asked.
+
+#[test]
+fn config_errors_name_their_file_and_key_and_exit_1_before_anything_is_asked() {
+    let repo = TempRepo::new();
+    for (file, text, key) in [
+        ("interview.toml", "max_turns = 0\n", "max_turns"),
+        ("interview.toml", "turn_timeout = 0\n", "turn_timeout"),
+        (
+            ".interview/config.toml",
+            "on_change = \"maybe\"\n",
+            "on_change",
+        ),
+        ("interview.toml", "intent_out = \"\"\n", "intent_out"),
+        (
+            "interview.toml",
+            "intent_out = \"/tmp/x.md\"\n",
+            "intent_out",
+        ),
+    ] {
+        let _ = std::fs::remove_file(repo.path().join("interview.toml"));
+        let _ = std::fs::remove_file(repo.path().join(".interview/config.toml"));
+        repo.write(file, text);
+        let out = Interview::of_work_item(&repo)
+            .runner("honest.sh")
+            .answers(HONEST)
+            .yes()
+            .run()
+            .exits(1);
+        assert!(out.stderr.contains(file), "{file}: {}", out.stderr);
+        assert!(out.stderr.contains(key), "{key}: {}", out.stderr);
+        assert!(
+            !session_dirs(&repo).iter().any(|d| d.starts_with("intent-")),
+            "{key}: a session was started"
+        );
+    }
+}
+
+// 10. Checks in the right order.
+
+#[test]
+fn a_bad_tag_is_reported_before_the_missing_terminal() {
+    let repo = TempRepo::new();
+    let out = repo.run(&["reflect", "nosuchtag"]);
+    assert_ne!(out.status.code(), Some(0));
+    let err = stderr(&out);
+    assert!(err.contains("nosuchtag"), "{err}");
+    assert!(!err.contains("no terminal"), "{err}");
+}
+
+#[test]
+fn an_output_path_that_is_a_directory_is_refused_before_anything_is_asked() {
+    let repo = TempRepo::new();
+    repo.write("docs/keep.md", "x\n");
+    let out = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .answers(HONEST)
+        .out("docs")
+        .yes()
+        .run()
+        .exits(2);
+    assert!(out.stderr.contains("is a directory"), "{}", out.stderr);
+    assert!(!session_dirs(&repo).iter().any(|d| d.starts_with("intent-")));
+}

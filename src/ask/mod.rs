@@ -77,6 +77,9 @@ pub enum AskError {
     /// A replayed value no person could have typed at this prompt.
     #[error("{0}")]
     BadReplayValue(String),
+    /// Nobody can be asked: no terminal, and no answers file (the message says what to do).
+    #[error("{0}")]
+    NoPerson(String),
     /// A bug in the caller or in this module; nothing the person did causes it.
     #[error("{0}")]
     Inconsistent(String),
@@ -429,7 +432,9 @@ impl From<AskError> for crate::error::Error {
                     message: e.to_string(),
                 }
             }
-            AskError::BadReplayValue(message) => Error::Usage(message),
+            AskError::BadReplayValue(message) | AskError::NoPerson(message) => {
+                Error::Usage(message)
+            }
             AskError::Closed => Error::Other(AskError::Closed.to_string()),
             AskError::Inconsistent(message) => Error::Other(message),
             AskError::Io(e) => Error::io("the person's side", e),

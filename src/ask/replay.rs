@@ -66,19 +66,12 @@ impl ReplayFile {
             path: "$".into(),
             message,
         };
-        let meta = std::fs::metadata(path)
+        // Whatever it is (a FIFO, /dev/stdin, a device): capped, and never blocking in open().
+        let bytes = crate::input::read_capped(path, MAX_BYTES)
             .map_err(|e| err(format!("cannot read the answers file: {e}")))?;
-        if meta.len() > MAX_BYTES {
-            return Err(err(format!(
-                "the answers file is {} bytes; at most {MAX_BYTES} are read",
-                meta.len()
-            )));
-        }
-        let bytes =
-            std::fs::read(path).map_err(|e| err(format!("cannot read the answers file: {e}")))?;
         let text = String::from_utf8(bytes)
             .map_err(|e| err(format!("not UTF-8 (byte {})", e.utf8_error().valid_up_to())))?;
-        ReplayFile::parse(&text, path)
+        ReplayFile::parse(crate::input::without_bom(&text), path)
     }
 
     /// Parse the text of an answers file; `file` names it in errors.
@@ -467,6 +460,11 @@ impl<'a> RecordingPerson<'a> {
             path,
             round: None,
         }
+    }
+
+    /// Record into `path` from now on (the session's directory moved into place).
+    pub fn move_to(&mut self, path: PathBuf) {
+        self.path = path;
     }
 
     /// What has been recorded so far.

@@ -26,6 +26,7 @@ fn tracker_error(e: AskError) -> Error {
                 "the answers file has no decision `{id}` (which tracker holds the work item); add \"decisions\": {{ \"{id}\": \"A\" }} or pass --from FILE"
             ),
         },
+        AskError::NoPerson(message) => Error::Usage(message),
         other => Error::Other(format!("cannot ask which work item to use: {other}")),
     }
 }

@@ -78,8 +78,25 @@ fn new_interview(
     let repo = super::discover(cwd)?;
     let config = Config::load(&repo.worktree)?;
     let settings = RunSettings::resolve(run, &config, look)?;
+    // Where the document goes must be able to take one, before anything is asked.
+    let targets = [
+        ("--out", settings.out_for(kind, id)),
+        ("--clarify-into", clarify_into.clone()),
+    ];
+    for (flag, target) in targets {
+        if let Some(path) = target
+            && path.as_os_str() != "-"
+            && repo.worktree.join(&path).is_dir()
+        {
+            return Err(Error::Usage(format!(
+                "{flag} {}: is a directory; give the path of a file",
+                path.display()
+            )));
+        }
+    }
     let mut lock = super::lock(&repo, &format!("{} {id}", kind.as_str()))?;
     let mut who = Who::new(look, &settings)?;
+    let who_ready = who.ready();
     if let Some(code) = offer_resume(&repo, &settings, &mut lock, kind, id, who.person())? {
         return who.finish(Ok(code));
     }
@@ -87,7 +104,11 @@ fn new_interview(
     lock.set_session(&prepared.id)?;
     let mut person =
         RecordingPerson::new(who.person(), ReplayFile::default(), prepared.answers_path());
-    let (subject, tracker) = match find(&repo, &settings, &mut person) {
+    // The subject is checked before "no terminal": a bad tag or work item says so first.
+    let (subject, tracker) = match find(&repo, &settings, &mut person).and_then(|found| {
+        who_ready?;
+        Ok(found)
+    }) {
         Ok(found) => found,
         Err(e) => {
             prepared.discard();
@@ -97,6 +118,14 @@ fn new_interview(
     let mut session_settings = settings.session.clone();
     session_settings.out = settings.out_for(subject.kind, &subject.id);
     session_settings.clarify_into = clarify_into;
+    let prepared = match prepared.clone().publish(&subject, &session_settings) {
+        Ok(p) => p,
+        Err(e) => {
+            prepared.discard();
+            return Err(e);
+        }
+    };
+    person.move_to(prepared.answers_path());
     let result = (|| {
         let mut session = Session::create(repo, prepared, subject, session_settings, &mut person)?;
         if let Some(choice) = tracker {

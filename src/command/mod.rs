@@ -145,5 +145,7 @@ fn workspace_id(repo: &gix::Repository, worktree: &Path) -> String {
 /// session, held until the command ends.
 fn lock(repo: &Repo, what: &str) -> Result<WorktreeLock> {
     let tier = LocalTier::open(&repo.worktree, &repo.common_dir)?;
-    WorktreeLock::acquire(&tier.root, what)
+    let lock = WorktreeLock::acquire(&tier.root, what)?;
+    crate::session::clean_unpublished(&tier);
+    Ok(lock)
 }

@@ -4,8 +4,11 @@
 use std::io::IsTerminal;
 
 use super::settings::RunSettings;
-use crate::ask::{ColorChoice, Person, ReplayFile, ReplayPerson, Style, TerminalPerson};
+use crate::ask::{
+    AskError, ColorChoice, Decision, Person, ReplayFile, ReplayPerson, Style, TerminalPerson,
+};
 use crate::error::{Error, Result};
+use crate::receipt::Question;
 
 /// How prompts look (`--color`, `--no-bell`).
 #[derive(Debug, Clone, Copy)]
@@ -17,6 +20,41 @@ pub struct Presentation {
 pub enum Who {
     Terminal(TerminalPerson),
     Replay(ReplayPerson),
+    /// No terminal and no answers file: what can be checked first is, then [`Who::ready`]
+    /// (or the first prompt) says so.
+    Nobody(Nobody),
+}
+
+const NO_TERMINAL: &str = "no terminal to ask questions on, and no --answers file to replay.\n\
+     Run it at a terminal, or replay recorded answers: \
+     `interview … --answers FILE` (see docs/ci.md)";
+
+/// The person when there is none: every prompt is the "no terminal" error.
+pub struct Nobody;
+
+impl Person for Nobody {
+    fn gate(&mut self, _count: usize) -> std::result::Result<String, AskError> {
+        Err(AskError::NoPerson(NO_TERMINAL.into()))
+    }
+    fn intro(&mut self, _total: usize) {}
+    fn question(
+        &mut self,
+        _index: usize,
+        _total: usize,
+        _time_label: &str,
+        _question: &Question,
+    ) -> std::result::Result<String, AskError> {
+        Err(AskError::NoPerson(NO_TERMINAL.into()))
+    }
+    fn decide(&mut self, _decision: &Decision) -> std::result::Result<String, AskError> {
+        Err(AskError::NoPerson(NO_TERMINAL.into()))
+    }
+    fn say(&mut self, text: &str) {
+        crate::output::stderr_line(text);
+    }
+    fn replayed(&self) -> bool {
+        false
+    }
 }
 
 impl Who {
@@ -26,12 +64,7 @@ impl Who {
             return Ok(Who::Replay(ReplayPerson::new(file, settings.missing)));
         }
         if !std::io::stdin().is_terminal() {
-            return Err(Error::Usage(
-                "no terminal to ask questions on, and no --answers file to replay.\n\
-                 Run it at a terminal, or replay recorded answers: \
-                 `interview … --answers FILE` (see docs/ci.md)"
-                    .into(),
-            ));
+            return Ok(Who::Nobody(Nobody));
         }
         Ok(Who::Terminal(TerminalPerson::new(Style::resolve(
             look.color,
@@ -43,6 +76,15 @@ impl Who {
         match self {
             Who::Terminal(p) => p,
             Who::Replay(p) => p,
+            Who::Nobody(p) => p,
+        }
+    }
+
+    /// Someone can be asked; otherwise the "no terminal" error (exit 2).
+    pub fn ready(&self) -> Result<()> {
+        match self {
+            Who::Nobody(_) => Err(Error::Usage(NO_TERMINAL.into())),
+            _ => Ok(()),
         }
     }
 

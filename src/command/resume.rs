@@ -36,6 +36,7 @@ pub fn run(
     let settings = RunSettings::resolve(run, &config, look)?;
     lock.set_session(&listed.id)?;
     let mut who = Who::new(look, &settings)?;
+    who.ready()?;
     let result = resume_listed(repo, listed, &settings, ack, who.person());
     who.finish(result)
 }

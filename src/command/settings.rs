@@ -3,7 +3,7 @@
 //! after [`RunSettings::resolve`] nothing reads a flag or a config file again.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::person::Presentation;
@@ -57,31 +57,97 @@ pub struct Given {
     pub retries: bool,
 }
 
+fn config_local_reflect_out(f: &crate::config::ConfigFile) -> bool {
+    f.reflect_out.is_some()
+}
+
+fn config_local_intent_out(f: &crate::config::ConfigFile) -> bool {
+    f.intent_out.is_some()
+}
+
+/// What a configured output pattern must be: a relative path to a file, naming the id.
+fn check_out_pattern(pattern: &str) -> std::result::Result<(), String> {
+    if pattern.trim().is_empty() {
+        return Err("is empty; give a path such as \"docs/interviews/<id>.md\"".into());
+    }
+    if pattern == "-" {
+        return Err("cannot be \"-\" (standard output is only for --out -)".into());
+    }
+    if pattern.ends_with('/') {
+        return Err(format!("{pattern:?} names a directory; give a file path"));
+    }
+    if Path::new(pattern).is_absolute() || pattern.split('/').any(|p| p == "..") {
+        return Err(format!(
+            "{pattern:?} must be a path inside the repository, relative to its root"
+        ));
+    }
+    Ok(())
+}
+
 impl RunSettings {
     /// Merge the flags of one run with the configuration files and the defaults.
     pub fn resolve(run: &RunOptions, config: &Config, look: Presentation) -> Result<RunSettings> {
         let interactive = std::io::stdin().is_terminal() && run.answers.is_none();
         let file = &config.file;
-        let on_change = match (run.on_change, file.on_change.as_deref()) {
-            (Some(flag), _) => flag,
-            (None, Some("fail")) => OnChange::Fail,
-            (None, Some("ask")) => OnChange::Ask,
-            (None, Some("warn")) => OnChange::Warn,
-            (None, Some(other)) => {
-                return Err(Error::Usage(format!(
-                    "interview.toml: on_change must be \"fail\", \"ask\" or \"warn\", not {other:?}"
-                )));
+        // A configuration file's bad value exits 1 naming the file and the key; a bad flag
+        // exits 2 naming the flag. Both before anything is asked.
+        let on_change = match file.on_change.as_deref() {
+            None => None,
+            Some("fail") => Some(OnChange::Fail),
+            Some("ask") => Some(OnChange::Ask),
+            Some("warn") => Some(OnChange::Warn),
+            Some(other) => {
+                return Err(config.bad_value(
+                    "on_change",
+                    |f| f.on_change.is_some(),
+                    &format!("must be \"fail\", \"ask\" or \"warn\", not {other:?}"),
+                ));
             }
+        };
+        let on_change = match (run.on_change, on_change) {
+            (Some(flag), _) => flag,
+            (None, Some(configured)) => configured,
             (None, None) if interactive => OnChange::Ask,
             (None, None) => OnChange::Fail,
         };
+        let turns_range = format!("must be between 1 and {MAX_TURNS_LIMIT}");
+        if let Some(n) = file.max_turns
+            && !(1..=MAX_TURNS_LIMIT).contains(&n)
+        {
+            return Err(config.bad_value(
+                "max_turns",
+                |f| f.max_turns.is_some(),
+                &format!("{turns_range}, not {n}"),
+            ));
+        }
+        if file.turn_timeout == Some(0) {
+            return Err(config.bad_value(
+                "turn_timeout",
+                |f| f.turn_timeout.is_some(),
+                "must be at least 1 second, not 0",
+            ));
+        }
+        for (key, value, local) in [
+            (
+                "reflect_out",
+                &file.reflect_out,
+                config_local_reflect_out as fn(&crate::config::ConfigFile) -> bool,
+            ),
+            ("intent_out", &file.intent_out, config_local_intent_out),
+        ] {
+            if let Some(pattern) = value
+                && let Err(why) = check_out_pattern(pattern)
+            {
+                return Err(config.bad_value(key, local, &why));
+            }
+        }
         let max_turns = run
             .max_turns
             .or(file.max_turns)
             .unwrap_or(defaults::MAX_TURNS);
         if !(1..=MAX_TURNS_LIMIT).contains(&max_turns) {
             return Err(Error::Usage(format!(
-                "--max-turns must be between 1 and {MAX_TURNS_LIMIT}, not {max_turns}"
+                "--max-turns {turns_range}, not {max_turns}"
             )));
         }
         let timeout = run

@@ -27,6 +27,10 @@ pub fn list(worktree: &Path) -> Vec<Listed> {
         .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
         .filter_map(|e| {
             let id = e.file_name().to_str()?.to_string();
+            // A session still being made (or left half-made by a killed run) is not one.
+            if id.starts_with('.') {
+                return None;
+            }
             let dir = e.path();
             let state = State::load(&dir.join("state.json"));
             Some(Listed { id, dir, state })
@@ -43,6 +47,19 @@ fn stamp(id: &str) -> String {
     parts.next().unwrap_or("").to_string()
 }
 
+/// Tell the person about session directories whose state cannot be read (left by an older
+/// tool, or damaged by hand): they are never chosen as "the latest".
+fn warn_unreadable(all: &[Listed]) {
+    for l in all {
+        if let Err(e) = &l.state {
+            crate::output::stderr_line(&format!(
+                "interview: warning: session {} cannot be read and is skipped: {e}",
+                l.id
+            ));
+        }
+    }
+}
+
 /// The session named `id`, or the latest one.
 pub fn find(worktree: &Path, id: Option<&str>) -> Result<Listed> {
     let mut all = list(worktree);
@@ -56,9 +73,17 @@ pub fn find(worktree: &Path, id: Option<&str>) -> Result<Listed> {
             })?;
             Ok(all.swap_remove(pos))
         }
-        None => all.pop().ok_or_else(|| {
-            Error::Usage("no interview sessions here yet: start one with `interview reflect` or `interview intent`".into())
-        }),
+        None => {
+            // The latest session that can be read; a later one that cannot is named, not chosen.
+            let pos = all
+                .iter()
+                .rposition(|l| l.state.is_ok())
+                .or_else(|| all.len().checked_sub(1));
+            warn_unreadable(&all[pos.map_or(0, |p| p + 1)..]);
+            pos.map(|p| all.swap_remove(p)).ok_or_else(|| {
+                Error::Usage("no interview sessions here yet: start one with `interview reflect` or `interview intent`".into())
+            })
+        }
     }
 }
 
@@ -406,17 +431,17 @@ pub fn unfinished(state: &State) -> bool {
 
 /// The latest unfinished session, for `interview resume` without an id.
 pub fn latest_unfinished(worktree: &Path) -> Result<Listed> {
-    list(worktree)
-        .into_iter()
-        .rev()
-        // An unreadable state counts: resuming it then says what is wrong with it.
-        .find(|l| l.state.as_ref().map(unfinished).unwrap_or(true))
-        .ok_or_else(|| {
-            Error::Usage(
-                "no unfinished session to resume here; `interview status --all` lists sessions"
-                    .into(),
-            )
-        })
+    let mut all = list(worktree);
+    // An unreadable one later than the chosen one is named, not chosen.
+    let pos = all
+        .iter()
+        .rposition(|l| l.state.as_ref().is_ok_and(unfinished));
+    warn_unreadable(&all[pos.map_or(0, |p| p + 1)..]);
+    pos.map(|p| all.swap_remove(p)).ok_or_else(|| {
+        Error::Usage(
+            "no unfinished session to resume here; `interview status --all` lists sessions".into(),
+        )
+    })
 }
 
 /// The latest unfinished session about the same subject, if any.

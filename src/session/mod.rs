@@ -70,31 +70,79 @@ pub struct Finished {
 }
 
 /// A session's place in the local tier, made before anything is asked (so every answer,
-/// even the choice of a work item, has somewhere to go).
+/// even the choice of a work item, has somewhere to go). It is made as a hidden
+/// `sessions/.new-<id>/` and becomes `sessions/<id>/` in one rename once its `session.json` and
+/// `state.json` are written ([`Prepared::publish`]): no half-made session is ever listed.
 #[derive(Debug, Clone)]
 pub struct Prepared {
     pub tier: LocalTier,
     pub id: String,
     pub dir: PathBuf,
+    published: bool,
 }
+
+/// The prefix of a session directory still being made.
+pub const NEW_PREFIX: &str = ".new-";
 
 impl Prepared {
     pub fn new(repo: &Repo, kind: &str, subject_id: &str) -> Result<Prepared> {
         let tier = LocalTier::open(&repo.worktree, &repo.common_dir)?;
         let id = tier::session_id(kind, subject_id);
-        let dir = tier.sessions().join(&id);
+        let dir = tier.sessions().join(format!("{NEW_PREFIX}{id}"));
         std::fs::create_dir_all(dir.join("turns"))
             .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
-        Ok(Prepared { tier, id, dir })
+        Ok(Prepared {
+            tier,
+            id,
+            dir,
+            published: false,
+        })
     }
 
     pub fn answers_path(&self) -> PathBuf {
         self.dir.join("answers.json")
     }
 
+    /// Write the session's files and move it into place: after this it is listed, resumable
+    /// and complete.
+    pub fn publish(mut self, subject: &Subject, settings: &Settings) -> Result<Prepared> {
+        SessionFile {
+            session_file: 1,
+            subject: subject.clone(),
+            runner: settings.runner.clone(),
+            out: settings.out.clone(),
+            clarify_into: settings.clarify_into.clone(),
+        }
+        .save(&self.dir)?;
+        State::new(self.id.clone(), subject, settings).save(&self.dir.join("state.json"))?;
+        let place = self.tier.sessions().join(&self.id);
+        std::fs::rename(&self.dir, &place)
+            .map_err(|e| Error::io(format!("cannot create {}", place.display()), e))?;
+        self.dir = place;
+        self.published = true;
+        Ok(self)
+    }
+
     /// Remove the directory again when the session never started (e.g. an unknown tag).
     pub fn discard(self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+        if !self.published {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// Remove what runs killed while making a session left behind (`sessions/.new-*`). Only
+/// called with the worktree's lock held, so none of them is being made now.
+pub fn clean_unpublished(tier: &LocalTier) {
+    let Ok(entries) = std::fs::read_dir(tier.sessions()) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        if name.to_string_lossy().starts_with(NEW_PREFIX) && e.file_type().is_ok_and(|t| t.is_dir())
+        {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
     }
 }
 
@@ -151,10 +199,15 @@ impl<'p> Session<'p> {
         settings: Settings,
         person: &'p mut dyn Person,
     ) -> Result<Session<'p>> {
-        let Prepared { tier, id, dir } = prepared;
+        let prepared = if prepared.published {
+            prepared
+        } else {
+            prepared.publish(&subject, &settings)?
+        };
+        let Prepared { tier, id, dir, .. } = prepared;
         let state = State::new(id, &subject, &settings);
         let transcript = Transcript::open(&dir.join("transcript.jsonl"))?;
-        let mut session = Session {
+        let session = Session {
             repo,
             tier,
             dir,
@@ -164,15 +217,7 @@ impl<'p> Session<'p> {
             person,
             transcript,
         };
-        session.save()?;
-        SessionFile {
-            session_file: 1,
-            subject: session.subject.clone(),
-            runner: session.settings.runner.clone(),
-            out: session.settings.out.clone(),
-            clarify_into: session.settings.clarify_into.clone(),
-        }
-        .save(&session.dir)?;
+        let mut session = session;
         let replayed = session.person.replayed();
         session.transcript.record(&TranscriptEvent::SessionStart {
             session: &session.state.session,

@@ -204,6 +204,7 @@ impl Session<'_> {
                 let _ = self.save();
                 Error::Usage(message)
             }
+            ask::AskError::NoPerson(message) => Error::Usage(message),
             ask::AskError::Inconsistent(message) => Error::Other(message),
             ask::AskError::Io(e) => Error::io("the person's side", e),
         }

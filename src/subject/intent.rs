@@ -3,7 +3,8 @@
 //!
 //! Not for: judging the work item (the runner does).
 
-use std::io::Read;
+use std::fs::File;
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -11,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::decision::DecisionId;
 use crate::error::{Error, Result};
+use crate::input::InputError;
 use crate::process::{Ending, Spawn};
 
 use super::glob;
@@ -264,16 +266,24 @@ fn from_source(repo_root: &Path, id: &str, from: &WorkItemSource) -> Result<Foun
             facts_for(id, "from", &source, inside, &text)
         }
         WorkItemSource::Stdin => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .take(MAX_ITEM_BYTES + 1)
-                .read_to_end(&mut bytes)
+            let stdin = std::io::stdin()
+                .as_fd()
+                .try_clone_to_owned()
                 .map_err(|e| Error::io("cannot read the work item from stdin", e))?;
-            if bytes.len() as u64 > MAX_ITEM_BYTES {
-                return Err(Error::Subject(
-                    "the work item on stdin is larger than 1 MiB; shorten it".into(),
-                ));
-            }
+            let bytes = match crate::input::read_file_capped(File::from(stdin), MAX_ITEM_BYTES) {
+                Ok(b) => b,
+                Err(InputError::TooLarge { .. }) => {
+                    return Err(Error::Subject(
+                        "the work item on stdin is larger than 1 MiB; shorten it".into(),
+                    ));
+                }
+                Err(InputError::Interrupted) => return Err(Error::Interrupted { session: None }),
+                Err(e) => {
+                    return Err(Error::Subject(format!(
+                        "cannot read the work item from stdin: {e}"
+                    )));
+                }
+            };
             let text = String::from_utf8_lossy(&bytes).into_owned();
             facts_for(id, "stdin", "stdin", None, &text)
         }
@@ -299,17 +309,24 @@ fn inside_repo(repo_root: &Path, file: &Path) -> Option<String> {
 }
 
 fn read_capped(path: &Path, shown: &str) -> Result<String> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| Error::io(format!("cannot read work item {shown}"), e))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_ITEM_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(format!("cannot read work item {shown}"), e))?;
-    if bytes.len() as u64 > MAX_ITEM_BYTES {
-        return Err(Error::Subject(format!(
-            "work item {shown} is larger than 1 MiB; point --from at the work item itself"
-        )));
-    }
+    // A FIFO or a device never blocks the open, and is read only up to the cap.
+    let bytes = match crate::input::read_capped(path, MAX_ITEM_BYTES) {
+        Ok(b) => b,
+        Err(InputError::TooLarge { .. }) => {
+            return Err(Error::Subject(format!(
+                "work item {shown} is larger than 1 MiB; point --from at the work item itself"
+            )));
+        }
+        Err(InputError::Interrupted) => return Err(Error::Interrupted { session: None }),
+        Err(InputError::Io(e)) => {
+            return Err(Error::io(format!("cannot read work item {shown}"), e));
+        }
+        Err(e) => {
+            return Err(Error::Subject(format!(
+                "cannot read work item {shown}: {e}"
+            )));
+        }
+    };
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
