@@ -40,17 +40,19 @@ pub enum Error {
     CommandChanged { report: String },
     #[error("{0}")]
     Guard(String),
-    #[error("the runner failed {attempts} time(s) in a row at turn {turn}; last failure: {reason}")]
+    /// The runner failed its turn with the retries used up; `message` says how, where its log
+    /// is and what it last wrote to stderr.
+    #[error("{message}")]
     RunnerFailed {
         turn: u32,
         attempts: u32,
-        reason: String,
+        message: String,
     },
     #[error("{message}")]
     MissingAnswer { message: String },
     #[error("{0}")]
     CircuitOpen(String),
-    #[error("interrupted; the session is saved as aborted{}", .session.as_ref().map(|s| format!(" ({s})")).unwrap_or_default())]
+    #[error("interrupted{}", .session.as_ref().map(|s| format!("; the session is saved: continue with `interview resume {s}`")).unwrap_or_default())]
     Interrupted { session: Option<String> },
     /// A signal arrived while the guard took a snapshot (it may have been stuck on a read).
     #[error("interrupted while taking a snapshot of the repository")]

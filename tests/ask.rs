@@ -23,7 +23,7 @@ fn interview_in_colour<'r>(repo: &'r TempRepo, color: &str) -> Interview<'r> {
 fn skip_round_two_and_stop(mut pty: Pty) -> (i32, String) {
     pty.expect("📋 The interviewer has 1 clarifying question(s)");
     pty.answer("> ", "n");
-    pty.answer("Choose A, B or C: ", "C");
+    pty.answer("Choose A, B, C or D: ", "C");
     pty.finish()
 }
 
@@ -61,7 +61,7 @@ fn enter_at_the_gate_starts_the_loop_with_progress_options_and_hint() {
     let repo = TempRepo::new();
     let mut pty = interview(&repo).at_terminal();
     pty.answer("N to skip entirely.", "");
-    pty.expect("interview found 2 point(s) needing clarification.");
+    pty.expect("This round has 2 point(s) needing clarification.");
     pty.expect("📋 Q&A Progress — Question 1 of 2\r\n");
     let shown = pty.expect("> ");
     assert!(shown.contains("Where will this service run?"), "{shown}");
@@ -76,7 +76,7 @@ fn enter_at_the_gate_starts_the_loop_with_progress_options_and_hint() {
     );
     pty.send_line("k8s");
     // From the second question on, the header carries the time estimate.
-    pty.expect("📋 Q&A Progress — Question 2 of 2  |  ~5s remaining");
+    pty.expect("📋 Q&A Progress — Question 2 of 2 · about 5 s left");
     pty.ctrl_c();
     pty.finish();
 }
@@ -141,7 +141,7 @@ fn skip_all_ends_the_round_and_the_next_turn_is_final() {
     pty.answer("N to skip entirely.", "y");
     pty.expect("Question 1 of 2");
     pty.answer("> ", "skip all");
-    let rest = pty.expect("Choose A, B or C: ");
+    let rest = pty.expect("Choose A, B, C or D: ");
     assert!(!rest.contains("Who uses the export?"), "{rest}");
     assert!(
         !rest.contains("clarifying question(s)"),
@@ -163,7 +163,7 @@ fn n_at_the_gate_skips_the_round_without_asking() {
     let repo = TempRepo::new();
     let mut pty = interview(&repo).at_terminal();
     pty.answer("N to skip entirely.", "N");
-    let rest = pty.expect("Choose A, B or C: ");
+    let rest = pty.expect("Choose A, B, C or D: ");
     assert!(!rest.contains("Q&A Progress"), "{rest}");
     pty.send_line("c");
     pty.finish();
@@ -227,7 +227,7 @@ fn the_choose_prompt_shows_the_box_and_takes_a_lowercase_letter() {
     let repo = TempRepo::new();
     let mut pty = interview(&repo).at_terminal();
     pty.answer("N to skip entirely.", "n");
-    let before = pty.expect("Choose A, B or C: ");
+    let before = pty.expect("Choose A, B, C or D: ");
     let rule = "══════════════════════════════════════";
     assert!(
         before.contains(&format!(
@@ -252,9 +252,9 @@ fn the_choose_prompt_asks_again_on_anything_else() {
     let repo = TempRepo::new();
     let mut pty = interview(&repo).at_terminal();
     pty.answer("N to skip entirely.", "n");
-    pty.answer("Choose A, B or C: ", "z");
-    pty.expect("“z” is not one of the choices: type A, B or C.");
-    pty.answer("Choose A, B or C: ", "c");
+    pty.answer("Choose A, B, C or D: ", "z");
+    pty.expect("“z” is not one of the choices: type A, B, C or D.");
+    pty.answer("Choose A, B, C or D: ", "c");
     let (code, _) = pty.finish();
     assert_eq!(repo.events("decision")[0]["choice"], "C");
     assert_eq!(code, 0);
@@ -267,7 +267,7 @@ fn the_bell_rings_before_a_choose_prompt_at_a_terminal() {
     pty.answer("N to skip entirely.", "n");
     let before = pty.expect("DECISION REQUIRED");
     assert!(before.contains("\x07"), "{before:?}");
-    pty.answer("Choose A, B or C: ", "c");
+    pty.answer("Choose A, B, C or D: ", "c");
     pty.finish();
 }
 
@@ -276,7 +276,7 @@ fn no_bell_keeps_the_choose_prompt_silent() {
     let repo = TempRepo::new();
     let mut pty = interview(&repo).arg("--no-bell").at_terminal();
     pty.answer("N to skip entirely.", "n");
-    let before = pty.expect("Choose A, B or C: ");
+    let before = pty.expect("Choose A, B, C or D: ");
     assert!(!before.contains("\x07"), "{before:?}");
     pty.send_line("c");
     pty.finish();
@@ -391,7 +391,7 @@ fn telemetry_records_a_gate_skip_as_pre_loop_without_question_text() {
     let repo = TempRepo::new();
     let mut pty = interview(&repo).at_terminal();
     pty.answer("N to skip entirely.", "n");
-    pty.answer("Choose A, B or C: ", "c");
+    pty.answer("Choose A, B, C or D: ", "c");
     pty.finish();
     let t = repo.telemetry();
     assert_eq!(t.len(), 1, "{t:?}");
@@ -415,7 +415,7 @@ fn telemetry_records_skip_all_as_mid_loop_with_its_position_and_duration() {
     pty.answer("> ", "2");
     pty.expect("Question 2 of 2");
     pty.answer("> ", "skip all");
-    pty.answer("Choose A, B or C: ", "c");
+    pty.answer("Choose A, B, C or D: ", "c");
     pty.finish();
     let t = repo.telemetry();
     assert_eq!(t[0]["gate"], "proceeded");

@@ -125,7 +125,7 @@ fn a_replayed_guard_decision_is_used_with_on_change_ask() {
 fn the_consent_gate_asks_before_writing_and_stop_writes_nothing() {
     let repo = TempRepo::new();
     let mut pty = done_at_once(&repo).at_terminal();
-    let screen = pty.answer("Choose A, B or C", "C");
+    let screen = pty.answer("Choose A, B, C or D", "C");
     assert!(
         screen.contains("write the document to docs/interviews/intent-7.md?"),
         "{screen}"

@@ -116,7 +116,7 @@ fn a_recorded_session_replays_to_the_same_answers() {
         pty.expect(prompt);
         pty.answer("> ", line);
     }
-    pty.answer("Choose A, B or C: ", "a");
+    pty.answer("Choose A, B, C or D: ", "a");
     let (code, screen) = pty.finish();
     assert_eq!(code, 0, "{screen}");
     let recorded = typed.session_file("answers.json");

@@ -262,3 +262,161 @@ fn prune_deletes_nothing_through_a_linked_tier() {
         1
     );
 }
+
+#[test]
+fn a_failed_turn_names_its_log_and_shows_the_runners_last_stderr_lines() {
+    let repo = TempRepo::new();
+    let out = Interview::of_work_item(&repo)
+        .runner("fails-loudly.sh")
+        .answers(r#"{ "interview_answers": 1 }"#)
+        .run()
+        .exits(4);
+    let err = &out.stderr;
+    let id = repo
+        .session_dir()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let log = format!(".interview/sessions/{id}/turns/001/runner.log");
+    assert!(err.contains(&format!("its log: {log}\n")), "{err}");
+    assert!(repo.path().join(&log).is_file());
+    assert!(
+        err.contains(
+            "the runner failed 4 times the same way at turn 1: the runner exited with status 2"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "    python3: can't open file 'my_runner.py': [Errno 2] No such file or directory"
+        ),
+        "{err}"
+    );
+    // Said in full once, then once a line per identical failure.
+    assert_eq!(
+        err.matches("Turn 1 failed (attempt 1 of 4)").count(),
+        1,
+        "{err}"
+    );
+    assert_eq!(err.matches("failed again the same way").count(), 2, "{err}");
+    assert!(
+        !err.contains("some output on stdout"),
+        "stdout is not stderr: {err}"
+    );
+    assert_eq!(err.matches("interview: ").count(), 1, "{err}");
+}
+
+#[test]
+fn a_runner_that_is_not_installed_points_to_interview_runners() {
+    let repo = TempRepo::new();
+    let out = Interview::of_work_item(&repo)
+        .preset("no-such-program-anywhere")
+        .answers(r#"{ "interview_answers": 1 }"#)
+        .run()
+        .exits(1);
+    assert!(out.stderr.contains("no such program"), "{}", out.stderr);
+    assert!(out.stderr.contains("`interview runners`"), "{}", out.stderr);
+    assert!(!out.stderr.contains("os error"), "{}", out.stderr);
+}
+
+#[test]
+fn ctrl_c_while_the_runner_works_says_how_to_continue() {
+    let repo = TempRepo::new();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("sleeps-then-asks.sh")
+        .env("TEST_SLEEP", "30")
+        .at_terminal();
+    pty.expect("turn 1 of 5 · sleeps-then-asks.sh");
+    pty.ctrl_c();
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 130, "{rest}");
+    let id = repo
+        .session_dir()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert!(
+        rest.contains(&format!(
+            "the session is saved: continue with `interview resume {id}`"
+        )),
+        "{rest}"
+    );
+}
+
+#[test]
+fn the_write_decision_can_show_the_document_first_then_asks_again() {
+    let repo = TempRepo::new();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
+        .at_terminal();
+    let first = pty.answer("Choose A, B, C or D: ", "d");
+    assert!(
+        first.contains("D) Show the document here first, then decide"),
+        "{first}"
+    );
+    let shown = pty.answer("Choose A, B, C or D: ", "c");
+    assert!(
+        shown.contains("It exists."),
+        "the document was not shown: {shown}"
+    );
+    assert!(
+        shown.contains("DECISION REQUIRED"),
+        "not asked again: {shown}"
+    );
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 0, "{rest}");
+    assert!(
+        rest.contains(
+            "Stopped without writing anything: docs/interviews/intent-7.md was not written."
+        ),
+        "{rest}"
+    );
+    assert!(!repo.path().join("docs/interviews/intent-7.md").exists());
+    // What is recorded for replay is the decision that counted.
+    assert_eq!(repo.recorded_answers()["decisions"]["consent"], "c");
+}
+
+#[test]
+fn a_replayed_show_first_is_a_clear_error_and_old_letters_keep_their_meaning() {
+    let repo = TempRepo::new();
+    let out = Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
+        .answers(r#"{ "interview_answers": 1, "decisions": { "consent": "D" } }"#)
+        .run()
+        .exits(2);
+    assert!(out.stderr.contains("needs a person"), "{}", out.stderr);
+    let repo = TempRepo::new();
+    Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
+        .answers(r#"{ "interview_answers": 1, "decisions": { "consent": "A" } }"#)
+        .run()
+        .exits(0);
+    assert!(repo.path().join("docs/interviews/intent-7.md").exists());
+}
+
+#[test]
+fn prune_removes_nothing_while_an_interview_runs() {
+    let repo = TempRepo::new();
+    finished_session(&repo, "7");
+    let mut pty = Interview::intent(&repo, "8")
+        .work_item()
+        .runner("sleeps-then-asks.sh")
+        .env("TEST_SLEEP", "0")
+        .at_terminal();
+    pty.expect("Press Enter or type Y");
+    let out = repo.run(&["prune"]);
+    assert_ne!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("another interview is running"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(repo.session_ids().len(), 2);
+    pty.ctrl_c();
+    pty.finish();
+    let out = repo.run(&["prune"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(repo.session_ids().len(), 1, "the aborted session stays");
+}

@@ -98,7 +98,8 @@ fn a_failed_turn_is_retried_three_times_then_exits_4() {
         .run()
         .exits(4);
     assert!(
-        out.screen().contains("failed 4 time(s)"),
+        out.screen()
+            .contains("failed 4 times the same way at turn 1"),
         "{}",
         out.screen()
     );

@@ -89,21 +89,29 @@ pub struct Progress {
 
 impl Progress {
     /// Start showing "turn `turn` of `max_turns` · `runner` · elapsed" on standard error.
-    pub fn start(look: ProgressLook, turn: u32, max_turns: u32, runner: &str) -> Progress {
+    /// `retry` counts the attempts before this one (0 for the first).
+    pub fn start(
+        look: ProgressLook,
+        turn: u32,
+        max_turns: u32,
+        retry: u32,
+        runner: &str,
+    ) -> Progress {
         let runner = crate::receipt::sanitize_line(runner).0;
         let target = match look {
             ProgressLook::Off => return Progress { bar: None },
             ProgressLook::Line => {
                 let _ = writeln!(
                     std::io::stderr(),
-                    "turn {turn} of {max_turns}: waiting for {runner}…"
+                    "{}: waiting for {runner}…",
+                    turn_words(turn, max_turns, retry)
                 );
                 return Progress { bar: None };
             }
             ProgressLook::Live => ProgressDrawTarget::stderr(),
             ProgressLook::Plain => ProgressDrawTarget::term_like(Box::new(PlainTerminal::new())),
         };
-        let bar = Progress::bar(look, target, turn, max_turns, &runner);
+        let bar = Progress::bar(look, target, &turn_words(turn, max_turns, retry), &runner);
         *CURRENT.lock().unwrap_or_else(|p| p.into_inner()) = Some(bar.clone());
         Progress { bar: Some(bar) }
     }
@@ -112,15 +120,14 @@ impl Progress {
     fn bar(
         look: ProgressLook,
         target: ProgressDrawTarget,
-        turn: u32,
-        max_turns: u32,
+        turn: &str,
         runner: &str,
     ) -> ProgressBar {
         let ticks: &[&str] = match look {
             ProgressLook::Live => &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏", "·"],
             _ => &["-", "\\", "|", "/", "·"],
         };
-        let style = ProgressStyle::with_template(&template(turn, max_turns, runner))
+        let style = ProgressStyle::with_template(&template(turn, runner))
             .unwrap_or_else(|_| ProgressStyle::default_spinner())
             .tick_strings(ticks);
         let bar = ProgressBar::with_draw_target(None, target).with_style(style);
@@ -129,10 +136,19 @@ impl Progress {
     }
 }
 
+/// "turn 2 of 5", and "(retry 1)" after a failed attempt.
+fn turn_words(turn: u32, max_turns: u32, retry: u32) -> String {
+    if retry == 0 {
+        format!("turn {turn} of {max_turns}")
+    } else {
+        format!("turn {turn} of {max_turns} (retry {retry})")
+    }
+}
+
 /// The line's indicatif template. Braces in the runner's name are not read as template keys.
-fn template(turn: u32, max_turns: u32, runner: &str) -> String {
+fn template(turn: &str, runner: &str) -> String {
     let runner = runner.replace('{', "(").replace('}', ")");
-    format!("{{spinner}} turn {turn} of {max_turns} · {runner} · {{elapsed}}{{wide_msg}}")
+    format!("{{spinner}} {turn} · {runner} · {{elapsed}}{{wide_msg}}")
 }
 
 impl Drop for Progress {
@@ -340,15 +356,16 @@ mod tests {
     #[test]
     fn the_line_names_turn_runner_elapsed_and_activity() {
         assert_eq!(
-            template(2, 5, "claude"),
+            template(&turn_words(2, 5, 0), "claude"),
             "{spinner} turn 2 of 5 · claude · {elapsed}{wide_msg}"
         );
+        assert_eq!(turn_words(2, 5, 1), "turn 2 of 5 (retry 1)");
     }
 
     #[test]
     fn braces_in_a_runner_name_are_not_template_keys() {
         assert_eq!(
-            template(1, 5, "sh {elapsed}"),
+            template("turn 1 of 5", "sh {elapsed}"),
             "{spinner} turn 1 of 5 · sh (elapsed) · {elapsed}{wide_msg}"
         );
     }

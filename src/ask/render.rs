@@ -31,17 +31,19 @@ pub fn gate(count: usize) -> String {
 pub const GATE_REASK: &str =
     "Please press Enter or type Y to answer the questions, or N to skip them.";
 
-/// The intro before the first question (qa-loop-ui Step 1).
+/// The intro before the first question (qa-loop-ui Step 1). It counts this round's questions
+/// only, so it never disagrees with a document that lists more open points.
 pub fn intro(total: usize) -> String {
     format!(
-        "interview found {total} point(s) needing clarification.\n\
+        "This round has {total} point(s) needing clarification.\n\
          I'll ask up to {total} question(s) — you can type \"skip\" to skip a question\n\
          or \"skip all\" to skip the entire Q&A.\n"
     )
 }
 
-/// The time-remaining label of qa-loop-ui Step 2a. `index` is 0-based; `elapsed_ms` is the
-/// time since the loop started.
+/// The time-remaining label of qa-loop-ui Step 2a, worded as an estimate rather than a
+/// countdown ("about 25 s left"). `index` is 0-based; `elapsed_ms` is the time since the loop
+/// started.
 pub fn time_label(index: usize, total: usize, elapsed_ms: u64) -> String {
     if index == 0 {
         return String::new();
@@ -53,9 +55,9 @@ pub fn time_label(index: usize, total: usize, elapsed_ms: u64) -> String {
     let remaining_s = num.div_ceil(den);
     let rounded_s = (remaining_s.div_ceil(5) * 5).max(5);
     if rounded_s < 60 {
-        format!("  |  ~{rounded_s}s remaining")
+        format!(" · about {rounded_s} s left")
     } else {
-        format!("  |  ~<{} min remaining", rounded_s.div_ceil(60))
+        format!(" · under {} min left", rounded_s.div_ceil(60))
     }
 }
 
@@ -104,28 +106,56 @@ pub fn question(
     out
 }
 
-const RULE: &str = "══════════════════════════════════════";
+/// The narrowest a decision box's rules are (the Choose format's own width).
+const RULE_MIN: usize = 38;
 
-/// The Choose A/B/C/D box of autopilot-protocols, and the prompt line under it.
-pub fn decision(style: &Style, d: &Decision) -> String {
-    let mut out = String::new();
-    out.push_str(&style.bold(RULE));
-    out.push('\n');
-    out.push_str(&style.bold(&format!(" DECISION REQUIRED: {}", line(&d.context))));
-    out.push('\n');
-    out.push_str(&style.bold(RULE));
-    out.push('\n');
-    for (i, opt) in d.options.iter().enumerate() {
-        out.push_str(&format!(" {}) {}\n", letter(i), line(opt)));
-    }
-    out.push_str(RULE);
-    out.push('\n');
-    out.push_str(&format!(
-        " Recommendation: {} — {}\n",
+/// The Choose A/B/C/D box of autopilot-protocols, and the prompt line under it, for a terminal
+/// `width` columns wide. The rules are as wide as the longest line (at least [`RULE_MIN`]); a
+/// line wider than the terminal wraps, its continuation indented, so the box fits at any width.
+pub fn decision(style: &Style, d: &Decision, width: usize) -> String {
+    let title = format!(" DECISION REQUIRED: {}", line(&d.context));
+    let options: Vec<(String, &str)> = d
+        .options
+        .iter()
+        .enumerate()
+        .map(|(i, opt)| (format!(" {}) {}", letter(i), line(opt)), "    "))
+        .collect();
+    let advice = format!(
+        " Recommendation: {} — {}",
         letter(d.recommended),
         line(&d.reason)
-    ));
-    out.push_str(RULE);
+    );
+    let longest = std::iter::once(&title)
+        .chain(options.iter().map(|(o, _)| o))
+        .chain(std::iter::once(&advice))
+        .map(|l| textwrap::core::display_width(l))
+        .max()
+        .unwrap_or(0);
+    let width = width.max(20);
+    let rule = "═".repeat(longest.max(RULE_MIN).min(width));
+    let wrap = |text: &str, indent: &str| -> String {
+        // Paths keep their hyphens: a word is broken only when it cannot fit a line at all.
+        let opts = textwrap::Options::new(width)
+            .subsequent_indent(indent)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation);
+        let mut out = textwrap::wrap(text, opts).join("\n");
+        out.push('\n');
+        out
+    };
+    let mut out = String::new();
+    out.push_str(&style.bold(&rule));
+    out.push('\n');
+    out.push_str(&style.bold(wrap(&title, " ").trim_end_matches('\n')));
+    out.push('\n');
+    out.push_str(&style.bold(&rule));
+    out.push('\n');
+    for (opt, indent) in &options {
+        out.push_str(&wrap(opt, indent));
+    }
+    out.push_str(&rule);
+    out.push('\n');
+    out.push_str(&wrap(&advice, " "));
+    out.push_str(&rule);
     out.push('\n');
     out.push_str(&format!("Choose {}: ", letters(d.options.len())));
     out
@@ -191,35 +221,35 @@ mod tests {
     #[test]
     fn time_label_uses_the_running_average_over_completed_questions() {
         // 2 done in 20 s → 10 s each; 3 left (current included) → 30 s.
-        assert_eq!(time_label(2, 5, 20_000), "  |  ~30s remaining");
+        assert_eq!(time_label(2, 5, 20_000), " · about 30 s left");
     }
 
     #[test]
     fn time_label_rounds_up_to_the_next_5_seconds() {
         // 1 done in 11 s; 1 left → 11 s → 15 s.
-        assert_eq!(time_label(1, 2, 11_000), "  |  ~15s remaining");
+        assert_eq!(time_label(1, 2, 11_000), " · about 15 s left");
         // 1 done in 10.001 s → ceil to 11 s → 15 s.
-        assert_eq!(time_label(1, 2, 10_001), "  |  ~15s remaining");
+        assert_eq!(time_label(1, 2, 10_001), " · about 15 s left");
     }
 
     #[test]
     fn time_label_never_says_less_than_5_seconds() {
-        assert_eq!(time_label(1, 2, 0), "  |  ~5s remaining");
-        assert_eq!(time_label(4, 5, 400), "  |  ~5s remaining");
+        assert_eq!(time_label(1, 2, 0), " · about 5 s left");
+        assert_eq!(time_label(4, 5, 400), " · about 5 s left");
     }
 
     #[test]
     fn time_label_switches_to_minutes_at_60_seconds() {
-        assert_eq!(time_label(1, 2, 55_000), "  |  ~55s remaining");
-        assert_eq!(time_label(1, 2, 56_000), "  |  ~<1 min remaining");
-        assert_eq!(time_label(1, 2, 60_000), "  |  ~<1 min remaining");
-        assert_eq!(time_label(1, 2, 61_000), "  |  ~<2 min remaining");
-        assert_eq!(time_label(1, 5, 60_000), "  |  ~<4 min remaining");
+        assert_eq!(time_label(1, 2, 55_000), " · about 55 s left");
+        assert_eq!(time_label(1, 2, 56_000), " · under 1 min left");
+        assert_eq!(time_label(1, 2, 60_000), " · under 1 min left");
+        assert_eq!(time_label(1, 2, 61_000), " · under 2 min left");
+        assert_eq!(time_label(1, 5, 60_000), " · under 4 min left");
     }
 
     #[test]
     fn time_label_survives_huge_elapsed_times() {
-        assert!(time_label(1, 5, u64::MAX).ends_with("min remaining"));
+        assert!(time_label(1, 5, u64::MAX).ends_with("min left"));
     }
 
     #[test]
@@ -237,12 +267,12 @@ mod tests {
             &Style::PLAIN,
             1,
             3,
-            "  |  ~10s remaining",
+            " · about 10 s left",
             &q(&[("Kubernetes", "k8s"), ("One VM", "vm")], None),
         );
         assert_eq!(
             text,
-            "📋 Q&A Progress — Question 2 of 3  |  ~10s remaining\n\n\
+            "📋 Q&A Progress — Question 2 of 3 · about 10 s left\n\n\
              Where will this service run?\n\n\
              Options:\n  1. Kubernetes  (k8s)\n  2. One VM  (vm)\n\n\
              (Type your answer, a number to pick an option, \"skip\", or \"skip all\")\n"
@@ -315,18 +345,93 @@ mod tests {
             reason: "nothing is lost".into(),
         };
         assert_eq!(
-            decision(&Style::PLAIN, &d),
-            "══════════════════════════════════════\n\
+            decision(&Style::PLAIN, &d, 80),
+            // The rules are as wide as the title.
+            "═════════════════════════════════════════════════════\n\
              \x20DECISION REQUIRED: the runner changed the repository\n\
-             ══════════════════════════════════════\n\
+             ═════════════════════════════════════════════════════\n\
              \x20A) Stop and keep for review\n\
              \x20B) Restore hooks and git metadata, then stop\n\
              \x20C) Accept and continue\n\
-             ══════════════════════════════════════\n\
+             ═════════════════════════════════════════════════════\n\
              \x20Recommendation: A — nothing is lost\n\
-             ══════════════════════════════════════\n\
+             ═════════════════════════════════════════════════════\n\
              Choose A, B or C: "
         );
+    }
+
+    fn long_decision() -> Decision {
+        Decision {
+            id: crate::ask::DecisionId::Consent,
+            context: "write the document to docs/interviews/intent-export-to-csv-for-analysts.md?"
+                .into(),
+            options: vec![
+                "Write the document to docs/interviews/intent-export-to-csv-for-analysts.md".into(),
+                "Print it here instead and write nothing".into(),
+            ],
+            recommended: 0,
+            reason: "the document is meant to be reviewed and committed with the work".into(),
+        }
+    }
+
+    fn width(line: &str) -> usize {
+        textwrap::core::display_width(line)
+    }
+
+    #[test]
+    fn the_rules_are_as_wide_as_the_widest_line() {
+        let text = decision(&Style::PLAIN, &long_decision(), 200);
+        let lines: Vec<&str> = text.lines().collect();
+        let rule = width(lines[0]);
+        let widest = lines.iter().map(|l| width(l)).max().unwrap();
+        assert_eq!(rule, widest, "{text}");
+        assert_eq!(rule, width(lines[1]), "{text}");
+    }
+
+    #[test]
+    fn at_any_width_from_40_every_line_fits() {
+        let natural = width(
+            decision(&Style::PLAIN, &long_decision(), 1000)
+                .lines()
+                .next()
+                .unwrap(),
+        );
+        for cols in 40..=120 {
+            let text = decision(&Style::PLAIN, &long_decision(), cols);
+            for l in text.lines() {
+                assert!(width(l) <= cols, "{cols} columns: {l:?}\n{text}");
+            }
+            let rule = text.lines().next().unwrap();
+            assert!(rule.chars().all(|c| c == '═'));
+            assert_eq!(width(rule), cols.min(natural), "{cols} columns:\n{text}");
+            if cols >= 60 {
+                assert!(
+                    text.contains("intent-export-to-csv-for-analysts.md"),
+                    "{text}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn short_text_keeps_the_choose_formats_width() {
+        let d = Decision {
+            options: vec!["Yes".into(), "No".into()],
+            context: "go on?".into(),
+            reason: "why not".into(),
+            ..long_decision()
+        };
+        let text = decision(&Style::PLAIN, &d, 120);
+        assert!(
+            text.starts_with(&format!("{}\n", "═".repeat(RULE_MIN))),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_wrapped_option_is_indented_under_its_text() {
+        let text = decision(&Style::PLAIN, &long_decision(), 40);
+        assert!(text.contains("\n A) Write the document to\n    "), "{text}");
     }
 
     #[test]

@@ -161,6 +161,15 @@ impl TerminalPerson {
     }
 }
 
+/// The width of the terminal prompts are shown on (80 when it cannot be told).
+fn terminal_width() -> usize {
+    let term = console::Term::stdout();
+    match term.size_checked() {
+        Some((_, cols)) if cols > 0 => usize::from(cols),
+        _ => 80,
+    }
+}
+
 /// Shown where the person types.
 const PROMPT: &str = "> ";
 
@@ -186,7 +195,7 @@ impl Person for TerminalPerson {
 
     fn decide(&mut self, decision: &Decision) -> Result<String, AskError> {
         let bell = if self.style.bell { "\x07" } else { "" };
-        let text = render::decision(&self.style, decision);
+        let text = render::decision(&self.style, decision, terminal_width());
         self.prompt(&format!("{bell}\n{text}"))
     }
 

@@ -319,9 +319,9 @@ fn first_question_has_no_time_label_later_ones_use_the_running_average() {
         [
             "q 1/3 a".to_string(),
             // 12 s for 1 question; 2 left → 24 s → 25 s.
-            "q 2/3  |  ~25s remaining b".into(),
+            "q 2/3 · about 25 s left b".into(),
             // 20 s for 2 questions; 1 left → 10 s.
-            "q 3/3  |  ~10s remaining c".into(),
+            "q 3/3 · about 10 s left c".into(),
         ]
     );
 }

@@ -14,7 +14,12 @@ impl<P: Person> PickTracker for P {
             recommended: choice.recommended,
             reason: choice.reason.clone(),
         };
-        choose(self, &decision).map_err(tracker_error)
+        let picked = choose(self, &decision).map_err(tracker_error)?;
+        self.say(&format!(
+            "Using {}.",
+            crate::receipt::sanitize_line(&decision.options[picked]).0
+        ));
+        Ok(picked)
     }
 }
 

@@ -184,6 +184,17 @@ fn offer_resume(
         Err(e) => return Err(e.into()),
     };
     match choice {
+        0 => person.say(&format!("Resuming session {}.", listed.id)),
+        1 => person.say(&format!(
+            "Starting a new session; {} is left as it was.",
+            listed.id
+        )),
+        _ => person.say(&format!(
+            "Stopped; session {} is left as it was (`interview resume {}` continues it).",
+            listed.id, listed.id
+        )),
+    }
+    match choice {
         0 => {
             lock.set_session(&listed.id)?;
             super::resume::resume_listed(repo.clone(), listed, settings, false, person).map(Some)

@@ -24,6 +24,11 @@ pub fn run(cwd: &Path, older_than_days: Option<u64>, keep: Option<usize>) -> Res
         older_than,
         keep: keep.unwrap_or(0),
     };
+    // No run of the tool works in the tier while prune deletes in it.
+    let _lock = match prune::has_tier(&repo.worktree)? {
+        true => Some(super::lock(&repo, "prune")?),
+        false => None,
+    };
     let pruned = prune::prune(&repo.worktree, rule, SystemTime::now())?;
     super::print_bytes(prune::report(&pruned).as_bytes(), "what prune removed")
 }

@@ -50,6 +50,9 @@ pub struct Outcome {
     /// Of those, the ones that had left the runner's process group (`setsid` and the like).
     pub escaped_killed: usize,
     pub stdout: Vec<u8>,
+    /// The last bytes the runner wrote to its standard error (at most [`STDERR_TAIL_BYTES`]),
+    /// for the message of a failed turn.
+    pub stderr_tail: Vec<u8>,
     pub log_truncated: bool,
     /// How long the runner ran.
     pub elapsed: Duration,
@@ -87,6 +90,7 @@ pub fn dispatch(inv: &Invocation) -> std::io::Result<Outcome> {
         leftovers_killed: finished.leftovers_killed,
         escaped_killed: finished.escaped_killed,
         stdout: log.stdout,
+        stderr_tail: log.stderr_tail,
         log_truncated: log.truncated,
         elapsed: finished.elapsed,
     })
@@ -101,8 +105,12 @@ struct CappedLog {
     dropped: u64,
     stdout: Vec<u8>,
     stdout_cap: usize,
+    stderr_tail: Vec<u8>,
     verbose: bool,
 }
+
+/// How much of the end of a runner's standard error is kept for a failed turn's message.
+pub const STDERR_TAIL_BYTES: usize = 4096;
 
 impl CappedLog {
     fn create(inv: &Invocation) -> std::io::Result<CappedLog> {
@@ -114,11 +122,17 @@ impl CappedLog {
             dropped: 0,
             stdout: Vec::new(),
             stdout_cap: inv.stdout_cap,
+            stderr_tail: Vec::new(),
             verbose: inv.verbose,
         })
     }
 
     fn push(&mut self, bytes: &[u8], is_stdout: bool) {
+        if !is_stdout {
+            self.stderr_tail.extend_from_slice(bytes);
+            let over = self.stderr_tail.len().saturating_sub(STDERR_TAIL_BYTES);
+            self.stderr_tail.drain(..over);
+        }
         if is_stdout && self.stdout.len() < self.stdout_cap {
             let room = self.stdout_cap - self.stdout.len();
             self.stdout

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::state::SubStep;
 use super::transcript::TranscriptEvent;
-use super::{Session, tier};
+use super::{Session, failure, tier};
 use crate::ask::progress::Progress;
 use crate::brief::{self, BriefContext, BriefPaths, BriefSubject};
 use crate::error::{Error, Result};
@@ -63,13 +63,19 @@ impl Session<'_> {
             self.settings.progress,
             turn,
             self.settings.max_turns,
+            self.state.retry_count,
             &self.settings.runner.name,
         );
         let outcome = dispatch::dispatch(&invocation);
         // Gone before anything else is said or asked.
         drop(progress);
         drop(setup);
-        let outcome = outcome.map_err(|e| Error::io("runner", e))?;
+        let outcome = outcome.map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
+                Error::Other(failure::cannot_start(&invocation.argv[0], &e))
+            }
+            _ => Error::io("runner", e),
+        })?;
         let usage = crate::runner::presets::usage(
             self.settings.runner.preset.as_deref(),
             &String::from_utf8_lossy(&outcome.stdout),
@@ -80,6 +86,8 @@ impl Session<'_> {
             duration_ms,
             usage: usage.clone(),
         });
+        let cut = outcome.stderr_tail.len() >= dispatch::STDERR_TAIL_BYTES;
+        let stderr = failure::stderr_lines(&outcome.stderr_tail, cut);
         let after = Snapshot::take_after(&scope, &before)
             .map_err(|e| Error::Guard(format!("after turn {turn}: {e}")))?;
 
@@ -118,10 +126,21 @@ impl Session<'_> {
         }
 
         self.set_step(SubStep::Receipt)?;
-        if let Some(failure) = self.judge_ending(&outcome, &files) {
-            return Ok(Err(failure));
-        }
-        self.take_receipt(turn, final_turn, &files, &outcome.stdout)
+        let taken = match self.judge_ending(&outcome, &files) {
+            Some(failure) => Ok(Err(failure)),
+            None => self.take_receipt(turn, final_turn, &files, &outcome.stdout),
+        };
+        // What the runner last said on stderr goes with any failure of this attempt (but a line
+        // the reason already quotes is not said twice).
+        taken.map(|r| {
+            r.map_err(|mut failure| {
+                failure.stderr = stderr
+                    .into_iter()
+                    .filter(|l| !failure.quotes(l))
+                    .collect();
+                failure
+            })
+        })
     }
 
     /// `brief.json`, `brief.md` and the receipt schema for this turn.
@@ -229,10 +248,7 @@ impl Session<'_> {
         let reason = match outcome.ending {
             Ending::Exited(0) | Ending::Interrupted => return None,
             Ending::Exited(code) => {
-                format!(
-                    "the runner exited with status {code}{} (see runner.log)",
-                    said()
-                )
+                format!("the runner exited with status {code}{}", said())
             }
             Ending::Signalled(sig) => format!("the runner was killed by signal {sig}"),
             Ending::TimedOut => format!(
@@ -399,6 +415,8 @@ impl TurnFiles {
 pub(super) struct TurnFailure {
     pub(super) sub_step: SubStep,
     reason: String,
+    /// The last lines of the runner's standard error (sanitised).
+    pub(super) stderr: Vec<String>,
 }
 
 impl TurnFailure {
@@ -406,16 +424,23 @@ impl TurnFailure {
         TurnFailure {
             sub_step: SubStep::Dispatch,
             reason,
+            stderr: Vec::new(),
         }
     }
     fn receipt(reason: String) -> Self {
         TurnFailure {
             sub_step: SubStep::Receipt,
             reason,
+            stderr: Vec::new(),
         }
     }
     pub(super) fn reason(&self) -> String {
         self.reason.clone()
+    }
+    /// Whether the reason already quotes `line` (or its beginning, when it was shortened).
+    fn quotes(&self, line: &str) -> bool {
+        let start: String = line.trim().chars().take(60).collect();
+        !start.is_empty() && self.reason.contains(&start)
     }
     pub(super) fn sub_step_name(&self) -> &'static str {
         match self.sub_step {

@@ -99,24 +99,45 @@ impl Session<'_> {
     fn write_with_consent(&mut self, path: &Path, text: &str) -> Result<Option<PathBuf>> {
         let shown = self.shown(path);
         if !self.settings.yes {
-            let choice = self.decide(&Decision {
+            let consent = Decision {
                 id: DecisionId::Consent,
                 context: format!("write the document to {shown}?"),
+                // D was added after A–C, so recorded letters keep their meaning.
                 options: vec![
                     format!("Write the document to {shown}"),
                     "Print it here instead and write nothing".into(),
                     "Stop without writing anything".into(),
+                    "Show the document here first, then decide".into(),
                 ],
                 recommended: 0,
                 reason: "the document is meant to be reviewed and committed with the work".into(),
-            })?;
-            match choice {
-                0 => {}
-                1 => {
-                    self.print_document(text)?;
-                    return Ok(None);
+            };
+            loop {
+                match self.decide(&consent)? {
+                    0 => break,
+                    1 => {
+                        self.print_document(text)?;
+                        self.person.say(&format!(
+                            "Printed the document above; nothing was written to {shown}."
+                        ));
+                        return Ok(None);
+                    }
+                    2 => {
+                        self.person.say(&format!(
+                            "Stopped without writing anything: {shown} was not written."
+                        ));
+                        return Ok(None);
+                    }
+                    _ if self.person.replayed() => {
+                        return Err(Error::Usage(
+                            "the answers file's `decisions.consent` is \"D\" (show the document first), which needs a person to read it; record A, B or C".into(),
+                        ));
+                    }
+                    _ => {
+                        self.print_document(text)?;
+                        self.person.say("(end of the document)");
+                    }
                 }
-                _ => return Ok(None),
             }
         }
         let mut target = path.to_path_buf();
@@ -136,7 +157,12 @@ impl Session<'_> {
             match choice {
                 0 => {}
                 1 => target = beside,
-                _ => return Ok(None),
+                _ => {
+                    self.person.say(&format!(
+                        "Stopped without writing: {shown} was left as it was."
+                    ));
+                    return Ok(None);
+                }
             }
         }
         if let Some(parent) = target.parent() {

@@ -6,6 +6,7 @@
 //! is asked, [`finish`] the document. The state file and the transcript record every step.
 
 mod attempt;
+mod failure;
 mod finish;
 pub mod history;
 pub mod lock;

@@ -72,7 +72,11 @@ impl Session<'_> {
                 };
                 let choice = self.decide(&decision)?;
                 match choice {
-                    2 => Ok(()),
+                    2 => {
+                        self.person
+                            .say("Accepted the changes; the interview goes on.");
+                        Ok(())
+                    }
                     1 => {
                         // Copies the runner could have rewritten are not trusted.
                         let copies = self.shown(&files.restore);

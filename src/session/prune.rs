@@ -57,9 +57,10 @@ fn last_changed(dir: &Path) -> Option<SystemTime> {
         .ok()
 }
 
-/// Remove the finished sessions of `worktree` that `rule` selects.
-pub fn prune(worktree: &Path, rule: PruneRule, now: SystemTime) -> Result<Pruned> {
-    // A tier that is a link (a repository could ship one) is not ours to delete in.
+/// Whether the worktree has a local tier to prune: `false` when there is none; an error when
+/// `.interview` or its `sessions/` is a link or not a directory (a repository could ship one),
+/// which is not ours to delete in.
+pub fn has_tier(worktree: &Path) -> Result<bool> {
     for dir in [
         worktree.join(TIER_DIR),
         worktree.join(TIER_DIR).join("sessions"),
@@ -72,9 +73,18 @@ pub fn prune(worktree: &Path, rule: PruneRule, now: SystemTime) -> Result<Pruned
                 )));
             }
             Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Pruned::default()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
             Err(e) => return Err(Error::io(format!("cannot read {}", dir.display()), e)),
         }
+    }
+    Ok(true)
+}
+
+/// Remove the finished sessions of `worktree` that `rule` selects. The caller holds the
+/// worktree's lock, so no session is being run meanwhile.
+pub fn prune(worktree: &Path, rule: PruneRule, now: SystemTime) -> Result<Pruned> {
+    if !has_tier(worktree)? {
+        return Ok(Pruned::default());
     }
     let mut pruned = Pruned::default();
     let mut candidates: Vec<(Listed, SystemTime, &'static str)> = Vec::new();

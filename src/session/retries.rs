@@ -2,10 +2,12 @@
 //! brief; when the retries are used up the person decides (docs/sessions.md, "Retries and the
 //! circuit breaker").
 
-use super::Session;
+use std::path::Path;
+
 use super::attempt::TurnFailure;
 use super::state::{RetryEntry, Status, now_iso};
 use super::transcript::TranscriptEvent;
+use super::{Session, failure};
 use crate::ask::{Decision, DecisionId};
 use crate::error::{Error, Result};
 use crate::receipt::{self, Receipt};
@@ -57,6 +59,8 @@ impl Session<'_> {
     /// One turn, retried from the same sub-step until it yields a receipt or retries run out.
     pub(super) fn turn_with_retries(&mut self, turn: u32, final_turn: bool) -> Result<Receipt> {
         let mut previous_failure: Option<String> = None;
+        // Whether every failure since the last fresh start gave the same reason.
+        let mut all_the_same = true;
         loop {
             let failure = match self.attempt(turn, final_turn, previous_failure.as_deref())? {
                 Ok(receipt) => {
@@ -76,26 +80,52 @@ impl Session<'_> {
                 attempt: self.state.retry_count + 1,
                 reason: &reason,
             })?;
-            self.person.say(&format!(
-                "The runner's turn {turn} failed: {}",
-                receipt::sanitize(&reason).0
-            ));
+            let same = previous_failure.as_deref() == Some(reason.as_str());
+            all_the_same &= previous_failure.is_none() || same;
+            let attempts = self.state.retry_count + 1;
             if self.state.retry_count >= self.settings.retries {
-                let attempts = self.state.retry_count + 1;
-                match self.retries_exhausted(turn, attempts, &failure)? {
+                let log = self.turn_dir(turn).join(crate::protocol::files::RUNNER_LOG);
+                let summary = failure::exhausted(
+                    turn,
+                    attempts,
+                    all_the_same,
+                    &reason,
+                    Path::new(&self.shown(&log)),
+                    &failure.stderr,
+                );
+                let after = self.retries_exhausted(turn, attempts, &failure, &summary)?;
+                let session = &self.state.session;
+                let message = match after {
                     AfterExhausted::Retry => {
+                        self.person
+                            .say(&format!("Retrying turn {turn} with a fresh brief."));
                         previous_failure = None;
+                        all_the_same = true;
                         continue;
                     }
-                    AfterExhausted::Stop | AfterExhausted::Abort => {
-                        return Err(Error::RunnerFailed {
-                            turn,
-                            attempts,
-                            reason,
-                        });
-                    }
-                }
+                    // Replayed: nothing was said yet, so the error says it all.
+                    _ if self.person.replayed() => summary,
+                    AfterExhausted::Stop => format!(
+                        "stopped at turn {turn}; the session is saved: continue with `interview resume {session}` once the runner works"
+                    ),
+                    AfterExhausted::Abort => format!(
+                        "aborted at turn {turn}; fix the runner, then `interview resume {session}`"
+                    ),
+                };
+                return Err(Error::RunnerFailed {
+                    turn,
+                    attempts,
+                    message,
+                });
             }
+            self.person.say(&failure::attempt_failed(
+                turn,
+                attempts,
+                self.settings.retries + 1,
+                &reason,
+                &failure.stderr,
+                same,
+            ));
             self.record(|s| {
                 s.retry_count += 1;
                 s.retry_log.push(RetryEntry {
@@ -116,6 +146,7 @@ impl Session<'_> {
         turn: u32,
         attempts: u32,
         failure: &TurnFailure,
+        summary: &str,
     ) -> Result<AfterExhausted> {
         let blocker = exhausted_blocker(&self.state.runner, attempts, turn, failure);
         let session = self.state.session.clone();
@@ -132,6 +163,7 @@ impl Session<'_> {
         if self.person.replayed() {
             return Ok(AfterExhausted::Stop);
         }
+        self.person.say(&upper_first(summary));
         let choice = self.decide(&runner_failed_decision(attempts, turn, &failure.reason()))?;
         let after = match choice {
             0 => AfterExhausted::Retry,
@@ -149,5 +181,14 @@ impl Session<'_> {
             AfterExhausted::Abort => s.status = Status::Aborted,
         })?;
         Ok(after)
+    }
+}
+
+/// `text` with its first letter in upper case, to stand as a sentence.
+fn upper_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }

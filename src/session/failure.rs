@@ -1,0 +1,188 @@
+//! How a failed turn is told: the reason, the last lines the runner wrote to its standard error,
+//! where its `runner.log` is, and one summary when it failed the same way every time
+//! (docs/sessions.md, "Retries and the circuit breaker").
+
+use std::path::Path;
+
+/// Most lines of the runner's standard error shown with a failure.
+const TAIL_LINES: usize = 5;
+/// Longest line shown, in characters.
+const LINE_MAX: usize = 200;
+
+/// The last few non-empty lines of `tail` (the end of the runner's standard error), sanitised
+/// and kept short. A first line cut by the capture is dropped.
+pub fn stderr_lines(tail: &[u8], cut: bool) -> Vec<String> {
+    let text = String::from_utf8_lossy(tail);
+    let mut lines: Vec<&str> = text.lines().collect();
+    if cut && lines.len() > 1 {
+        lines.remove(0);
+    }
+    let kept: Vec<String> = lines
+        .iter()
+        .map(|l| crate::receipt::sanitize_line(l).0.trim_end().to_string())
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            if l.chars().count() > LINE_MAX {
+                let mut short: String = l.chars().take(LINE_MAX - 1).collect();
+                short.push('…');
+                short
+            } else {
+                l
+            }
+        })
+        .collect();
+    kept[kept.len().saturating_sub(TAIL_LINES)..].to_vec()
+}
+
+/// The indented block of stderr lines that follows a failure, or nothing.
+fn tail_block(lines: &[String]) -> String {
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\n  the runner's last lines on stderr:");
+    for l in lines {
+        out.push_str("\n    ");
+        out.push_str(l);
+    }
+    out
+}
+
+/// One failed attempt, said as it happens: in full the first time, in one line when it failed
+/// exactly as the attempt before.
+pub fn attempt_failed(
+    turn: u32,
+    attempt: u32,
+    allowed: u32,
+    reason: &str,
+    stderr: &[String],
+    same_as_before: bool,
+) -> String {
+    let reason = crate::receipt::sanitize(reason).0;
+    if same_as_before {
+        return format!("Turn {turn} failed again the same way (attempt {attempt} of {allowed}).");
+    }
+    format!(
+        "Turn {turn} failed (attempt {attempt} of {allowed}): {reason}{}",
+        tail_block(stderr)
+    )
+}
+
+/// The retries are used up: how often and how it failed, where the log is, what it last said.
+pub fn exhausted(
+    turn: u32,
+    attempts: u32,
+    all_the_same: bool,
+    reason: &str,
+    log: &Path,
+    stderr: &[String],
+) -> String {
+    let reason = crate::receipt::sanitize(reason).0;
+    let head = if all_the_same && attempts > 1 {
+        format!("the runner failed {attempts} times the same way at turn {turn}: {reason}")
+    } else if attempts > 1 {
+        format!(
+            "the runner failed {attempts} times in a row at turn {turn}; last failure: {reason}"
+        )
+    } else {
+        format!("the runner failed at turn {turn}: {reason}")
+    };
+    format!(
+        "{head}\n  its log: {}{}",
+        crate::receipt::sanitize_line(&log.display().to_string()).0,
+        tail_block(stderr)
+    )
+}
+
+/// A runner program that could not be started at all: not there, or not runnable.
+pub fn cannot_start(program: &str, error: &std::io::Error) -> String {
+    let program = format!("`{}`", crate::receipt::sanitize_line(program).0);
+    match error.kind() {
+        std::io::ErrorKind::NotFound => format!(
+            "cannot start the runner {program}: no such program (not installed, or not on PATH); \
+             `interview runners` lists the presets and which are installed"
+        ),
+        std::io::ErrorKind::PermissionDenied => format!(
+            "cannot start the runner {program}: it is not executable; \
+             `interview runners` lists the presets and which are installed"
+        ),
+        _ => format!("cannot start the runner {program}: {error}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_lines_are_kept_sanitised() {
+        let tail = b"one\ntwo\n\nthree\nfour\nfive\nsix \x1b[31mred\x1b[0m\n";
+        assert_eq!(
+            stderr_lines(tail, false),
+            vec!["two", "three", "four", "five", "six red"]
+        );
+    }
+
+    #[test]
+    fn a_line_cut_by_the_capture_is_dropped() {
+        assert_eq!(stderr_lines(b"ut line\nwhole\n", true), vec!["whole"]);
+        assert_eq!(stderr_lines(b"only\n", true), vec!["only"]);
+    }
+
+    #[test]
+    fn long_lines_are_shortened() {
+        let long = "x".repeat(1000);
+        let lines = stderr_lines(long.as_bytes(), false);
+        assert_eq!(lines[0].chars().count(), LINE_MAX);
+        assert!(lines[0].ends_with('…'));
+    }
+
+    #[test]
+    fn a_first_failure_shows_the_stderr_tail() {
+        let text = attempt_failed(
+            1,
+            1,
+            4,
+            "the runner exited with status 2",
+            &["can't open file 'my_runner.py'".into()],
+            false,
+        );
+        assert_eq!(
+            text,
+            "Turn 1 failed (attempt 1 of 4): the runner exited with status 2\n  \
+             the runner's last lines on stderr:\n    can't open file 'my_runner.py'"
+        );
+    }
+
+    #[test]
+    fn a_repeated_failure_is_one_line() {
+        let text = attempt_failed(1, 2, 4, "x", &["y".into()], true);
+        assert_eq!(text, "Turn 1 failed again the same way (attempt 2 of 4).");
+    }
+
+    #[test]
+    fn identical_failures_are_summarised() {
+        let text = exhausted(
+            1,
+            4,
+            true,
+            "the runner exited with status 2",
+            Path::new(".interview/sessions/s/turns/001/runner.log"),
+            &[],
+        );
+        assert_eq!(
+            text,
+            "the runner failed 4 times the same way at turn 1: the runner exited with status 2\n  \
+             its log: .interview/sessions/s/turns/001/runner.log"
+        );
+        let text = exhausted(1, 4, false, "r", Path::new("l"), &[]);
+        assert!(text.starts_with("the runner failed 4 times in a row at turn 1; last failure: r"));
+    }
+
+    #[test]
+    fn a_missing_program_points_to_interview_runners() {
+        let e = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let text = cannot_start("claude", &e);
+        assert!(text.contains("no such program"), "{text}");
+        assert!(text.contains("`interview runners`"), "{text}");
+    }
+}
