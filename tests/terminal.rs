@@ -283,14 +283,14 @@ fn a_failed_turn_names_its_log_and_shows_the_runners_last_stderr_lines() {
     assert!(repo.path().join(&log).is_file());
     assert!(
         err.contains(
-            "the runner failed 4 times the same way at turn 1: the runner exited with status 2"
+            "the runner failed 4 times the same way at turn 1: the runner exited with status 2: \
+             python3: can't open file 'my_runner.py': [Errno 2] No such file or directory\n"
         ),
         "{err}"
     );
+    // The lines before it on stderr follow; the one the reason quotes is not said twice.
     assert!(
-        err.contains(
-            "    python3: can't open file 'my_runner.py': [Errno 2] No such file or directory"
-        ),
+        err.ends_with("the runner's last lines on stderr:\n    starting the runner\n"),
         "{err}"
     );
     // Said in full once, then once a line per identical failure.

@@ -134,10 +134,7 @@ impl Session<'_> {
         // the reason already quotes is not said twice).
         taken.map(|r| {
             r.map_err(|mut failure| {
-                failure.stderr = stderr
-                    .into_iter()
-                    .filter(|l| !failure.quotes(l))
-                    .collect();
+                failure.stderr = stderr.into_iter().filter(|l| !failure.quotes(l)).collect();
                 failure
             })
         })
@@ -236,7 +233,12 @@ impl Session<'_> {
     /// it (a preset's error, or its last line) goes with the reason.
     fn judge_ending(&self, outcome: &dispatch::Outcome, files: &TurnFiles) -> Option<TurnFailure> {
         let said = || {
-            let log = std::fs::read(&files.log).unwrap_or_default();
+            // A preset's CLI says why in its JSON, somewhere in the log; a runner of one's own
+            // says it last on stderr (the log interleaves stdout, so its last line is chance).
+            let log = match self.settings.runner.preset {
+                Some(_) => std::fs::read(&files.log).unwrap_or_default(),
+                None => outcome.stderr_tail.clone(),
+            };
             crate::runner::presets::said_on_failure(
                 self.settings.runner.preset.as_deref(),
                 &String::from_utf8_lossy(&outcome.stdout),
