@@ -680,7 +680,7 @@ fn keys_injected_with_tiocsti_do_not_answer_a_decision() {
     for variant in [Variant::Default, Variant::Off] {
         let repo = TempRepo::new();
         let mut pty = at_terminal(&repo, "sandbox/tiocsti.sh", variant.args(), &[]);
-        pty.expect("Choose A, B or C");
+        pty.expect("Choose A, B, C or D");
         pty.send_line("C");
         let (code, rest) = pty.finish();
         assert_eq!(code, 0, "{rest}");
@@ -706,7 +706,7 @@ fn keys_typed_ahead_during_a_turn_do_not_answer_the_next_decision() {
     let mut pty = at_terminal(&repo, "sandbox/slow-done.sh", &[], &[]);
     std::thread::sleep(Duration::from_millis(300));
     pty.send_line("A");
-    pty.expect("Choose A, B or C");
+    pty.expect("Choose A, B, C or D");
     pty.send_line("C");
     let (code, rest) = pty.finish();
     assert_eq!(code, 0, "{rest}");
