@@ -19,6 +19,8 @@ use crate::util::{Interview, Pty, TempRepo, WORK_ITEM, bin, fixtures, runner, st
 struct Offer {
     landlock: bool,
     namespaces: bool,
+    /// Landlock ABI 6: signals and abstract sockets scoped.
+    scoped: bool,
 }
 
 fn offer() -> &'static Offer {
@@ -34,6 +36,7 @@ fn offer() -> &'static Offer {
         Offer {
             landlock: json["sandbox"]["landlock"] == true,
             namespaces: json["sandbox"]["namespaces"] == true,
+            scoped: json["sandbox"]["scoped_signals_and_sockets"] == true,
         }
     })
 }
@@ -754,6 +757,28 @@ fn the_sandbox_tests_hold_for_an_unprivileged_user_too() {
         return;
     }
     let exe = std::env::current_exe().unwrap();
+    // A checkout nobody may enter (a home directory of mode 700) cannot be tested as nobody.
+    let reachable = Command::new("setpriv")
+        .args(["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"])
+        .args([
+            "sh",
+            "-c",
+            "test -x \"$1\" && test -x \"$2\" && test -r \"$3\" && test -w /tmp",
+            "sh",
+        ])
+        .arg(&exe)
+        .arg(bin())
+        .arg(runner("sandbox/tries-write.sh"))
+        .status()
+        .is_ok_and(|s| s.success());
+    if !reachable {
+        eprintln!(
+            "the_sandbox_tests_hold_for_an_unprivileged_user_too: skipped: nobody cannot reach {} or {} (or write /tmp)",
+            exe.display(),
+            fixtures().display()
+        );
+        return;
+    }
     let out = Command::new("setpriv")
         .args(["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"])
         .arg(&exe)
@@ -863,5 +888,40 @@ fn the_real_clis_complete_an_interview_under_the_sandbox() {
         }
         assert!(mock.count(endpoint) >= 1, "{cli}: {:?}", mock.summary());
         eprintln!("{cli} under the sandbox: done ({:?})", mock.summary());
+    }
+}
+
+/// Landlock ABI 6 and later: the runner can neither signal a process outside its sandbox (the
+/// tool, without a PID namespace) nor connect to an abstract UNIX socket made outside it.
+#[test]
+fn signals_and_abstract_sockets_outside_the_sandbox_are_out_of_reach() {
+    use std::os::linux::net::SocketAddrExt;
+    use std::os::unix::net::{SocketAddr, UnixListener};
+    if no_landlock("scoping") {
+        return;
+    }
+    if !offer().scoped {
+        eprintln!("scoping: skipped: Landlock before ABI 6 has no signal and socket scoping");
+        return;
+    }
+    if Command::new("python3").arg("-V").output().is_err() {
+        eprintln!("scoping: skipped: no python3");
+        return;
+    }
+    let name = format!("interview-test-{}-{}", std::process::id(), rand_suffix());
+    let address = SocketAddr::from_abstract_name(name.as_bytes()).unwrap();
+    let _server = UnixListener::bind_addr(&address).unwrap();
+    for variant in [Variant::Default, Variant::LandlockOnly, Variant::Off] {
+        let target = Target::new("scoped");
+        let mut env = vec![("SANDBOX_ABSTRACT", name.as_str())];
+        env.extend_from_slice(variant.env());
+        let out = target.run("sandbox/scoped.sh", variant.args(), &env);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let attempt = target.attempt();
+        if variant == Variant::Off {
+            assert_eq!(attempt, "signal: sent\nsocket: connected\n", "{variant:?}");
+        } else {
+            assert_eq!(attempt, "signal: denied\nsocket: denied\n", "{variant:?}");
+        }
     }
 }
