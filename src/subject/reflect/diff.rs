@@ -265,6 +265,22 @@ pub(super) fn is_todo(line: &[u8]) -> bool {
     has_marker(line, b"TODO") || has_marker(line, b"FIXME")
 }
 
+/// Whether a position follows an odd number of unescaped `"` or of backticks: inside a string
+/// literal or a code span, where a marker is text (`write("// TODO: x")`), not a note.
+fn inside_literal(before: &[u8]) -> bool {
+    let (mut quotes, mut ticks, mut escaped) = (0usize, 0usize, false);
+    for &b in before {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' => escaped = true,
+            b'"' => quotes += 1,
+            b'`' => ticks += 1,
+            _ => {}
+        }
+    }
+    quotes % 2 == 1 || ticks % 2 == 1
+}
+
 /// Whether what comes before a marker opens a comment (or is nothing but blanks).
 fn opens_comment(before: &[u8]) -> bool {
     const LEADERS: &[&[u8]] = &[
@@ -282,8 +298,11 @@ fn has_marker(line: &[u8], marker: &[u8]) -> bool {
     line.windows(marker.len()).enumerate().any(|(at, w)| {
         w == marker
             && (at == 0 || !word(line[at - 1]))
-            && line.get(at + marker.len()).is_none_or(|&b| !word(b))
+            && line
+                .get(at + marker.len())
+                .is_none_or(|&b| !word(b) && b != b'/')
             && opens_comment(&line[..at])
+            && !inside_literal(&line[..at])
     })
 }
 
@@ -322,7 +341,14 @@ mod tests {
         assert!(has_marker(b"/* FIXME */", b"FIXME"));
         assert!(has_marker(b"- TODO write docs", b"TODO"));
         assert!(!has_marker(b"//! (with the TODO/FIXME lines)", b"TODO"));
+        assert!(!has_marker(b"// TODO/FIXME lines are counted", b"TODO"));
         assert!(!has_marker(b"if has_marker(line, b\"TODO\")", b"TODO"));
+        assert!(!has_marker(
+            b"repo.write(\"a.rs\", \"// TODO: x\");",
+            b"TODO"
+        ));
+        assert!(!has_marker(b"- `// TODO:` markers count", b"TODO"));
+        assert!(has_marker(b"let s = \"a\"; // TODO: b", b"TODO"));
     }
 
     #[test]

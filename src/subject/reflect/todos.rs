@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 use super::cap;
 use super::diff::{CommitFacts, count_lines, diff_trees, line_count};
 use super::facts::TodoLine;
+use super::paths::{is_doc_path, is_incidental, is_test_path};
 use super::walk::RangeCommit;
 use crate::error::{Error, Result};
 
@@ -87,6 +88,18 @@ pub(super) fn net_change(
         for (line, text) in lines.todos_added {
             candidates.push((change.path.clone(), line, text));
         }
+    }
+
+    // The files worth reading first: code before tests, docs and incidental files; the largest.
+    let weight = |path: &str| (is_incidental(path), is_test_path(path) || is_doc_path(path));
+    for list in [&mut net.added, &mut net.deleted] {
+        list.sort_by(|a, b| {
+            (weight(&a.0), std::cmp::Reverse(a.1), &a.0).cmp(&(
+                weight(&b.0),
+                std::cmp::Reverse(b.1),
+                &b.0,
+            ))
+        });
     }
 
     // Who added each line: the newest commit that added this text to this path, else to any
