@@ -193,4 +193,7 @@ pub struct RunOptions {
     /// Landlock) or `off` (detection only). Default `auto`.
     #[arg(long, value_enum, value_name = "MODE")]
     pub sandbox: Option<crate::sandbox::Mode>,
+    /// Arguments for the runner, after its own (`--runner claude -- --model NAME`).
+    #[arg(last = true, value_name = "RUNNER ARGS")]
+    pub runner_args: Vec<String>,
 }

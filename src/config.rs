@@ -29,6 +29,9 @@ pub struct ConfigFile {
     pub sandbox: Option<String>,
     /// Globs of worktree paths `interview guard -- CMD` lets the command write (`target/**`).
     pub guard_allow: Option<Vec<String>>,
+    /// Arguments added after the runner's own, e.g. `["--model", "NAME"]` (from `interview.toml`
+    /// only a model choice: see docs/runners.md).
+    pub runner_args: Option<Vec<String>>,
 }
 
 /// `runner = "NAME"`, `runner = "CMD ARGS"` or `[runner] command = [...] receipt = "file"`.
@@ -75,6 +78,18 @@ impl Config {
                 "interview: warning: interview.toml: sandbox = \"off\" is ignored (a repository cannot turn off its own sandbox; use --sandbox off or .interview/config.toml)",
             );
             shared.sandbox = None;
+        }
+        if let Some(args) = &shared.runner_args
+            && let Err(why) = crate::runner::shared_args_allowed(args)
+        {
+            return Err(Error::Config {
+                path: shared_path.clone(),
+                message: format!(
+                    "runner_args: {why}; a repository may only choose the model (\"--model\", \
+                     \"NAME\"): put other arguments in .interview/config.toml or after `--` on \
+                     the command line"
+                ),
+            });
         }
         let local = read_file(&local_path)?;
         Ok(Config {
@@ -143,5 +158,6 @@ fn merge(shared: ConfigFile, local: ConfigFile) -> ConfigFile {
         bell: local.bell.or(shared.bell),
         sandbox: local.sandbox.or(shared.sandbox),
         guard_allow: local.guard_allow.or(shared.guard_allow),
+        runner_args: local.runner_args.or(shared.runner_args),
     }
 }

@@ -210,3 +210,103 @@ fn each_turn_keeps_its_duration_and_the_tokens_and_cost_the_cli_reported() {
     assert!(text.contains("Runner turns: 1"), "{text}");
     assert!(text.contains("10 tokens in, 10 out, $0.0003"), "{text}");
 }
+
+/// A `claude` that notes its argv in `$INTERVIEW_OUT/argv.txt`, then prints a recorded answer.
+fn argv_noting_claude() -> tempfile::TempDir {
+    let bin = tempfile::tempdir().unwrap();
+    let script = bin.path().join("claude");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$INTERVIEW_OUT/argv.txt\"\ncat '{}'\n",
+            fixtures()
+                .join("cli-outputs/claude-structured.json")
+                .display()
+        ),
+    )
+    .unwrap();
+    let mut perms = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&script, perms).unwrap();
+    bin
+}
+
+fn last_two_args(repo: &TempRepo) -> Vec<String> {
+    let argv = repo.session_file("turns/001/out/argv.txt");
+    let lines: Vec<String> = argv.lines().map(str::to_string).collect();
+    lines[lines.len() - 2..].to_vec()
+}
+
+#[test]
+fn arguments_after_a_double_dash_follow_the_presets_own() {
+    let repo = TempRepo::new();
+    let bin = argv_noting_claude();
+    Interview::intent(&repo, "7")
+        .work_item()
+        .preset("claude")
+        .args(["--max-turns", "1", "--retries", "0"])
+        .answers(r#"{ "interview_answers": 1, "gate": "y", "answers": {} }"#)
+        .yes()
+        .args(["--", "--model", "opus-x"])
+        .env("PATH", path_with(bin.path()))
+        .run();
+    assert_eq!(last_two_args(&repo), ["--model", "opus-x"]);
+    let argv = repo.session_file("turns/001/out/argv.txt");
+    assert!(argv.contains("--setting-sources\nuser\n"), "{argv}");
+}
+
+#[test]
+fn runner_args_in_interview_toml_may_choose_the_model_and_nothing_else() {
+    let repo = TempRepo::new();
+    repo.write(
+        "interview.toml",
+        "runner_args = [\"--model\", \"sonnet-y\"]\n",
+    );
+    let bin = argv_noting_claude();
+    Interview::intent(&repo, "7")
+        .work_item()
+        .preset("claude")
+        .args(["--max-turns", "1", "--retries", "0"])
+        .answers(r#"{ "interview_answers": 1, "gate": "y", "answers": {} }"#)
+        .yes()
+        .env("PATH", path_with(bin.path()))
+        .run();
+    assert_eq!(last_two_args(&repo), ["--model", "sonnet-y"]);
+
+    let hostile = TempRepo::new();
+    hostile.write(
+        "interview.toml",
+        "runner_args = [\"--setting-sources\", \"project\"]\n",
+    );
+    let out = Interview::intent(&hostile, "7")
+        .work_item()
+        .preset("claude")
+        .answers(r#"{ "interview_answers": 1, "gate": "y", "answers": {} }"#)
+        .yes()
+        .env("PATH", path_with(bin.path()))
+        .run()
+        .exits(1);
+    assert!(out.stderr.contains("interview.toml"), "{}", out.stderr);
+    assert!(out.stderr.contains("runner_args"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("\"--setting-sources\" is not allowed"),
+        "{}",
+        out.stderr
+    );
+
+    // The person's own local settings may add anything.
+    let local = TempRepo::new();
+    local.write(
+        ".interview/config.toml",
+        "runner_args = [\"--effort\", \"high\"]\n",
+    );
+    Interview::intent(&local, "7")
+        .work_item()
+        .preset("claude")
+        .args(["--max-turns", "1", "--retries", "0"])
+        .answers(r#"{ "interview_answers": 1, "gate": "y", "answers": {} }"#)
+        .yes()
+        .env("PATH", path_with(bin.path()))
+        .run();
+    assert_eq!(last_two_args(&local), ["--effort", "high"]);
+}

@@ -159,8 +159,14 @@ impl RunSettings {
                 "--turn-timeout must be at least 1 second".into(),
             ));
         }
+        let mut runner = RunnerSpec::resolve(run.runner.as_deref(), file.runner.as_ref())?;
+        runner.extra_args = if run.runner_args.is_empty() {
+            file.runner_args.clone().unwrap_or_default()
+        } else {
+            run.runner_args.clone()
+        };
         let session = Settings {
-            runner: RunnerSpec::resolve(run.runner.as_deref(), file.runner.as_ref())?,
+            runner,
             max_turns,
             turn_timeout: Duration::from_secs(timeout),
             grace: Duration::from_secs(run.grace.or(file.grace).unwrap_or(defaults::GRACE_SECS)),

@@ -118,9 +118,70 @@ impl RunnerSpec {
     }
 }
 
+/// Whether `interview.toml` (which the repository controls) may add `args` to a runner: only a
+/// model choice, `--model NAME`, `--model=NAME` or `-m NAME`. Anything else could undo what keeps
+/// a preset read-only (`--setting-sources project`, `-c model_provider=…`, `--yolo`).
+pub fn shared_args_allowed(args: &[String]) -> std::result::Result<(), String> {
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--model" | "-m" => match rest.next() {
+                Some(name) if is_model_name(name) => {}
+                Some(name) => return Err(format!("{name:?} is not a model name")),
+                None => return Err(format!("{arg} needs a model name after it")),
+            },
+            other => match other.strip_prefix("--model=") {
+                Some(name) if is_model_name(name) => {}
+                _ => return Err(format!("{other:?} is not allowed here")),
+            },
+        }
+    }
+    Ok(())
+}
+
+fn is_model_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('-')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.:/@[]".contains(c))
+}
+
 fn program_name(program: &str) -> String {
     std::path::Path::new(program)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| program.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_repository_may_choose_a_model_and_nothing_else() {
+        for ok in [
+            &["--model", "claude-sonnet-4-5"][..],
+            &["-m", "gpt-5.1-codex"],
+            &["--model=openai/gpt-4o"],
+            &[],
+        ] {
+            assert_eq!(shared_args_allowed(&args(ok)), Ok(()), "{ok:?}");
+        }
+        for bad in [
+            &["--setting-sources", "project"][..],
+            &["-c", "model_provider=evil"],
+            &["--model"],
+            &["--model", "--yolo"],
+            &["--model", "a b"],
+            &["--model=", "x"],
+            &["--dangerously-skip-permissions"],
+        ] {
+            assert!(shared_args_allowed(&args(bad)).is_err(), "{bad:?}");
+        }
+    }
 }
