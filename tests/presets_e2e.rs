@@ -224,6 +224,16 @@ impl Bench {
 
     /// `interview intent 7 --from item.md --runner RUNNER --answers … --yes`.
     fn interview(&self, cli: &RealCli, runner: &str, env: &[(&str, String)]) -> Output {
+        self.interview_with(cli, runner, env, &[])
+    }
+
+    fn interview_with(
+        &self,
+        cli: &RealCli,
+        runner: &str,
+        env: &[(&str, String)],
+        flags: &[&str],
+    ) -> Output {
         let bin_dir = install(cli);
         let answers = self.dir.path().join("answers.json");
         std::fs::write(
@@ -243,6 +253,7 @@ impl Bench {
         ])
         .arg(&answers)
         .args(["--yes", "--turn-timeout", "120", "--retries", "1"])
+        .args(flags)
         .env(
             "PATH",
             format!(
@@ -357,12 +368,15 @@ fn claude_given_the_published_schema_is_refused_by_the_mock_as_by_the_service() 
     e2e!(CLAUDE);
     let bench = Bench::new();
     let model = MockModel::start(rules(wire(ASK), wire(DONE)));
-    let out = bench.interview(
+    // A custom command gets no writable state from the sandbox (it is not a preset): the
+    // person turns the sandbox off for it, as they could.
+    let out = bench.interview_with(
         &CLAUDE,
         "claude -p 'Answer as the brief at {brief} says.' --output-format json --json-schema \
          {schema_text} --permission-mode plan --tools Read,Grep,Glob --max-turns 5 \
          --setting-sources user --strict-mcp-config",
         &claude_env(&model),
+        &["--sandbox", "off"],
     );
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     assert!(
@@ -427,17 +441,20 @@ fn codex_given_the_published_schema_is_refused_by_the_mock_as_by_the_service() {
     e2e!(CODEX);
     let bench = Bench::new();
     let model = MockModel::start(rules(wire(ASK), wire(DONE)));
-    let out = bench.interview(
+    let out = bench.interview_with(
         &CODEX,
         "codex exec --json --ephemeral --skip-git-repo-check --sandbox read-only --disable \
          plugins --output-schema {schema} 'Answer as the brief at {brief} says.'",
         &[("CODEX_HOME", codex_home(&bench, &model))],
+        &["--sandbox", "off"],
     );
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     assert!(
         model.requests().iter().any(|r| r.status == 400),
-        "{:?}",
-        model.summary()
+        "{:?} {}\n{}",
+        model.summary(),
+        bench.repo.session_file("turns/001/runner.log"),
+        stderr(&out)
     );
     assert!(stderr(&out).contains("Invalid schema"), "{}", stderr(&out));
 }

@@ -3,7 +3,9 @@
 //! JSON document.
 
 use crate::error::{Error, Result};
-use crate::runner::presets::{PRESETS, VERSION_TIMEOUT, find_on_path, render_list, version_of};
+use crate::runner::presets::{
+    PRESETS, VERSION_TIMEOUT, drift, find_on_path, render_list, version_of,
+};
 use crate::sandbox::{Support, env, paths};
 
 /// Print the report; returns the exit code.
@@ -15,11 +17,14 @@ pub fn run(json: bool) -> Result<i32> {
             .iter()
             .map(|p| {
                 let found = find_on_path(p.program, &path);
+                let version = found.as_ref().map(|f| version_of(f, VERSION_TIMEOUT));
                 serde_json::json!({
                     "name": p.name,
                     "program": p.program,
                     "installed": found.as_ref().map(|f| f.display().to_string()),
-                    "version": found.as_ref().map(|f| version_of(f, VERSION_TIMEOUT)),
+                    "version": version,
+                    "verified_with": p.checked,
+                    "drift": version.as_deref().and_then(|v| drift(p, v)),
                     "argv": p.argv(),
                     "writable_state": paths::state_dirs(Some(p.name)),
                 })

@@ -5,7 +5,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{PRESETS, envelope::excerpt};
+use super::{PRESETS, Preset, envelope::excerpt};
 use crate::error::Result;
 use crate::process::{Capture, Ending, Output, Spawn};
 use crate::receipt::sanitize_line;
@@ -35,11 +35,17 @@ pub fn render_list(path_var: &OsStr, timeout: Duration) -> String {
     for preset in PRESETS {
         let status = match find_on_path(preset.program, path_var) {
             None => format!("not installed ({} not found on PATH)", preset.program),
-            Some(found) => format!(
-                "installed at {}, version {}",
-                sanitize_line(&found.display().to_string()).0,
-                version_of(&found, timeout)
-            ),
+            Some(found) => {
+                let version = version_of(&found, timeout);
+                let mut said = format!(
+                    "installed at {}, version {version}",
+                    sanitize_line(&found.display().to_string()).0,
+                );
+                if let Some(drift) = drift(preset, &version) {
+                    said.push_str(&format!("\n         warning: {drift}"));
+                }
+                said
+            }
         };
         let spec = preset.spec();
         out.push_str(&format!(
@@ -57,9 +63,35 @@ pub fn render_list(path_var: &OsStr, timeout: Duration) -> String {
     }
     out.push_str(
         "Placeholders are filled in each turn: {schema} (receipt JSON Schema file), {schema_text} \
-         (its text), {out} (the turn's out dir), {brief} (the brief file).\n",
+         (its text), {wire_schema} and {wire_schema_text} (the schema as the model services accept \
+         it), {out} (the turn's out dir), {brief} (the brief file), {receipt}, {worktree}, {policy} \
+         (Gemini CLI's policy file), {read_files} (--read FILE for each file the facts name).\n",
     );
     out
+}
+
+/// The first `N.N.N` in a version line (`2.1.332 (Claude Code)`, `codex-cli 0.171.0`).
+pub fn version_number(line: &str) -> Option<&str> {
+    line.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == 'v')
+        .find(|w| {
+            let parts: Vec<&str> = w.split('.').collect();
+            parts.len() >= 2
+                && parts
+                    .iter()
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
+/// What to say when the installed version is not the one the preset's flags were checked with.
+pub fn drift(preset: &Preset, version_line: &str) -> Option<String> {
+    let installed = version_number(version_line)?;
+    (installed != preset.checked).then(|| {
+        format!(
+            "the preset was verified with {} {}, not {installed}: its flags or output may have \
+             changed (see docs/runners.md)",
+            preset.program, preset.checked
+        )
+    })
 }
 
 fn shell_words(argv: &[String]) -> String {
@@ -169,6 +201,32 @@ mod tests {
         std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
         p
+    }
+
+    #[test]
+    fn a_version_other_than_the_checked_one_is_a_warning() {
+        let claude = super::super::preset("claude").unwrap();
+        assert_eq!(version_number("2.1.332 (Claude Code)"), Some("2.1.332"));
+        assert_eq!(version_number("codex-cli 0.171.0"), Some("0.171.0"));
+        assert_eq!(version_number("aider 0.86.2"), Some("0.86.2"));
+        assert_eq!(version_number("unknown (no answer)"), None);
+        assert_eq!(
+            drift(claude, &format!("{} (Claude Code)", claude.checked)),
+            None
+        );
+        let said = drift(claude, "2.2.0 (Claude Code)").unwrap();
+        assert!(
+            said.contains("verified with claude 2.1.332, not 2.2.0"),
+            "{said}"
+        );
+        assert_eq!(drift(claude, "unknown (--version failed)"), None);
+        let dir = tempfile::tempdir().unwrap();
+        script(dir.path(), "claude", "echo '9.9.9 (Claude Code)'");
+        let text = render_list(dir.path().as_os_str(), Duration::from_secs(5));
+        assert!(
+            text.contains("warning: the preset was verified with claude 2.1.332, not 9.9.9"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ mod installed;
 mod report;
 
 pub use envelope::extract;
-pub use installed::{VERSION_TIMEOUT, find_on_path, list, render_list, version_of};
+pub use installed::{VERSION_TIMEOUT, drift, find_on_path, list, render_list, version_of};
 pub use report::{Usage, said_on_failure, usage};
 
 use super::{ReceiptFrom, RunnerSpec};
