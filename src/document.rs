@@ -3,8 +3,13 @@
 //!
 //! Not for: the consent gate, the overwrite choice or writing files (the session does, atomically).
 
+use crate::markdown;
 use crate::receipt::{Clarity, Done, Entry};
-use crate::subject::Kind;
+use crate::subject::{Kind, Subject};
+
+/// The start of the line every document has: how readers (and the built-in interviewer, which
+/// never takes an earlier document as evidence) recognise one.
+pub const LEGEND: &str = "Each point says how sure it is:";
 
 /// The order of the groups in a document: what is known first, open questions last.
 const GROUPS: [(Clarity, &str); 4] = [
@@ -14,23 +19,33 @@ const GROUPS: [(Clarity, &str); 4] = [
     (Clarity::OpenQuestion, "Open questions"),
 ];
 
-/// Render a document: the title, the summary, then the entries grouped by clarity with their
-/// sources. Contains no local-tier path and no session id, even when a runner wrote one.
+/// Render a document: the title, the summary, a count of the entries the tool makes itself, then
+/// the entries grouped by clarity with their sources. Contains no local-tier path and no session
+/// id, even when a runner wrote one; no text in it can open a block the tool did not write.
 pub fn render(done: &Done, kind: Kind, subject_title: &str) -> String {
-    let mut out = format!("# {}\n\n", one_line(&scrub(&done.title)));
+    let title = one_line(&scrub(&done.title));
+    let mut out = format!("# {}\n\n", markdown::inline(&title));
     let what = match kind {
         Kind::Reflect => "Retrospective",
         Kind::Intent => "Intent",
     };
     let subject = one_line(&scrub(subject_title));
-    if subject != one_line(&scrub(&done.title)) {
-        out.push_str(&format!("*{what}: {subject}*\n\n"));
+    // The subject line only when the title does not already say it (a long title is cut).
+    let shown = title.trim_end_matches('…');
+    if !subject.starts_with(shown) && !title.contains(&subject) {
+        let line = if subject.starts_with(&format!("{what} of ")) {
+            subject
+        } else {
+            format!("{what}: {subject}")
+        };
+        out.push_str(&format!("*{}*\n\n", markdown::inline(&line)));
     }
-    out.push_str(&block(&scrub(&done.summary)));
-    out.push_str(
-        "\nEach point says how sure it is: **confirmed** from the repository, **declared** by the \
-         person interviewed, **inferred**, or still an **open question**.\n",
-    );
+    out.push_str(&markdown::prose(&scrub(&done.summary)));
+    out.push_str(&format!("\n{}\n", counts(done)));
+    out.push_str(&format!(
+        "\n{LEGEND} **confirmed** from the repository, **declared** by the person interviewed, \
+         **inferred**, or still an **open question**.\n"
+    ));
     for (clarity, heading) in GROUPS {
         let entries: Vec<&Entry> = done
             .entries
@@ -42,8 +57,11 @@ pub fn render(done: &Done, kind: Kind, subject_title: &str) -> String {
         }
         out.push_str(&format!("\n## {heading}\n"));
         for e in entries {
-            out.push_str(&format!("\n### {}\n\n", one_line(&scrub(&e.title))));
-            out.push_str(&block(&scrub(&e.content)));
+            out.push_str(&format!(
+                "\n### {}\n\n",
+                markdown::inline(&one_line(&scrub(&e.title)))
+            ));
+            out.push_str(&markdown::prose(&scrub(&e.content)));
             let sources: Vec<String> = e.sources.iter().map(|s| show_source(&scrub(s))).collect();
             if !sources.is_empty() {
                 out.push_str(&format!("\nSources: {}\n", sources.join(", ")));
@@ -51,6 +69,55 @@ pub fn render(done: &Done, kind: Kind, subject_title: &str) -> String {
         }
     }
     out
+}
+
+/// [`render`] for a subject, with a work item's own text quoted whole at the end (code blocks
+/// included), marked as what the item states.
+pub fn render_subject(done: &Done, subject: &Subject) -> String {
+    let mut out = render(done, subject.kind, &subject.title);
+    if subject.kind != Kind::Intent {
+        return out;
+    }
+    let facts = &subject.facts;
+    let Some(text) = facts.get("text").and_then(|t| t.as_str()) else {
+        return out;
+    };
+    let (text, _) = crate::receipt::sanitize(&scrub(text));
+    let source = facts.get("source").and_then(|s| s.as_str()).unwrap_or("");
+    let truncated = facts.get("truncated").and_then(|t| t.as_bool()) == Some(true);
+    out.push_str("\n## The work item\n\n");
+    out.push_str(&markdown::prose(&format!(
+        "As written{}: what it states is its own claim, not confirmed by this interview.{}",
+        if source.is_empty() {
+            String::new()
+        } else {
+            format!(" in {}", one_line(&scrub(source)))
+        },
+        if truncated {
+            " Only its first 64 KiB are quoted."
+        } else {
+            ""
+        }
+    )));
+    if !text.trim().is_empty() {
+        out.push('\n');
+        out.push_str(&markdown::quoted_item(&text));
+    }
+    out
+}
+
+/// What the document lists, counted by the tool: a summary can then never claim fewer open
+/// questions than there are.
+fn counts(done: &Done) -> String {
+    let n = |c: Clarity| done.entries.iter().filter(|e| e.clarity == c).count();
+    format!(
+        "In this document: {} open question(s), {} confirmed from the repository, {} declared by \
+         the person, {} inferred.",
+        n(Clarity::OpenQuestion),
+        n(Clarity::Confirmed),
+        n(Clarity::DeclaredByUser),
+        n(Clarity::Inferred)
+    )
 }
 
 /// A source as a reader wants it: `path:line` in code, a short commit, the question it answers.
@@ -62,20 +129,6 @@ fn show_source(source: &str) -> String {
     } else {
         format!("`{}`", source.replace('`', "'"))
     }
-}
-
-/// Text as a Markdown block: lines kept, but a line that would start a heading is escaped so an
-/// entry cannot break the document's structure.
-fn block(text: &str) -> String {
-    let mut out = String::new();
-    for line in text.trim_end().lines() {
-        if line.trim_start().starts_with('#') {
-            out.push('\\');
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
 }
 
 fn one_line(text: &str) -> String {
@@ -358,7 +411,7 @@ mod tests {
         let mut e = entry("x", Clarity::Inferred, &[]);
         e.content = "# Not a heading\ntext".into();
         let md = render(&done(vec![e]), Kind::Reflect, "t");
-        assert!(md.contains("\\# Not a heading"));
+        assert!(md.contains("\\# Not a heading"), "{md}");
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod document;
 pub mod error;
 pub mod guard;
 pub mod input;
+pub mod markdown;
 pub mod output;
 pub mod process;
 pub mod protocol;

@@ -108,13 +108,22 @@ fn an_out_of_range_number_is_kept_as_text() {
 #[test]
 fn r_picks_the_recommended_option() {
     let repo = TempRepo::new();
-    first_round(&repo, "r", "@recommended");
+    let mut pty = interview(&repo).at_terminal();
+    pty.answer("Press Enter or type Y to proceed, N to skip entirely.", "");
+    pty.expect("Where will this service run?");
+    pty.answer("> ", "r");
+    pty.expect("Who uses the export?");
+    // No recommendation on an open question: said so, and asked again, never recorded.
+    pty.answer("> ", "@recommended");
+    pty.expect("No option is recommended for this question");
+    pty.expect("Who uses the export?");
+    pty.answer("> ", "analysts");
+    skip_round_two_and_stop(pty);
     assert_eq!(
         repo.answers(),
         vec![
             answered("deployment_target", "k8s"),
-            // No recommendation on an open question: the text is the answer.
-            answered("users", "@recommended")
+            answered("users", "analysts")
         ]
     );
 }

@@ -47,6 +47,7 @@ fn first_receipt(repo: &TempRepo, final_turn: bool) -> Receipt {
         asked_topics: &none,
         answered_topics: &none,
         repo_root: repo.path(),
+        work_item: None,
     };
     match interview::receipt::parse_and_check(&json, &check) {
         Ok((receipt, _)) => receipt,

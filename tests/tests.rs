@@ -11,6 +11,7 @@ mod finish;
 mod guard;
 mod guard_git_dir;
 mod guard_safety;
+mod interviewer;
 mod presets;
 mod presets_e2e;
 mod progress;

@@ -351,7 +351,14 @@ pub enum Reply {
     Skip,
     /// The resolved answer text (an option's value for a number in range or `r`).
     Answer(String),
+    /// `r` or `@recommended` at a question with no recommended option: never recorded as the
+    /// answer; asked again at a terminal, an error in a replay.
+    NoRecommendation,
 }
+
+/// How many times a question is asked again after `r` without a recommendation before it counts
+/// as skipped (a bound, so a scripted person cannot loop forever).
+const MAX_REASKS: usize = 5;
 
 /// Classify a raw line typed at a question (qa-loop-ui Step 2e, plus `r` / `@recommended`).
 pub fn classify_reply(raw: &str, q: &Question) -> Reply {
@@ -362,10 +369,11 @@ pub fn classify_reply(raw: &str, q: &Question) -> Reply {
         "skip" | "s" | "" => return Reply::Skip,
         _ => {}
     }
-    if let Some(rec) = q.recommended.as_ref().filter(|r| !r.is_empty())
-        && (normalized == "r" || normalized == "@recommended")
-    {
-        return Reply::Answer(rec.clone());
+    if normalized == "r" || normalized == "@recommended" {
+        return match q.recommended.as_ref().filter(|r| !r.is_empty()) {
+            Some(rec) => Reply::Answer(rec.clone()),
+            None => Reply::NoRecommendation,
+        };
     }
     if let Some(options) = &q.options
         && !raw_input.is_empty()

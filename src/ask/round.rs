@@ -3,9 +3,9 @@
 
 use super::clock::{Clock, SystemClock};
 use super::{
-    AbortReason, AnswerRecord, AskError, GateChoice, Person, QaSessionResult, Reply, RoundOutcome,
-    SKIP_ABORT, SKIP_ENTIRE, SkipTelemetry, bad_replay_value, classify_gate, classify_reply,
-    inconsistent, render,
+    AbortReason, AnswerRecord, AskError, GateChoice, MAX_REASKS, Person, QaSessionResult, Reply,
+    RoundOutcome, SKIP_ABORT, SKIP_ENTIRE, SkipTelemetry, bad_replay_value, classify_gate,
+    classify_reply, inconsistent, render,
 };
 use crate::receipt::Question;
 
@@ -185,23 +185,45 @@ fn question_loop(
     for (i, q) in questions.iter().enumerate() {
         let label = render::time_label(i, total, clock.now_ms().saturating_sub(session_start));
         let question_start = clock.now_ms();
-        let raw = match person.question(i, total, &label, q) {
-            Ok(raw) => raw,
-            // Step 4: never discard partial answers on abort.
-            Err(AskError::Interrupted) => {
-                result.partial = true;
-                result.abort_reason = Some(AbortReason::UserAbort);
-                return finish(result);
+        let mut reasks = 0;
+        let reply = loop {
+            let raw = match person.question(i, total, &label, q) {
+                Ok(raw) => raw,
+                // Step 4: never discard partial answers on abort.
+                Err(AskError::Interrupted) => {
+                    result.partial = true;
+                    result.abort_reason = Some(AbortReason::UserAbort);
+                    return finish(result);
+                }
+                Err(e) => return Err(e),
+            };
+            match classify_reply(&raw, q) {
+                Reply::NoRecommendation if person.replayed() => {
+                    return Err(AskError::BadReplayValue(format!(
+                        "the answers file answers `{}` with \"{}\", but that question (\"{}\") has no \
+                         recommended option; replay an option number, a value or the answer itself",
+                        q.topic,
+                        raw.trim(),
+                        q.question_text
+                    )));
+                }
+                Reply::NoRecommendation if reasks < MAX_REASKS => {
+                    reasks += 1;
+                    person.say(
+                        "No option is recommended for this question: type an option's number, \
+                         your own answer, or skip.",
+                    );
+                }
+                Reply::NoRecommendation => break Reply::Skip,
+                reply => break reply,
             }
-            Err(e) => return Err(e),
         };
         let response_time_ms = clock.now_ms().saturating_sub(question_start);
-        let reply = classify_reply(&raw, q);
         let record = AnswerRecord {
             question_id: q.topic.clone(),
             answer_text: match &reply {
                 Reply::Answer(text) => text.clone(),
-                Reply::Skip | Reply::SkipAll => String::new(),
+                Reply::Skip | Reply::SkipAll | Reply::NoRecommendation => String::new(),
             },
             skipped: !matches!(reply, Reply::Answer(_)),
             response_time_ms,

@@ -402,11 +402,64 @@ fn r_and_at_recommended_pick_the_recommended_option() {
 }
 
 #[test]
-fn r_without_a_recommendation_is_free_text() {
-    assert_eq!(
-        classify_reply("r", &with_options("t", None)),
-        Reply::Answer("r".into())
+fn r_without_a_recommendation_is_no_answer() {
+    for raw in ["r", "@recommended", " @RECOMMENDED "] {
+        assert_eq!(
+            classify_reply(raw, &with_options("t", None)),
+            Reply::NoRecommendation,
+            "{raw}"
+        );
+        assert_eq!(classify_reply(raw, &open("t")), Reply::NoRecommendation);
+    }
+}
+
+#[test]
+fn r_without_a_recommendation_asks_again_at_a_terminal() {
+    let r = run(
+        &[with_options("deploy", None)],
+        &[Type(10, "y"), Type(10, "r"), Type(10, "2")],
     );
+    assert_eq!(answers(&r), vec![("deploy".into(), "vm".into(), false)]);
+    let asked = r.shown.iter().filter(|s| s.starts_with("q 1/1")).count();
+    assert_eq!(asked, 2, "{:?}", r.shown);
+    assert!(
+        r.shown
+            .iter()
+            .any(|s| s.starts_with("say No option is recommended")),
+        "{:?}",
+        r.shown
+    );
+    assert!(r.persisted.iter().all(|a| a.answer_text != "r"));
+}
+
+#[test]
+fn r_without_a_recommendation_is_an_error_in_a_replay() {
+    let clock = ManualClock::new(1_000_000);
+    let mut person = Scripted::new(&clock, &[Type(0, "y"), Type(0, "@recommended")]);
+    person.replayed = true;
+    let outcome = run_round_with(
+        &clock,
+        &mut person,
+        &[open("scope")],
+        "ws_abc123",
+        &mut |_| Ok(()),
+    );
+    match outcome {
+        Err(AskError::BadReplayValue(message)) => {
+            assert!(message.contains("`scope`"), "{message}");
+            assert!(message.contains("no recommended option"), "{message}");
+        }
+        other => panic!("expected an error naming the topic, got {other:?}"),
+    }
+}
+
+#[test]
+fn r_forever_without_a_recommendation_ends_as_a_skip() {
+    let steps: Vec<Step> = std::iter::once(Type(0, "y"))
+        .chain(std::iter::repeat_n(Type(0, "r"), MAX_REASKS + 1))
+        .collect();
+    let r = run(&[open("scope")], &steps);
+    assert_eq!(answers(&r), vec![("scope".into(), String::new(), true)]);
 }
 
 #[test]
@@ -783,6 +836,7 @@ proptest! {
         match classify_reply(&raw, &q) {
             Reply::Answer(text) => prop_assert!(!text.is_empty()),
             Reply::Skip | Reply::SkipAll => {}
+            Reply::NoRecommendation => prop_assert!(false, "{raw:?}: this question has a recommendation"),
         }
     }
 

@@ -72,6 +72,7 @@ fn check_with(value: &serde_json::Value, final_turn: bool) -> Result<Receipt, St
         asked_topics: &asked,
         answered_topics: &answered,
         repo_root: repo().dir.path(),
+        work_item: None,
     };
     parse_and_check(&value.to_string(), &ctx)
         .map(|(r, _)| r)
@@ -174,6 +175,7 @@ fn invalid_json_names_line_and_column() {
         asked_topics: &asked,
         answered_topics: &asked,
         repo_root: repo().dir.path(),
+        work_item: None,
     };
     let err = parse_and_check("{\n  \"receipt\": \"ask\",\n  oops\n}", &ctx).unwrap_err();
     assert!(
@@ -198,6 +200,7 @@ fn a_leading_byte_order_mark_is_ignored() {
         asked_topics: &asked,
         answered_topics: &asked,
         repo_root: repo().dir.path(),
+        work_item: None,
     };
     let text = format!("\u{feff}{}", design_ask());
     assert!(parse_and_check(&text, &ctx).is_ok());
@@ -262,6 +265,7 @@ fn a_duplicate_field_is_rejected() {
         asked_topics: &asked,
         answered_topics: &asked,
         repo_root: repo().dir.path(),
+        work_item: None,
     };
     let err = parse_and_check(text, &ctx).unwrap_err().to_string();
     assert!(
@@ -374,6 +378,7 @@ fn question_text_is_measured_after_sanitising() {
         asked_topics: &asked,
         answered_topics: &asked,
         repo_root: repo().dir.path(),
+        work_item: None,
     };
     let (r, report) = parse_and_check(&value.to_string(), &ctx).unwrap();
     let Receipt::Ask(a) = r else { panic!() };
@@ -808,6 +813,7 @@ fn every_text_is_sanitised_and_counted() {
         asked_topics: &asked,
         answered_topics: &asked,
         repo_root: repo().dir.path(),
+        work_item: None,
     };
     let (receipt, report) = parse_and_check(&r.to_string(), &ctx).unwrap();
     let Receipt::Done(d) = receipt else { panic!() };
@@ -859,6 +865,7 @@ fn any_context_check(text: &str) {
         asked_topics: &asked,
         answered_topics: &asked,
         repo_root: repo().dir.path(),
+        work_item: None,
     };
     let _ = parse_and_check(text, &ctx);
 }
@@ -907,6 +914,7 @@ fn a_receipt_broken_everywhere_lists_the_first_20_problems() {
         asked_topics: &asked,
         answered_topics: &asked,
         repo_root: repo().dir.path(),
+        work_item: None,
     };
     let err = parse_and_check(&done(entries).to_string(), &ctx).unwrap_err();
     assert_eq!(err.violations().len(), 40);
@@ -922,6 +930,7 @@ fn wire_check(value: &serde_json::Value) -> Result<Receipt, ReceiptError> {
         asked_topics: &asked,
         answered_topics: &asked,
         repo_root: repo().dir.path(),
+        work_item: None,
     };
     parse_and_check_as(&value.to_string(), &ctx, Form::Wire).map(|(r, _)| r)
 }
@@ -965,4 +974,45 @@ fn a_wire_receipt_with_a_field_of_the_other_form_set_is_refused_by_its_path() {
         "question_text": "Q?", "severity": 1 }], "extra": null });
     let err = wire_check(&wire).unwrap_err();
     assert!(err.to_string().contains("$.extra: unknown field"), "{err}");
+}
+
+// --- the work item is not evidence of itself ---------------------------------------------
+
+/// Check `value` with `README.md` of the test repository standing for the work item.
+fn check_with_item(value: &serde_json::Value) -> Result<Receipt, String> {
+    let none = BTreeSet::new();
+    let ctx = CheckContext {
+        final_turn: false,
+        asked_topics: &none,
+        answered_topics: &none,
+        repo_root: repo().dir.path(),
+        work_item: Some("README.md"),
+    };
+    parse_and_check(&value.to_string(), &ctx)
+        .map(|(r, _)| r)
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_confirmed_entry_citing_only_the_work_item_is_rejected() {
+    let e = check_with_item(&done_citing("confirmed", &["README.md:1"])).unwrap_err();
+    assert!(
+        e.contains("$.entries[0].sources: a confirmed entry cites only the work item"),
+        "{e}"
+    );
+    // The same line is fine as evidence when it is not the work item.
+    accepted(done_citing("confirmed", &["README.md:1"]));
+}
+
+#[test]
+fn a_confirmed_entry_citing_the_work_item_and_the_code_passes() {
+    check_with_item(&done_citing("confirmed", &["README.md:1", "src/lib.rs:2"])).unwrap();
+    // Any other clarity may cite the item.
+    check_with_item(&done_citing("inferred", &["README.md:3"])).unwrap();
+}
+
+#[test]
+fn a_work_item_citation_must_still_exist() {
+    let e = check_with_item(&done_citing("inferred", &["README.md:9"])).unwrap_err();
+    assert!(e.contains("$.entries[0].sources[0]"), "{e}");
 }

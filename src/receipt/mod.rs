@@ -114,6 +114,9 @@ pub struct CheckContext<'a> {
     pub answered_topics: &'a BTreeSet<String>,
     /// The worktree root, for `path:line` sources of confirmed entries.
     pub repo_root: &'a Path,
+    /// The work item's path relative to the worktree, when it lies inside it (intent): citing
+    /// it is no evidence for a `confirmed` entry, since the item's text is what it *states*.
+    pub work_item: Option<&'a str>,
 }
 
 /// Why a receipt was rejected. Every variant names where the problem is: the file, or the JSON

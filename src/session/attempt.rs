@@ -292,11 +292,14 @@ impl Session<'_> {
             .filter(|a| !a.skipped)
             .map(|a| a.question_id.clone())
             .collect();
+        // What the work item states is not evidence of itself (see `docs/receipt.md`).
+        let work_item = self.subject.facts.get("path").and_then(|p| p.as_str());
         let check = CheckContext {
             final_turn,
             asked_topics: &asked,
             answered_topics: &answered,
             repo_root: &self.repo.worktree,
+            work_item,
         };
         match receipt::parse_and_check_as(&text, &check, spec.form()) {
             Ok((receipt, sanitized)) => {

@@ -17,7 +17,7 @@ impl Session<'_> {
         self.set_step(SubStep::Synthesis)?;
         let unanswered = self.unanswered_questions();
         document::add_uncovered_skips(&mut done, &unanswered);
-        let text = document::render(&done, self.subject.kind, &self.subject.title);
+        let text = document::render_subject(&done, &self.subject);
         self.set_step(SubStep::Consent)?;
         let written = match &self.settings.out {
             Some(p) if p.as_os_str() == "-" => {

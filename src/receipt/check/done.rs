@@ -134,6 +134,7 @@ impl<'a> Checker<'_, 'a> {
         // Evidence found, and whether any was attempted (a failed attempt is reported itself).
         let (mut repo_evidence, mut repo_attempted) = (0, false);
         let (mut qa_evidence, mut qa_attempted) = (0, false);
+        let mut item_cited = false;
         for (i, item) in items.iter().enumerate() {
             let at = path.index(i);
             let Some(source) = self.clean_identifier(item, &at) else {
@@ -164,6 +165,11 @@ impl<'a> Checker<'_, 'a> {
                     repo_evidence += usize::from(v.is_ok());
                     v
                 }
+                // The work item's own lines are valid sources but no evidence of what it says.
+                Source::FileLine(file, line) if self.ctx.work_item == Some(file) => {
+                    item_cited = true;
+                    self.file_source(file, line)
+                }
                 Source::FileLine(file, line) => {
                     repo_attempted = true;
                     let v = self.file_source(file, line);
@@ -178,6 +184,13 @@ impl<'a> Checker<'_, 'a> {
             }
         }
         match clarity {
+            Some(Clarity::Confirmed) if repo_evidence == 0 && !repo_attempted && item_cited => self
+                .fail(
+                    path,
+                    "a confirmed entry cites only the work item, but what the item states is not \
+                     confirmed by saying it: cite the code or commit that shows it, or make the \
+                     entry `inferred`",
+                ),
             Some(Clarity::Confirmed) if repo_evidence == 0 && !repo_attempted => self.fail(
                 path,
                 "a confirmed entry needs at least one source that is `path:line` of a file in \

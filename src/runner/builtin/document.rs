@@ -1,19 +1,16 @@
 //! The `done` receipt of the built-in interviewer: answers first, then open questions, then the
 //! subject's facts, within the receipt's limits (see `docs/receipt.md`).
 
-use std::path::Path;
-
 use crate::ask::AnswerRecord;
 use crate::brief::BriefContext;
 use crate::protocol::limits::{
     MAX_CONTENT_CHARS, MAX_ENTRIES, MAX_ENTRY_TITLE_CHARS, MAX_SUMMARY_CHARS, MAX_TITLE_CHARS,
 };
 use crate::receipt::{Clarity, Done, Entry, Question};
-use crate::subject::Kind;
 use crate::subject::reflect::cap;
 
 use super::text::one_line;
-use super::{Finding, intent, reflect};
+use super::{Analysis, Finding, intent, reflect};
 
 /// Every question asked so far with the person's answer, in the order asked.
 fn transcript(ctx: &BriefContext) -> Vec<(Question, Option<AnswerRecord>, bool)> {
@@ -34,7 +31,8 @@ fn transcript(ctx: &BriefContext) -> Vec<(Question, Option<AnswerRecord>, bool)>
     out
 }
 
-pub(super) fn synthesise(ctx: &BriefContext, findings: &[Finding], worktree: &Path) -> Done {
+pub(super) fn synthesise(ctx: &BriefContext, analysis: &Analysis) -> Done {
+    let findings = &analysis.findings;
     let qa = transcript(ctx);
     let mut declared = Vec::new();
     let mut open = Vec::new();
@@ -45,7 +43,7 @@ pub(super) fn synthesise(ctx: &BriefContext, findings: &[Finding], worktree: &Pa
         {
             Some(a) => declared.push(Entry {
                 title: one_line(
-                    &topic_title(&q.topic, &q.question_text),
+                    &topic_title(findings, &q.topic, &q.question_text),
                     MAX_ENTRY_TITLE_CHARS,
                 ),
                 content: cap(
@@ -67,7 +65,7 @@ pub(super) fn synthesise(ctx: &BriefContext, findings: &[Finding], worktree: &Pa
                 } else {
                     "The question was never answered"
                 };
-                open.push(open_question(&q.topic, &q.question_text, why));
+                open.push(open_question(findings, &q.topic, &q.question_text, why));
             }
         }
     }
@@ -79,12 +77,14 @@ pub(super) fn synthesise(ctx: &BriefContext, findings: &[Finding], worktree: &Pa
         .collect();
     unasked.sort_by_key(|f| std::cmp::Reverse(f.severity));
     for f in unasked {
-        open.push(open_question(&f.topic, &f.question, "Not asked"));
+        let why = if ctx.final_turn || !analysis.more_rounds {
+            "Not asked"
+        } else {
+            "Not asked in this interview's rounds"
+        };
+        open.push(open_question(findings, &f.topic, &f.question, why));
     }
-    let facts = match ctx.kind {
-        Kind::Reflect => reflect::fact_entries(&reflect::facts(ctx), worktree),
-        Kind::Intent => intent::fact_entries(&intent::facts(ctx), worktree),
-    };
+    let facts = analysis.facts.clone();
     let facts: Vec<Entry> = if ctx.previous_failure.is_some() {
         // The last receipt was refused: keep the facts but claim nothing a check could reject.
         facts
@@ -98,8 +98,8 @@ pub(super) fn synthesise(ctx: &BriefContext, findings: &[Finding], worktree: &Pa
         facts
     };
 
-    let (n_declared, n_open) = (declared.len(), open.len());
     // Answers first, then open questions, then facts; a few facts always keep their place.
+    let n_open_total = open.len();
     let mut entries = declared;
     entries.truncate(MAX_ENTRIES);
     let open_room = MAX_ENTRIES.saturating_sub(entries.len() + facts.len().min(4));
@@ -115,19 +115,24 @@ pub(super) fn synthesise(ctx: &BriefContext, findings: &[Finding], worktree: &Pa
         });
     }
 
-    let (title, lead) = match ctx.kind {
-        Kind::Reflect => reflect::title_and_lead(&reflect::facts(ctx)),
-        Kind::Intent => intent::title_and_lead(&intent::facts(ctx)),
-    };
+    // Counted from what is listed, so the summary never claims fewer open points than it lists.
+    let count = |c: Clarity| entries.iter().filter(|e| e.clarity == c).count();
+    let unlisted = n_open_total.saturating_sub(count(Clarity::OpenQuestion));
     let summary = format!(
-        "{lead} {n_declared} point(s) declared by the person, {n_open} left open; the rest is taken from the {} as recorded.",
-        match ctx.kind {
-            Kind::Reflect => "history",
-            Kind::Intent => "work item",
-        }
+        "{} {} point(s) declared by the person, {} open question(s){}; {}",
+        analysis.lead,
+        count(Clarity::DeclaredByUser),
+        count(Clarity::OpenQuestion),
+        if unlisted > 0 {
+            format!(" (and {unlisted} more not listed: a document holds {MAX_ENTRIES} entries)")
+        } else {
+            String::new()
+        },
+        analysis.tail
     );
+    let title = &analysis.title;
     Done {
-        title: one_line(&title, MAX_TITLE_CHARS),
+        title: one_line(title, MAX_TITLE_CHARS),
         summary: cap(&summary, MAX_SUMMARY_CHARS),
         entries,
     }
@@ -142,9 +147,12 @@ pub(super) fn confirmed(title: &str, content: String, sources: Vec<String>) -> E
     }
 }
 
-fn open_question(topic: &str, question: &str, why: &str) -> Entry {
+fn open_question(findings: &[Finding], topic: &str, question: &str, why: &str) -> Entry {
     Entry {
-        title: one_line(&topic_title(topic, question), MAX_ENTRY_TITLE_CHARS),
+        title: one_line(
+            &topic_title(findings, topic, question),
+            MAX_ENTRY_TITLE_CHARS,
+        ),
         content: cap(&format!("{why}: {question}"), MAX_CONTENT_CHARS),
         clarity: Clarity::OpenQuestion,
         sources: Vec::new(),
@@ -152,7 +160,14 @@ fn open_question(topic: &str, question: &str, why: &str) -> Entry {
 }
 
 /// An entry title for an answered topic: a known name, else the question itself.
-fn topic_title(topic: &str, question: &str) -> String {
+fn topic_title(findings: &[Finding], topic: &str, question: &str) -> String {
+    if let Some(title) = findings
+        .iter()
+        .find(|f| f.topic == topic)
+        .and_then(|f| f.title.clone())
+    {
+        return title;
+    }
     if let Some(name) = reflect::topic_name(topic).or_else(|| intent::topic_name(topic)) {
         return name.to_string();
     }
@@ -173,4 +188,12 @@ fn shown_answer(q: &Question, answer: &str) -> String {
         .find(|o| o.value == answer)
         .map(|o| format!("{} ({})", o.label, o.value))
         .unwrap_or_else(|| answer.to_string())
+}
+
+/// The title an entry about finding `f` gets in the document.
+pub(super) fn title_of(f: &Finding) -> String {
+    one_line(
+        &topic_title(std::slice::from_ref(f), &f.topic, &f.question),
+        MAX_ENTRY_TITLE_CHARS,
+    )
 }

@@ -1,5 +1,9 @@
-//! The intent half of the built-in interviewer: questions about what a work item leaves vague or
-//! unsaid, and the item's own statements as entries of the document (see `docs/interviews.md`).
+//! The intent half of the built-in interviewer: it reads the work item (what kind it is, what
+//! it names, what it leaves open), finds the names in the repository, and turns that into
+//! grounded questions and `confirmed` entries citing the code (see `docs/interviews.md`).
+//!
+//! The item's own text is never evidence: it is quoted whole in the document as what the item
+//! states, and nothing found in it or in earlier interview documents is cited as confirmed.
 
 use std::path::Path;
 
@@ -9,9 +13,15 @@ use crate::receipt::{Clarity, Entry};
 use crate::subject::IntentFacts;
 use crate::subject::reflect::cap;
 
-use super::Finding;
-use super::document::confirmed;
-use super::text::{line_exists, one_line, snippet};
+use super::classify::{Classification, ItemKind, classify};
+use super::item::Item;
+use super::names::{Name, NameKind, extract};
+use super::repo::RepoFacts;
+use super::search::{Hit, Search, search};
+use super::text::{line_exists, one_line};
+use super::{Analysis, questions};
+
+pub(super) use super::item::has_word;
 
 pub(super) fn facts(ctx: &BriefContext) -> IntentFacts {
     serde_json::from_value(ctx.subject.facts.clone()).unwrap_or_else(|_| IntentFacts {
@@ -21,494 +31,522 @@ pub(super) fn facts(ctx: &BriefContext) -> IntentFacts {
     })
 }
 
-/// The work item's text split into lines, with code blocks blanked out: words in code are not
-/// vague wording.
-struct Item<'a> {
-    lines: Vec<(u32, &'a str)>,
-    lower: String,
-}
-
-impl<'a> Item<'a> {
-    fn new(text: &'a str) -> Item<'a> {
-        let mut lines = Vec::new();
-        let mut in_code = false;
-        for (i, line) in text.lines().enumerate() {
-            let trimmed = line.trim_start();
-            if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-                in_code = !in_code;
-                continue;
-            }
-            if !in_code {
-                lines.push((u32::try_from(i + 1).unwrap_or(u32::MAX), line));
-            }
-        }
-        let lower = lines
-            .iter()
-            .map(|(_, l)| l.to_lowercase())
-            .collect::<Vec<_>>()
-            .join("\n");
-        Item { lines, lower }
-    }
-
-    /// The first line containing any of `terms` as a whole word (case-insensitive).
-    fn first_word(&self, terms: &[&str], skip: &[u32]) -> Option<(u32, &'a str, String)> {
-        self.lines
-            .iter()
-            .filter(|(n, _)| !skip.contains(n))
-            .find_map(|(n, line)| {
-                let lower = line.to_lowercase();
-                terms
-                    .iter()
-                    .find(|t| has_word(&lower, t))
-                    .map(|t| (*n, *line, t.to_string()))
-            })
-    }
-
-    fn mentions(&self, terms: &[&str]) -> bool {
-        terms.iter().any(|t| has_word(&self.lower, t))
-    }
-
-    /// Headings with their line number and the text under them (up to the next heading).
-    fn sections(&self) -> Vec<(u32, String, String)> {
-        let mut out: Vec<(u32, String, String)> = Vec::new();
-        for (n, line) in &self.lines {
-            let t = line.trim();
-            if t.starts_with('#') {
-                let title = t.trim_start_matches('#').trim().to_string();
-                out.push((*n, title, String::new()));
-            } else if let Some(last) = out.last_mut()
-                && !t.is_empty()
-            {
-                if !last.2.is_empty() {
-                    last.2.push('\n');
-                }
-                last.2.push_str(t);
-            }
-        }
-        out
-    }
-}
-
-/// Whether `term` occurs in `text` with no letter or digit right before or after it.
-fn has_word(text: &str, term: &str) -> bool {
-    let mut start = 0;
-    while let Some(pos) = text.get(start..).and_then(|s| s.find(term)) {
-        let at = start + pos;
-        let end = at + term.len();
-        let before = text[..at].chars().next_back();
-        let after = text[end..].chars().next();
-        let boundary = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        // A term ending in punctuation (`etc.`) needs no boundary after it.
-        let term_ends_word = term.chars().last().is_some_and(|c| c.is_alphanumeric());
-        if boundary(before) && (!term_ends_word || boundary(after)) {
-            return true;
-        }
-        start = at + term.chars().next().map_or(1, char::len_utf8);
-    }
-    false
-}
-
-/// A vague wording the item uses and what to ask about it.
-struct Vague {
-    topic: &'static str,
-    terms: &'static [&'static str],
-    severity: u8,
-    ask: fn(&str, u32, &str) -> String,
-    options: &'static [(&'static str, &'static str)],
-}
-
-const VAGUE: &[Vague] = &[
-    Vague {
-        topic: "vague_tbd",
-        terms: &[
-            "tbd",
-            "tbc",
-            "to be decided",
-            "to be determined",
-            "to be defined",
-        ],
-        severity: 9,
-        ask: |_, n, line| {
-            format!(
-                "Line {n} is not decided yet: \"{}\". What is decided?",
-                snippet(line, 110)
-            )
-        },
-        options: &[],
-    },
-    Vague {
-        topic: "vague_fast",
-        terms: &[
-            "fast",
-            "quick",
-            "quickly",
-            "performant",
-            "responsive",
-            "real-time",
-            "realtime",
-        ],
-        severity: 7,
-        ask: |t, n, _| format!("The item says \"{t}\" (line {n}). What is the measurable target?"),
-        options: &[
-            ("Under 100 ms", "under_100ms"),
-            ("Under 1 second", "under_1s"),
-            ("Under 10 seconds", "under_10s"),
-            ("No hard target", "no_target"),
-        ],
-    },
-    Vague {
-        topic: "vague_etc",
-        terms: &["etc.", "etc", "and so on", "and so forth", "and more"],
-        severity: 6,
-        ask: |t, n, line| {
-            format!(
-                "Line {n} ends a list with \"{t}\": \"{}\". What is the complete list?",
-                snippet(line, 90)
-            )
-        },
-        options: &[],
-    },
-    Vague {
-        topic: "vague_should_probably",
-        terms: &[
-            "should probably",
-            "probably",
-            "ideally",
-            "if possible",
-            "preferably",
-        ],
-        severity: 6,
-        ask: |t, n, line| {
-            format!(
-                "Line {n} says \"{t}\": \"{}\". Is it required?",
-                snippet(line, 100)
-            )
-        },
-        options: &[
-            ("Required", "required"),
-            ("Nice to have", "nice_to_have"),
-            ("Not needed now", "not_needed"),
-        ],
-    },
-    Vague {
-        topic: "vague_maybe",
-        terms: &[
-            "maybe",
-            "perhaps",
-            "possibly",
-            "might",
-            "nice to have",
-            "optionally",
-        ],
-        severity: 6,
-        ask: |t, n, line| {
-            format!(
-                "Line {n} says \"{t}\": \"{}\". Is that part in scope?",
-                snippet(line, 100)
-            )
-        },
-        options: &[
-            ("Yes, in scope", "in_scope"),
-            ("No, leave it out", "out_of_scope"),
-            ("Later, as a follow-up", "follow_up"),
-        ],
-    },
-    Vague {
-        topic: "vague_simple",
-        terms: &[
-            "simple",
-            "easy",
-            "easily",
-            "intuitive",
-            "user-friendly",
-            "straightforward",
-            "seamless",
-        ],
-        severity: 5,
-        ask: |t, n, _| {
-            format!("The item says \"{t}\" (line {n}). Simple for whom, and how would we tell?")
-        },
-        options: &[
-            ("No setup or configuration needed", "zero_config"),
-            ("One command or one click", "one_step"),
-            (
-                "Follows an existing pattern in the code",
-                "familiar_pattern",
-            ),
-            ("A small, low-risk change", "small_change"),
-        ],
-    },
-    Vague {
-        topic: "vague_quality",
-        terms: &[
-            "robust",
-            "scalable",
-            "flexible",
-            "efficient",
-            "reliable",
-            "secure",
-            "modern",
-            "clean",
-        ],
-        severity: 5,
-        ask: |t, n, _| {
-            format!(
-                "The item asks for \"{t}\" (line {n}). Which concrete, checkable property is meant?"
-            )
-        },
-        options: &[],
-    },
-    Vague {
-        topic: "vague_some",
-        terms: &[
-            "some",
-            "several",
-            "various",
-            "a few",
-            "many",
-            "most",
-            "a number of",
-        ],
-        severity: 4,
-        ask: |t, n, line| {
-            format!(
-                "Line {n} says \"{t}\": \"{}\". Which ones exactly, or how many?",
-                snippet(line, 90)
-            )
-        },
-        options: &[],
-    },
+/// Literals searched for alongside the names: how this repository defines command-line flags.
+pub(super) const FLAG_CONVENTIONS: &[&str] = &[
+    "#[arg(",
+    "#[clap(",
+    ".long(",
+    "add_argument(",
+    "flag.String(",
 ];
 
-/// What a complete work item states, how to notice it, and what to ask when it is missing.
-struct Aspect {
-    topic: &'static str,
-    present: &'static [&'static str],
-    severity: u8,
-    question: &'static str,
-    options: &'static [(&'static str, &'static str)],
+/// Literals searched for alongside the names: how this repository declares benchmarks.
+pub(super) const BENCHMARKS: &[&str] = &["[[bench]]", "criterion_group!", "#[bench]"];
+
+/// Everything the interviewer learnt about one work item.
+pub(super) struct Reading<'a> {
+    pub facts: &'a IntentFacts,
+    pub item: Item<'a>,
+    pub class: Classification,
+    pub names: Vec<Located>,
+    pub search: Search,
+    pub repo: RepoFacts,
+    pub worktree: &'a Path,
+    /// Topics an earlier interview of this item left open, and those it answered (with the
+    /// line of the earlier document that records the answer).
+    pub previous_open: Vec<String>,
+    pub previous_answered: Vec<(String, String, u32)>,
 }
 
-const ASPECTS: &[Aspect] = &[
-    Aspect {
-        topic: "acceptance_criteria",
-        present: &[
-            "acceptance",
-            "done when",
-            "definition of done",
-            "success criteria",
-            "criteria",
-            "- [ ]",
-            "- [x]",
-            "given",
-            "expected result",
-            "verify that",
-        ],
-        severity: 9,
-        question: "The item states no acceptance criteria. What must be true for it to count as done?",
-        options: &[],
-    },
-    Aspect {
-        topic: "scope",
-        present: &[
-            "out of scope",
-            "non-goal",
-            "non-goals",
-            "non goal",
-            "not in scope",
-            "scope",
-            "will not",
-            "won't",
-            "not included",
-        ],
-        severity: 7,
-        question: "The item says nothing about scope. What is explicitly out of scope?",
-        options: &[],
-    },
-    Aspect {
-        topic: "error_handling",
-        present: &[
-            "error",
-            "errors",
-            "fail",
-            "fails",
-            "failure",
-            "invalid",
-            "exception",
-            "edge case",
-            "edge cases",
-            "retry",
-            "timeout",
-            "reject",
-            "rejected",
-            "missing",
-        ],
-        severity: 7,
-        question: "What should happen when it fails, e.g. on invalid input or an I/O error?",
-        options: &[
-            ("Show a clear error and stop", "fail_fast"),
-            ("Skip the bad part, report it, continue", "skip_and_report"),
-            ("Retry, then report", "retry"),
-            ("Fall back to a safe default", "fallback"),
-        ],
-    },
-    Aspect {
-        topic: "users",
-        present: &[
-            "user",
-            "users",
-            "admin",
-            "admins",
-            "administrator",
-            "customer",
-            "customers",
-            "operator",
-            "operators",
-            "developer",
-            "developers",
-            "maintainer",
-            "maintainers",
-            "as a",
-            "persona",
-            "actor",
-            "actors",
-            "client",
-            "clients",
-            "team",
-        ],
-        severity: 6,
-        question: "Who will use this, and in what situation?",
-        options: &[
-            ("End users of the product", "end_users"),
-            ("Administrators or operators", "operators"),
-            ("Developers, through an API or CLI", "developers"),
-            ("Other systems, automatically", "systems"),
-        ],
-    },
-    Aspect {
-        topic: "data_format",
-        present: &[
-            "format", "formats", "json", "csv", "yaml", "toml", "xml", "schema", "field", "fields",
-            "column", "columns", "encoding", "utf-8", "utf8", "bytes", "table", "payload",
-        ],
-        severity: 5,
-        question: "What data goes in and comes out, and in which format?",
-        options: &[],
-    },
-];
+/// A name from the item with what the repository holds of it.
+#[derive(Debug, Clone)]
+pub(super) struct Located {
+    pub name: Name,
+    /// Every line naming it (any spelling searched), in path order.
+    pub hits: Vec<Hit>,
+    pub total: usize,
+    /// Where it is defined or declared, when a line looks like it (the first of
+    /// `definitions`).
+    pub definition: Option<Hit>,
+    pub definitions: Vec<Hit>,
+}
 
-pub(super) fn findings(f: &IntentFacts) -> Vec<Finding> {
+impl Located {
+    pub fn found(&self) -> bool {
+        !self.hits.is_empty()
+    }
+
+    pub fn files(&self) -> Vec<&str> {
+        let mut files: Vec<&str> = self.hits.iter().map(|h| h.path.as_str()).collect();
+        files.dedup();
+        files
+    }
+
+    pub fn in_tests(&self) -> Vec<&Hit> {
+        self.hits.iter().filter(|h| is_test(&h.path)).collect()
+    }
+
+    pub fn in_docs(&self) -> Vec<&Hit> {
+        self.hits.iter().filter(|h| is_doc(&h.path)).collect()
+    }
+
+    pub fn in_code(&self) -> Vec<&Hit> {
+        self.hits
+            .iter()
+            .filter(|h| !is_doc(&h.path) && !is_test(&h.path) && !is_manifest(&h.path))
+            .collect()
+    }
+
+    /// `name` as the item wrote it, in backticks for a question.
+    pub fn shown(&self) -> String {
+        format!("`{}`", cap(&self.name.text.replace('`', "'"), 60))
+    }
+}
+
+pub(super) fn is_test(path: &str) -> bool {
+    crate::subject::reflect::is_test_path(path)
+}
+
+pub(super) fn is_doc(path: &str) -> bool {
+    let lower = path.to_lowercase();
+    lower.starts_with("docs/")
+        || lower.starts_with("doc/")
+        || [".md", ".txt", ".rst", ".adoc", ".1"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+}
+
+pub(super) fn is_manifest(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    matches!(
+        file,
+        "Cargo.toml"
+            | "Cargo.lock"
+            | "package.json"
+            | "pyproject.toml"
+            | "go.mod"
+            | "requirements.txt"
+    )
+}
+
+/// The spellings searched for one name: a crate `a-b` is `a_b` in code; a flag `--a-b` is
+/// `a_b` as a clap field.
+fn spellings(name: &Name) -> Vec<String> {
+    let t = &name.text;
+    let mut out = vec![t.clone()];
+    match name.kind {
+        NameKind::Flag => {
+            let bare = t.trim_start_matches('-');
+            out.push(format!("\"{bare}\""));
+            if bare.contains('-') {
+                out.push(bare.replace('-', "_"));
+            }
+        }
+        NameKind::Ident if t.contains('-') => out.push(t.replace('-', "_")),
+        NameKind::Ident if t.contains('_') && !t.contains("::") => out.push(t.replace('_', "-")),
+        _ => {}
+    }
+    out
+}
+
+/// Read the item and the repository once: the whole basis of the questions and the entries.
+pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     let item = Item::new(&f.text);
-    let mut out = Vec::new();
-    if item.lines.iter().all(|(_, l)| l.trim().is_empty()) {
-        out.push(Finding::new(
-            "goal",
-            10,
-            "The work item is empty. What should be built, and why?",
-        ));
-        return out;
+    let class = classify(&f.title, &item.headings, &item.lower);
+    let names = extract(&item.all);
+    let mut literals: Vec<String> = names.iter().flat_map(spellings).collect();
+    literals.extend(names.iter().filter_map(field_spelling));
+    literals.extend(FLAG_CONVENTIONS.iter().map(|s| s.to_string()));
+    literals.extend(BENCHMARKS.iter().map(|s| s.to_string()));
+    literals.sort();
+    literals.dedup();
+    let skip: Vec<String> = f.path.iter().cloned().collect();
+    let found = search(worktree, &literals, &skip);
+    let mut files = std::collections::BTreeMap::new();
+    let located = names
+        .into_iter()
+        .map(|name| {
+            let mut hits: Vec<Hit> = spellings(&name)
+                .iter()
+                .filter_map(|s| found.get(s))
+                .flat_map(|f| f.hits.iter().cloned())
+                .collect();
+            hits.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+            hits.dedup();
+            let total = spellings(&name)
+                .iter()
+                .filter_map(|s| found.get(s))
+                .map(|f| f.total)
+                .sum::<usize>()
+                .max(hits.len());
+            // A clap field `no_bell: bool` under `#[arg(long …)]` defines `--no-bell`.
+            let fields: Vec<Hit> = field_spelling(&name)
+                .and_then(|f| found.get(&f))
+                .map(|f| {
+                    f.hits
+                        .iter()
+                        .filter(|h| h.path.ends_with(".rs") && !is_test(&h.path))
+                        .filter(|h| is_field(&h.text))
+                        .filter(|h| attribute_above(worktree, h, &mut files))
+                        .take(10)
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default();
+            let mut definitions = fields.clone();
+            hits.extend(fields);
+            hits.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+            hits.dedup();
+            definitions.extend(definition(&name, &hits));
+            definitions.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+            definitions.dedup();
+            Located {
+                name,
+                hits,
+                total,
+                definition: definitions.first().cloned(),
+                definitions,
+            }
+        })
+        .collect();
+    let (previous_open, previous_answered) = previous(worktree, &f.id);
+    Reading {
+        facts: f,
+        item,
+        class,
+        names: located,
+        search: found,
+        repo: super::repo::read(worktree),
+        worktree,
+        previous_open,
+        previous_answered,
     }
-    for aspect in ASPECTS {
-        if !item.mentions(aspect.present) {
-            out.push(
-                Finding::new(aspect.topic, aspect.severity, aspect.question)
-                    .options(aspect.options),
-            );
+}
+
+/// `no_bell:` for `--no-bell`: how a clap derive field spells a flag.
+fn field_spelling(name: &Name) -> Option<String> {
+    (name.kind == NameKind::Flag)
+        .then(|| format!("{}:", name.text.trim_start_matches('-').replace('-', "_")))
+}
+
+/// `pub no_bell: bool,`: a line that declares a field, not a comment or an expression.
+fn is_field(line: &str) -> bool {
+    let t = line.trim();
+    let t = t
+        .strip_prefix("pub(crate) ")
+        .or_else(|| t.strip_prefix("pub "))
+        .unwrap_or(t);
+    t.split_once(':').is_some_and(|(name, ty)| {
+        !name.is_empty()
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !ty.starts_with(':')
+            && t.ends_with(',')
+    })
+}
+
+/// Whether one of the three lines above `hit` is a clap attribute with `long`.
+fn attribute_above(
+    worktree: &Path,
+    hit: &Hit,
+    files: &mut std::collections::BTreeMap<String, Option<String>>,
+) -> bool {
+    if files.len() > 50 && !files.contains_key(&hit.path) {
+        return false;
+    }
+    let text = files
+        .entry(hit.path.clone())
+        .or_insert_with(|| super::repo::read_text(worktree, &hit.path));
+    let Some(text) = text else { return false };
+    let at = hit.line as usize;
+    let lines: Vec<&str> = text
+        .lines()
+        .skip(at.saturating_sub(4))
+        .take(at.min(4) - 1)
+        .collect();
+    lines.iter().any(|l| {
+        let t = l.trim();
+        (t.starts_with("#[arg(") || t.starts_with("#[clap(") || t.starts_with("#[structopt("))
+            && t.contains("long")
+    })
+}
+
+/// The line that defines or declares a name, when one looks like it.
+fn definition(name: &Name, hits: &[Hit]) -> Option<Hit> {
+    let text = &name.text;
+    let bare = text.rsplit("::").next().unwrap_or(text);
+    let looks = |h: &&Hit| -> bool {
+        let t = &h.text;
+        match name.kind {
+            NameKind::Flag => {
+                let bare = text.trim_start_matches('-');
+                let comment = ["//", "#", "/*", "*", "--"]
+                    .iter()
+                    .any(|c| t.starts_with(c));
+                !is_doc(&h.path)
+                    && !is_test(&h.path)
+                    && !comment
+                    && (t.contains(&format!("\"{text}\""))
+                        || (t.contains("long") && t.contains(&format!("\"{bare}\""))))
+            }
+            NameKind::Ident => {
+                let keyworded = [
+                    "fn ",
+                    "struct ",
+                    "enum ",
+                    "trait ",
+                    "type ",
+                    "mod ",
+                    "const ",
+                    "static ",
+                    "class ",
+                    "def ",
+                    "func ",
+                    "function ",
+                    "interface ",
+                    "macro_rules! ",
+                ]
+                .iter()
+                .any(|k| {
+                    has_word(t, &format!("{k}{bare}"))
+                        || t.contains(&format!("{k}{bare}("))
+                        || t.contains(&format!("{k}{bare}<"))
+                });
+                let declared = is_manifest(&h.path)
+                    && h.path.ends_with(".toml")
+                    && (t.starts_with(&format!("{bare} ="))
+                        || t.starts_with(&format!("{bare}."))
+                        || t.starts_with(&format!("{} =", bare.replace('_', "-"))));
+                (keyworded && !is_doc(&h.path)) || declared
+            }
+            NameKind::Path | NameKind::Message => false,
+        }
+    };
+    hits.iter().find(looks).cloned()
+}
+
+/// What an earlier document of this item (at its default place) recorded: the titles of its
+/// open questions, and the topics it holds answers to with the line of each answer.
+fn previous(worktree: &Path, id: &str) -> (Vec<String>, Vec<(String, String, u32)>) {
+    let rel = crate::document::default_out_path(crate::subject::Kind::Intent, id);
+    let Some(text) = super::repo::read_text(worktree, &rel) else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut open = Vec::new();
+    let mut answered = Vec::new();
+    let mut group = "";
+    let mut entry_line = 0;
+    for (i, line) in text.lines().enumerate() {
+        let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        if let Some(h) = line.strip_prefix("## ") {
+            group = if h.trim() == "Open questions" {
+                "open"
+            } else {
+                "other"
+            };
+        } else if let Some(title) = line.strip_prefix("### ") {
+            entry_line = n;
+            if group == "open" {
+                open.push(title.replace('\\', "").trim().to_string());
+            }
+        } else if let Some(rest) = line.strip_prefix("Sources: ") {
+            for part in rest.split(", ") {
+                if let Some(topic) = part
+                    .strip_prefix("answer to `")
+                    .and_then(|t| t.strip_suffix('`'))
+                {
+                    answered.push((topic.to_string(), rel.clone(), entry_line));
+                }
+            }
         }
     }
-    // Questions the author left in the text: each is a decision nobody made yet.
-    let mut asked_in_text = 0;
-    let mut question_lines = Vec::new();
-    for (n, line) in &item.lines {
-        let t = line.trim();
-        if t.ends_with('?') && !t.starts_with('#') && t.chars().count() > 3 {
-            asked_in_text += 1;
-            question_lines.push(*n);
-            out.push(Finding::new(
-                format!("open_point_{asked_in_text}"),
-                8,
-                format!(
-                    "The item leaves a question open (line {n}): \"{}\" What is the answer?",
-                    snippet(t, 130)
-                ),
-            ));
-            if asked_in_text == 5 {
+    (open, answered)
+}
+
+/// The analysis the decision of a turn needs.
+pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
+    let f = facts(ctx);
+    let r = read(&f, worktree);
+    let mut findings = questions::findings(&r);
+    // Answered in an earlier interview: not asked again (the answer is carried as an entry).
+    findings.retain(|x| !r.previous_answered.iter().any(|(t, _, _)| *t == x.topic));
+    for x in &mut findings {
+        let title = super::document::title_of(x);
+        x.carried = r.previous_open.contains(&title);
+    }
+    let facts = fact_entries(&r);
+    let (title, lead) = title_and_lead(&r);
+    Analysis {
+        findings,
+        facts,
+        title,
+        lead,
+        tail: not_checked(&r),
+        more_rounds: true,
+    }
+}
+
+/// The entries of what the repository shows: each name found, with its lines, is confirmed;
+/// names not found and the kind of item are inferred; earlier answers are carried.
+fn fact_entries(r: &Reading) -> Vec<Entry> {
+    let mut out = Vec::new();
+    out.push(entry(
+        "What kind of work item this is",
+        format!(
+            "Read as a {}: {}. The questions follow from that.",
+            r.class.kind.as_str(),
+            r.class.cue
+        ),
+        Clarity::Inferred,
+        Vec::new(),
+    ));
+    for l in r.names.iter().filter(|l| l.found()).take(8) {
+        let mut sources: Vec<String> = l.definitions.iter().take(3).map(Hit::cite).collect();
+        // Code first, then tests, then documentation.
+        let mut ordered: Vec<&Hit> = l.hits.iter().collect();
+        ordered.sort_by_key(|h| (is_doc(&h.path), is_test(&h.path)));
+        for h in ordered {
+            if sources.len() >= 5 {
                 break;
             }
+            if !sources.contains(&h.cite()) {
+                sources.push(h.cite());
+            }
         }
+        let code = l.in_code();
+        let (first, place) = match code.first() {
+            Some(h) => (*h, "First in code at"),
+            None => (&l.hits[0], "First at"),
+        };
+        let mut content = match (&l.definition, l.definitions.len()) {
+            (Some(d), 1) => format!("Defined at {}: `{}`.", d.cite(), d.text.replace('`', "'")),
+            (Some(_), n) => format!(
+                "Defined {n} times: {}.",
+                l.definitions
+                    .iter()
+                    .take(5)
+                    .map(Hit::cite)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            (None, _) => format!(
+                "{place} {}: `{}`.",
+                first.cite(),
+                first.text.replace('`', "'")
+            ),
+        };
+        content.push_str(&format!(
+            " {} line(s) in {} file(s) name it{}.",
+            l.total,
+            l.files().len(),
+            match (l.in_tests().len(), l.in_docs().len()) {
+                (0, 0) => String::new(),
+                (t, 0) => format!(", {t} of them in tests"),
+                (0, d) => format!(", {d} of them in documentation"),
+                (t, d) => format!(", {t} in tests and {d} in documentation"),
+            }
+        ));
+        // Only lines that still exist are cited (the check verifies them again).
+        sources.retain(|s| {
+            s.rsplit_once(':')
+                .and_then(|(p, n)| n.parse().ok().map(|n| line_exists(r.worktree, p, n)))
+                .unwrap_or(false)
+        });
+        if sources.is_empty() {
+            continue;
+        }
+        out.push(entry(
+            &format!("{} in the repository", l.shown()),
+            content,
+            Clarity::Confirmed,
+            sources,
+        ));
     }
-    for vague in VAGUE {
-        // A line already asked about as an open point is not asked about twice.
-        if let Some((n, line, term)) = item.first_word(vague.terms, &question_lines) {
-            out.push(
-                Finding::new(vague.topic, vague.severity, (vague.ask)(&term, n, line))
-                    .options(vague.options),
-            );
+    let missing: Vec<String> = r
+        .names
+        .iter()
+        .filter(|l| !l.found() && l.name.kind != NameKind::Message)
+        .map(Located::shown)
+        .collect();
+    if !missing.is_empty() {
+        out.push(entry(
+            "Named by the item, not found in the repository",
+            format!(
+                "{} appear nowhere in the {} file(s) searched (the work item itself and earlier \
+                 interview documents left out).",
+                missing.join(", "),
+                r.search.files_read
+            ),
+            Clarity::Inferred,
+            Vec::new(),
+        ));
+    }
+    for (topic, path, line) in &r.previous_answered {
+        if line_exists(r.worktree, path, *line) {
+            out.push(entry(
+                &format!("Answered in an earlier interview: {topic}"),
+                format!("The earlier document records the person's answer at {path}:{line}."),
+                Clarity::Inferred,
+                vec![format!("{path}:{line}")],
+            ));
         }
     }
     out
 }
 
-pub(super) fn fact_entries(f: &IntentFacts, worktree: &Path) -> Vec<Entry> {
-    let item = Item::new(&f.text);
-    let cite = |line: u32| {
-        f.path
-            .as_ref()
-            .filter(|p| line_exists(worktree, p, line))
-            .map(|p| format!("{p}:{line}"))
-    };
-    // Without a citable file the text is still what the item says, but unverifiable here.
-    let entry = |title: &str, content: String, line: u32| match cite(line) {
-        Some(source) => confirmed(title, content, vec![source]),
-        None => Entry {
-            title: one_line(title, MAX_ENTRY_TITLE_CHARS),
-            content: cap(&content, MAX_CONTENT_CHARS),
-            clarity: Clarity::Inferred,
-            sources: Vec::new(),
-        },
-    };
-    let via = match f.tracker.as_str() {
-        "local" => "the local tracker",
-        "from" => "--from",
-        "stdin" => "standard input",
-        "github" => "GitHub",
-        _ => "a tracker",
-    };
-    let mut out = Vec::new();
-    for (n, title, body) in item.sections() {
-        if body.is_empty() || title.is_empty() {
-            continue;
-        }
-        out.push(entry(&title, body, n));
+fn entry(title: &str, content: String, clarity: Clarity, sources: Vec<String>) -> Entry {
+    Entry {
+        title: one_line(title, MAX_ENTRY_TITLE_CHARS),
+        content: cap(&content, MAX_CONTENT_CHARS),
+        clarity,
+        sources,
     }
-    if out.is_empty() {
-        // No headed sections: the item as a whole is the one fact.
-        let first_line = item
-            .lines
-            .iter()
-            .find(|(_, l)| !l.trim().is_empty())
-            .map_or(1, |(n, _)| *n);
-        let text: Vec<&str> = item.lines.iter().map(|(_, l)| l.trim()).collect();
-        out.push(entry(
-            "The work item",
-            text.join("\n").trim().to_string(),
-            first_line,
-        ));
-    }
-    if let Some(first) = out.first_mut() {
-        first.content = cap(
-            &format!("{}\n\n(From {} via {via}.)", first.content, f.source),
-            MAX_CONTENT_CHARS,
-        );
-    }
-    out
 }
 
 /// The document's title and the lead of its summary.
-pub(super) fn title_and_lead(f: &IntentFacts) -> (String, String) {
-    (
-        format!("Intent of {}: {}", f.id, f.title),
-        format!("Work item {} ({}): {}.", f.id, f.source, f.title),
+fn title_and_lead(r: &Reading) -> (String, String) {
+    let f = r.facts;
+    let found = r.names.iter().filter(|l| l.found()).count();
+    let title = f.title.trim().trim_end_matches(['.', '…']).trim();
+    let lead = format!(
+        "Work item {} ({}), read as a {}. It names {} thing(s) the repository could hold; {} \
+         found in the {} file(s) searched{}.",
+        f.id,
+        f.source,
+        r.class.kind.as_str(),
+        r.names.len(),
+        found,
+        r.search.files_read,
+        r.search
+            .stopped
+            .as_ref()
+            .map(|s| format!(" (the search stopped {s})"))
+            .unwrap_or_default()
+    );
+    (format!("Intent of {}: {title}", f.id), lead)
+}
+
+/// What the built-in interviewer cannot know, for the summary.
+fn not_checked(r: &Reading) -> String {
+    let mut list = vec![
+        "the tracker's comments and linked changes",
+        "whether the code builds or its tests pass (nothing is run)",
+    ];
+    match r.class.kind {
+        ItemKind::Bug => {
+            list.push("whether it reproduces");
+            list.push("which commit introduced it (the history is not bisected)");
+        }
+        ItemKind::Dependency => {
+            list.push("the candidates' licences, maintenance and minimum Rust version")
+        }
+        ItemKind::Performance => list.push("actual timings (nothing is measured)"),
+        ItemKind::Docs => list.push("whether the documentation's examples still work"),
+        ItemKind::Refactor => list.push("whether behaviour is preserved (no tests are run)"),
+        ItemKind::Feature => list.push("how other projects solve the same need"),
+    }
+    format!(
+        "not checked by the built-in interviewer: {}.",
+        list.join("; ")
     )
 }
 
@@ -524,32 +562,10 @@ pub(super) fn topic_name(topic: &str) -> Option<&'static str> {
         "vague_tbd" => "What is still to be decided",
         "vague_fast" => "The performance target",
         "vague_etc" => "The complete list",
-        "vague_should_probably" => "Required or optional",
-        "vague_maybe" => "In scope or not",
+        "vague_maybe" => "Required or optional",
         "vague_simple" => "What simple means here",
         "vague_quality" => "The quality meant, concretely",
         "vague_some" => "Which ones, and how many",
         _ => return None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn words_match_only_whole_words() {
-        assert!(has_word("make it fast.", "fast"));
-        assert!(!has_word("breakfast is served", "fast"));
-        assert!(has_word("csv, json etc. are fine", "etc."));
-        assert!(!has_word("some_thing", "some"));
-        assert!(has_word("should probably work", "should probably"));
-    }
-
-    #[test]
-    fn code_blocks_are_not_read_as_wording() {
-        let item = Item::new("# T\n```\nfast maybe etc.\n```\nplain\n");
-        assert!(!item.mentions(&["fast", "maybe"]));
-        assert!(item.mentions(&["plain"]));
-    }
 }

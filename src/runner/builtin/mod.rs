@@ -15,13 +15,20 @@ use crate::brief::BriefContext;
 use crate::error::{Error, Result};
 use crate::protocol::env;
 use crate::protocol::limits::{MAX_QUESTION_TEXT_CHARS, MAX_QUESTIONS, VERSION};
-use crate::receipt::{Ask, Question, QuestionOption, Receipt};
+use crate::receipt::{Ask, Entry, Question, QuestionOption, Receipt};
 use crate::subject::Kind;
 
+mod bank;
+mod classify;
 mod document;
 mod intent;
+mod item;
+mod names;
+mod questions;
 mod reflect;
 mod reflect_entries;
+mod repo;
+mod search;
 mod text;
 
 use text::one_line;
@@ -92,25 +99,58 @@ pub fn receipt_json(receipt: &Receipt) -> Result<String> {
     Ok(text)
 }
 
+/// What one kind of subject gives the decision: what to ask, what is known, how to sum it up.
+struct Analysis {
+    findings: Vec<Finding>,
+    /// Entries of what the subject's facts show (confirmed where the repository shows them).
+    facts: Vec<Entry>,
+    /// The document's title and the lead of its summary.
+    title: String,
+    lead: String,
+    /// What the summary adds after the counts: e.g. what the interviewer did not check.
+    tail: String,
+    /// Whether topics beyond the first round are asked in later rounds.
+    more_rounds: bool,
+}
+
 /// The whole decision of one turn: a pure function of the brief and the worktree's files.
 pub fn decide(ctx: &BriefContext, worktree: &Path) -> Receipt {
-    let findings = match ctx.kind {
-        Kind::Reflect => reflect::findings(&reflect::facts(ctx)),
-        Kind::Intent => intent::findings(&intent::facts(ctx)),
+    let analysis = match ctx.kind {
+        Kind::Reflect => {
+            let facts = reflect::facts(ctx);
+            let (title, lead) = reflect::title_and_lead(&facts);
+            Analysis {
+                findings: reflect::findings(&facts),
+                facts: reflect::fact_entries(&facts, worktree),
+                title,
+                lead,
+                tail: "the rest is taken from the history as recorded.".into(),
+                more_rounds: false,
+            }
+        }
+        Kind::Intent => intent::analyse(ctx, worktree),
     };
     let asked: Vec<&str> = ctx
         .rounds
         .iter()
         .flat_map(|r| r.questions.iter().map(|q| q.topic.as_str()))
         .collect();
-    let may_ask = !ctx.final_turn && ctx.rounds.is_empty() && ctx.previous_failure.is_none();
+    // A later round only when the person took part in the last one (no gate skip, no
+    // `skip all`, not every question skipped).
+    let engaged = ctx
+        .rounds
+        .last()
+        .is_none_or(|r| !r.gate_skipped && !r.skipped_all && r.answers.iter().any(|a| !a.skipped));
+    let may_ask = !ctx.final_turn
+        && ctx.previous_failure.is_none()
+        && (ctx.rounds.is_empty() || (analysis.more_rounds && engaged));
     if may_ask {
-        let questions = rank(&findings, &asked);
+        let questions = rank(&analysis.findings, &asked);
         if !questions.is_empty() {
             return Receipt::Ask(Ask { questions });
         }
     }
-    Receipt::Done(document::synthesise(ctx, &findings, worktree))
+    Receipt::Done(document::synthesise(ctx, &analysis))
 }
 
 /// One thing worth asking about, with its severity.
@@ -119,7 +159,14 @@ struct Finding {
     topic: String,
     severity: u8,
     question: String,
-    options: Vec<(&'static str, &'static str)>,
+    options: Vec<(String, String)>,
+    /// The option's value a person gets with `r`; the reason is in the question.
+    recommended: Option<String>,
+    /// The document's title for the topic, when the question itself reads worse.
+    title: Option<String>,
+    /// Asked before later topics of the same severity and above more severe new ones: the
+    /// topic was left open by an earlier interview.
+    carried: bool,
     /// A closing question: always asked, after the others of its round.
     closing: bool,
 }
@@ -131,6 +178,9 @@ impl Finding {
             severity: severity.clamp(1, 10),
             question: one_line(&question.into(), MAX_QUESTION_TEXT_CHARS),
             options: Vec::new(),
+            recommended: None,
+            title: None,
+            carried: false,
             closing: false,
         }
     }
@@ -141,39 +191,78 @@ impl Finding {
         self
     }
 
-    fn options(mut self, options: &[(&'static str, &'static str)]) -> Finding {
-        self.options = options.to_vec();
+    fn options(self, options: &[(&str, &str)]) -> Finding {
+        self.choices(
+            options
+                .iter()
+                .map(|(l, v)| (l.to_string(), v.to_string()))
+                .collect(),
+        )
+    }
+
+    /// Options made from what was found (at most nine, values unique).
+    fn choices(mut self, options: Vec<(String, String)>) -> Finding {
+        let mut seen = Vec::new();
+        self.options = options
+            .into_iter()
+            .filter(|(_, v)| {
+                let new = !seen.contains(v);
+                seen.push(v.clone());
+                new
+            })
+            .take(9)
+            .collect();
+        self
+    }
+
+    /// Recommend the option whose value is `value`, if there is one.
+    fn recommend(mut self, value: &str) -> Finding {
+        if self.options.iter().any(|(_, v)| v == value) {
+            self.recommended = Some(value.to_string());
+        }
+        self
+    }
+
+    fn titled(mut self, title: impl Into<String>) -> Finding {
+        self.title = Some(title.into());
         self
     }
 
     fn to_question(&self) -> Question {
+        let options = (self.options.len() >= 2).then(|| {
+            self.options
+                .iter()
+                .map(|(label, value)| QuestionOption {
+                    label: one_line(label, 120),
+                    value: value.clone(),
+                })
+                .collect::<Vec<_>>()
+        });
         Question {
             topic: self.topic.clone(),
             question_text: self.question.clone(),
             severity: self.severity,
-            options: (self.options.len() >= 2).then(|| {
-                self.options
-                    .iter()
-                    .map(|(label, value)| QuestionOption {
-                        label: label.to_string(),
-                        value: value.to_string(),
-                    })
-                    .collect()
-            }),
-            recommended: None,
+            recommended: self.recommended.clone().filter(|_| options.is_some()),
+            options,
         }
     }
 }
 
-/// The most severe findings not asked before, at most five; ties keep the order of discovery.
-/// Closing questions keep their places at the end of the round.
+/// The findings not asked before, at most five: topics an earlier interview left open first,
+/// then the most severe; ties keep the order of discovery. Closing questions keep their places
+/// at the end of the round.
 fn rank(findings: &[Finding], asked: &[&str]) -> Vec<Question> {
     let mut fresh: Vec<(usize, &Finding)> = findings
         .iter()
         .enumerate()
         .filter(|(_, f)| !asked.contains(&f.topic.as_str()))
         .collect();
-    fresh.sort_by(|(ia, a), (ib, b)| b.severity.cmp(&a.severity).then(ia.cmp(ib)));
+    fresh.sort_by(|(ia, a), (ib, b)| {
+        b.carried
+            .cmp(&a.carried)
+            .then(b.severity.cmp(&a.severity))
+            .then(ia.cmp(ib))
+    });
     let mut seen = Vec::new();
     fresh.retain(|(_, f)| {
         let new = !seen.contains(&f.topic);

@@ -276,6 +276,7 @@ mod tests {
             asked_topics: &none,
             answered_topics: &none,
             repo_root: dir.path(),
+            work_item: None,
         };
         parse_and_check(&text, &ctx).unwrap_or_else(|e| panic!("{preset}: {e}"));
     }

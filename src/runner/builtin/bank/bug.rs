@@ -1,0 +1,176 @@
+//! The bug report's questions: does it reproduce on HEAD, which version broke it (the tags
+//! as options), where its message comes from, and which test should show it.
+
+use super::*;
+
+pub(in crate::runner::builtin) fn bug(r: &Reading) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let item = &r.item;
+    let on_head = item.sentences.iter().any(|(_, s)| {
+        let l = s.to_lowercase();
+        (l.contains("reproduc") || l.contains("still"))
+            && ["head", "main", "master", "latest", "nightly", "git version"]
+                .iter()
+                .any(|w| super::super::intent::has_word(&l, w))
+    });
+    if !on_head {
+        let head = r
+            .repo
+            .head
+            .as_deref()
+            .map(|h| format!(" ({h})"))
+            .unwrap_or_default();
+        out.push(
+            Finding::new(
+                "reproduces_on_head",
+                9,
+                format!("Does it still reproduce on HEAD{head}?"),
+            )
+            .titled("Reproduces on HEAD")
+            .options(&[
+                ("Yes, on HEAD", "yes"),
+                ("No, HEAD is fine", "fixed_on_head"),
+                ("Not tried on HEAD", "not_tried"),
+            ]),
+        );
+    }
+    out.push(first_bad_version(r));
+    if !item.mentions(&["expected", "instead", "should"]) && !item.has_heading(&["expected"]) {
+        out.push(
+            Finding::new(
+                "expected_behaviour",
+                8,
+                "What should happen instead? The item says what goes wrong, not what is right.",
+            )
+            .titled("Expected behaviour"),
+        );
+    }
+    for l in r
+        .names
+        .iter()
+        .filter(|l| l.name.kind == NameKind::Message)
+        .take(2)
+    {
+        let msg = super::super::text::one_line(&l.name.text, 70);
+        let topic = format!("message_{}", slug(&l.name.text));
+        let code: Vec<&Hit> = l
+            .hits
+            .iter()
+            .filter(|h| !is_doc(&h.path) && !is_test(&h.path))
+            .collect();
+        if code.len() > 1 {
+            let mut options: Vec<(String, String)> = code
+                .iter()
+                .take(4)
+                .map(|h| (h.cite(), slug(&h.cite())))
+                .collect();
+            options.push(("Don't know yet".into(), "unknown".into()));
+            out.push(
+                Finding::new(
+                    topic,
+                    7,
+                    format!(
+                        "\"{msg}\" is produced in {} places ({}). Which one fails?",
+                        code.len(),
+                        cites(&code, 3)
+                    ),
+                )
+                .titled(format!("Where \"{msg}\" comes from"))
+                .choices(options),
+            );
+        } else if !l.found() {
+            out.push(
+                Finding::new(topic, 6, format!("\"{msg}\" (line {}) appears nowhere in this repository. Where does it come from?", l.name.line))
+                    .titled(format!("Where \"{msg}\" comes from"))
+                    .options(&[
+                        ("A dependency", "dependency"),
+                        ("An older version of this project", "older_version"),
+                        ("The system or another tool", "environment"),
+                        ("Don't know", "unknown"),
+                    ]),
+            );
+        }
+    }
+    out.push(test_question(
+        r,
+        "regression_test",
+        6,
+        "show the bug (failing now, passing after the fix)",
+    ));
+    let versioned = item.mentions(&[
+        "version", "os", "linux", "macos", "windows", "rustc", "platform", "cargo",
+    ]) || item.lower.split_whitespace().any(|w| {
+        w.trim_start_matches('v')
+            .starts_with(|c: char| c.is_ascii_digit())
+            && w.contains('.')
+    });
+    if !versioned {
+        out.push(
+            Finding::new("environment", 4, "Which version, OS and toolchain show it?")
+                .titled("Where it shows"),
+        );
+    }
+    out
+}
+
+/// "Which version first showed it?", with the tags as options and the version the item names.
+fn first_bad_version(r: &Reading) -> Finding {
+    let tags = &r.repo.tags;
+    let named = r.item.sentences.iter().find_map(|(n, s)| {
+        s.split_whitespace()
+            .map(|w| {
+                w.trim_matches(|c: char| !c.is_alphanumeric() && c != '.')
+                    .trim_end_matches('.')
+            })
+            .filter(|w| {
+                w.trim_start_matches('v').contains('.')
+                    && w.trim_start_matches('v')
+                        .starts_with(|c: char| c.is_ascii_digit())
+            })
+            .find_map(|w| tag_for(tags, w).map(|t| (*n, w.to_string(), t.clone())))
+    });
+    let titled = |f: Finding| f.titled("The first bad version");
+    if let Some((n, said, tag)) = named {
+        let older: Vec<&String> = tags
+            .iter()
+            .skip_while(|t| **t != tag)
+            .skip(1)
+            .take(3)
+            .collect();
+        let mut options: Vec<(String, String)> =
+            older.iter().map(|t| (t.to_string(), slug(t))).collect();
+        options.push(("It never worked".into(), "never".into()));
+        options.push(("Don't know".into(), "unknown".into()));
+        return titled(
+            Finding::new(
+                "first_bad_version",
+                7,
+                format!(
+                    "Line {n} names {said}; tag {tag} exists. Which version was the last good one?"
+                ),
+            )
+            .choices(options),
+        );
+    }
+    if tags.is_empty() {
+        return titled(Finding::new(
+            "first_bad_version",
+            6,
+            "Which version or commit first showed it? The repository has no tags.",
+        ));
+    }
+    let mut options: Vec<(String, String)> =
+        tags.iter().take(4).map(|t| (t.clone(), slug(t))).collect();
+    options.push(("Older, or don't know".into(), "older_or_unknown".into()));
+    titled(
+        Finding::new(
+            "first_bad_version",
+            7,
+            format!(
+                "Which version first showed it? The newest tags: {}.",
+                tags.iter().take(4).cloned().collect::<Vec<_>>().join(", ")
+            ),
+        )
+        .choices(options),
+    )
+}

@@ -1,0 +1,249 @@
+//! The questions of a change of structure: a refactor (behaviour kept, call sites, public API,
+//! tests that pin it) and a dependency change (which candidate, its uses, what pulls it in,
+//! the minimum Rust version).
+
+use super::feature::flag_questions;
+use super::*;
+
+pub(in crate::runner::builtin) fn refactor(r: &Reading) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if !r.item.mentions(&[
+        "no behaviour change",
+        "no behavior change",
+        "same behaviour",
+        "same behavior",
+        "no functional change",
+        "without changing behaviour",
+        "without changing behavior",
+        "as today",
+        "keeps working",
+        "does not change",
+        "unchanged",
+    ]) {
+        out.push(behaviour_preserved(8));
+    }
+    let mut used: Vec<&Located> = found_names(r)
+        .into_iter()
+        .filter(|l| l.in_code().len() >= 2)
+        .collect();
+    used.sort_by_key(|l| std::cmp::Reverse(l.in_code().len()));
+    if let Some(l) = used.first() {
+        let code = l.in_code();
+        out.push(call_sites("call_sites", l, &code));
+    }
+    if let Some((l, def)) = found_names(r)
+        .into_iter()
+        .filter(|l| l.name.kind == NameKind::Ident)
+        .find_map(|l| {
+            l.definition
+                .as_ref()
+                .filter(|d| d.text.starts_with("pub ") && !is_test(&d.path))
+                .map(|d| (l, d))
+        })
+    {
+        out.push(
+            Finding::new("public_api", 7, format!("{} is public ({}). May its signature change? Recommended: no, callers outside would break.", l.shown(), def.cite()))
+                .titled("Public API")
+                .options(&[
+                    ("No, keep it compatible", "keep_compatible"),
+                    ("Yes, a breaking change is fine", "breaking"),
+                    ("Deprecate first, change later", "deprecate"),
+                ])
+                .recommend("keep_compatible"),
+        );
+    }
+    // A renamed or new flag follows the flags there are.
+    out.extend(flag_questions(r, false));
+    out.push(test_question(
+        r,
+        "tests_pin_behaviour",
+        6,
+        "pin the current behaviour before the change",
+    ));
+    out
+}
+
+fn behaviour_preserved(severity: u8) -> Finding {
+    Finding::new(
+        "behaviour_preserved",
+        severity,
+        "Must behaviour stay exactly as it is (output, errors, exit codes)? Recommended: yes, for a change of structure.",
+    )
+    .titled("Behaviour preserved")
+    .options(&[("Yes, identical", "identical"), ("Small visible changes are fine (say which)", "small_changes")])
+    .recommend("identical")
+}
+
+fn call_sites(topic: &str, l: &Located, code: &[&Hit]) -> Finding {
+    let files = {
+        let mut f: Vec<&str> = code.iter().map(|h| h.path.as_str()).collect();
+        f.dedup();
+        f.len()
+    };
+    Finding::new(
+        topic,
+        7,
+        format!(
+            "{} is used on {} line(s) in {files} file(s) ({}). Are all in scope? Recommended: all.",
+            l.shown(),
+            code.len(),
+            cites(code, 3)
+        ),
+    )
+    .titled(format!("Uses of {}", l.shown()))
+    .options(&[("All of them", "all"), ("Only some (say which)", "some")])
+    .recommend("all")
+}
+
+/// The crates a dependency change names as candidates: deliberate names other than the one it
+/// replaces, in the item's order.
+pub(in crate::runner::builtin) fn candidates<'r>(r: &'r Reading) -> Vec<&'r Located> {
+    if r.class.kind != super::super::classify::ItemKind::Dependency {
+        return Vec::new();
+    }
+    let old = replaced(r).map(|l| l.name.text.clone());
+    r.names
+        .iter()
+        .filter(|l| l.name.marked && l.name.kind == NameKind::Ident && !l.name.text.contains("::"))
+        .filter(|l| Some(&l.name.text) != old.as_ref())
+        .filter(|l| {
+            !r.item
+                .headings
+                .iter()
+                .any(|h| h.contains(&l.name.text.to_lowercase()))
+                || l.name.line > 1
+        })
+        .take(8)
+        .collect()
+}
+
+/// The dependency being replaced: the first name declared in a manifest, else the first name
+/// the title has.
+fn replaced<'r>(r: &'r Reading) -> Option<&'r Located> {
+    r.names
+        .iter()
+        .find(|l| {
+            l.name.kind == NameKind::Ident
+                && l.definition
+                    .as_ref()
+                    .is_some_and(|d| d.path.ends_with("Cargo.toml"))
+        })
+        .or_else(|| {
+            let title = r.facts.title.to_lowercase();
+            r.names.iter().find(|l| {
+                l.name.kind == NameKind::Ident && title.contains(&l.name.text.to_lowercase())
+            })
+        })
+}
+
+pub(in crate::runner::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let old = replaced(r);
+    let shown_old = old.map_or("the dependency".to_string(), |l| l.shown());
+    let candidates = candidates(r);
+    let in_lock = |l: &Located| {
+        l.hits
+            .iter()
+            .any(|h| h.path == "Cargo.lock" && h.text.contains(&format!("\"{}\"", l.name.text)))
+    };
+    if candidates.len() >= 2 || candidates.is_empty() {
+        let locked = candidates.iter().find(|l| in_lock(l));
+        let mut options: Vec<(String, String)> = candidates
+            .iter()
+            .map(|l| {
+                (
+                    format!(
+                        "{}{}",
+                        l.shown(),
+                        if in_lock(l) {
+                            " (already in Cargo.lock)"
+                        } else {
+                            ""
+                        }
+                    ),
+                    slug(&l.name.text),
+                )
+            })
+            .collect();
+        if !options.is_empty() {
+            options.push((format!("Keep {shown_old} for now"), "keep".into()));
+        }
+        let why = match locked {
+            Some(l) => format!(" Recommended: {}, already in Cargo.lock.", l.shown()),
+            None => String::new(),
+        };
+        let question = if candidates.is_empty() {
+            format!("Which crate should replace {shown_old}? The item names none.")
+        } else {
+            format!(
+                "Which crate replaces {shown_old}? The item lists {}.{why}",
+                candidates.len()
+            )
+        };
+        let mut f = Finding::new("replacement", 9, question)
+            .titled("The replacement")
+            .choices(options);
+        if let Some(l) = locked {
+            f = f.recommend(&slug(&l.name.text));
+        }
+        out.push(f);
+    }
+    if let Some(old) = old {
+        let code = old.in_code();
+        if !code.is_empty() {
+            out.push(call_sites("dependency_uses", old, &code));
+        } else {
+            let crate_name = old.name.text.replace('_', "-");
+            let mut parents = lock_parents(r.worktree, &old.name.text);
+            if parents.is_empty() {
+                parents = lock_parents(r.worktree, &crate_name);
+            }
+            if let Some((first, hit)) = parents.first() {
+                let names: Vec<String> = parents
+                    .iter()
+                    .take(3)
+                    .map(|(p, _)| format!("`{p}`"))
+                    .collect();
+                out.push(
+                    Finding::new(
+                        "transitive",
+                        8,
+                        format!("{shown_old} is not used directly; {} pull(s) it in ({}). Drop it by updating them?", names.join(", "), hit.cite()),
+                    )
+                    .titled(format!("What pulls in {shown_old}"))
+                    .choices(vec![
+                        (format!("Update or replace `{first}`"), "update_parents".into()),
+                        ("Wait for upstream releases".into(), "wait_upstream".into()),
+                        ("Only our direct use matters".into(), "direct_only".into()),
+                    ]),
+                );
+            }
+        }
+        if let Some(def) = old
+            .hits
+            .iter()
+            .find(|h| !is_test(&h.path) && h.text.starts_with("pub ") && h.path.ends_with(".rs"))
+        {
+            out.push(
+                Finding::new("public_api", 6, format!("{shown_old} appears in a public item ({}). May that signature change? Recommended: no.", def.cite()))
+                    .titled("Public API")
+                    .options(&[("No, keep it compatible", "keep_compatible"), ("Yes, a breaking change is fine", "breaking")])
+                    .recommend("keep_compatible"),
+            );
+        }
+    }
+    if let Some(msrv) = &r.repo.rust_version {
+        out.push(
+            Finding::new(
+                "msrv",
+                5,
+                format!("{} sets {}. Must the replacement build with it? Recommended: yes, raising it breaks older toolchains.", msrv.cite(), msrv.text.replace('"', "'")),
+            )
+            .titled("Minimum Rust version")
+            .options(&[("Yes, keep the minimum", "keep_msrv"), ("Raising it is fine", "raise_msrv")])
+            .recommend("keep_msrv"),
+        );
+    }
+    out.push(behaviour_preserved(6));
+    out
+}

@@ -1,0 +1,205 @@
+//! The feature request's questions: how it relates to the flags and code it names, with the
+//! existing convention as the recommendation; acceptance, scope, errors and format only where
+//! the item leaves them open and they apply.
+
+use super::*;
+
+pub(in crate::runner::builtin) fn feature(r: &Reading) -> Vec<Finding> {
+    let mut out = flag_questions(r, true);
+
+    out.extend(feature_rest(r));
+    out
+}
+
+/// Questions about the flags an item names: how a new one relates to the existing ones, and
+/// (for features) whether one it asks for already exists.
+pub(super) fn flag_questions(r: &Reading, feature: bool) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let convention = flag_convention(r);
+    for l in r
+        .names
+        .iter()
+        .filter(|l| l.name.kind == NameKind::Flag)
+        .take(3)
+    {
+        let flag = l.shown();
+        let slugged = slug(&l.name.text);
+        match (&l.definition, convention) {
+            (Some(_), _) if !feature => {}
+            (Some(_), _) if proposed(r, l) => out.push(
+                Finding::new(
+                    format!("existing_{slugged}"),
+                    8,
+                    format!(
+                        "{flag} is already defined ({}). Does it already do this, or is one more wanted? Recommended if more: same meaning.",
+                        cites(&l.definitions.iter().collect::<Vec<_>>(), 3)
+                    ),
+                )
+                .titled(format!("The existing {flag}"))
+                .options(&[
+                    ("The existing one already does it", "already_done"),
+                    ("One more, same meaning", "same_meaning"),
+                    ("One more, different meaning", "different_meaning"),
+                ]),
+            ),
+            (Some(def), _) => out.push(
+                Finding::new(format!("flag_{slugged}"), 7, format!("{flag} exists ({}). How does the new behaviour relate to it?", def.cite()))
+                    .titled(format!("Relation to {flag}"))
+                    .choices(vec![
+                        ("Independent of it".into(), "independent".into()),
+                        (format!("It implies {flag}"), "implies".into()),
+                        (format!("It conflicts with {flag}"), "conflicts".into()),
+                        (format!("It replaces {flag}"), "replaces".into()),
+                    ]),
+            ),
+            (None, Some(conv)) if proposed(r, l) => out.push(
+                Finding::new(
+                    format!("new_flag_{slugged}"),
+                    6,
+                    format!("{flag} is new. Define it like the existing flags ({})? Recommended: one style for all flags.", conv.cite()),
+                )
+                .titled(format!("How {flag} is defined"))
+                .options(&[("Like the existing flags", "follow_convention"), ("Differently (say how)", "other")])
+                .recommend("follow_convention"),
+            ),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn feature_rest(r: &Reading) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for l in r
+        .names
+        .iter()
+        .filter(|l| l.name.kind == NameKind::Ident && l.definition.is_some())
+        .take(2)
+    {
+        let Some(def) = &l.definition else { continue };
+        out.push(
+            Finding::new(
+                format!("follow_{}", slug(&l.name.text)),
+                6,
+                format!("{} is defined at {}. Follow its pattern for the new code? Recommended: the code already has this shape.", l.shown(), def.cite()),
+            )
+            .titled(format!("Following {}", l.shown()))
+            .options(&[
+                ("Follow its pattern", "follow_pattern"),
+                ("Change it to fit", "change_it"),
+                ("Unrelated to this item", "unrelated"),
+            ])
+            .recommend("follow_pattern"),
+        );
+    }
+    if let Some(l) = found_names(r).into_iter().find(|l| !l.in_docs().is_empty()) {
+        let docs = l.in_docs();
+        out.push(
+            Finding::new("docs_update", 4, format!("{} is described at {}. Update that in the same change? Recommended: the docs would disagree otherwise.", l.shown(), cites(&docs, 2)))
+                .titled("Documentation")
+                .options(&[("Yes, in the same change", "same_change"), ("Later", "later")])
+                .recommend("same_change"),
+        );
+    }
+    let item = &r.item;
+    let acceptance =
+        item.has_heading(&[
+            "acceptance",
+            "done when",
+            "definition of done",
+            "success criteria",
+            "expected",
+        ]) || item.mentions(&[
+            "acceptance criteria",
+            "done when",
+            "definition of done",
+            "- [ ]",
+        ]) || (item.mentions(&["given"]) && item.mentions(&["when"]) && item.mentions(&["then"]));
+    if !acceptance {
+        out.push(
+            Finding::new("acceptance_criteria", 8, "The item states no acceptance criteria. What must be true for it to count as done?")
+                .titled("Acceptance criteria"),
+        );
+    }
+    let scoped = item.has_heading(&["scope", "non-goal"])
+        || item.mentions(&[
+            "out of scope",
+            "non-goal",
+            "non-goals",
+            "not in scope",
+            "in scope",
+        ]);
+    if !scoped && item.list_items.len() >= 3 {
+        let (a, b) = (
+            item.list_items[0].0,
+            item.list_items[item.list_items.len() - 1].0,
+        );
+        out.push(
+            Finding::new("scope", 5, format!("The item lists {} things (lines {a}–{b}). All in this change, or can some follow?", item.list_items.len()))
+                .titled("Scope")
+                .options(&[("All of them", "all"), ("Some can follow later", "some_later")]),
+        );
+    }
+    let io = item.mentions(&[
+        "file", "files", "network", "download", "upload", "import", "export", "parse", "read",
+        "write", "request", "fetch", "connect", "input",
+    ]);
+    let errors = item.mentions(&[
+        "error",
+        "errors",
+        "fail",
+        "fails",
+        "failure",
+        "invalid",
+        "retry",
+        "timeout",
+        "reject",
+        "missing",
+        "atomically",
+        "atomic",
+        "half-written",
+        "disk is full",
+        "corrupt",
+        "crash",
+    ]);
+    if io && !errors {
+        out.push(
+            Finding::new(
+                "error_handling",
+                5,
+                "What should happen when it fails, e.g. on invalid input or an I/O error?",
+            )
+            .titled("Error handling")
+            .options(&[
+                ("Show a clear error and stop", "fail_fast"),
+                ("Skip the bad part, report it, continue", "skip_and_report"),
+                ("Retry, then report", "retry"),
+                ("Fall back to a safe default", "fallback"),
+            ]),
+        );
+    }
+    let data = item.mentions(&[
+        "export",
+        "import",
+        "output",
+        "serialize",
+        "save",
+        "load",
+        "download",
+    ]);
+    let format = item.mentions(&[
+        "format", "csv", "json", "yaml", "toml", "xml", "html", "markdown", "schema", "columns",
+        "fields",
+    ]);
+    if data && !format {
+        out.push(
+            Finding::new(
+                "data_format",
+                5,
+                "What data goes in and comes out, and in which format?",
+            )
+            .titled("Data and format"),
+        );
+    }
+    out
+}

@@ -1,0 +1,185 @@
+//! The question bank of each kind of work item, grounded in what the repository holds: a bug
+//! report is asked whether it reproduces on HEAD and which version broke it, a refactor whether
+//! behaviour and public API stay, a dependency change which of its candidates, a feature how it
+//! relates to the flags and code it names — with the existing convention as the recommendation.
+
+use super::Finding;
+use super::intent::{BENCHMARKS, FLAG_CONVENTIONS, Located, Reading, is_doc, is_test};
+use super::names::NameKind;
+use super::questions::slug;
+use super::repo::{lock_parents, tag_for};
+use super::search::Hit;
+
+/// `a:1, b:2, c:3` for the first `n` hits.
+fn cites(hits: &[&Hit], n: usize) -> String {
+    let mut out: Vec<String> = hits.iter().take(n).map(|h| h.cite()).collect();
+    if hits.len() > n {
+        out.push("…".into());
+    }
+    out.join(", ")
+}
+
+/// Whether a sentence gives a number with a unit (`200 ms`, `2x`, `30%`, `1 GiB`).
+pub(super) fn has_measure(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let digits = w.trim_start_matches(['~', '<', '>']);
+        if !digits.starts_with(|c: char| c.is_ascii_digit()) {
+            return false;
+        }
+        let unit_inline = digits.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        let unit = if unit_inline.is_empty() {
+            words.get(i + 1).copied().unwrap_or("")
+        } else {
+            unit_inline
+        };
+        let unit = unit.trim_end_matches(['.', ',', ')', ';']);
+        [
+            "ms", "s", "sec", "secs", "seconds", "second", "%", "x", "times", "mb", "gb", "kb",
+            "mib", "gib", "kib", "µs", "us", "ns", "minutes", "min",
+        ]
+        .contains(&unit)
+    })
+}
+
+/// The first named flag, identifier or path found in the code, for grounding.
+fn found_names<'r>(r: &'r Reading) -> Vec<&'r Located> {
+    r.names
+        .iter()
+        .filter(|l| l.found() && l.name.kind != NameKind::Message)
+        .collect()
+}
+
+/// How the repository defines flags: the first definition of a kind in non-test code.
+fn flag_convention<'r>(r: &'r Reading) -> Option<&'r Hit> {
+    FLAG_CONVENTIONS.iter().find_map(|c| {
+        r.search.get(c).and_then(|f| {
+            f.hits
+                .iter()
+                .find(|h| !is_test(&h.path) && !is_doc(&h.path) && h.text.contains("long"))
+        })
+    })
+}
+
+/// Whether the item asks for `l` (in its title, or in a sentence that adds or wants it)
+/// rather than naming something that is there ("like `--color`", "the existing `--out`").
+pub(super) fn proposed(r: &Reading, l: &Located) -> bool {
+    let text = l.name.text.as_str();
+    // Each mention comes with a word that points at what is there: before it ("like
+    // `--color`", "the existing `--out`") or right after it ("`--color` like today").
+    let referenced = |s: &str| {
+        s.match_indices(text).all(|(at, _)| {
+            let before: String = s[..at].to_lowercase().chars().rev().take(24).collect();
+            let before: String = before.chars().rev().collect();
+            let after: String = s[at + text.len()..]
+                .to_lowercase()
+                .chars()
+                .take(24)
+                .collect();
+            [
+                "like ",
+                "such as ",
+                "existing ",
+                "current",
+                "today",
+                "already",
+                "as ",
+            ]
+            .iter()
+            .any(|w| before.contains(w))
+                || ["today", "already", "currently", "as before", "does"]
+                    .iter()
+                    .any(|w| after.contains(w))
+        })
+    };
+    if r.facts.title.contains(text) && !referenced(&r.facts.title) {
+        return true;
+    }
+    r.item.sentences.iter().any(|(_, s)| {
+        let lower = s.to_lowercase();
+        s.contains(text)
+            && !referenced(s)
+            && [
+                "add",
+                "adds",
+                "new",
+                "introduce",
+                "support",
+                "implement",
+                "want",
+                "wants",
+                "provide",
+            ]
+            .iter()
+            .any(|w| super::intent::has_word(&lower, w))
+    })
+}
+
+/// Which tests should show or pin the behaviour: test files naming what the item names.
+fn test_question(r: &Reading, topic: &str, severity: u8, what: &str) -> Finding {
+    let mut files: Vec<(&str, &Located)> = Vec::new();
+    for l in found_names(r) {
+        for h in l.in_tests() {
+            if !files.iter().any(|(p, _)| *p == h.path) {
+                files.push((h.path.as_str(), l));
+            }
+        }
+    }
+    match files.first() {
+        Some((path, l)) => {
+            let mut options: Vec<(String, String)> = files
+                .iter()
+                .take(3)
+                .map(|(p, _)| (format!("In {p}"), slug(p)))
+                .collect();
+            options.push(("A new test file".into(), "new_test_file".into()));
+            Finding::new(
+                topic,
+                severity,
+                format!(
+                    "Which test should {what}? {path} already names {}. Recommended: that file.",
+                    l.shown()
+                ),
+            )
+            .titled("The test that shows it")
+            .choices(options)
+            .recommend(&slug(path))
+        }
+        None => Finding::new(
+            topic,
+            severity,
+            format!("Which test should {what}? No test names what the item names."),
+        )
+        .titled("The test that shows it")
+        .options(&[
+            ("A unit test beside the code", "unit_test"),
+            ("An integration test", "integration_test"),
+            ("No test", "no_test"),
+        ]),
+    }
+}
+
+mod bug;
+mod change;
+mod docs;
+mod feature;
+
+pub(super) use bug::bug;
+pub(super) use change::{candidates, dependency, refactor};
+pub(super) use docs::{docs, performance};
+pub(super) use feature::feature;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures_need_a_number_and_a_unit() {
+        assert!(has_measure("It should take under 200 ms."));
+        assert!(has_measure("2x faster"));
+        assert!(has_measure("about 30% less memory"));
+        assert!(!has_measure("make it fast"));
+        assert!(!has_measure("version 1.2 is slow"));
+    }
+}

@@ -1,0 +1,325 @@
+//! A work item's text as the intent interviewer reads it: lines with code blocks marked,
+//! headings and bold template lines, list items, sentences, and the questions the item leaves
+//! open (requests and invitations to comment are not open points).
+
+/// The item's text, read once.
+pub(super) struct Item<'a> {
+    /// Every line with its number and whether it is inside a code block.
+    pub all: Vec<(u32, &'a str, bool)>,
+    /// Lines outside code blocks.
+    pub lines: Vec<(u32, &'a str)>,
+    /// Prose outside code blocks, lower case.
+    pub lower: String,
+    /// Headings and lines wholly in bold (a template's prompts), lower case.
+    pub headings: Vec<String>,
+    /// Sentences of the prose with the line each starts on.
+    pub sentences: Vec<(u32, String)>,
+    /// List items with their line.
+    pub list_items: Vec<(u32, &'a str)>,
+}
+
+impl<'a> Item<'a> {
+    pub fn new(text: &'a str) -> Item<'a> {
+        let mut all = Vec::new();
+        let mut fence: Option<(char, usize)> = None;
+        for (i, line) in text.lines().enumerate() {
+            let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            let t = line.trim_start();
+            let c = t.chars().next().unwrap_or(' ');
+            let run = t.chars().take_while(|&x| x == c).count();
+            let is_fence = matches!(c, '`' | '~') && run >= 3;
+            match fence {
+                Some((fc, len))
+                    if is_fence && c == fc && run >= len && t.trim_end().len() == run =>
+                {
+                    fence = None;
+                    all.push((n, line, true));
+                }
+                Some(_) => all.push((n, line, true)),
+                None if is_fence => {
+                    fence = Some((c, run));
+                    all.push((n, line, true));
+                }
+                None => all.push((n, line, false)),
+            }
+        }
+        let lines: Vec<(u32, &str)> = all
+            .iter()
+            .filter(|(_, _, code)| !code)
+            .map(|(n, l, _)| (*n, *l))
+            .collect();
+        let lower = lines
+            .iter()
+            .map(|(_, l)| l.to_lowercase())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let headings = lines
+            .iter()
+            .filter_map(|(_, l)| heading_text(l))
+            .map(|h| h.to_lowercase())
+            .collect();
+        let list_items = lines
+            .iter()
+            .filter(|(_, l)| list_text(l).is_some())
+            .map(|(n, l)| (*n, *l))
+            .collect();
+        let sentences = sentences(&lines);
+        Item {
+            all,
+            lines,
+            lower,
+            headings,
+            sentences,
+            list_items,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.iter().all(|(_, l)| l.trim().is_empty())
+            && self.all.iter().all(|(_, l, _)| l.trim().is_empty())
+    }
+
+    pub fn mentions(&self, terms: &[&str]) -> bool {
+        terms.iter().any(|t| has_word(&self.lower, t))
+    }
+
+    /// Whether a heading or bold prompt contains one of `terms`.
+    pub fn has_heading(&self, terms: &[&str]) -> bool {
+        self.headings
+            .iter()
+            .any(|h| terms.iter().any(|t| h.contains(t)))
+    }
+
+    /// The first sentence containing one of `terms` as a word, skipping sentences that ask
+    /// (those are open points of their own).
+    pub fn first_sentence(&self, terms: &[&'static str]) -> Option<(u32, &str, &'static str)> {
+        self.sentences.iter().find_map(|(n, s)| {
+            if s.ends_with('?') {
+                return None;
+            }
+            let lower = s.to_lowercase();
+            terms
+                .iter()
+                .find(|t| has_word(&lower, t))
+                .map(|t| (*n, s.as_str(), *t))
+        })
+    }
+
+    /// The questions the item leaves open: whole sentences ending in `?`, neither a request
+    /// ("Can you add …?") nor an invitation ("Any thoughts?") nor a template's prompt.
+    pub fn open_points(&self) -> Vec<(u32, &str)> {
+        self.sentences
+            .iter()
+            .filter(|(_, s)| s.ends_with('?') && is_open_point(s))
+            .map(|(n, s)| (*n, s.as_str()))
+            .collect()
+    }
+}
+
+/// A heading's text, or a line that is all bold (`**Describe the bug**`).
+pub(super) fn heading_text(line: &str) -> Option<&str> {
+    let t = line.trim();
+    if t.starts_with('#') {
+        return Some(t.trim_start_matches('#').trim());
+    }
+    let bold = t.strip_prefix("**").and_then(|r| r.strip_suffix("**"));
+    bold.filter(|b| !b.contains("**")).map(str::trim)
+}
+
+/// The text of a list item (`- x`, `* x`, `+ x`, `1. x`, `- [ ] x`).
+pub(super) fn list_text(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = if let Some(r) = t
+        .strip_prefix("- ")
+        .or_else(|| t.strip_prefix("* "))
+        .or_else(|| t.strip_prefix("+ "))
+    {
+        r
+    } else if digits > 0 && matches!(t.as_bytes().get(digits), Some(b'.' | b')')) {
+        t[digits + 1..].strip_prefix(' ')?
+    } else {
+        return None;
+    };
+    let rest = rest
+        .strip_prefix("[ ] ")
+        .or_else(|| rest.strip_prefix("[x] "))
+        .or_else(|| rest.strip_prefix("[X] "))
+        .unwrap_or(rest);
+    Some(rest.trim())
+}
+
+/// Sentences of the prose: a paragraph's lines joined (a heading, a list item or a blank line
+/// ends one), split after `.`, `!` or `?` followed by a space.
+fn sentences(lines: &[(u32, &str)]) -> Vec<(u32, String)> {
+    let mut out = Vec::new();
+    let mut para: Vec<(u32, String)> = Vec::new();
+    let flush = |para: &mut Vec<(u32, String)>, out: &mut Vec<(u32, String)>| {
+        split_sentences(para, out);
+        para.clear();
+    };
+    for (n, line) in lines {
+        let t = line.trim().trim_start_matches('>').trim();
+        if t.is_empty()
+            || heading_text(t).is_some()
+            || t.chars().all(|c| matches!(c, '-' | '=' | '*' | '_' | ' '))
+        {
+            flush(&mut para, &mut out);
+            continue;
+        }
+        if let Some(item) = list_text(t) {
+            flush(&mut para, &mut out);
+            para.push((*n, item.to_string()));
+            continue;
+        }
+        para.push((*n, t.to_string()));
+    }
+    flush(&mut para, &mut out);
+    out
+}
+
+fn split_sentences(para: &[(u32, String)], out: &mut Vec<(u32, String)>) {
+    let mut current = String::new();
+    let mut start = 0;
+    for (n, text) in para {
+        let chars: Vec<char> = text.chars().collect();
+        for (i, &c) in chars.iter().enumerate() {
+            if current.is_empty() {
+                if c.is_whitespace() {
+                    continue;
+                }
+                start = *n;
+            }
+            current.push(c);
+            let next = chars.get(i + 1);
+            let ends = matches!(c, '?' | '!') || (c == '.' && !abbreviation(&current));
+            if ends && next.is_none_or(|x| x.is_whitespace()) {
+                out.push((start, current.trim().to_string()));
+                current.clear();
+            }
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+    }
+    if !current.trim().is_empty() {
+        out.push((start, current.trim().to_string()));
+    }
+}
+
+fn abbreviation(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    ["e.g.", "i.e.", "etc.", "vs.", "cf.", "approx."]
+        .iter()
+        .any(|a| lower.ends_with(a))
+}
+
+/// Whether a sentence ending in `?` asks something the item leaves open.
+fn is_open_point(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    let lower = lower.trim_start_matches(['*', '_', '"', '(']);
+    const REQUESTS: &[&str] = &[
+        "can you",
+        "could you",
+        "would you",
+        "will you",
+        "can we",
+        "could we",
+        "can i",
+        "could i",
+        "would it be possible",
+        "is it possible to",
+        "is it possible for",
+        "please",
+        "any chance",
+        "would you be open",
+        "would you accept",
+        "would a pr",
+        "would a pull request",
+        "can this be",
+        "could this be",
+        "can it be",
+        "may i",
+    ];
+    const INVITATIONS: &[&str] = &[
+        "any comments",
+        "any thoughts",
+        "thoughts",
+        "any ideas",
+        "any feedback",
+        "any objections",
+        "what do you think",
+        "wdyt",
+        "does that make sense",
+        "does this make sense",
+        "opinions",
+        "am i missing something",
+        "right",
+        "ok",
+        "okay",
+        "any suggestions",
+        "ideas",
+    ];
+    if REQUESTS.iter().any(|r| lower.starts_with(r)) {
+        return false;
+    }
+    let bare = lower.trim_end_matches('?').trim();
+    if INVITATIONS
+        .iter()
+        .any(|i| bare == *i || bare.starts_with(&format!("{i} ")))
+    {
+        return false;
+    }
+    sentence.chars().filter(|c| c.is_alphabetic()).count() >= 6
+}
+
+/// Whether `term` occurs in `text` with no letter or digit right before or after it.
+pub(super) fn has_word(text: &str, term: &str) -> bool {
+    let mut start = 0;
+    while let Some(pos) = text.get(start..).and_then(|s| s.find(term)) {
+        let at = start + pos;
+        let end = at + term.len();
+        let before = text[..at].chars().next_back();
+        let after = text[end..].chars().next();
+        let boundary = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        // A term ending in punctuation (`etc.`) needs no boundary after it.
+        let term_ends_word = term.chars().last().is_some_and(|c| c.is_alphanumeric());
+        if boundary(before) && (!term_ends_word || boundary(after)) {
+            return true;
+        }
+        start = at + term.chars().next().map_or(1, char::len_utf8);
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_match_only_whole_words() {
+        assert!(has_word("make it fast.", "fast"));
+        assert!(!has_word("breakfast is served", "fast"));
+        assert!(has_word("csv, json etc. are fine", "etc."));
+        assert!(!has_word("some_thing", "some"));
+    }
+
+    #[test]
+    fn code_blocks_are_not_read_as_wording() {
+        let item = Item::new("# T\n```\nfast maybe etc.\n```\nplain\n");
+        assert!(!item.mentions(&["fast", "maybe"]));
+        assert!(item.mentions(&["plain"]));
+    }
+
+    #[test]
+    fn open_points_are_whole_sentences_and_not_requests() {
+        let item = Item::new(
+            "Intro line. Should the export include archived projects that were\nmoved to the attic long ago, or only active ones?\n\nCan you please add this? Any comments?\n**Is your feature request related to a problem?**\n",
+        );
+        let points = item.open_points();
+        assert_eq!(points.len(), 1, "{:?}", points);
+        assert_eq!(points[0].0, 1);
+        assert!(points[0].1.starts_with("Should the export"));
+        assert!(points[0].1.ends_with("or only active ones?"));
+    }
+}

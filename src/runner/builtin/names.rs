@@ -1,0 +1,345 @@
+//! What a work item names that the repository may hold: backticked identifiers, `--flags`,
+//! paths, crate and package names, type and function names, error messages and versions, each
+//! with the line of the item that names it.
+
+/// What kind of thing a name is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum NameKind {
+    Flag,
+    Path,
+    /// An identifier: a function, type, module, crate or variable name.
+    Ident,
+    /// A message quoted from an error or log output.
+    Message,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Name {
+    pub text: String,
+    pub kind: NameKind,
+    /// The item's line (1-based) that names it first.
+    pub line: u32,
+    /// Written in backticks or as a link to a package registry (a deliberate reference).
+    pub marked: bool,
+}
+
+/// At most this many names are searched for.
+const MAX_NAMES: usize = 40;
+
+/// Extensions that make a bare word a file name.
+const FILE_EXTS: &[&str] = &[
+    "rs", "toml", "md", "c", "h", "cc", "cpp", "hpp", "py", "go", "js", "ts", "tsx", "jsx", "json",
+    "yaml", "yml", "sh", "lock", "txt", "java", "kt", "rb", "swift", "proto", "sql", "cfg", "ini",
+];
+
+/// Words shaped like identifiers that are not worth searching for.
+const NOT_NAMES: &[&str] = &[
+    "GitHub",
+    "JavaScript",
+    "TypeScript",
+    "macOS",
+    "iOS",
+    "YouTube",
+    "PowerShell",
+    "OpenSSL",
+    "WebAssembly",
+    "PyPI",
+    "README",
+    "e.g",
+    "i.e",
+    "TODO",
+    "FIXME",
+    "CI",
+    "API",
+    "CLI",
+    "UTF-8",
+];
+
+/// Names from the item's lines; `code` tells which lines are inside code blocks.
+pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
+    let mut out: Vec<Name> = Vec::new();
+    let mut add = |text: &str, kind: NameKind, line: u32, marked: bool| {
+        let text = text.trim();
+        if text.chars().count() < 3 || text.chars().count() > 120 || NOT_NAMES.contains(&text) {
+            return;
+        }
+        if let Some(existing) = out.iter_mut().find(|n| n.text == text) {
+            existing.marked |= marked;
+            return;
+        }
+        out.push(Name {
+            text: text.to_string(),
+            kind,
+            line,
+            marked,
+        });
+    };
+    for &(n, line, in_code) in lines {
+        if in_code {
+            if let Some(message) = error_message(line) {
+                add(&message, NameKind::Message, n, true);
+            }
+            for flag in flags(line) {
+                add(flag, NameKind::Flag, n, true);
+            }
+            continue;
+        }
+        for span in code_spans(line) {
+            for (text, kind) in classify_span(span) {
+                add(&text, kind, n, true);
+            }
+        }
+        for link in registry_links(line) {
+            add(&link, NameKind::Ident, n, true);
+        }
+        let bare = without_code_spans(line);
+        for flag in flags(&bare) {
+            add(flag, NameKind::Flag, n, false);
+        }
+        for word in bare.split(|c: char| {
+            c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '[' | ']')
+        }) {
+            let word = word.trim_end_matches(['.', ':', '!', '?']);
+            if is_path(word) {
+                add(word, NameKind::Path, n, false);
+            } else if is_code_ident(word) {
+                add(word.trim_end_matches("()"), NameKind::Ident, n, false);
+            }
+        }
+    }
+    out.truncate(MAX_NAMES);
+    out
+}
+
+/// The contents of the code spans of a line.
+pub(super) fn code_spans(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(open) = rest.find('`') {
+        let run = rest[open..].chars().take_while(|&c| c == '`').count();
+        let after = &rest[open + run..];
+        let fence = &rest[open..open + run];
+        match after.find(fence) {
+            Some(close) => {
+                out.push(after[..close].trim());
+                rest = &after[close + run..];
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+fn without_code_spans(line: &str) -> String {
+    let mut out = line.to_string();
+    for span in code_spans(line) {
+        if !span.is_empty() {
+            out = out.replacen(span, " ", 1);
+        }
+    }
+    out
+}
+
+/// What a code span names: a flag, a path, an identifier, the flags of a command line, or a
+/// message.
+fn classify_span(span: &str) -> Vec<(String, NameKind)> {
+    let span = span.trim();
+    if span.starts_with("--") && !span.contains(' ') {
+        let flag = span.split('=').next().unwrap_or(span);
+        return vec![(flag.to_string(), NameKind::Flag)];
+    }
+    if !span.contains(' ') {
+        if is_path(span) {
+            return vec![(span.to_string(), NameKind::Path)];
+        }
+        let ident = span.trim_end_matches("()").trim_end_matches('!');
+        if ident
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '-' | '.'))
+            && ident.chars().any(char::is_alphabetic)
+        {
+            // `foo::bar::Baz`: the last segment is what the code spells.
+            let last = ident.rsplit("::").next().unwrap_or(ident);
+            let mut out = vec![(ident.to_string(), NameKind::Ident)];
+            if last != ident && last.len() >= 3 {
+                out.push((last.to_string(), NameKind::Ident));
+            }
+            return out;
+        }
+        return Vec::new();
+    }
+    // A command line: its flags.
+    let found: Vec<(String, NameKind)> = flags(span)
+        .into_iter()
+        .map(|f| (f.to_string(), NameKind::Flag))
+        .collect();
+    if !found.is_empty() {
+        return found;
+    }
+    if span.split_whitespace().count() >= 3 {
+        return vec![(span.to_string(), NameKind::Message)];
+    }
+    Vec::new()
+}
+
+/// `--long-flags` in a text.
+fn flags(text: &str) -> Vec<&str> {
+    text.split(|c: char| {
+        c.is_whitespace() || matches!(c, ',' | '(' | ')' | '"' | '\'' | '`' | '[' | ']')
+    })
+    .filter_map(|w| {
+        let w = w
+            .split('=')
+            .next()
+            .unwrap_or(w)
+            .trim_end_matches(['.', ':', ';', '?', '!']);
+        let body = w.strip_prefix("--")?;
+        let ok = body.len() >= 2
+            && body.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && body.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        ok.then_some(w)
+    })
+    .collect()
+}
+
+/// `[name](https://crates.io/crates/name)`, `docs.rs/name`, `npmjs.com/package/name`, …
+fn registry_links(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for marker in [
+        "crates.io/crates/",
+        "docs.rs/",
+        "lib.rs/crates/",
+        "npmjs.com/package/",
+        "pypi.org/project/",
+    ] {
+        let mut rest = line;
+        while let Some(at) = rest.find(marker) {
+            let after = &rest[at + marker.len()..];
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+                .collect();
+            if name.len() >= 2 && name != "crate" {
+                out.push(name);
+            }
+            rest = after;
+        }
+    }
+    out
+}
+
+pub(super) fn is_path(word: &str) -> bool {
+    if word.len() < 4 || word.contains("://") || word.starts_with("--") {
+        return false;
+    }
+    let Some((stem, ext)) = word.rsplit_once('.') else {
+        return false;
+    };
+    let file_like = FILE_EXTS.contains(&ext) && !stem.is_empty();
+    let plain = word
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'));
+    plain && file_like && stem.chars().any(char::is_alphabetic)
+}
+
+/// A word only code spells: `snake_case` with an underscore, `CamelCase` with two humps,
+/// `path::to`, or a call `name()`.
+fn is_code_ident(word: &str) -> bool {
+    let w = word.trim_end_matches("()");
+    if w.len() < 4
+        || !w
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+    {
+        return false;
+    }
+    if !w
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || c == ':')
+    {
+        return false;
+    }
+    let call = word.ends_with("()");
+    let snake = w.contains('_') && w.chars().any(|c| c.is_ascii_lowercase());
+    let path = w.contains("::");
+    let humps = w
+        .chars()
+        .zip(w.chars().skip(1))
+        .filter(|(a, b)| a.is_lowercase() && b.is_uppercase())
+        .count();
+    let camel = humps >= 1 && w.chars().next().is_some_and(char::is_uppercase);
+    call || snake || path || camel
+}
+
+/// The searchable part of an error line in a code block: the text after `error:`,
+/// `panicked at`, `Error:` or `warning:`, without quotes and up to a location or a value.
+fn error_message(line: &str) -> Option<String> {
+    let lower = line.to_lowercase();
+    let at = ["error:", "error[", "panicked at", "warning:", "fatal:"]
+        .iter()
+        .filter_map(|m| lower.find(m).map(|i| (i, *m)))
+        .min()?;
+    let mut rest = &line[at.0 + at.1.len()..];
+    if at.1 == "error[" {
+        rest = rest.split_once("]:").map_or(rest, |(_, r)| r);
+    }
+    let rest = rest
+        .trim()
+        .trim_matches(|c| matches!(c, '\'' | '"' | ':' | ' '));
+    // Cut at what differs between runs: a value in quotes or backticks, a location, a number.
+    let cut = rest
+        .find(|c: char| matches!(c, '`' | '"' | '\'' | '{' | '(' | '[') || c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let message = rest[..cut].trim().trim_end_matches([':', ',', '.']).trim();
+    (message.split_whitespace().count() >= 2 && message.len() >= 8).then(|| message.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str) -> Vec<(String, NameKind)> {
+        let mut in_code = false;
+        let mut lines = Vec::new();
+        for (i, l) in text.lines().enumerate() {
+            if l.trim_start().starts_with("```") {
+                in_code = !in_code;
+                continue;
+            }
+            lines.push((i as u32 + 1, l, in_code));
+        }
+        extract(&lines)
+            .into_iter()
+            .map(|n| (n.text, n.kind))
+            .collect()
+    }
+
+    #[test]
+    fn flags_paths_idents_and_messages_are_found() {
+        let got = names(
+            "Add `--no-pager` like --color does in src/cli.rs.\nUse `ansi_term::Colour` or [yansi](https://crates.io/crates/yansi).\n```\nerror: could not parse config file `x`\n```\nparse_args() and HashMap",
+        );
+        for want in [
+            ("--no-pager", NameKind::Flag),
+            ("--color", NameKind::Flag),
+            ("src/cli.rs", NameKind::Path),
+            ("ansi_term::Colour", NameKind::Ident),
+            ("Colour", NameKind::Ident),
+            ("yansi", NameKind::Ident),
+            ("could not parse config file", NameKind::Message),
+            ("parse_args", NameKind::Ident),
+            ("HashMap", NameKind::Ident),
+        ] {
+            assert!(
+                got.contains(&(want.0.to_string(), want.1)),
+                "{want:?} in {got:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn plain_words_are_not_names() {
+        assert!(names("Please make it faster. It works on Linux and GitHub.").is_empty());
+    }
+}

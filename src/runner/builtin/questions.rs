@@ -1,0 +1,318 @@
+//! What the intent interviewer asks every kind of work item: the questions the item leaves
+//! open, the names it uses that the repository does not have, and the vague wording that needs
+//! a number or a decision — then the question bank of the item's kind (see `bank`).
+
+use super::Finding;
+use super::bank;
+use super::classify::ItemKind;
+use super::intent::{Located, Reading};
+use super::names::NameKind;
+use super::text::snippet;
+
+pub(super) fn findings(r: &Reading) -> Vec<Finding> {
+    if r.item.is_empty() {
+        return vec![Finding::new(
+            "goal",
+            10,
+            "The work item is empty. What should be built or fixed, and why?",
+        )];
+    }
+    let mut out = open_points(r);
+    out.extend(match r.class.kind {
+        ItemKind::Bug => bank::bug(r),
+        ItemKind::Feature => bank::feature(r),
+        ItemKind::Refactor => bank::refactor(r),
+        ItemKind::Dependency => bank::dependency(r),
+        ItemKind::Docs => bank::docs(r),
+        ItemKind::Performance => bank::performance(r),
+    });
+    out.extend(names_not_found(r));
+    out.extend(vague(r));
+    out
+}
+
+/// A topic id made from a name: lower case, `_` for anything else, at most 40 characters.
+pub(super) fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    let out: String = out.trim_end_matches('_').chars().take(40).collect();
+    if out.is_empty() { "name".into() } else { out }
+}
+
+/// The item's own questions, each quoted whole; an "A or B?" question offers A and B.
+fn open_points(r: &Reading) -> Vec<Finding> {
+    r.item
+        .open_points()
+        .into_iter()
+        .take(8)
+        .enumerate()
+        .map(|(i, (n, sentence))| {
+            let f = Finding::new(
+                format!("open_point_{}", i + 1),
+                8,
+                format!("Line {n} asks: \"{sentence}\""),
+            )
+            .titled(sentence);
+            match alternatives(sentence) {
+                Some((a, b)) => f.choices(vec![(a.clone(), slug(&a)), (b.clone(), slug(&b))]),
+                None => f,
+            }
+        })
+        .collect()
+}
+
+/// `… per API key or per IP address?` → ("per API key", "per IP address"): the two sides of
+/// one "or", as many words each as the right side has (at most five).
+fn alternatives(sentence: &str) -> Option<(String, String)> {
+    let body = sentence.trim_end_matches('?');
+    let mut parts = body.split(" or ");
+    let (left, right) = (parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    let right_words: Vec<&str> = right.split_whitespace().collect();
+    if right_words.is_empty() || right_words.len() > 5 || right.contains(',') {
+        return None;
+    }
+    let left_words: Vec<&str> = left.split_whitespace().collect();
+    if left_words.len() < right_words.len() {
+        return None;
+    }
+    let window = &left_words[left_words.len() - right_words.len()..];
+    // The left side must not run across a clause (`…, as X does, or ask?`).
+    if window.iter().any(|w| w.ends_with([',', ';', ':'])) {
+        return None;
+    }
+    let a = window.join(" ");
+    let b = right_words.join(" ");
+    let clean = |s: &str| {
+        s.trim_matches(|c: char| !c.is_alphanumeric() && c != '`')
+            .to_string()
+    };
+    let (a, b) = (clean(&a), clean(&b));
+    (!a.is_empty() && !b.is_empty() && slug(&a) != slug(&b)).then_some((a, b))
+}
+
+/// Names written deliberately (backticks, registry links) that the repository does not have.
+fn names_not_found(r: &Reading) -> Vec<Finding> {
+    let candidates = bank::candidates(r);
+    let missing: Vec<&Located> = r
+        .names
+        .iter()
+        .filter(|l| l.name.marked && !l.found() && l.name.kind != NameKind::Message)
+        .filter(|l| !candidates.iter().any(|c| c.name.text == l.name.text))
+        // What a feature asks for is new by nature: only names it refers to as existing count.
+        .filter(|l| r.class.kind != ItemKind::Feature || !bank::proposed(r, l) && refers(r, l))
+        .collect();
+    let Some(first) = missing.first() else {
+        return Vec::new();
+    };
+    let list: Vec<String> = missing.iter().take(4).map(|l| l.shown()).collect();
+    let adds = r
+        .item
+        .mentions(&["add", "new", "introduce", "support", "implement"]);
+    let feature = r.class.kind == ItemKind::Feature;
+    let mut f = Finding::new(
+        "names_not_found",
+        if feature { 5 } else { 6 },
+        format!(
+            "The item names {} (line {}), found nowhere in the repository. What are they?{}",
+            list.join(", "),
+            first.name.line,
+            if feature && adds {
+                " Recommended: new, as the item asks to add them."
+            } else {
+                ""
+            }
+        ),
+    )
+    .titled("Names the repository does not have")
+    .options(&[
+        ("New names this work adds", "new"),
+        ("Renamed or removed since", "renamed"),
+        ("From a dependency or another project", "elsewhere"),
+        ("A typo", "typo"),
+    ]);
+    if feature && adds {
+        f = f.recommend("new");
+    }
+    vec![f]
+}
+
+/// Whether a sentence naming `l` speaks of it as something that exists.
+fn refers(r: &Reading, l: &Located) -> bool {
+    r.item.sentences.iter().any(|(_, s)| {
+        let lower = s.to_lowercase();
+        s.contains(l.name.text.as_str())
+            && [
+                "like",
+                "existing",
+                "today",
+                "currently",
+                "already",
+                "uses",
+                "calls",
+                "in",
+            ]
+            .iter()
+            .any(|w| super::intent::has_word(&lower, w))
+    })
+}
+
+/// Vague wording that needs a number or a decision; the first sentence with each, never one
+/// that asks (it is an open point already).
+fn vague(r: &Reading) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let item = &r.item;
+    if let Some((n, s, t)) = item.first_sentence(&[
+        "tbd",
+        "tbc",
+        "to be decided",
+        "to be determined",
+        "to be defined",
+    ]) {
+        out.push(
+            Finding::new(
+                "vague_tbd",
+                9,
+                format!(
+                    "Line {n} leaves \"{t}\": \"{}\". What is decided?",
+                    snippet(s, 110)
+                ),
+            )
+            .titled("What is still to be decided"),
+        );
+    }
+    let perf = r.class.kind == ItemKind::Performance;
+    if !perf
+        && let Some((n, s, t)) = item.first_sentence(&[
+            "fast",
+            "quick",
+            "quickly",
+            "performant",
+            "responsive",
+            "real-time",
+            "realtime",
+        ])
+        && !bank::has_measure(s)
+    {
+        out.push(
+            Finding::new(
+                "vague_fast",
+                6,
+                format!("Line {n} says \"{t}\". What is the measurable target, on which input?"),
+            )
+            .options(&[
+                ("Under 100 ms", "under_100ms"),
+                ("Under 1 second", "under_1s"),
+                ("Under 10 seconds", "under_10s"),
+                ("No hard target", "no_target"),
+            ]),
+        );
+    }
+    if let Some((n, s, t)) =
+        item.first_sentence(&["etc.", "etc", "and so on", "and so forth", "and more"])
+    {
+        out.push(Finding::new(
+            "vague_etc",
+            6,
+            format!(
+                "Line {n} ends a list with \"{t}\": \"{}\". What is the complete list?",
+                snippet(s, 90)
+            ),
+        ));
+    }
+    if let Some((n, s, t)) = item.first_sentence(&[
+        "maybe",
+        "perhaps",
+        "optionally",
+        "nice to have",
+        "if possible",
+        "ideally",
+        "should probably",
+        "probably",
+        "preferably",
+    ]) {
+        out.push(
+            Finding::new(
+                "vague_maybe",
+                6,
+                format!(
+                    "Line {n} says \"{t}\": \"{}\". Is that part required?",
+                    snippet(s, 100)
+                ),
+            )
+            .options(&[
+                ("Required", "required"),
+                ("Nice to have, later", "follow_up"),
+                ("Not needed", "not_needed"),
+            ]),
+        );
+    }
+    if matches!(r.class.kind, ItemKind::Feature | ItemKind::Docs) {
+        if let Some((n, _, t)) = item.first_sentence(&[
+            "simple",
+            "easy",
+            "easily",
+            "intuitive",
+            "user-friendly",
+            "seamless",
+        ]) {
+            out.push(
+                Finding::new(
+                    "vague_simple",
+                    4,
+                    format!("Line {n} says \"{t}\". Simple for whom, and how would we tell?"),
+                )
+                .options(&[
+                    ("No setup or configuration needed", "zero_config"),
+                    ("One command", "one_step"),
+                    (
+                        "Follows an existing pattern in the code",
+                        "familiar_pattern",
+                    ),
+                ]),
+            );
+        }
+        if let Some((n, _, t)) = item.first_sentence(&[
+            "robust", "scalable", "flexible", "reliable", "secure", "modern", "clean",
+        ]) {
+            out.push(Finding::new(
+                "vague_quality",
+                4,
+                format!("Line {n} asks for \"{t}\". Which checkable property is meant?"),
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn or_questions_offer_both_sides() {
+        assert_eq!(
+            alternatives("Should the limit be per API key or per IP address?"),
+            Some(("per API key".into(), "per IP address".into()))
+        );
+        assert_eq!(alternatives("Who may export?"), None);
+        assert_eq!(alternatives("a, b, or c or d?"), None);
+        assert_eq!(alternatives("Refuse, as the document does, or ask?"), None);
+    }
+
+    #[test]
+    fn slugs_are_topics() {
+        assert_eq!(slug("--no-pager"), "no_pager");
+        assert_eq!(slug("ansi_term::Colour"), "ansi_term_colour");
+        assert!(crate::receipt::is_topic(&format!("flag_{}", slug("--X"))));
+    }
+}

@@ -1,0 +1,160 @@
+//! What the intent interviewer reads of the repository besides where names occur: HEAD and the
+//! newest tags (gix, in-process), the declared `rust-version`, and which packages of
+//! `Cargo.lock` pull a dependency in. All reads are bounded; nothing is run.
+
+use std::io::Read;
+
+use gix::bstr::ByteSlice;
+use std::path::Path;
+
+use super::search::Hit;
+use super::text::one_line;
+
+/// Files read here are read at most this far.
+const MAX_READ: u64 = 4 * 1024 * 1024;
+
+#[derive(Debug, Default)]
+pub(super) struct RepoFacts {
+    /// HEAD's commit id, short.
+    pub head: Option<String>,
+    /// Tags, newest version first.
+    pub tags: Vec<String>,
+    /// `rust-version = "…"` in the root `Cargo.toml`.
+    pub rust_version: Option<Hit>,
+}
+
+pub(super) fn read(worktree: &Path) -> RepoFacts {
+    let mut facts = RepoFacts::default();
+    if let Ok(repo) = gix::open_opts(worktree, gix::open::Options::isolated()) {
+        facts.head = repo
+            .head_id()
+            .ok()
+            .map(|id| id.to_hex_with_len(12).to_string());
+        if let Ok(platform) = repo.references()
+            && let Ok(tags) = platform.tags()
+        {
+            let mut names: Vec<String> = tags
+                .filter_map(|r| r.ok())
+                .map(|r| r.name().shorten().to_str_lossy().into_owned())
+                .collect();
+            names.sort_by(|a, b| version_key(b).cmp(&version_key(a)).then(a.cmp(b)));
+            names.truncate(50);
+            facts.tags = names;
+        }
+    }
+    if let Some(text) = read_text(worktree, "Cargo.toml") {
+        facts.rust_version = text.lines().enumerate().find_map(|(i, l)| {
+            let t = l.trim();
+            (t.starts_with("rust-version") && t.contains('=')).then(|| Hit {
+                path: "Cargo.toml".into(),
+                line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                text: one_line(t, 160),
+            })
+        });
+    }
+    facts
+}
+
+/// The numbers of a version-like tag, for sorting (`v1.10.0` after `v1.9.2`).
+fn version_key(tag: &str) -> Vec<u64> {
+    tag.split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .take(6)
+        .map(|s| s.parse().unwrap_or(0))
+        .collect()
+}
+
+/// A tag naming `version` (`1.3` → `v1.3.0`, `1.3.0`, `v1.3`), newest first.
+pub(super) fn tag_for<'t>(tags: &'t [String], version: &str) -> Option<&'t String> {
+    let want = version_key(version);
+    if want.is_empty() {
+        return None;
+    }
+    tags.iter().find(|t| {
+        let key = version_key(t);
+        key.len() >= want.len() && key[..want.len()] == want[..] && t.contains(&want[0].to_string())
+    })
+}
+
+/// The packages of `Cargo.lock` that depend on `name`, with the line of their `name = …`.
+pub(super) fn lock_parents(worktree: &Path, name: &str) -> Vec<(String, Hit)> {
+    let Some(text) = read_text(worktree, "Cargo.lock") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut current: Option<(String, u32)> = None;
+    let mut in_deps = false;
+    let quoted = format!("\"{name}");
+    for (i, line) in text.lines().enumerate() {
+        let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let t = line.trim();
+        if t == "[[package]]" {
+            current = None;
+            in_deps = false;
+        } else if let Some(v) = t.strip_prefix("name = ") {
+            current = Some((v.trim_matches('"').to_string(), n));
+        } else if t.starts_with("dependencies = [") {
+            in_deps = true;
+        } else if t.starts_with(']') {
+            in_deps = false;
+        } else if in_deps
+            && (t.starts_with(&format!("{quoted}\"")) || t.starts_with(&format!("{quoted} ")))
+            && let Some((pkg, at)) = &current
+            && !out.iter().any(|(p, _): &(String, Hit)| p == pkg)
+        {
+            out.push((
+                pkg.clone(),
+                Hit {
+                    path: "Cargo.lock".into(),
+                    line: *at,
+                    text: format!("name = \"{pkg}\""),
+                },
+            ));
+        }
+    }
+    out
+}
+
+/// A regular file of the worktree as text, not through a symbolic link, at most [`MAX_READ`].
+pub(super) fn read_text(worktree: &Path, rel: &str) -> Option<String> {
+    let path = worktree.join(rel);
+    let meta = std::fs::symlink_metadata(&path).ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(&path)
+        .ok()?
+        .take(MAX_READ)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_sort_by_version_and_match_versions() {
+        let mut tags = vec!["v1.9.2".to_string(), "v1.10.0".into(), "v1.3.0".into()];
+        tags.sort_by_key(|t| std::cmp::Reverse(version_key(t)));
+        assert_eq!(tags, ["v1.10.0", "v1.9.2", "v1.3.0"]);
+        assert_eq!(tag_for(&tags, "1.3").map(String::as_str), Some("v1.3.0"));
+        assert_eq!(tag_for(&tags, "2.0"), None);
+    }
+
+    #[test]
+    fn lock_parents_name_the_packages_that_pull_a_crate_in() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Cargo.lock"),
+            "[[package]]\nname = \"clap\"\nversion = \"2.34.0\"\ndependencies = [\n \"ansi_term\",\n \"atty\",\n]\n\n[[package]]\nname = \"ansi_term\"\n",
+        )
+        .unwrap();
+        let parents = lock_parents(dir.path(), "ansi_term");
+        assert_eq!(parents.len(), 1);
+        assert_eq!(parents[0].0, "clap");
+        assert_eq!(parents[0].1.cite(), "Cargo.lock:2");
+    }
+}
