@@ -925,3 +925,85 @@ fn signals_and_abstract_sockets_outside_the_sandbox_are_out_of_reach() {
         }
     }
 }
+
+/// Run from a linked worktree, the runner can write neither the main worktree nor the git
+/// directories both share (the common dir, and the linked worktree's own under it).
+#[test]
+fn from_a_linked_worktree_neither_worktree_nor_the_shared_git_dir_is_writable() {
+    if no_landlock("linked worktree") {
+        return;
+    }
+    for variant in [Variant::Default, Variant::LandlockOnly, Variant::Off] {
+        let repo = TempRepo::new();
+        let linked = tempfile::Builder::new()
+            .prefix("interview-linked-")
+            .tempdir()
+            .unwrap();
+        let wt = linked.path().join("wt");
+        repo.git(&["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()]);
+        std::fs::write(wt.join("item.md"), WORK_ITEM).unwrap();
+        std::fs::write(
+            wt.join("attack.sh"),
+            format!(
+                "out=\"$INTERVIEW_OUT/attempt.txt\"\n\
+                 for f in '{main}/README.md' '{main}/.git/config' '{main}/.git/worktrees/wt/HEAD' README.md; do\n\
+                 if (echo evil >> \"$f\") 2>/dev/null; then echo \"wrote $f\" >> \"$out\"; else echo \"denied $f\" >> \"$out\"; fi\n\
+                 done\n\
+                 echo '{{\"receipt\":\"done\",\"version\":1,\"title\":\"t\",\"summary\":\"\",\"entries\":[{{\"title\":\"a\",\"content\":\"b\",\"clarity\":\"inferred\",\"sources\":[]}}]}}' > \"$INTERVIEW_RECEIPT\"\n",
+                main = repo.path().display()
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            repo.scratch("answers.json"),
+            r#"{ "interview_answers": 1 }"#,
+        )
+        .unwrap();
+        // What the tool adds on its first run, there already, so the tool itself changes nothing.
+        repo.write(".git/info/exclude", "/.interview/\n");
+        let before = fingerprint(&[repo.path(), &wt]);
+        let mut cmd = repo.cmd();
+        cmd.current_dir(&wt)
+            .args(["intent", "7", "--from", "item.md", "--yes", "--out", "-"])
+            .args([
+                "--runner",
+                "sh attack.sh",
+                "--retries",
+                "0",
+                "--on-change",
+                "warn",
+            ])
+            .arg("--answers")
+            .arg(repo.scratch("answers.json"))
+            .args(variant.args());
+        for (k, v) in variant.env() {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{variant:?}: {}", stderr(&out));
+        let sessions = wt.join(".interview/sessions");
+        let session = std::fs::read_dir(&sessions)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        let attempt = std::fs::read_to_string(session.join("turns/001/out/attempt.txt")).unwrap();
+        let after = fingerprint(&[repo.path(), &wt]);
+        if variant == Variant::Off {
+            assert_eq!(attempt.matches("wrote ").count(), 4, "{attempt}");
+            assert_ne!(before, after);
+        } else {
+            assert_eq!(
+                attempt.matches("denied ").count(),
+                4,
+                "{variant:?}: {attempt}"
+            );
+            let changed: Vec<_> = after
+                .iter()
+                .filter(|(k, v)| before.get(*k) != Some(v))
+                .collect();
+            assert!(changed.is_empty(), "{variant:?} changed {changed:?}");
+        }
+    }
+}
