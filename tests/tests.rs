@@ -19,6 +19,7 @@ mod reflect_crosscheck;
 mod reflect_facts;
 mod reflect_history;
 mod reliability;
+mod reliability_tail;
 mod replay;
 mod resume;
 mod sandbox;

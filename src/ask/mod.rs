@@ -391,6 +391,15 @@ pub fn classify_reply(raw: &str, q: &Question) -> Reply {
     Reply::Answer(raw_input.to_string())
 }
 
+/// How many options a question has when `raw` is a number that picks none of them (qa-loop-ui
+/// Step 2e: such a number is kept as free text, and the person is told so).
+pub fn out_of_range(raw: &str, q: &Question) -> Option<usize> {
+    let raw = raw.trim();
+    let options = q.options.as_ref()?;
+    let digits = !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit());
+    (digits && classify_reply(raw, q) == Reply::Answer(raw.to_string())).then_some(options.len())
+}
+
 /// Ask for a decision; returns the index of the chosen option.
 pub fn choose(person: &mut dyn Person, decision: &Decision) -> Result<usize, AskError> {
     let n = decision.options.len();

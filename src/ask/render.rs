@@ -31,6 +31,11 @@ pub fn gate(count: usize) -> String {
 pub const GATE_REASK: &str =
     "Please press Enter or type Y to answer the questions, or N to skip them.";
 
+/// Said when a number picks no option: it is kept as the answer's text (qa-loop-ui Step 2e).
+pub fn out_of_range(raw: &str, options: usize) -> String {
+    format!("{raw} is not one of the {options} options: it is kept as your answer, as text.")
+}
+
 /// The intro before the first question (qa-loop-ui Step 1). It counts this round's questions
 /// only, so it never disagrees with a document that lists more open points.
 pub fn intro(total: usize) -> String {

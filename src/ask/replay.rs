@@ -381,6 +381,16 @@ impl ReplayPerson {
             .collect()
     }
 
+    /// Count `topics` as asked: a resumed session does not ask again what was answered before
+    /// the interruption, so those answers are not stale.
+    pub fn asked_before<'t>(&mut self, topics: impl IntoIterator<Item = &'t str>) {
+        for topic in topics {
+            if self.file.answers.contains_key(topic) {
+                self.used.insert(topic.to_string());
+            }
+        }
+    }
+
     /// Topics asked about that the file has no answer for and that were skipped instead
     /// (`--missing skip`), in the order asked.
     pub fn missing_topics(&self) -> Vec<String> {
@@ -512,8 +522,11 @@ impl Person for RecordingPerson<'_> {
         question: &Question,
     ) -> Result<String, AskError> {
         let raw = self.inner.question(index, total, time_label, question)?;
-        self.file.record_answer(&question.topic, &raw);
-        self.save()?;
+        // A line that is asked again (`r` with nothing recommended) decides nothing.
+        if crate::ask::classify_reply(&raw, question) != crate::ask::Reply::NoRecommendation {
+            self.file.record_answer(&question.topic, &raw);
+            self.save()?;
+        }
         Ok(raw)
     }
 

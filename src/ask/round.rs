@@ -5,7 +5,7 @@ use super::clock::{Clock, SystemClock};
 use super::{
     AbortReason, AnswerRecord, AskError, GateChoice, MAX_REASKS, Person, QaSessionResult, Reply,
     RoundOutcome, SKIP_ABORT, SKIP_ENTIRE, SkipTelemetry, bad_replay_value, classify_gate,
-    classify_reply, inconsistent, render,
+    classify_reply, inconsistent, out_of_range, render,
 };
 use crate::receipt::Question;
 
@@ -215,7 +215,12 @@ fn question_loop(
                     );
                 }
                 Reply::NoRecommendation => break Reply::Skip,
-                reply => break reply,
+                reply => {
+                    if let Some(n) = out_of_range(&raw, q) {
+                        person.say(&render::out_of_range(raw.trim(), n));
+                    }
+                    break reply;
+                }
             }
         };
         let response_time_ms = clock.now_ms().saturating_sub(question_start);

@@ -381,6 +381,16 @@ fn an_out_of_range_number_is_kept_as_free_text() {
 }
 
 #[test]
+fn only_a_number_that_picks_no_option_is_out_of_range() {
+    let q = with_options("t", None);
+    assert_eq!(out_of_range("7", &q), Some(2));
+    assert_eq!(out_of_range(" 0 ", &q), Some(2));
+    assert_eq!(out_of_range("2", &q), None);
+    assert_eq!(out_of_range("seven", &q), None);
+    assert_eq!(out_of_range("7", &open("t")), None);
+}
+
+#[test]
 fn a_number_for_an_open_question_is_free_text() {
     assert_eq!(classify_reply("2", &open("t")), Reply::Answer("2".into()));
 }

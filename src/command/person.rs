@@ -88,6 +88,14 @@ impl Who {
         }
     }
 
+    /// The topics a resumed session asked before it was interrupted (not asked again).
+    pub fn asked_before(&mut self, state: &crate::session::state::State) {
+        if let Who::Replay(p) = self {
+            let topics = state.rounds.iter().flat_map(|r| &r.answers);
+            p.asked_before(topics.map(|a| a.question_id.as_str()));
+        }
+    }
+
     /// After a replayed run, warn about answers for topics never asked (a stale fixture).
     pub fn finish(self, result: Result<i32>) -> Result<i32> {
         if let Who::Replay(p) = &self {

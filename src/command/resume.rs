@@ -37,6 +37,9 @@ pub fn run(
     lock.set_session(&listed.id)?;
     let mut who = Who::new(look, &settings)?;
     who.ready()?;
+    if let Ok(state) = &listed.state {
+        who.asked_before(state);
+    }
     let result = resume_listed(repo, listed, &settings, ack, who.person());
     who.finish(result)
 }

@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::runner::RunnerSpec;
 use crate::session::resume::ResumeFlags;
+use crate::session::state::MAX_TURNS as MAX_TURNS_LIMIT;
 use crate::session::{OnChange, Settings};
 use crate::subject::Kind;
 
@@ -24,9 +25,6 @@ pub mod defaults {
     pub const GRACE_SECS: u64 = 5;
     pub const RETRIES: u32 = 3;
 }
-
-/// The most turns an interview may have.
-const MAX_TURNS_LIMIT: u32 = 50;
 
 /// Everything an interview (new or resumed) runs with.
 #[derive(Debug, Clone)]

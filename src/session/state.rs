@@ -12,6 +12,8 @@ use crate::error::{Error, Result};
 use crate::subject::{Kind, Subject};
 
 pub const STATE_VERSION: u32 = 1;
+/// The most turns an interview may have (`--max-turns`, and a bound on what a state file says).
+pub const MAX_TURNS: u32 = 50;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -153,6 +155,19 @@ impl State {
                 e.column()
             ))
         })?;
+        // A hand-edited count must not make `status` list billions of turns.
+        let bounds = [
+            ("max_turns", state.max_turns, MAX_TURNS),
+            ("turn", state.turn, MAX_TURNS + 1),
+        ];
+        for (key, value, most) in bounds {
+            if !(1..=most).contains(&value) {
+                return Err(Error::State(format!(
+                    "{} is corrupt: `{key}` is {value}, but an interview has 1 to {MAX_TURNS} turns; it was left as it is",
+                    path.display()
+                )));
+            }
+        }
         if state.version > STATE_VERSION {
             return Err(Error::State(format!(
                 "{} was written by a newer interview (state version {}); this one reads up to {}",

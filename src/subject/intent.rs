@@ -468,10 +468,15 @@ pub fn local_matches(repo_root: &Path, id: &str, globs: &[String]) -> Result<Vec
             let Ok(rel) = entry.path().strip_prefix(&root) else {
                 continue;
             };
-            let rel: Vec<String> = rel
+            // A name that is not UTF-8 cannot be named in a document (nor read back by a lossy
+            // copy of it): it is passed over, and the other matches still count.
+            let Some(rel) = rel
                 .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
+                .map(|c| c.as_os_str().to_str().map(str::to_string))
+                .collect::<Option<Vec<String>>>()
+            else {
+                continue;
+            };
             let rel = rel.join("/");
             if glob::matches(&pattern, &rel) {
                 found.insert(rel);

@@ -24,7 +24,16 @@ pub(super) fn open(repo_root: &Path) -> Result<gix::Repository> {
 pub fn resolve(repo: &gix::Repository, rev: &str) -> Result<gix::ObjectId> {
     let unknown = || {
         let near = nearest_tags(repo, rev);
-        let hint = if near.is_empty() {
+        let hint = if repo.is_shallow().unwrap_or(false) {
+            let tags = if near.is_empty() {
+                String::new()
+            } else {
+                format!(" (nearest tags: {})", near.join(", "))
+            };
+            format!(
+                "the repository is a shallow clone, so its history may end before it{tags}; fetch more of it with `git fetch --deepen=100` (or `git fetch --unshallow`)"
+            )
+        } else if near.is_empty() {
             "the repository has no tags; name a commit instead, e.g. HEAD~20".to_string()
         } else {
             format!("nearest tags: {}", near.join(", "))
