@@ -5,7 +5,7 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::util::{Interview, TempRepo, answered, stderr, stdout};
+use crate::util::{Interview, TempRepo, WAIT, alive, answered, pids, stderr, stdout, wait_until};
 
 const HONEST: &str = r#"{ "interview_answers": 1, "gate": "y",
   "answers": { "deployment_target": "2", "users": "analysts", "encoding": "utf-8" } }"#;
@@ -246,4 +246,81 @@ fn a_shallow_clones_missing_history_is_named_as_such() {
     assert!(err.contains("shallow clone"), "{err}");
     assert!(err.contains("git fetch --deepen"), "{err}");
     assert!(!err.contains("has no tags"), "{err}");
+}
+
+/// A process a test must not leave behind, even when it fails: killed on drop while it is still
+/// the same process (same start time in /proc).
+struct Leftover(i32, Option<String>);
+
+impl Leftover {
+    fn of(pid: i32) -> Leftover {
+        Leftover(pid, Leftover::start(pid))
+    }
+
+    fn start(pid: i32) -> Option<String> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let rest = stat.rsplit_once(')')?.1.to_string();
+        rest.split_whitespace().nth(19).map(str::to_string)
+    }
+}
+
+impl Drop for Leftover {
+    fn drop(&mut self) {
+        if self.1.is_some() && Leftover::start(self.0) == self.1 {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(self.0),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+}
+
+// 12. A runner's daemon outlives a kill -9 of the tool: `resume` ends it.
+
+#[test]
+fn resume_ends_a_setsid_daemon_left_by_a_tool_killed_with_sigkill() {
+    let repo = TempRepo::new();
+    let pid_file = repo.scratch("test-pids");
+    let mark = repo.scratch("resumed");
+    let mut tool = Interview::of_work_item(&repo)
+        .runner("setsid-daemon-stays.sh")
+        // No PID namespace: what the tool itself does must be enough.
+        .without_sandbox()
+        .answers(HONEST)
+        .yes()
+        .env("TEST_PIDS", &pid_file)
+        .env("TEST_MARK", &mark)
+        .command()
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start interview");
+    wait_until(WAIT, "the daemon to start", || pids(&pid_file).len() == 1);
+    let daemon = pids(&pid_file)[0];
+    let _ends_it_anyway = Leftover::of(daemon);
+    // The tool notes its runner's descendants as they appear; wait for the daemon's line.
+    let noted = repo.session_dir().join("turns/001/runner.pid");
+    wait_until(WAIT, "the daemon to be noted", || {
+        std::fs::read_to_string(&noted)
+            .unwrap_or_default()
+            .lines()
+            .any(|l| l.split_whitespace().next() == Some(daemon.to_string().as_str()))
+    });
+    tool.kill().expect("kill -9");
+    tool.wait().expect("wait");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        alive(daemon),
+        "the daemon {daemon} died with the tool: nothing to test"
+    );
+    std::fs::write(&mark, "").unwrap();
+    Interview::resume(&repo)
+        .without_sandbox()
+        .answers(HONEST)
+        .yes()
+        .env("TEST_PIDS", &pid_file)
+        .env("TEST_MARK", &mark)
+        .run()
+        .exits(0);
+    wait_until(WAIT, "the daemon to be ended", || !alive(daemon));
 }

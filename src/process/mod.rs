@@ -134,6 +134,48 @@ pub struct Finished<S> {
 }
 
 const POLL: Duration = Duration::from_millis(20);
+/// How often the runner's descendants are noted in its pid file while it runs (every 10 polls).
+const NOTE_EVERY: u32 = 10;
+/// A pid file longer than this is not read (it holds a line per process).
+const PID_FILE_CAP: u64 = 256 * 1024;
+
+/// Read a pid file without following a link or blocking on a FIFO put in its place, capped.
+pub(crate) fn read_pid_file(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let file = open_pid_file(path, false)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let mut text = String::new();
+    file.take(PID_FILE_CAP).read_to_string(&mut text)?;
+    Ok(text)
+}
+
+/// Open a pid file to read, or to append to (creating it), never through a link or a FIFO.
+fn open_pid_file(path: &std::path::Path, append: bool) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(!append)
+        .append(append)
+        .create(append)
+        .mode(0o600)
+        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
+        .open(path)
+}
+
+/// Note `(pid, start time)` lines at the end of a pid file; a failure only loses the note.
+fn note_pids(path: &std::path::Path, pids: &[(i32, u64)]) {
+    use std::io::Write;
+    if pids.is_empty() {
+        return;
+    }
+    let text: String = pids.iter().map(|(p, s)| format!("{p} {s}\n")).collect();
+    if let Ok(mut file) = open_pid_file(path, true)
+        && file.metadata().is_ok_and(|m| m.is_file())
+    {
+        let _ = file.write_all(text.as_bytes());
+    }
+}
 
 impl Spawn {
     /// `program` with no arguments yet; stdin and both outputs null, a new session, no timeout,
@@ -302,9 +344,11 @@ impl Spawn {
         let pid = Pid::from_raw(child.id() as i32);
         let started = Instant::now();
         if let Some(path) = &self.pid_file {
-            let _ = std::fs::write(
+            // A fresh file: the runner's line comes first.
+            let _ = std::fs::remove_file(path);
+            note_pids(
                 path,
-                format!("{} {}\n", pid, start_time(pid.as_raw()).unwrap_or(0)),
+                &[(pid.as_raw(), start_time(pid.as_raw()).unwrap_or(0))],
             );
         }
         let readers = output::Readers::start(&mut child, sink);
@@ -382,11 +426,25 @@ impl Spawn {
         let mut term_sent_at: Option<Instant> = None;
         let mut signals_seen = signals_at_start;
         let mut exited_at: Option<Instant> = None;
+        // The runner's descendants, noted as they appear so that a later `resume` can end those
+        // that outlive a kill -9 of the tool (a `setsid` daemon is in no group of the runner's).
+        let mut noted: std::collections::BTreeSet<(i32, u64)> = std::collections::BTreeSet::new();
+        let mut polls: u32 = 0;
         loop {
             self.reap(pid, &mut status);
             if status.is_some() && exited_at.is_none() {
                 exited_at = Some(Instant::now());
             }
+            if let Some(path) = self.pid_file.as_ref().filter(|_| self.reap_escapees)
+                && polls % NOTE_EVERY == 1
+            {
+                let new: Vec<(i32, u64)> = tree::descendants()
+                    .into_iter()
+                    .filter(|d| d.0 != pid.as_raw() && noted.insert(*d))
+                    .collect();
+                note_pids(path, &new);
+            }
+            polls = polls.wrapping_add(1);
             let now_signals = crate::signals::count();
             if self.interruptible && now_signals > signals_seen {
                 if term_sent_at.is_some() {

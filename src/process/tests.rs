@@ -259,3 +259,34 @@ fn the_pid_file_names_the_child_until_it_is_gone() {
     // That process is gone: nothing is ended.
     assert!(!end_orphan(&pid_file));
 }
+
+#[test]
+fn a_noted_pid_is_ended_only_while_it_is_that_very_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("runner.pid");
+    // In a session of its own, as runners are (and so not in this test's group).
+    let mut child = std::process::Command::new("setsid")
+        .args(["sleep", "100"])
+        .spawn()
+        .unwrap();
+    let pid = child.id() as i32;
+    let until = Instant::now() + Duration::from_secs(5);
+    while nix::unistd::getsid(Some(Pid::from_raw(pid))).ok() != Some(Pid::from_raw(pid))
+        && Instant::now() < until
+    {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let start = start_time(pid).unwrap();
+    // The same pid with another start time is a reused pid: never touched.
+    std::fs::write(&pid_file, format!("{pid} {}\n", start + 1)).unwrap();
+    assert!(!end_orphan(&pid_file));
+    assert!(alive(pid));
+    // A daemon noted after the runner's line is ended too.
+    std::fs::write(&pid_file, format!("2147483647 1\n{pid} {start}\n")).unwrap();
+    assert!(end_orphan(&pid_file));
+    let status = child.wait().unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(9)
+    );
+}

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use nix::sys::signal::{Signal, kill, killpg};
+use nix::sys::signal::{Signal, kill};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
 
@@ -60,29 +60,121 @@ pub fn start_time(pid: i32) -> Option<u64> {
     rest.split_whitespace().nth(19)?.parse().ok()
 }
 
-/// End the process group of a program noted in `pid_file` by an earlier run of the tool, if that
-/// very process is still there. Returns true when it was.
+/// The tool's living descendants (not zombies) as `(pid, start time)`, for the pid file.
+pub(super) fn descendants() -> Vec<(i32, u64)> {
+    let me = nix::unistd::getpid().as_raw();
+    let procs = processes();
+    let mut found = Vec::new();
+    let mut stack = vec![me];
+    while let Some(parent) = stack.pop() {
+        for (&pid, info) in &procs {
+            if info.ppid == parent && pid != me {
+                stack.push(pid);
+                if !info.zombie {
+                    found.push((pid, info.start));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The `(pid, start time)` lines of a pid file: the runner first, then the descendants noted
+/// while it ran. Lines that do not parse are ignored.
+fn noted(pid_file: &std::path::Path) -> Vec<(i32, u64)> {
+    let Ok(text) = super::read_pid_file(pid_file) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter_map(|line| {
+            let mut parts = line.split_whitespace();
+            let pid = parts.next()?.parse::<i32>().ok()?;
+            let start = parts.next()?.parse::<u64>().ok()?;
+            (pid > 1).then_some((pid, start))
+        })
+        .collect()
+}
+
+/// End what a runner noted in `pid_file` by an earlier run of the tool left running: the runner's
+/// group, every noted descendant that is still that very process (same start time), and every
+/// process in a session or group of theirs or descended from them that started after the
+/// runner. A pid reused by an unrelated process is never touched: its start time differs.
+/// Returns true when something was ended.
 pub fn end_orphan(pid_file: &std::path::Path) -> bool {
-    let Some(pid) = live_runner(pid_file) else {
+    let noted = noted(pid_file);
+    let Some(&(_, runner_start)) = noted.first() else {
         return false;
     };
-    let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
-    let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
-    true
+    let mut ended = false;
+    // The resuming tool's own session and group are never widened to, nor the tool itself.
+    let me = nix::unistd::getpid().as_raw();
+    let own_session = nix::unistd::getsid(None).map(|p| p.as_raw()).unwrap_or(me);
+    let own_group = nix::unistd::getpgrp().as_raw();
+    // Stop them first, so none forks while the rest are found; then kill them all.
+    let mut stopped: BTreeSet<i32> = BTreeSet::new();
+    for _ in 0..50 {
+        let procs = processes();
+        let alive = |pid: i32, start: u64| procs.get(&pid).is_some_and(|p| p.start == start);
+        let mut targets: BTreeSet<i32> = noted
+            .iter()
+            .filter(|&&(pid, start)| alive(pid, start))
+            .map(|&(pid, _)| pid)
+            .collect();
+        targets.extend(stopped.iter().filter(|pid| procs.contains_key(pid)));
+        // Widen to the sessions, groups and children of the noted ones, until nothing is added.
+        loop {
+            let mut sessions: BTreeSet<i32> = targets.iter().map(|p| procs[p].session).collect();
+            let mut groups: BTreeSet<i32> = targets.iter().map(|p| procs[p].pgrp).collect();
+            sessions.remove(&own_session);
+            groups.remove(&own_group);
+            let more: Vec<i32> = procs
+                .iter()
+                .filter(|(pid, info)| {
+                    !targets.contains(pid)
+                        && info.start >= runner_start
+                        && (sessions.contains(&info.session)
+                            || groups.contains(&info.pgrp)
+                            || targets.contains(&info.ppid))
+                })
+                .map(|(&pid, _)| pid)
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            targets.extend(more);
+        }
+        targets.remove(&me);
+        targets.retain(|p| !procs[p].zombie);
+        let fresh: Vec<i32> = targets.difference(&stopped).copied().collect();
+        if fresh.is_empty() {
+            break;
+        }
+        for pid in fresh {
+            let _ = kill(Pid::from_raw(pid), Signal::SIGSTOP);
+            stopped.insert(pid);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for &pid in &stopped {
+        let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        ended = true;
+    }
+    // Not reaped here: they are not our children (orphans go to init), and waiting for any
+    // child would take the exit status of a child of ours that someone else waits for.
+    ended
 }
 
 /// The pid of the runner noted in `pid_file`, if that very process is still running.
 pub fn live_runner(pid_file: &std::path::Path) -> Option<i32> {
-    let text = std::fs::read_to_string(pid_file).ok()?;
-    let mut parts = text.split_whitespace();
-    let pid = parts.next()?.parse::<i32>().ok()?;
-    let start = parts.next()?.parse::<u64>().ok()?;
-    (pid > 1 && start_time(pid) == Some(start)).then_some(pid)
+    let &(pid, start) = noted(pid_file).first()?;
+    (start_time(pid) == Some(start)).then_some(pid)
 }
 
 struct ProcInfo {
     ppid: i32,
     pgrp: i32,
+    session: i32,
+    start: u64,
     zombie: bool,
 }
 
@@ -107,10 +199,15 @@ fn processes() -> BTreeMap<i32, ProcInfo> {
             continue;
         };
         let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.len() < 3 {
+        if fields.len() < 20 {
             continue;
         }
-        let (Ok(ppid), Ok(pgrp)) = (fields[1].parse(), fields[2].parse()) else {
+        let (Ok(ppid), Ok(pgrp), Ok(session), Ok(start)) = (
+            fields[1].parse(),
+            fields[2].parse(),
+            fields[3].parse(),
+            fields[19].parse(),
+        ) else {
             continue;
         };
         out.insert(
@@ -118,6 +215,8 @@ fn processes() -> BTreeMap<i32, ProcInfo> {
             ProcInfo {
                 ppid,
                 pgrp,
+                session,
+                start,
                 zombie: fields[0] == "Z" || fields[0] == "X",
             },
         );
