@@ -15,6 +15,7 @@ mod interviewer;
 mod presets;
 mod presets_e2e;
 mod progress;
+mod random_kills;
 mod reflect_crosscheck;
 mod reflect_facts;
 mod reflect_history;
