@@ -324,3 +324,33 @@ fn resume_ends_a_setsid_daemon_left_by_a_tool_killed_with_sigkill() {
         .exits(0);
     wait_until(WAIT, "the daemon to be ended", || !alive(daemon));
 }
+
+// 11. Record and replay.
+
+#[test]
+fn a_replay_names_every_topic_of_the_round_it_has_no_answer_for() {
+    let repo = TempRepo::new();
+    let out = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .answers(r#"{ "interview_answers": 1, "gate": "y", "answers": { "encoding": "utf-8" } }"#)
+        .yes()
+        .run()
+        .exits(5);
+    for line in [
+        "no answer for 2 topics",
+        "`deployment_target`: Where will this service run?",
+        "`users`: Who uses the export?",
+        r#""deployment_target": "your answer","#,
+        r#""users": "your answer""#,
+    ] {
+        assert!(out.stderr.contains(line), "{line}: {}", out.stderr);
+    }
+    // A topic after `skip all` is never asked, so it is not missing.
+    let repo = TempRepo::new();
+    Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .answers(r#"{ "interview_answers": 1, "answers": { "deployment_target": "skip all" } }"#)
+        .yes()
+        .run()
+        .exits(0);
+}

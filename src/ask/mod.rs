@@ -51,6 +51,8 @@ pub trait Person {
     /// The next entry gate is that of the session's round `index` (0-based), which a resumed
     /// session may show a second time: it is recorded, and replayed, once per round.
     fn at_round(&mut self, _index: usize) {}
+    /// The questions of the round about to be asked (after its gate was passed), in order.
+    fn round_questions(&mut self, _questions: &[Question]) {}
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -68,6 +70,9 @@ pub enum AskError {
     MissingAnswer {
         topic: String,
         question_text: String,
+        /// The round's other questions the file has no answer for, as (topic, question), so
+        /// that one run names them all.
+        others: Vec<(String, String)>,
     },
     /// A replayed run has no decision for this prompt.
     #[error(

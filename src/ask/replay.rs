@@ -357,6 +357,8 @@ pub struct ReplayPerson {
     gates_shown: usize,
     used: BTreeSet<String>,
     missing: Vec<String>,
+    /// The questions of the round being replayed.
+    round: Vec<Question>,
 }
 
 impl ReplayPerson {
@@ -368,6 +370,7 @@ impl ReplayPerson {
             gates_shown: 0,
             used: BTreeSet::new(),
             missing: Vec::new(),
+            round: Vec::new(),
         }
     }
 
@@ -411,6 +414,10 @@ impl Person for ReplayPerson {
 
     fn intro(&mut self, _total: usize) {}
 
+    fn round_questions(&mut self, questions: &[Question]) {
+        self.round = questions.to_vec();
+    }
+
     fn question(
         &mut self,
         _index: usize,
@@ -426,9 +433,24 @@ impl Person for ReplayPerson {
             self.missing.push(question.topic.clone());
             return Ok("skip".into());
         }
+        // Every later question of the round the file cannot answer either, up to a `skip all`.
+        let mut others = Vec::new();
+        let later = self
+            .round
+            .iter()
+            .skip_while(|q| q.topic != question.topic)
+            .skip(1);
+        for q in later {
+            match self.file.answers.get(&q.topic) {
+                None => others.push((q.topic.clone(), q.question_text.clone())),
+                Some(a) if crate::ask::classify_reply(a, q) == crate::ask::Reply::SkipAll => break,
+                Some(_) => {}
+            }
+        }
         Err(AskError::MissingAnswer {
             topic: question.topic.clone(),
             question_text: question.question_text.clone(),
+            others,
         })
     }
 
@@ -550,6 +572,10 @@ impl Person for RecordingPerson<'_> {
     fn at_round(&mut self, index: usize) {
         self.round = Some(index);
         self.inner.at_round(index);
+    }
+
+    fn round_questions(&mut self, questions: &[Question]) {
+        self.inner.round_questions(questions);
     }
 }
 

@@ -181,6 +181,7 @@ fn question_loop(
             .map_err(|e| inconsistent(format!("qa_session_result: {e}")))?;
         Ok(r)
     };
+    person.round_questions(questions);
     person.intro(total);
     for (i, q) in questions.iter().enumerate() {
         let label = render::time_label(i, total, clock.now_ms().saturating_sub(session_start));

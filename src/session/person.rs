@@ -169,17 +169,38 @@ impl Session<'_> {
             ask::AskError::MissingAnswer {
                 topic,
                 question_text,
+                others,
             } => {
+                let all: Vec<(String, String)> = std::iter::once((topic, question_text))
+                    .chain(others)
+                    .collect();
+                let topics: Vec<String> = all.iter().map(|(t, _)| format!("`{t}`")).collect();
                 self.state.status = Status::Failed;
                 self.state.note(
-                    format!("the answers file has no answer for `{topic}`"),
-                    "add the answer to the answers file and run again",
+                    format!("the answers file has no answer for {}", topics.join(", ")),
+                    "add the answers to the answers file and run again",
                 );
                 let _ = self.save();
+                let questions: String = all
+                    .iter()
+                    .map(|(t, q)| match all.len() {
+                        1 => format!("\n  {}", receipt::sanitize(q).0),
+                        _ => format!("\n  `{t}`: {}", receipt::sanitize(q).0),
+                    })
+                    .collect();
+                let lines: Vec<String> = all
+                    .iter()
+                    .map(|(t, _)| format!("  \"{t}\": \"your answer\""))
+                    .collect();
+                let (what, these) = if all.len() == 1 {
+                    (format!("topic {}", topics[0]), "this line")
+                } else {
+                    (format!("{} topics", all.len()), "these lines")
+                };
                 Error::MissingAnswer {
                     message: format!(
-                        "the answers file has no answer for topic `{topic}`:\n  {}\nAdd this line to \"answers\" (or pass --missing skip):\n  \"{topic}\": \"your answer\"",
-                        receipt::sanitize(&question_text).0
+                        "the answers file has no answer for {what}:{questions}\nAdd {these} to \"answers\" (or pass --missing skip):\n{}",
+                        lines.join(",\n")
                     ),
                 }
             }

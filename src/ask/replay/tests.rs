@@ -239,6 +239,7 @@ fn a_missing_answer_fails_naming_topic_and_question() {
         AskError::MissingAnswer {
             topic,
             question_text,
+            ..
         } => {
             assert_eq!(topic, "scope");
             assert_eq!(question_text, "What about scope?");
