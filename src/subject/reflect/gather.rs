@@ -218,7 +218,9 @@ fn diffs(
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 let mut repo = repo.clone();
-                repo.object_cache_size(Some(16 * 1024 * 1024));
+                // No object cache: a commit's parent tree is the previous commit's, already
+                // decoded through the pack cache; copies into an object cache only cost memory.
+                repo.object_cache_size(None);
                 // Delta bases by memory, not a 64-entry list: a file's versions form long delta
                 // chains, and neighbouring commits decode the same bases.
                 repo.objects.set_pack_cache(|| {
