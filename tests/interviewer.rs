@@ -258,7 +258,8 @@ fn loads_the_example() {
 
 const BUG: &str = "# Crash when the config has a trailing comma\n\n## Steps to reproduce\n\n\
 1. Put `a = [1, 2,]` in `app.toml`\n2. Run `app --config app.toml`\n\n```\n$ app --config app.toml\n\
-error: could not parse config file `app.toml`\n```\n\n## Expected behaviour\n\nIt loads, as it did before 1.3.\n";
+error: could not parse config file `app.toml`\n\
+thread 'main' panicked at /home/me/src/app-1.3.0/src/config.rs:6:20\n```\n\n## Expected behaviour\n\nIt loads, as it did before 1.3.\n";
 
 #[test]
 fn a_bug_report_is_asked_what_a_maintainer_asks_and_no_feature_boilerplate() {
@@ -326,6 +327,14 @@ fn a_bug_report_is_asked_what_a_maintainer_asks_and_no_feature_boilerplate() {
             .any(|e| e.content.contains("Read as a bug report")),
         "{d:?}"
     );
+    // The trace's file, found under its local prefix, at the line it points at.
+    let traced = d
+        .entries
+        .iter()
+        .find(|e| e.title == "`src/config.rs:6` in the repository")
+        .unwrap_or_else(|| panic!("the traced line: {d:?}"));
+    assert_eq!(traced.clarity, Clarity::Confirmed);
+    assert!(traced.content.contains("toml::from_str"), "{traced:?}");
 }
 
 // ---------------------------------------------------------------------------------------------

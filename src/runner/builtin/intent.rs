@@ -116,6 +116,16 @@ pub(super) fn is_doc(path: &str) -> bool {
             .any(|e| lower.ends_with(e))
 }
 
+/// Examples, benchmarks, tests and fuzz targets: where a name is used, not where it lives.
+pub(super) fn secondary(path: &str) -> bool {
+    path.split('/').any(|s| {
+        matches!(
+            s,
+            "examples" | "example" | "benches" | "fuzz" | "tests" | "test"
+        )
+    })
+}
+
 pub(super) fn is_manifest(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
     matches!(
@@ -198,7 +208,14 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
             hits.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
             hits.dedup();
             definitions.extend(definition(&name, &hits));
-            definitions.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+            // A path a trace names is the file itself, at the line it points at.
+            if let Some(file) = resolve_path(worktree, &name) {
+                definitions.insert(0, file.clone());
+                hits.insert(0, file);
+            }
+            definitions.sort_by(|a, b| {
+                (secondary(&a.path), &a.path, a.line).cmp(&(secondary(&b.path), &b.path, b.line))
+            });
             definitions.dedup();
             Located {
                 name,
@@ -221,6 +238,36 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         previous_open,
         previous_answered,
     }
+}
+
+/// A path the item names as a file of the worktree: as written, or the longest tail of it that
+/// is one (`/tmp/build/ripgrep-13.0.0/crates/matcher/src/lib.rs` → `crates/matcher/src/lib.rs`),
+/// with the line a trace points at (or its first line).
+fn resolve_path(worktree: &Path, name: &Name) -> Option<Hit> {
+    if name.kind != NameKind::Path {
+        return None;
+    }
+    let parts: Vec<&str> = name.text.split('/').filter(|p| !p.is_empty()).collect();
+    if parts
+        .iter()
+        .any(|p| matches!(*p, "." | ".." | ".git" | ".interview"))
+    {
+        return None;
+    }
+    (0..parts.len()).find_map(|i| {
+        let rel = parts[i..].join("/");
+        let text = super::repo::read_text(worktree, &rel)?;
+        let wanted = name.at.unwrap_or(1) as usize;
+        let (line, content) = match text.lines().nth(wanted.saturating_sub(1)) {
+            Some(l) => (wanted, l),
+            None => (1, text.lines().next().unwrap_or("")),
+        };
+        (!text.is_empty()).then(|| Hit {
+            path: rel,
+            line: u32::try_from(line).unwrap_or(1),
+            text: one_line(content, 160),
+        })
+    })
 }
 
 /// `no_bell:` for `--no-bell`: how a clap derive field spells a flag.
@@ -321,7 +368,10 @@ fn definition(name: &Name, hits: &[Hit]) -> Option<Hit> {
             NameKind::Path | NameKind::Message => false,
         }
     };
-    hits.iter().find(looks).cloned()
+    // A library's own manifest or code before examples, benchmarks and tests.
+    let mut found: Vec<&Hit> = hits.iter().filter(looks).collect();
+    found.sort_by_key(|h| secondary(&h.path));
+    found.first().map(|h| (*h).clone())
 }
 
 /// What an earlier document of this item (at its default place) recorded: the titles of its
@@ -417,7 +467,17 @@ fn fact_entries(r: &Reading) -> Vec<Entry> {
             Some(h) => (*h, "First in code at"),
             None => (&l.hits[0], "First at"),
         };
+        let file = (l.name.kind == NameKind::Path)
+            .then_some(l.definition.as_ref())
+            .flatten();
         let mut content = match (&l.definition, l.definitions.len()) {
+            (Some(d), _) if file.is_some() => {
+                format!(
+                    "The file is there; at {}: `{}`.",
+                    d.cite(),
+                    d.text.replace('`', "'")
+                )
+            }
             (Some(d), 1) => format!("Defined at {}: `{}`.", d.cite(), d.text.replace('`', "'")),
             (Some(_), n) => format!(
                 "Defined {n} times: {}.",
@@ -434,17 +494,20 @@ fn fact_entries(r: &Reading) -> Vec<Entry> {
                 first.text.replace('`', "'")
             ),
         };
-        content.push_str(&format!(
-            " {} line(s) in {} file(s) name it{}.",
-            l.total,
-            l.files().len(),
-            match (l.in_tests().len(), l.in_docs().len()) {
-                (0, 0) => String::new(),
-                (t, 0) => format!(", {t} of them in tests"),
-                (0, d) => format!(", {d} of them in documentation"),
-                (t, d) => format!(", {t} in tests and {d} in documentation"),
-            }
-        ));
+        // A file found by its path has no lines naming it to count.
+        if file.is_none() || l.total > 0 {
+            content.push_str(&format!(
+                " {} line(s) in {} file(s) name it{}.",
+                l.total,
+                l.files().len(),
+                match (l.in_tests().len(), l.in_docs().len()) {
+                    (0, 0) => String::new(),
+                    (t, 0) => format!(", {t} of them in tests"),
+                    (0, d) => format!(", {d} of them in documentation"),
+                    (t, d) => format!(", {t} in tests and {d} in documentation"),
+                }
+            ));
+        }
         // Only lines that still exist are cited (the check verifies them again).
         sources.retain(|s| {
             s.rsplit_once(':')
@@ -455,7 +518,10 @@ fn fact_entries(r: &Reading) -> Vec<Entry> {
             continue;
         }
         out.push(entry(
-            &format!("{} in the repository", l.shown()),
+            &match file {
+                Some(d) => format!("`{}` in the repository", d.cite()),
+                None => format!("{} in the repository", l.shown()),
+            },
             content,
             Clarity::Confirmed,
             sources,

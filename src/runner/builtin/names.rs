@@ -21,6 +21,8 @@ pub(super) struct Name {
     pub line: u32,
     /// Written in backticks or as a link to a package registry (a deliberate reference).
     pub marked: bool,
+    /// For a path from a trace (`src/lib.rs:131:9`), the line it points at.
+    pub at: Option<u32>,
 }
 
 /// At most this many names are searched for.
@@ -58,6 +60,7 @@ const NOT_NAMES: &[&str] = &[
 /// Names from the item's lines; `code` tells which lines are inside code blocks.
 pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
     let mut out: Vec<Name> = Vec::new();
+    let mut traced: Vec<(&str, u32, u32)> = Vec::new();
     let mut add = |text: &str, kind: NameKind, line: u32, marked: bool| {
         let text = text.trim();
         if text.chars().count() < 3 || text.chars().count() > 120 || NOT_NAMES.contains(&text) {
@@ -72,10 +75,12 @@ pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
             kind,
             line,
             marked,
+            at: None,
         });
     };
     for &(n, line, in_code) in lines {
         if in_code {
+            traced.extend(located_paths(line).into_iter().map(|(p, at)| (p, n, at)));
             if let Some(message) = error_message(line) {
                 add(&message, NameKind::Message, n, true);
             }
@@ -100,15 +105,46 @@ pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
             c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '[' | ']')
         }) {
             let word = word.trim_end_matches(['.', ':', '!', '?']);
-            if is_path(word) {
+            // A bare file name (`README.md`) may be anyone's; a path with a folder is this one's.
+            if is_path(word) && word.contains('/') {
                 add(word, NameKind::Path, n, false);
             } else if is_code_ident(word) {
                 add(word.trim_end_matches("()"), NameKind::Ident, n, false);
             }
         }
     }
+    for (path, line, at) in traced {
+        add_at(&mut out, path, line, at);
+    }
     out.truncate(MAX_NAMES);
     out
+}
+
+/// `crates/matcher/src/lib.rs:131:9` in a trace: a path with the line it points at.
+fn located_paths(line: &str) -> Vec<(&str, u32)> {
+    line.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | ',' | '(' | ')' | '`'))
+        .filter_map(|token| {
+            let mut parts = token.split(':');
+            let path = parts.next()?;
+            let at: u32 = parts.next()?.parse().ok()?;
+            (at > 0 && path.contains('/') && is_path(path.trim_start_matches('/')))
+                .then_some((path, at))
+        })
+        .collect()
+}
+
+/// Add a path that a trace names at a line (kept once, the first line wins).
+fn add_at(out: &mut Vec<Name>, path: &str, line: u32, at: u32) {
+    if out.len() >= MAX_NAMES || out.iter().any(|n| n.text == path) {
+        return;
+    }
+    out.push(Name {
+        text: path.to_string(),
+        kind: NameKind::Path,
+        line,
+        marked: true,
+        at: Some(at),
+    });
 }
 
 /// The contents of the code spans of a line.
@@ -176,7 +212,11 @@ fn classify_span(span: &str) -> Vec<(String, NameKind)> {
     if !found.is_empty() {
         return found;
     }
-    if span.split_whitespace().count() >= 3 {
+    // A phrase (not a command line with `-x` options or quoted arguments) may be a message.
+    let command = span
+        .split_whitespace()
+        .any(|w| w.starts_with('-') || w.starts_with('\'') || w.starts_with('"'));
+    if span.split_whitespace().count() >= 3 && !command {
         return vec![(span.to_string(), NameKind::Message)];
     }
     Vec::new()
@@ -291,6 +331,12 @@ fn error_message(line: &str) -> Option<String> {
     let cut = rest
         .find(|c: char| matches!(c, '`' | '"' | '\'' | '{' | '(' | '[') || c.is_ascii_digit())
         .unwrap_or(rest.len());
+    // `assert!(a <= b)` panics with "assertion failed: a <= b": the code spells the expression.
+    if let Some(expr) = rest.strip_prefix("assertion failed:") {
+        let end = expr.find(['\'', '"']).unwrap_or(expr.len());
+        let expr = expr[..end].trim();
+        return (expr.len() >= 5).then(|| expr.to_string());
+    }
     let message = rest[..cut].trim().trim_end_matches([':', ',', '.']).trim();
     (message.split_whitespace().count() >= 2 && message.len() >= 8).then(|| message.to_string())
 }

@@ -30,29 +30,55 @@ pub(super) fn read(worktree: &Path) -> RepoFacts {
             .head_id()
             .ok()
             .map(|id| id.to_hex_with_len(12).to_string());
+        let time_of = |id: gix::Id<'_>| -> Option<i64> {
+            let commit = id.object().ok()?.peel_to_commit().ok()?;
+            commit.time().ok().map(|t| t.seconds)
+        };
+        let head_time = repo.head_id().ok().and_then(time_of);
         if let Ok(platform) = repo.references()
             && let Ok(tags) = platform.tags()
         {
+            // Only versions that came before this checkout could have shown it.
             let mut names: Vec<String> = tags
                 .filter_map(|r| r.ok())
+                .take(2000)
+                .filter(|r| {
+                    let at = r.clone().into_fully_peeled_id().ok().and_then(time_of);
+                    matches!((at, head_time), (Some(t), Some(h)) if t <= h)
+                })
                 .map(|r| r.name().shorten().to_str_lossy().into_owned())
                 .collect();
+            // The project's own versions (`1.2.0`, `v1.2.0`) over its sub-crates' (`foo-0.1.0`).
+            if names.iter().any(|n| own_version(n)) {
+                names.retain(|n| own_version(n));
+            }
             names.sort_by(|a, b| version_key(b).cmp(&version_key(a)).then(a.cmp(b)));
             names.truncate(50);
             facts.tags = names;
         }
     }
-    if let Some(text) = read_text(worktree, "Cargo.toml") {
-        facts.rust_version = text.lines().enumerate().find_map(|(i, l)| {
-            let t = l.trim();
-            (t.starts_with("rust-version") && t.contains('=')).then(|| Hit {
-                path: "Cargo.toml".into(),
-                line: u32::try_from(i + 1).unwrap_or(u32::MAX),
-                text: one_line(t, 160),
-            })
-        });
-    }
+    facts.rust_version = rust_version(worktree, "Cargo.toml");
     facts
+}
+
+/// `rust-version = "…"` in the manifest `rel`, with its line.
+pub(super) fn rust_version(worktree: &Path, rel: &str) -> Option<Hit> {
+    let text = read_text(worktree, rel)?;
+    text.lines().enumerate().find_map(|(i, l)| {
+        let t = l.trim();
+        (t.starts_with("rust-version") && t.contains('=')).then(|| Hit {
+            path: rel.to_string(),
+            line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            text: one_line(t, 160),
+        })
+    })
+}
+
+fn own_version(tag: &str) -> bool {
+    tag.trim_start_matches('v')
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_digit())
 }
 
 /// The numbers of a version-like tag, for sorting (`v1.10.0` after `v1.9.2`).

@@ -116,7 +116,8 @@ pub(in crate::runner::builtin) fn bug(r: &Reading) -> Vec<Finding> {
 /// "Which version first showed it?", with the tags as options and the version the item names.
 fn first_bad_version(r: &Reading) -> Finding {
     let tags = &r.repo.tags;
-    let named = r.item.sentences.iter().find_map(|(n, s)| {
+    // The first version the item names (prose or its `--version` output) that is a tag.
+    let named = r.item.all.iter().find_map(|(n, s, _)| {
         s.split_whitespace()
             .map(|w| {
                 w.trim_matches(|c: char| !c.is_alphanumeric() && c != '.')

@@ -106,6 +106,12 @@ pub(in crate::runner::builtin) fn candidates<'r>(r: &'r Reading) -> Vec<&'r Loca
         .iter()
         .filter(|l| l.name.marked && l.name.kind == NameKind::Ident && !l.name.text.contains("::"))
         .filter(|l| Some(&l.name.text) != old.as_ref())
+        // A package of this workspace is where the change happens, not a candidate.
+        .filter(|l| {
+            !l.hits.iter().any(|h| {
+                h.path.ends_with("Cargo.toml") && h.text.trim_start().starts_with("name =")
+            })
+        })
         .filter(|l| {
             !r.item
                 .headings
@@ -146,7 +152,8 @@ pub(in crate::runner::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
             .iter()
             .any(|h| h.path == "Cargo.lock" && h.text.contains(&format!("\"{}\"", l.name.text)))
     };
-    if candidates.len() >= 2 || candidates.is_empty() {
+    // Asked even when the item suggests one: a suggestion ("like `yansi`") is not a decision.
+    {
         let locked = candidates.iter().find(|l| in_lock(l));
         let mut options: Vec<(String, String)> = candidates
             .iter()
@@ -165,6 +172,9 @@ pub(in crate::runner::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
                 )
             })
             .collect();
+        if candidates.len() == 1 {
+            options.push(("Another crate (say which)".into(), "another".into()));
+        }
         if !options.is_empty() {
             options.push((format!("Keep {shown_old} for now"), "keep".into()));
         }
@@ -174,6 +184,11 @@ pub(in crate::runner::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
         };
         let question = if candidates.is_empty() {
             format!("Which crate should replace {shown_old}? The item names none.")
+        } else if candidates.len() == 1 {
+            format!(
+                "The item suggests {}. Replace {shown_old} with it, or with another crate?{why}",
+                candidates[0].shown()
+            )
         } else {
             format!(
                 "Which crate replaces {shown_old}? The item lists {}.{why}",
@@ -232,7 +247,12 @@ pub(in crate::runner::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
             );
         }
     }
-    if let Some(msrv) = &r.repo.rust_version {
+    // The minimum Rust version of the manifest that declares the dependency, else the root's.
+    let declared = old
+        .and_then(|l| l.definition.as_ref())
+        .filter(|d| d.path.ends_with("Cargo.toml"))
+        .and_then(|d| super::super::repo::rust_version(r.worktree, &d.path));
+    if let Some(msrv) = declared.as_ref().or(r.repo.rust_version.as_ref()) {
         out.push(
             Finding::new(
                 "msrv",
