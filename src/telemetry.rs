@@ -300,12 +300,12 @@ impl Stats {
             self.gate_shown
         ));
         out.push_str(&format!(
-            "  skipped at the gate:       {}{}   (pre-loop)\n",
+            "  skipped at the gate:       {}{}\n",
             self.pre_loop_skips,
             pct(self.pre_loop_skip_rate)
         ));
         out.push_str(&format!(
-            "  \"skip all\" in the loop:    {}{}   (mid-loop)\n",
+            "  \"skip all\" in the loop:    {}{}\n",
             self.mid_loop_skip_all,
             pct(self.mid_loop_skip_all_rate)
         ));

@@ -101,7 +101,7 @@ fn status_all_lists_every_session() {
     let out = repo.run(&["status", "--all"]);
     let text = stdout(&out);
     assert_eq!(text.lines().count(), 1, "{text}");
-    assert!(text.contains("done"), "{text}");
+    assert!(text.contains("finished"), "{text}");
 }
 
 #[test]

@@ -422,3 +422,48 @@ fn prune_removes_nothing_while_an_interview_runs() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(repo.session_ids().len(), 1, "the aborted session stays");
 }
+
+#[test]
+fn status_speaks_to_people_and_json_keeps_the_machine_names() {
+    let repo = TempRepo::new();
+    finished_session(&repo, "7");
+    let out = repo.run(&["status"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(" Now:     finished at turn 1 of 5\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(" Turns 2–5 not needed: the interview finished early\n"),
+        "{text}"
+    );
+    for jargon in ["SubStep", "SKIPPED", "consent\n", "[DONE]"] {
+        assert!(!text.contains(jargon), "{jargon:?} in:\n{text}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&repo.run(&["status", "--json"]).stdout).unwrap();
+    assert_eq!(json["status"], "done");
+    assert_eq!(json["sub_step"], "consent");
+    assert_eq!(json["turns"][4]["status"], "skipped");
+    let all = stdout(&repo.run(&["status", "--all"]));
+    assert!(all.contains(" finished "), "{all}");
+}
+
+#[test]
+fn status_of_a_session_waiting_at_a_question_names_the_question() {
+    let repo = TempRepo::new();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .at_terminal();
+    pty.answer("N to skip entirely.", "y");
+    pty.answer("Where will this service run?", "2");
+    pty.expect("Who uses the export?");
+    let out = repo.run(&["status"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(" Now:     waiting for you at question 2 of 2 (turn 1)\n"),
+        "{text}"
+    );
+    pty.ctrl_c();
+    pty.finish();
+}

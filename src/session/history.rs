@@ -147,6 +147,9 @@ pub struct StatusJson<'a> {
     /// Present while a run of the tool works on this session.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub running: Option<Running>,
+    /// For people: the question the session waits at (1-based) and how many the round has.
+    #[serde(skip)]
+    pub at_question: Option<(usize, usize)>,
 }
 
 /// The run of the tool that holds the worktree's lock for a session.
@@ -233,9 +236,47 @@ pub fn status_word(s: Status) -> &'static str {
     match s {
         Status::InProgress => "in progress",
         Status::WaitingForPerson => "waiting for you",
-        Status::Done => "done",
+        Status::Done => "finished",
         Status::Failed => "failed",
-        Status::Aborted => "aborted",
+        Status::Aborted => "stopped",
+    }
+}
+
+/// A sub-step in words for people ("the runner's work"), as `status` says where a session is.
+fn step_words(s: super::state::SubStep) -> &'static str {
+    use super::state::SubStep::*;
+    match s {
+        Brief => "preparing the brief",
+        Dispatch => "while the runner worked",
+        Guard => "checking the repository after the runner",
+        Receipt => "reading the runner's answer",
+        Questions => "asking you questions",
+        Synthesis => "writing the document",
+        Consent => "asking whether to write the document",
+    }
+}
+
+/// Where the session stands, in one phrase for people: "finished at turn 3 of 5", "waiting for
+/// you at question 3 of 4", "stopped at turn 2 (while the runner worked)".
+pub fn place(v: &StatusJson<'_>) -> String {
+    let turn = v.turn.min(v.max_turns);
+    let waiting = match (v.sub_step, v.at_question) {
+        (super::state::SubStep::Questions, Some((q, n))) => {
+            format!("waiting for you at question {q} of {n} (turn {turn})")
+        }
+        (super::state::SubStep::Consent, _) => {
+            "waiting for you to decide whether to write the document".to_string()
+        }
+        _ => format!("waiting for your decision at turn {turn}"),
+    };
+    let step = step_words(v.sub_step);
+    match (v.status, v.running.is_some()) {
+        (Status::Done, _) => format!("finished at turn {turn} of {}", v.max_turns),
+        (Status::WaitingForPerson, true) => waiting,
+        (Status::WaitingForPerson, false) => format!("stopped while {waiting}"),
+        (Status::InProgress, true) => format!("working on turn {turn} of {} ({step})", v.max_turns),
+        (Status::Failed, _) => format!("failed at turn {turn} ({step})"),
+        (Status::Aborted | Status::InProgress, _) => format!("stopped at turn {turn} ({step})"),
     }
 }
 
@@ -308,6 +349,12 @@ pub fn view(state: &State) -> StatusJson<'_> {
         last_failure: state.last_failure.as_deref(),
         document: state.document.as_deref(),
         running: None,
+        at_question: state
+            .rounds
+            .iter()
+            .rfind(|r| r.turn == state.turn)
+            .filter(|r| r.answers.len() < r.questions.len())
+            .map(|r| (r.answers.len() + 1, r.questions.len())),
     }
 }
 
@@ -329,7 +376,7 @@ fn action(state: &State) -> String {
             "`interview resume {}` continues at turn {} ({})",
             state.session,
             state.turn,
-            sub_step_word(state.sub_step)
+            step_words(state.sub_step)
         ),
     }
 }
@@ -357,13 +404,19 @@ pub fn render(v: &StatusJson<'_>) -> String {
     s.push_str(&format!(" INTERVIEW STATUS ({} {})\n", v.kind, v.subject));
     s.push_str(RULE);
     s.push('\n');
-    for row in &v.turns {
+    let unneeded: Vec<u32> = v
+        .turns
+        .iter()
+        .filter(|r| r.status == "skipped")
+        .map(|r| r.turn)
+        .collect();
+    for row in v.turns.iter().filter(|r| r.status != "skipped") {
         let word = match row.status {
-            "done" => "DONE".to_string(),
-            "failed" => format!("FAILED (retry {}/{})", v.retry_count, v.retries),
-            "in_progress" => "IN PROGRESS".to_string(),
-            "skipped" => "SKIPPED".to_string(),
-            _ => "NOT STARTED".to_string(),
+            "done" => "done".to_string(),
+            "failed" => format!("failed (retry {} of {})", v.retry_count, v.retries),
+            "in_progress" if v.running.is_some() => "in progress".to_string(),
+            "in_progress" => "stopped".to_string(),
+            _ => "not started".to_string(),
         };
         let mut detail = if row.detail.is_empty() {
             String::new()
@@ -377,18 +430,22 @@ pub fn render(v: &StatusJson<'_>) -> String {
             }
             detail.push(')');
         }
-        s.push_str(&format!(" Turn {:<3} [{word}]{detail}\n", row.turn));
+        s.push_str(&format!(" Turn {:<3} {word}{detail}\n", row.turn));
+    }
+    match (unneeded.first(), unneeded.last()) {
+        (Some(a), Some(b)) if a == b => s.push_str(&format!(
+            " Turn {a}     not needed: the interview finished early\n"
+        )),
+        (Some(a), Some(b)) => s.push_str(&format!(
+            " Turns {a}–{b} not needed: the interview finished early\n"
+        )),
+        _ => {}
     }
     s.push_str(RULE);
     s.push('\n');
-    s.push_str(&format!(
-        " Current: Turn {} — {}\n",
-        v.turn.min(v.max_turns),
-        status_word(v.status)
-    ));
-    s.push_str(&format!(" SubStep: {}\n", sub_step_word(v.sub_step)));
+    s.push_str(&format!(" Now:     {}\n", place(v)));
     if v.retry_count > 0 {
-        s.push_str(&format!(" Retry:   {}/{}\n", v.retry_count, v.retries));
+        s.push_str(&format!(" Retry:   {} of {}\n", v.retry_count, v.retries));
     }
     if v.running.is_some() {
         s.push_str(" Running: now\n");
