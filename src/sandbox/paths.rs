@@ -139,6 +139,15 @@ fn read_small(path: &Path) -> Option<String> {
     Some(text)
 }
 
+/// The agent CLI a command line starts (`claude …`, `/opt/bin/codex exec …`), by the program's
+/// file name, if it is one whose state directories are known.
+pub fn cli_of(argv: &[String]) -> Option<&'static str> {
+    let name = Path::new(argv.first()?).file_name()?.to_str()?;
+    ["claude", "codex", "gemini", "aider"]
+        .into_iter()
+        .find(|cli| *cli == name)
+}
+
 /// The state directories (and files) an agent CLI writes as it works, per preset: they stay
 /// writable under the sandbox. Only those that exist are granted (nothing is created for it).
 pub fn state_dirs(preset: Option<&str>) -> Vec<PathBuf> {
@@ -171,6 +180,16 @@ pub fn state_dirs(preset: Option<&str>) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_command_line_starting_a_cli_gets_that_clis_state() {
+        let argv = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(cli_of(&argv(&["/opt/x/claude", "-p"])), Some("claude"));
+        assert_eq!(cli_of(&argv(&["codex", "exec"])), Some("codex"));
+        assert_eq!(cli_of(&argv(&["sh", "claude"])), None);
+        assert_eq!(cli_of(&argv(&["claude-wrapper"])), None);
+        assert_eq!(cli_of(&[]), None);
+    }
 
     #[test]
     fn include_targets_are_protected_relative_to_their_config() {

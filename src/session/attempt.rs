@@ -218,7 +218,10 @@ impl Session<'_> {
                     support,
                     &self.repo.worktree,
                     &self.repo.common_dir,
-                    spec.preset.as_deref(),
+                    // The state belongs to the CLI: a command line starting one gets it too.
+                    spec.preset
+                        .as_deref()
+                        .or_else(|| crate::sandbox::paths::cli_of(&setup.argv)),
                 )
             }),
             // The turn's out/, and the preset's scratch working directory where it has one.
