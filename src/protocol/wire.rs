@@ -430,6 +430,110 @@ mod tests {
         );
     }
 
+    /// Whether `value` fits `schema` in the wire subset (type, enum, required, closed objects,
+    /// items): the keywords a wire schema has, all of them.
+    fn fits(schema: &Value, value: &Value, at: &str) -> Result<(), String> {
+        if let Some(values) = schema.get("enum").and_then(Value::as_array)
+            && !values.contains(value)
+        {
+            return Err(format!("{at}: {value} is not one of {values:?}"));
+        }
+        let types: Vec<&str> = match schema.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => vec![],
+        };
+        let is = |t: &str| match t {
+            "null" => value.is_null(),
+            "string" => value.is_string(),
+            "integer" => value.is_i64() || value.is_u64(),
+            "array" => value.is_array(),
+            "object" => value.is_object(),
+            _ => false,
+        };
+        if !types.iter().any(|t| is(t)) {
+            return Err(format!("{at}: {value} is not {types:?}"));
+        }
+        if let Value::Object(map) = value {
+            for name in required(schema) {
+                if !map.contains_key(name) {
+                    return Err(format!("{at}.{name}: missing"));
+                }
+            }
+            let props = properties(schema);
+            for (k, v) in map {
+                let sub = props.get(k).ok_or(format!("{at}.{k}: not allowed"))?;
+                fits(sub, v, &format!("{at}.{k}"))?;
+            }
+        }
+        if let (Value::Array(items), Some(item)) = (value, schema.get("items")) {
+            for (i, v) in items.iter().enumerate() {
+                fits(item, v, &format!("{at}[{i}]"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The strict receipt in wire form: every field of both forms, absent ones `null`.
+    fn to_wire(strict: &Value) -> Value {
+        let mut v = strict.clone();
+        let fill = |obj: &mut Value, keys: &[&str]| {
+            for k in keys {
+                if obj.get(*k).is_none() {
+                    obj[*k] = Value::Null;
+                }
+            }
+        };
+        fill(&mut v, &["questions", "title", "summary", "entries"]);
+        for q in v["questions"].as_array_mut().into_iter().flatten() {
+            fill(q, &["options", "recommended"]);
+        }
+        for e in v["entries"].as_array_mut().into_iter().flatten() {
+            fill(e, &["sources"]);
+        }
+        v
+    }
+
+    /// The receipts the docs show, as a model would return them in the wire form: they fit the
+    /// wire schema, and read back through the checks as the same receipts as the strict forms.
+    #[test]
+    fn receipts_fit_the_wire_schema_and_read_back_as_the_strict_receipt() {
+        use crate::receipt::{CheckContext, Form, parse_and_check_as};
+        let ask = json!({"receipt": "ask", "version": 1, "questions": [
+            {"topic": "deployment_target", "question_text": "Where will this service run?",
+             "severity": 7, "options": [{"label": "Kubernetes", "value": "k8s"},
+             {"label": "One VM", "value": "vm"}], "recommended": "k8s"},
+            {"topic": "data_retention", "question_text": "How long?", "severity": 4}]});
+        let done = json!({"receipt": "done", "version": 1, "title": "Intent of #42",
+            "entries": [{"title": "CSV dialect", "content": "Probably RFC 4180.",
+            "clarity": "inferred"}, {"title": "Which encodings?", "content": "",
+            "clarity": "open-question", "sources": ["a URL"]}]});
+        let dir = tempfile::tempdir().unwrap();
+        let none = std::collections::BTreeSet::new();
+        let ctx = CheckContext {
+            final_turn: false,
+            asked_topics: &none,
+            answered_topics: &none,
+            repo_root: dir.path(),
+        };
+        for family in [Family::Anthropic, Family::OpenAi] {
+            let wire = schema(family);
+            for strict in [&ask, &done] {
+                let w = to_wire(strict);
+                fits(&wire, &w, "$").unwrap_or_else(|e| panic!("{family:?}: {e}"));
+                // The strict form does not fit (fields are missing): the forms really differ.
+                assert!(fits(&wire, strict, "$").is_err());
+                let from_wire = parse_and_check_as(&w.to_string(), &ctx, Form::Wire)
+                    .unwrap()
+                    .0;
+                let from_strict = parse_and_check_as(&strict.to_string(), &ctx, Form::Strict)
+                    .unwrap()
+                    .0;
+                assert_eq!(from_wire, from_strict);
+            }
+        }
+    }
+
     #[test]
     fn the_limits_the_wire_schema_cannot_carry_are_in_its_descriptions() {
         let wire = schema_text(Family::Anthropic);
