@@ -515,6 +515,7 @@ mod tests {
             asked_topics: &none,
             answered_topics: &none,
             repo_root: dir.path(),
+            work_item: None,
         };
         for family in [Family::Anthropic, Family::OpenAi] {
             let wire = schema(family);

@@ -238,9 +238,18 @@ impl Session<'_> {
         let said = || {
             // A preset's CLI says why in its JSON, somewhere in the log; a runner of one's own
             // says it last on stderr (the log interleaves stdout, so its last line is chance).
+            let full = std::fs::read(&files.log).unwrap_or_default();
             let log = match self.settings.runner.preset {
-                Some(_) => std::fs::read(&files.log).unwrap_or_default(),
-                None => outcome.stderr_tail.clone(),
+                Some(_) => full,
+                None => {
+                    // An agent CLI run as a command of one's own still says why in its JSON.
+                    if let Some(said) =
+                        crate::runner::presets::json_error(&String::from_utf8_lossy(&full))
+                    {
+                        return format!(": {said}");
+                    }
+                    outcome.stderr_tail.clone()
+                }
             };
             crate::runner::presets::said_on_failure(
                 self.settings.runner.preset.as_deref(),

@@ -10,7 +10,7 @@ mod report;
 
 pub use envelope::extract;
 pub use installed::{VERSION_TIMEOUT, drift, find_on_path, list, render_list, version_of};
-pub use report::{Usage, said_on_failure, usage};
+pub use report::{Usage, json_error, said_on_failure, usage};
 
 use super::{ReceiptFrom, RunnerSpec};
 use crate::protocol::wire::Family;

@@ -167,6 +167,28 @@ fn last_object(text: &str) -> Option<serde_json::Map<String, Value>> {
         })
 }
 
+/// The error a CLI run as a custom command printed as JSON (an envelope with `is_error`, a
+/// `turn.failed` or `error` event, an `error` object), the latest one in `log`.
+pub fn json_error(log: &str) -> Option<String> {
+    log.lines().rev().take(200).find_map(|line| {
+        let Ok(Value::Object(map)) = serde_json::from_str::<Value>(line.trim()) else {
+            return None;
+        };
+        let kind = map.get("type").and_then(Value::as_str).unwrap_or("");
+        let said = if map.get("is_error").and_then(Value::as_bool) == Some(true) {
+            map.get("result").and_then(Value::as_str)
+        } else if kind == "turn.failed" || kind == "error" || map.contains_key("error") {
+            map.get("error")
+                .and_then(|e| e.get("message").or(Some(e)))
+                .and_then(Value::as_str)
+                .or_else(|| map.get("message").and_then(Value::as_str))
+        } else {
+            None
+        };
+        said.filter(|s| !s.trim().is_empty()).map(excerpt)
+    })
+}
+
 /// What the runner itself said about a failed turn: a preset's error from its envelope or
 /// events, else the last line of its output (from `runner.log`), sanitised and shortened.
 pub fn said_on_failure(preset: Option<&str>, stdout: &str, log: &str) -> Option<String> {
@@ -271,6 +293,18 @@ mod tests {
         let said = said_on_failure(Some("gemini"), "", log).unwrap();
         assert!(said.contains("Gemini CLI reported an error"), "{said}");
         assert!(said.contains("answered 400"), "{said}");
+    }
+
+    #[test]
+    fn a_cli_run_as_a_command_says_its_json_error() {
+        let log = "{\"type\":\"thread.started\"}\n{\"type\":\"turn.failed\",\"error\":{\"message\":\"Invalid schema\"}}\n{\"type\":\"done\"}\n";
+        assert_eq!(json_error(log).as_deref(), Some("Invalid schema"));
+        let envelope = recorded!("claude-server-error.json");
+        assert!(json_error(envelope).unwrap().contains("API Error: 400"));
+        assert_eq!(
+            json_error("{\"type\":\"item.completed\"}\nplain text\n"),
+            None
+        );
     }
 
     #[test]
