@@ -73,8 +73,14 @@ pub enum Command {
     },
     /// Print a session's answers in the replay format, ready to commit as a CI fixture.
     Answers {
-        /// The session id (default: the latest session).
-        session: Option<String>,
+        /// A session id, or a subject: `intent 42`, `reflect v1.2.0` (its latest session).
+        /// Default: the latest session.
+        #[arg(num_args = 0..=2, value_name = "SESSION | KIND ID")]
+        which: Vec<String>,
+        /// Write the answers to FILE (atomically: on any failure FILE is left as it was)
+        /// instead of standard output.
+        #[arg(short = 'o', long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
     },
     /// Run a command under the change guard, or print a snapshot.
     Guard(GuardOptions),
@@ -162,6 +168,9 @@ pub struct RunOptions {
     /// Replay answers from FILE instead of asking.
     #[arg(long, value_name = "FILE")]
     pub answers: Option<PathBuf>,
+    /// Replay an answers file that was recorded about another subject.
+    #[arg(long, requires = "answers")]
+    pub any_subject: bool,
     /// In replay, what to do with a question that has no recorded answer.
     #[arg(long, value_enum, default_value_t = Missing::Fail)]
     pub missing: Missing,

@@ -354,3 +354,193 @@ fn a_replay_names_every_topic_of_the_round_it_has_no_answer_for() {
         .run()
         .exits(0);
 }
+
+/// The README's line that starts with `start`, without its comment, as a person copies it.
+fn readme_line(start: &str) -> String {
+    let readme = std::fs::read_to_string(crate::util::fixtures().join("../README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with(start))
+        .unwrap_or_else(|| panic!("README.md has no line starting with {start:?}"));
+    line.split("  #").next().unwrap().trim().to_string()
+}
+
+/// Run a README line in `dir` through the shell, with this build's `interview` first on PATH.
+fn shell(repo: &TempRepo, dir: &std::path::Path, line: &str) -> std::process::Output {
+    let bin_dir = crate::util::bin().parent().unwrap().to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    std::process::Command::new("sh")
+        .args(["-c", line])
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("HOME", repo.home())
+        .env("TMPDIR", repo.home())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// Answer a whole interview at the terminal as a person would: every question in words, the
+/// consent with A.
+fn interview_at_terminal(mut pty: crate::util::Pty) {
+    use expectrl::{Expect, Regex};
+    let pattern = r"(\[Y\] Answer questions now|Q&A Progress|Choose A, B)[\s\S]*?(> |: )";
+    while let Ok(found) = pty.session.expect(Regex(pattern)) {
+        let reply = match found.get(1).unwrap_or_default() {
+            b"[Y] Answer questions now" => "y",
+            b"Q&A Progress" => "the analysts",
+            _ => "A",
+        };
+        if pty.session.send_line(reply).is_err() {
+            break;
+        }
+    }
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 0, "{screen}");
+}
+
+#[test]
+fn the_readmes_record_and_replay_lines_work_as_written() {
+    let record = readme_line("interview answers ");
+    let replay = readme_line("interview intent 42 --answers ");
+    let repo = TempRepo::new();
+    repo.write(
+        "docs/intents/42.md",
+        "# Export to CSV\n\nUsers want their data as CSV.\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "work item 42"]);
+    // A person answers at the terminal, then a reflect session is the latest one.
+    interview_at_terminal(crate::util::Pty::spawn(&repo, &["intent", "42"], &[]));
+    Interview::reflect(&repo, "HEAD")
+        .answers(r#"{ "interview_answers": 1, "gate": "n" }"#)
+        .yes()
+        .run();
+    let out = shell(&repo, repo.path(), &record);
+    assert!(out.status.success(), "{record}: {}", stderr(&out));
+    let fixture = repo.read("fixtures/answers/intent-42.json");
+    assert!(fixture.contains("the analysts"), "{fixture}");
+    // A failure leaves the fixture as it was (the shell's `>` would have emptied it first).
+    let failed = shell(
+        &repo,
+        repo.path(),
+        &record.replace("intent 42", "intent 43"),
+    );
+    assert_eq!(failed.status.code(), Some(2), "{}", stderr(&failed));
+    assert_eq!(repo.read("fixtures/answers/intent-42.json"), fixture);
+    // Committed, replayed in a fresh clone (as CI does): the person's answers, the same
+    // document in every clone.
+    repo.git(&["add", "fixtures"]);
+    repo.git(&["commit", "-q", "-m", "answers of intent 42"]);
+    let document = repo.read("docs/interviews/intent-42.md");
+    let mut documents = Vec::new();
+    for name in ["clone-1", "clone-2"] {
+        let clone = repo.scratch(name);
+        let (from, to) = (repo.path().to_str().unwrap(), clone.to_str().unwrap());
+        repo.git(&["clone", "-q", from, to]);
+        let out = shell(&repo, &clone, &replay);
+        assert!(out.status.success(), "{replay}: {}", stderr(&out));
+        documents
+            .push(std::fs::read_to_string(clone.join("docs/interviews/intent-42.md")).unwrap());
+    }
+    assert_eq!(documents[0], documents[1]);
+    assert_eq!(
+        documents[0].matches("A: the analysts").count(),
+        2,
+        "{}",
+        documents[0]
+    );
+    assert_eq!(document.matches("A: the analysts").count(), 2, "{document}");
+    // An unfinished session about the same subject does not block the replay either.
+    let honest = crate::util::runner("honest.sh");
+    let args = [
+        "intent",
+        "42",
+        "--sandbox",
+        "off",
+        "--runner",
+        honest.as_str(),
+    ];
+    let mut pty = crate::util::Pty::spawn(&repo, &args, &[]);
+    pty.answer("[Y]", "y");
+    pty.expect("Q&A Progress");
+    pty.ctrl_c();
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 130, "{screen}");
+    // The document written above is not overwritten without a recorded decision: moved away.
+    std::fs::rename(
+        repo.path().join("docs/interviews/intent-42.md"),
+        repo.scratch("intent-42.md"),
+    )
+    .unwrap();
+    let out = shell(&repo, repo.path(), &replay);
+    assert!(out.status.success(), "{replay}: {}", stderr(&out));
+    assert!(
+        repo.read("docs/interviews/intent-42.md")
+            .starts_with("# Intent of 42: Export to CSV"),
+        "{}",
+        repo.read("docs/interviews/intent-42.md")
+    );
+    assert!(!repo.path().join("docs/interviews/intent-42-2.md").exists());
+}
+
+#[test]
+fn an_answers_file_records_its_subject_and_is_not_replayed_into_another() {
+    let repo = TempRepo::new();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .without_sandbox()
+        .yes()
+        .at_terminal();
+    pty.answer("[Y]", "y");
+    pty.answer("Where will this service run?", "2");
+    pty.answer("Who uses the export?", "analysts");
+    pty.answer("[Y]", "y");
+    pty.answer("Which encodings must be supported?", "utf-8");
+    let (code, screen) = pty.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert_eq!(repo.recorded_answers()["subject"], "intent 7");
+    let fixture = repo.scratch("intent-7.json");
+    let out = repo.run(&["answers", "intent", "7", "-o", fixture.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let refused = Interview::intent(&repo, "8")
+        .work_item()
+        .runner("honest.sh")
+        .answers_file(&fixture)
+        .yes()
+        .run()
+        .exits(2);
+    assert!(
+        refused
+            .stderr
+            .contains("recorded about intent 7, not intent 8"),
+        "{}",
+        refused.stderr
+    );
+    assert!(
+        refused.stderr.contains("--any-subject"),
+        "{}",
+        refused.stderr
+    );
+    Interview::intent(&repo, "8")
+        .work_item()
+        .runner("honest.sh")
+        .answers_file(&fixture)
+        .arg("--any-subject")
+        .yes()
+        .run()
+        .exits(0);
+    // Into its own subject it replays as recorded.
+    Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .answers_file(&fixture)
+        .out("docs/again.md")
+        .yes()
+        .run()
+        .exits(0);
+}

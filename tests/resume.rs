@@ -206,16 +206,47 @@ fn the_circuit_breaker_blocks_resume_until_acknowledged() {
 }
 
 #[test]
-fn a_new_interview_on_a_subject_with_an_unfinished_session_asks_first() {
+fn a_replay_on_a_subject_with_an_unfinished_session_starts_over_unless_told_to_resume() {
     let repo = TempRepo::new();
     fail_three_times(&repo);
+    let before = repo.session_ids();
     let out = Interview::of_work_item(&repo)
         .runner("honest.sh")
         .answers(ANSWERS)
         .yes()
         .run()
-        .exits(5);
+        .exits(0);
     assert!(out.stderr.contains("\"unfinished\""), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("a new session is started"),
+        "{}",
+        out.stderr
+    );
+    let after = repo.session_ids();
+    assert_eq!(after.len(), before.len() + 1, "{after:?}");
+    // The unfinished one is left as it was.
+    let old = repo
+        .path()
+        .join(".interview/sessions")
+        .join(&before[0])
+        .join("state.json");
+    let old: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(old).unwrap()).unwrap();
+    assert_ne!(old["status"], "done");
+}
+
+#[test]
+fn a_new_interview_at_a_terminal_on_a_subject_with_an_unfinished_session_asks_first() {
+    let repo = TempRepo::new();
+    fail_three_times(&repo);
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .yes()
+        .at_terminal();
+    pty.expect("an unfinished session on intent 7 exists");
+    pty.answer("Choose A, B or C", "C");
+    let (_, screen) = pty.finish();
+    assert!(!screen.contains("Where will this service run?"), "{screen}");
 }
 
 #[test]

@@ -40,6 +40,8 @@ pub struct ReplayFile {
     pub answers: BTreeMap<String, String>,
     /// Decision id → the letter typed.
     pub decisions: BTreeMap<String, String>,
+    /// What the answers were given about, as typed: `intent 42`, `reflect v1.2.0`.
+    pub subject: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -52,6 +54,8 @@ enum GateOut<'a> {
 #[derive(Serialize)]
 struct FileOut<'a> {
     interview_answers: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subject: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     gate: Option<GateOut<'a>>,
     answers: &'a BTreeMap<String, String>,
@@ -114,6 +118,9 @@ impl ReplayFile {
                     })?);
                 }
                 "gate" => out.gate = parse_gate(v, &here).map_err(|(p, m)| err(&p, m))?,
+                "subject" => {
+                    out.subject = Some(string(v, &here).map_err(|(p, m)| err(&p, m))?);
+                }
                 "answers" => {
                     for (topic, answer) in object(v, &here).map_err(|(p, m)| err(&p, m))? {
                         let at = format!("{here}.{topic}");
@@ -145,7 +152,7 @@ impl ReplayFile {
                 _ => {
                     return Err(err(
                         &here,
-                        "unknown key: an answers file has only interview_answers, gate, answers and decisions".into(),
+                        "unknown key: an answers file has only interview_answers, subject, gate, answers and decisions".into(),
                     ));
                 }
             }
@@ -168,6 +175,7 @@ impl ReplayFile {
         };
         let out = FileOut {
             interview_answers: VERSION,
+            subject: self.subject.as_deref(),
             gate,
             answers: &self.answers,
             decisions: &self.decisions,
@@ -372,6 +380,11 @@ impl ReplayPerson {
             missing: Vec::new(),
             round: Vec::new(),
         }
+    }
+
+    /// The subject the file was recorded about, if it says.
+    pub fn subject(&self) -> Option<&str> {
+        self.file.subject.as_deref()
     }
 
     /// Topics in the file that no question asked about (stale fixtures), sorted.

@@ -96,14 +96,19 @@ fn new_interview(
     }
     let mut lock = super::lock(&repo, &format!("{} {id}", kind.as_str()))?;
     let mut who = Who::new(look, &settings)?;
+    let typed = format!("{} {id}", kind.as_str());
+    who.check_subject(&typed, run.any_subject)?;
     let who_ready = who.ready();
     if let Some(code) = offer_resume(&repo, &settings, &mut lock, kind, id, who.person())? {
         return who.finish(Ok(code));
     }
     let prepared = Prepared::new(&repo, kind.as_str(), id)?;
     lock.set_session(&prepared.id)?;
-    let mut person =
-        RecordingPerson::new(who.person(), ReplayFile::default(), prepared.answers_path());
+    let recorded = ReplayFile {
+        subject: Some(typed),
+        ..ReplayFile::default()
+    };
+    let mut person = RecordingPerson::new(who.person(), recorded, prepared.answers_path());
     // The subject is checked before "no terminal": a bad tag or work item says so first.
     let (subject, tracker) = match find(&repo, &settings, &mut person).and_then(|found| {
         who_ready?;
@@ -174,12 +179,12 @@ fn offer_resume(
     };
     let choice = match crate::ask::choose(person, &decision) {
         Ok(c) => c,
+        // A replay (CI) starts fresh unless its answers file says to resume.
         Err(AskError::MissingDecision { id }) => {
-            return Err(Error::MissingAnswer {
-                message: format!(
-                    "an unfinished session on {kind} {subject_id} exists and the answers file has no decision `{id}`; add to \"decisions\":\n  \"{id}\": \"B\"   (A resume, B start over, C stop)"
-                ),
-            });
+            person.say(&format!(
+                "An unfinished session on {kind} {subject_id} exists; the answers file has no decision `{id}`, so a new session is started (\"{id}\": \"A\" in \"decisions\" resumes it)"
+            ));
+            1
         }
         Err(e) => return Err(e.into()),
     };

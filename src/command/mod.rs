@@ -50,7 +50,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Man => man::run(),
         Command::Prune { older_than, keep } => printed(prune::run(&cwd, *older_than, *keep)),
         Command::Stats { json } => printed(stats::run(&cwd, *json)),
-        Command::Answers { session } => printed(answers::run(&cwd, session.as_deref())),
+        Command::Answers { which, output } => printed(answers::run(&cwd, which, output.as_deref())),
         Command::Status { session, all, json } => {
             printed(status::run(&cwd, session.as_deref(), *all, *json))
         }

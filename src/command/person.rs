@@ -96,6 +96,21 @@ impl Who {
         }
     }
 
+    /// An answers file recorded about another subject than `subject` (`intent 42`) is refused,
+    /// unless `any` (`--any-subject`).
+    pub fn check_subject(&self, subject: &str, any: bool) -> Result<()> {
+        if let Who::Replay(p) = self
+            && let Some(recorded) = p.subject()
+            && recorded != subject
+            && !any
+        {
+            return Err(Error::Usage(format!(
+                "the answers file was recorded about {recorded}, not {subject}: its answers belong to another subject. Pass --any-subject to replay it here anyway"
+            )));
+        }
+        Ok(())
+    }
+
     /// After a replayed run, warn about answers for topics never asked (a stale fixture).
     pub fn finish(self, result: Result<i32>) -> Result<i32> {
         if let Who::Replay(p) = &self {

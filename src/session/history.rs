@@ -87,9 +87,36 @@ pub fn find(worktree: &Path, id: Option<&str>) -> Result<Listed> {
     }
 }
 
-/// `interview answers [SESSION]`.
-pub fn print_answers(repo: &Repo, id: Option<&str>) -> Result<i32> {
-    let listed = find(&repo.worktree, id)?;
+/// Which session `interview answers` prints.
+pub enum Which<'a> {
+    Latest,
+    Session(&'a str),
+    /// The latest session about this subject (`intent 42`).
+    Subject {
+        kind: &'a str,
+        id: &'a str,
+    },
+}
+
+/// `interview answers [SESSION | KIND ID] [-o FILE]`.
+pub fn print_answers(repo: &Repo, which: Which<'_>, output: Option<&Path>) -> Result<i32> {
+    let listed = match which {
+        Which::Latest => find(&repo.worktree, None)?,
+        Which::Session(id) => find(&repo.worktree, Some(id))?,
+        Which::Subject { kind, id } => list(&repo.worktree)
+            .into_iter()
+            .rev()
+            .find(|l| {
+                l.state
+                    .as_ref()
+                    .is_ok_and(|s| s.kind.as_str() == kind && s.subject_id == id)
+            })
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "no session about {kind} {id} here; `interview status --all` lists them"
+                ))
+            })?,
+    };
     let path = listed.dir.join("answers.json");
     let text = std::fs::read_to_string(&path).map_err(|e| {
         Error::io(
@@ -101,7 +128,20 @@ pub fn print_answers(repo: &Repo, id: Option<&str>) -> Result<i32> {
             e,
         )
     })?;
-    crate::output::stdout(&text)?;
+    match output {
+        None => crate::output::stdout(&text)?,
+        Some(file) => {
+            // A fixture to commit: the mode it already has, or an ordinary file's.
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(file).map_or(0o644, |m| m.permissions().mode() & 0o777);
+            if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+            }
+            crate::atomic::write_with_mode(file, text.as_bytes(), Some(mode))
+                .map_err(|e| Error::io(format!("cannot write {}", file.display()), e))?
+        }
+    }
     Ok(0)
 }
 
