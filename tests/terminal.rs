@@ -467,3 +467,29 @@ fn status_of_a_session_waiting_at_a_question_names_the_question() {
     pty.ctrl_c();
     pty.finish();
 }
+
+#[test]
+fn a_reflect_document_is_named_after_the_commit_not_head_tilde() {
+    let repo = TempRepo::new();
+    repo.write("src/lib.rs", "pub fn answer() -> u32 {\n    43\n}\n");
+    repo.git(&["commit", "-q", "-am", "change the answer"]);
+    let base = repo.git(&["rev-parse", "--short=7", "HEAD~1"]);
+    Interview::reflect(&repo, "HEAD~1")
+        .runner("done-at-once.sh")
+        .answers(r#"{ "interview_answers": 1 }"#)
+        .yes()
+        .run()
+        .exits(0);
+    let names: Vec<String> = std::fs::read_dir(repo.path().join("docs/interviews"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    let re = regex::Regex::new(&format!(
+        r"^reflect-{}-\d{{4}}-\d{{2}}-\d{{2}}\.md$",
+        base.trim()
+    ))
+    .unwrap();
+    assert!(re.is_match(&names[0]), "{names:?}");
+    assert!(!names[0].contains("HEAD"), "{names:?}");
+}

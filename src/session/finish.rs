@@ -28,7 +28,7 @@ impl Session<'_> {
                 let rel = other.clone().unwrap_or_else(|| {
                     PathBuf::from(document::default_out_path(
                         self.subject.kind,
-                        &self.subject.id,
+                        self.subject.document_name(),
                     ))
                 });
                 let path = if rel.is_absolute() {

@@ -376,6 +376,7 @@ fn subject_of(facts: IntentFacts) -> Result<Subject> {
     let value = serde_json::to_value(&facts)
         .map_err(|e| Error::Other(format!("cannot serialise work item `{}`: {e}", facts.id)))?;
     Ok(Subject {
+        document_name: None,
         kind: Kind::Intent,
         id: facts.id.clone(),
         title: format!("Intent of {}: {}", facts.id, facts.title),

@@ -43,6 +43,17 @@ pub struct Subject {
     pub facts_markdown: String,
     /// The same facts, structured, for runners that read `brief.json` (the built-in interviewer).
     pub facts: serde_json::Value,
+    /// What the document is named after when the id would mislead: `reflect HEAD~20` names the
+    /// commit it resolved to and the date, since `HEAD~20` means another commit tomorrow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document_name: Option<String>,
+}
+
+impl Subject {
+    /// The name the document's default file name is made from.
+    pub fn document_name(&self) -> &str {
+        self.document_name.as_deref().unwrap_or(&self.id)
+    }
 }
 
 /// `s` cut to at most `max` characters, with `…` when cut.

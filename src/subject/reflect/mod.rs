@@ -39,10 +39,53 @@ pub fn reflect(repo_root: &Path, rev: &str) -> Result<Subject> {
     let facts_json = serde_json::to_value(&facts)
         .map_err(|e| Error::Other(format!("cannot serialise the facts of {rev}..HEAD: {e}")))?;
     Ok(Subject {
+        document_name: document_name(rev, &facts.base, facts.last_date.as_deref()),
         kind: Kind::Reflect,
         id: rev.to_string(),
         title: format!("Reflection on the work since {rev}"),
         facts_markdown,
         facts: facts_json,
     })
+}
+
+/// A revision that moves (`HEAD~20`, `main^`, `HEAD`, `@{1}`) names its document after the commit
+/// it resolved to and the date of the newest commit reflected on; a tag or other plain name keeps
+/// its own. `None`: the revision as typed is the name.
+fn document_name(rev: &str, base: &str, last_date: Option<&str>) -> Option<String> {
+    let relative = rev == "HEAD" || rev.contains(['~', '^', '@', ':']);
+    if !relative {
+        return None;
+    }
+    let short: String = base.chars().take(7).collect();
+    Some(match last_date {
+        Some(date) => format!("{short}-{date}"),
+        None => short,
+    })
+}
+
+#[cfg(test)]
+mod naming_tests {
+    use super::document_name;
+
+    #[test]
+    fn a_moving_revision_is_named_by_its_commit_and_date() {
+        let base = "3f2a1bc9d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4";
+        assert_eq!(
+            document_name("HEAD~20", base, Some("2026-12-01")).as_deref(),
+            Some("3f2a1bc-2026-12-01")
+        );
+        assert_eq!(
+            document_name("main^", base, None).as_deref(),
+            Some("3f2a1bc")
+        );
+        assert_eq!(
+            document_name("HEAD", base, None).as_deref(),
+            Some("3f2a1bc")
+        );
+    }
+
+    #[test]
+    fn a_tag_keeps_its_name() {
+        assert_eq!(document_name("v1.2.0", "3f2a1bc", Some("2026-12-01")), None);
+    }
 }
