@@ -860,3 +860,35 @@ fn a_runner_cannot_confirm_what_the_item_says_by_citing_it() {
         rejected[0]
     );
 }
+
+#[test]
+fn a_flag_the_new_one_extends_is_asked_about_as_related_not_as_asked_for() {
+    let app = "pub fn build() -> App {\n    App::new(\"app\")\n        .arg(Arg::new(\"exclude\").long(\"exclude\").takes_value(true))\n}\n";
+    let (repo, subject) = repo_with(
+        &[
+            ("src/app.rs", app),
+            ("CHANGELOG.md", "# 1.0\n\n- `--exclude` added\n"),
+        ],
+        "# Add `--exclude-regex`\n\nA regex twin of the existing `--exclude` glob option.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let related = question(&first, "flag_exclude");
+    assert!(
+        related.question_text.contains("src/app.rs:3"),
+        "{}",
+        related.question_text
+    );
+    assert!(
+        !topic_list(&first).contains(&"existing_exclude"),
+        "{:?}",
+        topic_list(&first)
+    );
+    // A changelog is history: not a page to update.
+    for q in &first {
+        assert!(
+            !q.question_text.contains("CHANGELOG.md"),
+            "{}",
+            q.question_text
+        );
+    }
+}

@@ -131,6 +131,8 @@ const CUES: &[Cue] = &[
         place: Place::Title,
         terms: &[
             "unmaintained",
+            "not maintained",
+            "no longer maintained",
             "replace",
             "switch from",
             "migrate from",

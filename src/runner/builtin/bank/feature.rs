@@ -92,8 +92,8 @@ fn feature_rest(r: &Reading) -> Vec<Finding> {
             .recommend("follow_pattern"),
         );
     }
-    if let Some(l) = found_names(r).into_iter().find(|l| !l.in_docs().is_empty()) {
-        let docs = l.in_docs();
+    if let Some(l) = found_names(r).into_iter().find(|l| !pages(l).is_empty()) {
+        let docs = pages(l);
         out.push(
             Finding::new("docs_update", 4, format!("{} is described at {}. Update that in the same change? Recommended: the docs would disagree otherwise.", l.shown(), cites(&docs, 2)))
                 .titled("Documentation")
@@ -202,4 +202,17 @@ fn feature_rest(r: &Reading) -> Vec<Finding> {
         );
     }
     out
+}
+
+/// The documentation pages that name `l`; a changelog is history, not a page to update.
+fn pages(l: &Located) -> Vec<&Hit> {
+    l.in_docs()
+        .into_iter()
+        .filter(|h| {
+            let upper = h.path.to_uppercase();
+            !["CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASE"]
+                .iter()
+                .any(|w| upper.contains(w))
+        })
+        .collect()
 }

@@ -8,7 +8,7 @@ use super::intent::{BENCHMARKS, FLAG_CONVENTIONS, Located, Reading, is_doc, is_t
 use super::names::NameKind;
 use super::questions::slug;
 use super::repo::{lock_parents, tag_for};
-use super::search::Hit;
+use super::search::{Hit, has_name};
 
 /// `a:1, b:2, c:3` for the first `n` hits.
 fn cites(hits: &[&Hit], n: usize) -> String {
@@ -69,36 +69,42 @@ pub(super) fn proposed(r: &Reading, l: &Located) -> bool {
     // Each mention comes with a word that points at what is there: before it ("like
     // `--color`", "the existing `--out`") or right after it ("`--color` like today").
     let referenced = |s: &str| {
-        s.match_indices(text).all(|(at, _)| {
-            let before: String = s[..at].to_lowercase().chars().rev().take(24).collect();
-            let before: String = before.chars().rev().collect();
-            let after: String = s[at + text.len()..]
-                .to_lowercase()
-                .chars()
-                .take(24)
-                .collect();
-            [
-                "like ",
-                "such as ",
-                "existing ",
-                "current",
-                "today",
-                "already",
-                "as ",
-            ]
-            .iter()
-            .any(|w| before.contains(w))
-                || ["today", "already", "currently", "as before", "does"]
-                    .iter()
-                    .any(|w| after.contains(w))
-        })
+        s.match_indices(text)
+            // Only whole names: `--exclude` is not in `--exclude-regex`.
+            .filter(|(at, _)| {
+                !s[at + text.len()..]
+                    .starts_with(|c: char| c.is_alphanumeric() || matches!(c, '_' | '-'))
+            })
+            .all(|(at, _)| {
+                let before: String = s[..at].to_lowercase().chars().rev().take(24).collect();
+                let before: String = before.chars().rev().collect();
+                let after: String = s[at + text.len()..]
+                    .to_lowercase()
+                    .chars()
+                    .take(24)
+                    .collect();
+                [
+                    "like ",
+                    "such as ",
+                    "existing ",
+                    "current",
+                    "today",
+                    "already",
+                    "as ",
+                ]
+                .iter()
+                .any(|w| before.contains(w))
+                    || ["today", "already", "currently", "as before", "does"]
+                        .iter()
+                        .any(|w| after.contains(w))
+            })
     };
-    if r.facts.title.contains(text) && !referenced(&r.facts.title) {
+    if has_name(&r.facts.title, text) && !referenced(&r.facts.title) {
         return true;
     }
     r.item.sentences.iter().any(|(_, s)| {
         let lower = s.to_lowercase();
-        s.contains(text)
+        has_name(s, text)
             && !referenced(s)
             && [
                 "add",
