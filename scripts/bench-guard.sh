@@ -1,5 +1,6 @@
 #!/bin/sh
-# Benchmark of the change guard: snapshot time and peak memory against
+# Benchmark of the change guard: snapshot time, a guarded no-op (`interview guard -- true`: two
+# snapshots and their diff) and peak memory against
 # `git status --porcelain=v2 --ignored=matching --untracked-files=all` on the same synthetic
 # repository (N tracked files in 20-file directories, plus an ignored build tree of N/5 files).
 #
@@ -64,7 +65,7 @@ measure() {
     sort -n "$work/times" | awk -v r="$runs" 'NR == int((r + 1) / 2) { t = $1 } { if ($2 > m) m = $2 } END { print t, m }'
 }
 
-printf '%-8s %-9s %-14s %-14s %-7s %-16s %s\n' files ignored "snapshot (s)" "git status (s)" ratio "snapshot RSS" "git RSS"
+printf '%-8s %-9s %-14s %-14s %-7s %-16s %-7s %-16s %s\n' files ignored "snapshot (s)" "git status (s)" ratio "guard -- true" ratio "snapshot RSS" "git RSS"
 for n in $sizes; do
     repo="$work/repo-$n"
     [ -d "$repo/.git" ] || generate "$repo" "$n" >/dev/null
@@ -76,9 +77,13 @@ for n in $sizes; do
     snap_t=$1 snap_m=$2
     set -- $(measure git status --porcelain=v2 --ignored=matching --untracked-files=all)
     git_t=$1 git_m=$2
+    set -- $(measure "$INTERVIEW" guard -- true)
+    noop_t=$1 noop_m=$2
     cd - >/dev/null
     ratio=$(awk -v a="$snap_t" -v b="$git_t" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
-    printf '%-8s %-9s %-14s %-14s %-7s %-16s %s\n' "$n" "$((n / 5))" "$snap_t" "$git_t" "$ratio" \
-        "$((snap_m / 1024)) MiB" "$((git_m / 1024)) MiB"
+    noop_ratio=$(awk -v a="$noop_t" -v b="$git_t" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+    [ "$noop_m" -gt "$snap_m" ] && snap_m=$noop_m
+    printf '%-8s %-9s %-14s %-14s %-7s %-16s %-7s %-16s %s\n' "$n" "$((n / 5))" "$snap_t" "$git_t" "$ratio" \
+        "$noop_t" "$noop_ratio" "$((snap_m / 1024)) MiB" "$((git_m / 1024)) MiB"
 done
 [ -n "${BENCH_DIR:-}" ] || rm -rf "$work"

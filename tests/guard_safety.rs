@@ -415,3 +415,41 @@ fn touching_and_same_bytes_rewrites_and_empty_directories_are_not_a_change() {
     assert_eq!(code, 0, "{json:#} {err}");
     assert!(Path::new(&repo.path().join("empty-dir")).is_dir());
 }
+
+// ---- runner.pid ----
+
+#[test]
+fn a_runner_pid_file_turned_into_a_fifo_does_not_hang_the_retry() {
+    let repo = TempRepo::new();
+    let start = Instant::now();
+    let out = Interview::intent(&repo, "7")
+        .work_item()
+        .runner("swaps-pid-file.sh")
+        .without_sandbox()
+        .answers(r#"{ "interview_answers": 1 }"#)
+        .yes()
+        .args(["--retries", "1"])
+        .env("PID_SWAP", "fifo")
+        .run()
+        .exits(4);
+    assert!(start.elapsed() < Duration::from_secs(30), "{}", out.screen());
+}
+
+#[test]
+fn a_runner_pid_file_turned_into_a_link_is_never_written_through() {
+    let repo = TempRepo::new();
+    let target = repo.scratch("outside-target");
+    std::fs::write(&target, "precious\n").unwrap();
+    Interview::intent(&repo, "7")
+        .work_item()
+        .runner("swaps-pid-file.sh")
+        .without_sandbox()
+        .answers(r#"{ "interview_answers": 1 }"#)
+        .yes()
+        .args(["--retries", "1"])
+        .env("PID_SWAP", "link")
+        .env("PID_TARGET", &target)
+        .run()
+        .exits(4);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious\n");
+}

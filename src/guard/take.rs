@@ -156,7 +156,14 @@ pub fn take(
     let exclude: Vec<PathBuf> = scope
         .exclude
         .iter()
-        .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+        // The directory is resolved, never the entry itself: an excluded file a runner turned
+        // into a link is still the excluded path.
+        .map(|p| match (p.parent(), p.file_name()) {
+            (Some(dir), Some(name)) => std::fs::canonicalize(dir)
+                .map(|d| d.join(name))
+                .unwrap_or_else(|_| p.clone()),
+            _ => p.clone(),
+        })
         .collect();
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
