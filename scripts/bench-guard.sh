@@ -44,7 +44,10 @@ generate() { # $1 = repo dir, $2 = number of tracked files
     }'
     printf 'target/\n*.log\n' > .gitignore
     git add -A
-    git commit -q -m "synthetic tree"
+    # gc here, not in the background (`git commit` would start `git gc --auto` detached, which
+    # rewrites the object store while the guard is measured — and is rightly reported).
+    git -c gc.auto=0 commit -q -m "synthetic tree"
+    git gc --quiet
     # A few dirty, untracked and ignored files, as in a real working session.
     echo edit >> src/m000/d0000/file000000.txt
     echo new > src/m000/untracked.txt

@@ -432,7 +432,11 @@ fn a_runner_pid_file_turned_into_a_fifo_does_not_hang_the_retry() {
         .env("PID_SWAP", "fifo")
         .run()
         .exits(4);
-    assert!(start.elapsed() < Duration::from_secs(30), "{}", out.screen());
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{}",
+        out.screen()
+    );
 }
 
 #[test]

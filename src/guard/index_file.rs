@@ -68,8 +68,9 @@ struct Parts<'a> {
     extensions: Vec<(&'a [u8], &'a [u8])>,
 }
 
-/// Split index bytes into entries and extensions (format: git's `Documentation/gitformat-index`).
-fn split(bytes: &[u8], hash_len: usize) -> Result<Parts<'_>, &'static str> {
+/// Split index bytes into entries and extensions (format: git's `Documentation/gitformat-index`);
+/// with `keep_entries` false the entries are only skipped (no list is built).
+fn split(bytes: &[u8], hash_len: usize, keep_entries: bool) -> Result<Parts<'_>, &'static str> {
     let bad = "not a valid index file";
     if bytes.len() < 12 + hash_len || &bytes[..4] != b"DIRC" {
         return Err(bad);
@@ -81,7 +82,7 @@ fn split(bytes: &[u8], hash_len: usize) -> Result<Parts<'_>, &'static str> {
     }
     let end = bytes.len() - hash_len;
     let mut at = 12;
-    let mut entries = Vec::with_capacity(count.min(end / 62));
+    let mut entries = Vec::with_capacity(if keep_entries { count.min(end / 62) } else { 0 });
     for _ in 0..count {
         let start = at;
         // ctime 8, mtime 8, dev 4, ino 4 | mode 4 | uid 4, gid 4, size 4 | id | flags 2
@@ -115,7 +116,9 @@ fn split(bytes: &[u8], hash_len: usize) -> Result<Parts<'_>, &'static str> {
         if at > end {
             return Err(bad);
         }
-        entries.push([&bytes[start + 24..start + 28], &bytes[start + 40..path_end]]);
+        if keep_entries {
+            entries.push([&bytes[start + 24..start + 28], &bytes[start + 40..path_end]]);
+        }
     }
     let mut extensions = Vec::new();
     while at + 8 <= end {
@@ -147,7 +150,7 @@ fn show_sig(sig: &[u8]) -> String {
 /// `#2`, `#3`). Empty when the bytes cannot be split (gix then reports the index unreadable).
 pub fn extensions(bytes: &[u8], hash: gix::hash::Kind) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    let Ok(parts) = split(bytes, hash.len_in_bytes()) else {
+    let Ok(parts) = split(bytes, hash.len_in_bytes(), false) else {
         return out;
     };
     for (sig, data) in parts.extensions {
@@ -175,8 +178,8 @@ pub fn file_digest(path: &Path) -> Option<FileDigest> {
     let digest = read(path).map_err(|e| e.kind().to_string()).and_then(|ib| {
         let ib = ib.ok_or_else(|| "gone".to_string())?;
         // SHA-1 or SHA-256 ids: whichever splits the file exactly.
-        let parts = split(&ib.bytes, 20)
-            .or_else(|_| split(&ib.bytes, 32))
+        let parts = split(&ib.bytes, 20, true)
+            .or_else(|_| split(&ib.bytes, 32, true))
             .map_err(str::to_string)?;
         let mut sha = Sha256::new();
         sha.update(parts.header);
