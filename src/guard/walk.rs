@@ -208,9 +208,6 @@ fn walk_tree(
                 continue;
             }
             let rel = join(&dir, &name);
-            if w.excluded(&rel) {
-                continue;
-            }
             let abs = || root.join(os(&rel));
             let kind = match ft {
                 Some(ft) => Kind::of(ft),
@@ -219,6 +216,11 @@ fn walk_tree(
                     Err(_) => continue,
                 },
             };
+            // An excluded path that became a link is recorded like any other (never followed):
+            // what the tool writes there must not lead elsewhere.
+            if w.excluded(&rel) && kind != Kind::Symlink {
+                continue;
+            }
             let tracked = tracked_files.contains(rel.as_slice());
             if kind != Kind::Dir {
                 if tracked {
@@ -355,7 +357,8 @@ impl Worker<'_> {
         out.ignored.push(fp);
         for entry in read.filter_map(Result::ok) {
             let child = join(&rel, entry.file_name().as_bytes());
-            if self.excluded(&child) {
+            let is_link = entry.file_type().map(|t| t.is_symlink()).unwrap_or(false);
+            if self.excluded(&child) && !is_link {
                 continue;
             }
             match entry.metadata() {
