@@ -1,5 +1,9 @@
-//! Atomic file writes: a temporary file in the same directory, fsync, rename, so a reader (or a
-//! crash) never sees half a file. Every state, answers, output and restored file goes through here.
+//! Atomic file writes: a temporary file, fsync, rename, so a reader (or a crash) never sees half
+//! a file. Every state, answers, output and restored file goes through here.
+//!
+//! A new file gets the mode the umask gives (as any program's would); a rewritten file keeps its
+//! own mode. The temporary file is made beside the target, or in a directory the caller names
+//! (the local tier, so a kill never leaves one in a committed folder).
 
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
@@ -10,22 +14,90 @@ pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_with_mode(path, bytes, None)
 }
 
-/// Write `bytes` to `path` atomically, with permission bits `mode` when given.
+/// Write `bytes` to `path` atomically, with permission bits `mode` when given (else the
+/// existing file's, else the umask's).
 pub fn write_with_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<()> {
+    write_via(path, bytes, mode, None)
+}
+
+/// [`write_with_mode`], with the temporary file made in `tmp_dir` when it is on the same file
+/// system as `path` (beside `path` otherwise).
+pub fn write_via(
+    path: &Path,
+    bytes: &[u8],
+    mode: Option<u32>,
+    tmp_dir: Option<&Path>,
+) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+    let mode = mode.unwrap_or_else(|| match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => meta.permissions().mode(),
+        _ => 0o666 & !umask(),
+    });
+    let tmp_in = tmp_dir.filter(|t| same_filesystem(t, dir)).unwrap_or(dir);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(tmp_in)?;
     tmp.write_all(bytes)?;
-    if let Some(mode) = mode {
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(mode & 0o7777))?;
-    }
+    tmp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(mode & 0o7777))?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+fn same_filesystem(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev(),
+        _ => false,
+    }
+}
+
+/// This process's umask, read without changing it (`/proc/self/status`), `022` if unknown.
+fn umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Umask:"))
+                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+        })
+        .unwrap_or(0o022)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_file_gets_the_umask_mode_and_a_rewritten_one_keeps_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let new = dir.path().join("new.md");
+        write(&new, b"x").unwrap();
+        let mode = std::fs::metadata(&new).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !umask());
+        let exec = dir.path().join("spec.md");
+        std::fs::write(&exec, b"old").unwrap();
+        std::fs::set_permissions(&exec, std::fs::Permissions::from_mode(0o755)).unwrap();
+        write(&exec, b"new").unwrap();
+        let mode = std::fs::metadata(&exec).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o755);
+    }
+
+    #[test]
+    fn the_temporary_file_can_live_in_another_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = dir.path().join("tier");
+        std::fs::create_dir(&tmp).unwrap();
+        let target = dir.path().join("docs.md");
+        write_via(&target, b"doc", None, Some(&tmp)).unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"doc");
+        assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0);
+    }
 }

@@ -502,3 +502,188 @@ fn an_output_path_that_is_a_directory_is_refused_before_anything_is_asked() {
     assert!(out.stderr.contains("is a directory"), "{}", out.stderr);
     assert!(!session_dirs(&repo).iter().any(|d| d.starts_with("intent-")));
 }
+
+// 11. The README's record-and-replay lines, executed as written.
+
+const EXAMPLE: &str = "examples/intents/42-export-csv.md";
+
+/// The `interview …` lines of the README's "Everyday use" block that start with `prefix`,
+/// without their comments.
+fn readme_line(prefix: &str) -> String {
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("the README has no line starting {prefix:?}"));
+    line.split("  #").next().unwrap().trim().to_string()
+}
+
+/// Run a README line with `sh`, the real binary first on PATH, in the repository.
+fn run_readme_line(repo: &TempRepo, line: &str) -> std::process::Output {
+    let bin_dir = crate::util::bin().parent().unwrap().to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut sh = std::process::Command::new("sh");
+    sh.arg("-c")
+        .arg(line)
+        .current_dir(repo.path())
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin_dir.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .env("HOME", repo.home())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("TMPDIR", repo.home())
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null());
+    sh.output().unwrap()
+}
+
+#[test]
+fn the_readme_record_and_replay_lines_work_as_written() {
+    let record = readme_line("interview answers ");
+    let replay = readme_line("interview intent 42 --answers ");
+    let repo = TempRepo::new();
+    let text =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(EXAMPLE))
+            .unwrap();
+    repo.write("docs/intents/42-export-csv.md", &text);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "the work item"]);
+    repo.git(&["tag", "v0"]);
+    repo.write("CHANGES.md", "one more change\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "a change"]);
+    // Answered once (replayed here, recorded as a person's answers are)…
+    Interview::intent(&repo, "42")
+        .answers_file(crate::util::answers_fixture("intent-42.json"))
+        .yes()
+        .run()
+        .exits(0);
+    let doc = repo.read("docs/interviews/intent-42.md");
+    // …then a retrospective, so the latest session is not the intent one.
+    Interview::reflect(&repo, "v0")
+        .answers(r#"{ "interview_answers": 1, "gate": "n" }"#)
+        .yes()
+        .out("reflect.md")
+        .run()
+        .exits(0);
+
+    let out = run_readme_line(&repo, &record);
+    assert_eq!(out.status.code(), Some(0), "{record}: {}", stderr(&out));
+    let fixture = repo.read("fixtures/answers/intent-42.json");
+    let v: serde_json::Value = serde_json::from_str(&fixture).unwrap();
+    assert_eq!(v["subject"]["kind"], "intent", "{fixture}");
+    assert_eq!(v["subject"]["id"], "42", "{fixture}");
+
+    let out = run_readme_line(&repo, &replay);
+    assert_eq!(out.status.code(), Some(0), "{replay}: {}", stderr(&out));
+    assert_eq!(repo.read("docs/interviews/intent-42.md"), doc);
+
+    // A failed record never empties the target.
+    let again = record.replace("intent 42", "intent 99");
+    let out = run_readme_line(&repo, &again);
+    assert_ne!(out.status.code(), Some(0), "{again}");
+    assert_eq!(repo.read("fixtures/answers/intent-42.json"), fixture);
+
+    // Replayed into another subject: refused unless forced.
+    let other = replay.replace("intent 42", "intent 43");
+    repo.write("docs/intents/43-other.md", "# Other\n");
+    let out = run_readme_line(&repo, &other);
+    assert_eq!(out.status.code(), Some(2), "{other}: {}", stderr(&out));
+    assert!(stderr(&out).contains("--any-subject"), "{}", stderr(&out));
+}
+
+// 6. Around the document: no stray files in committed folders; a resume after the write
+// finishes without asking.
+
+#[test]
+fn a_resume_after_the_document_was_written_finishes_without_asking() {
+    let repo = TempRepo::new();
+    Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .answers(HONEST)
+        .yes()
+        .run()
+        .exits(0);
+    // As if killed after the write but before the session was marked done.
+    let state_path = repo.session_dir().join("state.json");
+    let mut st = repo.state();
+    st["status"] = "aborted".into();
+    st["sub_step"] = "consent".into();
+    std::fs::write(&state_path, st.to_string()).unwrap();
+    let out = Interview::resume(&repo)
+        .answers(HONEST)
+        .yes()
+        .run()
+        .exits(0);
+    assert!(!out.stderr.contains("overwrite"), "{}", out.stderr);
+    assert_eq!(repo.state()["status"], "done");
+    let stray: Vec<_> = std::fs::read_dir(repo.path().join("docs/interviews"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
+}
+
+// 8. Modes and links.
+
+#[test]
+fn documents_get_normal_modes_keep_their_own_and_links_are_written_through() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = TempRepo::new();
+    repo.write("spec.md", "# Spec\n");
+    std::fs::set_permissions(
+        repo.path().join("spec.md"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    repo.write("real.md", "# Real\n");
+    std::os::unix::fs::symlink("real.md", repo.path().join("link.md")).unwrap();
+    for spec in ["spec.md", "link.md"] {
+        Interview::of_work_item(&repo)
+            .runner("honest.sh")
+            .answers(&HONEST.replace(
+                "\"gate\": \"y\",",
+                "\"gate\": \"y\", \"decisions\": { \"overwrite\": \"A\", \"unfinished\": \"B\" },",
+            ))
+            .arg("--clarify-into")
+            .arg(spec)
+            .yes()
+            .run()
+            .exits(0);
+    }
+    let mode = |p: &str| {
+        std::fs::metadata(repo.path().join(p))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode("spec.md"), 0o755);
+    assert!(
+        std::fs::symlink_metadata(repo.path().join("link.md"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(repo.read("real.md").contains("## Clarifications"));
+    let doc_mode = mode("docs/interviews/intent-7.md");
+    assert_eq!(
+        doc_mode & 0o044,
+        0o044,
+        "{doc_mode:o}: readable by the group and others"
+    );
+    let exclude = std::fs::metadata(repo.path().join(".git/info/exclude")).unwrap();
+    assert_eq!(exclude.permissions().mode() & 0o044, 0o044);
+}

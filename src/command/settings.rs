@@ -36,6 +36,8 @@ pub struct RunSettings {
     /// `--answers FILE`: replay instead of asking.
     pub answers: Option<PathBuf>,
     pub missing: Missing,
+    /// `--any-subject`: replay an answers file recorded for another subject.
+    pub any_subject: bool,
     /// Standard input is a terminal and nothing is replayed: the person can be asked.
     pub interactive: bool,
     reflect_out: Option<String>,
@@ -187,6 +189,7 @@ impl RunSettings {
             },
             answers: run.answers.clone(),
             missing: run.missing,
+            any_subject: run.any_subject,
             interactive,
             reflect_out: file.reflect_out.clone(),
             intent_out: file.intent_out.clone(),

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::state::Status;
+use super::state::{Status, Writing};
 use super::transcript::TranscriptEvent;
 use super::{Finished, Session, SubStep, tier};
 use crate::ask::{Decision, DecisionId};
@@ -54,6 +54,7 @@ impl Session<'_> {
         self.record(|s| {
             s.status = Status::Done;
             s.document = document;
+            s.writing = None;
             s.note("the interview finished", "nothing: the document is written");
         })?;
         self.transcript.record(&TranscriptEvent::Done {
@@ -140,8 +141,9 @@ impl Session<'_> {
                 }
             }
         }
-        let mut target = path.to_path_buf();
-        if target.exists() {
+        let mut target = self.through_link(path)?;
+        let ours = self.own_document(&target, text);
+        if target.exists() && !ours {
             let beside = beside_path(&target);
             let choice = self.decide(&Decision {
                 id: DecisionId::Overwrite,
@@ -169,10 +171,58 @@ impl Session<'_> {
             std::fs::create_dir_all(parent)
                 .map_err(|e| Error::io(format!("cannot create {}", parent.display()), e))?;
         }
-        tier::write_atomic(&target, text.as_bytes())?;
+        let writing = Writing {
+            path: target.display().to_string(),
+            sha256: sha256_hex(text.as_bytes()),
+        };
+        self.record(|s| s.writing = Some(writing))?;
+        self.write_shared(&target, text.as_bytes())?;
         let shown = self.shown(&target);
         self.person.say(&format!("Wrote {shown}"));
         Ok(Some(target))
+    }
+
+    /// A file outside the tier, written with its temporary file inside the tier.
+    fn write_shared(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+        let tmp = self.tier.root.join(tier::TMP_DIR);
+        let _ = std::fs::create_dir_all(&tmp);
+        tier::write_shared(path, bytes, Some(&tmp))
+    }
+
+    /// The file a path names: a symbolic link is followed to its target, which must be inside
+    /// the worktree (and outside `.git`); otherwise nothing is written there.
+    fn through_link(&self, path: &Path) -> Result<PathBuf> {
+        let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        if !is_link {
+            return Ok(path.to_path_buf());
+        }
+        let refuse = |why: &str| {
+            Error::Other(format!(
+                "{} is a symbolic link {why}; nothing was written there",
+                self.shown(path)
+            ))
+        };
+        let target = std::fs::canonicalize(path).map_err(|_| refuse("to nothing"))?;
+        let inside = target.strip_prefix(&self.repo.worktree).ok();
+        match inside {
+            Some(rel) if !rel.starts_with(".git") && !rel.as_os_str().is_empty() => Ok(target),
+            _ => Err(refuse("out of the repository")),
+        }
+    }
+
+    /// The file at `target` is this document already, or the session's own earlier write of
+    /// it (a run killed after writing): no need to ask about overwriting it.
+    fn own_document(&self, target: &Path, text: &str) -> bool {
+        let Ok(existing) = std::fs::read(target) else {
+            return false;
+        };
+        if existing == text.as_bytes() {
+            return true;
+        }
+        self.state
+            .writing
+            .as_ref()
+            .is_some_and(|w| Path::new(&w.path) == target && w.sha256 == sha256_hex(&existing))
     }
 
     /// `--clarify-into FILE`: append the answered questions as spec-kit clarifications.
@@ -214,7 +264,8 @@ impl Session<'_> {
             return Ok(());
         }
         let updated = document::clarifications_section(&existing, &today(), &qa);
-        tier::write_atomic(&path, updated.as_bytes())?;
+        let path = self.through_link(&path)?;
+        self.write_shared(&path, updated.as_bytes())?;
         self.person.say(&format!(
             "Added {} clarification(s) to {}",
             qa.len(),
@@ -252,4 +303,12 @@ pub fn today() -> String {
         .and_then(|secs| jiff::Timestamp::from_second(secs).ok())
         .unwrap_or_else(jiff::Timestamp::now);
     ts.strftime("%Y-%m-%d").to_string()
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }

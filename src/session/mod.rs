@@ -132,9 +132,15 @@ impl Prepared {
     }
 }
 
-/// Remove what runs killed while making a session left behind (`sessions/.new-*`). Only
-/// called with the worktree's lock held, so none of them is being made now.
+/// Remove what runs killed while making a session left behind (`sessions/.new-*`, temporary
+/// files in the tier's `tmp/`). Only called with the worktree's lock held, so none of them is
+/// in use now.
 pub fn clean_unpublished(tier: &LocalTier) {
+    if let Ok(entries) = std::fs::read_dir(tier.root.join(tier::TMP_DIR)) {
+        for e in entries.flatten() {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
     let Ok(entries) = std::fs::read_dir(tier.sessions()) else {
         return;
     };

@@ -97,6 +97,17 @@ pub struct State {
     /// a turn succeeds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_failure: Option<String>,
+    /// The document being written (saved before the write): a resume that finds this very file
+    /// there knows it is the session's own and replaces it without asking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writing: Option<Writing>,
+}
+
+/// A document write in progress: where, and the SHA-256 of what is written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Writing {
+    pub path: String,
+    pub sha256: String,
 }
 
 /// One run of the runner (one attempt at a turn).
@@ -134,6 +145,7 @@ impl State {
             abandoned: false,
             runs: Vec::new(),
             last_failure: None,
+            writing: None,
         }
     }
 

@@ -61,14 +61,31 @@ fn exclude(common_dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
     }
-    write_atomic(&path, text.as_bytes())
+    write_shared(&path, text.as_bytes(), None)
 }
 
-/// Write a file atomically (see [`crate::atomic`]), naming the file in the error.
+/// Write a file of the local tier atomically (see [`crate::atomic`]), naming the file in the
+/// error. A new one is private to its owner (answers and transcripts stay on this machine).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    crate::atomic::write(path, bytes)
+    use std::os::unix::fs::PermissionsExt;
+    let mode = match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => meta.permissions().mode(),
+        _ => 0o600,
+    };
+    crate::atomic::write_with_mode(path, bytes, Some(mode))
         .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
 }
+
+/// Write a file outside the local tier (a document, `.git/info/exclude`) atomically: a new file
+/// gets the umask's mode, a rewritten one keeps its own, and the temporary file lives in
+/// `tmp_dir` (the local tier) when it can, so a kill leaves nothing in a committed folder.
+pub fn write_shared(path: &Path, bytes: &[u8], tmp_dir: Option<&Path>) -> Result<()> {
+    crate::atomic::write_via(path, bytes, None, tmp_dir)
+        .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
+}
+
+/// The local tier's directory for temporary files; emptied by every run that holds the lock.
+pub const TMP_DIR: &str = "tmp";
 
 /// A new session id: `<kind>-<slug>-<YYYYMMDDTHHMMSS>-<8 hex>`.
 pub fn session_id(kind: &str, subject_id: &str) -> String {
