@@ -532,14 +532,7 @@ fn run_readme_line(repo: &TempRepo, line: &str) -> std::process::Output {
     sh.arg("-c")
         .arg(line)
         .current_dir(repo.path())
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin_dir.display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
+        .env("PATH", path)
         .env("HOME", repo.home())
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("TMPDIR", repo.home())
