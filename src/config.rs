@@ -57,6 +57,15 @@ pub struct IntentConfig {
     pub globs: Option<Vec<String>>,
 }
 
+/// The command a shared `runner` setting would run, when it is not a preset's name.
+fn repository_command(setting: &RunnerSetting) -> Option<String> {
+    match setting {
+        RunnerSetting::Name(name) if crate::runner::is_preset_name(name.trim()) => None,
+        RunnerSetting::Name(name) => Some(name.clone()),
+        RunnerSetting::Table(table) => Some(table.command.join(" ")),
+    }
+}
+
 /// The merged settings of both files (local overrides shared).
 #[derive(Debug, Clone, Default)]
 pub struct Config {
@@ -78,6 +87,20 @@ impl Config {
                 "interview: warning: interview.toml: sandbox = \"off\" is ignored (a repository cannot turn off its own sandbox; use --sandbox off or .interview/config.toml)",
             );
             shared.sandbox = None;
+        }
+        // A repository may pick a preset, never a program of its own: that would run its code.
+        if let Some(setting) = &shared.runner
+            && let Some(command) = repository_command(setting)
+        {
+            return Err(Error::Config {
+                path: shared_path.clone(),
+                message: format!(
+                    "runner: a repository may only choose a preset ({}), not the command {command:?}, \
+                     since nothing from the repository runs unless you ask for it: put it in \
+                     .interview/config.toml or pass --runner",
+                    crate::runner::preset_names().join(", ")
+                ),
+            });
         }
         if let Some(args) = &shared.runner_args
             && let Err(why) = crate::runner::shared_args_allowed(args)

@@ -260,10 +260,13 @@ fn settings_come_from_interview_toml_and_local_overrides() {
     let honest = runner("honest.sh");
     repo.write(
         "interview.toml",
-        &format!("runner = \"{honest}\"\nintent_out = \"notes/intent-{{id}}.md\"\nmax_turns = 1\n"),
+        "runner = \"builtin\"\nintent_out = \"notes/intent-{id}.md\"\nmax_turns = 1\n",
     );
-    repo.write(".interview/config.toml", "max_turns = 3\n");
-    // No --runner: it comes from interview.toml.
+    repo.write(
+        ".interview/config.toml",
+        &format!("runner = \"{honest}\"\nmax_turns = 3\n"),
+    );
+    // No --runner: the local file's command wins over interview.toml's preset.
     Interview::of_work_item(&repo)
         .answers(ALL_ANSWERED)
         .yes()
@@ -274,6 +277,37 @@ fn settings_come_from_interview_toml_and_local_overrides() {
         repo.read("notes/intent-7.md")
             .contains("Intent of the work item")
     );
+}
+
+#[test]
+fn interview_toml_may_name_a_preset_but_never_a_command_of_the_repository() {
+    for setting in [
+        "runner = \"sh plant.sh\"\n",
+        "[runner]\ncommand = [\"sh\", \"plant.sh\"]\n",
+    ] {
+        let repo = TempRepo::new();
+        repo.write(
+            "plant.sh",
+            "touch \"$HOME/../planted-by-the-repository\"\ntouch planted\n",
+        );
+        repo.write("interview.toml", setting);
+        let out = Interview::of_work_item(&repo)
+            .answers(ALL_ANSWERED)
+            .yes()
+            .run()
+            .exits(1);
+        assert!(out.stderr.contains("interview.toml"), "{}", out.stderr);
+        assert!(out.stderr.contains("runner"), "{}", out.stderr);
+        assert!(
+            out.stderr.contains(".interview/config.toml"),
+            "{}",
+            out.stderr
+        );
+        assert!(
+            !repo.path().join("planted").exists(),
+            "the repository's command ran"
+        );
+    }
 }
 
 #[test]

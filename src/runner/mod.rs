@@ -121,6 +121,18 @@ impl RunnerSpec {
 /// Whether `interview.toml` (which the repository controls) may add `args` to a runner: only a
 /// model choice, `--model NAME`, `--model=NAME` or `-m NAME`. Anything else could undo what keeps
 /// a preset read-only (`--setting-sources project`, `-c model_provider=…`, `--yolo`).
+/// Whether `name` is the built-in runner's or a preset's name (not a command line).
+pub fn is_preset_name(name: &str) -> bool {
+    name == "builtin" || presets::preset(name).is_some()
+}
+
+/// Every name `--runner` takes without a command line: `builtin` and the presets.
+pub fn preset_names() -> Vec<&'static str> {
+    std::iter::once("builtin")
+        .chain(presets::PRESETS.iter().map(|p| p.name))
+        .collect()
+}
+
 pub fn shared_args_allowed(args: &[String]) -> std::result::Result<(), String> {
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
