@@ -22,6 +22,7 @@ mod bank;
 mod classify;
 mod document;
 mod intent;
+mod intent_entries;
 mod item;
 mod names;
 mod questions;
