@@ -149,7 +149,7 @@ pub fn cli_of(argv: &[String]) -> Option<&'static str> {
 }
 
 /// The state directories (and files) an agent CLI writes as it works, per preset: they stay
-/// writable under the sandbox. Only those that exist are granted (nothing is created for it).
+/// writable under the sandbox (the one list of them; docs/sandbox.md shows it). Only those that exist are granted (nothing is created for it).
 pub fn state_dirs(preset: Option<&str>) -> Vec<PathBuf> {
     let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else {
         return Vec::new();

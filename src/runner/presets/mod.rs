@@ -35,8 +35,6 @@ pub struct Preset {
     pub scratch_cwd: bool,
     /// Extra environment for the CLI.
     pub env: &'static [(&'static str, &'static str)],
-    /// Directories under `$HOME` the CLI writes its own state and caches to (for a sandbox).
-    pub state_dirs: &'static [&'static str],
     /// How the brief tells the model to return its receipt.
     pub returns: &'static str,
 }
@@ -86,7 +84,6 @@ pub const PRESETS: &[Preset] = &[
         wire: Some(Family::Anthropic),
         scratch_cwd: false,
         env: &[],
-        state_dirs: &[".claude", ".claude.json", ".cache/claude"],
         returns: "Return the receipt by calling the StructuredOutput tool once, as your last step. \
             You cannot write files: do not try to write receipt.json.",
     },
@@ -113,7 +110,6 @@ pub const PRESETS: &[Preset] = &[
         wire: Some(Family::OpenAi),
         scratch_cwd: false,
         env: &[],
-        state_dirs: &[".codex"],
         returns: "Return the receipt as your final message: the JSON object alone, nothing \
             around it. You cannot write files: do not try to write receipt.json.",
     },
@@ -147,7 +143,6 @@ pub const PRESETS: &[Preset] = &[
         wire: None,
         scratch_cwd: true,
         env: &[],
-        state_dirs: &[".gemini", ".cache/gemini-cli"],
         returns: "Return the receipt as your final answer: the JSON object alone, nothing around \
             it. You cannot write files: do not try to write receipt.json.",
     },
@@ -194,7 +189,6 @@ pub const PRESETS: &[Preset] = &[
         wire: None,
         scratch_cwd: true,
         env: &[("COLUMNS", "100000"), ("LINES", "1000")],
-        state_dirs: &[".aider", ".cache/aider"],
         returns: "Return the receipt as your answer: the JSON object alone, on one line, \
             nothing around it. You cannot write files: do not try to write receipt.json.",
     },
@@ -374,7 +368,6 @@ mod tests {
             [("claude", Family::Anthropic), ("codex", Family::OpenAi)]
         );
         for p in PRESETS {
-            assert!(!p.state_dirs.is_empty(), "{}", p.name);
             assert!(
                 p.returns().contains("do not try to write receipt.json"),
                 "{}",
