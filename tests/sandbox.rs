@@ -603,6 +603,9 @@ impl Server {
                 .args(["-f", "/dev/null", "-L", name])
                 .args(args)
                 .env_remove("TMUX")
+                // tmux runs the session's command with $SHELL, else the account's shell: for
+                // nobody that is nologin, the session ends at once and the server with it.
+                .env("SHELL", "/bin/sh")
                 .output()
                 .unwrap();
             assert!(out.status.success(), "tmux {args:?}: {}", stderr(&out));
