@@ -13,6 +13,8 @@ fn pipe_into(program: &str, args: &[&str], input: &[u8]) -> std::process::Output
         .env("MANPAGER", "cat")
         .env("PAGER", "cat")
         .env("MANWIDTH", "100")
+        // The C locale, where groff knows no glyph it is not told the name of.
+        .env("LC_ALL", "C")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

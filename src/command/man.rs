@@ -18,7 +18,8 @@ pub fn run() -> Result<i32> {
         .and_then(|()| render_commands(&command, &mut page))
         .and_then(|()| man.render_version_section(&mut page))
         .map_err(|e| Error::io("cannot render the manual page", e))?;
-    super::print_bytes(&page, "the manual page")
+    let page = ascii_roff(&String::from_utf8_lossy(&page));
+    super::print_bytes(page.as_bytes(), "the manual page")
 }
 
 /// One `COMMANDS` section: each visible subcommand with its usage, about and options.
@@ -67,6 +68,32 @@ fn render_commands(command: &clap::Command, page: &mut Vec<u8>) -> std::io::Resu
     Ok(())
 }
 
+/// The page in ASCII: every other character as the glyph name groff knows, so that `man` in
+/// any locale (`LANG=C` included) renders it without "can't find special character".
+fn ascii_roff(page: &str) -> String {
+    let mut out = String::with_capacity(page.len());
+    for c in page.chars() {
+        match c {
+            c if c.is_ascii() => out.push(c),
+            '…' => out.push_str("..."),
+            '—' => out.push_str("\\(em"),
+            '–' => out.push_str("\\(en"),
+            '‘' => out.push_str("\\(oq"),
+            '’' => out.push_str("\\(cq"),
+            '“' => out.push_str("\\(lq"),
+            '”' => out.push_str("\\(rq"),
+            '→' => out.push_str("\\(->"),
+            '←' => out.push_str("\\(<-"),
+            '×' => out.push_str("\\(mu"),
+            '≤' => out.push_str("\\(<="),
+            '≥' => out.push_str("\\(>="),
+            '·' => out.push_str("\\(pc"),
+            c => out.push_str(&format!("\\[u{:04X}]", c as u32)),
+        }
+    }
+    out
+}
+
 /// Text made safe for a roff line: backslashes doubled, a leading `.` or `'` guarded, dashes
 /// kept as hyphens.
 fn roff_escape(text: &str) -> String {
@@ -81,4 +108,22 @@ fn roff_escape(text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_is_ascii_with_groff_glyph_names() {
+        assert_eq!(
+            ascii_roff("a … b — c ‘d’ é"),
+            "a ... b \\(em c \\(oqd\\(cq \\[u00E9]"
+        );
+        let mut page = Vec::new();
+        clap_mangen::Man::new(Cli::command())
+            .render(&mut page)
+            .unwrap();
+        assert!(ascii_roff(&String::from_utf8_lossy(&page)).is_ascii());
+    }
 }
