@@ -458,3 +458,90 @@ fn a_runner_pid_file_turned_into_a_link_is_never_written_through() {
         .exits(4);
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious\n");
 }
+
+// ---- a signal during a snapshot ----
+
+/// Start `cmd` with the snapshot test hook holding the `nth` snapshot of the process still,
+/// wait until it is held, send `signal`, and return how the tool ended (bounded by [`PROMPT`]).
+fn signal_during_snapshot(
+    repo: &TempRepo,
+    mut cmd: Command,
+    nth: usize,
+    signal: nix::sys::signal::Signal,
+) -> Output {
+    let mark = repo.scratch("snapshot-paused");
+    let child = cmd
+        .env("INTERVIEW_TEST_SNAPSHOT_PAUSE", nth.to_string())
+        .env("INTERVIEW_TEST_SNAPSHOT_PAUSE_MARK", &mark)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    crate::util::wait_until(crate::util::WAIT, "the snapshot to be held", || {
+        mark.exists()
+    });
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, signal).unwrap();
+    finish_within(child, PROMPT, "the tool after a signal during a snapshot")
+}
+
+#[test]
+fn a_signal_during_guard_snapshot_exits_130() {
+    let repo = TempRepo::new();
+    let mut cmd = repo.cmd();
+    cmd.args(["guard", "snapshot"]);
+    let out = signal_during_snapshot(&repo, cmd, 1, nix::sys::signal::Signal::SIGTERM);
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("interrupted while taking a snapshot"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// An interview whose first turn's snapshots are what the signal lands in.
+fn interview_turn(repo: &TempRepo) -> Command {
+    Interview::intent(repo, "7")
+        .work_item()
+        .runner("honest.sh")
+        .without_sandbox()
+        .answers(r#"{ "interview_answers": 1 }"#)
+        .yes()
+        .command()
+}
+
+#[test]
+fn a_signal_during_the_snapshot_before_a_turn_aborts_the_session_with_130() {
+    let repo = TempRepo::new();
+    let out = signal_during_snapshot(
+        &repo,
+        interview_turn(&repo),
+        1,
+        nix::sys::signal::Signal::SIGINT,
+    );
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let st = repo.state();
+    assert_eq!(st["status"], "aborted", "{st:#}");
+    assert!(
+        repo.events("turn_end").is_empty(),
+        "the runner must not have run"
+    );
+}
+
+#[test]
+fn a_signal_during_the_snapshot_after_a_turn_aborts_the_session_with_130() {
+    let repo = TempRepo::new();
+    let out = signal_during_snapshot(
+        &repo,
+        interview_turn(&repo),
+        2,
+        nix::sys::signal::Signal::SIGHUP,
+    );
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let st = repo.state();
+    assert_eq!(st["status"], "aborted", "{st:#}");
+    assert!(
+        st.to_string().contains("not compared"),
+        "the note must say the turn was not checked: {st:#}"
+    );
+}

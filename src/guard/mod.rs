@@ -23,6 +23,7 @@ mod report;
 mod restore;
 mod status;
 mod take;
+mod test_hook;
 mod tracked;
 mod walk;
 
@@ -189,6 +190,7 @@ impl Snapshot {
     pub fn take(scope: &GuardScope) -> Result<Snapshot, GuardError> {
         let scope = scope.clone();
         let snap = take::interruptible(move || {
+            test_hook::pause();
             take::take(
                 &scope,
                 &metadata::UserEnv::from_process(),
@@ -214,6 +216,7 @@ impl Snapshot {
         let scope = scope.clone();
         let references = References::of(before);
         take::interruptible(move || {
+            test_hook::pause();
             take::take(&scope, &metadata::UserEnv::from_process(), references, 0)
         })
     }

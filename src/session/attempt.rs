@@ -13,7 +13,7 @@ use super::{Session, failure, tier};
 use crate::ask::progress::Progress;
 use crate::brief::{self, BriefContext, BriefPaths, BriefSubject};
 use crate::error::{Error, Result};
-use crate::guard::{GuardScope, Snapshot};
+use crate::guard::{GuardError, GuardScope, Snapshot};
 use crate::protocol::{self, TurnInfo, TurnPaths, files as turn_files, limits};
 use crate::receipt::{self, CheckContext, Receipt};
 use crate::runner::dispatch::{self, Ending, Invocation};
@@ -53,8 +53,14 @@ impl Session<'_> {
         })?;
         crate::guard::save_restore_copies(&scope, &files.restore)
             .map_err(|e| Error::Guard(format!("cannot keep copies before turn {turn}: {e}")))?;
-        let before =
-            Snapshot::take(&scope).map_err(|e| Error::Guard(format!("before turn {turn}: {e}")))?;
+        // A signal during a snapshot ends the session as aborted (exit 130), as during the runner.
+        let before = match Snapshot::take(&scope) {
+            Ok(s) => s,
+            Err(GuardError::Interrupted) => {
+                return Err(self.abort("interrupted before the runner started turn {turn}", turn));
+            }
+            Err(e) => return Err(Error::Guard(format!("before turn {turn}: {e}"))),
+        };
         // A Ctrl+C that came while the brief or the snapshot was being made is not lost.
         if crate::signals::interrupted() {
             return Err(self.abort("interrupted before the runner started turn {turn}", turn));
@@ -88,8 +94,16 @@ impl Session<'_> {
         });
         let cut = outcome.stderr_tail.len() >= dispatch::STDERR_TAIL_BYTES;
         let stderr = failure::stderr_lines(&outcome.stderr_tail, cut);
-        let after = Snapshot::take_after(&scope, &before)
-            .map_err(|e| Error::Guard(format!("after turn {turn}: {e}")))?;
+        let after = match Snapshot::take_after(&scope, &before) {
+            Ok(s) => s,
+            Err(GuardError::Interrupted) => {
+                return Err(self.abort(
+                    "interrupted while the change guard checked turn {turn} (its changes were not compared: look at the repository before resuming)",
+                    turn,
+                ));
+            }
+            Err(e) => return Err(Error::Guard(format!("after turn {turn}: {e}"))),
+        };
 
         self.set_step(SubStep::Guard)?;
         let report = before.diff(&after);
