@@ -51,6 +51,66 @@ pub fn write_via(
     Ok(())
 }
 
+/// Where the temporary file of a write to `path` goes: `preferred` when it is on the same file
+/// system as `path`'s directory (a rename cannot cross file systems), else that directory.
+pub fn temp_dir_for(path: &Path, preferred: &Path) -> std::path::PathBuf {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if same_filesystem(preferred, dir) {
+        preferred.to_path_buf()
+    } else {
+        dir.to_path_buf()
+    }
+}
+
+/// Write `bytes` to `path` atomically through the temporary file `tmp`, a name the caller
+/// chose (and may have recorded, to remove what a kill leaves there): it is made afresh, never
+/// through a link, and `before_rename` is called once it is complete. Modes as in [`write_via`].
+pub fn write_through(
+    path: &Path,
+    bytes: &[u8],
+    mode: Option<u32>,
+    tmp: &Path,
+    before_rename: impl FnOnce(),
+) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mode = mode.unwrap_or_else(|| match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => meta.permissions().mode(),
+        _ => 0o666 & !umask(),
+    });
+    // What an earlier, killed write left under this very name is not kept.
+    if std::fs::symlink_metadata(tmp).is_ok_and(|m| !m.is_dir()) {
+        std::fs::remove_file(tmp)?;
+    }
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(nix::libc::O_NOFOLLOW)
+            .open(tmp)?;
+        file.write_all(bytes)?;
+        file.set_permissions(std::fs::Permissions::from_mode(mode & 0o7777))?;
+        file.sync_all()?;
+        before_rename();
+        std::fs::rename(tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(tmp);
+    }
+    written?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
 fn same_filesystem(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     match (std::fs::metadata(a), std::fs::metadata(b)) {

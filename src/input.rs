@@ -2,6 +2,10 @@
 //! configuration file. A regular file is read up to the cap; anything else (a FIFO, `/dev/stdin`,
 //! a process substitution, a device) is opened without blocking and read while it has data, and
 //! an interrupting signal ends the wait. Nothing is ever read past the cap (docs/ci.md).
+//!
+//! The tool's own files (the local tier's state, session, answers and transcript) are read with
+//! [`read_regular`]: only a regular file is read, a link in its place is not followed and a FIFO
+//! never blocks, since a runner without the sandbox could have planted either there.
 
 use std::fs::File;
 use std::io::Read;
@@ -24,6 +28,79 @@ pub enum InputError {
     Directory,
     #[error("interrupted while reading it")]
     Interrupted,
+    #[error("it is a symbolic link, which is never followed here")]
+    Link,
+    #[error("it is {0}, not a regular file")]
+    NotRegular(&'static str),
+}
+
+/// Whether a symbolic link in place of a file is followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Links {
+    /// Read the file a link points to (a document the person linked on purpose).
+    Follow,
+    /// Refuse a link (the tool's own files: nobody else has reason to link them).
+    Refuse,
+}
+
+/// Open `path` for reading as a regular file: never blocking in `open()`, never through a link
+/// when `links` refuses them, and anything but a regular file (a FIFO, a socket, a device, a
+/// directory) refused by what it is.
+pub fn open_regular(path: &Path, links: Links) -> Result<File, InputError> {
+    let mut flags = OFlag::O_NONBLOCK;
+    if links == Links::Refuse {
+        flags |= OFlag::O_NOFOLLOW;
+    }
+    let file = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits())
+        .open(path)
+    {
+        Ok(f) => f,
+        Err(e) if links == Links::Refuse && e.raw_os_error() == Some(nix::libc::ELOOP) => {
+            return Err(InputError::Link);
+        }
+        // A socket cannot be opened at all.
+        Err(e) if e.raw_os_error() == Some(nix::libc::ENXIO) => {
+            return Err(InputError::NotRegular("a socket"));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let kind = file.metadata()?.file_type();
+    use std::os::unix::fs::FileTypeExt;
+    let what = if kind.is_file() {
+        return Ok(file);
+    } else if kind.is_dir() {
+        return Err(InputError::Directory);
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else {
+        "not a file"
+    };
+    Err(InputError::NotRegular(what))
+}
+
+/// Read the regular file at `path` whole, at most `cap` bytes (more is an error), as
+/// [`open_regular`] opens it.
+pub fn read_regular(path: &Path, cap: u64, links: Links) -> Result<Vec<u8>, InputError> {
+    let file = open_regular(path, links)?;
+    let mut bytes = Vec::new();
+    file.take(cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(InputError::TooLarge { cap });
+    }
+    Ok(bytes)
+}
+
+impl InputError {
+    /// Whether the file is simply not there.
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, InputError::Io(e) if e.kind() == std::io::ErrorKind::NotFound)
+    }
 }
 
 /// How often a wait for more input looks at the interrupting signals.
@@ -123,6 +200,39 @@ mod tests {
             read_capped(dir.path(), 4),
             Err(InputError::Directory)
         ));
+    }
+
+    #[test]
+    fn the_tools_own_files_are_read_only_when_regular_and_never_through_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        let start = std::time::Instant::now();
+        let e = read_regular(&fifo, 1024, Links::Refuse).unwrap_err();
+        assert_eq!(e.to_string(), "it is a FIFO, not a regular file");
+        assert!(start.elapsed() < Duration::from_secs(5));
+        let target = dir.path().join("target");
+        std::fs::write(&target, "secret").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(matches!(
+            read_regular(&link, 1024, Links::Refuse),
+            Err(InputError::Link)
+        ));
+        assert_eq!(read_regular(&link, 1024, Links::Follow).unwrap(), b"secret");
+        assert!(matches!(
+            read_regular(&target, 5, Links::Refuse),
+            Err(InputError::TooLarge { cap: 5 })
+        ));
+        assert!(matches!(
+            read_regular(Path::new("/dev/zero"), 5, Links::Follow),
+            Err(InputError::NotRegular("a device"))
+        ));
+        assert!(
+            read_regular(&dir.path().join("none"), 5, Links::Refuse)
+                .unwrap_err()
+                .is_not_found()
+        );
     }
 
     #[test]

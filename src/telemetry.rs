@@ -133,10 +133,18 @@ pub fn record_round(tier: &Path, outcome: &RoundOutcome, replayed: bool) -> std:
 pub fn append(tier: &Path, event: &RoundEvent) -> std::io::Result<()> {
     let mut line = serde_json::to_string(event).map_err(std::io::Error::other)?;
     line.push('\n');
+    use std::os::unix::fs::OpenOptionsExt;
+    // Never appended through a link, nor blocked on a FIFO, put in its place.
+    let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
+        .mode(0o600)
+        .custom_flags(flags.bits())
         .open(tier.join(FILE))?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
     // One write of one line: O_APPEND keeps concurrent sessions' lines whole.
     f.write_all(line.as_bytes())
 }
@@ -364,10 +372,14 @@ impl Stats {
 /// `worktree`. Prints the report; returns the exit code.
 pub fn stats(worktree: &Path, json: bool) -> Result<i32> {
     let path = worktree.join(".interview").join(FILE);
-    let stats = match std::fs::File::open(&path) {
-        Ok(f) => Stats::read(std::io::BufReader::new(f))
+    // Only a regular file, never through a link, at most 256 MiB of it.
+    let stats = match crate::input::open_regular(&path, crate::input::Links::Refuse) {
+        Ok(f) => Stats::read(std::io::BufReader::new(std::io::Read::take(f, 256 << 20)))
             .map_err(|e| Error::io(format!("reading {}", path.display()), e))?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        Err(e) if !e.is_not_found() => {
+            return Err(Error::State(format!("cannot read {}: {e}", path.display())));
+        }
+        Err(_) => {
             if !json {
                 crate::output::stdout_line(&format!(
                     "No telemetry yet: {} does not exist. It is written after each round of questions.",
@@ -378,7 +390,6 @@ pub fn stats(worktree: &Path, json: bool) -> Result<i32> {
             }
             Stats::default()
         }
-        Err(e) => return Err(Error::io(format!("opening {}", path.display()), e)),
     };
     let mut stats = stats;
     stats.runner = RunnerStats::of_sessions(worktree);

@@ -1,8 +1,11 @@
 //! Random kill -9s while a person types at a real terminal: every interview, resumed after each
 //! kill until it ends, writes the very document an uninterrupted one writes, with every answer.
 //!
-//! The offsets come from a seeded generator; the seed is printed, and `INTERVIEW_KILL_SEED=N`
-//! runs the same offsets again. `INTERVIEW_KILLS=N` asks for more kills than the default 30.
+//! A resume never asks a decision (`--yes` leaves only the overwrite decision to ask, and a
+//! resume after the document was written must know it as its own), and no killed write leaves
+//! a temporary file behind. The offsets come from a seeded generator; the seed is printed, and
+//! `INTERVIEW_KILL_SEED=N` runs the same offsets again. `INTERVIEW_KILLS=N` asks for more kills
+//! than the default 30.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -23,9 +26,6 @@ fn reply_to(script: usize, prompt: &str) -> &'static str {
         "Who uses the export?" => "analysts",
         "Which encodings must be supported?" if script == 2 => "skip",
         "Which encodings must be supported?" => "utf-8",
-        // Only the overwrite decision can come up (the kill landed after the document was
-        // written, before the session was marked done): the same text is written again.
-        "Choose A, B or C" => "A",
         _ => "y",
     }
 }
@@ -48,6 +48,9 @@ impl Offsets {
 enum Ended {
     Killed,
     Exited(i32, String),
+    /// The tool asked a decision (`--yes` leaves none to ask: an overwrite decision here means a
+    /// resume did not know its own document).
+    Asked(String),
 }
 
 /// Play the person at `pty` until the tool ends; kill it with SIGKILL after `kill_after` (if
@@ -77,6 +80,14 @@ fn drive(
         screen.push_str(&String::from_utf8_lossy(found.before()));
         let prompt = String::from_utf8_lossy(found.get(1).unwrap_or_default()).into_owned();
         screen.push_str(&String::from_utf8_lossy(found.get(0).unwrap_or_default()));
+        if prompt == "Choose A, B or C" {
+            *ended.lock().unwrap() = true;
+            if let Some(k) = killer {
+                k.join().unwrap();
+            }
+            pty.kill9();
+            return Ended::Asked(screen);
+        }
         std::thread::sleep(Duration::from_millis(offsets.below(30)));
         if pty.session.send_line(reply_to(script, &prompt)).is_err() {
             break;
@@ -201,6 +212,11 @@ fn random_sigkills_while_typing_never_change_the_document() {
                     }
                 }
                 Ended::Exited(0, _) => break,
+                Ended::Asked(screen) => {
+                    panic!(
+                        "seed {seed}: interview {interviews} run {runs} asked a decision:\n{screen}"
+                    )
+                }
                 Ended::Exited(code, screen) => {
                     panic!(
                         "seed {seed}: interview {interviews} run {runs} exited {code}:\n{screen}"
@@ -222,12 +238,19 @@ fn random_sigkills_while_typing_never_change_the_document() {
         let written: Vec<String> = std::fs::read_dir(repo.path().join("docs/interviews"))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|name| !name.starts_with('.'))
             .collect();
+        // No second document, and no temporary file of a killed write left anywhere.
         assert_eq!(
             written,
             ["intent-7.md"],
             "seed {seed}: interview {interviews}"
+        );
+        let tmp: Vec<_> = std::fs::read_dir(repo.path().join(".interview/tmp"))
+            .map(|d| d.map(|e| e.unwrap().file_name()).collect())
+            .unwrap_or_default();
+        assert!(
+            tmp.is_empty(),
+            "seed {seed}: interview {interviews}: {tmp:?}"
         );
     }
     println!(

@@ -25,6 +25,10 @@ pub fn run(
         Some(id) => history::find(&repo.worktree, Some(id))?,
         None => history::latest_unfinished(&repo.worktree)?,
     };
+    // A state that cannot be read is said before anything else (it names the file and why).
+    if listed.state.is_err() {
+        return listed.state.map(|_| 0);
+    }
     // Without a terminal, a blocked session says so before anything else.
     if let Ok(state) = &listed.state
         && !ack
@@ -53,8 +57,11 @@ pub fn resume_listed(
     person: &mut dyn Person,
 ) -> Result<i32> {
     let answers = listed.dir.join("answers.json");
-    let recorded = if answers.exists() {
-        ReplayFile::load(&answers).map_err(|e| Error::State(e.to_string()))?
+    // The session's own file: never through a link, never blocking on a FIFO put there.
+    let recorded = if answers.symlink_metadata().is_ok() {
+        let text = crate::session::tier::read_own(&answers)?;
+        ReplayFile::parse(crate::input::without_bom(&text), &answers)
+            .map_err(|e| Error::State(e.to_string()))?
     } else {
         ReplayFile::default()
     };

@@ -252,7 +252,12 @@ impl Session<'_> {
         let said = || {
             // A preset's CLI says why in its JSON, somewhere in the log; a runner of one's own
             // says it last on stderr (the log interleaves stdout, so its last line is chance).
-            let full = std::fs::read(&files.log).unwrap_or_default();
+            // The runner could have put a link or a FIFO in the log's place: neither is read.
+            let mut full = Vec::new();
+            if let Ok(log) = crate::input::open_regular(&files.log, crate::input::Links::Refuse) {
+                use std::io::Read;
+                let _ = log.take(limits::RUNNER_LOG_BYTES).read_to_end(&mut full);
+            }
             let log = match self.settings.runner.preset {
                 Some(_) => full,
                 None => {

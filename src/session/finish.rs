@@ -39,15 +39,47 @@ impl Session<'_> {
                 self.write_with_consent(&path, &text)?
             }
         };
-        if let Some(spec) = self.settings.clarify_into.clone() {
-            self.clarify_into(&spec)?;
-        }
+        super::test_hook::pause_at("written", self.state.turn);
         let skipped_round = self
             .state
             .rounds
             .iter()
             .any(|r| r.gate_skipped || r.skipped_all);
-        if let Some(notice) = document::open_questions_notice(&done, skipped_round) {
+        let notice = document::open_questions_notice(&done, skipped_round);
+        self.conclude(written, notice)
+    }
+
+    /// The document this session wrote before a kill ended the run (its file holds what the
+    /// state recorded before the write): nothing is left but to mark the session done.
+    pub(super) fn document_written(&self) -> Option<PathBuf> {
+        let w = self.state.writing.as_ref()?;
+        holds(Path::new(&w.path), &w.sha256).then(|| PathBuf::from(&w.path))
+    }
+
+    /// Finish a session whose document a killed run already wrote: no turn is run again, no
+    /// consent or overwrite decision is asked, the document stays as it was written.
+    pub(super) fn finish_written(&mut self, path: PathBuf) -> Result<Finished> {
+        self.person.say(&format!(
+            "The document was written before the interruption: {}",
+            self.shown(&path)
+        ));
+        self.conclude(Some(path), None)
+    }
+
+    /// After the document: `--clarify-into` (unless a killed run already did it), the notice
+    /// about open questions, and the session marked done.
+    fn conclude(&mut self, written: Option<PathBuf>, notice: Option<String>) -> Result<Finished> {
+        if let Some(spec) = self.settings.clarify_into.clone() {
+            let clarified = self
+                .state
+                .clarifying
+                .as_ref()
+                .is_some_and(|w| holds(Path::new(&w.path), &w.sha256));
+            if !clarified {
+                self.clarify_into(&spec)?;
+            }
+        }
+        if let Some(notice) = notice {
             self.person.say(notice.trim_end());
         }
         let document = written.as_ref().map(|p| self.shown(p));
@@ -55,6 +87,7 @@ impl Session<'_> {
             s.status = Status::Done;
             s.document = document;
             s.writing = None;
+            s.clarifying = None;
             s.note("the interview finished", "nothing: the document is written");
         })?;
         self.transcript.record(&TranscriptEvent::Done {
@@ -171,22 +204,53 @@ impl Session<'_> {
             std::fs::create_dir_all(parent)
                 .map_err(|e| Error::io(format!("cannot create {}", parent.display()), e))?;
         }
-        let writing = Writing {
-            path: target.display().to_string(),
-            sha256: sha256_hex(text.as_bytes()),
-        };
-        self.record(|s| s.writing = Some(writing))?;
-        self.write_shared(&target, text.as_bytes())?;
+        self.write_recorded(&target, text.as_bytes(), Written::Document)?;
         let shown = self.shown(&target);
         self.person.say(&format!("Wrote {shown}"));
         Ok(Some(target))
     }
 
-    /// A file outside the tier, written with its temporary file inside the tier.
-    fn write_shared(&self, path: &Path, bytes: &[u8]) -> Result<()> {
-        let tmp = self.tier.root.join(tier::TMP_DIR);
-        let _ = std::fs::create_dir_all(&tmp);
-        tier::write_shared(path, bytes, Some(&tmp))
+    /// A file outside the tier, written through a temporary file whose name, with the path and
+    /// hash of what is written, the state records first: in the tier's `tmp/` (beside the file
+    /// only when that is another file system), so a kill leaves nothing in a committed folder
+    /// that a resume does not remove, and a resume knows the written file as its own.
+    fn write_recorded(&mut self, path: &Path, bytes: &[u8], what: Written) -> Result<()> {
+        let tmp_dir = crate::atomic::temp_dir_for(path, &self.tier.root.join(tier::TMP_DIR));
+        let tmp = tmp_dir.join(temp_name(&self.state.session, what));
+        let writing = Writing {
+            path: path.display().to_string(),
+            sha256: sha256_hex(bytes),
+            tmp: Some(tmp.display().to_string()),
+        };
+        self.record(|s| match what {
+            Written::Document => s.writing = Some(writing),
+            Written::Clarifications => s.clarifying = Some(writing),
+        })?;
+        let turn = self.state.turn;
+        crate::atomic::write_through(path, bytes, None, &tmp, || {
+            super::test_hook::pause_at("renaming", turn)
+        })
+        .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
+    }
+
+    /// Remove the temporary files a killed write of this session left (their names are in the
+    /// state; a file of any other name is never touched, whatever the state says).
+    pub(super) fn remove_killed_writes(&self) {
+        let recorded = [
+            (self.state.writing.as_ref(), Written::Document),
+            (self.state.clarifying.as_ref(), Written::Clarifications),
+        ];
+        for (writing, what) in recorded {
+            let Some(tmp) = writing.and_then(|w| w.tmp.as_deref()).map(Path::new) else {
+                continue;
+            };
+            let ours = tmp
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy() == temp_name(&self.state.session, what));
+            if ours && std::fs::symlink_metadata(tmp).is_ok_and(|m| !m.is_dir()) {
+                let _ = std::fs::remove_file(tmp);
+            }
+        }
     }
 
     /// The file a path names: a symbolic link is followed to its target, which must be inside
@@ -213,7 +277,8 @@ impl Session<'_> {
     /// The file at `target` is this document already, or the session's own earlier write of
     /// it (a run killed after writing): no need to ask about overwriting it.
     fn own_document(&self, target: &Path, text: &str) -> bool {
-        let Ok(existing) = std::fs::read(target) else {
+        // Only a regular file (a FIFO there never blocks; it is not ours either).
+        let Ok(existing) = read_document(target) else {
             return false;
         };
         if existing == text.as_bytes() {
@@ -232,10 +297,20 @@ impl Session<'_> {
         } else {
             self.repo.worktree.join(spec)
         };
-        let existing = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+        let existing = match read_document(&path) {
+            Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
+                Error::Other(format!(
+                    "{} is not UTF-8 text; no clarifications were added",
+                    self.shown(&path)
+                ))
+            })?,
+            Err(e) if e.is_not_found() => String::new(),
+            Err(e) => {
+                return Err(Error::Other(format!(
+                    "cannot read {}: {e}; no clarifications were added",
+                    self.shown(&path)
+                )));
+            }
         };
         let qa: Vec<(String, String)> = self
             .state
@@ -265,7 +340,7 @@ impl Session<'_> {
         }
         let updated = document::clarifications_section(&existing, &today(), &qa);
         let path = self.through_link(&path)?;
-        self.write_shared(&path, updated.as_bytes())?;
+        self.write_recorded(&path, updated.as_bytes(), Written::Clarifications)?;
         self.person.say(&format!(
             "Added {} clarification(s) to {}",
             qa.len(),
@@ -273,6 +348,37 @@ impl Session<'_> {
         ));
         Ok(())
     }
+}
+
+/// Which of a session's writes outside the tier.
+#[derive(Debug, Clone, Copy)]
+enum Written {
+    Document,
+    Clarifications,
+}
+
+/// The temporary file of one of a session's writes: `.tmp-<session>-document`.
+fn temp_name(session: &str, what: Written) -> String {
+    let what = match what {
+        Written::Document => "document",
+        Written::Clarifications => "clarifications",
+    };
+    format!(".tmp-{session}-{what}")
+}
+
+/// The most of a document (or a `--clarify-into` file) read back.
+const DOCUMENT_CAP: u64 = 64 * 1024 * 1024;
+
+/// A document or spec file as it is now: a link to it is followed (through_link keeps it
+/// inside the repository), but only a regular file is read, without blocking, capped.
+fn read_document(path: &Path) -> std::result::Result<Vec<u8>, crate::input::InputError> {
+    crate::input::read_regular(path, DOCUMENT_CAP, crate::input::Links::Follow)
+}
+
+/// Whether the regular file at `path` (not a link) holds exactly what hashes to `sha256`.
+fn holds(path: &Path, sha256: &str) -> bool {
+    crate::input::read_regular(path, DOCUMENT_CAP, crate::input::Links::Refuse)
+        .is_ok_and(|bytes| sha256_hex(&bytes) == sha256)
 }
 
 /// `name-2.md` beside `name.md` (or the first free `name-N.md`).

@@ -118,16 +118,14 @@ pub fn print_answers(repo: &Repo, which: Which<'_>, output: Option<&Path>) -> Re
             })?,
     };
     let path = listed.dir.join("answers.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        Error::io(
-            format!(
-                "session {} has no answers yet ({})",
-                listed.id,
-                path.display()
-            ),
-            e,
-        )
-    })?;
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Err(Error::State(format!(
+            "session {} has no answers yet ({})",
+            listed.id,
+            path.display()
+        )));
+    }
+    let text = super::tier::read_own(&path)?;
     match output {
         None => crate::output::stdout(&text)?,
         Some(file) => {

@@ -166,8 +166,7 @@ pub struct SessionFile {
 impl SessionFile {
     pub fn load(dir: &Path) -> Result<SessionFile> {
         let path = dir.join("session.json");
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        let text = tier::read_own(&path)?;
         serde_json::from_str(&text).map_err(|e| {
             Error::State(format!(
                 "{} is corrupt or truncated (line {}, column {}): {e}",
@@ -267,6 +266,7 @@ impl<'p> Session<'p> {
                 session.state.turn
             ));
         }
+        session.remove_killed_writes();
         // A smaller --max-turns on resume makes the current turn the final one, never skips it.
         session.settings.max_turns = session.settings.max_turns.max(session.state.turn);
         session.state.max_turns = session.settings.max_turns;
@@ -302,6 +302,12 @@ impl<'p> Session<'p> {
 
     /// Run the turn loop to its end.
     pub fn run(&mut self) -> Result<Finished> {
+        // Killed after the document was written: the session only has to be marked done.
+        if self.state.sub_step == SubStep::Consent
+            && let Some(written) = self.document_written()
+        {
+            return self.finish_written(written);
+        }
         // A session resumed in the middle of its questions finishes them first.
         if self.state.sub_step == SubStep::Questions
             && self.state.rounds.last().map(|r| r.turn) == Some(self.state.turn)

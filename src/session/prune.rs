@@ -89,6 +89,12 @@ pub fn prune(worktree: &Path, rule: PruneRule, now: SystemTime) -> Result<Pruned
     let mut pruned = Pruned::default();
     let mut candidates: Vec<(Listed, SystemTime, &'static str)> = Vec::new();
     for listed in history::list(worktree) {
+        if let Err(e) = &listed.state {
+            crate::output::stderr_line(&format!(
+                "interview: warning: session {} cannot be read and is kept: {e}",
+                listed.id
+            ));
+        }
         let word = match &listed.state {
             Ok(state) if finished(state) && !running(&listed.dir) => {
                 if state.abandoned {

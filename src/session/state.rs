@@ -101,6 +101,10 @@ pub struct State {
     /// there knows it is the session's own and replaces it without asking.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub writing: Option<Writing>,
+    /// The `--clarify-into` write, recorded the same way: a resume does not add the
+    /// clarifications twice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clarifying: Option<Writing>,
 }
 
 /// A document write in progress: where, and the SHA-256 of what is written.
@@ -108,6 +112,9 @@ pub struct State {
 pub struct Writing {
     pub path: String,
     pub sha256: String,
+    /// The temporary file the write goes through, removed by a resume if a kill left it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tmp: Option<String>,
 }
 
 /// One run of the runner (one attempt at a turn).
@@ -146,6 +153,7 @@ impl State {
             runs: Vec::new(),
             last_failure: None,
             writing: None,
+            clarifying: None,
         }
     }
 
@@ -157,8 +165,7 @@ impl State {
     }
 
     pub fn load(path: &Path) -> Result<State> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        let text = super::tier::read_own(path)?;
         let state: State = serde_json::from_str(&text).map_err(|e| {
             Error::State(format!(
                 "{} is corrupt or truncated (line {}, column {}): {e}; it was left as it is",

@@ -18,10 +18,15 @@ pub struct LocalTier {
 
 impl LocalTier {
     /// Create `.interview/` if needed and make sure git ignores it (before any snapshot).
+    ///
+    /// Each of `.interview/`, its `sessions/` and its `tmp/` must be a plain directory: one that is
+    /// a link (a repository can commit `.interview` as one) is refused, for everything the tool
+    /// writes or removes there would land where the link points.
     pub fn open(worktree: &Path, common_dir: &Path) -> Result<LocalTier> {
         let root = worktree.join(TIER_DIR);
-        std::fs::create_dir_all(root.join("sessions"))
-            .map_err(|e| Error::io(format!("cannot create {}", root.display()), e))?;
+        for dir in [root.clone(), root.join("sessions"), root.join(TMP_DIR)] {
+            plain_dir(&dir)?;
+        }
         exclude(common_dir)?;
         Ok(LocalTier {
             worktree: worktree.to_path_buf(),
@@ -34,13 +39,38 @@ impl LocalTier {
     }
 }
 
+/// Make `dir` unless it is there; refuse it when it is a link or not a directory.
+fn plain_dir(dir: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(m) => Err(Error::State(format!(
+            "{} is {}, not a directory; the local tier must be a plain directory of this worktree (remove it and run again)",
+            dir.display(),
+            if m.file_type().is_symlink() {
+                "a symbolic link"
+            } else {
+                "a file"
+            }
+        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => match std::fs::create_dir(dir) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => plain_dir(dir),
+            Err(e) => Err(Error::io(format!("cannot create {}", dir.display()), e)),
+        },
+        Err(e) => Err(Error::io(format!("cannot read {}", dir.display()), e)),
+    }
+}
+
 /// Add `/.interview/` to `<common dir>/info/exclude` unless a line there already covers it.
 fn exclude(common_dir: &Path) -> Result<()> {
     let path = common_dir.join("info").join("exclude");
-    let existing = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(Error::io(format!("cannot read {}", path.display()), e)),
+    // A link is followed (it is git's own file), but a FIFO never blocks and the read is capped.
+    let existing = match crate::input::read_regular(&path, 1 << 20, crate::input::Links::Follow) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) if e.is_not_found() => String::new(),
+        Err(e) => {
+            return Err(Error::State(format!("cannot read {}: {e}", path.display())));
+        }
     };
     if existing.lines().any(|l| {
         matches!(
@@ -62,6 +92,30 @@ fn exclude(common_dir: &Path) -> Result<()> {
             .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
     }
     write_shared(&path, text.as_bytes(), None)
+}
+
+/// The most the tool reads of one of its own files (a state, session or answers file).
+pub const OWN_FILE_CAP: u64 = 32 * 1024 * 1024;
+
+/// Read one of the tool's own files in the local tier (`state.json`, `session.json`,
+/// `answers.json`): only a regular file, never through a link, never blocking on a FIFO, at most
+/// [`OWN_FILE_CAP`] bytes; anything else is an error naming the file and what it is.
+pub fn read_own(path: &Path) -> Result<String> {
+    use crate::input::{InputError, Links, read_regular};
+    let bytes = read_regular(path, OWN_FILE_CAP, Links::Refuse).map_err(|e| match e {
+        InputError::Io(e) => Error::io(format!("cannot read {}", path.display()), e),
+        other => Error::State(format!(
+            "cannot read {}: {other}; it was left as it is",
+            path.display()
+        )),
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        Error::State(format!(
+            "{} is not UTF-8 (byte {}); it was left as it is",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })
 }
 
 /// Write a file of the local tier atomically (see [`crate::atomic`]), naming the file in the

@@ -103,11 +103,22 @@ pub struct Transcript {
 
 impl Transcript {
     pub fn open(path: &Path) -> Result<Transcript> {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Never appended through a link, nor blocked on a FIFO, put in its place.
+        let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
         let file = OpenOptions::new()
             .create(true)
             .append(true)
+            .mode(0o600)
+            .custom_flags(flags.bits())
             .open(path)
             .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return Err(Error::State(format!(
+                "{} is not a regular file; it was left as it is",
+                path.display()
+            )));
+        }
         Ok(Transcript {
             path: path.to_path_buf(),
             file,
