@@ -80,6 +80,9 @@ macro_rules! e2e {
     };
 }
 
+// After the macro, which it uses.
+mod activity;
+
 fn on_path(program: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))

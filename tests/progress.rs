@@ -211,3 +211,144 @@ fn a_capable_terminal_gets_bold_prompts() {
     let bytes = bytes_at(&[("TERM", "xterm"), ("NO_COLOR", "")]);
     assert!(bytes.windows(4).any(|w| w == b"\x1b[1m"));
 }
+
+/// A `bin` directory whose `claude` replays the real Claude Code's stream of events slowly
+/// (fixtures/cli-outputs/replay-claude-slowly.sh), and PATH with it first.
+fn slow_claude() -> (tempfile::TempDir, String) {
+    let bin = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        fixtures().join("cli-outputs/replay-claude-slowly.sh"),
+        bin.path().join("claude"),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (bin, path)
+}
+
+/// `intent 7 --runner claude` with the slow stand-in, answered to the end at a terminal with
+/// `env`: every byte it wrote, after seeing each of `words` on the progress line.
+fn streamed_at_terminal(
+    env: &[(&str, &str)],
+    words: &[&str],
+) -> (Screen, TempRepo, tempfile::TempDir) {
+    let repo = TempRepo::new();
+    let (bin, path) = slow_claude();
+    let mut interview = Interview::of_work_item(&repo)
+        .preset("claude")
+        .env("PATH", &path)
+        .env("STREAM_HOSTILE", "1");
+    for (k, v) in env {
+        interview = interview.env(k, v);
+    }
+    let mut screen = Screen::new(interview.at_terminal());
+    for word in words {
+        screen.expect(word, Duration::from_secs(20));
+    }
+    screen.expect("Press Enter or type Y", WAIT);
+    (screen, repo, bin)
+}
+
+#[test]
+fn a_streaming_preset_shows_the_agents_activity_then_a_clean_prompt() {
+    let (mut screen, _repo, _bin) = streamed_at_terminal(
+        &[("TERM", "xterm"), ("NO_COLOR", "")],
+        &[
+            r"turn 1 of 5 · claude · \d+s · reading evil \.rs",
+            r"turn 1 of 5 · claude · \d+s · thinking",
+            r"turn 1 of 5 · claude · \d+s · reading README\.md",
+            r"turn 1 of 5 · claude · \d+s · searching for `ProjectList`",
+            r"turn 1 of 5 · claude · \d+s · writing its answer",
+        ],
+    );
+    let rows = screen.rows();
+    assert!(
+        rows.iter()
+            .all(|r| !r.contains("turn 1 of 5") && !r.contains("reading")),
+        "the progress line is still on the screen:\n{}",
+        rows.join("\n")
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with("📋 The interviewer has 1 clarifying question(s)")),
+        "the gate does not start its own line:\n{}",
+        rows.join("\n")
+    );
+    screen.send_line("y");
+    screen.expect(r"Where will this service run\?", WAIT);
+    screen.send_line("2");
+    screen.expect(r"turn 2 of 5 · claude · \d+s · reading README\.md", WAIT);
+    screen.expect("Choose A", WAIT);
+    screen.send_line("A");
+    let (code, bytes) = screen.finish();
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&bytes));
+    let text = String::from_utf8_lossy(&bytes);
+    // The runner's escape never reached the terminal, nor the repository's absolute path.
+    assert!(!text.contains("pwned"), "{text:?}");
+    assert!(!text.contains("reading /"), "{text:?}");
+}
+
+#[test]
+fn a_streaming_preset_at_a_dumb_terminal_shows_its_activity_without_escapes() {
+    let (mut screen, _repo, _bin) = streamed_at_terminal(
+        &[("TERM", "dumb"), ("NO_COLOR", "1")],
+        &[r"turn 1 of 5 · claude · \d+s · searching for `ProjectList`"],
+    );
+    screen.send_line("n");
+    let (_, bytes) = screen.finish();
+    assert!(
+        !bytes.contains(&0x1b),
+        "{:?}",
+        String::from_utf8_lossy(&bytes)
+    );
+}
+
+#[test]
+fn a_streaming_preset_without_a_terminal_shows_no_activity() {
+    let repo = TempRepo::new();
+    let (_bin, path) = slow_claude();
+    let out = Interview::of_work_item(&repo)
+        .preset("claude")
+        .env("PATH", &path)
+        .env("STREAM_PAUSE", "0.05")
+        .answers(
+            r#"{ "interview_answers": 1, "gate": "y", "answers": { "deployment_target": "2" } }"#,
+        )
+        .yes()
+        .run()
+        .exits(0);
+    assert!(
+        out.stderr.contains("turn 1 of 5: waiting for claude…\n"),
+        "{}",
+        out.stderr
+    );
+    for word in ["thinking", "reading", "searching for"] {
+        assert!(!out.stderr.contains(word), "{word}: {}", out.stderr);
+    }
+    assert!(repo.read(DOCUMENT).contains("It runs on one VM"));
+}
+
+#[test]
+fn a_streaming_preset_with_verbose_shows_its_events_and_no_activity_line() {
+    let repo = TempRepo::new();
+    let (_bin, path) = slow_claude();
+    let mut screen = Screen::new(
+        Interview::of_work_item(&repo)
+            .preset("claude")
+            .env("PATH", &path)
+            .env("STREAM_PAUSE", "0.05")
+            .env("TERM", "xterm")
+            .arg("--verbose")
+            .at_terminal(),
+    );
+    screen.expect(r#""type":"result""#, WAIT);
+    screen.expect("Press Enter or type Y", WAIT);
+    screen.send_line("n");
+    let (_, bytes) = screen.finish();
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(!text.contains("turn 1 of 5 ·"), "{text}");
+    assert!(!text.contains("· reading"), "{text}");
+}

@@ -192,10 +192,15 @@ pub fn activity_text(text: &str) -> String {
 /// known here is named as it is ("using WebFetch").
 pub fn tool_activity(tool: &str, target: Option<&str>) -> String {
     let verb = match tool.to_ascii_lowercase().as_str() {
-        "read" | "read_file" | "readfile" | "view" | "cat" | "notebookread" => "reading",
-        "grep" | "search" | "search_file_content" | "ripgrep" | "rg" => "searching for",
+        "read" | "read_file" | "readfile" | "read_many_files" | "view" | "cat" | "notebookread" => {
+            "reading"
+        }
+        "grep" | "grep_search" | "search" | "search_file_content" | "ripgrep" | "rg" => {
+            "searching for"
+        }
         "glob" | "ls" | "list_directory" | "find" | "list" => "listing",
         "bash" | "shell" | "exec" | "run_shell_command" | "command" | "local_shell" => "running",
+        "edit" | "write" | "multiedit" | "write_file" | "replace" | "apply_patch" => "editing",
         "webfetch" | "web_fetch" | "fetch" => "fetching",
         "websearch" | "web_search" | "google_web_search" => "searching the web for",
         "todowrite" | "update_plan" | "plan" => "planning",

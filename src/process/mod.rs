@@ -22,7 +22,7 @@ use nix::sys::signal::{Signal, killpg};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
 
-pub use output::{Capture, Sink, Stream};
+pub use output::{Capture, LINE_CAP, LineObserver, Sink, Stream};
 pub use tree::{end_orphan, live_runner, start_time};
 
 /// What the child reads.
@@ -115,6 +115,7 @@ pub struct Spawn {
     pid_file: Option<PathBuf>,
     confinement: Option<Arc<dyn Confinement>>,
     label: Option<String>,
+    observer: Option<(Stream, LineObserver)>,
 }
 
 /// How a spawned program ended, with what it printed.
@@ -197,6 +198,7 @@ impl Spawn {
             pid_file: None,
             confinement: None,
             label: None,
+            observer: None,
         }
     }
 
@@ -314,6 +316,14 @@ impl Spawn {
         self
     }
 
+    /// Tell `observer` each line of the piped `stream` while the child runs (the reader that
+    /// feeds the sink cuts the lines: there is no second reader). Lines past [`LINE_CAP`] are
+    /// not told.
+    pub fn observe_lines(mut self, stream: Stream, observer: LineObserver) -> Spawn {
+        self.observer = Some((stream, observer));
+        self
+    }
+
     fn shown(&self) -> String {
         self.label
             .clone()
@@ -331,7 +341,7 @@ impl Spawn {
     }
 
     /// Run to the end, handing piped output to `sink` as it comes.
-    pub fn run_into<S: Sink>(self, sink: S) -> std::io::Result<Finished<S>> {
+    pub fn run_into<S: Sink>(mut self, sink: S) -> std::io::Result<Finished<S>> {
         if self.reap_escapees {
             // Idempotent; makes orphaned descendants ours so they can be found and reaped.
             nix::sys::prctl::set_child_subreaper(true).map_err(std::io::Error::from)?;
@@ -351,7 +361,7 @@ impl Spawn {
                 &[(pid.as_raw(), start_time(pid.as_raw()).unwrap_or(0))],
             );
         }
-        let readers = output::Readers::start(&mut child, sink);
+        let readers = output::Readers::start(&mut child, sink, self.observer.take());
         // From here on we reap with waitpid ourselves; `child` is only a handle for its pid.
         drop(child);
 

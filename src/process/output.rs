@@ -21,6 +21,66 @@ pub trait Sink: Send + 'static {
     fn push(&mut self, stream: Stream, bytes: &[u8]);
 }
 
+/// Told each complete line of one stream while the child runs (without its line break), on
+/// the thread that reads that stream, after the sink got the bytes. A line longer than
+/// [`LINE_CAP`] is not told at all, nor anything read after the sink was taken.
+pub type LineObserver = Box<dyn FnMut(&[u8]) + Send>;
+
+/// The longest line an observer is told, in bytes.
+pub const LINE_CAP: usize = 256 * 1024;
+
+/// Cuts a stream into lines for an observer, holding at most [`LINE_CAP`] bytes.
+struct Lines {
+    observer: LineObserver,
+    partial: Vec<u8>,
+    /// The line being read is past the cap: drop it up to its end.
+    overlong: bool,
+}
+
+impl Lines {
+    fn new(observer: LineObserver) -> Lines {
+        Lines {
+            observer,
+            partial: Vec::new(),
+            overlong: false,
+        }
+    }
+
+    fn feed(&mut self, mut bytes: &[u8]) {
+        while let Some(end) = bytes.iter().position(|&b| b == b'\n') {
+            let (line, rest) = (&bytes[..end], &bytes[end + 1..]);
+            if !self.overlong && self.partial.len() + line.len() <= LINE_CAP {
+                if self.partial.is_empty() {
+                    (self.observer)(line);
+                } else {
+                    self.partial.extend_from_slice(line);
+                    (self.observer)(&self.partial);
+                }
+            }
+            self.partial.clear();
+            self.overlong = false;
+            bytes = rest;
+        }
+        if self.overlong {
+            return;
+        }
+        if self.partial.len() + bytes.len() > LINE_CAP {
+            self.partial = Vec::new();
+            self.overlong = true;
+        } else {
+            self.partial.extend_from_slice(bytes);
+        }
+    }
+
+    /// The stream ended: a last line without a line break is a line too.
+    fn end(&mut self) {
+        if !self.overlong && !self.partial.is_empty() {
+            (self.observer)(&self.partial);
+        }
+        self.partial = Vec::new();
+    }
+}
+
 /// Stdout and stderr kept apart, each up to its cap; the rest is read and dropped.
 #[derive(Debug, Default)]
 pub struct Capture {
@@ -79,17 +139,31 @@ pub(super) struct Readers<S> {
 }
 
 impl<S: Sink> Readers<S> {
-    pub(super) fn start(child: &mut Child, sink: S) -> Readers<S> {
+    /// Read the child's piped streams into `sink`; `observer` is told the lines of its stream.
+    pub(super) fn start(
+        child: &mut Child,
+        sink: S,
+        mut observer: Option<(Stream, LineObserver)>,
+    ) -> Readers<S> {
         let sink = Arc::new(Mutex::new(Some(sink)));
         let (tx, done) = mpsc::channel();
         let mut running = 0;
+        let mut lines_of = |stream: Stream| match observer.take() {
+            Some((s, o)) if s == stream => Some(Lines::new(o)),
+            other => {
+                observer = other;
+                None
+            }
+        };
         if let Some(out) = child.stdout.take() {
             running += 1;
-            read_into(out, Stream::Stdout, sink.clone(), tx.clone());
+            let lines = lines_of(Stream::Stdout);
+            read_into(out, Stream::Stdout, sink.clone(), tx.clone(), lines);
         }
         if let Some(err) = child.stderr.take() {
             running += 1;
-            read_into(err, Stream::Stderr, sink.clone(), tx.clone());
+            let lines = lines_of(Stream::Stderr);
+            read_into(err, Stream::Stderr, sink.clone(), tx.clone(), lines);
         }
         Readers {
             sink,
@@ -125,6 +199,7 @@ fn read_into<S: Sink>(
     stream: Stream,
     sink: Arc<Mutex<Option<S>>>,
     done: mpsc::Sender<()>,
+    mut lines: Option<Lines>,
 ) {
     std::thread::spawn(move || {
         let mut buf = [0u8; 8192];
@@ -135,12 +210,25 @@ fn read_into<S: Sink>(
                     let mut guard = sink.lock().unwrap_or_else(|p| p.into_inner());
                     match guard.as_mut() {
                         Some(s) => s.push(stream, &buf[..n]),
-                        // Given up on: keep draining so the writer never blocks.
+                        // Given up on: keep draining so the writer never blocks (and tell the
+                        // observer nothing more: its child's run is over).
                         None => continue,
+                    }
+                    // Outside the lock: an observer that is slow (it may draw on a terminal)
+                    // never holds up the other stream's reader.
+                    drop(guard);
+                    if let Some(lines) = lines.as_mut() {
+                        lines.feed(&buf[..n]);
                     }
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(_) => break,
+            }
+        }
+        if let Some(lines) = lines.as_mut() {
+            let live = sink.lock().unwrap_or_else(|p| p.into_inner()).is_some();
+            if live {
+                lines.end();
             }
         }
         let _ = done.send(());

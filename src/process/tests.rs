@@ -290,3 +290,81 @@ fn a_noted_pid_is_ended_only_while_it_is_that_very_process() {
         Some(9)
     );
 }
+
+/// The lines an observer of `stream` was told while `script` ran, and what was captured.
+fn observed(script: &str, stream: Stream) -> (Vec<Vec<u8>>, Finished<Capture>) {
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let into = seen.clone();
+    let f = sh(script)
+        .timeout(Duration::from_secs(20))
+        .stdout(Output::Pipe)
+        .stderr(Output::Pipe)
+        .observe_lines(
+            stream,
+            Box::new(move |line: &[u8]| into.lock().unwrap().push(line.to_vec())),
+        )
+        .run_into(Capture::new(1 << 20, 1 << 20))
+        .unwrap();
+    let lines = seen.lock().unwrap().clone();
+    (lines, f)
+}
+
+#[test]
+fn an_observer_is_told_each_line_of_its_stream_as_it_comes_and_the_sink_still_gets_all() {
+    // Lines split across writes and a last line without a line break.
+    let (lines, f) = observed(
+        "printf 'one\\ntw'; sleep 0.1; printf 'o\\n\\nthree'; echo err >&2",
+        Stream::Stdout,
+    );
+    assert_eq!(lines, [&b"one"[..], b"two", b"", b"three"]);
+    assert_eq!(f.sink.stdout, b"one\ntwo\n\nthree");
+    assert_eq!(f.sink.stderr, b"err\n");
+}
+
+#[test]
+fn an_observer_of_stderr_is_not_told_stdout() {
+    let (lines, _) = observed("echo out; echo err >&2", Stream::Stderr);
+    assert_eq!(lines, [b"err"]);
+}
+
+#[test]
+fn an_observer_is_told_a_line_while_the_child_still_runs() {
+    let seen = Arc::new(std::sync::Mutex::new(None::<Instant>));
+    let into = seen.clone();
+    let started = Instant::now();
+    let f = sh("echo first; sleep 2; echo second")
+        .timeout(Duration::from_secs(20))
+        .observe_lines(
+            Stream::Stdout,
+            Box::new(move |line: &[u8]| {
+                if line == b"first" {
+                    *into.lock().unwrap() = Some(Instant::now());
+                }
+            }),
+        )
+        .capture(1024, 1024)
+        .unwrap();
+    assert_eq!(f.ending, Ending::Exited(0));
+    let told = seen.lock().unwrap().expect("told the first line");
+    assert!(
+        told.duration_since(started) < Duration::from_millis(1500),
+        "told only after {:?}",
+        told.duration_since(started)
+    );
+}
+
+#[test]
+fn a_line_past_the_cap_is_not_told_and_the_next_one_is() {
+    let script = format!(
+        "head -c {} /dev/zero | tr '\\0' x; echo; echo after",
+        LINE_CAP + 10
+    );
+    let (lines, f) = observed(&script, Stream::Stdout);
+    assert_eq!(lines, [b"after"]);
+    assert_eq!(f.sink.stdout.len(), LINE_CAP + 10 + 1 + 6);
+    // Exactly at the cap is still a line.
+    let script = format!("head -c {LINE_CAP} /dev/zero | tr '\\0' y; echo");
+    let (lines, _) = observed(&script, Stream::Stdout);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0].len(), LINE_CAP);
+}

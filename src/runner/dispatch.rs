@@ -40,6 +40,17 @@ pub struct Invocation {
     pub sandbox: Option<crate::sandbox::Confinement>,
     /// Paths the runner may write under the sandbox (the turn's `out/`).
     pub writable: Vec<PathBuf>,
+    /// Read the agent's activity from the events the runner streams on stdout, for the progress
+    /// line (not with `verbose`, which shows the output itself).
+    pub activity: Option<Activity>,
+}
+
+/// What the progress line is told of a streaming runner's work.
+#[derive(Debug, Clone)]
+pub struct Activity {
+    pub events: crate::runner::presets::Events,
+    /// The repository: paths inside it are shown relative to it.
+    pub root: PathBuf,
 }
 
 #[derive(Debug)]
@@ -81,6 +92,18 @@ pub fn dispatch(inv: &Invocation) -> std::io::Result<Outcome> {
         // Owns the private TMPDIR, removed when the spawn (and all the runner started) is done.
         let prepared = sandbox.prepare(&inv.argv, &inv.cwd, &inv.writable)?;
         spawn = spawn.confine(std::sync::Arc::new(prepared));
+    }
+    if let Some(activity) = inv.activity.clone().filter(|_| !inv.verbose) {
+        spawn = spawn.observe_lines(
+            Stream::Stdout,
+            Box::new(move |line: &[u8]| {
+                if let Some(words) =
+                    crate::runner::presets::activity_words(activity.events, line, &activity.root)
+                {
+                    crate::ask::progress::activity(&words);
+                }
+            }),
+        );
     }
     let finished = spawn.run_into(CappedLog::create(inv)?)?;
     let mut log = finished.sink;

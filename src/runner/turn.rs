@@ -56,6 +56,11 @@ impl RunnerSpec {
         self.preset_entry().map(Preset::returns)
     }
 
+    /// How this runner streams the agent's activity, when it is a preset whose CLI does.
+    pub fn events(&self) -> Option<presets::Events> {
+        self.preset_entry().and_then(|p| p.events)
+    }
+
     /// How this runner's receipts are written.
     pub fn form(&self) -> crate::receipt::Form {
         match self.preset_entry().and_then(|p| p.wire) {

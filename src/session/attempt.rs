@@ -242,6 +242,10 @@ impl Session<'_> {
             writable: std::iter::once(files.out.clone())
                 .chain(setup.scratch.as_ref().map(|d| d.path().to_path_buf()))
                 .collect(),
+            activity: spec.events().map(|events| dispatch::Activity {
+                events,
+                root: self.repo.worktree.clone(),
+            }),
         };
         Ok((invocation, setup))
     }

@@ -28,7 +28,9 @@ pub struct Rule {
 pub enum Reply {
     /// The receipt: a `StructuredOutput` call for Claude Code, the final text for the others.
     Receipt(Value),
-    /// Gemini: call these tools (name, args) first, then answer with the receipt.
+    /// Call these tools (name, args) one at a time first, each once its previous one has been
+    /// answered, then answer with the receipt (Anthropic: a thought before the first call;
+    /// OpenAI Responses: a reasoning summary before each).
     CallsThen(Vec<(String, Value)>, Value),
     /// Fail the request with this HTTP status and message.
     Error(u16, String),
@@ -52,6 +54,12 @@ pub struct MockModel {
 
 impl MockModel {
     pub fn start(rules: Vec<Rule>) -> MockModel {
+        MockModel::start_slow(rules, Duration::ZERO)
+    }
+
+    /// As [`MockModel::start`], answering each model request only after `delay` (a model that
+    /// takes its time, so what the CLI streams meanwhile can be watched).
+    pub fn start_slow(rules: Vec<Rule>, delay: Duration) -> MockModel {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let port = listener.local_addr().unwrap().port();
         listener.set_nonblocking(true).unwrap();
@@ -66,7 +74,7 @@ impl MockModel {
                 match listener.accept() {
                     Ok((stream, _)) => {
                         let (log, rules) = (log.clone(), rules.clone());
-                        std::thread::spawn(move || serve(stream, &rules, &log));
+                        std::thread::spawn(move || serve(stream, &rules, &log, delay));
                     }
                     Err(_) => std::thread::sleep(Duration::from_millis(10)),
                 }
@@ -110,7 +118,7 @@ impl Drop for MockModel {
     }
 }
 
-fn serve(stream: TcpStream, rules: &[Rule], log: &Mutex<Vec<Request>>) {
+fn serve(stream: TcpStream, rules: &[Rule], log: &Mutex<Vec<Request>>, delay: Duration) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut line = String::new();
@@ -160,6 +168,9 @@ fn serve(stream: TcpStream, rules: &[Rule], log: &Mutex<Vec<Request>>) {
         .iter()
         .find(|r| r.when.as_ref().is_none_or(|w| body.contains(w.as_str())));
     let route = path.split('?').next().unwrap_or("");
+    if method == "POST" {
+        std::thread::sleep(delay);
+    }
     let (status, kind, payload) = if method != "POST" {
         (404, "application/json", "{}".to_string())
     } else if route.ends_with("/messages") {
@@ -269,6 +280,25 @@ fn anthropic(body: &Value, rule: Option<&Rule>) -> Answer {
         .and_then(|m| m.last())
         .and_then(|m| m["content"].as_array())
         .is_some_and(|c| c.iter().any(|b| b["type"] == json!("tool_result")));
+    let blocks: Vec<Value> = body["messages"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .flat_map(|m| m["content"].as_array().cloned().unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default();
+    let answered = blocks
+        .iter()
+        .filter(|b| b["type"] == json!("tool_result"))
+        .count();
+    let structured_called = blocks
+        .iter()
+        .any(|b| b["type"] == json!("tool_use") && b["name"] == json!("StructuredOutput"));
+    let call = match rule.map(|r| &r.reply) {
+        Some(Reply::CallsThen(calls, _)) if !structured_called => calls.get(answered),
+        _ => None,
+    };
     let usage = json!({"input_tokens": 10, "output_tokens": 10});
     let mut events = vec![(
         Some("message_start"),
@@ -276,7 +306,53 @@ fn anthropic(body: &Value, rule: Option<&Rule>) -> Answer {
             "role": "assistant", "model": body["model"], "content": [], "stop_reason": null,
             "stop_sequence": null, "usage": usage}}),
     )];
-    let stop = if structured && !after_tool {
+    let stop = if let Some((name, args)) = call {
+        let mut index = 0;
+        if answered == 0 {
+            events.push((
+                Some("content_block_start"),
+                json!({"type": "content_block_start", "index": 0,
+                    "content_block": {"type": "thinking", "thinking": "", "signature": ""}}),
+            ));
+            events.push((
+                Some("content_block_delta"),
+                json!({"type": "content_block_delta", "index": 0, "delta": {
+                    "type": "thinking_delta", "thinking": "Let me look at the code first."}}),
+            ));
+            events.push((
+                Some("content_block_delta"),
+                json!({"type": "content_block_delta", "index": 0, "delta": {
+                    "type": "signature_delta", "signature": "bW9jaw=="}}),
+            ));
+            events.push((
+                Some("content_block_stop"),
+                json!({"type": "content_block_stop", "index": 0}),
+            ));
+            index = 1;
+        }
+        events.push((
+            Some("content_block_start"),
+            json!({"type": "content_block_start", "index": index, "content_block": {
+                "type": "tool_use", "id": format!("toolu_mock_{answered}"), "name": name,
+                "input": {}}}),
+        ));
+        events.push((
+            Some("content_block_delta"),
+            json!({"type": "content_block_delta", "index": index, "delta": {
+                "type": "input_json_delta", "partial_json": args.to_string()}}),
+        ));
+        events.push((
+            Some("content_block_stop"),
+            json!({"type": "content_block_stop", "index": index}),
+        ));
+        events.push((
+            Some("message_delta"),
+            json!({"type": "message_delta", "delta": {"stop_reason": "tool_use",
+                "stop_sequence": null}, "usage": {"output_tokens": 10}}),
+        ));
+        events.push((Some("message_stop"), json!({"type": "message_stop"})));
+        return sse(&events);
+    } else if structured && !structured_called {
         events.push((
             Some("content_block_start"),
             json!({"type": "content_block_start", "index": 0, "content_block": {
@@ -407,6 +483,20 @@ fn responses(body: &Value, rule: Option<&Rule>) -> Answer {
     if let Some(e) = error_of(rule) {
         return e;
     }
+    let answered = body["input"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter(|i| i["type"] == json!("function_call_output"))
+                .count()
+        })
+        .unwrap_or(0);
+    if let Some(Reply::CallsThen(calls, _)) = rule.map(|r| &r.reply)
+        && let Some((name, args)) = calls.get(answered)
+    {
+        return responses_call(body, answered, name, args);
+    }
     let text = receipt_of(rule).to_string();
     let item = json!({"id": "msg_mock", "type": "message", "role": "assistant",
         "status": "completed", "content": [{"type": "output_text", "text": text,
@@ -445,6 +535,43 @@ fn responses(body: &Value, rule: Option<&Rule>) -> Answer {
             json!({"type": "response.completed", "response": done}),
         ),
     ])
+}
+
+/// OpenAI Responses: a reasoning summary, then one function call (Codex runs it and sends back
+/// a `function_call_output`).
+fn responses_call(body: &Value, n: usize, name: &str, args: &Value) -> Answer {
+    let reasoning = json!({"id": format!("rs_mock_{n}"), "type": "reasoning", "summary": [
+        {"type": "summary_text", "text": format!("**Looking around, step {}**", n + 1)}]});
+    let call = json!({"id": format!("fc_mock_{n}"), "type": "function_call",
+        "status": "completed", "call_id": format!("call_mock_{n}"), "name": name,
+        "arguments": args.to_string()});
+    let resp = json!({"id": format!("resp_mock_{n}"), "object": "response", "created_at": 0,
+        "status": "in_progress", "model": body["model"], "output": []});
+    let mut done = resp.clone();
+    done["status"] = json!("completed");
+    done["output"] = json!([reasoning, call]);
+    done["usage"] = json!({"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": 10, "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": 20});
+    let mut events = vec![(
+        Some("response.created"),
+        json!({"type": "response.created", "response": resp}),
+    )];
+    for (i, item) in [reasoning, call].into_iter().enumerate() {
+        events.push((
+            Some("response.output_item.added"),
+            json!({"type": "response.output_item.added", "output_index": i, "item": item}),
+        ));
+        events.push((
+            Some("response.output_item.done"),
+            json!({"type": "response.output_item.done", "output_index": i, "item": item}),
+        ));
+    }
+    events.push((
+        Some("response.completed"),
+        json!({"type": "response.completed", "response": done}),
+    ));
+    sse(&events)
 }
 
 /// Chat Completions (aider through litellm), streamed or not.

@@ -12,7 +12,7 @@ pub fn extract(preset: Option<&str>, stdout: &str) -> Result<String, ReceiptErro
     match preset {
         Some("claude") => extract_from_stdout(&claude_envelope(stdout)?),
         Some("codex") => extract_from_stdout(&codex_events(stdout)?),
-        Some("gemini") => extract_from_stdout(&gemini_envelope(stdout)?),
+        Some("gemini") => extract_from_stdout(&gemini_events(stdout)?),
         // aider and custom runners print plain text.
         _ => extract_from_stdout(stdout),
     }
@@ -76,9 +76,36 @@ fn envelope(
     }
 }
 
-/// Claude Code `--output-format json`: `{subtype, is_error, result, structured_output, …}`.
+/// The last line of `stdout` that is a JSON object whose `type` is `kind` (a stream's final
+/// event).
+fn last_event(stdout: &str, kind: &str) -> Option<serde_json::Map<String, Value>> {
+    stdout.lines().rev().find_map(|line| {
+        let line = line.trim();
+        if !line.starts_with('{') {
+            return None;
+        }
+        match serde_json::from_str::<Value>(line) {
+            Ok(Value::Object(map)) if map.get("type").and_then(Value::as_str) == Some(kind) => {
+                Some(map)
+            }
+            _ => None,
+        }
+    })
+}
+
+/// Claude Code `--output-format stream-json` (its last `result` event) or `json` (the one
+/// envelope): `{subtype, is_error, result, structured_output, …}`.
 fn claude_envelope(stdout: &str) -> Result<String, ReceiptError> {
-    let env = envelope("Claude Code", "--output-format json", stdout)?;
+    if stdout.len() > MAX_STDOUT_BYTES {
+        return Err(ReceiptError::OutputTooLarge {
+            size: stdout.len(),
+            max: MAX_STDOUT_BYTES,
+        });
+    }
+    let env = match last_event(stdout, "result") {
+        Some(env) => env,
+        None => envelope("Claude Code", "--output-format stream-json", stdout)?,
+    };
     let subtype = env.get("subtype").and_then(Value::as_str).unwrap_or("");
     let said = || {
         let errors = env
@@ -221,9 +248,74 @@ fn codex_events(stdout: &str) -> Result<String, ReceiptError> {
     }
 }
 
+/// Gemini CLI `--output-format stream-json`: JSONL events (`init`, `message`, `tool_use`,
+/// `tool_result`, `error`, `result`); the receipt is what the model said, its `assistant`
+/// messages in order. The final `result` event says whether the turn failed.
+fn gemini_events(stdout: &str) -> Result<String, ReceiptError> {
+    if stdout.len() > MAX_STDOUT_BYTES {
+        return Err(ReceiptError::OutputTooLarge {
+            size: stdout.len(),
+            max: MAX_STDOUT_BYTES,
+        });
+    }
+    let mut events = 0usize;
+    let mut said = String::new();
+    let mut result: Option<serde_json::Map<String, Value>> = None;
+    let mut last_error: Option<String> = None;
+    for line in stdout.lines() {
+        let Ok(Value::Object(event)) = serde_json::from_str::<Value>(line.trim()) else {
+            continue;
+        };
+        let text = |key: &str| event.get(key).and_then(Value::as_str);
+        match text("type") {
+            Some("init" | "tool_use" | "tool_result") => {}
+            Some("message") => {
+                if text("role") == Some("assistant")
+                    && let Some(content) = text("content")
+                {
+                    said.push_str(content);
+                }
+            }
+            Some("error") => last_error = text("message").map(str::to_string),
+            Some("result") => result = Some(event.clone()),
+            _ => continue,
+        }
+        events += 1;
+    }
+    if events == 0 {
+        // `--output-format json` (a session saved before the preset streamed): one envelope.
+        return gemini_envelope(stdout);
+    }
+    if let Some(result) = &result
+        && result.get("status").and_then(Value::as_str) != Some("success")
+    {
+        let message = result
+            .get("error")
+            .and_then(|e| e.get("message").and_then(Value::as_str).map(excerpt))
+            .or_else(|| last_error.as_deref().map(excerpt))
+            .unwrap_or_else(|| "no message".into());
+        return Err(ReceiptError::Invalid(format!(
+            "Gemini CLI reported an error: {message}"
+        )));
+    }
+    if said.trim().is_empty() {
+        return Err(match (result, last_error) {
+            (None, Some(error)) => ReceiptError::Invalid(format!(
+                "Gemini CLI ended without an answer; its last error: {}",
+                excerpt(&error)
+            )),
+            _ => ReceiptError::Missing(
+                "the model's answer in Gemini CLI's stream-json events (no assistant message)"
+                    .into(),
+            ),
+        });
+    }
+    Ok(said)
+}
+
 /// Gemini CLI `--output-format json`: `{session_id, response, stats}` or `{…, error}`.
 fn gemini_envelope(stdout: &str) -> Result<String, ReceiptError> {
-    let env = envelope("Gemini CLI", "--output-format json", stdout)?;
+    let env = envelope("Gemini CLI", "--output-format stream-json", stdout)?;
     if let Some(error) = env.get("error").filter(|e| !e.is_null()) {
         let message = error
             .get("message")
@@ -427,6 +519,101 @@ mod tests {
             serde_json::json!({"type":"item.completed","item":{"id":"b","type":"agent_message","text":ASK}})
         );
         assert_receipt("codex", &text);
+    }
+
+    /// The extracted text is the recorded receipt in its wire form, and the real checks
+    /// accept it.
+    fn assert_wire_receipt(preset: &str, output: &str) {
+        let text = extract(Some(preset), output).unwrap_or_else(|e| panic!("{preset}: {e}"));
+        let none = BTreeSet::new();
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = CheckContext {
+            final_turn: false,
+            asked_topics: &none,
+            answered_topics: &none,
+            repo_root: dir.path(),
+            work_item: None,
+        };
+        let (receipt, _) =
+            crate::receipt::parse_and_check_as(&text, &ctx, crate::receipt::Form::Wire)
+                .unwrap_or_else(|e| panic!("{preset}: {e}"));
+        let (strict, _) = crate::receipt::parse_and_check(ASK, &ctx).unwrap();
+        assert_eq!(receipt, strict, "{preset}");
+    }
+
+    #[test]
+    fn claude_stream_json_receipt_is_the_structured_output_of_its_last_result_event() {
+        let text = recorded!("claude-stream.jsonl");
+        assert!(text.lines().count() > 5, "a stream of events");
+        assert_wire_receipt("claude", text);
+    }
+
+    #[test]
+    fn claude_stream_json_api_error_is_reported_with_the_servers_message() {
+        let err = error_of("claude", recorded!("claude-stream-server-error.jsonl"));
+        assert!(err.to_string().contains("API Error: 400"), "{err}");
+    }
+
+    #[test]
+    fn claude_stream_json_without_a_result_event_is_an_error() {
+        let text: String = recorded!("claude-stream.jsonl")
+            .lines()
+            .filter(|l| !l.contains(r#""type":"result""#))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(extract(Some("claude"), &text).is_err());
+    }
+
+    #[test]
+    fn codex_stream_with_commands_and_reasoning_gives_the_final_message() {
+        assert_wire_receipt("codex", recorded!("codex-stream.jsonl"));
+    }
+
+    #[test]
+    fn gemini_stream_json_receipt_is_what_the_model_said_around_its_tool_calls() {
+        let text = recorded!("gemini-stream.jsonl");
+        assert!(text.contains(r#""type":"tool_use""#));
+        assert_receipt("gemini", text);
+    }
+
+    #[test]
+    fn gemini_stream_json_error_result_is_an_error_with_its_message() {
+        let err = error_of("gemini", recorded!("gemini-stream-server-error.jsonl"));
+        assert!(
+            err.to_string().contains("Gemini CLI reported an error"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("API Error"), "{err}");
+        assert!(err.to_string().contains("invalid_request_error"), "{err}");
+    }
+
+    #[test]
+    fn gemini_stream_json_assistant_chunks_are_joined_and_prose_around_is_allowed() {
+        let chunks: Vec<String> = ["Here it is:\n", &ASK[..40], &ASK[40..]]
+            .iter()
+            .map(|c| {
+                serde_json::json!({"type":"message","role":"assistant","content":c,"delta":true})
+                    .to_string()
+            })
+            .collect();
+        let text = format!(
+            "{}\n{}\n{}\n{}\n{}\n",
+            r#"{"type":"init","session_id":"s","model":"m"}"#,
+            chunks[0],
+            chunks[1],
+            chunks[2],
+            r#"{"type":"result","status":"success","stats":{}}"#
+        );
+        assert_receipt("gemini", &text);
+    }
+
+    #[test]
+    fn gemini_stream_json_without_an_answer_is_a_missing_receipt() {
+        let err = error_of(
+            "gemini",
+            "{\"type\":\"init\"}\n{\"type\":\"result\",\"status\":\"success\"}\n",
+        );
+        assert!(matches!(err, ReceiptError::Missing(_)), "{err:?}");
     }
 
     #[test]

@@ -4,10 +4,12 @@
 //!
 //! Not for: checking the receipt (that is `receipt`), or starting the process (`dispatch`).
 
+mod activity;
 mod envelope;
 mod installed;
 mod report;
 
+pub use activity::{Events, words as activity_words};
 pub use envelope::extract;
 pub use installed::{VERSION_TIMEOUT, drift, find_on_path, list, render_list, version_of};
 pub use report::{Usage, json_error, said_on_failure, usage};
@@ -37,6 +39,9 @@ pub struct Preset {
     pub env: &'static [(&'static str, &'static str)],
     /// How the brief tells the model to return its receipt.
     pub returns: &'static str,
+    /// How the CLI streams its events on stdout while it works (what the progress line reads
+    /// the agent's activity from); `None` for a CLI that prints only at the end.
+    pub events: Option<Events>,
 }
 
 /// Claude Code's own turn limit inside one interview turn (tool calls count): enough to read
@@ -65,7 +70,8 @@ pub const PRESETS: &[Preset] = &[
             "claude",
             "-p",
             "--output-format",
-            "json",
+            "stream-json",
+            "--verbose",
             "--json-schema",
             "{wire_schema_text}",
             "--permission-mode",
@@ -86,6 +92,7 @@ pub const PRESETS: &[Preset] = &[
         env: &[],
         returns: "Return the receipt by calling the StructuredOutput tool once, as your last step. \
             You cannot write files: do not try to write receipt.json.",
+        events: Some(Events::Claude),
     },
     Preset {
         name: "codex",
@@ -112,6 +119,7 @@ pub const PRESETS: &[Preset] = &[
         env: &[],
         returns: "Return the receipt as your final message: the JSON object alone, nothing \
             around it. You cannot write files: do not try to write receipt.json.",
+        events: Some(Events::Codex),
     },
     Preset {
         name: "gemini",
@@ -131,7 +139,7 @@ pub const PRESETS: &[Preset] = &[
             "--include-directories",
             "{worktree}",
             "--output-format",
-            "json",
+            "stream-json",
             "--extensions",
             "none",
             "--allowed-mcp-server-names",
@@ -145,6 +153,7 @@ pub const PRESETS: &[Preset] = &[
         env: &[],
         returns: "Return the receipt as your final answer: the JSON object alone, nothing around \
             it. You cannot write files: do not try to write receipt.json.",
+        events: Some(Events::Gemini),
     },
     Preset {
         name: "aider",
@@ -191,6 +200,7 @@ pub const PRESETS: &[Preset] = &[
         env: &[("COLUMNS", "100000"), ("LINES", "1000")],
         returns: "Return the receipt as your answer: the JSON object alone, on one line, \
             nothing around it. You cannot write files: do not try to write receipt.json.",
+        events: None,
     },
 ];
 
@@ -251,7 +261,8 @@ mod tests {
                 "claude",
                 "-p",
                 "--output-format",
-                "json",
+                "stream-json",
+                "--verbose",
                 "--json-schema",
                 "{wire_schema_text}",
                 "--permission-mode",
@@ -303,7 +314,7 @@ mod tests {
                 "--include-directories",
                 "{worktree}",
                 "--output-format",
-                "json",
+                "stream-json",
                 "--extensions",
                 "none",
                 "--allowed-mcp-server-names",

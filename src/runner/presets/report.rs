@@ -93,16 +93,27 @@ pub fn usage(preset: Option<&str>, stdout: &str) -> Option<Usage> {
         }
         "gemini" => {
             let env = last_object(stdout)?;
-            let mut total = Usage::default();
-            for model in env.get("stats")?.get("models")?.as_object()?.values() {
-                let t = model.get("tokens");
-                total.add(&Usage {
-                    input_tokens: t.and_then(|t| u64_at(t, "prompt")),
-                    output_tokens: t.and_then(|t| u64_at(t, "candidates")),
+            let stats = env.get("stats")?;
+            if stats.get("input_tokens").is_some() || stats.get("output_tokens").is_some() {
+                // `stream-json`: the `result` event's totals.
+                Usage {
+                    input_tokens: u64_at(stats, "input_tokens"),
+                    output_tokens: u64_at(stats, "output_tokens"),
                     cost_usd: None,
-                });
+                }
+            } else {
+                // `json`: per model.
+                let mut total = Usage::default();
+                for model in stats.get("models")?.as_object()?.values() {
+                    let t = model.get("tokens");
+                    total.add(&Usage {
+                        input_tokens: t.and_then(|t| u64_at(t, "prompt")),
+                        output_tokens: t.and_then(|t| u64_at(t, "candidates")),
+                        cost_usd: None,
+                    });
+                }
+                total
             }
-            total
         }
         "aider" => aider_usage(stdout),
         _ => return None,
@@ -254,6 +265,26 @@ mod tests {
     fn gemini_usage_is_its_models_prompt_and_candidates_tokens() {
         let u = usage(Some("gemini"), recorded!("gemini-plain.json")).unwrap();
         assert_eq!((u.input_tokens, u.output_tokens), (Some(10), Some(10)));
+    }
+
+    #[test]
+    fn stream_json_usage_is_read_from_the_last_result_event() {
+        let claude = usage(
+            Some("claude"),
+            include_str!("../../../fixtures/cli-outputs/claude-stream.jsonl"),
+        )
+        .unwrap();
+        assert_eq!(claude.output_tokens, Some(30));
+        assert_eq!(claude.cost_usd, Some(0.00072));
+        let gemini = usage(
+            Some("gemini"),
+            include_str!("../../../fixtures/cli-outputs/gemini-stream.jsonl"),
+        )
+        .unwrap();
+        assert_eq!(
+            (gemini.input_tokens, gemini.output_tokens),
+            (Some(30), Some(30))
+        );
     }
 
     #[test]
