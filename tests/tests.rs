@@ -8,6 +8,7 @@ mod ask;
 mod builtin;
 mod ci_replay;
 mod finish;
+mod from_stdin;
 mod guard;
 mod guard_git_dir;
 mod guard_safety;

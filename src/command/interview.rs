@@ -19,7 +19,7 @@ pub fn reflect(cwd: &Path, look: Presentation, tag: &str, run: &RunOptions) -> R
         let subject = crate::subject::reflect(&repo.worktree, tag)?;
         Ok((subject, None))
     };
-    new_interview(cwd, look, Kind::Reflect, tag, run, None, find)
+    new_interview(cwd, look, (Kind::Reflect, tag, false), run, None, find)
 }
 
 /// `interview intent ID [--from FILE|-] [--clarify-into FILE]`.
@@ -49,11 +49,11 @@ pub fn intent(
         )?;
         Ok((found.subject, found.decision.map(|(_, choice)| choice)))
     };
+    let item_on_stdin = matches!(source, Some(WorkItemSource::Stdin));
     new_interview(
         cwd,
         look,
-        Kind::Intent,
-        id,
+        (Kind::Intent, id, item_on_stdin),
         run,
         clarify_into.map(Path::to_path_buf),
         find,
@@ -66,18 +66,19 @@ type Found = (Subject, Option<String>);
 /// Start an interview on `kind id` (or resume an unfinished one, if the person says so). The
 /// session's place exists before anything is asked, so even the choice of a work item is
 /// recorded in its `answers.json`.
+/// `about` is the subject's kind and id, and whether the work item comes on standard input.
 fn new_interview(
     cwd: &Path,
     look: Presentation,
-    kind: Kind,
-    id: &str,
+    about: (Kind, &str, bool),
     run: &RunOptions,
     clarify_into: Option<PathBuf>,
     find: impl FnOnce(&Repo, &RunSettings, &mut RecordingPerson<'_>) -> Result<Found>,
 ) -> Result<i32> {
     let repo = super::discover(cwd)?;
     let config = Config::load(&repo.worktree)?;
-    let settings = RunSettings::resolve(run, &config, look)?;
+    let (kind, id, item_on_stdin) = about;
+    let settings = RunSettings::resolve_for(run, &config, look, item_on_stdin)?;
     // Where the document goes must be able to take one, before anything is asked.
     let targets = [
         ("--out", settings.out_for(kind, id)),
@@ -95,7 +96,7 @@ fn new_interview(
         }
     }
     let mut lock = super::lock(&repo, &format!("{} {id}", kind.as_str()))?;
-    let mut who = Who::new(look, &settings)?;
+    let mut who = Who::new_for(look, &settings, item_on_stdin)?;
     let typed = format!("{} {id}", kind.as_str());
     who.check_subject(&typed, run.any_subject)?;
     let who_ready = who.ready();

@@ -29,12 +29,35 @@ const NO_TERMINAL: &str = "no terminal to ask questions on, and no --answers fil
      Run it at a terminal, or replay recorded answers: \
      `interview … --answers FILE` (see docs/ci.md)";
 
-/// The person when there is none: every prompt is the "no terminal" error.
-pub struct Nobody;
+const NO_TERMINAL_ITEM_ON_STDIN: &str = "the work item comes on standard input (--from -), so \
+     answers are read from the terminal (/dev/tty), and there is none here.\n\
+     Replay recorded answers: `interview intent ID --from - --answers FILE` (see docs/ci.md)";
+
+const ITEM_FROM_TERMINAL: &str = "--from -: standard input is this terminal, which is where \
+     you answer; pipe the work item in (`interview intent ID --from - < item.md`) or name its \
+     file (`--from item.md`)";
+
+/// The person when there is none: every prompt is the "no terminal" error, which says why.
+pub struct Nobody(&'static str);
+
+/// The terminal that controls this process (`/dev/tty`), opened to ask on: for a run whose
+/// standard input carries the work item. Never made the controlling terminal by opening it.
+pub fn controlling_terminal() -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(nix::libc::O_NOCTTY)
+        .open("/dev/tty")?;
+    if !tty.is_terminal() {
+        return Err(std::io::Error::other("/dev/tty is not a terminal"));
+    }
+    Ok(tty)
+}
 
 impl Person for Nobody {
     fn gate(&mut self, _count: usize) -> std::result::Result<String, AskError> {
-        Err(AskError::NoPerson(NO_TERMINAL.into()))
+        Err(AskError::NoPerson(self.0.into()))
     }
     fn intro(&mut self, _total: usize) {}
     fn question(
@@ -44,10 +67,10 @@ impl Person for Nobody {
         _time_label: &str,
         _question: &Question,
     ) -> std::result::Result<String, AskError> {
-        Err(AskError::NoPerson(NO_TERMINAL.into()))
+        Err(AskError::NoPerson(self.0.into()))
     }
     fn decide(&mut self, _decision: &Decision) -> std::result::Result<String, AskError> {
-        Err(AskError::NoPerson(NO_TERMINAL.into()))
+        Err(AskError::NoPerson(self.0.into()))
     }
     fn say(&mut self, text: &str) {
         crate::output::stderr_line(text);
@@ -59,17 +82,38 @@ impl Person for Nobody {
 
 impl Who {
     pub fn new(look: Presentation, settings: &RunSettings) -> Result<Who> {
+        Who::new_for(look, settings, false)
+    }
+
+    /// [`Who::new`] for a run whose work item comes on standard input (`--from -` when
+    /// `item_on_stdin`): the person answers at the controlling terminal, prompts shown there;
+    /// standard input being that terminal itself is refused (it cannot carry both).
+    pub fn new_for(look: Presentation, settings: &RunSettings, item_on_stdin: bool) -> Result<Who> {
         if let Some(path) = &settings.answers {
             let file = ReplayFile::load(path).map_err(|e| Error::Usage(e.to_string()))?;
             return Ok(Who::Replay(ReplayPerson::new(file, settings.missing)));
         }
-        if !std::io::stdin().is_terminal() {
-            return Ok(Who::Nobody(Nobody));
+        let style = Style::resolve(look.color, look.no_bell || !settings.bell);
+        if item_on_stdin {
+            if std::io::stdin().is_terminal() {
+                return Err(Error::Usage(ITEM_FROM_TERMINAL.into()));
+            }
+            let Ok(tty) = controlling_terminal() else {
+                return Ok(Who::Nobody(Nobody(NO_TERMINAL_ITEM_ON_STDIN)));
+            };
+            let out = tty
+                .try_clone()
+                .map_err(|e| Error::io("cannot open the terminal (/dev/tty)", e))?;
+            return Ok(Who::Terminal(TerminalPerson::with_io(
+                style,
+                Box::new(out),
+                tty.into(),
+            )));
         }
-        Ok(Who::Terminal(TerminalPerson::new(Style::resolve(
-            look.color,
-            look.no_bell || !settings.bell,
-        ))))
+        if !std::io::stdin().is_terminal() {
+            return Ok(Who::Nobody(Nobody(NO_TERMINAL)));
+        }
+        Ok(Who::Terminal(TerminalPerson::new(style)))
     }
 
     pub fn person(&mut self) -> &mut dyn Person {
@@ -83,7 +127,7 @@ impl Who {
     /// Someone can be asked; otherwise the "no terminal" error (exit 2).
     pub fn ready(&self) -> Result<()> {
         match self {
-            Who::Nobody(_) => Err(Error::Usage(NO_TERMINAL.into())),
+            Who::Nobody(Nobody(why)) => Err(Error::Usage((*why).into())),
             _ => Ok(()),
         }
     }

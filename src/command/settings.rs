@@ -38,7 +38,8 @@ pub struct RunSettings {
     pub missing: Missing,
     /// `--any-subject`: replay an answers file recorded for another subject.
     pub any_subject: bool,
-    /// Standard input is a terminal and nothing is replayed: the person can be asked.
+    /// A terminal to ask on (standard input, or the controlling terminal when the work item
+    /// comes on standard input) and nothing is replayed: the person can be asked.
     pub interactive: bool,
     reflect_out: Option<String>,
     intent_out: Option<String>,
@@ -87,7 +88,22 @@ fn check_out_pattern(pattern: &str) -> std::result::Result<(), String> {
 impl RunSettings {
     /// Merge the flags of one run with the configuration files and the defaults.
     pub fn resolve(run: &RunOptions, config: &Config, look: Presentation) -> Result<RunSettings> {
-        let interactive = std::io::stdin().is_terminal() && run.answers.is_none();
+        RunSettings::resolve_for(run, config, look, false)
+    }
+
+    /// [`RunSettings::resolve`] for a run whose work item comes on standard input (`--from -`
+    /// when `item_on_stdin`): the person then answers at the controlling terminal, if any.
+    pub fn resolve_for(
+        run: &RunOptions,
+        config: &Config,
+        look: Presentation,
+        item_on_stdin: bool,
+    ) -> Result<RunSettings> {
+        let at_terminal = match item_on_stdin {
+            true => super::person::controlling_terminal().is_ok(),
+            false => std::io::stdin().is_terminal(),
+        };
+        let interactive = at_terminal && run.answers.is_none();
         let file = &config.file;
         // A configuration file's bad value exits 1 naming the file and the key; a bad flag
         // exits 2 naming the flag. Both before anything is asked.
