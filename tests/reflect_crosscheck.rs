@@ -436,3 +436,48 @@ fn a_committed_cache_is_not_trusted() {
     let plain = reflect::gather(repo.path(), "v1").unwrap();
     assert_eq!(reflect::gather_cached(repo.path(), "v1").unwrap(), plain);
 }
+
+/// A re-run of a range computed before reads its facts whole (the header line of the cache):
+/// a range whose commits are the same is not walked or diffed again, under any name.
+#[test]
+fn a_range_computed_before_is_read_whole() {
+    let repo = generated();
+    std::fs::create_dir(repo.path().join(".interview")).unwrap();
+    let plain = reflect::gather(repo.path(), "v1").unwrap();
+    assert_eq!(reflect::gather_cached(repo.path(), "v1").unwrap(), plain);
+    let cache = repo.path().join(format!(
+        ".interview/cache/reflect-commits-v{}.json",
+        reflect::FACTS_VERSION
+    ));
+    // Proof that the second run reads the range's facts rather than computing them: a count
+    // changed in the header is what it returns.
+    let text = std::fs::read_to_string(&cache).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    let needle = format!("\"lines_added\":{},", plain.lines_added);
+    assert!(
+        header.contains(&needle),
+        "{}",
+        &header[..200.min(header.len())]
+    );
+    let forged = header.replace(&needle, "\"lines_added\":7,");
+    std::fs::write(&cache, format!("{forged}\n{rest}")).unwrap();
+    assert_eq!(
+        reflect::gather_cached(repo.path(), "v1")
+            .unwrap()
+            .lines_added,
+        7
+    );
+    // The same commits under another name: the facts are read, named as asked.
+    let base = repo.git(&["rev-parse", "v1"]);
+    let by_id = reflect::gather_cached(repo.path(), base.trim()).unwrap();
+    assert_eq!(by_id.range, format!("{}..HEAD", base.trim()));
+    assert_eq!(by_id.lines_added, 7);
+    // A new commit makes a new range: computed (from the per-commit facts), never the old one.
+    repo.write("src/new.rs", "// TODO: after the cache\nfn new() {}\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "one more"]);
+    let moved = reflect::gather_cached(repo.path(), "v1").unwrap();
+    assert_eq!(moved, reflect::gather(repo.path(), "v1").unwrap());
+    assert_eq!(moved.commits, plain.commits + 1);
+    assert_eq!(moved.todos[0].text, "// TODO: after the cache");
+}

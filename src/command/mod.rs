@@ -15,10 +15,9 @@ mod runners;
 pub mod settings;
 mod stats;
 mod status;
+mod workspace;
 
 use std::path::{Path, PathBuf};
-
-use sha2::{Digest, Sha256};
 
 use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
@@ -116,29 +115,12 @@ pub fn discover(dir: &Path) -> Result<Repo> {
     let worktree = std::fs::canonicalize(worktree)
         .map_err(|e| Error::io(format!("cannot resolve {}", worktree.display()), e))?;
     let common_dir = PathBuf::from(repo.common_dir());
-    let workspace_id = workspace_id(&repo, &worktree);
+    let workspace_id = workspace::workspace_id(&repo, &worktree);
     Ok(Repo {
         worktree,
         common_dir,
         workspace_id,
     })
-}
-
-/// The first 12 hex digits of the SHA-256 of the root commit id (or of the worktree path when
-/// there is no commit yet): stable across clones, reveals no path.
-fn workspace_id(repo: &gix::Repository, worktree: &Path) -> String {
-    let root = repo.head_commit().ok().and_then(|head| {
-        head.ancestors()
-            .first_parent_only()
-            .all()
-            .ok()?
-            .filter_map(|info| info.ok())
-            .last()
-            .map(|info| info.id.to_string())
-    });
-    let seed = root.unwrap_or_else(|| worktree.display().to_string());
-    let digest = Sha256::digest(seed.as_bytes());
-    digest[..6].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Take the worktree's lock for `what` (e.g. `intent 42`): one writer per worktree and so per

@@ -135,8 +135,13 @@ pub struct Finished<S> {
 }
 
 const POLL: Duration = Duration::from_millis(20);
-/// How often the runner's descendants are noted in its pid file while it runs (every 10 polls).
-const NOTE_EVERY: u32 = 10;
+/// While a program is young it is polled more often: most (the built-in interviewer, a probe)
+/// end within milliseconds, and a 20 ms poll would make each wait up to 20 ms longer.
+const EARLY_POLL: Duration = Duration::from_millis(1);
+const EARLY: Duration = Duration::from_millis(100);
+/// When the runner's descendants are first noted in its pid file, and how often after that.
+const FIRST_NOTE: Duration = Duration::from_millis(20);
+const NOTE_EVERY: Duration = Duration::from_millis(200);
 /// A pid file longer than this is not read (it holds a line per process).
 const PID_FILE_CAP: u64 = 256 * 1024;
 
@@ -439,22 +444,25 @@ impl Spawn {
         // The runner's descendants, noted as they appear so that a later `resume` can end those
         // that outlive a kill -9 of the tool (a `setsid` daemon is in no group of the runner's).
         let mut noted: std::collections::BTreeSet<(i32, u64)> = std::collections::BTreeSet::new();
-        let mut polls: u32 = 0;
+        let mut noted_at: Option<Instant> = None;
         loop {
             self.reap(pid, &mut status);
             if status.is_some() && exited_at.is_none() {
                 exited_at = Some(Instant::now());
             }
             if let Some(path) = self.pid_file.as_ref().filter(|_| self.reap_escapees)
-                && polls % NOTE_EVERY == 1
+                && match noted_at {
+                    None => started.elapsed() >= FIRST_NOTE,
+                    Some(at) => at.elapsed() >= NOTE_EVERY,
+                }
             {
+                noted_at = Some(Instant::now());
                 let new: Vec<(i32, u64)> = tree::descendants()
                     .into_iter()
                     .filter(|d| d.0 != pid.as_raw() && noted.insert(*d))
                     .collect();
                 note_pids(path, &new);
             }
-            polls = polls.wrapping_add(1);
             let now_signals = crate::signals::count();
             if self.interruptible && now_signals > signals_seen {
                 if term_sent_at.is_some() {
@@ -485,7 +493,11 @@ impl Spawn {
             {
                 let _ = killpg(pid, Signal::SIGKILL);
             }
-            std::thread::sleep(POLL);
+            std::thread::sleep(if started.elapsed() < EARLY {
+                EARLY_POLL
+            } else {
+                POLL
+            });
         }
         ending.unwrap_or(match status {
             Some(WaitStatus::Exited(_, code)) => Ending::Exited(code),

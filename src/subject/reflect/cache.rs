@@ -1,12 +1,16 @@
-//! Each commit's diff facts, kept in the local tier (`.interview/cache/`) keyed by commit id and
-//! the facts version, so a re-run (or the next release's run) only diffs new commits.
+//! What reflect keeps in the local tier (`.interview/cache/`): the facts of the last few ranges
+//! (keyed by the commit ids of base and HEAD), so a re-run of the same range reads them whole;
+//! and each commit's diff facts (keyed by commit id), so the next release's run only diffs new
+//! commits. Both are keyed by the facts version too.
 //!
-//! The cache is an optimisation only: a missing, unreadable, oversized or malformed file is
-//! ignored and rebuilt. It is opened below the worktree without following a symbolic link at
-//! any step and without blocking on a FIFO, and written atomically (a new file, then a rename).
+//! The file holds two lines of JSON: a header (version, tool version, the ranges' facts) and the
+//! per-commit facts, which are only parsed when a range is not known. The cache is an
+//! optimisation only: a missing, unreadable, oversized or malformed file is ignored and rebuilt.
+//! It is opened below the worktree without following a symbolic link at any step and without
+//! blocking on a FIFO, and written atomically (a new file, then a rename).
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use cap_fs_ext::{DirExt, FollowSymlinks, OpenOptionsFollowExt, OpenOptionsSyncExt};
@@ -14,24 +18,51 @@ use cap_std::fs::{Dir, OpenOptions};
 use serde::{Deserialize, Serialize};
 
 use super::diff::CommitFacts;
+use super::facts::ReflectFacts;
 
 /// Bump when what a commit's facts contain, or how they are computed, changes.
-pub const FACTS_VERSION: u32 = 2;
+pub const FACTS_VERSION: u32 = 3;
+/// The facts of a whole range also depend on how they are folded: a new tool recomputes them.
+const TOOL: &str = env!("CARGO_PKG_VERSION");
 /// A cache file larger than this is ignored (and replaced).
 const MAX_CACHE_BYTES: u64 = 512 * 1024 * 1024;
+/// The ranges whose facts are kept, the most recent first.
+const MAX_RANGES: usize = 4;
 
+/// The first line of the file.
 #[derive(Serialize, Deserialize)]
-struct CacheFile {
+struct Header {
     version: u32,
+    tool: String,
+    ranges: Vec<RangeFacts>,
+}
+
+#[derive(Clone, Serialize, Deserialize)]
+struct RangeFacts {
+    base: String,
+    head: String,
+    facts: ReflectFacts,
+}
+
+/// The second line of the file.
+#[derive(Serialize, Deserialize)]
+struct Commits {
     commits: HashMap<String, CommitFacts>,
 }
 
 /// The cache of one run: what was read, and what this run added.
 pub(super) struct FactsCache {
     dir: Option<Dir>,
+    ranges: Vec<RangeFacts>,
+    /// The rest of the file (the per-commit line), read and parsed on first use.
+    unparsed: Option<Rest>,
     known: HashMap<String, CommitFacts>,
     added: usize,
+    ranges_changed: bool,
 }
+
+/// The open file after its header.
+type Rest = BufReader<std::io::Take<cap_std::fs::File>>;
 
 fn file_name() -> String {
     format!("reflect-commits-v{FACTS_VERSION}.json")
@@ -42,8 +73,11 @@ impl FactsCache {
     pub(super) fn none() -> FactsCache {
         FactsCache {
             dir: None,
+            ranges: Vec::new(),
+            unparsed: None,
             known: HashMap::new(),
             added: 0,
+            ranges_changed: false,
         }
     }
 
@@ -53,8 +87,11 @@ impl FactsCache {
         let Some(dir) = cache_dir(worktree) else {
             return cache;
         };
-        if let Some(file) = read(&dir).filter(|f| f.version == FACTS_VERSION) {
-            cache.known = file.commits;
+        if let Some((header, rest)) = read(&dir) {
+            if header.tool == TOOL {
+                cache.ranges = header.ranges;
+            }
+            cache.unparsed = Some(rest);
         }
         cache.dir = Some(dir);
         cache
@@ -65,7 +102,57 @@ impl FactsCache {
         *self = FactsCache::none();
     }
 
-    pub(super) fn get(&self, id: &gix::ObjectId) -> Option<CommitFacts> {
+    /// The facts of `base..head` as an earlier run computed them.
+    pub(super) fn range(&self, base: &gix::ObjectId, head: &gix::ObjectId) -> Option<ReflectFacts> {
+        let (base, head) = (base.to_string(), head.to_string());
+        self.ranges
+            .iter()
+            .find(|r| r.base == base && r.head == head)
+            .map(|r| r.facts.clone())
+    }
+
+    /// Keep the facts of `base..head` (the most recent first).
+    pub(super) fn put_range(
+        &mut self,
+        base: &gix::ObjectId,
+        head: &gix::ObjectId,
+        facts: &ReflectFacts,
+    ) {
+        if self.dir.is_none() {
+            return;
+        }
+        let (base, head) = (base.to_string(), head.to_string());
+        self.ranges.retain(|r| !(r.base == base && r.head == head));
+        self.ranges.insert(
+            0,
+            RangeFacts {
+                base,
+                head,
+                facts: facts.clone(),
+            },
+        );
+        self.ranges.truncate(MAX_RANGES);
+        self.ranges_changed = true;
+    }
+
+    /// Parse the per-commit facts read from the file (once). A malformed line drops them all.
+    fn parse_commits(&mut self) {
+        if let Some(mut rest) = self.unparsed.take() {
+            let mut bytes = Vec::new();
+            let parsed = rest
+                .read_to_end(&mut bytes)
+                .ok()
+                .and_then(|_| serde_json::from_slice::<Commits>(&bytes).ok());
+            match parsed {
+                Some(c) => self.known = c.commits,
+                // A damaged file is rewritten whole.
+                None => self.ranges_changed = true,
+            }
+        }
+    }
+
+    pub(super) fn get(&mut self, id: &gix::ObjectId) -> Option<CommitFacts> {
+        self.parse_commits();
         self.known.get(&id.to_string()).cloned()
     }
 
@@ -77,18 +164,32 @@ impl FactsCache {
     }
 
     /// Write the cache back when this run added to it. A failure only costs the next run time.
-    pub(super) fn save(&self) {
-        let Some(dir) = &self.dir else { return };
-        if self.added == 0 {
+    pub(super) fn save(&mut self) {
+        if self.dir.is_none() || (self.added == 0 && !self.ranges_changed) {
             return;
         }
-        let file = CacheFile {
+        self.parse_commits();
+        let header = Header {
             version: FACTS_VERSION,
-            commits: self.known.clone(),
+            tool: TOOL.to_string(),
+            ranges: std::mem::take(&mut self.ranges),
         };
-        if let Ok(bytes) = serde_json::to_vec(&file) {
+        let commits = Commits {
+            commits: std::mem::take(&mut self.known),
+        };
+        let bytes = serde_json::to_vec(&header).and_then(|mut bytes| {
+            bytes.push(b'\n');
+            serde_json::to_writer(&mut bytes, &commits)?;
+            bytes.push(b'\n');
+            Ok(bytes)
+        });
+        if let (Some(dir), Ok(bytes)) = (&self.dir, bytes) {
             let _ = write_atomic(dir, &file_name(), &bytes);
         }
+        self.ranges = header.ranges;
+        self.known = commits.commits;
+        self.added = 0;
+        self.ranges_changed = false;
     }
 }
 
@@ -106,7 +207,9 @@ fn cache_dir(worktree: &Path) -> Option<Dir> {
     tier.open_dir_nofollow("cache").ok()
 }
 
-fn read(dir: &Dir) -> Option<CacheFile> {
+/// The header, parsed, and the rest of the file, unread; `None` when the file is missing, too
+/// large, not a regular file or its header is not this version's.
+fn read(dir: &Dir) -> Option<(Header, Rest)> {
     let name = file_name();
     let meta = dir.symlink_metadata(&name).ok()?;
     if !meta.is_file() || meta.len() > MAX_CACHE_BYTES {
@@ -116,17 +219,17 @@ fn read(dir: &Dir) -> Option<CacheFile> {
     options.read(true).follow(FollowSymlinks::No).nonblock(true);
     let file = dir.open_with(&name, &options).ok()?;
     let opened = file.metadata().ok()?;
-    if !opened.is_file() {
+    if !opened.is_file() || opened.len() > MAX_CACHE_BYTES {
         return None;
     }
-    let mut bytes = Vec::new();
-    file.take(MAX_CACHE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .ok()?;
-    if bytes.len() as u64 > MAX_CACHE_BYTES {
+    let mut rest = BufReader::new(file.take(MAX_CACHE_BYTES));
+    let mut line = Vec::new();
+    rest.read_until(b'\n', &mut line).ok()?;
+    let header: Header = serde_json::from_slice(&line).ok()?;
+    if header.version != FACTS_VERSION {
         return None;
     }
-    serde_json::from_slice(&bytes).ok()
+    Some((header, rest))
 }
 
 fn write_atomic(dir: &Dir, name: &str, bytes: &[u8]) -> std::io::Result<()> {

@@ -39,8 +39,9 @@ pub fn gather(repo_root: &Path, rev: &str) -> Result<ReflectFacts> {
     gather_with(repo_root, rev, &mut FactsCache::none())
 }
 
-/// Collect the facts of `rev..HEAD`, reading and adding to the per-commit cache of the local
-/// tier at `<worktree>/.interview/` when it exists.
+/// Collect the facts of `rev..HEAD` through the cache of the local tier at
+/// `<worktree>/.interview/` when it exists: a range computed before is read whole, else only the
+/// commits not diffed before are.
 pub fn gather_cached(repo_root: &Path, rev: &str) -> Result<ReflectFacts> {
     let mut cache = FactsCache::open(repo_root);
     let facts = gather_with(repo_root, rev, &mut cache)?;
@@ -67,9 +68,55 @@ fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<Re
     if tier_committed {
         cache.disable();
     }
-    let commits = commits(&repo, head, base, &range)?;
-    let per_commit = diffs(&repo, &commits, cache)?;
+    // The facts are a function of the two commits alone (`.mailmap` is read at HEAD).
+    if let Some(mut facts) = cache.range(&base, &head) {
+        facts.range = range;
+        return Ok(facts);
+    }
+    let base_tree = tree_of(&repo, base)?;
+    let facts = std::thread::scope(|scope| {
+        // The net change between the two trees needs no commit: it is read on the other core
+        // while the commits are walked.
+        let net = {
+            let repo = repo.clone();
+            scope.spawn(move || -> Result<_> {
+                Ok((
+                    todos::net_diff(&repo, base_tree, head_tree)?,
+                    todos::blob_paths(&repo, head_tree)?,
+                ))
+            })
+        };
+        let commits = commits(&repo, head, base, &range)?;
+        let per_commit = diffs(&repo, &commits, cache)?;
+        let (net, head_paths) = net.join().unwrap_or_else(|_| {
+            Err(Error::Other(
+                "the worker comparing the base with HEAD stopped unexpectedly".into(),
+            ))
+        })?;
+        Ok::<_, Error>(fold(
+            range,
+            base,
+            head,
+            &commits,
+            &per_commit,
+            net,
+            &head_paths,
+        ))
+    })?;
+    cache.put_range(&base, &head, &facts);
+    Ok(facts)
+}
 
+/// The facts of the range from its commits, their diffs and the net change.
+fn fold(
+    range: String,
+    base: gix::ObjectId,
+    head: gix::ObjectId,
+    commits: &[RangeCommit],
+    per_commit: &[Option<CommitFacts>],
+    net: todos::NetDiff,
+    head_paths: &BTreeSet<String>,
+) -> ReflectFacts {
     let first_time = commits.iter().map(|c| c.time).min();
     let last_time = commits.iter().map(|c| c.time).max();
     let mut facts = ReflectFacts {
@@ -81,13 +128,13 @@ fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<Re
         first_date: first_time.map(civil_date),
         last_date: last_time.map(civil_date),
         span_seconds: last_time.zip(first_time).map_or(0, |(l, f)| l - f),
-        authors: authors(&commits),
+        authors: authors(commits),
         subjects: commits
             .iter()
             .take(MAX_SUBJECTS)
             .map(|c| c.line.clone())
             .collect(),
-        longest_gap: longest_gap(&commits),
+        longest_gap: longest_gap(commits),
         reverts_count: commits.iter().filter(|c| c.revert).count(),
         reverts: commits
             .iter()
@@ -98,9 +145,8 @@ fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<Re
         ..ReflectFacts::default()
     };
 
-    let head_paths = todos::blob_paths(&repo, head_tree)?;
-    let churn = fold_churn(&per_commit);
-    facts.tests = test_facts(&commits, &per_commit);
+    let churn = fold_churn(per_commit);
+    facts.tests = test_facts(commits, per_commit);
     facts.lines_added = churn.values().map(|a| a.added).sum();
     facts.lines_deleted = churn.values().map(|a| a.deleted).sum();
     facts.files_changed = churn.len();
@@ -133,7 +179,7 @@ fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<Re
     let worked = fold_churn(
         &per_commit
             .iter()
-            .zip(&commits)
+            .zip(commits)
             .map(|(facts, c)| {
                 facts.as_ref().filter(|facts| {
                     let paths: Vec<&str> = facts.changes.iter().map(|c| c.path.as_str()).collect();
@@ -165,8 +211,7 @@ fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<Re
         .collect();
 
     // What the range did to the tree, net: files added and deleted, and TODO/FIXME lines.
-    let base_tree = tree_of(&repo, base)?;
-    let net = todos::net_change(&repo, base_tree, head_tree, &commits, &per_commit)?;
+    let net = todos::net_change(net, commits, per_commit);
     let event = |(path, lines, by): (String, u64, Option<usize>)| FileEvent {
         path,
         lines,
@@ -178,7 +223,7 @@ fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<Re
     facts.deleted_files = net.deleted.into_iter().take(MAX_LIST).map(event).collect();
     facts.todos_count = net.todos.len();
     facts.todos = net.todos.into_iter().take(MAX_LIST).collect();
-    Ok(facts)
+    facts
 }
 
 /// Each non-merge commit's diff against its first parent (merges are not diffed, as `git log`

@@ -24,15 +24,62 @@ pub(super) fn blob_paths(repo: &gix::Repository, tree: gix::ObjectId) -> Result<
     Ok(changes.into_iter().map(|c| c.path).collect())
 }
 
-/// Compare the base tree with HEAD's; `commits` (history order, newest first) and their diffs
-/// say who added or deleted each file and each TODO.
-pub(super) fn net_change(
+/// What the base tree and HEAD's differ by, before who did it is known: read on its own
+/// thread while the commits are walked and diffed.
+pub(super) struct NetDiff {
+    /// `(path, lines)` of the files added and deleted.
+    added: Vec<(String, u64)>,
+    deleted: Vec<(String, u64)>,
+    /// TODO/FIXME lines at HEAD that the base did not have there: `(path, line, text)`.
+    candidates: Vec<(String, u32, String)>,
+    /// TODO/FIXME texts the net change removed, with how often.
+    removed: HashMap<String, usize>,
+}
+
+/// Compare the base tree with HEAD's.
+pub(super) fn net_diff(
     repo: &gix::Repository,
     base_tree: gix::ObjectId,
     head_tree: gix::ObjectId,
+) -> Result<NetDiff> {
+    let mut net = NetDiff {
+        added: Vec::new(),
+        deleted: Vec::new(),
+        candidates: Vec::new(),
+        removed: HashMap::new(),
+    };
+    let blob_lines = |id: gix::ObjectId| -> Result<u64> {
+        let blob = repo
+            .find_blob(id)
+            .map_err(|e| Error::Repo(format!("cannot read blob {id}: {e}")))?;
+        let data = &blob.data;
+        let binary = data[..data.len().min(8000)].contains(&0);
+        Ok(if binary { 0 } else { line_count(data) })
+    };
+    for change in diff_trees(repo, Some(base_tree), head_tree, &mut Default::default())? {
+        match (&change.old, &change.new) {
+            (None, Some((id, _))) => net.added.push((change.path.clone(), blob_lines(*id)?)),
+            (Some((id, _)), None) => net.deleted.push((change.path.clone(), blob_lines(*id)?)),
+            _ => {}
+        }
+        let lines = count_lines(repo, &change)?;
+        for text in lines.todos_removed {
+            *net.removed.entry(text).or_default() += 1;
+        }
+        for (line, text) in lines.todos_added {
+            net.candidates.push((change.path.clone(), line, text));
+        }
+    }
+    Ok(net)
+}
+
+/// The net change of [`net_diff`], each file and TODO with the commit that did it: `commits`
+/// (history order, newest first) and their diffs say who added or deleted each.
+pub(super) fn net_change(
+    diff: NetDiff,
     commits: &[RangeCommit],
     per_commit: &[Option<CommitFacts>],
-) -> Result<NetChange> {
+) -> NetChange {
     // The newest commit that added (or deleted) each path, and every TODO a commit added net.
     let (mut adder, mut deleter): (HashMap<&str, usize>, HashMap<&str, usize>) = Default::default();
     let mut todo_adders: HashMap<&str, Vec<(usize, &str, bool)>> = HashMap::new();
@@ -52,43 +99,21 @@ pub(super) fn net_change(
                 .push((i, path.as_str(), false));
         }
     }
-
+    let NetDiff {
+        added,
+        deleted,
+        candidates,
+        mut removed,
+    } = diff;
+    let by = |who: &HashMap<&str, usize>, (path, lines): (String, u64)| {
+        let i = who.get(path.as_str()).copied();
+        (path, lines, i)
+    };
     let mut net = NetChange {
-        added: Vec::new(),
-        deleted: Vec::new(),
+        added: added.into_iter().map(|f| by(&adder, f)).collect(),
+        deleted: deleted.into_iter().map(|f| by(&deleter, f)).collect(),
         todos: Vec::new(),
     };
-    let mut candidates: Vec<(String, u32, String)> = Vec::new();
-    let mut removed: HashMap<String, usize> = HashMap::new();
-    let blob_lines = |id: gix::ObjectId| -> Result<u64> {
-        let blob = repo
-            .find_blob(id)
-            .map_err(|e| Error::Repo(format!("cannot read blob {id}: {e}")))?;
-        let data = &blob.data;
-        let binary = data[..data.len().min(8000)].contains(&0);
-        Ok(if binary { 0 } else { line_count(data) })
-    };
-    for change in diff_trees(repo, Some(base_tree), head_tree, &mut Default::default())? {
-        match (&change.old, &change.new) {
-            (None, Some((id, _))) => {
-                let by = adder.get(change.path.as_str()).copied();
-                net.added.push((change.path.clone(), blob_lines(*id)?, by));
-            }
-            (Some((id, _)), None) => {
-                let by = deleter.get(change.path.as_str()).copied();
-                net.deleted
-                    .push((change.path.clone(), blob_lines(*id)?, by));
-            }
-            _ => {}
-        }
-        let lines = count_lines(repo, &change)?;
-        for text in lines.todos_removed {
-            *removed.entry(text).or_default() += 1;
-        }
-        for (line, text) in lines.todos_added {
-            candidates.push((change.path.clone(), line, text));
-        }
-    }
 
     // The files worth reading first: code before tests, docs and incidental files; the largest.
     let weight = |path: &str| (is_incidental(path), is_test_path(path) || is_doc_path(path));
@@ -149,5 +174,5 @@ pub(super) fn net_change(
             commit: by.map(|i| commits[i].line.oid.clone()).unwrap_or_default(),
         })
         .collect();
-    Ok(net)
+    net
 }

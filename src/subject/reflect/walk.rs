@@ -39,6 +39,10 @@ pub(super) fn commits(
     range: &str,
 ) -> Result<Vec<RangeCommit>> {
     let mailmap = mailmap_at(repo, head);
+    // The walk decodes each commit to find its parents; a small object cache hands the same
+    // data to the decoding below instead of inflating it a second time.
+    let mut repo = repo.clone();
+    repo.object_cache_size(Some(1024 * 1024));
     let walk = repo
         .rev_walk([head])
         .with_hidden([base])
