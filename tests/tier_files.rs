@@ -225,3 +225,73 @@ fn a_committed_link_in_place_of_the_local_tier_gets_nothing_written_through_it()
     );
     assert!(!elsewhere.join("sessions").exists());
 }
+
+#[test]
+fn a_fifo_or_a_link_in_place_of_the_telemetry_blocks_neither_stats_nor_a_run() {
+    for plant in ["fifo", "link"] {
+        let repo = TempRepo::new();
+        finished_session(&repo);
+        let telemetry = repo.path().join(".interview/telemetry.jsonl");
+        match plant {
+            "fifo" => plant_fifo(&telemetry),
+            _ => plant_link(&repo, &telemetry),
+        }
+        let out = run_bounded(&repo, &["stats"]);
+        assert_eq!(out.status.code(), Some(1), "{plant}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("telemetry.jsonl: it is"),
+            "{plant}: {}",
+            stderr(&out)
+        );
+        // A run appends nothing through it and does not wait on it.
+        let replay = answers_file(&repo);
+        let out = run_bounded(
+            &repo,
+            &[
+                "intent",
+                "7",
+                "--from",
+                "item.md",
+                "--runner",
+                &runner("honest.sh"),
+                "--answers",
+                &replay,
+                "--yes",
+                "--out",
+                "docs/again.md",
+            ],
+        );
+        assert!(out.status.success(), "{plant}: {}", stderr(&out));
+        if plant == "link" {
+            let copy = repo.scratch("elsewhere-telemetry.jsonl");
+            let lines = std::fs::read_to_string(copy).unwrap().lines().count();
+            assert_eq!(lines, 2, "{plant}: appended through the link");
+        }
+    }
+}
+
+#[test]
+fn a_fifo_or_a_link_in_place_of_the_lock_stops_a_run_at_once_naming_it() {
+    for (plant, what) in [
+        ("fifo", "not a regular file"),
+        ("link", "a symbolic link, which is never followed"),
+    ] {
+        let repo = TempRepo::new();
+        finished_session(&repo);
+        let lock = repo.path().join(".interview/lock");
+        match plant {
+            "fifo" => plant_fifo(&lock),
+            _ => plant_link(&repo, &lock),
+        }
+        let replay = answers_file(&repo);
+        let out = run_bounded(&repo, &["resume", "--yes", "--answers", &replay]);
+        assert_eq!(out.status.code(), Some(1), "{plant}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!(".interview/lock is {what}")),
+            "{plant}: {}",
+            stderr(&out)
+        );
+        let out = run_bounded(&repo, &["status"]);
+        assert!(out.status.success(), "{plant}: {}", stderr(&out));
+    }
+}

@@ -95,8 +95,19 @@ impl WorktreeLock {
     /// at once naming the run that holds it.
     pub fn acquire(tier_root: &Path, command: &str) -> Result<WorktreeLock> {
         let path = tier_root.join(LOCK_FILE);
-        let file = open(&path, true)
-            .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+        let refuse = |what: &str| {
+            Error::State(format!(
+                "{} is {what}; it was left as it is: remove it and run again",
+                path.display()
+            ))
+        };
+        let file = open(&path, true).map_err(|e| match e.raw_os_error() {
+            Some(nix::libc::ELOOP) => refuse("a symbolic link, which is never followed"),
+            _ => Error::io(format!("cannot open {}", path.display()), e),
+        })?;
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return Err(refuse("not a regular file"));
+        }
         let start = Instant::now();
         loop {
             match FileExt::try_lock(&file) {
