@@ -31,3 +31,4 @@ mod subject;
 mod terminal;
 mod tier_files;
 mod turn_loop;
+mod widths;

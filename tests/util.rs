@@ -178,6 +178,8 @@ impl TempRepo {
         let mut c = Command::new(bin());
         c.current_dir(self.path())
             .env_remove("NO_COLOR")
+            // Text for the person wraps at `COLUMNS` when it is not at a terminal.
+            .env_remove("COLUMNS")
             .env("HOME", self.home())
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .stdin(Stdio::null());

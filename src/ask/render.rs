@@ -12,19 +12,59 @@ pub fn line(text: &str) -> String {
     crate::receipt::sanitize_line(text).0
 }
 
-/// The entry gate (abort-safe-handler Step 1).
-pub fn gate(count: usize) -> String {
-    format!(
-        "📋 The interviewer has {count} clarifying question(s) about your work.\n\
-         \n\
-         Answering them improves the document's accuracy — ambiguities that go unanswered will be marked\n\
-         as open-question in the document and flagged for review.\n\
-         \n\
-         \x20 [Y] Answer questions now  (recommended)\n\
-         \x20 [N] Skip Q&A and continue without answers\n\
-         \n\
-         Press Enter or type Y to proceed, N to skip entirely.\n"
+/// The entry gate (abort-safe-handler Step 1), wrapped to a terminal `width` columns wide.
+pub fn gate(count: usize, width: usize) -> String {
+    let count_line =
+        format!("📋 The interviewer has {count} clarifying question(s) about your work.");
+    paragraphs(
+        &[
+            (count_line.as_str(), 3),
+            ("", 0),
+            (
+                "Answering them improves the document's accuracy — ambiguities that go \
+                 unanswered will be marked as open-question in the document and flagged for \
+                 review.",
+                0,
+            ),
+            ("", 0),
+            ("  [Y] Answer questions now  (recommended)", 6),
+            ("  [N] Skip Q&A and continue without answers", 6),
+            ("", 0),
+            ("Press Enter or type Y to proceed, N to skip entirely.", 0),
+        ],
+        width,
     )
+}
+
+/// Each `(text, indent)` wrapped to `width` and ended with a line break (an empty text is an
+/// empty line).
+fn paragraphs(parts: &[(&str, usize)], width: usize) -> String {
+    let mut out = String::new();
+    for (text, indent) in parts {
+        for l in wrap(text, *indent, width) {
+            out.push_str(&l);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// `text` wrapped to `width` columns at spaces, its continuation lines indented by `indent`
+/// spaces (a word longer than a line is broken; paths keep their hyphens). Leading spaces of
+/// the first line are kept. An empty text is one empty line.
+pub fn wrap(text: &str, indent: usize, width: usize) -> Vec<String> {
+    if text.is_empty() {
+        return vec![String::new()];
+    }
+    let width = width.max(20);
+    let pad = " ".repeat(indent.min(width / 2));
+    let opts = textwrap::Options::new(width)
+        .subsequent_indent(&pad)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    textwrap::wrap(text, opts)
+        .into_iter()
+        .map(|l| l.into_owned())
+        .collect()
 }
 
 /// Said when the gate's answer is neither yes nor no.
@@ -36,13 +76,19 @@ pub fn out_of_range(raw: &str, options: usize) -> String {
     format!("{raw} is not one of the {options} options: it is kept as your answer, as text.")
 }
 
-/// The intro before the first question (qa-loop-ui Step 1). It counts this round's questions
-/// only, so it never disagrees with a document that lists more open points.
-pub fn intro(total: usize) -> String {
-    format!(
-        "This round has {total} point(s) needing clarification.\n\
-         I'll ask up to {total} question(s) — you can type \"skip\" to skip a question\n\
-         or \"skip all\" to skip the entire Q&A.\n"
+/// The intro before the first question (qa-loop-ui Step 1), wrapped to `width`. It counts this
+/// round's questions only, so it never disagrees with a document that lists more open points.
+pub fn intro(total: usize, width: usize) -> String {
+    let first = format!("This round has {total} point(s) needing clarification.");
+    let second =
+        format!("I'll ask up to {total} question(s) — you can type \"skip\" to skip a question");
+    paragraphs(
+        &[
+            (first.as_str(), 0),
+            (second.as_str(), 0),
+            ("or \"skip all\" to skip the entire Q&A.", 0),
+        ],
+        width,
     )
 }
 
@@ -67,23 +113,26 @@ pub fn time_label(index: usize, total: usize, elapsed_ms: u64) -> String {
 }
 
 /// A question with its progress header (qa-loop-ui Step 2b), plus which option is recommended
-/// and how to pick it.
+/// and how to pick it, wrapped to a terminal `width` columns wide.
 pub fn question(
     style: &Style,
     index: usize,
     total: usize,
     time_label: &str,
     q: &Question,
+    width: usize,
 ) -> String {
     let header = format!(
         "📋 Q&A Progress — Question {} of {total}{time_label}",
         index + 1
     );
-    let mut out = format!(
-        "{}\n\n{}\n",
-        style.bold(&header),
-        style.bold(&line(&q.question_text))
-    );
+    let bold = |text: &str, indent: usize| -> String {
+        wrap(text, indent, width)
+            .iter()
+            .map(|l| format!("{}\n", style.bold(l)))
+            .collect()
+    };
+    let mut out = format!("{}\n{}", bold(&header, 3), bold(&line(&q.question_text), 0));
     if let Some(options) = q.options.as_ref().filter(|o| !o.is_empty()) {
         out.push_str("\nOptions:\n");
         for (i, opt) in options.iter().enumerate() {
@@ -92,21 +141,84 @@ pub fn question(
             } else {
                 ""
             };
-            out.push_str(&format!(
-                "  {}. {}  ({}){mark}\n",
+            let text = format!(
+                "  {}. {}  ({}){mark}",
                 i + 1,
                 line(&opt.label),
                 line(&opt.value)
-            ));
+            );
+            out.push_str(&paragraphs(&[(text.as_str(), 5)], width));
         }
         let r = if q.recommended.is_some() {
             ", \"r\" for the recommended one"
         } else {
             ""
         };
-        out.push_str(&format!(
-            "\n(Type your answer, a number to pick an option{r}, \"skip\", or \"skip all\")\n"
-        ));
+        let hint =
+            format!("(Type your answer, a number to pick an option{r}, \"skip\", or \"skip all\")");
+        out.push('\n');
+        out.push_str(&paragraphs(&[(hint.as_str(), 1)], width));
+    }
+    out
+}
+
+/// One line of a box: its text, and how far its continuation lines are indented when it wraps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoxLine {
+    pub text: String,
+    pub indent: usize,
+}
+
+impl BoxLine {
+    pub fn new(text: impl Into<String>, indent: usize) -> BoxLine {
+        BoxLine {
+            text: text.into(),
+            indent,
+        }
+    }
+}
+
+/// Sections of lines between rules of `═`, for a terminal `width` columns wide: the rules are
+/// as wide as the widest line (at least `min`, at most `width`), and a line wider than `width`
+/// wraps (see [`wrap`]), so the box fits its text at any width. With `bold_head` the first
+/// section and the rules around it are bold.
+pub fn framed(
+    style: &Style,
+    sections: &[Vec<BoxLine>],
+    min: usize,
+    width: usize,
+    bold_head: bool,
+) -> String {
+    let width = width.max(20);
+    let longest = sections
+        .iter()
+        .flatten()
+        .map(|l| textwrap::core::display_width(&l.text))
+        .max()
+        .unwrap_or(0);
+    let rule = "═".repeat(longest.max(min).min(width));
+    let mut out = String::new();
+    for (i, section) in sections.iter().enumerate() {
+        let bold = bold_head && i == 0;
+        let head = |text: &str| {
+            if bold || (bold_head && i == 1) {
+                style.bold(text)
+            } else {
+                text.to_string()
+            }
+        };
+        out.push_str(&head(&rule));
+        out.push('\n');
+        for l in section {
+            for piece in wrap(&l.text, l.indent, width) {
+                out.push_str(&if bold { style.bold(&piece) } else { piece });
+                out.push('\n');
+            }
+        }
+    }
+    if !sections.is_empty() {
+        out.push_str(&rule);
+        out.push('\n');
     }
     out
 }
@@ -118,50 +230,28 @@ const RULE_MIN: usize = 38;
 /// `width` columns wide. The rules are as wide as the longest line (at least [`RULE_MIN`]); a
 /// line wider than the terminal wraps, its continuation indented, so the box fits at any width.
 pub fn decision(style: &Style, d: &Decision, width: usize) -> String {
-    let title = format!(" DECISION REQUIRED: {}", line(&d.context));
-    let options: Vec<(String, &str)> = d
+    let title = BoxLine::new(format!(" DECISION REQUIRED: {}", line(&d.context)), 1);
+    let options: Vec<BoxLine> = d
         .options
         .iter()
         .enumerate()
-        .map(|(i, opt)| (format!(" {}) {}", letter(i), line(opt)), "    "))
+        .map(|(i, opt)| BoxLine::new(format!(" {}) {}", letter(i), line(opt)), 4))
         .collect();
-    let advice = format!(
-        " Recommendation: {} — {}",
-        letter(d.recommended),
-        line(&d.reason)
+    let advice = BoxLine::new(
+        format!(
+            " Recommendation: {} — {}",
+            letter(d.recommended),
+            line(&d.reason)
+        ),
+        1,
     );
-    let longest = std::iter::once(&title)
-        .chain(options.iter().map(|(o, _)| o))
-        .chain(std::iter::once(&advice))
-        .map(|l| textwrap::core::display_width(l))
-        .max()
-        .unwrap_or(0);
-    let width = width.max(20);
-    let rule = "═".repeat(longest.max(RULE_MIN).min(width));
-    let wrap = |text: &str, indent: &str| -> String {
-        // Paths keep their hyphens: a word is broken only when it cannot fit a line at all.
-        let opts = textwrap::Options::new(width)
-            .subsequent_indent(indent)
-            .word_splitter(textwrap::WordSplitter::NoHyphenation);
-        let mut out = textwrap::wrap(text, opts).join("\n");
-        out.push('\n');
-        out
-    };
-    let mut out = String::new();
-    out.push_str(&style.bold(&rule));
-    out.push('\n');
-    out.push_str(&style.bold(wrap(&title, " ").trim_end_matches('\n')));
-    out.push('\n');
-    out.push_str(&style.bold(&rule));
-    out.push('\n');
-    for (opt, indent) in &options {
-        out.push_str(&wrap(opt, indent));
-    }
-    out.push_str(&rule);
-    out.push('\n');
-    out.push_str(&wrap(&advice, " "));
-    out.push_str(&rule);
-    out.push('\n');
+    let mut out = framed(
+        style,
+        &[vec![title], options, vec![advice]],
+        RULE_MIN,
+        width,
+        true,
+    );
     out.push_str(&format!("Choose {}: ", letters(d.options.len())));
     out
 }
@@ -259,7 +349,7 @@ mod tests {
 
     #[test]
     fn question_without_options_shows_header_and_question_only() {
-        let text = question(&Style::PLAIN, 0, 2, "", &q(&[], None));
+        let text = question(&Style::PLAIN, 0, 2, "", &q(&[], None), 80);
         assert_eq!(
             text,
             "📋 Q&A Progress — Question 1 of 2\n\nWhere will this service run?\n"
@@ -274,6 +364,7 @@ mod tests {
             3,
             " · about 10 s left",
             &q(&[("Kubernetes", "k8s"), ("One VM", "vm")], None),
+            80,
         );
         assert_eq!(
             text,
@@ -292,6 +383,7 @@ mod tests {
             1,
             "",
             &q(&[("Kubernetes", "k8s"), ("One VM", "vm")], Some("vm")),
+            80,
         );
         assert!(text.contains("  2. One VM  (vm)  ← recommended\n"));
         assert!(text.contains("  1. Kubernetes  (k8s)\n"));
@@ -304,7 +396,7 @@ mod tests {
             bold: true,
             bell: false,
         };
-        let text = question(&style, 0, 1, "", &q(&[], None));
+        let text = question(&style, 0, 1, "", &q(&[], None), 80);
         assert!(text.starts_with("\x1b[1m📋 Q&A Progress — Question 1 of 1\x1b[0m\n\n"));
         assert!(text.contains("\x1b[1mWhere will this service run?\x1b[0m"));
     }
@@ -313,7 +405,7 @@ mod tests {
     fn runner_text_is_sanitised_and_kept_on_one_line() {
         let mut question_ = q(&[("a\x1b]52;c;SGVsbG8=\x07b", "v\nw")], None);
         question_.question_text = "Why\x1b[2J now?".into();
-        let text = question(&Style::PLAIN, 0, 1, "", &question_);
+        let text = question(&Style::PLAIN, 0, 1, "", &question_, 80);
         assert!(!text.contains('\x1b'));
         assert!(!text.contains('\x07'));
         assert!(text.contains("(v w)"));
@@ -321,7 +413,7 @@ mod tests {
 
     #[test]
     fn gate_shows_the_count_and_both_choices() {
-        let text = gate(3);
+        let text = gate(3, 80);
         assert!(text.starts_with("📋 The interviewer has 3 clarifying question(s)"));
         assert!(text.contains("\n  [Y] Answer questions now  (recommended)\n"));
         assert!(text.contains("\n  [N] Skip Q&A and continue without answers\n"));
@@ -330,7 +422,7 @@ mod tests {
 
     #[test]
     fn intro_names_skip_and_skip_all() {
-        let text = intro(2);
+        let text = intro(2, 80);
         assert!(text.contains("I'll ask up to 2 question(s)"));
         assert!(text.contains("\"skip\""));
         assert!(text.contains("\"skip all\""));
@@ -437,6 +529,131 @@ mod tests {
     fn a_wrapped_option_is_indented_under_its_text() {
         let text = decision(&Style::PLAIN, &long_decision(), 40);
         assert!(text.contains("\n A) Write the document to\n    "), "{text}");
+    }
+
+    fn long_question() -> Question {
+        let mut long = q(
+            &[
+                (
+                    "Kubernetes on the shared production cluster of the platform team",
+                    "k8s",
+                ),
+                ("One VM", "vm"),
+            ],
+            Some("vm"),
+        );
+        long.question_text = "Where will this service run once it leaves the prototype stage, \
+                              and who operates it at night?"
+            .into();
+        long
+    }
+
+    #[test]
+    fn at_any_width_from_40_the_gate_intro_and_question_fit() {
+        for cols in 40..=120 {
+            let texts = [
+                gate(12, cols),
+                intro(12, cols),
+                question(
+                    &Style::PLAIN,
+                    9,
+                    12,
+                    " · under 10 min left",
+                    &long_question(),
+                    cols,
+                ),
+            ];
+            for text in &texts {
+                for l in text.lines() {
+                    assert!(width(l) <= cols, "{cols} columns: {l:?}\n{text}");
+                }
+            }
+            // Nothing is lost by the wrapping.
+            let joined = texts[2].split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(joined.contains("who operates it at night?"), "{joined}");
+            assert!(
+                joined.contains("platform team  (k8s)") || joined.contains("platform team (k8s)")
+            );
+            assert!(
+                joined.contains("Question 10 of 12 · under 10 min left"),
+                "{joined}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_wrapped_question_keeps_its_options_indented_and_its_header_bold() {
+        let style = Style {
+            bold: true,
+            bell: false,
+        };
+        let text = question(&style, 0, 1, "", &long_question(), 40);
+        assert!(
+            text.contains("  1. Kubernetes on the shared production\n     cluster"),
+            "{text}"
+        );
+        let head: Vec<&str> = text
+            .lines()
+            .take_while(|l| *l != "Options:")
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(head.len(), 4, "{text}");
+        for l in head {
+            assert!(l.starts_with("\x1b[1m") && l.ends_with("\x1b[0m"), "{l:?}");
+        }
+    }
+
+    #[test]
+    fn a_box_is_as_wide_as_its_widest_line_or_the_terminal() {
+        let sections = vec![
+            vec![BoxLine::new(" TITLE", 1)],
+            vec![
+                BoxLine::new(format!(" Action:  {}", "word ".repeat(20).trim_end()), 10),
+                BoxLine::new(" Now:     short", 10),
+            ],
+        ];
+        let natural = " Action:  ".len() + "word ".repeat(20).trim_end().len();
+        for cols in [40, 60, 80, 120, 200] {
+            let text = framed(&Style::PLAIN, &sections, 51, cols, false);
+            let lines: Vec<&str> = text.lines().collect();
+            let rules: Vec<&&str> = lines.iter().filter(|l| l.starts_with('═')).collect();
+            assert_eq!(rules.len(), 3, "{text}");
+            for rule in &rules {
+                assert_eq!(width(rule), natural.min(cols), "{cols}:\n{text}");
+            }
+            for l in &lines {
+                assert!(width(l) <= cols, "{cols}: {l:?}");
+            }
+            if cols < natural {
+                assert!(
+                    text.contains("\n          word"),
+                    "{cols}: continuation\n{text}"
+                );
+            }
+        }
+        // Short text keeps the box's least width.
+        let short = framed(
+            &Style::PLAIN,
+            &[vec![BoxLine::new(" x", 1)]],
+            51,
+            120,
+            false,
+        );
+        assert!(
+            short.starts_with(&format!("{}\n", "═".repeat(51))),
+            "{short}"
+        );
+    }
+
+    #[test]
+    fn the_width_is_the_terminals_then_columns_then_80() {
+        use crate::ask::style::width_from;
+        assert_eq!(width_from(Some(57), Some("100")), 57);
+        assert_eq!(width_from(None, Some("100")), 100);
+        assert_eq!(width_from(Some(0), Some(" 42 ")), 42);
+        assert_eq!(width_from(None, Some("wide")), 80);
+        assert_eq!(width_from(None, Some("0")), 80);
+        assert_eq!(width_from(None, None), 80);
     }
 
     #[test]

@@ -75,6 +75,26 @@ impl Style {
     }
 }
 
+/// How many columns the text for the person is wrapped to: the width of the terminal standard
+/// output is, else `COLUMNS` when it is a number, else 80.
+pub fn terminal_width() -> usize {
+    width_from(
+        console::Term::stdout().size_checked().map(|(_, cols)| cols),
+        std::env::var("COLUMNS").ok().as_deref(),
+    )
+}
+
+/// The rule of [`terminal_width`]: a terminal's own width wins over `COLUMNS`.
+pub fn width_from(terminal_cols: Option<u16>, columns: Option<&str>) -> usize {
+    match terminal_cols {
+        Some(cols) if cols > 0 => usize::from(cols),
+        _ => columns
+            .and_then(|c| c.trim().parse::<usize>().ok())
+            .filter(|&c| c > 0)
+            .unwrap_or(80),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

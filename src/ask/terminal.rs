@@ -161,25 +161,21 @@ impl TerminalPerson {
     }
 }
 
-/// The width of the terminal prompts are shown on (80 when it cannot be told).
-fn terminal_width() -> usize {
-    let term = console::Term::stdout();
-    match term.size_checked() {
-        Some((_, cols)) if cols > 0 => usize::from(cols),
-        _ => 80,
-    }
-}
+use crate::ask::style::terminal_width;
 
 /// Shown where the person types.
 const PROMPT: &str = "> ";
 
 impl Person for TerminalPerson {
     fn gate(&mut self, count: usize) -> Result<String, AskError> {
-        self.prompt(&format!("\n{}{PROMPT}", render::gate(count)))
+        self.prompt(&format!(
+            "\n{}{PROMPT}",
+            render::gate(count, terminal_width())
+        ))
     }
 
     fn intro(&mut self, total: usize) {
-        let _ = self.show(&format!("\n{}", render::intro(total)));
+        let _ = self.show(&format!("\n{}", render::intro(total, terminal_width())));
     }
 
     fn question(
@@ -189,7 +185,14 @@ impl Person for TerminalPerson {
         time_label: &str,
         question: &Question,
     ) -> Result<String, AskError> {
-        let text = render::question(&self.style, index, total, time_label, question);
+        let text = render::question(
+            &self.style,
+            index,
+            total,
+            time_label,
+            question,
+            terminal_width(),
+        );
         self.prompt(&format!("\n{text}{PROMPT}"))
     }
 
@@ -290,7 +293,7 @@ mod tests {
         let (mut p, screen) = person(b"\n", Style::PLAIN);
         p.gate(2).unwrap();
         let text = screen.text();
-        assert!(text.contains(&render::gate(2)));
+        assert!(text.contains(&render::gate(2, terminal_width())));
         assert!(text.ends_with("> "));
     }
 

@@ -260,7 +260,7 @@ pub fn status(repo: &Repo, id: Option<&str>, all: bool, json: bool) -> Result<i3
     if json {
         crate::output::stdout_line(&to_json(&view)?)?;
     } else {
-        crate::output::stdout(&render(&view))?;
+        crate::output::stdout(&render(&view, crate::ask::style::terminal_width()))?;
     }
     Ok(0)
 }
@@ -432,16 +432,18 @@ pub fn sub_step_word(s: super::state::SubStep) -> &'static str {
     }
 }
 
-const RULE: &str = "═══════════════════════════════════════════════════";
+/// The narrowest the status box's rules are.
+const RULE_MIN: usize = 51;
 
-/// The status summary box, then key decisions, last session and blockers.
-pub fn render(v: &StatusJson<'_>) -> String {
-    let mut s = String::new();
-    s.push_str(RULE);
-    s.push('\n');
-    s.push_str(&format!(" INTERVIEW STATUS ({} {})\n", v.kind, v.subject));
-    s.push_str(RULE);
-    s.push('\n');
+/// The status summary box, then key decisions, last session and blockers, for a terminal
+/// `width` columns wide (the box's rules fit its text, and its lines wrap at that width).
+pub fn render(v: &StatusJson<'_>, width: usize) -> String {
+    use crate::ask::render::BoxLine;
+    let title = vec![BoxLine::new(
+        format!(" INTERVIEW STATUS ({} {})", v.kind, v.subject),
+        1,
+    )];
+    let mut turns = Vec::new();
     let unneeded: Vec<u32> = v
         .turns
         .iter()
@@ -468,29 +470,40 @@ pub fn render(v: &StatusJson<'_>) -> String {
             }
             detail.push(')');
         }
-        s.push_str(&format!(" Turn {:<3} {word}{detail}\n", row.turn));
+        turns.push(BoxLine::new(
+            format!(" Turn {:<3} {word}{detail}", row.turn),
+            10,
+        ));
     }
     match (unneeded.first(), unneeded.last()) {
-        (Some(a), Some(b)) if a == b => s.push_str(&format!(
-            " Turn {a}     not needed: the interview finished early\n"
+        (Some(a), Some(b)) if a == b => turns.push(BoxLine::new(
+            format!(" Turn {a}     not needed: the interview finished early"),
+            10,
         )),
-        (Some(a), Some(b)) => s.push_str(&format!(
-            " Turns {a}–{b} not needed: the interview finished early\n"
+        (Some(a), Some(b)) => turns.push(BoxLine::new(
+            format!(" Turns {a}–{b} not needed: the interview finished early"),
+            10,
         )),
         _ => {}
     }
-    s.push_str(RULE);
-    s.push('\n');
-    s.push_str(&format!(" Now:     {}\n", place(v)));
+    let mut now = vec![BoxLine::new(format!(" Now:     {}", place(v)), 10)];
     if v.retry_count > 0 {
-        s.push_str(&format!(" Retry:   {} of {}\n", v.retry_count, v.retries));
+        now.push(BoxLine::new(
+            format!(" Retry:   {} of {}", v.retry_count, v.retries),
+            10,
+        ));
     }
     if v.running.is_some() {
-        s.push_str(" Running: now\n");
+        now.push(BoxLine::new(" Running: now", 10));
     }
-    s.push_str(&format!(" Action:  {}\n", v.action));
-    s.push_str(RULE);
-    s.push('\n');
+    now.push(BoxLine::new(format!(" Action:  {}", v.action), 10));
+    let mut s = crate::ask::render::framed(
+        &crate::ask::Style::PLAIN,
+        &[title, turns, now],
+        RULE_MIN,
+        width,
+        false,
+    );
     s.push_str(&format!(" Session: {}\n", v.session));
     if !v.key_decisions.is_empty() {
         s.push_str("\nKey decisions:\n");

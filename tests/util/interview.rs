@@ -159,6 +159,11 @@ impl<'r> Interview<'r> {
     pub fn at_terminal(self) -> Pty {
         Pty::spawn_os(self.repo, self.args, &self.env)
     }
+
+    /// As [`Interview::at_terminal`], at a terminal `cols` columns wide.
+    pub fn at_terminal_sized(self, cols: u16) -> Pty {
+        Pty::spawn_os_sized(self.repo, self.args, &self.env, Some(cols))
+    }
 }
 
 /// What a finished [`Interview::run`] left: its exit code and output, and the repository to

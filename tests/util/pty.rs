@@ -19,12 +19,39 @@ impl Pty {
         Pty::spawn_os(repo, args.iter().map(OsString::from), &env)
     }
 
+    /// As [`Pty::spawn`], at a terminal `cols` columns wide that echoes what is typed, as a
+    /// person's does (set with `stty` before the tool starts, so it never sees another width).
+    pub fn spawn_sized(repo: &TempRepo, args: &[&str], env: &[(&str, &str)], cols: u16) -> Pty {
+        let env: Vec<(OsString, OsString)> =
+            env.iter().map(|(k, v)| (k.into(), v.into())).collect();
+        Pty::spawn_os_sized(repo, args.iter().map(OsString::from), &env, Some(cols))
+    }
+
     pub(super) fn spawn_os(
         repo: &TempRepo,
         args: impl IntoIterator<Item = OsString>,
         env: &[(OsString, OsString)],
     ) -> Pty {
-        let mut cmd = Command::new(bin());
+        Pty::spawn_os_sized(repo, args, env, None)
+    }
+
+    pub(super) fn spawn_os_sized(
+        repo: &TempRepo,
+        args: impl IntoIterator<Item = OsString>,
+        env: &[(OsString, OsString)],
+        cols: Option<u16>,
+    ) -> Pty {
+        let mut cmd = match cols {
+            None => Command::new(bin()),
+            Some(cols) => {
+                let mut sh = Command::new("/bin/sh");
+                sh.arg("-c")
+                    .arg("stty cols \"$0\" rows 50 echo && exec \"$@\"")
+                    .arg(cols.to_string())
+                    .arg(bin());
+                sh
+            }
+        };
         cmd.args(args)
             .current_dir(repo.path())
             .env("HOME", repo.home())
