@@ -70,8 +70,16 @@ fn enter_at_the_gate_starts_the_loop_with_progress_options_and_hint() {
         "{shown}"
     );
     assert!(shown.contains("  2. One VM  (vm)\r\n"), "{shown}");
+    // The hint is wider than the 80 columns of the terminal: it wraps, whole.
+    let words = shown.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        shown.contains("(Type your answer, a number to pick an option, \"r\" for the recommended one, \"skip\", or \"skip all\")"),
+        words.contains("(Type your answer, a number to pick an option, \"r\" for the recommended one, \"skip\", or \"skip all\")"),
+        "{shown}"
+    );
+    assert!(
+        shown
+            .lines()
+            .all(|l| textwrap::core::display_width(l) <= 80),
         "{shown}"
     );
     pty.send_line("k8s");
