@@ -182,3 +182,34 @@ fn a_kill_during_a_write_to_another_file_system_is_cleaned_up_beside_it() {
             .starts_with("# Intent of 7")
     );
 }
+
+#[test]
+fn a_resume_after_the_clarifications_were_written_does_not_add_them_twice() {
+    let repo = TempRepo::new();
+    repo.write("spec.md", "# Spec\n");
+    let answers = r#"{ "interview_answers": 1, "gate": "y",
+  "answers": { "deployment_target": "2", "users": "analysts", "encoding": "utf-8" } }"#;
+    let child = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .answers(answers)
+        .arg("--clarify-into")
+        .arg("spec.md")
+        .yes()
+        .pause_at("concluded@3")
+        .command()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start interview");
+    repo.wait_until_paused();
+    kill9(child);
+    let clarified = repo.read("spec.md");
+    assert_eq!(clarified.matches("A: analysts").count(), 1, "{clarified}");
+    Interview::resume(&repo)
+        .answers(answers)
+        .yes()
+        .run()
+        .exits(0);
+    assert_eq!(repo.read("spec.md"), clarified);
+    assert_eq!(repo.state()["status"], "done");
+}

@@ -82,6 +82,7 @@ impl Session<'_> {
         if let Some(notice) = notice {
             self.person.say(notice.trim_end());
         }
+        super::test_hook::pause_at("concluded", self.state.turn);
         let document = written.as_ref().map(|p| self.shown(p));
         self.record(|s| {
             s.status = Status::Done;
