@@ -50,13 +50,19 @@ fn the_item_from_the_terminal_itself_is_refused_before_anything_is_asked() {
     let repo = TempRepo::new();
     let honest = runner("honest.sh");
     let args = ["intent", "7", "--from", "-", "--runner", honest.as_str()];
-    let pty = Pty::spawn(&repo, &args, &[]);
-    let (code, screen) = pty.finish();
-    assert_eq!(code, 2, "{screen}");
-    assert!(
-        screen.contains("--from -: standard input is this terminal"),
-        "{screen}"
-    );
+    let answers = repo.scratch("answers.json");
+    std::fs::write(&answers, r#"{ "interview_answers": 1 }"#).unwrap();
+    // Also with an answers file: a terminal is never read as the work item.
+    let replayed = [&args[..], &["--answers", answers.to_str().unwrap()]].concat();
+    for args in [&args[..], &replayed[..]] {
+        let pty = Pty::spawn(&repo, args, &[]);
+        let (code, screen) = pty.finish();
+        assert_eq!(code, 2, "{screen}");
+        assert!(
+            screen.contains("--from -: standard input is a terminal, not the work item"),
+            "{screen}"
+        );
+    }
     assert!(!repo.path().join(".interview/sessions").exists() || repo.session_ids().is_empty());
 }
 

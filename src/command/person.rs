@@ -33,9 +33,9 @@ const NO_TERMINAL_ITEM_ON_STDIN: &str = "the work item comes on standard input (
      answers are read from the terminal (/dev/tty), and there is none here.\n\
      Replay recorded answers: `interview intent ID --from - --answers FILE` (see docs/ci.md)";
 
-const ITEM_FROM_TERMINAL: &str = "--from -: standard input is this terminal, which is where \
-     you answer; pipe the work item in (`interview intent ID --from - < item.md`) or name its \
-     file (`--from item.md`)";
+const ITEM_FROM_TERMINAL: &str = "--from -: standard input is a terminal, not the work item; \
+     pipe the item in (`interview intent ID --from - < item.md`) or name its file \
+     (`--from item.md`)";
 
 /// The person when there is none: every prompt is the "no terminal" error, which says why.
 pub struct Nobody(&'static str);
@@ -87,17 +87,19 @@ impl Who {
 
     /// [`Who::new`] for a run whose work item comes on standard input (`--from -` when
     /// `item_on_stdin`): the person answers at the controlling terminal, prompts shown there;
-    /// standard input being that terminal itself is refused (it cannot carry both).
+    /// standard input being a terminal is refused.
     pub fn new_for(look: Presentation, settings: &RunSettings, item_on_stdin: bool) -> Result<Who> {
+        // A terminal is never read as the work item: the wait for its end (Ctrl+D) could not
+        // be interrupted, and at a terminal it is where the person answers.
+        if item_on_stdin && std::io::stdin().is_terminal() {
+            return Err(Error::Usage(ITEM_FROM_TERMINAL.into()));
+        }
         if let Some(path) = &settings.answers {
             let file = ReplayFile::load(path).map_err(|e| Error::Usage(e.to_string()))?;
             return Ok(Who::Replay(ReplayPerson::new(file, settings.missing)));
         }
         let style = Style::resolve(look.color, look.no_bell || !settings.bell);
         if item_on_stdin {
-            if std::io::stdin().is_terminal() {
-                return Err(Error::Usage(ITEM_FROM_TERMINAL.into()));
-            }
             let Ok(tty) = controlling_terminal() else {
                 return Ok(Who::Nobody(Nobody(NO_TERMINAL_ITEM_ON_STDIN)));
             };
