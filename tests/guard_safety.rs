@@ -545,3 +545,57 @@ fn a_signal_during_the_snapshot_after_a_turn_aborts_the_session_with_130() {
         "the note must say the turn was not checked: {st:#}"
     );
 }
+
+// ---- what the second snapshot takes over from the first ----
+
+/// The second snapshot takes over the index, directory listings and content hashes whose whole
+/// stat is unchanged and was settled (over 2 s old) at the first: an attacker who rewrites each
+/// in place, keeping its size and setting its mtime back (`touch -r`), is still caught, since
+/// the ctime moved.
+#[test]
+fn rewrites_that_keep_size_and_restore_mtime_are_caught_after_settling() {
+    let repo = TempRepo::new();
+    repo.write("untracked.txt", "good!\n");
+    repo.write("README.md", "dirty one\n");
+    repo.git(&["status"]);
+    // Everything must be settled when the first snapshot is taken, so that it is taken over.
+    std::thread::sleep(Duration::from_millis(2300));
+    let s = repo.scratch("").display().to_string();
+    let script = format!(
+        "set -e
+         touch -r untracked.txt {s}/r1; printf 'evil!\\n' > untracked.txt; touch -r {s}/r1 untracked.txt
+         touch -r README.md {s}/r2; printf 'dirty two\\n' > README.md; touch -r {s}/r2 README.md
+         touch -r src {s}/r3; echo planted > src/planted.rs; touch -r {s}/r3 src
+         touch -r .git/index {s}/r4; cp .git/index {s}/idx
+         GIT_INDEX_FILE={s}/idx git update-index --assume-unchanged src/lib.rs
+         cat {s}/idx > .git/index; touch -r {s}/r4 .git/index"
+    );
+    let (code, json, err) = guard_sh(&repo, &[], &script);
+    assert_eq!(code, 3, "{json:#} {err}");
+    for (category, subject) in [
+        ("status", "untracked.txt"),
+        ("status", "README.md"),
+        ("status", "src/planted.rs"),
+        ("index", "src/lib.rs"),
+    ] {
+        assert!(
+            has(&json, category, subject),
+            "{category} {subject} not reported: {json:#}"
+        );
+    }
+}
+
+/// And with nothing touched, the same settled repository is no change (what is taken over
+/// matches what is read).
+#[test]
+fn a_settled_repository_left_alone_is_no_change() {
+    let repo = TempRepo::new();
+    repo.write("untracked.txt", "good!\n");
+    repo.write("README.md", "dirty one\n");
+    repo.write(".gitignore", "target/\n");
+    repo.write("target/debug/x.o", "x\n");
+    repo.git(&["status"]);
+    std::thread::sleep(Duration::from_millis(2300));
+    let (code, json, err) = guard_sh(&repo, &[], "git status >/dev/null");
+    assert_eq!(code, 0, "{json:#} {err}");
+}

@@ -37,7 +37,9 @@ pub fn diff(before: &Snapshot, after: &Snapshot) -> GuardReport {
     // What could not be read is not compared (it would show as everything removed).
     if before.unreadable.is_none() && after.unreadable.is_none() {
         refs(&mut r, before, after);
-        index(&mut r, &before.index, &after.index);
+        if !before.same_index(after) {
+            index(&mut r, before.index(), after.index());
+        }
         extensions(&mut r, &before.index_extensions, &after.index_extensions);
         status(&mut r, &before.status, &after.status);
         ignored(&mut r, &before.ignored, &after.ignored);
@@ -192,8 +194,12 @@ fn short(oid: &str) -> &str {
     oid.get(..12).unwrap_or(oid)
 }
 
-fn index(r: &mut GuardReport, before: &[IndexEntry], after: &[IndexEntry]) {
-    let key = |e: &'_ IndexEntry| (e.path.clone(), e.stage);
+fn index<'a>(r: &mut GuardReport, before: &'a [IndexEntry], after: &'a [IndexEntry]) {
+    // The common case, cheaply: equal entry by entry.
+    if before == after {
+        return;
+    }
+    let key = |e: &'a IndexEntry| (&e.path, e.stage);
     let b: BTreeMap<_, _> = before.iter().map(|e| (key(e), e)).collect();
     let a: BTreeMap<_, _> = after.iter().map(|e| (key(e), e)).collect();
     let describe = |e: &IndexEntry| {
@@ -276,6 +282,9 @@ fn status(
     before: &BTreeMap<RepoPath, FileStatus>,
     after: &BTreeMap<RepoPath, FileStatus>,
 ) {
+    if before == after {
+        return;
+    }
     map_diff(before, after, |path, b, a| match (b, a) {
         (None, Some(a)) => r.push(
             Category::Status,
@@ -303,6 +312,9 @@ fn status(
 }
 
 fn ignored(r: &mut GuardReport, before: &[Fingerprint], after: &[Fingerprint]) {
+    if before == after {
+        return;
+    }
     let b: BTreeMap<&RepoPath, &Fingerprint> = before.iter().map(|f| (&f.path, f)).collect();
     let a: BTreeMap<&RepoPath, &Fingerprint> = after.iter().map(|f| (&f.path, f)).collect();
     map_diff(&b, &a, |path, b, a| match (b, a) {

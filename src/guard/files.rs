@@ -85,7 +85,7 @@ pub fn hash_file_limited(
     hash_open(open_regular(path)?, blob_kind, limit)
 }
 
-fn hash_open(
+pub(super) fn hash_open(
     mut file: File,
     blob_kind: Option<gix::hash::Kind>,
     limit: u64,

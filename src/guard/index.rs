@@ -54,6 +54,14 @@ fn flag_names<S: Serializer>(flags: &u8, s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(flag_list(*flags))
 }
 
+/// The index part of a snapshot, as a JSON list of its entries.
+pub(super) fn serialize_part<S: Serializer>(
+    part: &Option<std::sync::Arc<super::IndexReference>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_seq(part.iter().flat_map(|r| r.entries()))
+}
+
 pub fn entries(state: &gix::index::State) -> Vec<IndexEntry> {
     state
         .entries()

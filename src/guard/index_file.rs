@@ -30,12 +30,26 @@ pub struct IndexBytes {
 
 /// Read an index file; `Ok(None)` when there is none.
 pub fn read(path: &Path) -> std::io::Result<Option<IndexBytes>> {
+    match open(path)? {
+        Some((file, meta)) => read_open(file, meta).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Open an index file (a regular file, no link, non-blocking) and `fstat` it; `Ok(None)` when
+/// there is none.
+pub fn open(path: &Path) -> std::io::Result<Option<(std::fs::File, std::fs::Metadata)>> {
     let file = match files::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
     let meta = file.metadata()?;
+    Ok(Some((file, meta)))
+}
+
+/// Read an index file opened by [`open`].
+pub fn read_open(file: std::fs::File, meta: std::fs::Metadata) -> std::io::Result<IndexBytes> {
     let mut bytes = Vec::with_capacity(meta.len().min(INDEX_LIMIT) as usize);
     file.take(INDEX_LIMIT + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > INDEX_LIMIT {
@@ -44,7 +58,7 @@ pub fn read(path: &Path) -> std::io::Result<Option<IndexBytes>> {
             "index file larger than 2 GiB",
         ));
     }
-    Ok(Some(IndexBytes { bytes, meta }))
+    Ok(IndexBytes { bytes, meta })
 }
 
 /// Parse index bytes with gix (no checksum check: it guards against disk corruption, not a

@@ -21,6 +21,7 @@ mod queue;
 mod refs;
 mod report;
 mod restore;
+mod reuse;
 mod status;
 mod take;
 mod test_hook;
@@ -29,6 +30,7 @@ mod walk;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -108,7 +110,11 @@ pub struct Snapshot {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unreadable: Option<String>,
     pub refs: BTreeMap<RepoPath, RefTarget>,
-    pub index: Vec<IndexEntry>,
+    /// The index as read (shared with the snapshot before when the file is unchanged, see
+    /// `reuse.rs`): its entries are the `index` part ([`Snapshot::index`]), and its stat data
+    /// the reference for a later snapshot.
+    #[serde(rename = "index", serialize_with = "index::serialize_part")]
+    index_file: Option<Arc<IndexReference>>,
     /// SHA-256 of each index extension that counts (`TREE`, `REUC`, `link`, `sdir`, …).
     pub index_extensions: BTreeMap<String, String>,
     /// Paths that are not clean: staged, modified, deleted, type-changed, untracked.
@@ -125,9 +131,9 @@ pub struct Snapshot {
     /// repository, a `.git` file pointing elsewhere), each snapshotted the same way.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub nested: BTreeMap<RepoPath, NestedRepo>,
-    /// The index as read: the stat reference for a later snapshot.
+    /// What a later snapshot may take over without reading again (`reuse.rs`).
     #[serde(skip)]
-    index_file: Option<std::sync::Arc<IndexReference>>,
+    earlier: Arc<reuse::Earlier>,
 }
 
 /// A repository below the root: its `.git` entry and its snapshot.
@@ -145,27 +151,33 @@ pub struct NestedRepo {
     pub error: Option<String>,
 }
 
-/// A parsed index and the stat of its file when it was read.
+/// A parsed index and the stat of its file when it was read, with what was made of it.
 #[derive(Debug)]
 struct IndexReference {
     state: gix::index::State,
-    /// mtime, ctime, inode and size: any write or replacement of the file changes the ctime,
-    /// which no runner can set back.
-    stat: IndexStat,
+    /// The whole stat: any write or replacement of the file changes the ctime, which no runner
+    /// can set back.
+    stat: reuse::StatKey,
+    /// Whether the file's times were settled when it was read (`reuse.rs`): then a later
+    /// snapshot that finds the same stat takes this over instead of reading it again.
+    settled: bool,
+    /// The entries as the snapshot records them, made when first asked for.
+    entries: std::sync::OnceLock<Vec<IndexEntry>>,
+    extensions: BTreeMap<String, String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-struct IndexStat {
-    mtime: (i64, i64),
-    ctime: (i64, i64),
-    ino: u64,
-    size: u64,
+impl IndexReference {
+    fn entries(&self) -> &[IndexEntry] {
+        self.entries.get_or_init(|| index::entries(&self.state))
+    }
 }
 
-/// The stat references of a snapshot and of its nested repositories, for the next snapshot.
+/// What a snapshot and its nested repositories leave for the next snapshot: the stat
+/// references, and what may be taken over.
 #[derive(Debug, Clone, Default)]
 struct References {
-    index: Option<std::sync::Arc<IndexReference>>,
+    index: Option<Arc<IndexReference>>,
+    earlier: Arc<reuse::Earlier>,
     nested: BTreeMap<RepoPath, References>,
 }
 
@@ -173,6 +185,7 @@ impl References {
     fn of(s: &Snapshot) -> References {
         References {
             index: s.index_file.clone(),
+            earlier: s.earlier.clone(),
             nested: s
                 .nested
                 .iter()
@@ -183,6 +196,19 @@ impl References {
 }
 
 impl Snapshot {
+    /// The index part: every entry's path, stage, mode, object id and flags.
+    pub fn index(&self) -> &[IndexEntry] {
+        self.index_file.as_ref().map_or(&[], |r| r.entries())
+    }
+
+    /// Whether the index part is the very one of `other` (taken over, so equal).
+    fn same_index(&self, other: &Snapshot) -> bool {
+        match (&self.index_file, &other.index_file) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
     /// A snapshot of `scope` before a command or turn: a repository that cannot be read is an
     /// error here. An interrupting signal (SIGINT, SIGTERM, SIGHUP) that arrives while it is
     /// taken ends it with [`GuardError::Interrupted`] at once, even when a read is stuck (a FIFO
@@ -238,7 +264,7 @@ impl Snapshot {
         }
         Ok(BTreeMap::from([
             h("refs", &self.refs)?,
-            h("index", &(&self.index, &self.index_extensions))?,
+            h("index", &(self.index(), &self.index_extensions))?,
             h("status", &self.status)?,
             h("ignored", &self.ignored)?,
             h("hooks", &self.hooks)?,

@@ -1,10 +1,7 @@
 //! What a snapshot records about worktree paths: the state of a path that is not clean, and
 //! the stat fingerprint of an ignored path. The walk that fills them is `walk.rs`.
 
-use std::fs;
 use std::io;
-use std::os::unix::fs::MetadataExt;
-use std::path::PathBuf;
 
 use serde::Serialize;
 
@@ -78,22 +75,18 @@ pub struct Fingerprint {
 }
 
 impl Fingerprint {
-    /// `abs` is only used to read a symlink's target.
-    pub(super) fn from_meta(
+    /// From a whole stat; `link` is a symlink's target.
+    pub(super) fn from_key(
         path: RepoPath,
-        meta: &fs::Metadata,
-        abs: impl FnOnce() -> PathBuf,
+        key: &super::reuse::StatKey,
+        link: Option<RepoPath>,
     ) -> Fingerprint {
-        let kind = Kind::of(meta.file_type());
+        let kind = key.kind();
         // A directory's own size and times change with its entries, which are listed anyway.
         let (size, mtime, ctime) = if kind == Kind::Dir {
             (0, (0, 0), (0, 0))
         } else {
-            (
-                meta.size(),
-                (meta.mtime(), meta.mtime_nsec()),
-                (meta.ctime(), meta.ctime_nsec()),
-            )
+            (key.size, key.mtime, key.ctime)
         };
         Fingerprint {
             path,
@@ -101,11 +94,9 @@ impl Fingerprint {
             size,
             mtime,
             ctime,
-            inode: meta.ino(),
-            mode: meta.mode() & 0o7777,
-            link: (kind == Kind::Symlink)
-                .then(|| fs::read_link(abs()).ok().map(|t| RepoPath::from_path(&t)))
-                .flatten(),
+            inode: key.ino,
+            mode: key.mode & 0o7777,
+            link,
             head: None,
             error: None,
         }

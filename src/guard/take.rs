@@ -3,17 +3,17 @@
 //! staged changes and the worktree walk, then each nested repository the same way.
 
 use std::collections::BTreeMap;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use super::files::FileDigest;
 use super::layout::Layout;
 use super::metadata::{self, UserEnv};
 use super::path::RepoPath;
+use super::reuse::{Earlier, Start, StatKey};
 use super::status::FileStatus;
 use super::{
-    GuardError, GuardScope, IndexReference, IndexStat, NestedRepo, References, Snapshot, config,
-    files, gitdir, hooks, index, index_file, refs, walk,
+    GuardError, GuardScope, IndexReference, NestedRepo, References, Snapshot, config, files,
+    gitdir, hooks, index, index_file, refs, walk,
 };
 
 /// Deepest nesting of repositories below the root that is snapshotted.
@@ -58,6 +58,7 @@ pub fn take(
     references: References,
     depth: usize,
 ) -> Result<Snapshot, GuardError> {
+    let start = Start::now();
     let layout = Layout::locate(&scope.worktree)?;
     // Hashed before gix reads anything, so what gix could be steered by is on record.
     let record = gitdir::record(&layout);
@@ -74,7 +75,6 @@ pub fn take(
         worktree: RepoPath::from_path(&layout.worktree),
         unreadable: None,
         refs: BTreeMap::new(),
-        index: Vec::new(),
         index_extensions: BTreeMap::new(),
         status: BTreeMap::new(),
         ignored: Vec::new(),
@@ -84,23 +84,39 @@ pub fn take(
         user_config,
         nested: BTreeMap::new(),
         index_file: None,
+        earlier: Default::default(),
     };
-    // The worktree's index, read as bytes (regular file, no link, non-blocking).
+    // The worktree's index: opened safely (regular file, no link, non-blocking) and stat'ed;
+    // taken over from the snapshot before when its whole stat is the same and was settled
+    // then (`reuse.rs`), else read as bytes.
     let index_path = layout.git_dir.join("index");
-    let index_bytes = if unreadable.is_none() {
-        match index_file::read(&index_path) {
-            Ok(b) => b,
+    let mut reused: Option<std::sync::Arc<IndexReference>> = None;
+    let mut index_bytes = None;
+    if unreadable.is_none() {
+        let opened = index_file::open(&index_path).and_then(|o| match o {
+            None => Ok(None),
+            Some((file, meta)) => {
+                let key = StatKey::of(&meta);
+                reused = references
+                    .index
+                    .clone()
+                    .filter(|r| r.settled && r.stat == key);
+                match reused {
+                    Some(_) => Ok(None),
+                    None => index_file::read_open(file, meta).map(Some),
+                }
+            }
+        });
+        match opened {
+            Ok(b) => index_bytes = b,
             Err(e) => {
                 unreadable = Some(format!(
                     "cannot read the index {}: {e}",
                     index_path.display()
-                ));
-                None
+                ))
             }
         }
-    } else {
-        None
-    };
+    }
     if let Some(why) = unreadable {
         snap.unreadable = Some(why);
         return Ok(snap);
@@ -109,7 +125,7 @@ pub fn take(
     let repo = open_isolated(&layout, &snap.git_metadata, &snap.user_config, env)?;
     snap.refs = refs::refs(&repo, &layout);
     let hash = repo.object_hash();
-    let state = match &index_bytes {
+    let parsed = match &index_bytes {
         Some(ib) => match index_file::parse(ib, hash) {
             Ok(state) => state,
             Err(message) => {
@@ -122,24 +138,33 @@ pub fn take(
         },
         None => gix::index::State::new(hash),
     };
-    if let Some(ib) = &index_bytes {
-        snap.index_extensions = index_file::extensions(&ib.bytes, hash);
-    }
-    let live_stat = index_bytes
-        .as_ref()
-        .map(|ib| stat_of(&ib.meta))
-        .unwrap_or_default();
+    let (state, live_stat) = match &reused {
+        Some(r) => {
+            snap.index_extensions = r.extensions.clone();
+            (&r.state, r.stat)
+        }
+        None => {
+            if let Some(ib) = &index_bytes {
+                snap.index_extensions = index_file::extensions(&ib.bytes, hash);
+            }
+            let stat = index_bytes
+                .as_ref()
+                .map(|ib| StatKey::of(&ib.meta))
+                .unwrap_or_default();
+            (&parsed, stat)
+        }
+    };
     drop(index_bytes);
     // A tracked file counts as clean without hashing only when its stat matches both the
     // live index and the one from before the turn (when the index file was written since),
     // so stat data forged into the index during the turn cannot hide an edit.
-    let reference = references.index.filter(|r| r.stat != live_stat);
+    let reference = references.index.clone().filter(|r| r.stat != live_stat);
     let index_mtime = match &reference {
         Some(r) => r.stat.mtime.min(live_stat.mtime),
         None => live_stat.mtime,
     };
 
-    match index::staged(&repo, &state) {
+    match index::staged(&repo, state) {
         Ok(staged) => {
             for (path, s) in staged {
                 snap.status.entry(path).or_default().staged = Some(s);
@@ -171,15 +196,17 @@ pub fn take(
         .clamp(2, 8);
     let input = walk::WalkInput {
         root: &layout.worktree,
-        state: &state,
+        state,
         reference: reference.as_ref().map(|r| &r.state),
         index_mtime,
         exclude: &exclude,
         threads,
+        earlier: &references.earlier,
+        start,
     };
     let mut excludes = repo
         .excludes(
-            &state,
+            state,
             None,
             gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
         )
@@ -199,16 +226,8 @@ pub fn take(
             .map(|p| p.is_excluded())
             .unwrap_or(false)
     };
-    // The index part is built while the worktree is walked.
-    let (entries, walked) = std::thread::scope(|s| {
-        let entries = s.spawn(|| index::entries(&state));
-        let walked = walk::walk(&input, &mut is_ignored);
-        (entries.join(), walked)
-    });
-    snap.index = entries.map_err(|_| GuardError::Index {
-        path: index_path.clone(),
-        message: "listing its entries failed".into(),
-    })?;
+    let walked = walk::walk(&input, &mut is_ignored);
+    drop(excludes);
     for (path, st) in walked.status {
         let slot: &mut FileStatus = snap.status.entry(path).or_default();
         slot.worktree = st.worktree.or(slot.worktree);
@@ -218,10 +237,24 @@ pub fn take(
         slot.error = st.error.or(slot.error.take());
     }
     snap.ignored = walked.ignored;
-    snap.index_file = Some(std::sync::Arc::new(IndexReference {
-        state,
-        stat: live_stat,
-    }));
+    snap.earlier = std::sync::Arc::new(Earlier {
+        listings: walked
+            .listings
+            .into_iter()
+            .map(|(rel, key, l)| (rel, (key, l)))
+            .collect(),
+        hashes: walked.hashes.into_iter().collect(),
+    });
+    snap.index_file = Some(match reused {
+        Some(r) => r,
+        None => std::sync::Arc::new(IndexReference {
+            state: parsed,
+            stat: live_stat,
+            settled: start.settled(&live_stat),
+            entries: Default::default(),
+            extensions: snap.index_extensions.clone(),
+        }),
+    });
     snap.nested = nested(scope, env, &layout, walked.nested, references.nested, depth);
     Ok(snap)
 }
@@ -305,15 +338,6 @@ fn open_isolated(
         path: layout.worktree.clone(),
         message: e.to_string(),
     })
-}
-
-fn stat_of(meta: &std::fs::Metadata) -> IndexStat {
-    IndexStat {
-        mtime: (meta.mtime(), meta.mtime_nsec()),
-        ctime: (meta.ctime(), meta.ctime_nsec()),
-        ino: meta.ino(),
-        size: meta.size(),
-    }
 }
 
 #[cfg(test)]

@@ -197,8 +197,8 @@ impl Worker<'_> {
                 Err(err) => return push_error(out, rel, State::Modified, &err),
             }
         } else {
-            match files::hash_file(&abs(), Some(kind_hash)) {
-                Ok(h) => (h.sha256, h.blob),
+            match self.hash(rel, Some(kind_hash), out) {
+                Ok(h) => h,
                 Err(err) => return push_error(out, rel, State::Modified, &err),
             }
         };

@@ -5,12 +5,13 @@
 //! Content is compared as raw bytes (no filters, no fsmonitor, no config read): a repository with
 //! a filter driver shows such files as modified, which is safe.
 
-use std::collections::HashSet;
 use std::fs;
 use std::io;
-use std::os::fd::OwnedFd;
+use std::ops::Range;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use gix::bstr::ByteSlice;
 
@@ -18,6 +19,7 @@ use super::files::{self, Kind};
 use super::layout;
 use super::path::RepoPath;
 use super::queue::{Job, Queue};
+use super::reuse::{Earlier, Hashed, Listing, Start, StatKey};
 use super::status::{FileStatus, Fingerprint, State};
 
 /// What the walk needs to know.
@@ -31,6 +33,11 @@ pub struct WalkInput<'a> {
     pub index_mtime: (i64, i64),
     pub exclude: &'a [PathBuf],
     pub threads: usize,
+    /// What the snapshot before read, to take over where its stat proves it unchanged.
+    pub earlier: &'a Earlier,
+    /// When this snapshot started (what it reads may be taken over by the next one only when
+    /// settled by then).
+    pub start: Start,
 }
 
 /// The worktree results of a walk.
@@ -40,26 +47,81 @@ pub struct WalkOutput {
     pub ignored: Vec<Fingerprint>,
     /// Directories below the root holding a `.git` entry.
     pub nested: Vec<Vec<u8>>,
+    /// Settled directory listings and content hashes, for the next snapshot.
+    pub listings: Vec<(Vec<u8>, StatKey, Arc<Listing>)>,
+    pub hashes: Vec<(Vec<u8>, Hashed)>,
+}
+
+impl WalkOutput {
+    fn extend(&mut self, o: WalkOutput) {
+        self.status.extend(o.status);
+        self.ignored.extend(o.ignored);
+        self.nested.extend(o.nested);
+        self.listings.extend(o.listings);
+        self.hashes.extend(o.hashes);
+    }
+}
+
+/// The index's paths in name order, to find what is tracked in and below a directory by binary
+/// search (git writes its entries sorted; an index written otherwise is sorted here).
+struct Tracked<'a> {
+    state: &'a gix::index::State,
+    order: Option<Vec<u32>>,
+}
+
+impl<'a> Tracked<'a> {
+    fn new(state: &'a gix::index::State) -> Tracked<'a> {
+        let e = state.entries();
+        let sorted = e.windows(2).all(|w| w[0].path(state) <= w[1].path(state));
+        let order = (!sorted).then(|| {
+            let mut o: Vec<u32> = (0..e.len() as u32).collect();
+            o.sort_by(|a, b| e[*a as usize].path(state).cmp(e[*b as usize].path(state)));
+            o
+        });
+        Tracked { state, order }
+    }
+
+    fn all(&self) -> Range<usize> {
+        0..self.state.entries().len()
+    }
+
+    fn path(&self, i: usize) -> &'a [u8] {
+        let j = self.order.as_ref().map_or(i, |o| o[i] as usize);
+        self.state.entries()[j].path(self.state).as_bytes()
+    }
+
+    /// How many paths at the start of `r` satisfy `pred` (which holds for a prefix of it).
+    fn partition(&self, r: Range<usize>, pred: impl Fn(&[u8]) -> bool) -> usize {
+        let (mut lo, mut hi) = (r.start, r.end);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if pred(self.path(mid)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo - r.start
+    }
+
+    /// The positions in `within` of the paths below `prefix` (a directory and its `/`).
+    fn under(&self, within: Range<usize>, prefix: &[u8]) -> Range<usize> {
+        let lo = within.start + self.partition(within.clone(), |p| p < prefix);
+        let hi = lo + self.partition(lo..within.end, |p| p.starts_with(prefix));
+        lo..hi
+    }
+
+    fn contains(&self, within: Range<usize>, path: &[u8]) -> bool {
+        let lo = within.start + self.partition(within.clone(), |p| p < path);
+        lo < within.end && self.path(lo) == path
+    }
 }
 
 /// Walk the worktree. `is_ignored(relative path, is_dir)` answers from the excludes; it is only
 /// called from this thread (gix's exclude stack is not thread-safe).
 pub fn walk(input: &WalkInput<'_>, is_ignored: &mut dyn FnMut(&[u8], bool) -> bool) -> WalkOutput {
-    let state = input.state;
-    let entries = state.entries();
-    let mut tracked_files: HashSet<&[u8]> = HashSet::with_capacity(entries.len());
-    let mut tracked_dirs: HashSet<&[u8]> = HashSet::new();
-    for e in entries {
-        let p = e.path(state).as_bytes();
-        tracked_files.insert(p);
-        let mut end = p.len();
-        while let Some(i) = p[..end].iter().rposition(|b| *b == b'/') {
-            if !tracked_dirs.insert(&p[..i]) {
-                break;
-            }
-            end = i;
-        }
-    }
+    let entries = input.state.entries();
+    let tracked = Tracked::new(input.state);
     let queue = Queue::new();
     const CHUNK: usize = 2048;
     let mut start = 0;
@@ -79,8 +141,7 @@ pub fn walk(input: &WalkInput<'_>, is_ignored: &mut dyn FnMut(&[u8], bool) -> bo
                         ..FileStatus::default()
                     },
                 )],
-                ignored: Vec::new(),
-                nested: Vec::new(),
+                ..WalkOutput::default()
             };
         }
     };
@@ -100,19 +161,14 @@ pub fn walk(input: &WalkInput<'_>, is_ignored: &mut dyn FnMut(&[u8], bool) -> bo
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..helpers).map(|_| s.spawn(|| worker.run())).collect();
         let mut out = WalkOutput::default();
-        walk_tree(&worker, &tracked_files, &tracked_dirs, is_ignored, &mut out);
+        walk_tree(&worker, &tracked, is_ignored, &mut out);
         queue.walk_finished();
-        let mine = worker.run();
-        out.status.extend(mine.status);
-        out.ignored.extend(mine.ignored);
+        out.extend(worker.run());
         for h in handles {
             // A helper that panicked lost its results; report that as an unreadable worktree
             // rather than a clean one.
             match h.join() {
-                Ok(o) => {
-                    out.status.extend(o.status);
-                    out.ignored.extend(o.ignored);
-                }
+                Ok(o) => out.extend(o),
                 Err(_) => out.status.push((
                     RepoPath::new(*b"."),
                     FileStatus {
@@ -151,18 +207,19 @@ pub(super) fn os(rel: &[u8]) -> &Path {
 /// directories queued for fingerprinting.
 fn walk_tree(
     w: &Worker<'_>,
-    tracked_files: &HashSet<&[u8]>,
-    tracked_dirs: &HashSet<&[u8]>,
+    tracked: &Tracked<'_>,
     is_ignored: &mut dyn FnMut(&[u8], bool) -> bool,
     out: &mut WalkOutput,
 ) {
     let root = w.input.root;
-    let mut stack: Vec<Vec<u8>> = vec![Vec::new()];
+    // Each directory with the positions of the index paths below it.
+    let mut stack: Vec<(Vec<u8>, Range<usize>)> = vec![(Vec::new(), tracked.all())];
     let mut poisoned: Vec<Vec<u8>> = Vec::new();
-    while let Some(dir) = stack.pop() {
-        let abs = root.join(os(&dir));
-        let read = match fs::read_dir(&abs) {
-            Ok(r) => r,
+    let mut rel = Vec::new();
+    let mut prefix = Vec::new();
+    while let Some((dir, below)) = stack.pop() {
+        let listing = match w.listing(&dir, false, out) {
+            Ok((_, listing, _)) => listing,
             Err(e) => {
                 out.status.push((
                     RepoPath::new(if dir.is_empty() { b".".to_vec() } else { dir }),
@@ -176,18 +233,13 @@ fn walk_tree(
                 continue;
             }
         };
-        let mut children: Vec<(Vec<u8>, Option<fs::FileType>)> = read
-            .filter_map(Result::ok)
-            .map(|e| (e.file_name().as_bytes().to_vec(), e.file_type().ok()))
-            .collect();
-        children.sort_by(|a, b| b.0.cmp(&a.0));
         // A `.gitignore` that is not a regular file (a FIFO, or a link to one) would block gix's
         // exclude stack when it reads it: nothing at or below this directory is asked about.
-        let gitignore_special = children.iter().any(|(name, ft)| {
+        let gitignore_special = listing.iter().any(|(name, kind)| {
             name == b".gitignore"
-                && match ft {
-                    Some(ft) if ft.is_file() => false,
-                    Some(ft) if ft.is_symlink() => !fs::metadata(abs.join(".gitignore"))
+                && match kind {
+                    Kind::File => false,
+                    Kind::Symlink => !fs::metadata(root.join(os(&join(&dir, name))))
                         .map(|m| m.is_file())
                         .unwrap_or(true),
                     _ => true,
@@ -199,7 +251,7 @@ fn walk_tree(
         let dir_poisoned = poisoned.iter().any(|p| is_within(&dir, p));
         let mut ignored = |rel: &[u8], is_dir: bool| !dir_poisoned && is_ignored(rel, is_dir);
         let mut subdirs = Vec::new();
-        for (name, ft) in children.into_iter().rev() {
+        for (name, kind) in listing.iter() {
             if name == b".git" {
                 // A `.git` below the root makes this directory a repository of its own.
                 if !dir.is_empty() {
@@ -207,58 +259,53 @@ fn walk_tree(
                 }
                 continue;
             }
-            let rel = join(&dir, &name);
-            let abs = || root.join(os(&rel));
-            let kind = match ft {
-                Some(ft) => Kind::of(ft),
-                None => match fs::symlink_metadata(abs()) {
-                    Ok(m) => Kind::of(m.file_type()),
-                    Err(_) => continue,
-                },
-            };
+            rel.clear();
+            if !dir.is_empty() {
+                rel.extend_from_slice(&dir);
+                rel.push(b'/');
+            }
+            rel.extend_from_slice(name);
             // An excluded path that became a link is recorded like any other (never followed):
             // what the tool writes there must not lead elsewhere.
-            if w.excluded(&rel) && kind != Kind::Symlink {
+            if kind != Kind::Symlink && w.excluded(&rel) {
                 continue;
             }
-            let tracked = tracked_files.contains(rel.as_slice());
             if kind != Kind::Dir {
-                if tracked {
+                if tracked.contains(below.clone(), &rel) {
                     continue;
                 }
                 if ignored(&rel, false) {
-                    out.ignored.push(match fs::symlink_metadata(abs()) {
-                        Ok(m) => Fingerprint::from_meta(RepoPath::new(rel.clone()), &m, abs),
-                        Err(e) => Fingerprint::error(RepoPath::new(rel), &e),
-                    });
+                    out.ignored.push(w.fingerprint(w.root_fd.as_fd(), &rel));
                 } else {
-                    w.queue.push(Job::Untracked(rel, kind));
+                    w.queue.push(Job::Untracked(rel.clone(), kind));
                 }
                 continue;
             }
-            if tracked_dirs.contains(rel.as_slice()) {
-                subdirs.push(rel);
+            prefix.clear();
+            prefix.extend_from_slice(&rel);
+            prefix.push(b'/');
+            let inside = tracked.under(below.clone(), &prefix);
+            if !inside.is_empty() {
+                subdirs.push((rel.clone(), inside));
                 continue;
             }
-            let dot_git = abs().join(".git");
-            if fs::symlink_metadata(&dot_git).is_ok() {
+            let is_tracked = tracked.contains(below.clone(), &rel);
+            prefix.extend_from_slice(b".git");
+            if StatKey::at(w.root_fd, &prefix).is_ok() {
                 // A submodule (tracked: its gitlink is checked with the index) or a nested
                 // repository: recorded by its HEAD here, snapshotted as a repository of its own.
                 out.nested.push(rel.clone());
-                if tracked {
+                if is_tracked {
                     continue;
                 }
-                let head = layout::nested_head(&dot_git);
+                let head = layout::nested_head(&root.join(os(&prefix)));
                 if ignored(&rel, true) {
-                    let mut fp = match fs::symlink_metadata(abs()) {
-                        Ok(m) => Fingerprint::from_meta(RepoPath::new(rel.clone()), &m, abs),
-                        Err(e) => Fingerprint::error(RepoPath::new(rel), &e),
-                    };
+                    let mut fp = w.fingerprint(w.root_fd.as_fd(), &rel);
                     fp.head = head;
                     out.ignored.push(fp);
                 } else {
                     out.status.push((
-                        RepoPath::new(rel),
+                        RepoPath::new(rel.clone()),
                         FileStatus {
                             worktree: Some(State::Untracked),
                             kind: Some(Kind::Dir),
@@ -269,10 +316,10 @@ fn walk_tree(
                 }
                 continue;
             }
-            if !tracked && ignored(&rel, true) {
-                w.queue.push(Job::IgnoredDir(rel));
+            if !is_tracked && ignored(&rel, true) {
+                w.queue.push(Job::IgnoredDir(rel.clone()));
             } else {
-                subdirs.push(rel);
+                subdirs.push((rel.clone(), 0..0));
             }
         }
         // Reversed so the stack pops them in name order.
@@ -315,18 +362,17 @@ impl Worker<'_> {
     }
 
     fn untracked(&self, rel: Vec<u8>, kind: Kind, out: &mut WalkOutput) {
-        let abs = self.input.root.join(os(&rel));
         let mut st = FileStatus {
             worktree: Some(State::Untracked),
             kind: (kind != Kind::File).then_some(kind),
             ..FileStatus::default()
         };
         match kind {
-            Kind::File => match files::hash_file(&abs, None) {
-                Ok(h) => st.sha256 = Some(h.sha256),
+            Kind::File => match self.hash(&rel, None, out) {
+                Ok((sha256, _)) => st.sha256 = Some(sha256),
                 Err(e) => st.error = Some(e.kind().to_string()),
             },
-            Kind::Symlink => match fs::read_link(&abs) {
+            Kind::Symlink => match fs::read_link(self.input.root.join(os(&rel))) {
                 Ok(t) => st.sha256 = Some(files::sha256_hex(t.as_os_str().as_bytes())),
                 Err(e) => st.error = Some(e.kind().to_string()),
             },
@@ -335,42 +381,119 @@ impl Worker<'_> {
         out.status.push((RepoPath::new(rel), st));
     }
 
-    /// Fingerprint an ignored directory and queue its subdirectories.
-    fn ignored_dir(&self, rel: Vec<u8>, out: &mut WalkOutput) {
-        let abs = self.input.root.join(os(&rel));
-        let meta = match fs::symlink_metadata(&abs) {
-            Ok(m) => m,
-            Err(e) => {
-                out.ignored.push(Fingerprint::error(RepoPath::new(rel), &e));
-                return;
+    /// The SHA-256 (and with `blob_kind` the git blob id) of the regular file at `rel`: taken
+    /// over from the snapshot before when the opened file's whole stat is what it was then
+    /// (`reuse.rs`), else read.
+    pub(super) fn hash(
+        &self,
+        rel: &[u8],
+        blob_kind: Option<gix::hash::Kind>,
+        out: &mut WalkOutput,
+    ) -> io::Result<(String, Option<gix::ObjectId>)> {
+        let file = files::open_regular(&self.input.root.join(os(rel)))?;
+        let key = StatKey::of_fd(&file)?;
+        if let Some(h) = self.input.earlier.hash(rel, &key, blob_kind.is_some()) {
+            out.hashes.push((rel.to_vec(), h.clone()));
+            return Ok((h.sha256.clone(), h.blob));
+        }
+        let h = files::hash_open(file, blob_kind, files::HUGE_FILE)?;
+        if self.input.start.settled(&key) {
+            let kept = Hashed {
+                key,
+                sha256: h.sha256.clone(),
+                blob: h.blob,
+            };
+            out.hashes.push((rel.to_vec(), kept));
+        }
+        Ok((h.sha256, h.blob))
+    }
+
+    /// The listing of the directory `rel` (`""`: the root), opened without following a link:
+    /// taken over from the snapshot before when the directory's whole stat is what it was then
+    /// (no entry can have been added, removed or renamed), else read. With `need_fd` the open
+    /// directory is returned too.
+    fn listing(
+        &self,
+        rel: &[u8],
+        need_fd: bool,
+        out: &mut WalkOutput,
+    ) -> io::Result<(StatKey, Arc<Listing>, Option<OwnedFd>)> {
+        use nix::fcntl::OFlag;
+        let path: &[u8] = if rel.is_empty() { b"." } else { rel };
+        let earlier = self.input.earlier;
+        if !need_fd && earlier.listings.contains_key(rel) {
+            let key = StatKey::at(self.root_fd, path)?;
+            if let Some(l) = earlier.listing(rel, &key) {
+                out.listings.push((rel.to_vec(), key, l.clone()));
+                return Ok((key, l, None));
+            }
+        }
+        let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+        let fd = nix::fcntl::openat(self.root_fd, path, flags, nix::sys::stat::Mode::empty())
+            .map_err(io::Error::from)?;
+        let key = StatKey::of_fd(&fd)?;
+        let (listing, fd) = match earlier.listing(rel, &key) {
+            Some(l) => (l, Some(fd)),
+            None => {
+                let (l, fd) = Listing::read(fd, need_fd)?;
+                (Arc::new(l), fd)
             }
         };
-        let mut fp = Fingerprint::from_meta(RepoPath::new(rel.clone()), &meta, || abs.clone());
-        let read = match fs::read_dir(&abs) {
-            Ok(r) => r,
+        if self.input.start.settled(&key) {
+            out.listings.push((rel.to_vec(), key, listing.clone()));
+        }
+        Ok((key, listing, fd.filter(|_| need_fd)))
+    }
+
+    /// The fingerprint of an ignored path, `lstat`'ed relative to the open directory `dir`
+    /// (`name` one component, or a path relative to the root when `dir` is the root).
+    fn fingerprint(&self, dir: BorrowedFd<'_>, rel_or_name: &[u8]) -> Fingerprint {
+        self.fingerprint_as(dir, rel_or_name, rel_or_name)
+    }
+
+    fn fingerprint_as(&self, dir: BorrowedFd<'_>, name: &[u8], rel: &[u8]) -> Fingerprint {
+        match StatKey::at(dir, name) {
+            Ok(key) => {
+                let link = (key.kind() == Kind::Symlink)
+                    .then(|| nix::fcntl::readlinkat(dir, name).ok())
+                    .flatten()
+                    .map(|t| RepoPath::new(t.as_bytes().to_vec()));
+                Fingerprint::from_key(RepoPath::new(rel), &key, link)
+            }
+            Err(e) => Fingerprint::error(RepoPath::new(rel), &e),
+        }
+    }
+
+    /// Fingerprint an ignored directory and its files, and queue its subdirectories.
+    fn ignored_dir(&self, rel: Vec<u8>, out: &mut WalkOutput) {
+        let (listing, fd) = match self.listing(&rel, true, out) {
+            Ok((key, listing, Some(fd))) => {
+                out.ignored.push(Fingerprint::from_key(
+                    RepoPath::new(rel.clone()),
+                    &key,
+                    None,
+                ));
+                (listing, fd)
+            }
+            Ok(_) => return,
             Err(e) => {
+                // Not a directory any more, or not readable: what is there, and why.
+                let mut fp = self.fingerprint(self.root_fd.as_fd(), &rel);
                 fp.error = Some(e.kind().to_string());
                 out.ignored.push(fp);
                 return;
             }
         };
-        out.ignored.push(fp);
-        for entry in read.filter_map(Result::ok) {
-            let child = join(&rel, entry.file_name().as_bytes());
-            let is_link = entry.file_type().map(|t| t.is_symlink()).unwrap_or(false);
-            if self.excluded(&child) && !is_link {
+        for (name, kind) in listing.iter() {
+            let child = join(&rel, name);
+            if kind != Kind::Symlink && self.excluded(&child) {
                 continue;
             }
-            match entry.metadata() {
-                Ok(m) if m.is_dir() => self.queue.push(Job::IgnoredDir(child)),
-                Ok(m) => out
-                    .ignored
-                    .push(Fingerprint::from_meta(RepoPath::new(child), &m, || {
-                        abs.join(entry.file_name())
-                    })),
-                Err(e) => out
-                    .ignored
-                    .push(Fingerprint::error(RepoPath::new(child), &e)),
+            if kind == Kind::Dir {
+                self.queue.push(Job::IgnoredDir(child));
+            } else {
+                out.ignored
+                    .push(self.fingerprint_as(fd.as_fd(), name, &child));
             }
         }
     }
