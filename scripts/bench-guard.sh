@@ -3,6 +3,8 @@
 # snapshots and their diff) and peak memory against
 # `git status --porcelain=v2 --ignored=matching --untracked-files=all` on the same synthetic
 # repository (N tracked files in 20-file directories, plus an ignored build tree of N/5 files).
+# Prints median wall times and their ratios, and the ratios of median CPU time (user + system,
+# less sensitive to other load on the machine); the three commands are run interleaved.
 #
 # Usage: scripts/bench-guard.sh [N...]        (default: 10000 100000)
 # Env:   BENCH_DIR (default: a new temp dir), RUNS (default 5, the median is reported),
@@ -56,19 +58,29 @@ generate() { # $1 = repo dir, $2 = number of tracked files
     cd - >/dev/null
 }
 
-# Median wall seconds and max RSS (KiB) of `RUNS` runs of a command.
-measure() {
-    : > "$work/times"
-    i=0
-    while [ "$i" -lt "$runs" ]; do
-        /usr/bin/time -f "%e %M" -o "$work/t" "$@" >/dev/null 2>&1
-        cat "$work/t" >> "$work/times"
-        i=$((i + 1))
-    done
-    sort -n "$work/times" | awk -v r="$runs" 'NR == int((r + 1) / 2) { t = $1 } { if ($2 > m) m = $2 } END { print t, m }'
+# One timed run: appends "wall cpu maxrss_kib" (cpu = user + system seconds) to file $1.
+timed() {
+    out=$1
+    shift
+    /usr/bin/time -f "%e %U %S %M" -o "$work/t" "$@" >/dev/null 2>&1
+    awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$work/t" >> "$out"
 }
 
-printf '%-8s %-9s %-14s %-14s %-7s %-16s %-7s %-16s %s\n' files ignored "snapshot (s)" "git status (s)" ratio "guard -- true" ratio "snapshot RSS" "git RSS"
+# The median of column $2 of file $1 (the runs' middle value).
+median() {
+    sort -n -k "$2" "$1" | awk -v r="$runs" -v c="$2" 'NR == int((r + 1) / 2) { print $c }'
+}
+
+# The largest value of column 3 (peak RSS in KiB) of file $1.
+peak() {
+    awk '{ if ($3 > m) m = $3 } END { print m }' "$1"
+}
+
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'
+}
+
+printf '%-8s %-8s %-9s %-9s %-6s %-9s %-6s %-13s %-13s %-8s %s\n' files ignored "snapshot" "git" ratio "guarded" ratio "cpu ratios" "" "RSS" "git RSS"
 for n in $sizes; do
     repo="$work/repo-$n"
     [ -d "$repo/.git" ] || generate "$repo" "$n" >/dev/null
@@ -76,17 +88,25 @@ for n in $sizes; do
     # Warm the page cache for both.
     git status --porcelain=v2 --ignored=matching --untracked-files=all >/dev/null
     "$INTERVIEW" guard snapshot >/dev/null
-    set -- $(measure "$INTERVIEW" guard snapshot)
-    snap_t=$1 snap_m=$2
-    set -- $(measure git status --porcelain=v2 --ignored=matching --untracked-files=all)
-    git_t=$1 git_m=$2
-    set -- $(measure "$INTERVIEW" guard -- true)
-    noop_t=$1 noop_m=$2
+    : > "$work/snap"
+    : > "$work/git"
+    : > "$work/noop"
+    # Interleaved, so that load from elsewhere on the machine falls on all three alike.
+    i=0
+    while [ "$i" -lt "$runs" ]; do
+        timed "$work/snap" "$INTERVIEW" guard snapshot
+        timed "$work/git" git status --porcelain=v2 --ignored=matching --untracked-files=all
+        timed "$work/noop" "$INTERVIEW" guard -- true
+        i=$((i + 1))
+    done
     cd - >/dev/null
-    ratio=$(awk -v a="$snap_t" -v b="$git_t" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
-    noop_ratio=$(awk -v a="$noop_t" -v b="$git_t" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+    snap_t=$(median "$work/snap" 1) git_t=$(median "$work/git" 1) noop_t=$(median "$work/noop" 1)
+    snap_c=$(median "$work/snap" 2) git_c=$(median "$work/git" 2) noop_c=$(median "$work/noop" 2)
+    snap_m=$(peak "$work/snap") noop_m=$(peak "$work/noop") git_m=$(peak "$work/git")
     [ "$noop_m" -gt "$snap_m" ] && snap_m=$noop_m
-    printf '%-8s %-9s %-14s %-14s %-7s %-16s %-7s %-16s %s\n' "$n" "$((n / 5))" "$snap_t" "$git_t" "$ratio" \
-        "$noop_t" "$noop_ratio" "$((snap_m / 1024)) MiB" "$((git_m / 1024)) MiB"
+    printf '%-8s %-8s %-9s %-9s %-6s %-9s %-6s %-13s %-13s %-8s %s\n' "$n" "$((n / 5))" "${snap_t}s" "${git_t}s" \
+        "$(ratio "$snap_t" "$git_t")" "${noop_t}s" "$(ratio "$noop_t" "$git_t")" \
+        "$(ratio "$snap_c" "$git_c") (snap)" "$(ratio "$noop_c" "$git_c") (guarded)" \
+        "$((snap_m / 1024)) MiB" "$((git_m / 1024)) MiB"
 done
 [ -n "${BENCH_DIR:-}" ] || rm -rf "$work"
