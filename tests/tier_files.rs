@@ -48,7 +48,7 @@ fn plant_link(repo: &TempRepo, file: &Path) {
     std::os::unix::fs::symlink(&copy, file).unwrap();
 }
 
-/// Run `interview ARGS` with stdin closed; it must end within 15 s (it is killed otherwise and
+/// Run `interview ARGS` with stdin closed; it must end within 30 s (it is killed otherwise and
 /// the test fails: a command that blocks on a FIFO never ends by itself).
 fn run_bounded(repo: &TempRepo, args: &[&str]) -> Output {
     let mut child: std::process::Child = Command::new(bin())
@@ -63,10 +63,10 @@ fn run_bounded(repo: &TempRepo, args: &[&str]) -> Output {
         .unwrap();
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(15) {
+        if start.elapsed() > Duration::from_secs(30) {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("`interview {}` did not end within 15 s", args.join(" "));
+            panic!("`interview {}` did not end within 30 s", args.join(" "));
         }
         std::thread::sleep(Duration::from_millis(20));
     }
