@@ -112,6 +112,57 @@ fn the_codex_preset_gives_the_brief_on_stdin_and_reads_the_receipt_from_its_even
     assert_eq!(repo.session_file("turns/001/out/stdin.txt"), "brief\n");
 }
 
+/// Whether this kernel has Landlock (`interview runners --json`).
+fn landlock_here() -> bool {
+    let out = std::process::Command::new(bin())
+        .args(["runners", "--json"])
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("interview runners --json");
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    json["sandbox"]["landlock"] == true
+}
+
+/// Codex cannot start its own sandbox inside ours, so it can run no command (and reads no file):
+/// the person is told once per run, and how to choose; not with `--sandbox off`.
+#[test]
+fn the_codex_preset_under_the_sandbox_says_once_that_codex_runs_no_command_there() {
+    const SAID: &str = "Codex cannot start its own sandbox inside this one";
+    let bin_dir = replayed_codex();
+    let path = format!(
+        "{}:{}",
+        bin_dir.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = |flags: &[&str]| {
+        let repo = TempRepo::new();
+        repo.write(
+            "answers.json",
+            r#"{ "interview_answers": 1, "gate": "y", "answers": { "deployment_target": "2" } }"#,
+        );
+        let out = Interview::of_work_item(&repo)
+            .preset("codex")
+            .answers_file("answers.json")
+            .yes()
+            .args(flags)
+            .env("PATH", &path)
+            .run()
+            .exits(0);
+        assert_eq!(out.events("turn_end").len(), 2, "two turns: {}", out.stderr);
+        out.stderr.clone()
+    };
+    let sandboxed = run(&[]);
+    if landlock_here() {
+        assert_eq!(sandboxed.matches(SAID).count(), 1, "{sandboxed}");
+        assert!(sandboxed.contains("`--sandbox off` gives Codex its own read-only sandbox back"));
+    } else {
+        eprintln!("no Landlock here: nothing stops Codex's own sandbox");
+        assert!(!sandboxed.contains(SAID), "{sandboxed}");
+    }
+    let off = run(&["--sandbox", "off"]);
+    assert!(!off.contains(SAID), "{off}");
+}
+
 /// A `bin` dir with `name` standing in for a CLI: prints the recorded `output` and exits `code`.
 fn replayed(name: &str, output: &str, code: i32) -> tempfile::TempDir {
     let bin = tempfile::tempdir().unwrap();

@@ -8,6 +8,7 @@
 //! allocate and make any system call between the steps; nothing unsafe runs between fork and
 //! exec in the multi-threaded tool. See `docs/sandbox.md`.
 
+mod codex;
 pub mod env;
 pub mod launch;
 mod namespace;
@@ -115,6 +116,7 @@ impl Confinement {
             .prefix("interview-turn-")
             .tempdir_in(self.temp_base())?;
         let tmp_path = std::fs::canonicalize(tmp.path())?;
+        codex::warn_once(argv, self.support.landlock_abi.is_some());
         let program = argv
             .first()
             .ok_or_else(|| std::io::Error::other("the runner command is empty"))?;
