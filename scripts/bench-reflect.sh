@@ -5,11 +5,13 @@
 # commit, TODOs now and then, a file replaced every 500 commits).
 #
 # Prints, per size: the median wall time of each command, the ratio cold (no cache in the local
-# tier) and on a re-run (the per-commit cache filled), and the peak RSS of the reflect run; then
-# the same for the facts alone (`examples/reflect_facts.rs`: no session, guard or runner turns).
+# tier) and on a re-run (the cache filled by the run before), and the peak RSS of the reflect
+# run; then the same for the facts alone (`examples/reflect_facts.rs`: no session, guard or
+# runner turns). The commands take turns, round after round; each ratio is the median of the
+# rounds' ratios, so a load that changes while it runs weighs on both sides of a ratio alike.
 #
 # Usage: scripts/bench-reflect.sh [N...]      (default: 10000)
-# Env:   BENCH_DIR (default: a new temp dir), RUNS (default 5, the median is reported),
+# Env:   BENCH_DIR (default: a new temp dir), RUNS (rounds, default 5; medians are reported),
 #        INTERVIEW and FACTS (prebuilt `interview` and `reflect_facts` example binaries;
 #        default: build both with cargo --release).
 set -eu
@@ -85,20 +87,29 @@ generate() { # $1 = repo dir, $2 = commits
     printf '{ "interview_answers": 1, "answers": {} }\n' > "$work/answers.json"
 }
 
-# Median wall seconds and max RSS (KiB) of `RUNS` runs of a command; `$before` runs first.
+# Wall seconds (to the millisecond) and max RSS (KiB) of one run of a command, appended to
+# "$work/$1"; `$before` runs first, untimed.
 measure() {
-    : > "$work/times"
-    i=0
-    while [ "$i" -lt "$runs" ]; do
-        eval "$before"
-        /usr/bin/time -f "%e %M" -o "$work/t" "$@" >/dev/null 2>"$work/err" || {
-            cat "$work/err" >&2
-            exit 1
-        }
-        tail -n 1 "$work/t" >> "$work/times"
-        i=$((i + 1))
-    done
-    sort -n "$work/times" | awk '{ t[NR] = $1; if ($2 > m) m = $2 } END { print t[int((NR + 1) / 2)], m }'
+    name=$1
+    shift
+    eval "$before"
+    t0=$(date +%s.%N)
+    /usr/bin/time -f "%M" -o "$work/t" "$@" >/dev/null 2>"$work/err" || {
+        cat "$work/err" >&2
+        exit 1
+    }
+    t1=$(date +%s.%N)
+    echo "$t0 $t1 $(tail -n 1 "$work/t")" | awk '{ printf "%.4f %d\n", $2 - $1, $3 }' >> "$work/$name"
+}
+
+# The median of a column of a file.
+median() {
+    sort -n "$1" | awk -v c="${2:-1}" '{ split($0, f, " "); v[NR] = f[c] } END { print v[int((NR + 1) / 2)] }'
+}
+
+# The largest value of the second column (RSS) of a file.
+peak() {
+    awk '{ if ($2 > m) m = $2 } END { print m }' "$1"
 }
 
 for n in $sizes; do
@@ -106,30 +117,38 @@ for n in $sizes; do
     [ -d "$repo" ] || generate "$repo" "$n"
     base=$(git -C "$repo" rev-list --max-parents=0 HEAD)
     cd "$repo"
-    before=":"
-    set -- $(measure git log --numstat --no-renames "$base..HEAD")
-    git_s=$1
-    before="rm -rf .interview/cache"
-    set -- $(measure "$INTERVIEW" reflect "$base" --runner builtin --answers "$work/answers.json" \
-        --missing skip --yes --out -)
-    cold_s=$1 cold_kb=$2
-    before=":"
-    set -- $(measure "$INTERVIEW" reflect "$base" --runner builtin --answers "$work/answers.json" \
-        --missing skip --yes --out -)
-    warm_s=$1 warm_kb=$2
-    before="rm -rf .interview/cache"
-    set -- $(measure "$FACTS" "$base" --cached)
-    fcold_s=$1 fcold_kb=$2
-    before=":"
-    set -- $(measure "$FACTS" "$base" --cached)
-    fwarm_s=$1
+    rm -f "$work/git" "$work/cold" "$work/warm" "$work/fcold" "$work/fwarm" "$work/ratios"
+    # Interleaved, so that a change in the machine's load touches every command alike; each
+    # ratio is taken within one round, and the median of the rounds' ratios is reported.
+    i=0
+    while [ "$i" -lt "$runs" ]; do
+        before=":"
+        measure git git log --numstat --no-renames "$base..HEAD"
+        before="rm -rf .interview/cache"
+        measure cold "$INTERVIEW" reflect "$base" --runner builtin --answers "$work/answers.json" \
+            --missing skip --yes --out -
+        before=":"
+        measure warm "$INTERVIEW" reflect "$base" --runner builtin --answers "$work/answers.json" \
+            --missing skip --yes --out -
+        before="rm -rf .interview/cache"
+        measure fcold "$FACTS" "$base" --cached
+        before=":"
+        measure fwarm "$FACTS" "$base" --cached
+        paste -d ' ' "$work/git" "$work/cold" "$work/warm" "$work/fcold" "$work/fwarm" | tail -n 1 |
+            awk '{ printf "%.4f %.4f %.4f %.4f\n", $3 / $1, $5 / $1, $7 / $1, $9 / $1 }' >> "$work/ratios"
+        i=$((i + 1))
+    done
     cd - >/dev/null
-    awk -v n="$n" -v g="$git_s" -v c="$cold_s" -v w="$warm_s" -v ck="$cold_kb" -v wk="$warm_kb" \
-        -v fc="$fcold_s" -v fw="$fwarm_s" -v fk="$fcold_kb" \
-        -v cores="$(nproc)" 'BEGIN {
-        printf "%d commits, %d cores: git log --numstat %.2f s; reflect cold %.2f s (%.2fx), re-run %.2f s (%.2fx); peak RSS %.0f MB cold, %.0f MB re-run\n",
-            n, cores, g, c, c / g, w, w / g, ck / 1024, wk / 1024
-        printf "  facts alone: cold %.2f s (%.2fx), re-run %.2f s (%.2fx); peak RSS %.0f MB\n",
-            fc, fc / g, fw, fw / g, fk / 1024
+    awk -v n="$n" -v cores="$(nproc)" -v runs="$runs" \
+        -v g="$(median "$work/git")" -v c="$(median "$work/cold")" -v w="$(median "$work/warm")" \
+        -v fc="$(median "$work/fcold")" -v fw="$(median "$work/fwarm")" \
+        -v rc="$(median "$work/ratios" 1)" -v rw="$(median "$work/ratios" 2)" \
+        -v rfc="$(median "$work/ratios" 3)" -v rfw="$(median "$work/ratios" 4)" \
+        -v ck="$(peak "$work/cold")" -v wk="$(peak "$work/warm")" -v fk="$(peak "$work/fcold")" \
+        -v load="$(cut -d ' ' -f 1 /proc/loadavg)" 'BEGIN {
+        printf "%d commits, %d cores, load %s, median of %d rounds: git log --numstat %.3f s; reflect cold %.3f s (%.2fx), re-run %.3f s (%.2fx); peak RSS %.0f MB cold, %.0f MB re-run\n",
+            n, cores, load, runs, g, c, rc, w, rw, ck / 1024, wk / 1024
+        printf "  facts alone: cold %.3f s (%.2fx), re-run %.3f s (%.2fx); peak RSS %.0f MB\n",
+            fc, rfc, fw, rfw, fk / 1024
     }'
 done

@@ -7,7 +7,7 @@
 //! per-commit facts, which are only parsed when a range is not known. The cache is an
 //! optimisation only: a missing, unreadable, oversized or malformed file is ignored and rebuilt.
 //! It is opened below the worktree without following a symbolic link at any step and without
-//! blocking on a FIFO, and written atomically (a new file, then a rename).
+//! blocking on a FIFO, and written atomically (a new file, then a rename; not synced).
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -232,6 +232,9 @@ fn read(dir: &Dir) -> Option<(Header, Rest)> {
     Some((header, rest))
 }
 
+/// A new file, then a rename: a reader never sees half a file. Not synced: the cache is only an
+/// optimisation, and a file a crash left short or empty fails to parse and is rebuilt, while an
+/// fsync of some megabytes costs every cold run tens of milliseconds when the disk is busy.
 fn write_atomic(dir: &Dir, name: &str, bytes: &[u8]) -> std::io::Result<()> {
     let tmp = format!(".tmp-{name}-{}", std::process::id());
     let mut options = OpenOptions::new();
@@ -241,7 +244,7 @@ fn write_atomic(dir: &Dir, name: &str, bytes: &[u8]) -> std::io::Result<()> {
         .follow(FollowSymlinks::No);
     let _ = dir.remove_file(&tmp);
     let mut file = dir.open_with(&tmp, &options)?;
-    let written = file.write_all(bytes).and_then(|()| file.sync_all());
+    let written = file.write_all(bytes);
     drop(file);
     match written.and_then(|()| dir.rename(&tmp, dir, name)) {
         Ok(()) => Ok(()),

@@ -39,10 +39,12 @@ pub(super) fn commits(
     range: &str,
 ) -> Result<Vec<RangeCommit>> {
     let mailmap = mailmap_at(repo, head);
-    // The walk decodes each commit to find its parents; a small object cache hands the same
-    // data to the decoding below instead of inflating it a second time.
+    // gix paints the boundary between `head` and `base` first, decoding the range's commits,
+    // then walks them, decoding them again, and each is decoded once more below: an object
+    // cache large enough for some 100,000 commits serves the second and third reads (a third
+    // of the walk's time on 10,000 commits).
     let mut repo = repo.clone();
-    repo.object_cache_size(Some(1024 * 1024));
+    repo.object_cache_size(Some(32 * 1024 * 1024));
     let walk = repo
         .rev_walk([head])
         .with_hidden([base])
