@@ -124,7 +124,9 @@ for n in $sizes; do
     while [ "$i" -lt "$runs" ]; do
         before=":"
         measure git git log --numstat --no-renames "$base..HEAD"
-        before="rm -rf .interview/cache"
+        # Each round starts from a tier without cache or sessions (the guard's snapshot grows with
+        # what the tier holds): the re-run sees the cold run's cache and session.
+        before="rm -rf .interview/cache .interview/sessions"
         measure cold "$INTERVIEW" reflect "$base" --runner builtin --answers "$work/answers.json" \
             --missing skip --yes --out -
         before=":"
