@@ -213,13 +213,27 @@ pub(super) fn count_lines(repo: &gix::Repository, change: &FileChange) -> Result
                 .push((number, line.to_str_lossy().trim().to_string()));
         }
     };
+    // The lines both sides share at the start and at the end are not diffed (as git trims
+    // them): a one-line change to a long file interns a few lines, not all of them.
+    let (prefix, suffix) = common_ends(&before, &after);
+    let offset =
+        u32::try_from(before[..prefix].iter().filter(|&&b| b == b'\n').count()).unwrap_or(u32::MAX);
+    let (before, after) = (
+        &before[prefix..before.len() - suffix],
+        &after[prefix..after.len() - suffix],
+    );
+    let number = |i: usize| {
+        u32::try_from(i + 1)
+            .unwrap_or(u32::MAX)
+            .saturating_add(offset)
+    };
     if before.is_empty() || after.is_empty() {
         // One side only: every line is added (or deleted); nothing to diff.
         for (i, line) in after.lines().enumerate() {
-            note_added(u32::try_from(i + 1).unwrap_or(u32::MAX), line, &mut facts);
+            note_added(number(i), line, &mut facts);
         }
-        facts.added = line_count(&after);
-        facts.deleted = line_count(&before);
+        facts.added = line_count(after);
+        facts.deleted = line_count(before);
         facts.todos_removed = before
             .lines()
             .filter(|l| is_todo(l))
@@ -228,12 +242,12 @@ pub(super) fn count_lines(repo: &gix::Repository, change: &FileChange) -> Result
         return Ok(facts);
     }
     use gix::diff::blob::{Algorithm, Diff, InternedInput};
-    let input = InternedInput::new(before.as_slice(), after.as_slice());
+    let input = InternedInput::new(before, after);
     let diff = Diff::compute(Algorithm::Myers, &input);
     for hunk in diff.hunks() {
         for i in hunk.after {
             if let Some(token) = input.after.get(i as usize) {
-                note_added(i.saturating_add(1), input.interner[*token], &mut facts);
+                note_added(number(i as usize), input.interner[*token], &mut facts);
             }
         }
         for i in hunk.before {
@@ -250,6 +264,37 @@ pub(super) fn count_lines(repo: &gix::Repository, change: &FileChange) -> Result
     facts.added = u64::from(diff.count_additions());
     facts.deleted = u64::from(diff.count_removals());
     Ok(facts)
+}
+
+/// The bytes of the whole lines two texts share at their start and, after that, at their end.
+fn common_ends(a: &[u8], b: &[u8]) -> (usize, usize) {
+    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    // Whole lines only: up to the last newline of the shared bytes.
+    let prefix = a[..same]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    let (ra, rb) = (&a[prefix..], &b[prefix..]);
+    let mut suffix = ra
+        .iter()
+        .rev()
+        .zip(rb.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    // Whole lines only: the shared end must start a line on both sides, else it starts after
+    // its first newline.
+    let starts_line = |r: &[u8], n: usize| {
+        let at = r.len() - n;
+        at == 0 || r[at - 1] == b'\n'
+    };
+    if suffix > 0 && !(starts_line(ra, suffix) && starts_line(rb, suffix)) {
+        let at = ra.len() - suffix;
+        suffix = match ra[at..].iter().position(|&c| c == b'\n') {
+            Some(k) => suffix - (k + 1),
+            None => 0,
+        };
+    }
+    (prefix, suffix)
 }
 
 /// Lines of a text as git counts them: a last line without a newline counts too.
@@ -369,6 +414,19 @@ mod tests {
         for line in ["submit('x')", "#[derive(Debug)]", "let test = 1;", "// it("] {
             assert!(!is_inline_test(line.as_bytes()), "{line}");
         }
+    }
+
+    #[test]
+    fn shared_ends_are_whole_lines() {
+        assert_eq!(common_ends(b"a\nb\nc\n", b"a\nx\nc\n"), (2, 2));
+        assert_eq!(common_ends(b"ab\n", b"ac\n"), (0, 0));
+        assert_eq!(common_ends(b"a\nb", b"a\nb\n"), (2, 0));
+        assert_eq!(common_ends(b"x\nfoo", b"foo"), (0, 3));
+        assert_eq!(common_ends(b"a\nb\n", b"a\nb\n"), (4, 0));
+        assert_eq!(common_ends(b"a\n", b"a\nb\n"), (2, 0));
+        assert_eq!(common_ends(b"b\n", b"a\nb\n"), (0, 2));
+        // "xb\n" and "yb\n" share "b\n" as bytes, but not as a line.
+        assert_eq!(common_ends(b"xb\n", b"yb\n"), (0, 0));
     }
 
     #[test]
