@@ -351,7 +351,14 @@ impl Spawn {
             // Idempotent; makes orphaned descendants ours so they can be found and reaped.
             nix::sys::prctl::set_child_subreaper(true).map_err(std::io::Error::from)?;
         }
-        let signals_at_start = crate::signals::count();
+        // An interruptible program (the runner) is interrupted by any interrupt since the tool
+        // started: the session checks for one just before a turn, and one that arrives
+        // between that check and this spawn must not be taken as seen.
+        let signals_at_start = if self.interruptible {
+            0
+        } else {
+            crate::signals::count()
+        };
         let mut cmd = self.command()?;
         let mut child = spawn_retrying(&mut cmd).map_err(|e| {
             std::io::Error::new(e.kind(), format!("cannot start {}: {e}", self.shown()))
@@ -445,6 +452,7 @@ impl Spawn {
         // that outlive a kill -9 of the tool (a `setsid` daemon is in no group of the runner's).
         let mut noted: std::collections::BTreeSet<(i32, u64)> = std::collections::BTreeSet::new();
         let mut noted_at: Option<Instant> = None;
+        let mut signals_checked_at = started;
         loop {
             self.reap(pid, &mut status);
             if status.is_some() && exited_at.is_none() {
@@ -463,7 +471,16 @@ impl Spawn {
                     .collect();
                 note_pids(path, &new);
             }
-            let now_signals = crate::signals::count();
+            // The person's interrupt is acted on from 20 ms on, at the 20 ms pace whatever the
+            // poll's: a SIGTERM sent within the sandbox launcher's first milliseconds, before
+            // the runner it starts exists, is lost on the launcher (which outlives a SIGTERM),
+            // and the runner would only end at the grace's SIGKILL.
+            let now_signals = if signals_checked_at.elapsed() >= POLL {
+                signals_checked_at = Instant::now();
+                crate::signals::count()
+            } else {
+                signals_seen
+            };
             if self.interruptible && now_signals > signals_seen {
                 if term_sent_at.is_some() {
                     // A second Ctrl+C: no more grace.
