@@ -189,14 +189,22 @@ fn a_fifo_or_a_link_in_place_of_a_sessions_other_files_is_named() {
 }
 
 #[test]
-fn a_committed_link_in_place_of_the_local_tier_gets_nothing_written_through_it() {
+fn a_link_in_place_of_the_local_tier_gets_nothing_written_through_it() {
+    for committed in [false, true] {
+        a_link_in_place_of_the_local_tier(committed);
+    }
+}
+
+fn a_link_in_place_of_the_local_tier(committed: bool) {
     let repo = TempRepo::new();
     let elsewhere = repo.scratch("elsewhere-tier");
     std::fs::create_dir_all(elsewhere.join("tmp")).unwrap();
     std::fs::write(elsewhere.join("tmp/keep.txt"), "someone's file").unwrap();
     std::os::unix::fs::symlink(&elsewhere, repo.path().join(".interview")).unwrap();
-    repo.git(&["add", "-f", ".interview"]);
-    repo.git(&["commit", "-q", "-m", "a tier elsewhere"]);
+    if committed {
+        repo.git(&["add", "-f", ".interview"]);
+        repo.git(&["commit", "-q", "-m", "a tier elsewhere"]);
+    }
     repo.write("item.md", WORK_ITEM);
     std::fs::write(repo.scratch("none.json"), r#"{ "interview_answers": 1 }"#).unwrap();
     let out = run_bounded(
@@ -214,11 +222,11 @@ fn a_committed_link_in_place_of_the_local_tier_gets_nothing_written_through_it()
         ],
     );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains(".interview is a symbolic link, not a directory"),
-        "{}",
-        stderr(&out)
-    );
+    let said = match committed {
+        true => "the repository commits .interview, inside the local tier",
+        false => ".interview is a symbolic link, not a directory",
+    };
+    assert!(stderr(&out).contains(said), "{}", stderr(&out));
     assert_eq!(
         std::fs::read_to_string(elsewhere.join("tmp/keep.txt")).unwrap(),
         "someone's file"
@@ -293,5 +301,80 @@ fn a_fifo_or_a_link_in_place_of_the_lock_stops_a_run_at_once_naming_it() {
         );
         let out = run_bounded(&repo, &["status"]);
         assert!(out.status.success(), "{plant}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_session_the_repository_commits_is_never_run_resumed_or_pruned() {
+    let origin = TempRepo::new();
+    origin.write("item.md", WORK_ITEM);
+    origin.git(&["add", "item.md"]);
+    origin.git(&["commit", "-q", "-m", "work item"]);
+    // A real session, stopped before its first runner started…
+    let mut child = Interview::intent(&origin, "7")
+        .from("item.md")
+        .runner("honest.sh")
+        .answers(ANSWERS)
+        .yes()
+        .pause_at("dispatch@1")
+        .command()
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    origin.wait_until_paused();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // …whose runner is made a command of the repository's choosing, then committed.
+    let marker = origin.scratch("the-repository-ran-this");
+    let file = origin.session_dir().join("session.json");
+    let mut session: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    session["runner"]["name"] = "x".into();
+    session["runner"]["preset"] = serde_json::Value::Null;
+    session["runner"]["argv"] =
+        serde_json::json!(["sh", "-c", format!("touch '{}'", marker.display())]);
+    std::fs::write(&file, session.to_string()).unwrap();
+    std::fs::remove_file(origin.path().join(".interview/lock")).unwrap();
+    origin.git(&["add", "-f", ".interview"]);
+    origin.git(&["commit", "-q", "-m", "ship a session"]);
+    let clone = TempRepo::new();
+    std::fs::remove_dir_all(clone.path()).unwrap();
+    let (from, to) = (
+        origin.path().to_str().unwrap(),
+        clone.path().to_str().unwrap(),
+    );
+    origin.git(&["clone", "-q", from, to]);
+    let replay = answers_file(&clone);
+    let sessions = clone.session_ids();
+    for args in [
+        vec!["resume", "--yes", "--answers", &replay, "--sandbox", "off"],
+        vec![
+            "intent",
+            "7",
+            "--from",
+            "item.md",
+            "--yes",
+            "--answers",
+            &replay,
+            "--sandbox",
+            "off",
+        ],
+        vec!["prune"],
+    ] {
+        let out = run_bounded(&clone, &args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("the repository commits .interview/sessions/"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(
+            stderr(&out).contains("git rm -r .interview"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(!marker.exists(), "{args:?} ran the repository's command");
+        assert_eq!(clone.session_ids(), sessions);
     }
 }
