@@ -96,37 +96,55 @@ fn the_codex_preset_gives_the_brief_on_stdin_and_reads_the_receipt_from_its_even
         .join("turns/001/receipt.wire.schema.json");
     assert_eq!(
         argv.lines().collect::<Vec<_>>(),
-        [
-            "exec",
-            "--json",
-            "--ephemeral",
-            "--skip-git-repo-check",
-            "--sandbox",
-            "read-only",
-            "--disable",
-            "plugins",
-            "--output-schema",
-            &schema.display().to_string(),
-        ]
+        ["exec", "--json", "--ephemeral", "--skip-git-repo-check",]
+            .into_iter()
+            .chain(codex_sandbox_args(sandbox_here().1))
+            .chain([
+                "--disable",
+                "plugins",
+                "--output-schema",
+                &schema.display().to_string(),
+            ])
+            .collect::<Vec<_>>()
     );
     assert_eq!(repo.session_file("turns/001/out/stdin.txt"), "brief\n");
 }
 
-/// Whether this kernel has Landlock (`interview runners --json`).
-fn landlock_here() -> bool {
+/// What the sandbox has on this machine (`interview runners --json`): Landlock, and Landlock
+/// with the runner's own namespaces.
+fn sandbox_here() -> (bool, bool) {
     let out = std::process::Command::new(bin())
         .args(["runners", "--json"])
         .env("PATH", "/nonexistent")
         .output()
         .expect("interview runners --json");
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
-    json["sandbox"]["landlock"] == true
+    let landlock = json["sandbox"]["landlock"] == true;
+    (landlock, landlock && json["sandbox"]["namespaces"] == true)
 }
 
-/// Codex cannot start its own sandbox inside ours, so it can run no command (and reads no file):
-/// the person is told once per run, and how to choose; not with `--sandbox off`.
+/// Codex's arguments for its sandbox: under ours with its mount namespace, the permission
+/// profile that leaves the file system to us and closes the network (see docs/sandbox.md).
+fn codex_sandbox_args(profiled: bool) -> Vec<&'static str> {
+    if profiled {
+        vec![
+            "-c",
+            "default_permissions=\"interview-sandboxed\"",
+            "-c",
+            "permissions.interview-sandboxed.filesystem={\":root\"=\"write\"}",
+            "-c",
+            "permissions.interview-sandboxed.network={enabled=false}",
+        ]
+    } else {
+        vec!["--sandbox", "read-only"]
+    }
+}
+
+/// Codex cannot start its own sandbox inside ours: with the runner's mount namespace it gets
+/// the profile instead; with Landlock alone it can run no command (and reads no file), and the
+/// person is told once per run, and how to choose; not with `--sandbox off`.
 #[test]
-fn the_codex_preset_under_the_sandbox_says_once_that_codex_runs_no_command_there() {
+fn the_codex_preset_under_landlock_alone_says_once_that_codex_runs_no_command_there() {
     const SAID: &str = "Codex cannot start its own sandbox inside this one";
     let bin_dir = replayed_codex();
     let path = format!(
@@ -134,7 +152,7 @@ fn the_codex_preset_under_the_sandbox_says_once_that_codex_runs_no_command_there
         bin_dir.path().display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let run = |flags: &[&str]| {
+    let run = |flags: &[&str], env: &[(&str, &str)]| {
         let repo = TempRepo::new();
         repo.write(
             "answers.json",
@@ -144,22 +162,38 @@ fn the_codex_preset_under_the_sandbox_says_once_that_codex_runs_no_command_there
             .preset("codex")
             .answers_file("answers.json")
             .yes()
-            .args(flags)
+            .args(flags);
+        let out = env
+            .iter()
+            .fold(out, |run, (k, v)| run.env(k, v))
             .env("PATH", &path)
             .run()
             .exits(0);
         assert_eq!(out.events("turn_end").len(), 2, "two turns: {}", out.stderr);
-        out.stderr.clone()
+        let argv = repo.session_file("turns/001/out/argv.txt");
+        (out.stderr.clone(), argv.contains("read-only\n"))
     };
-    let sandboxed = run(&[]);
-    if landlock_here() {
-        assert_eq!(sandboxed.matches(SAID).count(), 1, "{sandboxed}");
-        assert!(sandboxed.contains("`--sandbox off` gives Codex its own read-only sandbox back"));
+    let no_namespaces = [("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1")];
+    let (landlock, profiled) = sandbox_here();
+    let (alone, read_only) = run(&[], &no_namespaces);
+    assert!(
+        read_only,
+        "Codex keeps its own read-only mode without our namespaces"
+    );
+    if landlock {
+        assert_eq!(alone.matches(SAID).count(), 1, "{alone}");
+        assert!(alone.contains("`--sandbox off` gives Codex its own read-only sandbox back"));
     } else {
         eprintln!("no Landlock here: nothing stops Codex's own sandbox");
-        assert!(!sandboxed.contains(SAID), "{sandboxed}");
+        assert!(!alone.contains(SAID), "{alone}");
     }
-    let off = run(&["--sandbox", "off"]);
+    let (full, read_only) = run(&[], &[]);
+    assert_eq!(read_only, !profiled);
+    if profiled {
+        assert!(!full.contains(SAID), "{full}");
+    }
+    let (off, read_only) = run(&["--sandbox", "off"], &[]);
+    assert!(read_only);
     assert!(!off.contains(SAID), "{off}");
 }
 

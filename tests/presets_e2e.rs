@@ -82,6 +82,7 @@ macro_rules! e2e {
 
 // After the macro, which it uses.
 mod activity;
+mod codex_sandboxed;
 
 fn on_path(program: &str) -> bool {
     std::env::var_os("PATH")

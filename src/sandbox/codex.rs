@@ -1,4 +1,7 @@
-//! Codex inside our sandbox: why it runs no command there, said once.
+//! Codex inside our sandbox: its commands run under our file-system rules and its network block.
+//!
+//! Its own read-only sandbox cannot start there; where the replacement below cannot be made
+//! safe, the person is told once that Codex runs no command.
 //!
 //! Codex runs every command its model asks for (and it reads the repository only through
 //! commands: `cat`, `rg`, `sed`) in a sandbox of its own, built with bubblewrap: a user
@@ -7,8 +10,19 @@
 //! write to `/proc` — so inside ours Codex cannot start a single command ("error building
 //! bubblewrap command: Permission denied"). Its `use_legacy_landlock` mode also refuses to
 //! start ("filesystem-restricted execution requires bubblewrap"). Giving Codex full access
-//! instead would also open the network to its commands, so the tool keeps both sandboxes and
-//! says what that costs. See docs/sandbox.md.
+//! instead would also open the network to its commands.
+//!
+//! So where our sandbox has Landlock *and* its own mount namespace, `--sandbox read-only` is
+//! replaced by a permission profile of Codex's config (`default_permissions`) that leaves the
+//! file system to us and keeps the network closed: Codex then starts each command without
+//! bubblewrap, under its seccomp filter that refuses network sockets, and our rules keep every
+//! write out of the repository, git and HOME. Codex must write its state directory to work, and
+//! a command must not (a setting planted in `config.toml` — an MCP server, a hook, a `notify`
+//! program — would run the next time Codex starts outside any sandbox): in the mount namespace
+//! `$CODEX_HOME` becomes a throwaway directory showing its entries read-only (see
+//! `namespace.rs`), and `~/.cache` and `~/.npm` are not writable. Without the mount namespace
+//! `/tmp` is shared, where Codex's app-server sockets live (bubblewrap would hide them): there,
+//! and for Codex's other modes, the warning is given instead. See docs/sandbox.md.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -17,6 +31,52 @@ pub const WARNING: &str = "interview: warning: Codex cannot start its own sandbo
 this one (Landlock refuses the mounts bubblewrap needs), so it runs no command and reads no \
 file of the repository; `--sandbox off` gives Codex its own read-only sandbox back (this tool \
 then only detects changes), see docs/sandbox.md";
+
+/// The name of the permission profile given to Codex.
+pub const PROFILE: &str = "interview-sandboxed";
+
+/// The `-c` overrides that define and select the profile, replacing `--sandbox read-only`.
+fn profile_args() -> Vec<String> {
+    [
+        format!("default_permissions=\"{PROFILE}\""),
+        format!("permissions.{PROFILE}.filesystem={{\":root\"=\"write\"}}"),
+        format!("permissions.{PROFILE}.network={{enabled=false}}"),
+    ]
+    .into_iter()
+    .flat_map(|kv| ["-c".to_string(), kv])
+    .collect()
+}
+
+/// `argv` (a Codex command line) with its read-only sandbox (`--sandbox read-only`,
+/// `--sandbox=read-only`, `-s read-only`) replaced by the profile, when our sandbox confines
+/// it with Landlock and a mount namespace. `None`: nothing to replace (another sandbox mode,
+/// or none asked for), and the command line stays as it is.
+pub fn within_ours(argv: &[String]) -> Option<Vec<String>> {
+    let mut out = Vec::with_capacity(argv.len() + 4);
+    let mut replaced = false;
+    let mut i = 0;
+    while i < argv.len() {
+        let arg = argv[i].as_str();
+        if arg == "--" {
+            out.extend(argv[i..].iter().cloned());
+            break;
+        }
+        let pair = (arg == "--sandbox" || arg == "-s")
+            && argv.get(i + 1).is_some_and(|v| v == "read-only");
+        if pair || arg == "--sandbox=read-only" {
+            out.extend(profile_args());
+            replaced = true;
+            i += if pair { 2 } else { 1 };
+            continue;
+        }
+        if arg == "--sandbox" || arg == "-s" || arg.starts_with("--sandbox=") {
+            return None; // another mode: the person's choice, left alone
+        }
+        out.push(argv[i].clone());
+        i += 1;
+    }
+    replaced.then_some(out)
+}
 
 /// Whether a Codex command line (`codex exec …`) starts its commands in Codex's own sandbox:
 /// every mode but full access does.
@@ -94,5 +154,52 @@ mod tests {
             &argv(&["codex", "exec", "--sandbox", "danger-full-access"]),
             true
         ));
+    }
+
+    #[test]
+    fn the_read_only_mode_is_replaced_by_the_profile_in_each_spelling() {
+        let profile = profile_args();
+        for spelling in [
+            &["--sandbox", "read-only"][..],
+            &["--sandbox=read-only"][..],
+            &["-s", "read-only"][..],
+        ] {
+            let mut given = argv(&["codex", "exec", "--json"]);
+            given.extend(argv(spelling));
+            given.extend(argv(&["--output-schema", "s.json"]));
+            let mut want = argv(&["codex", "exec", "--json"]);
+            want.extend(profile.iter().cloned());
+            want.extend(argv(&["--output-schema", "s.json"]));
+            assert_eq!(within_ours(&given), Some(want), "{spelling:?}");
+        }
+        assert!(
+            profile
+                .iter()
+                .any(|a| a.contains("network={enabled=false}"))
+        );
+    }
+
+    #[test]
+    fn other_modes_and_the_prompt_are_left_alone() {
+        for given in [
+            argv(&["codex", "exec", "--sandbox", "danger-full-access"]),
+            argv(&["codex", "exec", "--sandbox=workspace-write"]),
+            argv(&["codex", "exec", "--json"]),
+            argv(&["codex", "exec", "--", "--sandbox", "read-only"]),
+            argv(&["codex", "exec", "--sandbox"]),
+        ] {
+            assert_eq!(within_ours(&given), None, "{given:?}");
+        }
+        // A mode given twice: the other one decides, nothing is replaced.
+        assert_eq!(
+            within_ours(&argv(&[
+                "codex",
+                "--sandbox",
+                "read-only",
+                "--sandbox",
+                "danger-full-access"
+            ])),
+            None
+        );
     }
 }

@@ -42,6 +42,10 @@ pub struct Policy {
     pub protected: Vec<PathBuf>,
     /// Paths that must stay visible when /tmp is replaced.
     pub visible: Vec<PathBuf>,
+    /// Writable directories replaced, in the mount namespace, by a throwaway one showing their
+    /// entries read-only (Codex's state, see codex.rs).
+    #[serde(default)]
+    pub throwaway: Vec<PathBuf>,
 }
 
 /// Run the launcher if this process was started as one; returns its exit code.
@@ -245,6 +249,7 @@ fn probe() -> Result<i32, String> {
         writable: Vec::new(),
         protected: Vec::new(),
         visible: Vec::new(),
+        throwaway: Vec::new(),
     };
     std::env::set_current_dir("/").map_err(|e| format!("cannot enter /: {e}"))?;
     namespace::enter(&policy)?;

@@ -116,7 +116,29 @@ impl Confinement {
             .prefix("interview-turn-")
             .tempdir_in(self.temp_base())?;
         let tmp_path = std::fs::canonicalize(tmp.path())?;
-        codex::warn_once(argv, self.support.landlock_abi.is_some());
+        // Codex's read-only sandbox cannot start inside ours: with our mount namespace its
+        // commands get its network block under our rules instead, and its state becomes a
+        // throwaway view (see codex.rs); elsewhere the person is told it runs no command.
+        let landlock = self.support.landlock_abi.is_some();
+        let profiled =
+            (landlock && self.support.namespaces && paths::cli_of(argv) == Some("codex"))
+                .then(|| codex::within_ours(argv))
+                .flatten();
+        let (state, throwaway): (Vec<PathBuf>, Vec<PathBuf>) = match &profiled {
+            Some(_) => {
+                let home: Vec<PathBuf> = paths::codex_home()
+                    .and_then(|h| std::fs::canonicalize(h).ok())
+                    .filter(|h| h.is_dir())
+                    .into_iter()
+                    .collect();
+                (home.clone(), home)
+            }
+            None => {
+                codex::warn_once(argv, landlock);
+                (self.state.clone(), Vec::new())
+            }
+        };
+        let argv = profiled.as_deref().unwrap_or(argv);
         let program = argv
             .first()
             .ok_or_else(|| std::io::Error::other("the runner command is empty"))?;
@@ -128,7 +150,7 @@ impl Confinement {
         })?;
         let mut writable: Vec<PathBuf> = writable
             .iter()
-            .chain(self.state.iter())
+            .chain(state.iter())
             .filter_map(|p| std::fs::canonicalize(p).ok())
             .collect();
         writable.sort();
@@ -136,6 +158,12 @@ impl Confinement {
         let mut visible: Vec<PathBuf> = vec![cwd.to_path_buf(), resolved.clone()];
         visible.extend(self.protected.iter().cloned());
         visible.extend(writable.iter().cloned());
+        // Readable where they are not writable (`~/.cache` for Codex, see codex.rs).
+        visible.extend(
+            self.state
+                .iter()
+                .filter_map(|p| std::fs::canonicalize(p).ok()),
+        );
         visible.extend(
             argv.iter()
                 .skip(1)
@@ -159,6 +187,7 @@ impl Confinement {
             writable,
             protected: self.protected.clone(),
             visible,
+            throwaway,
         };
         let exe = std::env::current_exe()?;
         let mut launcher = vec![

@@ -48,6 +48,9 @@ pub fn enter(policy: &Policy) -> Result<(), String> {
     for path in &policy.writable {
         bind(path, false)?;
     }
+    for path in &policy.throwaway {
+        throwaway(path)?;
+    }
     for path in &policy.protected {
         bind(path, true)?;
     }
@@ -178,6 +181,79 @@ fn private_tmp(policy: &Policy) -> Result<(), String> {
             None::<&str>,
         )
         .map_err(|e| err(&format!("cannot bind {}", target.display()), e))?;
+    }
+    Ok(())
+}
+
+/// Entries of a throwaway directory the program must write and that are not shown: Codex's
+/// databases and temporary files (it makes new ones), its installation id.
+fn rewritten(name: &str) -> bool {
+    name == "tmp"
+        || name == ".tmp"
+        || name == "installation_id"
+        || [".sqlite", ".sqlite-wal", ".sqlite-shm", ".sqlite-journal"]
+            .iter()
+            .any(|end| name.ends_with(end))
+}
+
+/// Replace the directory `dir` by a new, empty file system (gone with the namespace) that shows
+/// each of its entries read-only, but for the [`rewritten`] ones: the runner writes there
+/// freely, and nothing it writes reaches the real directory or outlives the turn.
+fn throwaway(dir: &Path) -> Result<(), String> {
+    let old =
+        std::fs::File::open(dir).map_err(|e| err(&format!("cannot open {}", dir.display()), e))?;
+    let old_path = PathBuf::from(format!("/proc/self/fd/{}", old.as_raw_fd()));
+    let names: Vec<OsString> = std::fs::read_dir(&old_path)
+        .map_err(|e| err(&format!("cannot list {}", dir.display()), e))?
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| !n.to_str().is_some_and(rewritten))
+        .collect();
+    mount(
+        Some("tmpfs"),
+        dir,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some("mode=0700,size=256m"),
+    )
+    .map_err(|e| err(&format!("cannot mount a throwaway {}", dir.display()), e))?;
+    for name in names {
+        let source = old_path.join(&name);
+        let target = dir.join(&name);
+        let Ok(meta) = std::fs::symlink_metadata(&source) else {
+            continue;
+        };
+        if meta.file_type().is_symlink() {
+            if let Ok(to) = std::fs::read_link(&source) {
+                let _ = std::os::unix::fs::symlink(to, &target);
+            }
+            continue;
+        }
+        if meta.is_dir() {
+            std::fs::create_dir(&target)
+        } else {
+            std::fs::File::create(&target).map(|_| ())
+        }
+        .map_err(|e| err(&format!("cannot create {}", target.display()), e))?;
+        mount(
+            Some(&source),
+            &target,
+            None::<&str>,
+            MsFlags::MS_BIND | MsFlags::MS_REC,
+            None::<&str>,
+        )
+        .map_err(|e| err(&format!("cannot bind {}", target.display()), e))?;
+        let kept = statvfs(&target)
+            .map(|s| locked_flags(s.flags()))
+            .unwrap_or(MsFlags::empty());
+        mount(
+            None::<&str>,
+            &target,
+            None::<&str>,
+            MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY | kept,
+            None::<&str>,
+        )
+        .map_err(|e| err(&format!("cannot remount {} read-only", target.display()), e))?;
     }
     Ok(())
 }

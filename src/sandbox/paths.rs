@@ -148,6 +148,14 @@ pub fn cli_of(argv: &[String]) -> Option<&'static str> {
         .find(|cli| *cli == name)
 }
 
+/// Codex's state directory: `$CODEX_HOME`, or `~/.codex`.
+pub fn codex_home() -> Option<PathBuf> {
+    match std::env::var_os("CODEX_HOME") {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".codex")),
+    }
+}
+
 /// The state directories (and files) an agent CLI writes as it works, per preset: they stay
 /// writable under the sandbox (the one list of them; docs/sandbox.md shows it). Only those that exist are granted (nothing is created for it).
 pub fn state_dirs(preset: Option<&str>) -> Vec<PathBuf> {
@@ -164,10 +172,7 @@ pub fn state_dirs(preset: Option<&str>) -> Vec<PathBuf> {
             dirs.push(home.join(".claude.json"));
             dirs.push(home.join(".claude.json.backup"));
         }
-        Some("codex") => dirs.push(match std::env::var_os("CODEX_HOME") {
-            Some(dir) => PathBuf::from(dir),
-            None => home.join(".codex"),
-        }),
+        Some("codex") => dirs.extend(codex_home()),
         Some("gemini") => dirs.push(home.join(".gemini")),
         Some("aider") => dirs.push(home.join(".aider")),
         _ => return dirs,

@@ -172,9 +172,8 @@ fn codex_shows_the_commands_it_runs_while_it_works() {
         &bench,
         &CODEX,
         &[("CODEX_HOME", codex_home(&bench, &model))],
-        // Under the sandbox Codex cannot start its own (bubblewrap is refused), so it runs no
-        // command and reports none: its commands are seen without it.
-        &["--sandbox", "off"],
+        // Under the sandbox (its commands run with Codex's network block under our rules).
+        &[],
         &[
             "thinking",
             "running rg -n ProjectList",
