@@ -58,12 +58,15 @@ generate() { # $1 = repo dir, $2 = number of tracked files
     cd - >/dev/null
 }
 
-# One timed run: appends "wall cpu maxrss_kib" (cpu = user + system seconds) to file $1.
+# One timed run: appends "wall cpu maxrss_kib" to file $1 (wall to the millisecond; cpu = user +
+# system seconds, at the 10 ms resolution of `time`).
 timed() {
     out=$1
     shift
-    /usr/bin/time -f "%e %U %S %M" -o "$work/t" "$@" >/dev/null 2>&1
-    awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$work/t" >> "$out"
+    t0=$(date +%s%N)
+    /usr/bin/time -f "%U %S %M" -o "$work/t" "$@" >/dev/null 2>&1
+    t1=$(date +%s%N)
+    awk -v ns=$((t1 - t0)) '{ printf "%.3f %.2f %s\n", ns / 1e9, $1 + $2, $3 }' "$work/t" >> "$out"
 }
 
 # The median of column $2 of file $1 (the runs' middle value).

@@ -163,6 +163,8 @@ struct IndexReference {
     settled: bool,
     /// The entries as the snapshot records them, made when first asked for.
     entries: std::sync::OnceLock<Vec<IndexEntry>>,
+    /// The SHA-256 of the index part (entries and extensions), worked out when first asked for.
+    digest: std::sync::OnceLock<String>,
     extensions: BTreeMap<String, String>,
 }
 
@@ -252,19 +254,28 @@ impl Snapshot {
         report::diff(self, after)
     }
 
-    /// A SHA-256 of each part, for a compact record (`guard.json`).
+    /// A SHA-256 of each part, for a compact record (`guard.json`). The index part's is worked
+    /// out once for an index shared with the snapshot before.
     pub fn digests(&self) -> Result<BTreeMap<&'static str, String>, GuardError> {
         fn h<T: Serialize>(
             part: &'static str,
             v: &T,
         ) -> Result<(&'static str, String), GuardError> {
-            let bytes =
-                serde_json::to_vec(v).map_err(|source| GuardError::Serialise { part, source })?;
-            Ok((part, files::sha256_hex(&bytes)))
+            Ok((part, json_sha256(part, v)?))
         }
+        let index = match &self.index_file {
+            Some(r) => match r.digest.get() {
+                Some(d) => d.clone(),
+                None => {
+                    let d = json_sha256("index", &(r.entries(), &r.extensions))?;
+                    r.digest.get_or_init(|| d).clone()
+                }
+            },
+            None => json_sha256("index", &(self.index(), &self.index_extensions))?,
+        };
         Ok(BTreeMap::from([
             h("refs", &self.refs)?,
-            h("index", &(self.index(), &self.index_extensions))?,
+            ("index", index),
             h("status", &self.status)?,
             h("ignored", &self.ignored)?,
             h("hooks", &self.hooks)?,
@@ -275,6 +286,28 @@ impl Snapshot {
             h("unreadable", &self.unreadable)?,
         ]))
     }
+}
+
+/// The SHA-256 of a value's JSON, hashed as it is written (never held whole).
+fn json_sha256<T: Serialize>(part: &'static str, v: &T) -> Result<String, GuardError> {
+    use sha2::Digest;
+    struct Hashing(sha2::Sha256);
+    impl std::io::Write for Hashing {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.update(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut w = std::io::BufWriter::with_capacity(64 * 1024, Hashing(sha2::Sha256::new()));
+    serde_json::to_writer(&mut w, v).map_err(|source| GuardError::Serialise { part, source })?;
+    let hashing = w.into_inner().map_err(|e| GuardError::Serialise {
+        part,
+        source: serde_json::Error::io(e.into_error()),
+    })?;
+    Ok(files::hex(&hashing.0.finalize()))
 }
 
 /// Why the repository at `layout` must not be opened by gix (or anything else that reads it

@@ -60,17 +60,33 @@ pub fn take(
 ) -> Result<Snapshot, GuardError> {
     let start = Start::now();
     let layout = Layout::locate(&scope.worktree)?;
-    // Hashed before gix reads anything, so what gix could be steered by is on record.
-    let record = gitdir::record(&layout);
+    let index_path = layout.git_dir.join("index");
+    let prior = references.index.as_ref();
+    // The index is loaded on a thread of its own while the git directory and the config files
+    // are read (it is opened the same safe way, and what is loaded is dropped if the git
+    // directory turns out unsafe to read).
+    let (record, user_config, hooks, worktrees, loaded) = std::thread::scope(|s| {
+        let loader = std::thread::Builder::new()
+            .name("index".into())
+            .spawn_scoped(s, || load_index(&index_path, prior));
+        // Hashed before gix reads anything, so what gix could be steered by is on record.
+        let record = gitdir::record(&layout);
+        let user_config = if depth == 0 {
+            metadata::user_config(env, &layout, &record.files)
+        } else {
+            BTreeMap::new()
+        };
+        let hooks = hooks::hooks(&layout, &record.files, &user_config, env);
+        let worktrees = metadata::worktrees(&layout);
+        let loaded = match loader {
+            Ok(h) => h
+                .join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("the index reader failed"))),
+            Err(_) => load_index(&index_path, prior),
+        };
+        (record, user_config, hooks, worktrees, loaded)
+    });
     let mut unreadable = record.unsafe_reason();
-    let git_metadata = record.files;
-    let user_config = if depth == 0 {
-        metadata::user_config(env, &layout, &git_metadata)
-    } else {
-        BTreeMap::new()
-    };
-    let hooks = hooks::hooks(&layout, &git_metadata, &user_config, env);
-    let worktrees = metadata::worktrees(&layout);
     let mut snap = Snapshot {
         worktree: RepoPath::from_path(&layout.worktree),
         unreadable: None,
@@ -79,82 +95,61 @@ pub fn take(
         status: BTreeMap::new(),
         ignored: Vec::new(),
         hooks,
-        git_metadata,
+        git_metadata: record.files,
         worktrees,
         user_config,
         nested: BTreeMap::new(),
         index_file: None,
         earlier: Default::default(),
     };
-    // The worktree's index: opened safely (regular file, no link, non-blocking) and stat'ed;
-    // taken over from the snapshot before when its whole stat is the same and was settled
-    // then (`reuse.rs`), else read as bytes.
-    let index_path = layout.git_dir.join("index");
-    let mut reused: Option<std::sync::Arc<IndexReference>> = None;
-    let mut index_bytes = None;
-    if unreadable.is_none() {
-        let opened = index_file::open(&index_path).and_then(|o| match o {
-            None => Ok(None),
-            Some((file, meta)) => {
-                let key = StatKey::of(&meta);
-                reused = references
-                    .index
-                    .clone()
-                    .filter(|r| r.settled && r.stat == key);
-                match reused {
-                    Some(_) => Ok(None),
-                    None => index_file::read_open(file, meta).map(Some),
-                }
-            }
-        });
-        match opened {
-            Ok(b) => index_bytes = b,
-            Err(e) => {
-                unreadable = Some(format!(
-                    "cannot read the index {}: {e}",
-                    index_path.display()
-                ))
-            }
+    let loaded = match loaded {
+        Ok(l) => Some(l),
+        Err(e) => {
+            unreadable.get_or_insert_with(|| {
+                format!("cannot read the index {}: {e}", index_path.display())
+            });
+            None
         }
-    }
-    if let Some(why) = unreadable {
-        snap.unreadable = Some(why);
+    };
+    let (Some(loaded), None) = (loaded, &unreadable) else {
+        snap.unreadable = unreadable;
         return Ok(snap);
-    }
+    };
 
     let repo = open_isolated(&layout, &snap.git_metadata, &snap.user_config, env)?;
     snap.refs = refs::refs(&repo, &layout);
     let hash = repo.object_hash();
-    let parsed = match &index_bytes {
-        Some(ib) => match index_file::parse(ib, hash) {
-            Ok(state) => state,
-            Err(message) => {
-                snap.unreadable = Some(format!(
-                    "cannot read the index {}: {message}; run `git status` yourself to see what is wrong",
-                    index_path.display()
-                ));
-                return Ok(snap);
-            }
-        },
-        None => gix::index::State::new(hash),
-    };
-    let (state, live_stat) = match &reused {
-        Some(r) => {
+    let (parsed, reused, live_stat) = match loaded {
+        Loaded::Missing => (gix::index::State::new(hash), None, StatKey::default()),
+        Loaded::Reused(r) => {
             snap.index_extensions = r.extensions.clone();
-            (&r.state, r.stat)
+            let stat = r.stat;
+            (gix::index::State::new(hash), Some(r), stat)
         }
-        None => {
-            if let Some(ib) = &index_bytes {
-                snap.index_extensions = index_file::extensions(&ib.bytes, hash);
+        Loaded::Read(mut read) => {
+            if hash != SHA1 {
+                read.parsed = index_file::parse(&read.bytes, hash);
+                read.extensions = index_file::extensions(&read.bytes.bytes, hash);
             }
-            let stat = index_bytes
-                .as_ref()
-                .map(|ib| StatKey::of(&ib.meta))
-                .unwrap_or_default();
-            (&parsed, stat)
+            match read.parsed {
+                Ok(state) => {
+                    snap.index_extensions = read.extensions;
+                    (state, None, StatKey::of(&read.bytes.meta))
+                }
+                Err(message) => {
+                    snap.unreadable = Some(format!(
+                        "cannot read the index {}: {message}; run `git status` yourself to see what is wrong",
+                        index_path.display()
+                    ));
+                    return Ok(snap);
+                }
+            }
         }
     };
-    drop(index_bytes);
+    let state = match &reused {
+        Some(r) => &r.state,
+        None => &parsed,
+    };
     // A tracked file counts as clean without hashing only when its stat matches both the
     // live index and the one from before the turn (when the index file was written since),
     // so stat data forged into the index during the turn cannot hide an edit.
@@ -252,11 +247,64 @@ pub fn take(
             stat: live_stat,
             settled: start.settled(&live_stat),
             entries: Default::default(),
+            digest: Default::default(),
             extensions: snap.index_extensions.clone(),
         }),
     });
     snap.nested = nested(scope, env, &layout, walked.nested, references.nested, depth);
     Ok(snap)
+}
+
+/// The hash most repositories use, which the index is first parsed with.
+const SHA1: gix::hash::Kind = gix::hash::Kind::Sha1;
+
+/// The worktree's index, as loaded before the repository is opened.
+enum Loaded {
+    /// There is none (a repository without a commit or anything added).
+    Missing,
+    /// Taken over from the snapshot before: the file's whole stat is the same and was settled
+    /// then (`reuse.rs`).
+    Reused(std::sync::Arc<IndexReference>),
+    Read(Box<ReadIndex>),
+}
+
+/// An index read now, parsed and its extensions digested as SHA-1 (again with the repository's
+/// hash when that is another).
+struct ReadIndex {
+    bytes: index_file::IndexBytes,
+    parsed: Result<gix::index::State, String>,
+    extensions: BTreeMap<String, String>,
+}
+
+/// Open the index safely (regular file, no link, non-blocking), `fstat` it, and take it over
+/// from `prior` or read and parse it (its extensions digested on the side).
+fn load_index(
+    path: &Path,
+    prior: Option<&std::sync::Arc<IndexReference>>,
+) -> std::io::Result<Loaded> {
+    let Some((file, meta)) = index_file::open(path)? else {
+        return Ok(Loaded::Missing);
+    };
+    let key = StatKey::of(&meta);
+    if let Some(r) = prior.filter(|r| r.settled && r.stat == key) {
+        return Ok(Loaded::Reused(r.clone()));
+    }
+    let bytes = index_file::read_open(file, meta)?;
+    let digest = || index_file::extensions(&bytes.bytes, SHA1);
+    let (parsed, extensions) = std::thread::scope(|s| {
+        let side = std::thread::Builder::new().spawn_scoped(s, digest);
+        let parsed = index_file::parse(&bytes, SHA1);
+        let extensions = match side {
+            Ok(h) => h.join().unwrap_or_else(|_| digest()),
+            Err(_) => digest(),
+        };
+        (parsed, extensions)
+    });
+    Ok(Loaded::Read(Box::new(ReadIndex {
+        bytes,
+        parsed,
+        extensions,
+    })))
 }
 
 /// Snapshot each repository found below the root.
