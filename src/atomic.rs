@@ -28,14 +28,8 @@ pub fn write_via(
     mode: Option<u32>,
     tmp_dir: Option<&Path>,
 ) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mode = mode.unwrap_or_else(|| match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_file() => meta.permissions().mode(),
-        _ => 0o666 & !umask(),
-    });
+    let dir = parent_of(path);
+    let mode = mode_for(path, mode);
     let tmp_in = tmp_dir.filter(|t| same_filesystem(t, dir)).unwrap_or(dir);
     let mut tmp = tempfile::Builder::new()
         .prefix(".tmp-")
@@ -54,10 +48,7 @@ pub fn write_via(
 /// Where the temporary file of a write to `path` goes: `preferred` when it is on the same file
 /// system as `path`'s directory (a rename cannot cross file systems), else that directory.
 pub fn temp_dir_for(path: &Path, preferred: &Path) -> std::path::PathBuf {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = parent_of(path);
     if same_filesystem(preferred, dir) {
         preferred.to_path_buf()
     } else {
@@ -76,14 +67,8 @@ pub fn write_through(
     before_rename: impl FnOnce(),
 ) -> std::io::Result<()> {
     use std::os::unix::fs::OpenOptionsExt;
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mode = mode.unwrap_or_else(|| match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_file() => meta.permissions().mode(),
-        _ => 0o666 & !umask(),
-    });
+    let dir = parent_of(path);
+    let mode = mode_for(path, mode);
     // What an earlier, killed write left under this very name is not kept.
     if std::fs::symlink_metadata(tmp).is_ok_and(|m| !m.is_dir()) {
         std::fs::remove_file(tmp)?;
@@ -109,6 +94,22 @@ pub fn write_through(
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// The directory `path` is in (`.` for a bare name).
+fn parent_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// The mode a write to `path` gives: `mode` when asked, else the mode of the regular file it
+/// replaces, else a new file's (0666 less the umask).
+fn mode_for(path: &Path, mode: Option<u32>) -> u32 {
+    mode.unwrap_or_else(|| match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => meta.permissions().mode(),
+        _ => 0o666 & !umask(),
+    })
 }
 
 fn same_filesystem(a: &Path, b: &Path) -> bool {
