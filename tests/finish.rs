@@ -406,3 +406,25 @@ proptest::proptest! {
         proptest::prop_assert!(out.contains(&wanted), "{}", out);
     }
 }
+
+#[test]
+fn a_runner_that_changes_the_repository_then_interrupts_the_tool_is_still_caught() {
+    // Without the sandbox (which scopes signals) a runner can signal the tool itself: the
+    // interruption must not hide what it wrote, neither now nor as a resume's starting point.
+    for (policy, code) in [("ask", 3), ("fail", 3), ("warn", 130)] {
+        let repo = TempRepo::new();
+        let out = Interview::of_work_item(&repo)
+            .runner("changes-then-interrupts.sh")
+            .without_sandbox()
+            .args(["--on-change", policy])
+            .answers(NO_ANSWERS)
+            .yes()
+            .run();
+        assert_eq!(out.code, code, "--on-change {policy}: {}", out.stderr);
+        assert!(out.stderr.contains("README.md"), "{policy}: {}", out.stderr);
+        let st = out.state();
+        let status = if code == 3 { "failed" } else { "aborted" };
+        assert_eq!(st["status"], status, "{policy}: {st}");
+        assert_eq!(out.events("guard_violation").len(), 1, "{policy}: {st}");
+    }
+}

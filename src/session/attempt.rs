@@ -132,11 +132,13 @@ impl Session<'_> {
             duration_ms,
             usage: usage.as_ref(),
         })?;
-        if outcome.ending == Ending::Interrupted {
-            return Err(self.abort("interrupted while the runner worked on turn {turn}", turn));
-        }
+        // What the runner changed is dealt with before an interruption ends the turn: a
+        // runner that writes and then signals the tool is caught like one that does not.
         if !report.is_empty() {
             self.on_guard_change(turn, &scope, &files, &report)?;
+        }
+        if outcome.ending == Ending::Interrupted {
+            return Err(self.abort("interrupted while the runner worked on turn {turn}", turn));
         }
 
         self.set_step(SubStep::Receipt)?;

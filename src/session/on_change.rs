@@ -38,7 +38,13 @@ impl Session<'_> {
                 "Turn {turn}: the runner changed the repository ({how}); see turns/{turn:03}/guard.json"
             )
         };
-        match self.settings.on_change {
+        // An interrupted turn cannot ask: its change stops the session (or is warned of, as
+        // the person chose), never left for a resume to take as its starting point.
+        let policy = match (self.settings.on_change, crate::signals::interrupted()) {
+            (OnChange::Ask, true) => OnChange::Fail,
+            (policy, _) => policy,
+        };
+        match policy {
             OnChange::Warn => {
                 self.person.say(&format!(
                     "Warning: the runner changed the repository during turn {turn}:\n{shown}"
