@@ -152,7 +152,7 @@ pub(super) fn findings(f: &ReflectFacts) -> Vec<Finding> {
             ]),
         );
     }
-    if let Some(gone) = deleted_code(&f.deleted_files) {
+    if let Some(gone) = deleted_code(&f.deleted_files, &f.added_files) {
         let severity = 5 + u8::from(f.deleted_files_count >= 5);
         let by = match &gone.by {
             Some(c) => format!(" by {} \"{}\"", c.short(), cap(&c.subject, 50)),
@@ -252,19 +252,48 @@ pub(super) fn base_name(f: &ReflectFacts) -> &str {
 }
 
 /// The deleted file worth asking about: code (not docs, lockfiles, generated or vendored files,
-/// or dot-configuration), preferring what a revert or a refactoring removed, then the largest.
-fn deleted_code(deleted: &[FileEvent]) -> Option<&FileEvent> {
+/// or dot-configuration) that did not merely move (`src/protocol.rs` → `src/protocol/mod.rs`, a
+/// file of the same name elsewhere), preferring what a revert or a refactoring removed, then the
+/// largest.
+fn deleted_code<'f>(deleted: &'f [FileEvent], added: &[FileEvent]) -> Option<&'f FileEvent> {
     let code = |e: &&FileEvent| {
         e.lines > 0
             && !is_doc_path(&e.path)
             && !is_incidental(&e.path)
             && !e.path.starts_with('.')
             && !e.path.contains("/.")
+            && !added.iter().any(|a| moved_to(&e.path, &a.path))
     };
     deleted.iter().filter(code).max_by(|a, b| {
         let weight = |e: &FileEvent| (removal_commit(e), !is_test_path(&e.path), e.lines);
         weight(a).cmp(&weight(b)).then(b.path.cmp(&a.path))
     })
+}
+
+/// Whether `to` looks like `from` moved: the same file name in another directory, or a module
+/// file turned into its directory's `mod.rs`/`index.*`/`__init__.py` (and back).
+fn moved_to(from: &str, to: &str) -> bool {
+    let split = |p: &str| -> (String, String) {
+        let (dir, name) = p.rsplit_once('/').unwrap_or(("", p));
+        (dir.to_string(), name.to_string())
+    };
+    let (from_dir, from_name) = split(from);
+    let (to_dir, to_name) = split(to);
+    if from_name == to_name {
+        return from_dir != to_dir;
+    }
+    let stem = |name: &str| {
+        name.split_once('.')
+            .map_or(name.to_string(), |(s, _)| s.to_string())
+    };
+    let module = |name: &str| matches!(stem(name).as_str(), "mod" | "index" | "__init__");
+    let joined = |dir: &str, name: &str| match dir {
+        "" => stem(name),
+        d => format!("{d}/{}", stem(name)),
+    };
+    // `a/b.rs` → `a/b/mod.rs`, and `a/b/mod.rs` → `a/b.rs`.
+    (module(&to_name) && to_dir == joined(&from_dir, &from_name))
+        || (module(&from_name) && from_dir == joined(&to_dir, &to_name))
 }
 
 /// Whether the commit that deleted the file says it reverted or refactored.
@@ -294,4 +323,95 @@ pub(super) fn topic_name(topic: &str) -> Option<&'static str> {
         "do_differently" => "What to do differently",
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::subject::reflect::{CommitLine, Gap};
+
+    fn event(path: &str, lines: u64) -> FileEvent {
+        FileEvent {
+            path: path.into(),
+            lines,
+            by: None,
+        }
+    }
+
+    #[test]
+    fn a_moved_file_is_not_the_deleted_code_asked_about() {
+        for (from, to) in [
+            ("src/protocol.rs", "src/protocol/mod.rs"),
+            ("src/protocol/mod.rs", "src/protocol.rs"),
+            ("lib/util.py", "lib/util/__init__.py"),
+            ("web/app.js", "web/app/index.js"),
+            ("old/parser.rs", "new/parser.rs"),
+            ("parser.rs", "src/parser.rs"),
+        ] {
+            assert!(moved_to(from, to), "{from} -> {to}");
+        }
+        for (from, to) in [
+            ("src/protocol.rs", "src/protocol/wire.rs"),
+            ("src/a.rs", "src/b.rs"),
+            ("src/mod.rs", "src/mod.rs"),
+            ("a/x/mod.rs", "b/x.rs"),
+        ] {
+            assert!(!moved_to(from, to), "{from} -> {to}");
+        }
+        let deleted = [event("src/protocol.rs", 291), event("src/legacy.rs", 40)];
+        let added = [event("src/protocol/mod.rs", 300)];
+        assert_eq!(
+            deleted_code(&deleted, &added).map(|e| e.path.as_str()),
+            Some("src/legacy.rs")
+        );
+        assert_eq!(
+            deleted_code(&deleted, &[]).map(|e| e.path.as_str()),
+            Some("src/protocol.rs")
+        );
+    }
+
+    fn line(oid: &str, date: &str) -> CommitLine {
+        CommitLine {
+            oid: oid.into(),
+            date: date.into(),
+            subject: "x".into(),
+        }
+    }
+
+    #[test]
+    fn a_one_day_range_is_dated_once_and_a_pause_of_hours_is_not_a_fact() {
+        let mut f = ReflectFacts {
+            range: "HEAD~3..HEAD".into(),
+            head: "cccccccccc".into(),
+            commits: 3,
+            first_date: Some("2026-12-01".into()),
+            last_date: Some("2026-12-01".into()),
+            longest_gap: Some(Gap {
+                seconds: 5 * 3_600,
+                from: line("aaaaaaaaaa", "2026-12-01"),
+                to: line("bbbbbbbbbb", "2026-12-01"),
+            }),
+            ..ReflectFacts::default()
+        };
+        let (_, lead) = super::super::reflect_entries::title_and_lead(&f);
+        assert!(lead.ends_with(", on 2026-12-01."), "{lead}");
+        let dir = tempfile::tempdir().unwrap();
+        let titles = |f: &ReflectFacts| -> Vec<String> {
+            fact_entries(f, dir.path())
+                .into_iter()
+                .map(|e| e.title)
+                .collect()
+        };
+        let first = titles(&f);
+        assert!(
+            first.iter().any(|t| t == "Commits in the range"),
+            "{first:?}"
+        );
+        assert!(!first.iter().any(|t| t == "Longest pause"), "{first:?}");
+        f.first_date = Some("2026-11-28".into());
+        f.longest_gap.as_mut().unwrap().seconds = 2 * 86_400;
+        let (_, lead) = super::super::reflect_entries::title_and_lead(&f);
+        assert!(lead.ends_with(", 2026-11-28 → 2026-12-01."), "{lead}");
+        assert!(titles(&f).iter().any(|t| t == "Longest pause"));
+    }
 }

@@ -26,14 +26,21 @@ pub(in crate::runner::builtin) fn title_and_lead(f: &ReflectFacts) -> (String, S
     (
         title,
         format!(
-            "{} in {} by {}, {} → {}.",
+            "{} in {} by {}, {}.",
             counted(f.commits, "commit"),
             f.range,
             counted(f.authors.len(), "author"),
-            f.first_date.as_deref().unwrap_or("-"),
-            f.last_date.as_deref().unwrap_or("-")
+            dates(f)
         ),
     )
+}
+
+/// "2026-11-02 → 2026-12-01", or "on 2026-12-01" for a range of one day.
+fn dates(f: &ReflectFacts) -> String {
+    match (f.first_date.as_deref(), f.last_date.as_deref()) {
+        (Some(first), Some(last)) if first == last => format!("on {first}"),
+        (first, last) => format!("{} → {}", first.unwrap_or("-"), last.unwrap_or("-")),
+    }
 }
 
 fn commit(oid: &str) -> String {
@@ -78,13 +85,12 @@ pub(in crate::runner::builtin) fn fact_entries(f: &ReflectFacts, worktree: &Path
     out.push(confirmed(
         "Commits in the range",
         format!(
-            "{} in {} ({}) by {}, {} → {}; +{} −{} lines in {}. Authors: {}{}.",
+            "{} in {} ({}) by {}, {}; +{} −{} lines in {}. Authors: {}{}.",
             counted(f.commits, "commit"),
             f.range,
             counted(f.merges, "merge"),
             counted(f.authors.len(), "author"),
-            f.first_date.as_deref().unwrap_or("-"),
-            f.last_date.as_deref().unwrap_or("-"),
+            dates(f),
             f.lines_added,
             f.lines_deleted,
             counted(f.files_changed, "file"),
@@ -245,7 +251,8 @@ pub(in crate::runner::builtin) fn fact_entries(f: &ReflectFacts, worktree: &Path
             sources(cited),
         ));
     }
-    if let Some(gap) = &f.longest_gap {
+    // A pause of hours is how work goes, not a fact worth keeping.
+    if let Some(gap) = f.longest_gap.as_ref().filter(|g| g.days() >= 1.0) {
         out.push(confirmed(
             "Longest pause",
             format!(
