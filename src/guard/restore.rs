@@ -223,7 +223,7 @@ pub fn save_restore_copies(scope: &GuardScope, dir: &Path) -> Result<(), GuardEr
                     let bytes = files::read_small(path, 64 * 1024 * 1024)
                         .map_err(|e| err(format!("cannot copy {}: {e}", path.display())))?;
                     let name = format!("{n}");
-                    write_restored(&files_dir.join(&name), &bytes, 0o600).map_err(|e| {
+                    write_copy(&files_dir.join(&name), &bytes).map_err(|e| {
                         err(format!("cannot write the copy of {}: {e}", path.display()))
                     })?;
                     item.kind = "file".into();
@@ -253,8 +253,7 @@ pub fn save_restore_copies(scope: &GuardScope, dir: &Path) -> Result<(), GuardEr
             .collect(),
     };
     let json = serde_json::to_vec_pretty(&manifest).map_err(|e| err(e.to_string()))?;
-    write_restored(&dir.join(MANIFEST), &json, 0o600)
-        .map_err(|e| err(format!("cannot write {MANIFEST}: {e}")))
+    write_copy(&dir.join(MANIFEST), &json).map_err(|e| err(format!("cannot write {MANIFEST}: {e}")))
 }
 
 /// Put back what `save_restore_copies` copied into `dir`; files that appeared since in the
@@ -409,10 +408,60 @@ fn restore_item(dir: &Path, item: &Item, path: &Path) -> Result<Outcome, String>
     }
 }
 
+/// Write one of the copies (or their manifest) as a new file of mode 0600: what an earlier try
+/// left under the name (a link, a FIFO, a hard link to a file elsewhere) is unlinked, never
+/// written through. Not synced to the disk: the copies serve only this run's restore, right
+/// after the turn; after a crash the turn is run again and copies are taken afresh.
+fn write_copy(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
+        .open(path)?;
+    file.write_all(bytes)
+}
+
 /// Put a file back atomically with its permission bits, creating its directory if needed.
 fn write_restored(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<()> {
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent)?;
     }
     crate::atomic::write_with_mode(path, bytes, Some(mode))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_copy_never_writes_through_what_was_left_under_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        fs::write(&elsewhere, "keep").unwrap();
+        let hard = dir.path().join("0");
+        fs::hard_link(&elsewhere, &hard).unwrap();
+        write_copy(&hard, b"copy").unwrap();
+        let soft = dir.path().join("1");
+        std::os::unix::fs::symlink(&elsewhere, &soft).unwrap();
+        write_copy(&soft, b"copy").unwrap();
+        let fifo = dir.path().join("2");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        write_copy(&fifo, b"copy").unwrap();
+        assert_eq!(fs::read_to_string(&elsewhere).unwrap(), "keep");
+        for name in ["0", "1", "2"] {
+            let path = dir.path().join(name);
+            let meta = fs::symlink_metadata(&path).unwrap();
+            assert!(meta.is_file(), "{name}");
+            assert_eq!(meta.permissions().mode() & 0o777, 0o600, "{name}");
+            assert_eq!(fs::read_to_string(&path).unwrap(), "copy");
+        }
+    }
 }
