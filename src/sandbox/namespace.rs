@@ -156,33 +156,39 @@ fn private_tmp(policy: &Policy) -> Result<(), String> {
     )
     .map_err(|e| err("cannot mount a private /tmp", e))?;
     for name in names {
-        let source = old_path.join(&name);
-        let target = tmp.join(&name);
-        let Ok(meta) = std::fs::symlink_metadata(&source) else {
-            continue;
-        };
-        if meta.file_type().is_symlink() {
-            if let Ok(to) = std::fs::read_link(&source) {
-                let _ = std::os::unix::fs::symlink(to, &target);
-            }
-            continue;
-        }
-        if meta.is_dir() {
-            std::fs::create_dir(&target)
-        } else {
-            std::fs::File::create(&target).map(|_| ())
-        }
-        .map_err(|e| err(&format!("cannot create {}", target.display()), e))?;
-        mount(
-            Some(&source),
-            &target,
-            None::<&str>,
-            MsFlags::MS_BIND | MsFlags::MS_REC,
-            None::<&str>,
-        )
-        .map_err(|e| err(&format!("cannot bind {}", target.display()), e))?;
+        show(&old_path.join(&name), &tmp.join(&name))?;
     }
     Ok(())
+}
+
+/// Show the entry `source` (of a directory now covered by a new file system) at `target`: a link
+/// as the same link, anything else bound there. Whether it was bound (a link, or an entry gone
+/// meanwhile, is not).
+fn show(source: &Path, target: &Path) -> Result<bool, String> {
+    let Ok(meta) = std::fs::symlink_metadata(source) else {
+        return Ok(false);
+    };
+    if meta.file_type().is_symlink() {
+        if let Ok(to) = std::fs::read_link(source) {
+            let _ = std::os::unix::fs::symlink(to, target);
+        }
+        return Ok(false);
+    }
+    if meta.is_dir() {
+        std::fs::create_dir(target)
+    } else {
+        std::fs::File::create(target).map(|_| ())
+    }
+    .map_err(|e| err(&format!("cannot create {}", target.display()), e))?;
+    mount(
+        Some(source),
+        target,
+        None::<&str>,
+        MsFlags::MS_BIND | MsFlags::MS_REC,
+        None::<&str>,
+    )
+    .map_err(|e| err(&format!("cannot bind {}", target.display()), e))?;
+    Ok(true)
 }
 
 /// Entries of a throwaway directory the program must write and that are not shown: Codex's
@@ -218,31 +224,10 @@ fn throwaway(dir: &Path) -> Result<(), String> {
     )
     .map_err(|e| err(&format!("cannot mount a throwaway {}", dir.display()), e))?;
     for name in names {
-        let source = old_path.join(&name);
         let target = dir.join(&name);
-        let Ok(meta) = std::fs::symlink_metadata(&source) else {
-            continue;
-        };
-        if meta.file_type().is_symlink() {
-            if let Ok(to) = std::fs::read_link(&source) {
-                let _ = std::os::unix::fs::symlink(to, &target);
-            }
+        if !show(&old_path.join(&name), &target)? {
             continue;
         }
-        if meta.is_dir() {
-            std::fs::create_dir(&target)
-        } else {
-            std::fs::File::create(&target).map(|_| ())
-        }
-        .map_err(|e| err(&format!("cannot create {}", target.display()), e))?;
-        mount(
-            Some(&source),
-            &target,
-            None::<&str>,
-            MsFlags::MS_BIND | MsFlags::MS_REC,
-            None::<&str>,
-        )
-        .map_err(|e| err(&format!("cannot bind {}", target.display()), e))?;
         let kept = statvfs(&target)
             .map(|s| locked_flags(s.flags()))
             .unwrap_or(MsFlags::empty());
