@@ -37,12 +37,7 @@ fn envelope(
     flag: &str,
     stdout: &str,
 ) -> Result<serde_json::Map<String, Value>, ReceiptError> {
-    if stdout.len() > MAX_STDOUT_BYTES {
-        return Err(ReceiptError::OutputTooLarge {
-            size: stdout.len(),
-            max: MAX_STDOUT_BYTES,
-        });
-    }
+    within_limit(stdout)?;
     let not_envelope = || {
         ReceiptError::Invalid(format!(
             "{cli} printed no JSON envelope on stdout (expected one object from `{flag}`); it \
@@ -96,12 +91,7 @@ fn last_event(stdout: &str, kind: &str) -> Option<serde_json::Map<String, Value>
 /// Claude Code `--output-format stream-json` (its last `result` event) or `json` (the one
 /// envelope): `{subtype, is_error, result, structured_output, …}`.
 fn claude_envelope(stdout: &str) -> Result<String, ReceiptError> {
-    if stdout.len() > MAX_STDOUT_BYTES {
-        return Err(ReceiptError::OutputTooLarge {
-            size: stdout.len(),
-            max: MAX_STDOUT_BYTES,
-        });
-    }
+    within_limit(stdout)?;
     let env = match last_event(stdout, "result") {
         Some(env) => env,
         None => envelope("Claude Code", "--output-format stream-json", stdout)?,
@@ -173,14 +163,20 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-/// Codex `exec --json`: JSONL events; the receipt is the text of the last `agent_message` item.
-fn codex_events(stdout: &str) -> Result<String, ReceiptError> {
+/// A CLI's whole standard output is refused past the protocol's limit, before it is parsed.
+fn within_limit(stdout: &str) -> Result<(), ReceiptError> {
     if stdout.len() > MAX_STDOUT_BYTES {
         return Err(ReceiptError::OutputTooLarge {
             size: stdout.len(),
             max: MAX_STDOUT_BYTES,
         });
     }
+    Ok(())
+}
+
+/// Codex `exec --json`: JSONL events; the receipt is the text of the last `agent_message` item.
+fn codex_events(stdout: &str) -> Result<String, ReceiptError> {
+    within_limit(stdout)?;
     let mut events = 0usize;
     let mut message: Option<String> = None;
     let mut failed: Option<String> = None;
@@ -252,12 +248,7 @@ fn codex_events(stdout: &str) -> Result<String, ReceiptError> {
 /// `tool_result`, `error`, `result`); the receipt is what the model said, its `assistant`
 /// messages in order. The final `result` event says whether the turn failed.
 fn gemini_events(stdout: &str) -> Result<String, ReceiptError> {
-    if stdout.len() > MAX_STDOUT_BYTES {
-        return Err(ReceiptError::OutputTooLarge {
-            size: stdout.len(),
-            max: MAX_STDOUT_BYTES,
-        });
-    }
+    within_limit(stdout)?;
     let mut events = 0usize;
     let mut said = String::new();
     let mut result: Option<serde_json::Map<String, Value>> = None;
