@@ -16,18 +16,10 @@ pub(super) fn kill_descendants(runner_pgid: Pid) -> (usize, usize) {
     let mut escaped: BTreeSet<i32> = BTreeSet::new();
     for _ in 0..50 {
         let procs = processes();
-        let mut found = Vec::new();
-        let mut stack = vec![me];
-        while let Some(parent) = stack.pop() {
-            for (&pid, info) in &procs {
-                if info.ppid == parent && pid != me {
-                    stack.push(pid);
-                    if !info.zombie {
-                        found.push((pid, info.pgrp));
-                    }
-                }
-            }
-        }
+        let found: Vec<(i32, i32)> = living_descendants(&procs, me)
+            .into_iter()
+            .map(|(pid, info)| (pid, info.pgrp))
+            .collect();
         if found.is_empty() {
             break;
         }
@@ -62,16 +54,23 @@ pub fn start_time(pid: i32) -> Option<u64> {
 
 /// The tool's living descendants (not zombies) as `(pid, start time)`, for the pid file.
 pub(super) fn descendants() -> Vec<(i32, u64)> {
-    let me = nix::unistd::getpid().as_raw();
     let procs = processes();
+    living_descendants(&procs, nix::unistd::getpid().as_raw())
+        .into_iter()
+        .map(|(pid, info)| (pid, info.start))
+        .collect()
+}
+
+/// Every descendant of `me` in `procs` that is not a zombie, parents before their children.
+fn living_descendants(procs: &BTreeMap<i32, ProcInfo>, me: i32) -> Vec<(i32, &ProcInfo)> {
     let mut found = Vec::new();
     let mut stack = vec![me];
     while let Some(parent) = stack.pop() {
-        for (&pid, info) in &procs {
+        for (&pid, info) in procs {
             if info.ppid == parent && pid != me {
                 stack.push(pid);
                 if !info.zombie {
-                    found.push((pid, info.start));
+                    found.push((pid, info));
                 }
             }
         }
