@@ -352,6 +352,13 @@ mod tests {
     fn assert_receipt(preset: &str, output: &str) {
         let text = extract(Some(preset), output).unwrap_or_else(|e| panic!("{preset}: {e}"));
         assert_eq!(json(&text), json(ASK), "{preset}");
+        with_first_turn_context(|ctx| {
+            parse_and_check(&text, ctx).unwrap_or_else(|e| panic!("{preset}: {e}"));
+        });
+    }
+
+    /// `check` given the context of a first turn, nothing asked yet, in an empty repository.
+    fn with_first_turn_context(check: impl FnOnce(&CheckContext)) {
         let none = BTreeSet::new();
         let dir = tempfile::tempdir().unwrap();
         let ctx = CheckContext {
@@ -361,7 +368,7 @@ mod tests {
             repo_root: dir.path(),
             work_item: None,
         };
-        parse_and_check(&text, &ctx).unwrap_or_else(|e| panic!("{preset}: {e}"));
+        check(&ctx);
     }
 
     fn error_of(preset: &str, output: &str) -> ReceiptError {
@@ -516,20 +523,13 @@ mod tests {
     /// accept it.
     fn assert_wire_receipt(preset: &str, output: &str) {
         let text = extract(Some(preset), output).unwrap_or_else(|e| panic!("{preset}: {e}"));
-        let none = BTreeSet::new();
-        let dir = tempfile::tempdir().unwrap();
-        let ctx = CheckContext {
-            final_turn: false,
-            asked_topics: &none,
-            answered_topics: &none,
-            repo_root: dir.path(),
-            work_item: None,
-        };
-        let (receipt, _) =
-            crate::receipt::parse_and_check_as(&text, &ctx, crate::receipt::Form::Wire)
-                .unwrap_or_else(|e| panic!("{preset}: {e}"));
-        let (strict, _) = crate::receipt::parse_and_check(ASK, &ctx).unwrap();
-        assert_eq!(receipt, strict, "{preset}");
+        with_first_turn_context(|ctx| {
+            let (receipt, _) =
+                crate::receipt::parse_and_check_as(&text, ctx, crate::receipt::Form::Wire)
+                    .unwrap_or_else(|e| panic!("{preset}: {e}"));
+            let (strict, _) = crate::receipt::parse_and_check(ASK, ctx).unwrap();
+            assert_eq!(receipt, strict, "{preset}");
+        });
     }
 
     #[test]
