@@ -5,36 +5,16 @@
 //! command.
 
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 use crate::util::Interview;
-use crate::util::{TempRepo, stderr, stdout};
+use crate::util::{TempRepo, finish_within, stderr, stdout};
 
 /// The longest a run that must not hang may take.
 const PROMPT: Duration = Duration::from_secs(10);
-
-/// Wait for `child` at most `limit`; kill it and fail the test when it is still running.
-fn finish_within(mut child: Child, limit: Duration, what: &str) -> Output {
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "{what} still running after {limit:?} (killed): {}{}",
-                stdout(&out),
-                stderr(&out)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 /// `interview guard --json [extra] -- sh -c SCRIPT`, bounded by [`PROMPT`].
 fn guard_sh(repo: &TempRepo, extra: &[&str], script: &str) -> (i32, Value, String) {

@@ -3,7 +3,8 @@
 //! attempt is prevented and the repository and config stay byte-identical; with
 //! `--sandbox off` the same runner gets through (shown, so that no test here passes by accident).
 //!
-//! Run as root, the module also runs itself again as `nobody` (see the last test).
+//! Run as root, the module also runs itself and `sandbox_signals` again as `nobody` (see the last
+//! test).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,14 +17,14 @@ use sha2::{Digest, Sha256};
 use crate::util::{Interview, Pty, TempRepo, WORK_ITEM, bin, fixtures, runner, stderr, stdout};
 
 /// What this machine offers, as `interview runners --json` reports it.
-struct Offer {
-    landlock: bool,
-    namespaces: bool,
+pub struct Offer {
+    pub landlock: bool,
+    pub namespaces: bool,
     /// Landlock ABI 6: signals and abstract sockets scoped.
-    scoped: bool,
+    pub scoped: bool,
 }
 
-fn offer() -> &'static Offer {
+pub fn offer() -> &'static Offer {
     static OFFER: OnceLock<Offer> = OnceLock::new();
     OFFER.get_or_init(|| {
         let out = Command::new(bin())
@@ -787,6 +788,7 @@ fn the_sandbox_tests_hold_for_an_unprivileged_user_too() {
         .arg(&exe)
         .args([
             "sandbox::",
+            "sandbox_signals::",
             "--skip",
             "unprivileged_user",
             "--test-threads",

@@ -26,6 +26,7 @@ mod reliability_tail;
 mod replay;
 mod resume;
 mod sandbox;
+mod sandbox_signals;
 mod status;
 mod subject;
 mod terminal;

@@ -12,7 +12,7 @@ pub use interview::{Interview, Outcome};
 pub use pty::Pty;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// The work item most interview tests use (written at `item.md` by [`Interview::work_item`]).
@@ -50,6 +50,26 @@ pub fn wait_until(timeout: Duration, what: &str, mut cond: impl FnMut() -> bool)
             "timed out after {timeout:?} waiting for {what}"
         );
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Wait for `child` at most `limit`; kill it and fail the test when it is still running.
+pub fn finish_within(mut child: Child, limit: Duration, what: &str) -> Output {
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{what} still running after {limit:?} (killed): {}{}",
+                stdout(&out),
+                stderr(&out)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 

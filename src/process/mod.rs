@@ -452,7 +452,6 @@ impl Spawn {
         // that outlive a kill -9 of the tool (a `setsid` daemon is in no group of the runner's).
         let mut noted: std::collections::BTreeSet<(i32, u64)> = std::collections::BTreeSet::new();
         let mut noted_at: Option<Instant> = None;
-        let mut signals_checked_at = started;
         loop {
             self.reap(pid, &mut status);
             if status.is_some() && exited_at.is_none() {
@@ -471,16 +470,9 @@ impl Spawn {
                     .collect();
                 note_pids(path, &new);
             }
-            // The person's interrupt is acted on from 20 ms on, at the 20 ms pace whatever the
-            // poll's: a SIGTERM sent within the sandbox launcher's first milliseconds, before
-            // the runner it starts exists, is lost on the launcher (which outlives a SIGTERM),
-            // and the runner would only end at the grace's SIGKILL.
-            let now_signals = if signals_checked_at.elapsed() >= POLL {
-                signals_checked_at = Instant::now();
-                crate::signals::count()
-            } else {
-                signals_seen
-            };
+            // Acted on at once, even in the sandbox launcher's first milliseconds: it hands a
+            // stop on to a runner it has not started yet (src/sandbox/stop.rs).
+            let now_signals = crate::signals::count();
             if self.interruptible && now_signals > signals_seen {
                 if term_sent_at.is_some() {
                     // A second Ctrl+C: no more grace.

@@ -12,17 +12,19 @@
 //! tool waits for) → the namespace's init (pid 1, our code) → the runner. When the runner ends,
 //! init ends, and the kernel kills everything left in the namespace, daemons included. Each of
 //! launcher and init gets SIGKILL when its parent dies, so a kill -9 of the tool ends them all.
+//! A stop signal the tool sends to the group at any moment, before the runner exists too,
+//! reaches the runner exactly once (stop.rs).
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use nix::sys::signal::{SigHandler, Signal, kill, signal};
+use nix::sys::signal::{Signal, kill};
 use nix::sys::wait::{WaitStatus, waitpid};
-use nix::unistd::{ForkResult, Pid, fork, getpid, getppid};
+use nix::unistd::{ForkResult, Pid, fork, getppid};
 use serde::{Deserialize, Serialize};
 
-use super::{namespace, rules};
+use super::{namespace, rules, stop, test_hook};
 
 /// The first argument that selects the launcher.
 pub const ARG: &str = "__sandbox";
@@ -70,6 +72,8 @@ pub fn main_if_asked() -> Option<i32> {
 }
 
 fn run(args: &[OsString]) -> Result<i32, String> {
+    // First: a stop signal from here on waits, pending, until it is handed on (see stop.rs).
+    stop::block()?;
     let (policy, argv) = match args {
         [policy, dashes, argv @ ..] if dashes == "--" && !argv.is_empty() => (policy, argv),
         _ => return Err("usage: interview __sandbox run POLICY -- PROGRAM ARGS…".into()),
@@ -84,30 +88,41 @@ fn run(args: &[OsString]) -> Result<i32, String> {
         confine_and_exec(&policy, argv);
     }
     namespace::enter(&policy)?;
+    test_hook::hold("launcher");
     let (report_read, report_write) = nix::unistd::pipe().map_err(|e| e.to_string())?;
-    // Stay alive through the SIGTERM of a timeout: the runner gets its grace period, and this
-    // process ending would end the namespace at once. SIGKILL still ends it (and all below).
-    ignore_stop_signals();
+    let (go_read, go_write) = nix::unistd::pipe().map_err(|e| e.to_string())?;
+    // This process outlives the SIGTERM of a timeout (the signal stays blocked): the runner gets
+    // its grace period, and this process ending would end the namespace at once. SIGKILL still
+    // ends it (and all below).
     // SAFETY: the launcher is single-threaded (it is entered first thing in `main`, before
     // anything could start a thread), so the child is a complete copy of a consistent process
     // and may allocate, lock and make any call.
     match unsafe { fork() }.map_err(|e| format!("fork: {e}"))? {
         ForkResult::Child => {
-            drop(report_read);
-            std::process::exit(init(&policy, argv, std::fs::File::from(report_write)));
+            drop((report_read, go_write));
+            let (go, report) = (
+                std::fs::File::from(go_read),
+                std::fs::File::from(report_write),
+            );
+            std::process::exit(init(&policy, argv, go, report));
         }
         ForkResult::Parent { child } => {
-            drop(report_write);
+            drop((report_write, go_read));
+            // A stop that came before init existed is not init's: it is told to start nothing.
+            let stopped = stop::take();
+            let word = stopped.map_or(GO, |sig| sig as i32 as u8);
+            let _ = std::fs::File::from(go_write).write_all(&[word]);
             let status = wait_for(child);
+            if let Some(sig) = stopped {
+                stop::end_by(sig);
+            }
             let mut byte = [0u8; 1];
             let signalled = std::fs::File::from(report_read)
                 .read(&mut byte)
                 .is_ok_and(|n| n == 1);
             if signalled && let Ok(sig) = Signal::try_from(i32::from(byte[0])) {
                 // End the way the runner ended, so the tool sees the same signal.
-                // SAFETY: setting a signal's disposition to the default installs no handler.
-                let _ = unsafe { signal(sig, SigHandler::SigDfl) };
-                let _ = kill(getpid(), sig);
+                stop::end_by(sig);
             }
             Ok(match status {
                 WaitStatus::Exited(_, code) => code,
@@ -118,23 +133,44 @@ fn run(args: &[OsString]) -> Result<i32, String> {
     }
 }
 
+/// The word on a go pipe that lets the child go on; any other byte is the stop signal that
+/// came before it existed.
+const GO: u8 = 0;
+
+/// Wait for the parent's word on `go`: true to go on; false on a stop or when the parent is
+/// gone.
+fn told_to_go(mut go: std::fs::File) -> bool {
+    let mut word = [0u8; 1];
+    go.read_exact(&mut word).is_ok() && word[0] == GO
+}
+
 /// The PID namespace's first process: mount its /proc, start the runner, and end when it ends
 /// (which ends every process left in the namespace). Returns the exit code; a runner killed by
 /// a signal is reported as that signal's number on `report`.
-fn init(policy: &Policy, argv: &[OsString], mut report: std::fs::File) -> i32 {
+fn init(policy: &Policy, argv: &[OsString], go: std::fs::File, mut report: std::fs::File) -> i32 {
     if nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).is_err() {
         return 126;
+    }
+    if !told_to_go(go) {
+        return 0;
     }
     if let Err(message) = namespace::mount_proc() {
         crate::output::stderr_line(&format!("interview sandbox: {message}"));
         return 126;
     }
     let _ = nix::sys::prctl::set_dumpable(false);
+    test_hook::hold("init");
+    let Ok((go_read, go_write)) = nix::unistd::pipe() else {
+        return 126;
+    };
     // SAFETY: this process is single-threaded (the launcher's child), see `run`.
     let runner = match unsafe { fork() } {
         Ok(ForkResult::Child) => {
-            drop(report);
-            restore_stop_signals();
+            drop((report, go_write));
+            if !told_to_go(std::fs::File::from(go_read)) {
+                std::process::exit(126);
+            }
+            test_hook::hold("runner");
             confine_and_exec(policy, argv)
         }
         Ok(ForkResult::Parent { child }) => child,
@@ -143,6 +179,13 @@ fn init(policy: &Policy, argv: &[OsString], mut report: std::fs::File) -> i32 {
             return 126;
         }
     };
+    drop(go_read);
+    // What is pending here came before the runner existed (it missed it) or after (it has it
+    // pending too, and the two merge): hand each on while the runner still blocks them.
+    for sig in stop::take_all() {
+        let _ = kill(runner, sig);
+    }
+    let _ = std::fs::File::from(go_write).write_all(&[GO]);
     // Reap everything re-parented to us until the runner itself is done.
     loop {
         match waitpid(None, None) {
@@ -199,10 +242,15 @@ fn exec(program: &OsString, argv: &[OsString], tmp: &std::path::Path) -> String 
         Ok((path, args, env))
     };
     match build() {
-        Ok((path, args, env)) => match nix::unistd::execve(&path, &args, &env) {
-            Ok(never) => match never {},
-            Err(e) => e.to_string(),
-        },
+        Ok((path, args, env)) => {
+            // The last step before exec: a stop pending since the launcher started ends the
+            // runner here, by its default action, before it runs a single instruction.
+            super::stop::unblock();
+            match nix::unistd::execve(&path, &args, &env) {
+                Ok(never) => match never {},
+                Err(e) => e.to_string(),
+            }
+        }
         Err(message) => message,
     }
 }
@@ -219,22 +267,6 @@ fn wait_for(child: Pid) -> WaitStatus {
             Ok(_) | Err(nix::errno::Errno::EINTR) => continue,
             Err(_) => return WaitStatus::Exited(child, 126),
         }
-    }
-}
-
-const STOP_SIGNALS: [Signal; 3] = [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP];
-
-fn ignore_stop_signals() {
-    for sig in STOP_SIGNALS {
-        // SAFETY: SIG_IGN installs no handler; nothing runs in signal context.
-        let _ = unsafe { signal(sig, SigHandler::SigIgn) };
-    }
-}
-
-fn restore_stop_signals() {
-    for sig in STOP_SIGNALS {
-        // SAFETY: SIG_DFL installs no handler; nothing runs in signal context.
-        let _ = unsafe { signal(sig, SigHandler::SigDfl) };
     }
 }
 

@@ -14,7 +14,9 @@ pub mod launch;
 mod namespace;
 pub mod paths;
 mod rules;
+mod stop;
 pub mod support;
+mod test_hook;
 
 use std::path::{Path, PathBuf};
 
