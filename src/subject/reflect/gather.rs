@@ -1,18 +1,19 @@
 //! The facts of `rev..HEAD`: the commit walk, each non-merge commit's diff (on every core, or
 //! from the local tier's cache), folded into [`ReflectFacts`].
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::error::{Error, Result};
 
 use super::cache::FactsCache;
-use super::diff::{CommitFacts, commit_facts, tree_of};
+use super::diff::{CommitFacts, tree_of};
 use super::facts::{FileChurn, FileEvent, Gap, ReflectFacts, TestFacts};
 use super::paths::{is_doc_path, is_incidental, is_test_path, is_version_bump};
 use super::range::{open, resolve};
 use super::todos;
-use super::walk::{RangeCommit, authors, commits};
+use super::walk::{RangeCommit, authors};
+use super::workers::walk_and_diff;
 
 /// How many entries each list keeps; the counts beside them stay exact.
 const TOP_FILES: usize = 20;
@@ -20,9 +21,6 @@ const MAX_SUBJECTS: usize = 200;
 const MAX_LIST: usize = 50;
 /// Examples worth asking about, at most.
 const NOTABLE: usize = 5;
-/// Commits handed to a worker at a time: neighbours share trees, so a worker's object cache
-/// serves the parent of the commit it just read.
-const CHUNK: usize = 64;
 
 #[derive(Default)]
 struct ChurnAcc {
@@ -86,8 +84,7 @@ fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<Re
                 ))
             })
         };
-        let commits = commits(&repo, head, base, &range)?;
-        let per_commit = diffs(&repo, &commits, cache)?;
+        let (commits, per_commit) = walk_and_diff(&repo, head, base, &range, cache)?;
         let (net, head_paths) = net.join().unwrap_or_else(|_| {
             Err(Error::Other(
                 "the worker comparing the base with HEAD stopped unexpectedly".into(),
@@ -145,8 +142,19 @@ fn fold(
         ..ReflectFacts::default()
     };
 
+    // Release and version-bump commits: their files and examples are not worth asking about.
+    let bumps: Vec<bool> = per_commit
+        .iter()
+        .zip(commits)
+        .map(|(facts, c)| {
+            facts.as_ref().is_some_and(|facts| {
+                let paths: Vec<&str> = facts.changes.iter().map(|c| c.path.as_str()).collect();
+                is_version_bump(&c.line.subject, &paths)
+            })
+        })
+        .collect();
     let churn = fold_churn(per_commit);
-    facts.tests = test_facts(commits, per_commit);
+    facts.tests = test_facts(commits, per_commit, &bumps);
     facts.lines_added = churn.values().map(|a| a.added).sum();
     facts.lines_deleted = churn.values().map(|a| a.deleted).sum();
     facts.files_changed = churn.len();
@@ -179,13 +187,8 @@ fn fold(
     let worked = fold_churn(
         &per_commit
             .iter()
-            .zip(commits)
-            .map(|(facts, c)| {
-                facts.as_ref().filter(|facts| {
-                    let paths: Vec<&str> = facts.changes.iter().map(|c| c.path.as_str()).collect();
-                    !is_version_bump(&c.line.subject, &paths)
-                })
-            })
+            .zip(&bumps)
+            .map(|(facts, &bump)| facts.as_ref().filter(|_| !bump))
             .collect::<Vec<_>>(),
     );
     let mut notable: Vec<(&String, &ChurnAcc)> = worked
@@ -226,89 +229,6 @@ fn fold(
     facts
 }
 
-/// Each non-merge commit's diff against its first parent (merges are not diffed, as `git log`
-/// does not), from the cache or computed on every core; `None` for merges.
-fn diffs(
-    repo: &gix::Repository,
-    commits: &[RangeCommit],
-    cache: &mut FactsCache,
-) -> Result<Vec<Option<CommitFacts>>> {
-    let mut out: Vec<Option<CommitFacts>> = commits
-        .iter()
-        .map(|c| if c.merge() { None } else { cache.get(&c.id) })
-        .collect();
-    let in_range: HashMap<gix::ObjectId, gix::ObjectId> =
-        commits.iter().map(|c| (c.id, c.tree)).collect();
-    // Oldest first: a chunk walks forward in history, each tree read right after its parent's.
-    let mut work: Vec<(usize, Option<gix::ObjectId>, gix::ObjectId)> = Vec::new();
-    for (i, c) in commits.iter().enumerate().rev() {
-        if c.merge() || out[i].is_some() {
-            continue;
-        }
-        let parent_tree = match c.parents.first() {
-            Some(p) => Some(match in_range.get(p) {
-                Some(tree) => *tree,
-                None => tree_of(repo, *p)?,
-            }),
-            None => None,
-        };
-        work.push((i, parent_tree, c.tree));
-    }
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, 8)
-        .min(work.len().div_ceil(CHUNK).max(1));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let computed: Vec<Result<Vec<(usize, CommitFacts)>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                let mut repo = repo.clone();
-                // No object cache: a commit's parent tree is the previous commit's, already
-                // decoded through the pack cache; copies into an object cache only cost memory.
-                repo.object_cache_size(None);
-                // Delta bases by memory, not a 64-entry list: a file's versions form long delta
-                // chains, and neighbouring commits decode the same bases.
-                repo.objects.set_pack_cache(|| {
-                    Box::new(gix::odb::pack::cache::lru::MemoryCappedHashmap::new(
-                        24 * 1024 * 1024,
-                    ))
-                });
-                let (work, next) = (&work, &next);
-                scope.spawn(move || -> Result<Vec<(usize, CommitFacts)>> {
-                    let mut state = gix::diff::tree::State::default();
-                    let mut done = Vec::new();
-                    loop {
-                        let start = next.fetch_add(CHUNK, std::sync::atomic::Ordering::Relaxed);
-                        if start >= work.len() {
-                            return Ok(done);
-                        }
-                        for &(i, parent, tree) in &work[start..(start + CHUNK).min(work.len())] {
-                            done.push((i, commit_facts(&repo, parent, tree, &mut state)?));
-                        }
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(Error::Other(
-                        "a worker diffing commits stopped unexpectedly".into(),
-                    ))
-                })
-            })
-            .collect()
-    });
-    for batch in computed {
-        for (i, facts) in batch? {
-            cache.put(commits[i].id, &facts);
-            out[i] = Some(facts);
-        }
-    }
-    Ok(out)
-}
-
 fn fold_churn<F: std::borrow::Borrow<CommitFacts>>(
     per_commit: &[Option<F>],
 ) -> BTreeMap<String, ChurnAcc> {
@@ -316,7 +236,10 @@ fn fold_churn<F: std::borrow::Borrow<CommitFacts>>(
     // Newest first: the first commit seen for a file is the newest that changed it.
     for (i, facts) in per_commit.iter().enumerate() {
         for change in facts.iter().flat_map(|f| &f.borrow().changes) {
-            let acc = churn.entry(change.path.clone()).or_default();
+            let acc = match churn.get_mut(&change.path) {
+                Some(acc) => acc,
+                None => churn.entry(change.path.clone()).or_default(),
+            };
             acc.added += change.added;
             acc.deleted += change.deleted;
             acc.commits += 1;
@@ -327,7 +250,11 @@ fn fold_churn<F: std::borrow::Borrow<CommitFacts>>(
     churn
 }
 
-fn test_facts(commits: &[RangeCommit], per_commit: &[Option<CommitFacts>]) -> TestFacts {
+fn test_facts(
+    commits: &[RangeCommit],
+    per_commit: &[Option<CommitFacts>],
+    bumps: &[bool],
+) -> TestFacts {
     let mut tests = TestFacts::default();
     let (mut test_paths, mut code_paths) = (BTreeSet::new(), BTreeSet::new());
     let mut untested: Vec<(u64, usize)> = Vec::new();
@@ -354,8 +281,7 @@ fn test_facts(commits: &[RangeCommit], per_commit: &[Option<CommitFacts>]) -> Te
             if tests.code_without_tests.len() < MAX_LIST {
                 tests.code_without_tests.push(commits[i].line.clone());
             }
-            let paths: Vec<&str> = facts.changes.iter().map(|c| c.path.as_str()).collect();
-            if code_lines > 0 && !is_version_bump(&commits[i].line.subject, &paths) {
+            if code_lines > 0 && !bumps[i] {
                 untested.push((code_lines, i));
             }
         }

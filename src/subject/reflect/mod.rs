@@ -18,6 +18,7 @@ mod paths;
 mod range;
 mod todos;
 mod walk;
+mod workers;
 
 pub use super::cap;
 pub use cache::FACTS_VERSION;

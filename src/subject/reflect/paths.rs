@@ -135,12 +135,13 @@ pub fn is_version_bump(subject: &str, paths: &[&str]) -> bool {
                 && w.split('.')
                     .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
         });
+    // A word at the start, or after a space or an opening parenthesis.
     let says = ["release", "bump", "version", "prepare", "publish", "cut "]
         .iter()
         .any(|w| {
-            lower.starts_with(w)
-                || lower.contains(&format!("({w}"))
-                || lower.contains(&format!(" {w}"))
+            lower
+                .match_indices(w)
+                .any(|(i, _)| i == 0 || matches!(lower.as_bytes()[i - 1], b' ' | b'('))
         });
     (versioned && says)
         || lower.starts_with("chore(release)")

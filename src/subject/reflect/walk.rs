@@ -29,15 +29,20 @@ impl RangeCommit {
     }
 }
 
-/// The commits reachable from `head` and not from `base`, newest first in history order: a
-/// commit always comes before its parents; among commits ready at the same point, the newer
-/// committer time first, then the larger id (git's `--date-order`, made deterministic).
+/// The commits reachable from `head` and not from `base`, each handed to `each` with its index
+/// in the walk as soon as it is decoded (so its diff can start while the walk goes on); then
+/// all of them newest first in history order, with the walk index of each.
+///
+/// History order: a commit always comes before its parents; among commits ready at the same
+/// point, the newer committer time first, then the larger id (git's `--date-order`, made
+/// deterministic).
 pub(super) fn commits(
     repo: &gix::Repository,
     head: gix::ObjectId,
     base: gix::ObjectId,
     range: &str,
-) -> Result<Vec<RangeCommit>> {
+    mut each: impl FnMut(usize, &RangeCommit) -> Result<()>,
+) -> Result<(Vec<RangeCommit>, Vec<usize>)> {
     let mailmap = mailmap_at(repo, head);
     // gix paints the boundary between `head` and `base` first, decoding the range's commits,
     // then walks them, decoding them again, and each is decoded once more below: an object
@@ -56,9 +61,14 @@ pub(super) fn commits(
         let object = repo
             .find_object(info.id)
             .map_err(|e| Error::Repo(format!("cannot read commit {}: {e}", info.id)))?;
-        found.push(decode(info.id, &object.data, repo.object_hash(), &mailmap)?);
+        let commit = decode(info.id, &object.data, repo.object_hash(), &mailmap)?;
+        each(found.len(), &commit)?;
+        found.push(commit);
     }
-    Ok(history_order(found))
+    let order = history_order(&found);
+    let mut slots: Vec<Option<RangeCommit>> = found.into_iter().map(Some).collect();
+    let ordered = order.iter().filter_map(|&i| slots[i].take()).collect();
+    Ok((ordered, order))
 }
 
 fn decode(
@@ -127,11 +137,12 @@ fn mailmap_at(repo: &gix::Repository, head: gix::ObjectId) -> gix::mailmap::Snap
     }
 }
 
-fn history_order(found: Vec<RangeCommit>) -> Vec<RangeCommit> {
+/// The walk indices of `found` in history order.
+fn history_order(found: &[RangeCommit]) -> Vec<usize> {
     let index: HashMap<gix::ObjectId, usize> =
         found.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
     let mut children = vec![0usize; found.len()];
-    for c in &found {
+    for c in found {
         for p in &c.parents {
             if let Some(&i) = index.get(p) {
                 children[i] += 1;
@@ -156,8 +167,7 @@ fn history_order(found: Vec<RangeCommit>) -> Vec<RangeCommit> {
             }
         }
     }
-    let mut slots: Vec<Option<RangeCommit>> = found.into_iter().map(Some).collect();
-    order.into_iter().filter_map(|i| slots[i].take()).collect()
+    order
 }
 
 /// Authors by commits, most first: one entry per name (after `.mailmap`), shown with the e-mail
