@@ -111,9 +111,9 @@ pub fn render_subject(done: &Done, subject: &Subject) -> String {
 fn counts(done: &Done) -> String {
     let n = |c: Clarity| done.entries.iter().filter(|e| e.clarity == c).count();
     format!(
-        "In this document: {} open question(s), {} confirmed from the repository, {} declared by \
-         the person, {} inferred.",
-        n(Clarity::OpenQuestion),
+        "In this document: {}, {} confirmed from the repository, {} declared by the person, {} \
+         inferred.",
+        crate::subject::reflect::counted(n(Clarity::OpenQuestion), "open question"),
         n(Clarity::Confirmed),
         n(Clarity::DeclaredByUser),
         n(Clarity::Inferred)

@@ -435,7 +435,7 @@ fn a_dependency_swap_offers_the_candidates_it_lists() {
         uses.question_text
     );
     assert!(
-        uses.question_text.contains("2 file(s)"),
+        uses.question_text.contains("in 2 files ("),
         "{}",
         uses.question_text
     );
@@ -823,14 +823,13 @@ fn the_summary_never_claims_fewer_open_points_than_it_lists() {
             .count()
     });
     assert!(listed > 0, "{md}");
-    assert!(
-        md.contains(&format!("In this document: {listed} open question(s)")),
-        "{md}"
+    let open = format!(
+        "{listed} open question{}",
+        if listed == 1 { "" } else { "s" }
     );
+    assert!(md.contains(&format!("In this document: {open},")), "{md}");
     assert!(
-        md.contains(&format!(
-            "{listed} open question(s); not checked by the built-in interviewer:"
-        )),
+        md.contains(&format!("{open}; not checked by the built-in interviewer:")),
         "{md}"
     );
     assert!(!md.contains("*Intent: Intent of"), "{md}");

@@ -7,7 +7,7 @@ use crate::protocol::limits::{
     MAX_CONTENT_CHARS, MAX_ENTRIES, MAX_ENTRY_TITLE_CHARS, MAX_SUMMARY_CHARS, MAX_TITLE_CHARS,
 };
 use crate::receipt::{Clarity, Done, Entry, Question};
-use crate::subject::reflect::cap;
+use crate::subject::reflect::{cap, counted};
 
 use super::text::one_line;
 use super::{Analysis, Finding, intent, reflect};
@@ -119,10 +119,10 @@ pub(super) fn synthesise(ctx: &BriefContext, analysis: &Analysis) -> Done {
     let count = |c: Clarity| entries.iter().filter(|e| e.clarity == c).count();
     let unlisted = n_open_total.saturating_sub(count(Clarity::OpenQuestion));
     let summary = format!(
-        "{} {} point(s) declared by the person, {} open question(s){}; {}",
+        "{} {} declared by the person, {}{}; {}",
         analysis.lead,
-        count(Clarity::DeclaredByUser),
-        count(Clarity::OpenQuestion),
+        counted(count(Clarity::DeclaredByUser), "point"),
+        counted(count(Clarity::OpenQuestion), "open question"),
         if unlisted > 0 {
             format!(" (and {unlisted} more not listed: a document holds {MAX_ENTRIES} entries)")
         } else {

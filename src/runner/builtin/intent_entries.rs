@@ -4,7 +4,7 @@
 
 use crate::protocol::limits::{MAX_CONTENT_CHARS, MAX_ENTRY_TITLE_CHARS};
 use crate::receipt::{Clarity, Entry};
-use crate::subject::reflect::cap;
+use crate::subject::reflect::{cap, counted};
 
 use super::classify::ItemKind;
 use super::intent::{Located, Reading, is_doc, is_test};
@@ -74,9 +74,9 @@ pub(super) fn fact_entries(r: &Reading) -> Vec<Entry> {
         // A file found by its path has no lines naming it to count.
         if file.is_none() || l.total > 0 {
             content.push_str(&format!(
-                " {} line(s) in {} file(s) name it{}.",
-                l.total,
-                l.files().len(),
+                " {} in {} name it{}.",
+                counted(l.total, "line"),
+                counted(l.files().len(), "file"),
                 match (l.in_tests().len(), l.in_docs().len()) {
                     (0, 0) => String::new(),
                     (t, 0) => format!(", {t} of them in tests"),
@@ -114,10 +114,10 @@ pub(super) fn fact_entries(r: &Reading) -> Vec<Entry> {
         out.push(entry(
             "Named by the item, not found in the repository",
             format!(
-                "{} appear nowhere in the {} file(s) searched (the work item itself and earlier \
+                "{} appear nowhere in the {} searched (the work item itself and earlier \
                  interview documents left out).",
                 missing.join(", "),
-                r.search.files_read
+                counted(r.search.files_read, "file")
             ),
             Clarity::Inferred,
             Vec::new(),
@@ -151,14 +151,14 @@ pub(super) fn title_and_lead(r: &Reading) -> (String, String) {
     let found = r.names.iter().filter(|l| l.found()).count();
     let title = f.title.trim().trim_end_matches(['.', '…']).trim();
     let lead = format!(
-        "Work item {} ({}), read as a {}. It names {} thing(s) the repository could hold; {} \
-         found in the {} file(s) searched{}.",
+        "Work item {} ({}), read as a {}. It names {} the repository could hold; {} \
+         found in the {} searched{}.",
         f.id,
         f.source,
         r.class.kind.as_str(),
-        r.names.len(),
+        counted(r.names.len(), "thing"),
         found,
-        r.search.files_read,
+        counted(r.search.files_read, "file"),
         r.search
             .stopped
             .as_ref()

@@ -84,9 +84,10 @@ fn call_sites(topic: &str, l: &Located, code: &[&Hit]) -> Finding {
         topic,
         7,
         format!(
-            "{} is used on {} line(s) in {files} file(s) ({}). Are all in scope? Recommended: all.",
+            "{} is used on {} in {} ({}). Are all in scope? Recommended: all.",
             l.shown(),
-            code.len(),
+            crate::subject::reflect::counted(code.len(), "line"),
+            crate::subject::reflect::counted(files, "file"),
             cites(code, 3)
         ),
     )
@@ -223,7 +224,7 @@ pub(in crate::runner::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
                     Finding::new(
                         "transitive",
                         8,
-                        format!("{shown_old} is not used directly; {} pull(s) it in ({}). Drop it by updating them?", names.join(", "), hit.cite()),
+                        format!("{shown_old} is not used directly; {} {} it in ({}). Drop it by updating {}?", names.join(", "), if names.len() == 1 { "pulls" } else { "pull" }, hit.cite(), if names.len() == 1 { "it" } else { "them" }),
                     )
                     .titled(format!("What pulls in {shown_old}"))
                     .choices(vec![
