@@ -3,8 +3,8 @@
 //! attempt is prevented and the repository and config stay byte-identical; with
 //! `--sandbox off` the same runner gets through (shown, so that no test here passes by accident).
 //!
-//! Run as root, the module also runs itself and `sandbox_signals` again as `nobody` (see the last
-//! test).
+//! Run as root, the module also runs itself, `sandbox_signals` and `sandbox_state` again as
+//! `nobody` (see the last test).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -789,6 +789,7 @@ fn the_sandbox_tests_hold_for_an_unprivileged_user_too() {
         .args([
             "sandbox::",
             "sandbox_signals::",
+            "sandbox_state::",
             "--skip",
             "unprivileged_user",
             "--test-threads",

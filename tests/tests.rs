@@ -27,6 +27,7 @@ mod replay;
 mod resume;
 mod sandbox;
 mod sandbox_signals;
+mod sandbox_state;
 mod status;
 mod subject;
 mod terminal;

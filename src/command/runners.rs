@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::runner::presets::{
     PRESETS, VERSION_TIMEOUT, drift, find_on_path, render_list, version_of,
 };
-use crate::sandbox::{Support, env, paths};
+use crate::sandbox::{StateGrant, Support, env, paths};
 
 /// Print the report; returns the exit code.
 pub fn run(json: bool) -> Result<i32> {
@@ -18,6 +18,8 @@ pub fn run(json: bool) -> Result<i32> {
             .map(|p| {
                 let found = find_on_path(p.program, &path);
                 let version = found.as_ref().map(|f| version_of(f, VERSION_TIMEOUT));
+                let grant =
+                    StateGrant::decide(&support, &p.argv(), &paths::state_dirs(Some(p.name)));
                 serde_json::json!({
                     "name": p.name,
                     "program": p.program,
@@ -26,7 +28,10 @@ pub fn run(json: bool) -> Result<i32> {
                     "verified_with": p.checked,
                     "drift": version.as_deref().and_then(|v| drift(p, v)),
                     "argv": p.argv(),
-                    "writable_state": paths::state_dirs(Some(p.name)),
+                    // As the sandbox grants it on this machine (`--sandbox auto`); without
+                    // Landlock no write outside the repository is refused: null.
+                    "writable_state": support.landlock_abi.is_some().then_some(&grant.kept),
+                    "throwaway_state": &grant.throwaway,
                 })
             })
             .collect();

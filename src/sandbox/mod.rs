@@ -118,29 +118,12 @@ impl Confinement {
             .prefix("interview-turn-")
             .tempdir_in(self.temp_base())?;
         let tmp_path = std::fs::canonicalize(tmp.path())?;
-        // Codex's read-only sandbox cannot start inside ours: with our mount namespace its
-        // commands get its network block under our rules instead, and its state becomes a
-        // throwaway view (see codex.rs); elsewhere the person is told it runs no command.
         let landlock = self.support.landlock_abi.is_some();
-        let profiled =
-            (landlock && self.support.namespaces && paths::cli_of(argv) == Some("codex"))
-                .then(|| codex::within_ours(argv))
-                .flatten();
-        let (state, throwaway): (Vec<PathBuf>, Vec<PathBuf>) = match &profiled {
-            Some(_) => {
-                let home: Vec<PathBuf> = paths::codex_home()
-                    .and_then(|h| std::fs::canonicalize(h).ok())
-                    .filter(|h| h.is_dir())
-                    .into_iter()
-                    .collect();
-                (home.clone(), home)
-            }
-            None => {
-                codex::warn_once(argv, landlock);
-                (self.state.clone(), Vec::new())
-            }
-        };
-        let argv = profiled.as_deref().unwrap_or(argv);
+        let grant = StateGrant::decide(&self.support, argv, &self.state);
+        if grant.argv.is_none() {
+            codex::warn_once(argv, landlock);
+        }
+        let argv = grant.argv.as_deref().unwrap_or(argv);
         let program = argv
             .first()
             .ok_or_else(|| std::io::Error::other("the runner command is empty"))?;
@@ -152,8 +135,8 @@ impl Confinement {
         })?;
         let mut writable: Vec<PathBuf> = writable
             .iter()
-            .chain(state.iter())
             .filter_map(|p| std::fs::canonicalize(p).ok())
+            .chain(grant.writable().cloned())
             .collect();
         writable.sort();
         writable.dedup();
@@ -189,7 +172,7 @@ impl Confinement {
             writable,
             protected: self.protected.clone(),
             visible,
-            throwaway,
+            throwaway: grant.throwaway,
         };
         let exe = std::env::current_exe()?;
         let mut launcher = vec![
@@ -205,6 +188,60 @@ impl Confinement {
             argv: launcher,
             _tmp: tmp,
         })
+    }
+}
+
+/// What a runner may write of its CLI's state on this machine: the one place it is decided, for
+/// the launcher's rules ([`Confinement::prepare`]) and for `interview runners` alike.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateGrant {
+    /// Writable, and what is written stays: the state directories (and files) that exist, as
+    /// canonical paths.
+    pub kept: Vec<PathBuf>,
+    /// Writable for the turn only: replaced, in the runner's mount namespace, by a throwaway
+    /// view of their entries (Codex's home under its permission profile, see codex.rs).
+    pub throwaway: Vec<PathBuf>,
+    /// The command line started instead of the one given (Codex's read-only sandbox replaced by
+    /// the profile), if any.
+    pub argv: Option<Vec<String>>,
+}
+
+impl StateGrant {
+    /// For the runner command line `argv` under `support`, whose CLI's state directories are
+    /// `state` ([`paths::state_dirs`]).
+    pub fn decide(support: &Support, argv: &[String], state: &[PathBuf]) -> StateGrant {
+        // Codex's read-only sandbox cannot start inside ours: with our mount namespace its
+        // commands get its network block under our rules instead, and its state becomes a
+        // throwaway view (see codex.rs); elsewhere the person is told it runs no command.
+        let profiled = (support.landlock_abi.is_some()
+            && support.namespaces
+            && paths::cli_of(argv) == Some("codex"))
+        .then(|| codex::within_ours(argv))
+        .flatten();
+        match profiled {
+            Some(argv) => StateGrant {
+                kept: Vec::new(),
+                throwaway: paths::codex_home()
+                    .and_then(|h| std::fs::canonicalize(h).ok())
+                    .filter(|h| h.is_dir())
+                    .into_iter()
+                    .collect(),
+                argv: Some(argv),
+            },
+            None => StateGrant {
+                kept: state
+                    .iter()
+                    .filter_map(|p| std::fs::canonicalize(p).ok())
+                    .collect(),
+                throwaway: Vec::new(),
+                argv: None,
+            },
+        }
+    }
+
+    /// Everything the runner may write of the state, kept or not.
+    pub fn writable(&self) -> impl Iterator<Item = &PathBuf> {
+        self.kept.iter().chain(&self.throwaway)
     }
 }
 

@@ -156,8 +156,10 @@ pub fn codex_home() -> Option<PathBuf> {
     }
 }
 
-/// The state directories (and files) an agent CLI writes as it works, per preset: they stay
-/// writable under the sandbox (the one list of them; docs/sandbox.md shows it). Only those that exist are granted (nothing is created for it).
+/// The state directories (and files) an agent CLI writes as it works, per preset (the one list
+/// of them; docs/sandbox.md shows it). What of them a runner is granted on this machine — only
+/// those that exist, and for Codex under its profile none but a throwaway view — is
+/// [`super::StateGrant::decide`].
 pub fn state_dirs(preset: Option<&str>) -> Vec<PathBuf> {
     let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else {
         return Vec::new();
