@@ -1,5 +1,6 @@
-//! Atomic file writes: a temporary file, fsync, rename, so a reader (or a crash) never sees half
-//! a file. Every state, answers, output and restored file goes through here.
+//! Atomic file writes: a temporary file, then a rename, so a reader (or a killed process) never
+//! sees half a file; synced to the disk when the write must survive a power loss
+//! ([`Durability`]). Every state, answers, output and restored file goes through here.
 //!
 //! A new file gets the mode the umask gives (as any program's would); a rewritten file keeps its
 //! own mode. The temporary file is made beside the target, or in a directory the caller names
@@ -9,24 +10,44 @@ use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-/// Write `bytes` to `path` atomically.
+/// Whether a write is on the disk before the tool goes on: the one rule for every file the tool
+/// writes (docs/architecture.md, "Durability").
+///
+/// Either way the file is replaced in one rename, so a reader or a killed process sees the old
+/// file or the new one, whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// The file's data, then its directory (the rename), are synced: a power loss right after
+    /// leaves the new file. For what the person typed or decided, what a resume needs, and
+    /// every file outside the local tier.
+    Synced,
+    /// Left to the kernel to write back (and to the next synced write in the same directory,
+    /// whose directory sync covers this rename too). For what a resume redoes anyway: a turn's
+    /// own files, a step inside a turn. A power loss may leave the previous file; on a file
+    /// system that does not flush a file renamed over another (ext4 and btrfs do) possibly an
+    /// empty one, which its reader reports as corrupt or truncated, naming it.
+    Replaced,
+}
+
+/// Write `bytes` to `path` atomically and synced.
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_with_mode(path, bytes, None)
 }
 
-/// Write `bytes` to `path` atomically, with permission bits `mode` when given (else the
-/// existing file's, else the umask's).
+/// Write `bytes` to `path` atomically and synced, with permission bits `mode` when given (else
+/// the existing file's, else the umask's).
 pub fn write_with_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<()> {
-    write_via(path, bytes, mode, None)
+    write_via(path, bytes, mode, None, Durability::Synced)
 }
 
-/// [`write_with_mode`], with the temporary file made in `tmp_dir` when it is on the same file
-/// system as `path` (beside `path` otherwise).
+/// [`write_with_mode`] as `durability` says, with the temporary file made in `tmp_dir` when it
+/// is on the same file system as `path` (beside `path` otherwise).
 pub fn write_via(
     path: &Path,
     bytes: &[u8],
     mode: Option<u32>,
     tmp_dir: Option<&Path>,
+    durability: Durability,
 ) -> std::io::Result<()> {
     let dir = parent_of(path);
     let mode = mode_for(path, mode);
@@ -37,12 +58,22 @@ pub fn write_via(
     tmp.write_all(bytes)?;
     tmp.as_file()
         .set_permissions(std::fs::Permissions::from_mode(mode & 0o7777))?;
-    tmp.as_file().sync_all()?;
+    if durability == Durability::Synced {
+        tmp.as_file().sync_all()?;
+    }
     tmp.persist(path).map_err(|e| e.error)?;
+    if durability == Durability::Synced {
+        sync_dir(dir);
+    }
+    Ok(())
+}
+
+/// Sync directory `dir`, so the renames and new names in it survive a power loss (best effort:
+/// a file system that cannot sync a directory has nothing more to offer).
+pub fn sync_dir(dir: &Path) {
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
-    Ok(())
 }
 
 /// Where the temporary file of a write to `path` goes: `preferred` when it is on the same file
@@ -56,9 +87,10 @@ pub fn temp_dir_for(path: &Path, preferred: &Path) -> std::path::PathBuf {
     }
 }
 
-/// Write `bytes` to `path` atomically through the temporary file `tmp`, a name the caller
-/// chose (and may have recorded, to remove what a kill leaves there): it is made afresh, never
-/// through a link, and `before_rename` is called once it is complete. Modes as in [`write_via`].
+/// Write `bytes` to `path` atomically and synced through the temporary file `tmp`, a name the
+/// caller chose (and may have recorded, to remove what a kill leaves there): it is made afresh,
+/// never through a link, and `before_rename` is called once it is complete. Modes as in
+/// [`write_via`].
 pub fn write_through(
     path: &Path,
     bytes: &[u8],
@@ -90,9 +122,7 @@ pub fn write_through(
         let _ = std::fs::remove_file(tmp);
     }
     written?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
+    sync_dir(dir);
     Ok(())
 }
 
@@ -157,7 +187,7 @@ mod tests {
         let tmp = dir.path().join("tier");
         std::fs::create_dir(&tmp).unwrap();
         let target = dir.path().join("docs.md");
-        write_via(&target, b"doc", None, Some(&tmp)).unwrap();
+        write_via(&target, b"doc", None, Some(&tmp), Durability::Synced).unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), b"doc");
         assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0);
     }

@@ -7,6 +7,7 @@ mod architecture;
 mod ask;
 mod builtin;
 mod ci_replay;
+mod durability;
 mod finish;
 mod from_stdin;
 mod guard;

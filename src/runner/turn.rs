@@ -163,8 +163,11 @@ fn fill(arg: &str, vars: &[(&str, String)]) -> String {
     out
 }
 
+/// Write one of the files a turn hands its runner: atomically, not synced (each attempt writes
+/// it afresh; after a crash the turn is run again).
 fn write(path: &Path, text: &str) -> Result<()> {
-    crate::atomic::write(path, text.as_bytes())
+    use crate::atomic::Durability;
+    crate::atomic::write_via(path, text.as_bytes(), None, None, Durability::Replaced)
         .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
 }
 

@@ -19,6 +19,10 @@ use crate::receipt::{self, CheckContext, Receipt};
 use crate::runner::dispatch::{self, Ending, Invocation};
 use crate::runner::{ReceiptFrom, TurnSetup};
 
+/// A turn's own files (brief, schema, guard record) are not synced: every attempt writes them
+/// afresh, and a resume after a crash runs the turn again from its brief.
+const TURN_FILE: tier::Durability = tier::Durability::Replaced;
+
 impl Session<'_> {
     /// One attempt at a turn. The outer error is fatal; the inner one is a failed turn.
     pub(super) fn attempt(
@@ -115,7 +119,7 @@ impl Session<'_> {
         });
         let guard_bytes = serde_json::to_vec_pretty(&guard_json)
             .map_err(|e| Error::State(format!("cannot encode the guard's record: {e}")))?;
-        tier::write_atomic(&files.dir.join("guard.json"), &guard_bytes)?;
+        tier::write_atomic(&files.dir.join("guard.json"), &guard_bytes, TURN_FILE)?;
         if outcome.leftovers_killed > 0 {
             self.person.say(&format!(
                 "The runner left {} process(es) behind ({} escaped its process group); all were killed.",
@@ -186,12 +190,13 @@ impl Session<'_> {
         };
         let json = serde_json::to_vec_pretty(&ctx)
             .map_err(|e| Error::Other(format!("cannot encode the brief: {e}")))?;
-        tier::write_atomic(&files.brief_json, &json)?;
+        tier::write_atomic(&files.brief_json, &json, TURN_FILE)?;
         tier::write_atomic(
             &files.brief_md,
             brief::render_markdown(&ctx, &self.subject.facts_markdown, &paths).as_bytes(),
+            TURN_FILE,
         )?;
-        tier::write_atomic(&files.schema, protocol::SCHEMA.as_bytes())
+        tier::write_atomic(&files.schema, protocol::SCHEMA.as_bytes(), TURN_FILE)
     }
 
     /// How the runner is started for this turn: argv with placeholders filled, the documented

@@ -115,10 +115,13 @@ impl Prepared {
             clarify_into: settings.clarify_into.clone(),
         }
         .save(&self.dir)?;
-        State::new(self.id.clone(), subject, settings).save(&self.dir.join("state.json"))?;
+        State::new(self.id.clone(), subject, settings)
+            .save(&self.dir.join("state.json"), tier::Durability::Synced)?;
         let place = self.tier.sessions().join(&self.id);
         std::fs::rename(&self.dir, &place)
             .map_err(|e| Error::io(format!("cannot create {}", place.display()), e))?;
+        // The session's name is on the disk before anything is asked in it.
+        crate::atomic::sync_dir(&self.tier.sessions());
         self.dir = place;
         self.published = true;
         Ok(self)
@@ -180,7 +183,7 @@ impl SessionFile {
     fn save(&self, dir: &Path) -> Result<()> {
         let json = serde_json::to_vec_pretty(self)
             .map_err(|e| Error::State(format!("cannot encode the session: {e}")))?;
-        tier::write_atomic(&dir.join("session.json"), &json)
+        tier::write_atomic(&dir.join("session.json"), &json, tier::Durability::Synced)
     }
 }
 
@@ -284,18 +287,36 @@ impl<'p> Session<'p> {
         &self.state.session
     }
 
+    /// Save the state, synced: what it records survives a power loss.
     fn save(&self) -> Result<()> {
-        self.state.save(&self.dir.join("state.json"))
+        self.state
+            .save(&self.dir.join("state.json"), tier::Durability::Synced)
     }
 
-    /// Change the state with `change`, then save it: the one way a step is recorded.
+    /// Change the state with `change`, then save it synced: the way anything a resume needs is
+    /// recorded (an answer, a decision, a round's end, a failure, a status the session ends in,
+    /// a document about to be written).
     fn record(&mut self, change: impl FnOnce(&mut State)) -> Result<()> {
         change(&mut self.state);
         self.save()
     }
 
+    /// Change the state with `change`, then save it without syncing: for what only says how far
+    /// the current turn got (its sub-step, the person being waited for, a try that worked),
+    /// which a resume does again from the turn's brief. A power loss leaves this save or an
+    /// earlier one; the next [`Session::record`] makes it durable with its own
+    /// (docs/architecture.md, "Durability").
+    fn record_step(&mut self, change: impl FnOnce(&mut State)) -> Result<()> {
+        change(&mut self.state);
+        self.state
+            .save(&self.dir.join("state.json"), tier::Durability::Replaced)
+    }
+
+    /// Record the sub-step the turn is at ([`Session::record_step`]): every sub-step is redone
+    /// from the brief on resume, or (the questions, the consent gate) needs only what a synced
+    /// save of its own records (the round's answers, the document being written).
     fn set_step(&mut self, step: SubStep) -> Result<()> {
-        self.record(|s| s.sub_step = step)?;
+        self.record_step(|s| s.sub_step = step)?;
         test_hook::pause(step, self.state.turn);
         Ok(())
     }
@@ -334,6 +355,8 @@ impl<'p> Session<'p> {
         ))
     }
 
+    /// The end of a round: its outcome (kept in the last round by [`Session::put_questions`]),
+    /// whether the next turn is the final one, and the next turn, in one synced save.
     fn next_turn(&mut self, final_next: bool) -> Result<()> {
         self.record(|s| {
             s.final_next |= final_next;

@@ -24,7 +24,7 @@ impl Session<'_> {
 
     /// Ask a decision and record it in the state file's key decisions.
     pub(super) fn decide(&mut self, decision: &Decision) -> Result<usize> {
-        self.record(|s| s.status = Status::WaitingForPerson)?;
+        self.record_step(|s| s.status = Status::WaitingForPerson)?;
         let choice = match ask::choose(self.person, decision) {
             Ok(c) => c,
             Err(ask::AskError::Interrupted) => {
@@ -91,13 +91,16 @@ impl Session<'_> {
         self.put_questions(turn, remaining)
     }
 
-    /// The entry gate and question loop for `questions`, recorded into the last round.
+    /// The entry gate and question loop for `questions`, recorded into the last round: each
+    /// step as it is taken (synced), the round's outcome by the caller's `next_turn`.
     pub(super) fn put_questions(
         &mut self,
         turn: u32,
         questions: Vec<crate::receipt::Question>,
     ) -> Result<bool> {
-        self.record(|s| s.status = Status::WaitingForPerson)?;
+        // The round's questions and the wait need no sync: nothing is typed yet, and a resume
+        // that finds an earlier state runs the turn again.
+        self.record_step(|s| s.status = Status::WaitingForPerson)?;
         let state_path = self.dir.join("state.json");
         let workspace_id = self.repo.workspace_id.clone();
         self.person
@@ -128,7 +131,9 @@ impl Session<'_> {
                         "answered"
                     }
                 };
-                state.save(&state_path).map_err(std::io::Error::other)?;
+                state
+                    .save(&state_path, super::tier::Durability::Synced)
+                    .map_err(std::io::Error::other)?;
                 super::test_hook::pause_at(point, turn);
                 Ok(())
             };
@@ -158,7 +163,7 @@ impl Session<'_> {
         if outcome.abort_reason == Some(AbortReason::UserAbort) {
             return Err(self.abort("interrupted while answering questions", turn));
         }
-        self.record(|s| s.status = Status::InProgress)?;
+        super::test_hook::pause_at("round_end", turn);
         Ok(outcome.skipped)
     }
 

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use super::history::Listed;
 use super::state::{KeyDecision, State, Status, now_iso};
+use super::tier::Durability;
 use super::{Repo, Session, SessionFile, Settings};
 use crate::ask::{self, Decision, DecisionId, Person};
 use crate::error::{Error, Result, code};
@@ -88,7 +89,7 @@ pub fn resume(
             match choice {
                 0 => true,
                 1 => {
-                    state.save(&dir.join("state.json"))?;
+                    state.save(&dir.join("state.json"), Durability::Synced)?;
                     return Err(Error::CircuitOpen(format!(
                         "session {} stays blocked; `interview resume {}` when ready",
                         state.session, state.session
@@ -98,7 +99,7 @@ pub fn resume(
                     state.status = Status::Aborted;
                     state.abandoned = true;
                     state.note("the person abandoned the session", "nothing");
-                    state.save(&dir.join("state.json"))?;
+                    state.save(&dir.join("state.json"), Durability::Synced)?;
                     person.say(&format!("Session {} abandoned.", state.session));
                     return Ok(code::DONE);
                 }

@@ -64,7 +64,8 @@ impl Session<'_> {
         loop {
             let failure = match self.attempt(turn, final_turn, previous_failure.as_deref())? {
                 Ok(receipt) => {
-                    self.record(|s| {
+                    // A resume that finds the earlier count runs the turn again anyway.
+                    self.record_step(|s| {
                         s.retry_count = 0;
                         s.retry_log.clear();
                         s.last_failure = None;
@@ -150,6 +151,7 @@ impl Session<'_> {
     ) -> Result<AfterExhausted> {
         let blocker = exhausted_blocker(&self.state.runner, attempts, turn, failure);
         let session = self.state.session.clone();
+        self.keep_log(turn);
         self.record(|s| {
             s.status = Status::Failed;
             s.blockers.push(blocker);
@@ -181,6 +183,16 @@ impl Session<'_> {
             AfterExhausted::Abort => s.status = Status::Aborted,
         })?;
         Ok(after)
+    }
+
+    /// Sync the runner's log of `turn` to the disk: the blocker about to be recorded sends the
+    /// person to it (it is not synced as it is written: a crash runs the turn again). What the
+    /// runner left in its place (a link, a FIFO) is not opened.
+    fn keep_log(&self, turn: u32) {
+        let log = self.turn_dir(turn).join(crate::protocol::files::RUNNER_LOG);
+        if let Ok(file) = crate::input::open_regular(&log, crate::input::Links::Refuse) {
+            let _ = file.sync_data();
+        }
     }
 }
 

@@ -157,11 +157,13 @@ impl State {
         }
     }
 
-    pub fn save(&self, path: &Path) -> Result<()> {
+    /// Write the state to `path`, synced or not as `durability` says (the session's `record`
+    /// and `record_step` choose; docs/architecture.md, "Durability").
+    pub fn save(&self, path: &Path, durability: super::tier::Durability) -> Result<()> {
         let mut json = serde_json::to_vec_pretty(self)
             .map_err(|e| Error::State(format!("cannot encode the state: {e}")))?;
         json.push(b'\n');
-        super::tier::write_atomic(path, &json)
+        super::tier::write_atomic(path, &json, durability)
     }
 
     pub fn load(path: &Path) -> Result<State> {

@@ -11,7 +11,8 @@ pub(super) fn pause(step: SubStep, turn: u32) {
 }
 
 /// Pause at a named point (a sub-step, or `answered` / `gate_skipped` right after such a step
-/// of the questions was saved).
+/// of the questions was saved, or `round_end` once a round is over and before the next turn is
+/// saved).
 #[cfg(any(debug_assertions, feature = "test-hooks"))]
 pub(super) fn pause_at(point: &str, turn: u32) {
     let Ok(spec) = std::env::var("INTERVIEW_TEST_PAUSE") else {

@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+pub use crate::atomic::Durability;
+
 use crate::error::{Error, Result};
 
 pub const TIER_DIR: &str = ".interview";
@@ -118,15 +120,16 @@ pub fn read_own(path: &Path) -> Result<String> {
     })
 }
 
-/// Write a file of the local tier atomically (see [`crate::atomic`]), naming the file in the
-/// error. A new one is private to its owner (answers and transcripts stay on this machine).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Write a file of the local tier atomically, synced or not as `durability` says (see
+/// [`Durability`]), naming the file in the error. A new one is private to its owner (answers
+/// and transcripts stay on this machine).
+pub fn write_atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let mode = match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.is_file() => meta.permissions().mode(),
         _ => 0o600,
     };
-    crate::atomic::write_with_mode(path, bytes, Some(mode))
+    crate::atomic::write_via(path, bytes, Some(mode), None, durability)
         .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
 }
 
@@ -134,7 +137,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 /// gets the umask's mode, a rewritten one keeps its own, and the temporary file lives in
 /// `tmp_dir` (the local tier) when it can, so a kill leaves nothing in a committed folder.
 pub fn write_shared(path: &Path, bytes: &[u8], tmp_dir: Option<&Path>) -> Result<()> {
-    crate::atomic::write_via(path, bytes, None, tmp_dir)
+    crate::atomic::write_via(path, bytes, None, tmp_dir, Durability::Synced)
         .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
 }
 

@@ -1,5 +1,6 @@
-//! The transcript: `transcript.jsonl`, append-only, one event a line, synced as written
-//! (docs/sessions.md). Every line is one [`TranscriptEvent`] with its time.
+//! The transcript: `transcript.jsonl`, append-only, one event a line (docs/sessions.md). Every
+//! line is one [`TranscriptEvent`] with its time; an event that carries what the person typed
+//! or decided, or how the session ended, is synced as it is written, and the others with it.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -88,6 +89,30 @@ pub enum TranscriptEvent<'a> {
     },
 }
 
+impl TranscriptEvent<'_> {
+    /// Whether this event is on the disk before the tool goes on: what the person typed or
+    /// decided (answers, decisions, a round's outcome) and how the session ended. The others
+    /// (the tool's own account of a turn, which a resume runs again) ride on the next synced
+    /// event, or on the sync when the transcript is closed.
+    fn synced(&self) -> bool {
+        match self {
+            TranscriptEvent::Decision { .. }
+            | TranscriptEvent::Answer { .. }
+            | TranscriptEvent::RoundEnd { .. }
+            | TranscriptEvent::Aborted { .. }
+            | TranscriptEvent::Done { .. } => true,
+            TranscriptEvent::SessionStart { .. }
+            | TranscriptEvent::SessionResume { .. }
+            | TranscriptEvent::TurnStart { .. }
+            | TranscriptEvent::TurnEnd { .. }
+            | TranscriptEvent::TurnFailed { .. }
+            | TranscriptEvent::GuardViolation { .. }
+            | TranscriptEvent::Receipt { .. }
+            | TranscriptEvent::ReceiptRejected { .. } => false,
+        }
+    }
+}
+
 /// A line of the transcript: the event and when it happened.
 #[derive(Serialize)]
 struct Line<'e, 'a> {
@@ -99,6 +124,11 @@ struct Line<'e, 'a> {
 pub struct Transcript {
     path: PathBuf,
     file: File,
+    /// Lines written since the last sync.
+    unsynced: bool,
+    /// The file does not end with a newline (a power loss cut its last line): the next event
+    /// starts on a line of its own.
+    torn: bool,
 }
 
 impl Transcript {
@@ -107,25 +137,42 @@ impl Transcript {
         // Never appended through a link, nor blocked on a FIFO, put in its place.
         let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
         let file = OpenOptions::new()
+            .read(true)
             .create(true)
             .append(true)
             .mode(0o600)
             .custom_flags(flags.bits())
             .open(path)
             .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
-        if !file.metadata().is_ok_and(|m| m.is_file()) {
+        let meta = file
+            .metadata()
+            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        if !meta.is_file() {
             return Err(Error::State(format!(
                 "{} is not a regular file; it was left as it is",
                 path.display()
             )));
         }
+        let torn = match meta.len() {
+            0 => false,
+            len => {
+                use std::os::unix::fs::FileExt;
+                let mut last = [0u8; 1];
+                file.read_exact_at(&mut last, len - 1)
+                    .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+                last[0] != b'\n'
+            }
+        };
         Ok(Transcript {
             path: path.to_path_buf(),
             file,
+            unsynced: false,
+            torn,
         })
     }
 
-    /// Append one event and sync it: an answer is on disk before the next question is shown.
+    /// Append one event, synced with the lines before it when the event says so
+    /// ([`TranscriptEvent::synced`]): an answer is on the disk before the next question is shown.
     pub fn record(&mut self, event: &TranscriptEvent<'_>) -> Result<()> {
         let line = Line {
             event,
@@ -133,12 +180,32 @@ impl Transcript {
         };
         // Through a `Value`, whose maps keep their keys sorted: the line's form is stable.
         let value = serde_json::to_value(&line).map_err(|e| self.encode_error(e))?;
-        let mut bytes = serde_json::to_vec(&value).map_err(|e| self.encode_error(e))?;
+        let mut bytes = Vec::new();
+        if self.torn {
+            bytes.push(b'\n');
+        }
+        serde_json::to_writer(&mut bytes, &value).map_err(|e| self.encode_error(e))?;
         bytes.push(b'\n');
         self.file
             .write_all(&bytes)
-            .and_then(|_| self.file.sync_data())
-            .map_err(|e| Error::io("cannot append to the transcript", e))
+            .map_err(|e| Error::io("cannot append to the transcript", e))?;
+        self.torn = false;
+        self.unsynced = true;
+        if event.synced() {
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Sync what was appended since the last sync.
+    fn sync(&mut self) -> Result<()> {
+        if self.unsynced {
+            self.file
+                .sync_data()
+                .map_err(|e| Error::io("cannot sync the transcript", e))?;
+            self.unsynced = false;
+        }
+        Ok(())
     }
 
     fn encode_error(&self, e: serde_json::Error) -> Error {
@@ -146,6 +213,14 @@ impl Transcript {
             "cannot encode an event for {}: {e}",
             self.path.display()
         ))
+    }
+}
+
+impl Drop for Transcript {
+    /// The events that rode on a later sync are synced when the session ends without one (a
+    /// failed turn, a guard stop).
+    fn drop(&mut self) {
+        let _ = self.sync();
     }
 }
 
@@ -182,5 +257,30 @@ mod tests {
         assert_eq!(second["event"], "decision");
         assert_eq!(second["id"], "runner_failed");
         assert_eq!(second["choice"], "A");
+    }
+
+    #[test]
+    fn a_last_line_a_power_loss_cut_is_not_joined_to_the_next_event() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("transcript.jsonl");
+        let whole = "{\"at\":\"2026-01-01T00:00:00Z\",\"event\":\"turn_start\",\"final\":false,\"retry\":0,\"turn\":1}\n";
+        std::fs::write(
+            &path,
+            format!("{whole}{{\"at\":\"2026-01-01T00:00:01Z\",\"eve"),
+        )
+        .unwrap();
+        let mut t = Transcript::open(&path).unwrap();
+        t.record(&TranscriptEvent::Aborted { turn: 1 }).unwrap();
+        t.record(&TranscriptEvent::Aborted { turn: 2 }).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert!(lines[0].starts_with("{\"at\""));
+        assert_eq!(lines[1], "{\"at\":\"2026-01-01T00:00:01Z\",\"eve");
+        for (line, turn) in [(lines[2], 1), (lines[3], 2)] {
+            let event: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(event["event"], "aborted");
+            assert_eq!(event["turn"], turn);
+        }
     }
 }

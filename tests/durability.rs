@@ -1,0 +1,212 @@
+//! What a session syncs to the disk (docs/architecture.md, "Durability"): what the person typed
+//! or decided, before the tool goes on, and little else; and what the unsynced steps can leave
+//! behind is resumed from, or reported, never taken for something else.
+
+use std::process::{Command, Stdio};
+
+use crate::util::*;
+
+/// Whether `strace` is installed and may trace a child here (a container can forbid ptrace).
+fn strace_works() -> bool {
+    Command::new("strace")
+        .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=fsync", "true"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Run `interview` under `strace -f -y -e trace=fsync,fdatasync`: the lines of each sync call
+/// it or any of its children made (each with the file it synced, in `<…>`).
+fn syncs_of(interview: Interview<'_>, trace: &std::path::Path) -> Vec<String> {
+    let inner = interview.command();
+    let mut cmd = Command::new("strace");
+    cmd.args(["-f", "-qq", "-y", "-e", "trace=fsync,fdatasync", "-o"])
+        .arg(trace)
+        .arg(inner.get_program())
+        .args(inner.get_args())
+        .stdin(Stdio::null());
+    if let Some(dir) = inner.get_current_dir() {
+        cmd.current_dir(dir);
+    }
+    for (key, value) in inner.get_envs() {
+        match value {
+            Some(value) => cmd.env(key, value),
+            None => cmd.env_remove(key),
+        };
+    }
+    let out = cmd.output().expect("run interview under strace");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = std::fs::read_to_string(trace).expect("the strace output");
+    // A call another thread interrupted is printed twice: `fsync(… <unfinished ...>` and
+    // `<... fsync resumed>`; only the first names the call.
+    text.lines()
+        .filter(|l| l.contains("fsync(") || l.contains("fdatasync("))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_two_turn_session_syncs_what_the_person_typed_and_little_else() {
+    if !strace_works() {
+        eprintln!(
+            "SKIPPED a_two_turn_session_syncs_what_the_person_typed_and_little_else: strace is not installed or may not trace here (.ci/run installs it)"
+        );
+        return;
+    }
+    let repo = TempRepo::new();
+    for (i, name) in ["a", "b", "c"].iter().enumerate() {
+        repo.write(
+            &format!("src/{name}.rs"),
+            &format!("pub fn {name}() -> u32 {{ {i} }}\n"),
+        );
+        repo.git(&["add", "-A"]);
+        repo.git(&["commit", "-q", "-m", &format!("add {name}")]);
+    }
+    // As `scripts/bench-reflect.sh` runs it: the built-in interviewer, a replay, no document file.
+    let interview = Interview::reflect(&repo, "HEAD~3")
+        .preset("builtin")
+        .answers(r#"{ "interview_answers": 1, "answers": {} }"#)
+        .args(["--missing", "skip"])
+        .yes()
+        .out("-");
+    let syncs = syncs_of(interview, &repo.scratch("syncs.txt"));
+
+    assert_eq!(repo.state()["status"], "done");
+    assert_eq!(repo.state()["turn"], 2, "a two-turn session");
+    let answers = repo.events("answer").len();
+    let decisions = repo.events("decision").len();
+    let rounds = repo.events("round_end").len();
+    assert!(
+        answers > 0 && rounds == 1,
+        "{answers} answers, {rounds} rounds"
+    );
+
+    // The bound: a synced write of a file is two calls (the file, then its directory). The
+    // first run in a worktree: `/.interview/` added to .git/info/exclude (2). Making the
+    // session: session.json and state.json (4), its name in sessions/ (1); ending it: the
+    // state and the transcript's `done` (3). Each round: its gate in answers.json (2), its end
+    // in the transcript (1) and the next turn in the state (2). Each answer or decision: in
+    // answers.json (2), the transcript (1) and the state (2). Nothing else: no step inside a
+    // turn, no file of the turn, no runner log. (Before this rule the same session made about
+    // four times as many: every step, file and event was synced.)
+    let bound = 10 + 5 * rounds + 5 * (answers + decisions);
+    assert!(
+        syncs.len() <= bound,
+        "{} sync calls for {answers} answers, {decisions} decisions and {rounds} round(s), more than {bound}:\n{}",
+        syncs.len(),
+        syncs.join("\n")
+    );
+
+    // And what was typed is synced as it is given: each answer's transcript line, and each
+    // answer's answers.json and state.json renames (a sync of the session's directory).
+    let transcript = syncs
+        .iter()
+        .filter(|l| l.contains("fdatasync(") && l.contains("/transcript.jsonl>"))
+        .count();
+    assert!(
+        transcript > answers + decisions + rounds,
+        "the transcript was synced {transcript} times for {answers} answers:\n{}",
+        syncs.join("\n")
+    );
+    let session = repo.session_dir();
+    let id = session.file_name().unwrap().to_string_lossy();
+    let directory = syncs
+        .iter()
+        .filter(|l| l.contains(&format!("/{id}>)")))
+        .count();
+    assert!(
+        directory >= 2 * answers,
+        "the session's directory was synced {directory} times for {answers} answers:\n{}",
+        syncs.join("\n")
+    );
+}
+
+/// Run `honest.sh` on the shared work item, answering the first round, stopped still once that
+/// round is over (before the next turn is saved) and killed there with SIGKILL.
+fn killed_after_the_first_round(repo: &TempRepo) {
+    let mut child = Interview::of_work_item(repo)
+        .runner("honest.sh")
+        .answers(
+            r#"{ "interview_answers": 1, "answers": { "deployment_target": "1", "users": "ops" } }"#,
+        )
+        .yes()
+        .pause_at("round_end@1")
+        .command()
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start interview");
+    repo.wait_until_paused();
+    child.kill().expect("kill -9");
+    child.wait().expect("wait");
+    std::fs::remove_file(repo.pause_mark()).unwrap();
+}
+
+#[test]
+fn a_kill_after_a_round_ends_resumes_at_the_next_turn_without_asking_again() {
+    let repo = TempRepo::new();
+    killed_after_the_first_round(&repo);
+    // The round's end is saved with the next turn: the state still has turn 1's last answer.
+    let state = repo.state();
+    assert_eq!(state["turn"], 1);
+    assert_eq!(state["rounds"][0]["answers"].as_array().unwrap().len(), 2);
+
+    // Only turn 2's question is answered: asking turn 1's again would find no answer.
+    let out = Interview::resume(&repo)
+        .answers(r#"{ "interview_answers": 1, "answers": { "encoding": "utf-8" } }"#)
+        .yes()
+        .run()
+        .exits(0);
+    assert!(
+        !out.screen().contains("Where will this service run?"),
+        "{}",
+        out.screen()
+    );
+    let state = repo.state();
+    assert_eq!(state["status"], "done");
+    assert_eq!(state["rounds"][0]["answers"][0]["answer_text"], "k8s");
+    assert_eq!(state["rounds"][0]["answers"][1]["answer_text"], "ops");
+    assert_eq!(state["rounds"][1]["answers"][0]["answer_text"], "utf-8");
+    assert_eq!(repo.answers().len(), 3, "{:?}", repo.answers());
+    assert!(repo.read(DOCUMENT).contains("Export is for analysts"));
+}
+
+#[test]
+fn a_state_file_a_power_loss_emptied_is_reported_by_name_and_left_alone() {
+    // A power loss right after an unsynced save can leave, on a file system that does not
+    // flush a file renamed over another, an empty state file or one of zero bytes.
+    for (what, leftover) in [("empty", Vec::new()), ("zeroed", vec![0u8; 700])] {
+        let repo = TempRepo::new();
+        killed_after_the_first_round(&repo);
+        let session = repo.session_dir();
+        let id = session.file_name().unwrap().to_string_lossy().into_owned();
+        let path = session.join("state.json");
+        std::fs::write(&path, &leftover).unwrap();
+        let status = repo.run(&["status", &id]);
+        let resume = Interview::resume(&repo)
+            .arg(&id)
+            .answers(r#"{ "interview_answers": 1, "answers": { "encoding": "utf-8" } }"#)
+            .yes()
+            .run();
+        for (command, code, err) in [
+            ("status", status.status.code(), stderr(&status)),
+            ("resume", Some(resume.code), resume.stderr.clone()),
+        ] {
+            assert_eq!(code, Some(1), "{what}, {command}: {err}");
+            assert!(
+                err.contains("state.json") && err.contains("corrupt or truncated"),
+                "{what}, {command}: {err}"
+            );
+            assert!(!err.contains("panicked"), "{what}, {command}: {err}");
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), leftover, "{what}: rewritten");
+    }
+}
