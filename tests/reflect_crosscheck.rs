@@ -474,10 +474,20 @@ fn a_range_computed_before_is_read_whole() {
     assert_eq!(by_id.lines_added, 7);
     // A new commit makes a new range: computed (from the per-commit facts), never the old one.
     repo.write("src/new.rs", "// TODO: after the cache\nfn new() {}\n");
-    repo.git(&["add", "-A"]);
+    // Only the new file: a committed `.interview/` would (rightly) make the cache untrusted.
+    repo.git(&["add", "src/new.rs"]);
     repo.git(&["commit", "-q", "-m", "one more"]);
     let moved = reflect::gather_cached(repo.path(), "v1").unwrap();
     assert_eq!(moved, reflect::gather(repo.path(), "v1").unwrap());
     assert_eq!(moved.commits, plain.commits + 1);
     assert_eq!(moved.todos[0].text, "// TODO: after the cache");
+    // The per-commit line keeps what it held and adds the commit diffed now: every non-merge
+    // commit of the range, once.
+    let text = std::fs::read_to_string(&cache).unwrap();
+    let line: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    let non_merges = repo.git(&["rev-list", "--no-merges", "--count", "v1..HEAD"]);
+    assert_eq!(
+        line["commits"].as_object().unwrap().len().to_string(),
+        non_merges.trim()
+    );
 }

@@ -45,9 +45,15 @@ struct RangeFacts {
 }
 
 /// The second line of the file.
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 struct Commits {
     commits: HashMap<String, CommitFacts>,
+}
+
+/// The second line, written from what the cache holds.
+#[derive(Serialize)]
+struct CommitsRef<'a> {
+    commits: &'a HashMap<String, CommitFacts>,
 }
 
 /// The cache of one run: what was read, and what this run added.
@@ -57,7 +63,8 @@ pub(super) struct FactsCache {
     /// The rest of the file (the per-commit line), read and parsed on first use.
     unparsed: Option<Rest>,
     known: HashMap<String, CommitFacts>,
-    added: usize,
+    /// The per-commit line to write, when this run diffed commits the cache did not know.
+    encoded: Option<Vec<u8>>,
     ranges_changed: bool,
 }
 
@@ -76,7 +83,7 @@ impl FactsCache {
             ranges: Vec::new(),
             unparsed: None,
             known: HashMap::new(),
-            added: 0,
+            encoded: None,
             ranges_changed: false,
         }
     }
@@ -136,7 +143,7 @@ impl FactsCache {
     }
 
     /// Parse the per-commit facts read from the file (once). A malformed line drops them all.
-    fn parse_commits(&mut self) {
+    pub(super) fn parse_commits(&mut self) {
         if let Some(mut rest) = self.unparsed.take() {
             let mut bytes = Vec::new();
             let parsed = rest
@@ -156,16 +163,54 @@ impl FactsCache {
         self.known.get(&id.to_string()).cloned()
     }
 
-    pub(super) fn put(&mut self, id: gix::ObjectId, facts: &CommitFacts) {
-        if self.dir.is_some() {
-            self.known.insert(id.to_string(), facts.clone());
-            self.added += 1;
+    /// The per-commit line of the file: what it held and the commits this run diffed
+    /// (`fresh`), encoded without copying either. `None` without a cache or anything new. Takes
+    /// `&self` (after [`FactsCache::parse_commits`]), so it runs beside the fold of the facts.
+    pub(super) fn encode<'a>(
+        &self,
+        fresh: impl Iterator<Item = (&'a gix::ObjectId, &'a CommitFacts)>,
+    ) -> Option<Vec<u8>> {
+        self.dir.as_ref()?;
+        let mut fresh = fresh.peekable();
+        fresh.peek()?;
+        // The form `Commits` parses: {"commits":{"<id>":{…},…}}.
+        let mut out = b"{\"commits\":{".to_vec();
+        let mut first = true;
+        let mut entry = |out: &mut Vec<u8>, id: &str, facts: &CommitFacts| {
+            if !std::mem::take(&mut first) {
+                out.push(b',');
+            }
+            serde_json::to_writer(&mut *out, id)
+                .and_then(|()| {
+                    out.push(b':');
+                    serde_json::to_writer(&mut *out, facts)
+                })
+                .is_ok()
+        };
+        for (id, facts) in &self.known {
+            if !entry(&mut out, id, facts) {
+                return None;
+            }
+        }
+        for (id, facts) in fresh {
+            if !entry(&mut out, &id.to_string(), facts) {
+                return None;
+            }
+        }
+        out.extend_from_slice(b"}}");
+        Some(out)
+    }
+
+    /// Keep the per-commit line [`FactsCache::encode`] made, for [`FactsCache::save`].
+    pub(super) fn set_encoded(&mut self, encoded: Option<Vec<u8>>) {
+        if encoded.is_some() {
+            self.encoded = encoded;
         }
     }
 
     /// Write the cache back when this run added to it. A failure only costs the next run time.
     pub(super) fn save(&mut self) {
-        if self.dir.is_none() || (self.added == 0 && !self.ranges_changed) {
+        if self.dir.is_none() || (self.encoded.is_none() && !self.ranges_changed) {
             return;
         }
         self.parse_commits();
@@ -174,12 +219,15 @@ impl FactsCache {
             tool: TOOL.to_string(),
             ranges: std::mem::take(&mut self.ranges),
         };
-        let commits = Commits {
-            commits: std::mem::take(&mut self.known),
+        let commits = match self.encoded.take() {
+            Some(line) => Ok(line),
+            None => serde_json::to_vec(&CommitsRef {
+                commits: &self.known,
+            }),
         };
         let bytes = serde_json::to_vec(&header).and_then(|mut bytes| {
             bytes.push(b'\n');
-            serde_json::to_writer(&mut bytes, &commits)?;
+            bytes.extend_from_slice(&commits?);
             bytes.push(b'\n');
             Ok(bytes)
         });
@@ -187,8 +235,6 @@ impl FactsCache {
             let _ = write_atomic(dir, &file_name(), &bytes);
         }
         self.ranges = header.ranges;
-        self.known = commits.commits;
-        self.added = 0;
         self.ranges_changed = false;
     }
 }

@@ -13,7 +13,7 @@ use super::paths::{is_doc_path, is_incidental, is_test_path, is_version_bump};
 use super::range::{open, resolve};
 use super::todos;
 use super::walk::{RangeCommit, authors};
-use super::workers::walk_and_diff;
+use super::workers::{Diffed, walk_and_diff};
 
 /// How many entries each list keeps; the counts beside them stay exact.
 const TOP_FILES: usize = 20;
@@ -84,22 +84,34 @@ fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<Re
                 ))
             })
         };
-        let (commits, per_commit) = walk_and_diff(&repo, head, base, &range, cache)?;
+        let Diffed {
+            commits,
+            per_commit,
+            fresh,
+        } = walk_and_diff(&repo, head, base, &range, cache)?;
         let (net, head_paths) = net.join().unwrap_or_else(|_| {
             Err(Error::Other(
                 "the worker comparing the base with HEAD stopped unexpectedly".into(),
             ))
         })?;
-        Ok::<_, Error>(fold(
-            range,
-            base,
-            head,
-            &commits,
-            &per_commit,
-            net,
-            &head_paths,
-        ))
+        // The new commits are encoded for the cache on another core while the facts are folded.
+        cache.parse_commits();
+        let known: &FactsCache = cache;
+        Ok::<_, Error>(std::thread::scope(|inner| {
+            let encoding = inner.spawn(|| {
+                known.encode(
+                    fresh
+                        .iter()
+                        .filter_map(|&i| Some((&commits[i].id, per_commit[i].as_ref()?))),
+                )
+            });
+            let facts = fold(range, base, head, &commits, &per_commit, net, &head_paths);
+            // A worker that stopped only costs the next run time.
+            (facts, encoding.join().ok().flatten())
+        }))
     })?;
+    let (facts, encoded) = facts;
+    cache.set_encoded(encoded);
     cache.put_range(&base, &head, &facts);
     Ok(facts)
 }

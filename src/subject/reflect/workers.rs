@@ -19,15 +19,25 @@ const CHUNK: usize = 256;
 /// root commit) and its own tree.
 type Job = (usize, Option<gix::ObjectId>, gix::ObjectId);
 
-/// The commits of `base..head` in history order, and beside each its diff against its first
-/// parent (`None` for merges, which `git log` does not diff either), from `cache` or computed.
+/// What [`walk_and_diff`] found.
+pub(super) struct Diffed {
+    /// The commits of the range in history order.
+    pub(super) commits: Vec<RangeCommit>,
+    /// Beside each commit, its diff against its first parent (`None` for merges, which
+    /// `git log` does not diff either), from the cache or computed.
+    pub(super) per_commit: Vec<Option<CommitFacts>>,
+    /// The (history) indices of the commits computed here, not taken from the cache.
+    pub(super) fresh: Vec<usize>,
+}
+
+/// The commits of `base..head` and their diffs (see [`Diffed`]).
 pub(super) fn walk_and_diff(
     repo: &gix::Repository,
     head: gix::ObjectId,
     base: gix::ObjectId,
     range: &str,
     cache: &mut FactsCache,
-) -> Result<(Vec<RangeCommit>, Vec<Option<CommitFacts>>)> {
+) -> Result<Diffed> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
@@ -64,14 +74,19 @@ pub(super) fn walk_and_diff(
     for (h, &w) in order.iter().enumerate() {
         at[w] = h;
     }
+    let mut fresh = Vec::new();
     for batch in computed {
         for (w, facts) in batch? {
-            cache.put(commits[at[w]].id, &facts);
+            fresh.push(at[w]);
             by_walk[w] = Some(facts);
         }
     }
     let per_commit = order.iter().map(|&w| by_walk[w].take()).collect();
-    Ok((commits, per_commit))
+    Ok(Diffed {
+        commits,
+        per_commit,
+        fresh,
+    })
 }
 
 /// What the walk found: the commits in history order, the walk index of each, and the diffs
