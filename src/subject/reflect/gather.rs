@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use super::cache::FactsCache;
 use super::diff::{CommitFacts, tree_of};
 use super::facts::{FileChurn, FileEvent, Gap, ReflectFacts, TestFacts};
-use super::paths::{is_doc_path, is_incidental, is_test_path, is_version_bump};
+use super::paths::{PathKinds, says_release};
 use super::range::{open, resolve};
 use super::todos;
 use super::walk::{RangeCommit, authors};
@@ -155,18 +155,21 @@ fn fold(
     };
 
     // Release and version-bump commits: their files and examples are not worth asking about.
+    // (`is_version_bump`, with each path judged once.)
+    let mut kinds = PathKinds::default();
     let bumps: Vec<bool> = per_commit
         .iter()
         .zip(commits)
         .map(|(facts, c)| {
             facts.as_ref().is_some_and(|facts| {
-                let paths: Vec<&str> = facts.changes.iter().map(|c| c.path.as_str()).collect();
-                is_version_bump(&c.line.subject, &paths)
+                says_release(&c.line.subject)
+                    || (!facts.changes.is_empty()
+                        && facts.changes.iter().all(|ch| kinds.of(&ch.path).release))
             })
         })
         .collect();
     let churn = fold_churn(per_commit);
-    facts.tests = test_facts(commits, per_commit, &bumps);
+    facts.tests = test_facts(commits, per_commit, &bumps, &mut kinds);
     facts.lines_added = churn.values().map(|a| a.added).sum();
     facts.lines_deleted = churn.values().map(|a| a.deleted).sum();
     facts.files_changed = churn.len();
@@ -208,7 +211,7 @@ fn fold(
         .filter(|(path, a)| {
             head_paths.contains(path.as_str())
                 && !a.binary
-                && !is_incidental(path)
+                && !kinds.of(path).incidental
                 && a.added + a.deleted > 0
         })
         .collect();
@@ -262,10 +265,11 @@ fn fold_churn<F: std::borrow::Borrow<CommitFacts>>(
     churn
 }
 
-fn test_facts(
+fn test_facts<'a>(
     commits: &[RangeCommit],
-    per_commit: &[Option<CommitFacts>],
+    per_commit: &'a [Option<CommitFacts>],
     bumps: &[bool],
+    kinds: &mut PathKinds<'a>,
 ) -> TestFacts {
     let mut tests = TestFacts::default();
     let (mut test_paths, mut code_paths) = (BTreeSet::new(), BTreeSet::new());
@@ -274,14 +278,15 @@ fn test_facts(
         let Some(facts) = facts else { continue };
         let (mut touches_test, mut touches_code, mut code_lines) = (false, false, 0);
         for change in &facts.changes {
-            if is_test_path(&change.path) {
+            let kind = kinds.of(&change.path);
+            if kind.test {
                 touches_test = true;
                 test_paths.insert(change.path.as_str());
-            } else if !is_doc_path(&change.path) {
+            } else if !kind.doc {
                 touches_code = true;
                 touches_test |= change.inline_tests;
                 code_paths.insert(change.path.as_str());
-                if !is_incidental(&change.path) {
+                if !kind.incidental {
                     code_lines += change.added + change.deleted;
                 }
             }

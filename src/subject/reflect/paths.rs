@@ -126,6 +126,37 @@ fn is_release_file(path: &str) -> bool {
 /// ("Release 1.2.0", "bump version", "v1.2.0", "chore(release): …"), or it changes nothing but
 /// manifests, lockfiles and changelogs.
 pub fn is_version_bump(subject: &str, paths: &[&str]) -> bool {
+    says_release(subject) || (!paths.is_empty() && paths.iter().all(|p| is_release_file(p)))
+}
+
+/// What each rule of this module says of one path.
+#[derive(Clone, Copy)]
+pub(super) struct PathKind {
+    pub(super) test: bool,
+    pub(super) doc: bool,
+    pub(super) incidental: bool,
+    /// A file a release or version bump touches (manifest, lockfile, changelog).
+    pub(super) release: bool,
+}
+
+/// The kinds of the paths of a range, each path judged once: a range names the same files
+/// again and again.
+#[derive(Default)]
+pub(super) struct PathKinds<'a>(std::collections::HashMap<&'a str, PathKind>);
+
+impl<'a> PathKinds<'a> {
+    pub(super) fn of(&mut self, path: &'a str) -> PathKind {
+        *self.0.entry(path).or_insert_with(|| PathKind {
+            test: is_test_path(path),
+            doc: is_doc_path(path),
+            incidental: is_incidental(path),
+            release: is_release_file(path),
+        })
+    }
+}
+
+/// The subject half of [`is_version_bump`]: the subject says the commit cuts a release.
+pub(super) fn says_release(subject: &str) -> bool {
     let lower = subject.trim().to_ascii_lowercase();
     let versioned = lower
         .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ':')
@@ -143,10 +174,7 @@ pub fn is_version_bump(subject: &str, paths: &[&str]) -> bool {
                 .match_indices(w)
                 .any(|(i, _)| i == 0 || matches!(lower.as_bytes()[i - 1], b' ' | b'('))
         });
-    (versioned && says)
-        || lower.starts_with("chore(release)")
-        || lower.starts_with("bump version")
-        || (!paths.is_empty() && paths.iter().all(|p| is_release_file(p)))
+    (versioned && says) || lower.starts_with("chore(release)") || lower.starts_with("bump version")
 }
 
 #[cfg(test)]
