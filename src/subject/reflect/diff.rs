@@ -63,18 +63,13 @@ pub(super) fn tree_of(repo: &gix::Repository, commit: gix::ObjectId) -> Result<g
         .map_err(|e| Error::Repo(format!("cannot read the tree of {}: {e}", commit.id)))
 }
 
-/// The facts of one commit: its tree against its first parent's (`None` for a root commit).
-pub(super) fn commit_facts(
-    repo: &gix::Repository,
-    parent_tree: Option<gix::ObjectId>,
-    tree: gix::ObjectId,
-    state: &mut gix::diff::tree::State,
-) -> Result<CommitFacts> {
+/// The facts of one commit from the files it changed (its tree against its first parent's) and
+/// the lines of each, in the same order.
+pub(super) fn assemble(changes: Vec<FileChange>, lines: Vec<LineFacts>) -> CommitFacts {
     let mut facts = CommitFacts::default();
     let mut removed: Vec<String> = Vec::new();
     let mut added: Vec<(String, String)> = Vec::new();
-    for change in diff_trees(repo, parent_tree, tree, state)? {
-        let lines = count_lines(repo, &change)?;
+    for (change, lines) in changes.into_iter().zip(lines) {
         let status = match (&change.old, &change.new) {
             (None, _) => 'A',
             (_, None) => 'D',
@@ -104,7 +99,7 @@ pub(super) fn commit_facts(
             facts.todos.push((path, text));
         }
     }
-    Ok(facts)
+    facts
 }
 
 /// The files that differ between two trees (`old` `None`: every file of `new`).
@@ -182,27 +177,45 @@ pub(super) fn diff_trees(
 
 /// Lines added and deleted by one change, and the TODO/FIXME and test lines among them.
 pub(super) fn count_lines(repo: &gix::Repository, change: &FileChange) -> Result<LineFacts> {
-    let load = |side: Option<(gix::ObjectId, gix::objs::tree::EntryMode)>| -> Result<Vec<u8>> {
-        match side {
-            Some((id, _)) => repo
-                .find_blob(id)
-                .map(|mut b| b.take_data())
-                .map_err(|e| Error::Repo(format!("cannot read blob {id} ({}): {e}", change.path))),
-            None => Ok(Vec::new()),
-        }
-    };
-    if change.old.map(|o| o.0) == change.new.map(|n| n.0) {
-        return Ok(LineFacts::default()); // mode only: a change of no line
+    if change.mode_only() {
+        return Ok(LineFacts::default());
     }
-    let before = load(change.old)?;
-    let after = load(change.new)?;
+    let before = load_side(repo, change, change.old)?;
+    let after = load_side(repo, change, change.new)?;
+    Ok(line_facts(&before, &after))
+}
+
+/// One side's blob of a change (nothing for the side that has none).
+pub(super) fn load_side(
+    repo: &gix::Repository,
+    change: &FileChange,
+    side: Option<(gix::ObjectId, gix::objs::tree::EntryMode)>,
+) -> Result<Vec<u8>> {
+    match side {
+        Some((id, _)) => repo
+            .find_blob(id)
+            .map(|mut b| b.take_data())
+            .map_err(|e| Error::Repo(format!("cannot read blob {id} ({}): {e}", change.path))),
+        None => Ok(Vec::new()),
+    }
+}
+
+impl FileChange {
+    /// Only the mode changed: no line did.
+    pub(super) fn mode_only(&self) -> bool {
+        self.old.map(|o| o.0) == self.new.map(|n| n.0)
+    }
+}
+
+/// [`count_lines`] of the two sides' contents.
+pub(super) fn line_facts(before: &[u8], after: &[u8]) -> LineFacts {
     // Git's rule: a NUL in the first 8000 bytes makes a file binary.
     let binary = |d: &[u8]| d[..d.len().min(8000)].contains(&0);
-    if binary(&before) || binary(&after) || before.len().max(after.len()) > MAX_DIFF_BYTES {
-        return Ok(LineFacts {
+    if binary(before) || binary(after) || before.len().max(after.len()) > MAX_DIFF_BYTES {
+        return LineFacts {
             binary: true,
             ..LineFacts::default()
-        });
+        };
     }
     let mut facts = LineFacts::default();
     let note_added = |number: u32, line: &[u8], facts: &mut LineFacts| {
@@ -215,7 +228,7 @@ pub(super) fn count_lines(repo: &gix::Repository, change: &FileChange) -> Result
     };
     // The lines both sides share at the start and at the end are not diffed (as git trims
     // them): a one-line change to a long file interns a few lines, not all of them.
-    let (prefix, suffix) = common_ends(&before, &after);
+    let (prefix, suffix) = common_ends(before, after);
     let offset =
         u32::try_from(before[..prefix].iter().filter(|&&b| b == b'\n').count()).unwrap_or(u32::MAX);
     let (before, after) = (
@@ -239,7 +252,7 @@ pub(super) fn count_lines(repo: &gix::Repository, change: &FileChange) -> Result
             .filter(|l| is_todo(l))
             .map(|l| l.to_str_lossy().trim().to_string())
             .collect();
-        return Ok(facts);
+        return facts;
     }
     use gix::diff::blob::{Algorithm, Diff, InternedInput};
     let input = InternedInput::new(before, after);
@@ -263,7 +276,7 @@ pub(super) fn count_lines(repo: &gix::Repository, change: &FileChange) -> Result
     }
     facts.added = u64::from(diff.count_additions());
     facts.deleted = u64::from(diff.count_removals());
-    Ok(facts)
+    facts
 }
 
 /// The bytes of the whole lines two texts share at their start and, after that, at their end.

@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 
 use super::{Kind, Subject};
 
+mod blobs;
 mod cache;
 mod diff;
 mod facts;

@@ -1,6 +1,7 @@
-//! The range's commits walked and diffed at once: the walk hands each commit's diff to workers
-//! on every core as soon as its first parent's tree is known, so the diffs do not wait for the
-//! walk to end.
+//! The range's commits walked and diffed at once: the walk hands each commit's tree diff to
+//! workers on every core as soon as its first parent's tree is known, so the diffs do not wait
+//! for the walk to end; then the lines of the changed files are counted path by path
+//! (`blobs.rs`) and each commit's facts assembled.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, mpsc};
@@ -8,7 +9,7 @@ use std::sync::{Mutex, mpsc};
 use crate::error::{Error, Result};
 
 use super::cache::FactsCache;
-use super::diff::{CommitFacts, commit_facts, tree_of};
+use super::diff::{CommitFacts, FileChange, assemble, diff_trees, tree_of};
 use super::walk::{RangeCommit, commits};
 
 /// Commits handed to a worker at a time: neighbours share trees, so a worker's object cache
@@ -74,11 +75,20 @@ pub(super) fn walk_and_diff(
     for (h, &w) in order.iter().enumerate() {
         at[w] = h;
     }
-    let mut fresh = Vec::new();
+    // The files each new commit changed, in history order; then their lines, path by path.
+    let mut changed: Vec<Option<Vec<FileChange>>> = (0..order.len()).map(|_| None).collect();
     for batch in computed {
-        for (w, facts) in batch? {
-            fresh.push(at[w]);
-            by_walk[w] = Some(facts);
+        for (w, files) in batch? {
+            changed[at[w]] = Some(files);
+        }
+    }
+    let lines =
+        super::blobs::lines_of(&changed, (0..workers).map(|_| worker_repo(repo)).collect())?;
+    let mut fresh = Vec::new();
+    for (h, (files, lines)) in changed.into_iter().zip(lines).enumerate() {
+        if let Some(files) = files {
+            fresh.push(h);
+            by_walk[order[h]] = Some(assemble(files, lines));
         }
     }
     let per_commit = order.iter().map(|&w| by_walk[w].take()).collect();
@@ -173,11 +183,11 @@ fn worker_repo(repo: &gix::Repository) -> gix::Repository {
     repo
 }
 
-/// Diff the chunks of the queue until it closes.
+/// Diff the trees of the chunks of the queue until it closes.
 fn diff_jobs(
     repo: &gix::Repository,
     queue: &Mutex<mpsc::Receiver<Vec<Job>>>,
-) -> Result<Vec<(usize, CommitFacts)>> {
+) -> Result<Vec<(usize, Vec<FileChange>)>> {
     let mut state = gix::diff::tree::State::default();
     let mut done = Vec::new();
     loop {
@@ -191,7 +201,7 @@ fn diff_jobs(
             return Ok(done);
         };
         for (w, parent, tree) in chunk.into_iter().rev() {
-            done.push((w, commit_facts(repo, parent, tree, &mut state)?));
+            done.push((w, diff_trees(repo, parent, tree, &mut state)?));
         }
     }
 }
