@@ -17,16 +17,14 @@ fn strace_works() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// Run `interview` under `strace -f -y -e trace=fsync,fdatasync`: the lines of each sync call
-/// it or any of its children made (each with the file it synced, in `<…>`).
-fn syncs_of(interview: Interview<'_>, trace: &std::path::Path) -> Vec<String> {
+/// `interview` as `strace -f -y -e trace=fsync,fdatasync -o TRACE` runs it.
+fn under_strace(interview: Interview<'_>, trace: &std::path::Path) -> Command {
     let inner = interview.command();
     let mut cmd = Command::new("strace");
     cmd.args(["-f", "-qq", "-y", "-e", "trace=fsync,fdatasync", "-o"])
         .arg(trace)
         .arg(inner.get_program())
-        .args(inner.get_args())
-        .stdin(Stdio::null());
+        .args(inner.get_args());
     if let Some(dir) = inner.get_current_dir() {
         cmd.current_dir(dir);
     }
@@ -36,14 +34,11 @@ fn syncs_of(interview: Interview<'_>, trace: &std::path::Path) -> Vec<String> {
             None => cmd.env_remove(key),
         };
     }
-    let out = cmd.output().expect("run interview under strace");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    cmd
+}
+
+/// The lines of each sync call a traced run made (each with the file it synced, in `<…>`).
+fn sync_lines(trace: &std::path::Path) -> Vec<String> {
     let text = std::fs::read_to_string(trace).expect("the strace output");
     // A call another thread interrupted is printed twice: `fsync(… <unfinished ...>` and
     // `<... fsync resumed>`; only the first names the call.
@@ -53,8 +48,40 @@ fn syncs_of(interview: Interview<'_>, trace: &std::path::Path) -> Vec<String> {
         .collect()
 }
 
+/// Run `interview` under `strace -f -y -e trace=fsync,fdatasync`: the lines of each sync call
+/// it or any of its children made (each with the file it synced, in `<…>`).
+fn syncs_of(interview: Interview<'_>, trace: &std::path::Path) -> Vec<String> {
+    let out = under_strace(interview, trace)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run interview under strace");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    sync_lines(trace)
+}
+
+/// How many of `syncs` are of the session's transcript, and of the session's directory.
+fn transcript_and_directory_syncs(repo: &TempRepo, syncs: &[String]) -> (usize, usize) {
+    let transcript = syncs
+        .iter()
+        .filter(|l| l.contains("fdatasync(") && l.contains("/transcript.jsonl>"))
+        .count();
+    let session = repo.session_dir();
+    let id = session.file_name().unwrap().to_string_lossy();
+    let directory = syncs
+        .iter()
+        .filter(|l| l.contains(&format!("/{id}>)")))
+        .count();
+    (transcript, directory)
+}
+
 #[test]
-fn a_two_turn_session_syncs_what_the_person_typed_and_little_else() {
+fn a_replayed_two_turn_session_syncs_its_rounds_and_little_else() {
     if !strace_works() {
         eprintln!(
             "SKIPPED a_two_turn_session_syncs_what_the_person_typed_and_little_else: strace is not installed or may not trace here (.ci/run installs it)"
@@ -92,39 +119,72 @@ fn a_two_turn_session_syncs_what_the_person_typed_and_little_else() {
     // The bound: a synced write of a file is two calls (the file, then its directory). The
     // first run in a worktree: `/.interview/` added to .git/info/exclude (2). Making the
     // session: session.json and state.json (4), its name in sessions/ (1); ending it: the
-    // state and the transcript's `done` (3). Each round: its gate in answers.json (2), its end
-    // in the transcript (1) and the next turn in the state (2). Each answer or decision: in
-    // answers.json (2), the transcript (1) and the state (2). Nothing else: no step inside a
-    // turn, no file of the turn, no runner log. (Before this rule the same session made about
-    // four times as many: every step, file and event was synced.)
-    let bound = 10 + 5 * rounds + 5 * (answers + decisions);
+    // state and the transcript's `done` (3). Each round: its end in the transcript (1) and the
+    // next turn in the state (2). Each decision: in answers.json (2), the transcript (1) and
+    // the state (2). A replayed answer or gate is not synced on its own: the answers file
+    // still holds it, and the round's end carries it. Nothing else: no step inside a turn, no
+    // file of the turn, no runner log. (Before these rules the same session made about nine
+    // times as many: every step, file, answer and event was synced.)
+    let bound = 10 + 3 * rounds + 5 * decisions;
     assert!(
         syncs.len() <= bound,
         "{} sync calls for {answers} answers, {decisions} decisions and {rounds} round(s), more than {bound}:\n{}",
         syncs.len(),
         syncs.join("\n")
     );
-
-    // And what was typed is synced as it is given: each answer's transcript line, and each
-    // answer's answers.json and state.json renames (a sync of the session's directory).
-    let transcript = syncs
-        .iter()
-        .filter(|l| l.contains("fdatasync(") && l.contains("/transcript.jsonl>"))
-        .count();
+    // The round's end and the session's are synced, with every answer line before them.
+    let (transcript, _) = transcript_and_directory_syncs(&repo, &syncs);
     assert!(
-        transcript > answers + decisions + rounds,
-        "the transcript was synced {transcript} times for {answers} answers:\n{}",
+        transcript > rounds,
+        "the transcript was synced {transcript} times for {rounds} round(s):\n{}",
         syncs.join("\n")
     );
-    let session = repo.session_dir();
-    let id = session.file_name().unwrap().to_string_lossy();
-    let directory = syncs
-        .iter()
-        .filter(|l| l.contains(&format!("/{id}>)")))
-        .count();
+}
+
+/// What a person types is on the disk before the next question is shown: each answer's
+/// transcript line, and each answer's answers.json and state.json renames (a sync of the
+/// session's directory). At a real terminal, under `strace`.
+#[test]
+fn typed_answers_are_synced_one_by_one() {
+    if !strace_works() {
+        eprintln!(
+            "SKIPPED typed_answers_are_synced_one_by_one: strace is not installed or may not trace here (.ci/run installs it)"
+        );
+        return;
+    }
+    let repo = TempRepo::new();
+    let trace = repo.scratch("typed-syncs.txt");
+    let mut cmd = under_strace(
+        Interview::of_work_item(&repo)
+            .runner("honest.sh")
+            .args(["--max-turns", "2"])
+            .yes(),
+        &trace,
+    );
+    // At the terminal as a person meets it (as `Interview::at_terminal` starts it).
+    cmd.env("NO_COLOR", "1").env("TERM", "dumb");
+    let mut session = expectrl::Session::spawn(cmd).expect("spawn at a pty");
+    session.set_expect_timeout(Some(WAIT));
+    let mut pty = Pty { session };
+    pty.answer("N to skip entirely.", "y");
+    pty.answer("Where will this service run?", "2");
+    pty.answer("Who uses the export?", "ops");
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 0, "{rest}");
+    assert_eq!(repo.state()["status"], "done");
+    let answers = repo.events("answer").len();
+    assert_eq!(answers, 2, "{:?}", repo.events("answer"));
+    let syncs = sync_lines(&trace);
+    let (transcript, directory) = transcript_and_directory_syncs(&repo, &syncs);
+    let rounds = repo.events("round_end").len();
+    assert!(
+        transcript > answers + rounds,
+        "the transcript was synced {transcript} times for {answers} typed answers:\n{}",
+        syncs.join("\n")
+    );
     assert!(
         directory >= 2 * answers,
-        "the session's directory was synced {directory} times for {answers} answers:\n{}",
+        "the session's directory was synced {directory} times for {answers} typed answers:\n{}",
         syncs.join("\n")
     );
 }

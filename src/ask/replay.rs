@@ -522,7 +522,14 @@ impl<'a> RecordingPerson<'a> {
             .file
             .to_json_pretty()
             .map_err(|e| AskError::Io(std::io::Error::other(format!("encoding answers: {e}"))))?;
-        crate::atomic::write(&self.path, text.as_bytes()).map_err(|e| {
+        // A replayed line is still in the file it came from: it needs no sync of its own
+        // (docs/architecture.md, "Durability"); a typed one is on the disk before it is used.
+        let durability = if self.inner.replayed() {
+            crate::atomic::Durability::Replaced
+        } else {
+            crate::atomic::Durability::Synced
+        };
+        crate::atomic::write_via(&self.path, text.as_bytes(), None, None, durability).map_err(|e| {
             AskError::Io(std::io::Error::new(
                 e.kind(),
                 format!("saving answers to {}: {e}", self.path.display()),

@@ -103,6 +103,14 @@ impl Session<'_> {
         self.record_step(|s| s.status = Status::WaitingForPerson)?;
         let state_path = self.dir.join("state.json");
         let workspace_id = self.repo.workspace_id.clone();
+        // Answers replayed from a file are not synced one by one: the file still holds them, and
+        // the round's end (synced) carries them (docs/architecture.md, "Durability").
+        let replayed = self.person.replayed();
+        let answer_durability = if replayed {
+            super::tier::Durability::Replaced
+        } else {
+            super::tier::Durability::Synced
+        };
         self.person
             .at_round(self.state.rounds.len().saturating_sub(1));
         let outcome = {
@@ -122,17 +130,21 @@ impl Session<'_> {
                     RoundStep::Answer { record, skip_all } => {
                         round.answers.push(record.clone());
                         round.skipped_all |= skip_all;
-                        transcript
-                            .record(&TranscriptEvent::Answer {
-                                turn,
-                                answer: record,
-                            })
-                            .map_err(std::io::Error::other)?;
+                        let event = TranscriptEvent::Answer {
+                            turn,
+                            answer: record,
+                        };
+                        if replayed {
+                            transcript.record_replayed(&event)
+                        } else {
+                            transcript.record(&event)
+                        }
+                        .map_err(std::io::Error::other)?;
                         "answered"
                     }
                 };
                 state
-                    .save(&state_path, super::tier::Durability::Synced)
+                    .save(&state_path, answer_durability)
                     .map_err(std::io::Error::other)?;
                 super::test_hook::pause_at(point, turn);
                 Ok(())

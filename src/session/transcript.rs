@@ -174,6 +174,20 @@ impl Transcript {
     /// Append one event, synced with the lines before it when the event says so
     /// ([`TranscriptEvent::synced`]): an answer is on the disk before the next question is shown.
     pub fn record(&mut self, event: &TranscriptEvent<'_>) -> Result<()> {
+        self.append(event)?;
+        if event.synced() {
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Append an answer replayed from an answers file: not synced on its own, since that file
+    /// still holds it (a resume replays it again); the round's end, synced, carries it.
+    pub fn record_replayed(&mut self, event: &TranscriptEvent<'_>) -> Result<()> {
+        self.append(event)
+    }
+
+    fn append(&mut self, event: &TranscriptEvent<'_>) -> Result<()> {
         let line = Line {
             event,
             at: super::state::now_iso(),
@@ -191,9 +205,6 @@ impl Transcript {
             .map_err(|e| Error::io("cannot append to the transcript", e))?;
         self.torn = false;
         self.unsynced = true;
-        if event.synced() {
-            self.sync()?;
-        }
         Ok(())
     }
 
