@@ -491,3 +491,60 @@ fn a_range_computed_before_is_read_whole() {
         non_merges.trim()
     );
 }
+
+/// The range's commits are git's wherever the base is: on HEAD's first-parent chain with merges
+/// above it, off that chain (a side branch merged long ago), inside a side branch, and on a
+/// chain without merges (read without gix's walk).
+#[test]
+fn the_range_is_git_s_wherever_the_base_is() {
+    let repo = generated();
+    for k in 0..3 {
+        repo.write(&format!("src/top{k}.rs"), &format!("fn top{k}() {{}}\n"));
+        repo.git(&["add", &format!("src/top{k}.rs")]);
+        repo.git(&["commit", "-q", "-m", &format!("top {k}")]);
+    }
+    // (`v1` is younger than the generated commits: the chain ahead of the walk stops at once
+    // there, and the walk does it all; `HEAD~3~40` is on the chain, 40 first parents down,
+    // with merges above it.)
+    for base in [
+        "v1",
+        "HEAD~3~40",
+        "HEAD~3~1",
+        "side3",
+        "side10~2",
+        "HEAD~2",
+        "HEAD~3",
+        "HEAD",
+    ] {
+        let f = reflect::gather(repo.path(), base).unwrap();
+        let range = format!("{base}..HEAD");
+        assert_eq!(
+            f.commits,
+            count(&repo, &["rev-list", "--count", &range]),
+            "{base}"
+        );
+        assert_eq!(
+            f.merges,
+            count(&repo, &["rev-list", "--merges", "--count", &range]),
+            "{base}"
+        );
+        let (mut added, mut deleted, mut files) = (0u64, 0u64, BTreeSet::new());
+        for line in lines(
+            &repo,
+            &["log", "--numstat", "--no-renames", "--format=", &range],
+        ) {
+            let parts: Vec<&str> = line.split('\t').collect();
+            added += parts[0].parse::<u64>().unwrap();
+            deleted += parts[1].parse::<u64>().unwrap();
+            files.insert(parts[2].to_string());
+        }
+        assert_eq!(
+            (f.lines_added, f.lines_deleted, f.files_changed),
+            (added, deleted, files.len()),
+            "{base}"
+        );
+        let newest: Vec<String> = lines(&repo, &["rev-list", "--max-count=3", &range]);
+        let listed: Vec<&str> = f.subjects.iter().take(3).map(|c| c.oid.as_str()).collect();
+        assert_eq!(listed, newest, "{base}");
+    }
+}

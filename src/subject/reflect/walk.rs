@@ -29,46 +29,60 @@ impl RangeCommit {
     }
 }
 
-/// The commits reachable from `head` and not from `base`, each handed to `each` with its index
-/// in the walk as soon as it is decoded (so its diff can start while the walk goes on); then
-/// all of them newest first in history order, with the walk index of each.
-///
-/// History order: a commit always comes before its parents; among commits ready at the same
-/// point, the newer committer time first, then the larger id (git's `--date-order`, made
-/// deterministic).
-pub(super) fn commits(
-    repo: &gix::Repository,
-    head: gix::ObjectId,
-    base: gix::ObjectId,
-    range: &str,
-    mut each: impl FnMut(usize, &RangeCommit) -> Result<()>,
-) -> Result<(Vec<RangeCommit>, Vec<usize>)> {
-    let mailmap = mailmap_at(repo, head);
-    // gix paints the boundary between `head` and `base` first, decoding the range's commits,
-    // then walks them, decoding them again, and each is decoded once more below: an object
-    // cache large enough for some 100,000 commits serves the second and third reads (a third
-    // of the walk's time on 10,000 commits).
-    let mut repo = repo.clone();
-    repo.object_cache_size(Some(32 * 1024 * 1024));
-    let walk = repo
-        .rev_walk([head])
-        .with_hidden([base])
-        .all()
-        .map_err(|e| Error::Repo(format!("cannot walk {range}: {e}")))?;
-    let mut found = Vec::new();
-    for info in walk {
-        let info = info.map_err(|e| Error::Repo(format!("cannot walk {range}: {e}")))?;
-        let object = repo
-            .find_object(info.id)
-            .map_err(|e| Error::Repo(format!("cannot read commit {}: {e}", info.id)))?;
-        let commit = decode(info.id, &object.data, repo.object_hash(), &mailmap)?;
-        each(found.len(), &commit)?;
-        found.push(commit);
+/// Reads and decodes the range's commits: through an object cache large enough for some
+/// 100,000 commits, so a commit decoded ahead of gix's walk (see `workers.rs`) is not inflated
+/// again when the walk paints the boundary between `head` and `base`, nor when it yields it.
+pub(super) struct Walker {
+    repo: gix::Repository,
+    mailmap: gix::mailmap::Snapshot,
+}
+
+impl Walker {
+    pub(super) fn new(repo: &gix::Repository, head: gix::ObjectId) -> Walker {
+        let mut repo = repo.clone();
+        repo.object_cache_size(Some(32 * 1024 * 1024));
+        let mailmap = mailmap_at(&repo, head);
+        Walker { repo, mailmap }
     }
-    let order = history_order(&found);
-    let mut slots: Vec<Option<RangeCommit>> = found.into_iter().map(Some).collect();
-    let ordered = order.iter().filter_map(|&i| slots[i].take()).collect();
-    Ok((ordered, order))
+
+    /// One commit, read and decoded.
+    pub(super) fn decode(&self, id: gix::ObjectId) -> Result<RangeCommit> {
+        let object = self
+            .repo
+            .find_object(id)
+            .map_err(|e| Error::Repo(format!("cannot read commit {id}: {e}")))?;
+        decode(id, &object.data, self.repo.object_hash(), &self.mailmap)
+    }
+
+    /// The commits reachable from `head` and not from `base`: each id handed to `commit` as the
+    /// walk reaches it, which gives the commit (decoded then, or earlier); then all of them
+    /// newest first in history order.
+    ///
+    /// History order: a commit always comes before its parents; among commits ready at the same
+    /// point, the newer committer time first, then the larger id (git's `--date-order`, made
+    /// deterministic).
+    pub(super) fn commits(
+        &self,
+        head: gix::ObjectId,
+        base: gix::ObjectId,
+        range: &str,
+        mut commit: impl FnMut(gix::ObjectId) -> Result<RangeCommit>,
+    ) -> Result<Vec<RangeCommit>> {
+        let walk = self
+            .repo
+            .rev_walk([head])
+            .with_hidden([base])
+            .all()
+            .map_err(|e| Error::Repo(format!("cannot walk {range}: {e}")))?;
+        let mut found = Vec::new();
+        for info in walk {
+            let info = info.map_err(|e| Error::Repo(format!("cannot walk {range}: {e}")))?;
+            found.push(commit(info.id)?);
+        }
+        let order = history_order(&found);
+        let mut slots: Vec<Option<RangeCommit>> = found.into_iter().map(Some).collect();
+        Ok(order.iter().filter_map(|&i| slots[i].take()).collect())
+    }
 }
 
 fn decode(

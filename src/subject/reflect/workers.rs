@@ -1,24 +1,32 @@
-//! The range's commits walked and diffed at once: the walk hands each commit's tree diff to
-//! workers on every core as soon as its first parent's tree is known, so the diffs do not wait
-//! for the walk to end; then the lines of the changed files are counted path by path
-//! (`blobs.rs`) and each commit's facts assembled.
+//! The range's commits walked and diffed at once: each commit's tree diff goes to workers on
+//! every core as soon as its first parent's tree is known, so the diffs do not wait for the walk
+//! to end; then the lines of the changed files are counted path by path (`blobs.rs`) and each
+//! commit's facts assembled.
+//!
+//! gix's walk of `base..head` yields nothing until it has painted the whole boundary between the
+//! two (a third of the walk's time), so the first-parent chain from HEAD, where most of a range
+//! lies, is decoded and handed out ahead of it; the walk then finds those commits decoded.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, mpsc};
 
 use crate::error::{Error, Result};
 
 use super::cache::FactsCache;
 use super::diff::{CommitFacts, FileChange, assemble, diff_trees, tree_of};
-use super::walk::{RangeCommit, commits};
+use super::walk::{RangeCommit, Walker};
 
 /// Commits handed to a worker at a time: neighbours share trees, so a worker's object cache
 /// serves the parent of the commit it just read.
 const CHUNK: usize = 256;
 
-/// One diff to compute: the commit's index in the walk, its first parent's tree (`None` for a
-/// root commit) and its own tree.
-type Job = (usize, Option<gix::ObjectId>, gix::ObjectId);
+/// How far (in committer time) before the base the chain ahead of the walk goes at most, when
+/// the base is not on it: a bound on work the walk may then not need, generous for clock skew.
+const AHEAD_SLOP_SECONDS: i64 = 86_400;
+
+/// One diff to compute: the commit, its first parent's tree (`None` for a root commit) and its
+/// own tree.
+type Job = (gix::ObjectId, Option<gix::ObjectId>, gix::ObjectId);
 
 /// What [`walk_and_diff`] found.
 pub(super) struct Diffed {
@@ -67,31 +75,33 @@ pub(super) fn walk_and_diff(
     });
     let Walked {
         commits,
-        order,
-        mut by_walk,
+        mut cached,
     } = walked?;
-    // History index by walk index.
-    let mut at = vec![0; order.len()];
-    for (h, &w) in order.iter().enumerate() {
-        at[w] = h;
-    }
-    // The files each new commit changed, in history order; then their lines, path by path.
-    let mut changed: Vec<Option<Vec<FileChange>>> = (0..order.len()).map(|_| None).collect();
+    let at: HashMap<gix::ObjectId, usize> =
+        commits.iter().enumerate().map(|(h, c)| (c.id, h)).collect();
+    // The files each new commit changed, in history order (a commit diffed ahead of the walk
+    // that is not in the range is dropped); then their lines, path by path.
+    let mut changed: Vec<Option<Vec<FileChange>>> = (0..commits.len()).map(|_| None).collect();
     for batch in computed {
-        for (w, files) in batch? {
-            changed[at[w]] = Some(files);
+        for (id, files) in batch? {
+            if let Some(&h) = at.get(&id) {
+                changed[h] = Some(files);
+            }
         }
     }
     let lines =
         super::blobs::lines_of(&changed, (0..workers).map(|_| worker_repo(repo)).collect())?;
     let mut fresh = Vec::new();
+    let mut per_commit = Vec::with_capacity(commits.len());
     for (h, (files, lines)) in changed.into_iter().zip(lines).enumerate() {
-        if let Some(files) = files {
-            fresh.push(h);
-            by_walk[order[h]] = Some(assemble(files, lines));
-        }
+        per_commit.push(match files {
+            Some(files) => {
+                fresh.push(h);
+                Some(assemble(files, lines))
+            }
+            None => cached.remove(&commits[h].id),
+        });
     }
-    let per_commit = order.iter().map(|&w| by_walk[w].take()).collect();
     Ok(Diffed {
         commits,
         per_commit,
@@ -99,17 +109,63 @@ pub(super) fn walk_and_diff(
     })
 }
 
-/// What the walk found: the commits in history order, the walk index of each, and the diffs
-/// the cache already had, by walk index.
+/// What the walk found: the commits in history order, and the diffs the cache already had.
 struct Walked {
     commits: Vec<RangeCommit>,
-    order: Vec<usize>,
-    by_walk: Vec<Option<CommitFacts>>,
+    cached: HashMap<gix::ObjectId, CommitFacts>,
 }
 
-/// Walk the range, sending each non-merge commit the cache does not know to the workers once
-/// its first parent's tree is known: at once for a root commit or a parent already walked,
-/// when the parent is walked (usually next), or after the walk for a parent outside the range.
+/// Hands each commit's diff out once its first parent's tree is known: at once for a root
+/// commit or a parent seen before, when the parent is seen (usually next), or after the walk
+/// for a parent outside the range.
+struct Dispatch<'c> {
+    cache: &'c mut FactsCache,
+    jobs: mpsc::Sender<Vec<Job>>,
+    chunk: Vec<Job>,
+    trees: HashMap<gix::ObjectId, gix::ObjectId>,
+    /// Children waiting for their first parent to be seen: `(commit, own tree)`.
+    waiting: HashMap<gix::ObjectId, Vec<(gix::ObjectId, gix::ObjectId)>>,
+    /// The commits handed out or waiting (each is offered once even if seen twice).
+    offered: HashSet<gix::ObjectId>,
+    cached: HashMap<gix::ObjectId, CommitFacts>,
+}
+
+impl Dispatch<'_> {
+    /// A commit seen (ahead of the walk or by it).
+    fn offer(&mut self, c: &RangeCommit) {
+        self.trees.insert(c.id, c.tree);
+        if !c.merge() && self.offered.insert(c.id) {
+            if let Some(facts) = self.cache.get(&c.id) {
+                self.cached.insert(c.id, facts);
+            } else {
+                match c.parents.first() {
+                    None => self.chunk.push((c.id, None, c.tree)),
+                    Some(p) => match self.trees.get(p) {
+                        Some(&parent_tree) => self.chunk.push((c.id, Some(parent_tree), c.tree)),
+                        None => self.waiting.entry(*p).or_default().push((c.id, c.tree)),
+                    },
+                }
+            }
+        }
+        for (child, tree) in self.waiting.remove(&c.id).unwrap_or_default() {
+            self.chunk.push((child, Some(c.tree), tree));
+        }
+        self.send(true);
+    }
+
+    fn send(&mut self, full_only: bool) {
+        if !self.chunk.is_empty() && (!full_only || self.chunk.len() >= CHUNK) {
+            // The workers only stop early on an error, which the join reports.
+            let _ = self.jobs.send(std::mem::replace(
+                &mut self.chunk,
+                Vec::with_capacity(CHUNK),
+            ));
+        }
+    }
+}
+
+/// Walk the range, handing out each non-merge commit the cache does not know (see
+/// [`Dispatch`]), the first-parent chain from HEAD ahead of the walk.
 fn feed(
     repo: &gix::Repository,
     head: gix::ObjectId,
@@ -118,52 +174,69 @@ fn feed(
     cache: &mut FactsCache,
     jobs: mpsc::Sender<Vec<Job>>,
 ) -> Result<Walked> {
-    let mut trees: HashMap<gix::ObjectId, gix::ObjectId> = HashMap::new();
-    // Children waiting for their first parent to be walked: `(walk index, own tree)`.
-    let mut waiting: HashMap<gix::ObjectId, Vec<(usize, gix::ObjectId)>> = HashMap::new();
-    let mut by_walk: Vec<Option<CommitFacts>> = Vec::new();
-    let mut chunk: Vec<Job> = Vec::with_capacity(CHUNK);
-    let send = |chunk: &mut Vec<Job>, full_only: bool| {
-        if !chunk.is_empty() && (!full_only || chunk.len() >= CHUNK) {
-            // The workers only stop early on an error, which the join reports.
-            let _ = jobs.send(std::mem::replace(chunk, Vec::with_capacity(CHUNK)));
-        }
+    let walker = Walker::new(repo, head);
+    let mut dispatch = Dispatch {
+        cache,
+        jobs,
+        chunk: Vec::with_capacity(CHUNK),
+        trees: HashMap::new(),
+        waiting: HashMap::new(),
+        offered: HashSet::new(),
+        cached: HashMap::new(),
     };
-    let (commits, order) = commits(repo, head, base, range, |w, c| {
-        trees.insert(c.id, c.tree);
-        by_walk.push(None);
-        if !c.merge() {
-            if let Some(facts) = cache.get(&c.id) {
-                by_walk[w] = Some(facts);
-            } else {
-                match c.parents.first() {
-                    None => chunk.push((w, None, c.tree)),
-                    Some(p) => match trees.get(p) {
-                        Some(&parent_tree) => chunk.push((w, Some(parent_tree), c.tree)),
-                        None => waiting.entry(*p).or_default().push((w, c.tree)),
-                    },
-                }
+    // Ahead of the walk: HEAD's first parents down to the base, or to a day before its time
+    // when it is not among them (the walk then drops what is outside the range).
+    let base_time = walker.decode(base).map(|c| c.time).ok();
+    let mut chain: Vec<RangeCommit> = Vec::new();
+    let mut on_chain: HashSet<gix::ObjectId> = HashSet::new();
+    let mut next = Some(head);
+    while let Some(id) = next.filter(|&id| id != base && !on_chain.contains(&id)) {
+        let c = walker.decode(id)?;
+        dispatch.offer(&c);
+        next = c
+            .parents
+            .first()
+            .copied()
+            .filter(|_| base_time.is_none_or(|t| c.time >= t - AHEAD_SLOP_SECONDS));
+        on_chain.insert(id);
+        chain.push(c);
+    }
+    // A chain without a merge that ends at the base is the whole range, in history order: every
+    // ancestor of its commits is on it or an ancestor of the base. Else the walk finds the rest.
+    let commits = if next == Some(base) && chain.iter().all(|c| c.parents.len() == 1) {
+        chain
+    } else {
+        let mut ahead: HashMap<gix::ObjectId, RangeCommit> =
+            chain.into_iter().map(|c| (c.id, c)).collect();
+        walker.commits(head, base, range, |id| match ahead.remove(&id) {
+            Some(c) => Ok(c),
+            None => {
+                let c = walker.decode(id)?;
+                dispatch.offer(&c);
+                Ok(c)
             }
+        })?
+    };
+    // First parents outside the range: the boundary, read once each (for commits of the range).
+    let in_range: HashSet<gix::ObjectId> = commits.iter().map(|c| c.id).collect();
+    for (parent, children) in std::mem::take(&mut dispatch.waiting) {
+        let children: Vec<_> = children
+            .into_iter()
+            .filter(|(child, _)| in_range.contains(child))
+            .collect();
+        if children.is_empty() {
+            continue;
         }
-        for (child, tree) in waiting.remove(&c.id).unwrap_or_default() {
-            chunk.push((child, Some(c.tree), tree));
-        }
-        send(&mut chunk, true);
-        Ok(())
-    })?;
-    // First parents outside the range: the boundary, read once each.
-    for (parent, children) in waiting {
         let parent_tree = tree_of(repo, parent)?;
         for (child, tree) in children {
-            chunk.push((child, Some(parent_tree), tree));
-            send(&mut chunk, true);
+            dispatch.chunk.push((child, Some(parent_tree), tree));
+            dispatch.send(true);
         }
     }
-    send(&mut chunk, false);
+    dispatch.send(false);
     Ok(Walked {
         commits,
-        order,
-        by_walk,
+        cached: dispatch.cached,
     })
 }
 
@@ -187,7 +260,7 @@ fn worker_repo(repo: &gix::Repository) -> gix::Repository {
 fn diff_jobs(
     repo: &gix::Repository,
     queue: &Mutex<mpsc::Receiver<Vec<Job>>>,
-) -> Result<Vec<(usize, Vec<FileChange>)>> {
+) -> Result<Vec<(gix::ObjectId, Vec<FileChange>)>> {
     let mut state = gix::diff::tree::State::default();
     let mut done = Vec::new();
     loop {
