@@ -548,3 +548,39 @@ fn the_range_is_git_s_wherever_the_base_is() {
         assert_eq!(listed, newest, "{base}");
     }
 }
+
+/// A real `interview reflect` writes what the cache learnt on another thread while the session
+/// starts: the guard's first snapshot waits for it (a write landing during a turn would be
+/// reported as the runner's change to the local tier), and it is complete on the disk when the
+/// tool exits. The write is held back 400 ms (a debug-only hook) while the runner works 800 ms.
+#[test]
+fn the_cache_written_beside_the_session_is_done_before_the_first_snapshot() {
+    let repo = generated();
+    let out = crate::util::Interview::reflect(&repo, "v1")
+        .runner("sleeps-then-asks.sh")
+        .env("TEST_SLEEP", "0.8")
+        .env("INTERVIEW_TEST_CACHE_WRITE_DELAY_MS", "400")
+        .answers(r#"{ "interview_answers": 1, "answers": { "first": "skip" } }"#)
+        .yes()
+        .out("-")
+        .run()
+        .exits(0);
+    assert!(!out.stderr.contains("changed"), "{}", out.stderr);
+    let dir = repo.path().join(".interview/cache");
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let file = format!("reflect-commits-v{}.json", reflect::FACTS_VERSION);
+    assert_eq!(names, vec![file.clone()], "no temporary file is left");
+    let text = std::fs::read_to_string(dir.join(&file)).unwrap();
+    let mut lines = text.lines();
+    let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let commits: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let plain = reflect::gather(repo.path(), "v1").unwrap();
+    assert_eq!(header["ranges"][0]["facts"]["commits"], plain.commits);
+    assert_eq!(
+        commits["commits"].as_object().unwrap().len(),
+        plain.commits - plain.merges
+    );
+}

@@ -19,7 +19,10 @@ pub fn reflect(cwd: &Path, look: Presentation, tag: &str, run: &RunOptions) -> R
         let subject = crate::subject::reflect(&repo.worktree, tag)?;
         Ok((subject, None))
     };
-    new_interview(cwd, look, (Kind::Reflect, tag, false), run, None, find)
+    let result = new_interview(cwd, look, (Kind::Reflect, tag, false), run, None, find);
+    // The facts' cache is on the disk before the process ends, however the interview ended.
+    crate::subject::reflect::settle();
+    result
 }
 
 /// `interview intent ID [--from FILE|-] [--clarify-into FILE]`.

@@ -58,6 +58,8 @@ impl Session<'_> {
         crate::guard::save_restore_copies(&scope, &files.restore)
             .map_err(|e| Error::Guard(format!("cannot keep copies before turn {turn}: {e}")))?;
         // A signal during a snapshot ends the session as aborted (exit 130), as during the runner.
+        // Nothing the tool writes in the local tier may still be under way when it is looked at.
+        crate::subject::reflect::settle();
         let before = match Snapshot::take(&scope) {
             Ok(s) => s,
             Err(GuardError::Interrupted) => {

@@ -104,6 +104,11 @@ impl FactsCache {
         cache
     }
 
+    /// Whether there is a cache to read and write.
+    pub(super) fn enabled(&self) -> bool {
+        self.dir.is_some()
+    }
+
     /// Use no cache after all (the tier's contents are not to be trusted).
     pub(super) fn disable(&mut self) {
         *self = FactsCache::none();

@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 
 use crate::error::{Error, Result};
 
@@ -34,20 +35,38 @@ struct ChurnAcc {
 
 /// Collect the facts of `rev..HEAD`, computing every commit's diff.
 pub fn gather(repo_root: &Path, rev: &str) -> Result<ReflectFacts> {
-    gather_with(repo_root, rev, &mut FactsCache::none())
+    gather_with(repo_root, rev, FactsCache::none())
 }
 
 /// Collect the facts of `rev..HEAD` through the cache of the local tier at
 /// `<worktree>/.interview/` when it exists: a range computed before is read whole, else only the
 /// commits not diffed before are.
 pub fn gather_cached(repo_root: &Path, rev: &str) -> Result<ReflectFacts> {
-    let mut cache = FactsCache::open(repo_root);
-    let facts = gather_with(repo_root, rev, &mut cache)?;
-    cache.save();
-    Ok(facts)
+    let facts = gather_cached_later(repo_root, rev);
+    settle();
+    facts
 }
 
-fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<ReflectFacts> {
+/// [`gather_cached`], with what the cache learnt written on another thread: the facts are back
+/// before it is on the disk. [`settle`] waits for it (before anything looks at the local tier:
+/// the guard's first snapshot) and must be called before the process ends.
+pub fn gather_cached_later(repo_root: &Path, rev: &str) -> Result<ReflectFacts> {
+    gather_with(repo_root, rev, FactsCache::open(repo_root))
+}
+
+/// The cache writes [`gather_cached_later`] started and nobody has waited for yet.
+static WRITES: Mutex<Vec<std::thread::JoinHandle<()>>> = Mutex::new(Vec::new());
+
+/// Wait for every cache write [`gather_cached_later`] started. A write that failed (or whose
+/// thread stopped) only costs the next run time.
+pub fn settle() {
+    let writes = std::mem::take(&mut *WRITES.lock().unwrap_or_else(PoisonError::into_inner));
+    for write in writes {
+        let _ = write.join();
+    }
+}
+
+fn gather_with(repo_root: &Path, rev: &str, mut cache: FactsCache) -> Result<ReflectFacts> {
     let repo = open(repo_root)?;
     let base = resolve(&repo, rev)?;
     let head = repo
@@ -72,7 +91,7 @@ fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<Re
         return Ok(facts);
     }
     let base_tree = tree_of(&repo, base)?;
-    let facts = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         // The net change between the two trees needs no commit: it is read on the other core
         // while the commits are walked.
         let net = {
@@ -88,32 +107,44 @@ fn gather_with(repo_root: &Path, rev: &str, cache: &mut FactsCache) -> Result<Re
             commits,
             per_commit,
             fresh,
-        } = walk_and_diff(&repo, head, base, &range, cache)?;
+        } = walk_and_diff(&repo, head, base, &range, &mut cache)?;
         let (net, head_paths) = net.join().unwrap_or_else(|_| {
             Err(Error::Other(
                 "the worker comparing the base with HEAD stopped unexpectedly".into(),
             ))
         })?;
-        // The new commits are encoded for the cache on another core while the facts are folded.
-        cache.parse_commits();
-        let known: &FactsCache = cache;
-        Ok::<_, Error>(std::thread::scope(|inner| {
-            let encoding = inner.spawn(|| {
-                known.encode(
+        let diffed = Arc::new((commits, per_commit));
+        // What the cache learnt is encoded and written on another core while the facts are
+        // folded and the session starts; the range's own facts follow once folded.
+        let (folded, range_facts) = mpsc::channel::<ReflectFacts>();
+        if cache.enabled() {
+            let diffed = Arc::clone(&diffed);
+            let write = std::thread::spawn(move || {
+                cache.parse_commits();
+                let (commits, per_commit) = &*diffed;
+                let encoded = cache.encode(
                     fresh
                         .iter()
                         .filter_map(|&i| Some((&commits[i].id, per_commit[i].as_ref()?))),
-                )
+                );
+                cache.set_encoded(encoded);
+                super::test_hook::delay_cache_write();
+                // No facts: the fold did not finish, and only the commits are kept.
+                if let Ok(facts) = range_facts.recv() {
+                    cache.put_range(&base, &head, &facts);
+                }
+                cache.save();
             });
-            let facts = fold(range, base, head, &commits, &per_commit, net, &head_paths);
-            // A worker that stopped only costs the next run time.
-            (facts, encoding.join().ok().flatten())
-        }))
-    })?;
-    let (facts, encoded) = facts;
-    cache.set_encoded(encoded);
-    cache.put_range(&base, &head, &facts);
-    Ok(facts)
+            WRITES
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(write);
+        }
+        let (commits, per_commit) = &*diffed;
+        let facts = fold(range, base, head, commits, per_commit, net, &head_paths);
+        let _ = folded.send(facts.clone());
+        Ok(facts)
+    })
 }
 
 /// The facts of the range from its commits, their diffs and the net change.

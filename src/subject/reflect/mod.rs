@@ -17,6 +17,7 @@ mod gather;
 mod markdown;
 mod paths;
 mod range;
+mod test_hook;
 mod todos;
 mod walk;
 mod workers;
@@ -27,7 +28,7 @@ pub use facts::{
     AuthorCount, CommitLine, FileChurn, FileEvent, Gap, ReflectFacts, TestFacts, TodoLine, counted,
     duration_text,
 };
-pub use gather::{civil_date, gather, gather_cached};
+pub use gather::{civil_date, gather, gather_cached, gather_cached_later, settle};
 pub use markdown::{MARKDOWN_MAX_LINES, facts_markdown};
 pub use paths::{is_doc_path, is_incidental, is_test_path, is_version_bump};
 pub use range::{nearest_tags, rank_nearest, resolve};
@@ -36,7 +37,8 @@ pub use range::{nearest_tags, rank_nearest, resolve};
 /// revision) and collect the facts of `rev..HEAD` (through the local tier's cache when the tier
 /// exists).
 pub fn reflect(repo_root: &Path, rev: &str) -> Result<Subject> {
-    let facts = gather_cached(repo_root, rev)?;
+    // The cache is written meanwhile: the session waits for it before its first snapshot.
+    let facts = gather_cached_later(repo_root, rev)?;
     let facts_markdown = facts_markdown(&facts);
     let facts_json = serde_json::to_value(&facts)
         .map_err(|e| Error::Other(format!("cannot serialise the facts of {rev}..HEAD: {e}")))?;
