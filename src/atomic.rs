@@ -29,6 +29,19 @@ pub enum Durability {
     Replaced,
 }
 
+impl Durability {
+    /// What a session records: synced when a person types the answers; only renamed into place
+    /// when they are replayed from an answers file, which still holds them (a crash is answered
+    /// by replaying again). Files outside the local tier are synced either way.
+    pub fn of_session(replayed: bool) -> Durability {
+        if replayed {
+            Durability::Replaced
+        } else {
+            Durability::Synced
+        }
+    }
+}
+
 /// Write `bytes` to `path` atomically and synced.
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_with_mode(path, bytes, None)

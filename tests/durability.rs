@@ -81,10 +81,10 @@ fn transcript_and_directory_syncs(repo: &TempRepo, syncs: &[String]) -> (usize, 
 }
 
 #[test]
-fn a_replayed_two_turn_session_syncs_its_rounds_and_little_else() {
+fn a_replayed_session_syncs_only_what_lies_outside_the_local_tier() {
     if !strace_works() {
         eprintln!(
-            "SKIPPED a_two_turn_session_syncs_what_the_person_typed_and_little_else: strace is not installed or may not trace here (.ci/run installs it)"
+            "SKIPPED a_replayed_session_syncs_only_what_lies_outside_the_local_tier: strace is not installed or may not trace here (.ci/run installs it)"
         );
         return;
     }
@@ -116,27 +116,19 @@ fn a_replayed_two_turn_session_syncs_its_rounds_and_little_else() {
         "{answers} answers, {rounds} rounds"
     );
 
-    // The bound: a synced write of a file is two calls (the file, then its directory). The
-    // first run in a worktree: `/.interview/` added to .git/info/exclude (2). Making the
-    // session: session.json and state.json (4), its name in sessions/ (1); ending it: the
-    // state and the transcript's `done` (3). Each round: its end in the transcript (1) and the
-    // next turn in the state (2). Each decision: in answers.json (2), the transcript (1) and
-    // the state (2). A replayed answer or gate is not synced on its own: the answers file
-    // still holds it, and the round's end carries it. Nothing else: no step inside a turn, no
-    // file of the turn, no runner log. (Before these rules the same session made about nine
-    // times as many: every step, file, answer and event was synced.)
-    let bound = 10 + 3 * rounds + 5 * decisions;
+    // Nothing is typed in a replay: the session's own files are renamed into place, never
+    // synced (the answers file still holds every answer; a crash is answered by replaying
+    // again). What lies outside the local tier still is: here only the first run's line in
+    // .git/info/exclude (the file, then its directory), since the document goes to stdout.
+    // (Before these rules the same session made 96 sync calls.)
+    let outside: Vec<&String> = syncs
+        .iter()
+        .filter(|l| !l.contains("/.interview"))
+        .collect();
     assert!(
-        syncs.len() <= bound,
-        "{} sync calls for {answers} answers, {decisions} decisions and {rounds} round(s), more than {bound}:\n{}",
+        syncs.len() <= 2 && outside.len() == syncs.len(),
+        "{} sync calls for {answers} answers, {decisions} decisions and {rounds} round(s):\n{}",
         syncs.len(),
-        syncs.join("\n")
-    );
-    // The round's end and the session's are synced, with every answer line before them.
-    let (transcript, _) = transcript_and_directory_syncs(&repo, &syncs);
-    assert!(
-        transcript > rounds,
-        "the transcript was synced {transcript} times for {rounds} round(s):\n{}",
         syncs.join("\n")
     );
 }

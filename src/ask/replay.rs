@@ -524,11 +524,7 @@ impl<'a> RecordingPerson<'a> {
             .map_err(|e| AskError::Io(std::io::Error::other(format!("encoding answers: {e}"))))?;
         // A replayed line is still in the file it came from: it needs no sync of its own
         // (docs/architecture.md, "Durability"); a typed one is on the disk before it is used.
-        let durability = if self.inner.replayed() {
-            crate::atomic::Durability::Replaced
-        } else {
-            crate::atomic::Durability::Synced
-        };
+        let durability = crate::atomic::Durability::of_session(self.inner.replayed());
         crate::atomic::write_via(&self.path, text.as_bytes(), None, None, durability).map_err(|e| {
             AskError::Io(std::io::Error::new(
                 e.kind(),

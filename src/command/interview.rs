@@ -127,7 +127,11 @@ fn new_interview(
     let mut session_settings = settings.session.clone();
     session_settings.out = settings.out_for(subject.kind, &subject.id);
     session_settings.clarify_into = clarify_into;
-    let prepared = match prepared.clone().publish(&subject, &session_settings) {
+    let replayed = person.replayed();
+    let prepared = match prepared
+        .clone()
+        .publish(&subject, &session_settings, replayed)
+    {
         Ok(p) => p,
         Err(e) => {
             prepared.discard();

@@ -106,7 +106,14 @@ impl Prepared {
 
     /// Write the session's files and move it into place: after this it is listed, resumable
     /// and complete.
-    pub fn publish(mut self, subject: &Subject, settings: &Settings) -> Result<Prepared> {
+    /// `replayed`: the answers come from a file ([`tier::Durability::of_session`]).
+    pub fn publish(
+        mut self,
+        subject: &Subject,
+        settings: &Settings,
+        replayed: bool,
+    ) -> Result<Prepared> {
+        let durability = tier::Durability::of_session(replayed);
         SessionFile {
             session_file: 1,
             subject: subject.clone(),
@@ -114,14 +121,16 @@ impl Prepared {
             out: settings.out.clone(),
             clarify_into: settings.clarify_into.clone(),
         }
-        .save(&self.dir)?;
+        .save(&self.dir, durability)?;
         State::new(self.id.clone(), subject, settings)
-            .save(&self.dir.join("state.json"), tier::Durability::Synced)?;
+            .save(&self.dir.join("state.json"), durability)?;
         let place = self.tier.sessions().join(&self.id);
         std::fs::rename(&self.dir, &place)
             .map_err(|e| Error::io(format!("cannot create {}", place.display()), e))?;
         // The session's name is on the disk before anything is asked in it.
-        crate::atomic::sync_dir(&self.tier.sessions());
+        if durability == tier::Durability::Synced {
+            crate::atomic::sync_dir(&self.tier.sessions());
+        }
         self.dir = place;
         self.published = true;
         Ok(self)
@@ -180,10 +189,10 @@ impl SessionFile {
         })
     }
 
-    fn save(&self, dir: &Path) -> Result<()> {
+    fn save(&self, dir: &Path, durability: tier::Durability) -> Result<()> {
         let json = serde_json::to_vec_pretty(self)
             .map_err(|e| Error::State(format!("cannot encode the session: {e}")))?;
-        tier::write_atomic(&dir.join("session.json"), &json, tier::Durability::Synced)
+        tier::write_atomic(&dir.join("session.json"), &json, durability)
     }
 }
 
@@ -208,14 +217,15 @@ impl<'p> Session<'p> {
         settings: Settings,
         person: &'p mut dyn Person,
     ) -> Result<Session<'p>> {
+        let replayed = person.replayed();
         let prepared = if prepared.published {
             prepared
         } else {
-            prepared.publish(&subject, &settings)?
+            prepared.publish(&subject, &settings, replayed)?
         };
         let Prepared { tier, id, dir, .. } = prepared;
         let state = State::new(id, &subject, &settings);
-        let transcript = Transcript::open(&dir.join("transcript.jsonl"))?;
+        let transcript = Transcript::open(&dir.join("transcript.jsonl"), replayed)?;
         let session = Session {
             repo,
             tier,
@@ -227,7 +237,6 @@ impl<'p> Session<'p> {
             transcript,
         };
         let mut session = session;
-        let replayed = session.person.replayed();
         session.transcript.record(&TranscriptEvent::SessionStart {
             session: &session.state.session,
             kind: session.subject.kind,
@@ -248,7 +257,7 @@ impl<'p> Session<'p> {
         person: &'p mut dyn Person,
     ) -> Result<Session<'p>> {
         let tier = LocalTier::open(&repo.worktree, &repo.common_dir)?;
-        let transcript = Transcript::open(&dir.join("transcript.jsonl"))?;
+        let transcript = Transcript::open(&dir.join("transcript.jsonl"), person.replayed())?;
         let mut session = Session {
             repo,
             tier,
@@ -287,10 +296,12 @@ impl<'p> Session<'p> {
         &self.state.session
     }
 
-    /// Save the state, synced: what it records survives a power loss.
+    /// Save the state, synced when a person answers: what it records survives a power loss.
     fn save(&self) -> Result<()> {
-        self.state
-            .save(&self.dir.join("state.json"), tier::Durability::Synced)
+        self.state.save(
+            &self.dir.join("state.json"),
+            tier::Durability::of_session(self.person.replayed()),
+        )
     }
 
     /// Change the state with `change`, then save it synced: the way anything a resume needs is

@@ -106,11 +106,7 @@ impl Session<'_> {
         // Answers replayed from a file are not synced one by one: the file still holds them, and
         // the round's end (synced) carries them (docs/architecture.md, "Durability").
         let replayed = self.person.replayed();
-        let answer_durability = if replayed {
-            super::tier::Durability::Replaced
-        } else {
-            super::tier::Durability::Synced
-        };
+        let answer_durability = super::tier::Durability::of_session(replayed);
         self.person
             .at_round(self.state.rounds.len().saturating_sub(1));
         let outcome = {

@@ -129,10 +129,13 @@ pub struct Transcript {
     /// The file does not end with a newline (a power loss cut its last line): the next event
     /// starts on a line of its own.
     torn: bool,
+    /// The answers are replayed from a file: no event is synced (`Durability::of_session`).
+    replayed: bool,
 }
 
 impl Transcript {
-    pub fn open(path: &Path) -> Result<Transcript> {
+    /// `replayed`: the session's answers come from a file, so nothing here is synced.
+    pub fn open(path: &Path, replayed: bool) -> Result<Transcript> {
         use std::os::unix::fs::OpenOptionsExt;
         // Never appended through a link, nor blocked on a FIFO, put in its place.
         let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
@@ -168,6 +171,7 @@ impl Transcript {
             file,
             unsynced: false,
             torn,
+            replayed,
         })
     }
 
@@ -208,9 +212,9 @@ impl Transcript {
         Ok(())
     }
 
-    /// Sync what was appended since the last sync.
+    /// Sync what was appended since the last sync (nothing in a replay).
     fn sync(&mut self) -> Result<()> {
-        if self.unsynced {
+        if self.unsynced && !self.replayed {
             self.file
                 .sync_data()
                 .map_err(|e| Error::io("cannot sync the transcript", e))?;
@@ -243,7 +247,7 @@ mod tests {
     fn an_event_is_one_line_with_its_name_and_time_and_sorted_keys() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("transcript.jsonl");
-        let mut t = Transcript::open(&path).unwrap();
+        let mut t = Transcript::open(&path, false).unwrap();
         t.record(&TranscriptEvent::TurnStart {
             turn: 2,
             r#final: true,
@@ -280,7 +284,7 @@ mod tests {
             format!("{whole}{{\"at\":\"2026-01-01T00:00:01Z\",\"eve"),
         )
         .unwrap();
-        let mut t = Transcript::open(&path).unwrap();
+        let mut t = Transcript::open(&path, false).unwrap();
         t.record(&TranscriptEvent::Aborted { turn: 1 }).unwrap();
         t.record(&TranscriptEvent::Aborted { turn: 2 }).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
