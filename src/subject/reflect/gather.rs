@@ -54,15 +54,16 @@ pub fn gather_cached_later(repo_root: &Path, rev: &str) -> Result<ReflectFacts> 
     gather_with(repo_root, rev, FactsCache::open(repo_root))
 }
 
-/// The cache writes [`gather_cached_later`] started and nobody has waited for yet.
-static WRITES: Mutex<Vec<std::thread::JoinHandle<()>>> = Mutex::new(Vec::new());
+/// The cache writes [`gather_cached_later`] started and nobody has waited for yet: each says
+/// when its file is in place (and then frees what it held on its own time).
+static WRITES: Mutex<Vec<mpsc::Receiver<()>>> = Mutex::new(Vec::new());
 
-/// Wait for every cache write [`gather_cached_later`] started. A write that failed (or whose
-/// thread stopped) only costs the next run time.
+/// Wait for every cache write [`gather_cached_later`] started to be in place. A write that
+/// failed (or whose thread stopped) only costs the next run time.
 pub fn settle() {
     let writes = std::mem::take(&mut *WRITES.lock().unwrap_or_else(PoisonError::into_inner));
-    for write in writes {
-        let _ = write.join();
+    for written in writes {
+        let _ = written.recv();
     }
 }
 
@@ -119,7 +120,8 @@ fn gather_with(repo_root: &Path, rev: &str, mut cache: FactsCache) -> Result<Ref
         let (folded, range_facts) = mpsc::channel::<ReflectFacts>();
         if cache.enabled() {
             let diffed = Arc::clone(&diffed);
-            let write = std::thread::spawn(move || {
+            let (written, in_place) = mpsc::channel::<()>();
+            std::thread::spawn(move || {
                 cache.parse_commits();
                 let (commits, per_commit) = &*diffed;
                 let encoded = cache.encode(
@@ -134,11 +136,12 @@ fn gather_with(repo_root: &Path, rev: &str, mut cache: FactsCache) -> Result<Ref
                     cache.put_range(&base, &head, &facts);
                 }
                 cache.save();
+                let _ = written.send(());
             });
             WRITES
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .push(write);
+                .push(in_place);
         }
         let (commits, per_commit) = &*diffed;
         let facts = fold(range, base, head, commits, per_commit, net, &head_paths);
