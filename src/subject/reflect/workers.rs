@@ -91,16 +91,42 @@ pub(super) fn walk_and_diff(
     }
     let lines =
         super::blobs::lines_of(&changed, (0..workers).map(|_| worker_repo(repo)).collect())?;
-    let mut fresh = Vec::new();
-    let mut per_commit = Vec::with_capacity(commits.len());
-    for (h, (files, lines)) in changed.into_iter().zip(lines).enumerate() {
-        per_commit.push(match files {
-            Some(files) => {
-                fresh.push(h);
-                Some(assemble(files, lines))
-            }
-            None => cached.remove(&commits[h].id),
-        });
+    // Each commit's facts, assembled on every core (in runs of neighbouring commits).
+    let fresh: Vec<usize> = (0..changed.len())
+        .filter(|&h| changed[h].is_some())
+        .collect();
+    let mut work: Vec<(Option<Vec<FileChange>>, Vec<super::diff::LineFacts>)> =
+        changed.into_iter().zip(lines).collect();
+    let run = work.len().div_ceil(workers).max(1);
+    let mut per_commit: Vec<Option<CommitFacts>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = work
+            .chunks_mut(run)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter_mut()
+                        .map(|(files, lines)| {
+                            files
+                                .take()
+                                .map(|files| assemble(files, std::mem::take(lines)))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    if per_commit.len() != commits.len() {
+        return Err(Error::Other(
+            "a worker assembling the facts of commits stopped unexpectedly".into(),
+        ));
+    }
+    for (slot, commit) in per_commit.iter_mut().zip(&commits) {
+        if slot.is_none() {
+            *slot = cached.remove(&commit.id);
+        }
     }
     Ok(Diffed {
         commits,
