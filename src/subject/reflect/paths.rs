@@ -158,15 +158,8 @@ impl<'a> PathKinds<'a> {
 /// The subject half of [`is_version_bump`]: the subject says the commit cuts a release.
 pub(super) fn says_release(subject: &str) -> bool {
     let lower = subject.trim().to_ascii_lowercase();
-    let versioned = lower
-        .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ':')
-        .any(|w| {
-            let w = w.trim_start_matches('v');
-            w.contains('.')
-                && w.split('.')
-                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
-        });
-    // A word at the start, or after a space or an opening parenthesis.
+    // A word at the start, or after a space or an opening parenthesis (which also covers
+    // "chore(release)" and "bump version"); most subjects have none, and stop here.
     let says = ["release", "bump", "version", "prepare", "publish", "cut "]
         .iter()
         .any(|w| {
@@ -174,7 +167,19 @@ pub(super) fn says_release(subject: &str) -> bool {
                 .match_indices(w)
                 .any(|(i, _)| i == 0 || matches!(lower.as_bytes()[i - 1], b' ' | b'('))
         });
-    (versioned && says) || lower.starts_with("chore(release)") || lower.starts_with("bump version")
+    if !says {
+        return false;
+    }
+    lower.starts_with("chore(release)")
+        || lower.starts_with("bump version")
+        || lower
+            .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ':')
+            .any(|w| {
+                let w = w.trim_start_matches('v');
+                w.contains('.')
+                    && w.split('.')
+                        .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+            })
 }
 
 #[cfg(test)]
