@@ -56,14 +56,7 @@ fn two_replays_produce_byte_identical_documents() {
 #[test]
 fn reflect_replays_are_byte_identical_too() {
     let repo = TempRepo::new();
-    for (i, name) in ["a", "b", "c"].iter().enumerate() {
-        repo.write(
-            &format!("src/{name}.rs"),
-            &format!("pub fn {name}() -> u32 {{ {i} }}\n"),
-        );
-        repo.git(&["add", "-A"]);
-        repo.git(&["commit", "-q", "-m", &format!("add {name}")]);
-    }
+    repo.commit_files(&["a", "b", "c"]);
     let run = |out: &str| {
         Interview::reflect(&repo, "HEAD~3")
             .answers(r#"{ "interview_answers": 1, "gate": "n" }"#)

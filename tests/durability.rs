@@ -89,14 +89,7 @@ fn a_replayed_session_syncs_only_what_lies_outside_the_local_tier() {
         return;
     }
     let repo = TempRepo::new();
-    for (i, name) in ["a", "b", "c"].iter().enumerate() {
-        repo.write(
-            &format!("src/{name}.rs"),
-            &format!("pub fn {name}() -> u32 {{ {i} }}\n"),
-        );
-        repo.git(&["add", "-A"]);
-        repo.git(&["commit", "-q", "-m", &format!("add {name}")]);
-    }
+    repo.commit_files(&["a", "b", "c"]);
     // As `scripts/bench-reflect.sh` runs it: the built-in interviewer, a replay, no document file.
     let interview = Interview::reflect(&repo, "HEAD~3")
         .preset("builtin")
@@ -184,21 +177,16 @@ fn typed_answers_are_synced_one_by_one() {
 /// Run `honest.sh` on the shared work item, answering the first round, stopped still once that
 /// round is over (before the next turn is saved) and killed there with SIGKILL.
 fn killed_after_the_first_round(repo: &TempRepo) {
-    let mut child = Interview::of_work_item(repo)
-        .runner("honest.sh")
-        .answers(
-            r#"{ "interview_answers": 1, "answers": { "deployment_target": "1", "users": "ops" } }"#,
-        )
-        .yes()
-        .pause_at("round_end@1")
-        .command()
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start interview");
-    repo.wait_until_paused();
-    child.kill().expect("kill -9");
-    child.wait().expect("wait");
+    killed_when_paused(
+        repo,
+        Interview::of_work_item(repo)
+            .runner("honest.sh")
+            .answers(
+                r#"{ "interview_answers": 1, "answers": { "deployment_target": "1", "users": "ops" } }"#,
+            )
+            .yes()
+            .pause_at("round_end@1"),
+    );
     std::fs::remove_file(repo.pause_mark()).unwrap();
 }
 

@@ -5,24 +5,13 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::util::{Interview, TempRepo, WAIT, alive, answered, pids, stderr, stdout, wait_until};
+use crate::util::{
+    Interview, TempRepo, WAIT, alive, answered, killed_when_paused, pids, stderr, stdout,
+    wait_until,
+};
 
 const HONEST: &str = r#"{ "interview_answers": 1, "gate": "y",
   "answers": { "deployment_target": "2", "users": "analysts", "encoding": "utf-8" } }"#;
-
-/// Run `interview` until it pauses at its `pause_at` step, then kill it with SIGKILL.
-fn killed_when_paused(repo: &TempRepo, interview: Interview<'_>) {
-    let _ = std::fs::remove_file(repo.pause_mark());
-    let mut child = interview
-        .command()
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start interview");
-    repo.wait_until_paused();
-    child.kill().expect("kill -9");
-    child.wait().expect("wait");
-}
 
 // 13. Smaller items.
 

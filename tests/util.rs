@@ -193,6 +193,18 @@ impl TempRepo {
         self.git(&["commit", "-q", "-m", "add submodule"]);
     }
 
+    /// Commit `src/<name>.rs` for each name, one commit each (`add <name>`).
+    pub fn commit_files(&self, names: &[&str]) {
+        for (i, name) in names.iter().enumerate() {
+            self.write(
+                &format!("src/{name}.rs"),
+                &format!("pub fn {name}() -> u32 {{ {i} }}\n"),
+            );
+            self.git(&["add", "-A"]);
+            self.git(&["commit", "-q", "-m", &format!("add {name}")]);
+        }
+    }
+
     /// A command for the real binary, run in this repository with a clean environment.
     pub fn cmd(&self) -> Command {
         let mut c = Command::new(bin());
@@ -322,4 +334,18 @@ impl TempRepo {
             .map(|l| serde_json::from_str(l).expect("each telemetry line is JSON"))
             .collect()
     }
+}
+
+/// Run `interview` until it pauses at its `pause_at` step, then kill it with SIGKILL.
+pub fn killed_when_paused(repo: &TempRepo, interview: Interview<'_>) {
+    let _ = std::fs::remove_file(repo.pause_mark());
+    let mut child = interview
+        .command()
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start interview");
+    repo.wait_until_paused();
+    child.kill().expect("kill -9");
+    child.wait().expect("wait");
 }
