@@ -2,8 +2,6 @@
 //! written and before the session was marked done. A resume removes what the kill left and
 //! finishes without running the turn again, without asking, and without another document.
 
-use std::process::Child;
-
 use crate::util::*;
 
 const NO_QUESTIONS: &str = r#"{ "interview_answers": 1 }"#;
@@ -19,20 +17,8 @@ fn killed_at(repo: &TempRepo, pause: &str, out: Option<&str>) {
     if let Some(out) = out {
         interview = interview.out(out);
     }
-    let child = interview
-        .command()
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("start interview");
-    repo.wait_until_paused();
-    kill9(child);
+    killed_when_paused(repo, interview);
     std::fs::remove_file(repo.pause_mark()).unwrap();
-}
-
-fn kill9(mut child: Child) {
-    child.kill().expect("kill -9");
-    child.wait().expect("wait");
 }
 
 /// The names in `dir` that start with a dot (temporary files), sorted.
@@ -189,20 +175,16 @@ fn a_resume_after_the_clarifications_were_written_does_not_add_them_twice() {
     repo.write("spec.md", "# Spec\n");
     let answers = r#"{ "interview_answers": 1, "gate": "y",
   "answers": { "deployment_target": "2", "users": "analysts", "encoding": "utf-8" } }"#;
-    let child = Interview::of_work_item(&repo)
-        .runner("honest.sh")
-        .answers(answers)
-        .arg("--clarify-into")
-        .arg("spec.md")
-        .yes()
-        .pause_at("concluded@3")
-        .command()
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("start interview");
-    repo.wait_until_paused();
-    kill9(child);
+    killed_when_paused(
+        &repo,
+        Interview::of_work_item(&repo)
+            .runner("honest.sh")
+            .answers(answers)
+            .arg("--clarify-into")
+            .arg("spec.md")
+            .yes()
+            .pause_at("concluded@3"),
+    );
     let clarified = repo.read("spec.md");
     assert_eq!(clarified.matches("A: analysts").count(), 1, "{clarified}");
     Interview::resume(&repo)

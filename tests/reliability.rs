@@ -6,7 +6,7 @@ use std::os::fd::OwnedFd;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::util::{Interview, TempRepo, stderr, stdout};
+use crate::util::{Interview, TempRepo, started_paused, stderr, stdout};
 
 const HONEST: &str = r#"{ "interview_answers": 1, "gate": "y",
   "answers": { "deployment_target": "2", "users": "analysts", "encoding": "utf-8" } }"#;
@@ -51,18 +51,14 @@ impl Drop for Running {
 }
 
 fn start_paused(repo: &TempRepo) -> Running {
-    let child = Interview::of_work_item(repo)
-        .yes()
-        .runner("honest.sh")
-        .answers(HONEST)
-        .pause_at("dispatch@1")
-        .command()
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start interview");
-    repo.wait_until_paused();
-    Running(child)
+    Running(started_paused(
+        repo,
+        Interview::of_work_item(repo)
+            .yes()
+            .runner("honest.sh")
+            .answers(HONEST)
+            .pause_at("dispatch@1"),
+    ))
 }
 
 #[test]

@@ -336,16 +336,22 @@ impl TempRepo {
     }
 }
 
-/// Run `interview` until it pauses at its `pause_at` step, then kill it with SIGKILL.
-pub fn killed_when_paused(repo: &TempRepo, interview: Interview<'_>) {
+/// Start `interview` (output discarded) and wait until it pauses at its `pause_at` step.
+pub fn started_paused(repo: &TempRepo, interview: Interview<'_>) -> Child {
     let _ = std::fs::remove_file(repo.pause_mark());
-    let mut child = interview
+    let child = interview
         .command()
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("start interview");
     repo.wait_until_paused();
+    child
+}
+
+/// Run `interview` until it pauses at its `pause_at` step, then kill it with SIGKILL.
+pub fn killed_when_paused(repo: &TempRepo, interview: Interview<'_>) {
+    let mut child = started_paused(repo, interview);
     child.kill().expect("kill -9");
     child.wait().expect("wait");
 }
