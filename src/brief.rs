@@ -30,6 +30,10 @@ pub struct BriefContext {
     pub previous_failure: Option<String>,
     /// Earlier rounds of questions and what the person said.
     pub rounds: Vec<Round>,
+    /// The answers are replayed from a file (CI): the same subject and answers must give the
+    /// same document, so the built-in interviewer reads no earlier document of the subject.
+    #[serde(default)]
+    pub replayed: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -82,6 +82,7 @@ fn context(subject: &Subject, turn: u32, final_turn: bool, rounds: Vec<Round>) -
         final_turn,
         previous_failure: None,
         rounds,
+        replayed: false,
     }
 }
 
@@ -492,6 +493,7 @@ proptest::proptest! {
             final_turn: false,
             previous_failure: None,
             rounds: Vec::new(),
+            replayed: false,
         };
         let receipt = interview::runner::builtin::decide(&ctx, repo.path());
         let json = interview::runner::builtin::receipt_json(&receipt).unwrap();

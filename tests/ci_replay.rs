@@ -53,6 +53,29 @@ fn two_replays_produce_byte_identical_documents() {
     assert_eq!(repo.read("first.md"), repo.read("second.md"));
 }
 
+/// docs/ci.md's job: the document is committed at its default place, and the replay (written to a
+/// fresh path) must still come out identical to it. An interactive re-run reads that earlier
+/// document and does not ask what it answered; a replay must not, or it asks other questions
+/// and writes another document.
+#[test]
+fn a_replay_beside_the_committed_document_gives_that_document() {
+    let repo = example_repo();
+    let answers = fixtures().join("answers/intent-42.json");
+    replay_42(&repo, &answers, "docs/interviews/intent-42.md").exits(0);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "the interview's document"]);
+    let again = replay_42(&repo, &answers, "again.md").exits(0);
+    assert!(
+        !again.stderr.contains("never asked"),
+        "the replay asked other questions: {}",
+        again.stderr
+    );
+    assert_eq!(
+        repo.read("again.md"),
+        repo.read("docs/interviews/intent-42.md")
+    );
+}
+
 #[test]
 fn reflect_replays_are_byte_identical_too() {
     let repo = TempRepo::new();

@@ -51,6 +51,7 @@ fn context(subject: &Subject, final_turn: bool, rounds: Vec<Round>) -> BriefCont
         final_turn,
         previous_failure: None,
         rounds,
+        replayed: false,
     }
 }
 

@@ -35,6 +35,7 @@ fn first_receipt(repo: &TempRepo, final_turn: bool) -> Receipt {
         final_turn,
         previous_failure: None,
         rounds: Vec::new(),
+        replayed: false,
     };
     let json = interview::runner::builtin::receipt_json(&interview::runner::builtin::decide(
         &ctx,

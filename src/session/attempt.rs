@@ -183,6 +183,7 @@ impl Session<'_> {
             final_turn,
             previous_failure: previous_failure.map(str::to_string),
             rounds: self.state.rounds.clone(),
+            replayed: self.person.replayed(),
         };
         let paths = BriefPaths {
             receipt: files.receipt.display().to_string(),

@@ -414,7 +414,12 @@ fn previous(worktree: &Path, id: &str) -> (Vec<String>, Vec<(String, String, u32
 /// The analysis the decision of a turn needs.
 pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
     let f = facts(ctx);
-    let r = read(&f, worktree);
+    let mut r = read(&f, worktree);
+    // A replay must give the document its answers give, whatever an earlier run committed.
+    if ctx.replayed {
+        r.previous_open.clear();
+        r.previous_answered.clear();
+    }
     let mut findings = questions::findings(&r);
     // Answered in an earlier interview: not asked again (the answer is carried as an entry).
     findings.retain(|x| !r.previous_answered.iter().any(|(t, _, _)| *t == x.topic));
