@@ -12,6 +12,7 @@ mod finish;
 mod from_stdin;
 mod guard;
 mod guard_git_dir;
+mod guard_metadata;
 mod guard_safety;
 mod interviewer;
 mod kill_windows;

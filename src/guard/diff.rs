@@ -9,7 +9,7 @@ use super::files::FileDigest;
 use super::index::{IndexEntry, flag_list};
 use super::path::RepoPath;
 use super::report::{Category, GuardReport, Op};
-use super::status::{FileStatus, Fingerprint};
+use super::status::{FileStatus, Fingerprint, State};
 use super::{NestedRepo, Snapshot};
 
 /// Added, removed and changed keys of two maps.
@@ -42,6 +42,7 @@ pub fn diff(before: &Snapshot, after: &Snapshot) -> GuardReport {
         }
         extensions(&mut r, &before.index_extensions, &after.index_extensions);
         status(&mut r, &before.status, &after.status);
+        permissions(&mut r, before, after);
         ignored(&mut r, &before.ignored, &after.ignored);
     }
     hooks(&mut r, before, after);
@@ -271,6 +272,9 @@ fn describe_status(s: &FileStatus) -> String {
     if let Some(h) = &s.head {
         parts.push(format!("HEAD {}", short(h)));
     }
+    if let Some(t) = &s.case_of {
+        parts.push(format!("renamed from {t} (case only)"));
+    }
     if let Some(e) = &s.error {
         parts.push(format!("[unreadable: {e}]"));
     }
@@ -308,6 +312,32 @@ fn status(
             r.push(Category::Status, Op::Changed, path.escaped(), detail);
         }
         _ => {}
+    });
+}
+
+/// Worktree paths whose permission bits or owner changed. A path recorded on one side only has
+/// the usual ones on the other, unless it is gone there (told under status already).
+fn permissions(r: &mut GuardReport, before: &Snapshot, after: &Snapshot) {
+    let (b, a) = (&before.permissions, &after.permissions);
+    if b == a {
+        return;
+    }
+    let gone = |path: &RepoPath, from: &Snapshot, to: &Snapshot| {
+        let state = |s: &Snapshot| s.status.get(path).and_then(|st| st.worktree);
+        state(to) == Some(State::Deleted)
+            || (state(from) == Some(State::Untracked) && state(to).is_none())
+    };
+    map_diff(&b.unusual, &a.unusual, |path, pb, pa| {
+        let (from, to) = match (pb, pa) {
+            (Some(pb), Some(pa)) if pb != pa => (*pb, *pa),
+            (Some(pb), None) if !gone(path, before, after) => (*pb, a.usual.assumed(pb)),
+            (None, Some(pa)) if !gone(path, after, before) => (b.usual.assumed(pa), *pa),
+            _ => return,
+        };
+        let detail = from.describe_change(&to);
+        if !detail.is_empty() {
+            r.push(Category::Status, Op::Changed, path.escaped(), detail);
+        }
     });
 }
 
@@ -365,6 +395,13 @@ fn file_change(r: &mut GuardReport, cat: Category, subject: &str, b: &FileDigest
     }
     if b.mode != a.mode {
         parts.push(format!("mode {:04o} → {:04o}", b.mode, a.mode));
+    }
+    if b.owner != a.owner {
+        let show = |o: Option<(u32, u32)>| {
+            o.map(|(u, g)| format!("{u}:{g}"))
+                .unwrap_or_else(|| "-".into())
+        };
+        parts.push(format!("owner {} → {}", show(b.owner), show(a.owner)));
     }
     if b.link != a.link {
         let show = |l: &Option<RepoPath>| {

@@ -211,8 +211,11 @@ impl Kind {
 #[derive(Debug, Clone, Serialize)]
 pub struct FileDigest {
     pub kind: Kind,
-    /// Permission bits (`st_mode & 0o7777`).
+    /// Permission bits (`st_mode & 0o7777`: setuid, setgid and sticky included).
     pub mode: u32,
+    /// Owner and group (`st_uid`, `st_gid`): another user given a file can rewrite it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<(u32, u32)>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -230,6 +233,7 @@ impl FileDigest {
     pub fn same(&self, other: &FileDigest) -> bool {
         self.kind == other.kind
             && self.mode == other.mode
+            && self.owner == other.owner
             && self.sha256 == other.sha256
             && self.link == other.link
             && self.error == other.error
@@ -253,6 +257,7 @@ pub fn digest_limited(path: &Path, keep_text: bool, limit: u64) -> Option<FileDi
             return Some(FileDigest {
                 kind: Kind::Other,
                 mode: 0,
+                owner: None,
                 sha256: None,
                 link: None,
                 error: Some(e.kind().to_string()),
@@ -264,6 +269,7 @@ pub fn digest_limited(path: &Path, keep_text: bool, limit: u64) -> Option<FileDi
     let mut d = FileDigest {
         kind,
         mode: meta.mode() & 0o7777,
+        owner: Some((meta.uid(), meta.gid())),
         sha256: None,
         link: None,
         error: None,
@@ -301,6 +307,7 @@ pub fn digest_following(path: &Path) -> FileDigest {
         return FileDigest {
             kind: Kind::Other,
             mode: 0,
+            owner: None,
             sha256: None,
             link: None,
             error: Some("not found".into()),
@@ -313,6 +320,7 @@ pub fn digest_following(path: &Path) -> FileDigest {
     match fs::metadata(path) {
         Ok(meta) if meta.is_file() => {
             d.mode = meta.mode() & 0o7777;
+            d.owner = Some((meta.uid(), meta.gid()));
             let opened = OpenOptions::new()
                 .read(true)
                 .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
@@ -345,7 +353,10 @@ pub fn digest_following(path: &Path) -> FileDigest {
                 Err(e) => d.error = Some(e.kind().to_string()),
             }
         }
-        Ok(meta) if meta.is_dir() => d.mode = meta.mode() & 0o7777,
+        Ok(meta) if meta.is_dir() => {
+            d.mode = meta.mode() & 0o7777;
+            d.owner = Some((meta.uid(), meta.gid()));
+        }
         Ok(_) => d.error = Some("a link to a special file".into()),
         Err(e) => d.error = Some(format!("target: {}", e.kind())),
     }

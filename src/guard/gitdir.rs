@@ -81,8 +81,10 @@ pub fn record(layout: &Layout) -> GitDirRecord {
     {
         w.file(".git".into(), &layout.dot_git, d.kind);
     }
+    w.directory(".".into(), &layout.common_dir);
     w.dir(&layout.common_dir, 0);
     if !layout.git_dir.starts_with(&layout.common_dir) {
+        w.directory(w.label(&layout.git_dir), &layout.git_dir);
         w.dir(&layout.git_dir, 0);
     }
     w.out
@@ -120,6 +122,7 @@ impl Walk<'_> {
                 if depth >= MAX_DEPTH {
                     continue;
                 }
+                self.directory(self.label(&path), &path);
                 if name.as_bytes() == b"objects" && fs::symlink_metadata(dir.join("HEAD")).is_ok() {
                     self.objects(&path);
                 } else {
@@ -151,6 +154,34 @@ impl Walk<'_> {
             }
             self.file(label, &path, kind);
         }
+    }
+
+    /// Record a directory by its kind, permission bits and owner, as `label/` (the common
+    /// directory itself as `.`): a directory opened to other users (`chmod 777 .git/objects`)
+    /// and a new empty one that changes what git does (`rr-cache/` turns rerere on,
+    /// `rebase-merge/` and `sequencer/` make git believe an operation is in progress) are
+    /// changes. Its entries are recorded anyway, so not its times.
+    fn directory(&mut self, label: String, path: &Path) {
+        let Ok(meta) = fs::symlink_metadata(path) else {
+            return;
+        };
+        let label = if label == "." || label.ends_with('/') {
+            label
+        } else {
+            format!("{label}/")
+        };
+        self.out.files.insert(
+            label,
+            FileDigest {
+                kind: Kind::of(meta.file_type()),
+                mode: meta.mode() & 0o7777,
+                owner: Some((meta.uid(), meta.gid())),
+                sha256: None,
+                link: None,
+                error: None,
+                text: None,
+            },
+        );
     }
 
     /// Digest one non-directory entry.
@@ -205,6 +236,7 @@ impl Walk<'_> {
                     self.out.files.insert(format!("{label}/"), d);
                 }
             } else if bytes == b"pack" && ft.is_dir() {
+                self.directory(label, &path);
                 let Ok(packs) = fs::read_dir(&path) else {
                     continue;
                 };
@@ -220,6 +252,7 @@ impl Walk<'_> {
                 }
             } else if ft.is_dir() {
                 // `info/` (alternates, packs, commit-graph) and anything else: by content.
+                self.directory(label, &path);
                 self.dir(&path, 2);
             } else {
                 self.file(label, &path, Kind::of(ft));
@@ -310,6 +343,7 @@ fn stat_digest(path: &Path) -> Option<FileDigest> {
     Some(FileDigest {
         kind: Kind::of(meta.file_type()),
         mode: meta.mode() & 0o7777,
+        owner: Some((meta.uid(), meta.gid())),
         sha256: Some(files::sha256_hex(stat_line(&meta).as_bytes())),
         link: None,
         error: None,
@@ -345,6 +379,7 @@ fn fan_out_digest(dir: &Path, per_object: bool, special: &mut Vec<String>) -> Op
     Some(FileDigest {
         kind: Kind::Dir,
         mode: meta.mode() & 0o7777,
+        owner: Some((meta.uid(), meta.gid())),
         sha256: Some(files::sha256_hex(line.as_bytes())),
         link: None,
         error: None,

@@ -212,6 +212,7 @@ pub fn file_digest(path: &Path) -> Option<FileDigest> {
         Ok(h) => Some(FileDigest {
             kind: Kind::File,
             mode: meta.mode() & 0o7777,
+            owner: Some((meta.uid(), meta.gid())),
             sha256: Some(format!("index:{h}")),
             link: None,
             error: None,

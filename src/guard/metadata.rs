@@ -20,13 +20,18 @@ pub struct UserEnv {
     pub home: Option<PathBuf>,
     pub xdg_config_home: Option<PathBuf>,
     pub git_config_global: Option<PathBuf>,
-    /// `GIT_CONFIG_SYSTEM`, else `/etc/gitconfig` (read even under `GIT_CONFIG_NOSYSTEM`: the
-    /// person's next git may not have it set).
+    /// `GIT_CONFIG_SYSTEM`; read even under `GIT_CONFIG_NOSYSTEM` (the person's next git may
+    /// not have it set), as are the files below.
     pub git_config_system: Option<PathBuf>,
+    /// Look up every file this machine's gits read as their system config
+    /// (`system_config.rs`), for a snapshot of this worktree.
+    pub system_lookup: Option<PathBuf>,
 }
 
 impl UserEnv {
-    pub fn from_process() -> UserEnv {
+    /// From the environment, for a snapshot of `worktree` (which decides what git on `PATH` is
+    /// too close to the repository to be asked where its system config is).
+    pub fn from_process(worktree: &Path) -> UserEnv {
         let non_empty = |name: &str| {
             std::env::var_os(name)
                 .filter(|v| !v.is_empty())
@@ -36,10 +41,18 @@ impl UserEnv {
             home: non_empty("HOME"),
             xdg_config_home: non_empty("XDG_CONFIG_HOME"),
             git_config_global: non_empty("GIT_CONFIG_GLOBAL"),
-            git_config_system: Some(
-                non_empty("GIT_CONFIG_SYSTEM").unwrap_or_else(|| PathBuf::from("/etc/gitconfig")),
-            ),
+            git_config_system: non_empty("GIT_CONFIG_SYSTEM"),
+            system_lookup: Some(worktree.to_path_buf()),
         }
+    }
+
+    /// The system config files: `GIT_CONFIG_SYSTEM` and what the lookup finds.
+    pub fn system_files(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = self.git_config_system.iter().cloned().collect();
+        if let Some(worktree) = &self.system_lookup {
+            out.extend(super::system_config::files(worktree).iter().cloned());
+        }
+        out
     }
 
     pub fn xdg_git(&self, name: &str) -> Option<PathBuf> {
@@ -149,7 +162,7 @@ pub fn git_metadata(layout: &Layout) -> BTreeMap<String, FileDigest> {
 /// repository's own config files (directory, bytes): only what they include is listed.
 pub fn user_config_paths(env: &UserEnv, repo_texts: &[(PathBuf, Vec<u8>)]) -> Vec<PathBuf> {
     let mut roots = Vec::new();
-    roots.extend(env.git_config_system.clone());
+    roots.extend(env.system_files());
     match (&env.git_config_global, &env.home) {
         (Some(global), _) => roots.push(global.clone()),
         (None, Some(home)) => roots.push(home.join(".gitconfig")),

@@ -6,6 +6,7 @@
 //!
 //! Not for: deciding what to do about a change (the session applies the `--on-change` policy).
 
+mod case;
 pub mod command;
 mod config;
 mod diff;
@@ -16,6 +17,7 @@ mod index;
 mod index_file;
 mod layout;
 mod metadata;
+mod modes;
 pub mod path;
 mod queue;
 mod refs;
@@ -23,6 +25,7 @@ mod report;
 mod restore;
 mod reuse;
 mod status;
+mod system_config;
 mod take;
 mod test_hook;
 mod tracked;
@@ -39,11 +42,13 @@ pub use hooks::{Hooks, HooksDir};
 pub use index::IndexEntry;
 pub use layout::Layout;
 pub use metadata::Worktree;
+pub use modes::{Perm, Permissions, Usual};
 pub use path::RepoPath;
 pub use refs::RefTarget;
 pub use report::{Category, Change, GuardReport};
 pub use restore::{RestoreSummary, restore, save_restore_copies};
 pub use status::{FileStatus, Fingerprint, State};
+pub use system_config::files as system_config_files;
 
 /// What to snapshot: a worktree, minus directories the tool itself writes during a turn.
 #[derive(Debug, Clone)]
@@ -119,6 +124,9 @@ pub struct Snapshot {
     pub index_extensions: BTreeMap<String, String>,
     /// Paths that are not clean: staged, modified, deleted, type-changed, untracked.
     pub status: BTreeMap<RepoPath, FileStatus>,
+    /// Tracked and untracked files and directories of the worktree whose permission bits or
+    /// owner are not what a checkout gives them here (`modes.rs`).
+    pub permissions: Permissions,
     pub ignored: Vec<Fingerprint>,
     pub hooks: Hooks,
     /// Everything under the git directory but object contents, by path relative to it.
@@ -179,6 +187,8 @@ impl IndexReference {
 #[derive(Debug, Clone, Default)]
 struct References {
     index: Option<Arc<IndexReference>>,
+    /// The baseline of the permissions part, kept so both snapshots record against the same.
+    usual: Option<Usual>,
     earlier: Arc<reuse::Earlier>,
     nested: BTreeMap<RepoPath, References>,
 }
@@ -187,6 +197,7 @@ impl References {
     fn of(s: &Snapshot) -> References {
         References {
             index: s.index_file.clone(),
+            usual: Some(s.permissions.usual),
             earlier: s.earlier.clone(),
             nested: s
                 .nested
@@ -217,11 +228,12 @@ impl Snapshot {
     /// swapped in after it was checked).
     pub fn take(scope: &GuardScope) -> Result<Snapshot, GuardError> {
         let scope = scope.clone();
+        system_config::prefetch(&scope.worktree);
         let snap = take::interruptible(move || {
             test_hook::pause();
             take::take(
                 &scope,
-                &metadata::UserEnv::from_process(),
+                &metadata::UserEnv::from_process(&scope.worktree),
                 References::default(),
                 0,
             )
@@ -245,7 +257,8 @@ impl Snapshot {
         let references = References::of(before);
         take::interruptible(move || {
             test_hook::pause();
-            take::take(&scope, &metadata::UserEnv::from_process(), references, 0)
+            let env = metadata::UserEnv::from_process(&scope.worktree);
+            take::take(&scope, &env, references, 0)
         })
     }
 
@@ -277,6 +290,7 @@ impl Snapshot {
             h("refs", &self.refs)?,
             ("index", index),
             h("status", &self.status)?,
+            h("permissions", &self.permissions)?,
             h("ignored", &self.ignored)?,
             h("hooks", &self.hooks)?,
             h("git_metadata", &self.git_metadata)?,

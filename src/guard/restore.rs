@@ -140,6 +140,7 @@ fn targets(layout: &Layout, env: &UserEnv) -> (Vec<PathBuf>, Vec<PathBuf>) {
     // The system config is not the person's to restore (and usually not writable).
     let user_env = UserEnv {
         git_config_system: None,
+        system_lookup: None,
         ..env.clone()
     };
     paths.extend(metadata::user_config_paths(&user_env, &repo_texts));
@@ -196,7 +197,7 @@ fn redirected(path: &Path, recorded: Option<&str>) -> Option<String> {
 /// Copy hooks, git metadata and user git config into `dir` (created if needed).
 pub fn save_restore_copies(scope: &GuardScope, dir: &Path) -> Result<(), GuardError> {
     let layout = Layout::locate(&scope.worktree)?;
-    let env = UserEnv::from_process();
+    let env = UserEnv::from_process(&layout.worktree);
     let err = |message: String| GuardError::Restore {
         dir: dir.to_path_buf(),
         message,

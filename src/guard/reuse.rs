@@ -32,6 +32,8 @@ pub struct StatKey {
     pub dev: u64,
     /// `st_mode`, the file type bits included.
     pub mode: u32,
+    pub uid: u32,
+    pub gid: u32,
 }
 
 impl StatKey {
@@ -43,6 +45,8 @@ impl StatKey {
             ino: meta.ino(),
             dev: meta.dev(),
             mode: meta.mode(),
+            uid: meta.uid(),
+            gid: meta.gid(),
         }
     }
 
@@ -54,6 +58,8 @@ impl StatKey {
             ino: st.st_ino,
             dev: st.st_dev,
             mode: st.st_mode,
+            uid: st.st_uid,
+            gid: st.st_gid,
         }
     }
 
@@ -156,6 +162,20 @@ impl Listing {
     pub fn get(&self, i: usize) -> (&[u8], Kind) {
         let (a, b, k) = self.spans[i];
         (&self.names[a as usize..b as usize], k)
+    }
+
+    /// Whether an entry is named exactly `name`.
+    pub fn contains(&self, name: &[u8]) -> bool {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.get(mid).0.cmp(name) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Equal => return true,
+                std::cmp::Ordering::Greater => hi = mid,
+            }
+        }
+        false
     }
 
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&[u8], Kind)> + '_ {
@@ -293,6 +313,8 @@ mod tests {
             ino: 42,
             dev: 3,
             mode: 0o100644,
+            uid: 1000,
+            gid: 1000,
         }
     }
 
@@ -369,6 +391,7 @@ mod tests {
             xdg_config_home: None,
             git_config_global: None,
             git_config_system: None,
+            system_lookup: None,
         };
         (dir, scope, env)
     }

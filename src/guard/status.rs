@@ -47,6 +47,10 @@ pub struct FileStatus {
     /// The HEAD commit of a submodule or nested repository.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub head: Option<String>,
+    /// The tracked path this untracked one differs from only in case: a case-only rename
+    /// (on a case-insensitive file system the tracked name still opens the same file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub case_of: Option<RepoPath>,
     /// What the path is in the worktree, when it is not a regular file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<Kind>,

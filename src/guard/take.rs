@@ -13,7 +13,7 @@ use super::reuse::{Earlier, Start, StatKey};
 use super::status::FileStatus;
 use super::{
     GuardError, GuardScope, IndexReference, NestedRepo, References, Snapshot, config, files,
-    gitdir, hooks, index, index_file, refs, walk,
+    gitdir, hooks, index, index_file, modes, refs, walk,
 };
 
 /// Deepest nesting of repositories below the root that is snapshotted.
@@ -87,12 +87,19 @@ pub fn take(
         (record, user_config, hooks, worktrees, loaded)
     });
     let mut unreadable = record.unsafe_reason();
+    let usual = references
+        .usual
+        .unwrap_or_else(|| modes::Usual::here(&layout.worktree));
     let mut snap = Snapshot {
         worktree: RepoPath::from_path(&layout.worktree),
         unreadable: None,
         refs: BTreeMap::new(),
         index_extensions: BTreeMap::new(),
         status: BTreeMap::new(),
+        permissions: modes::Permissions {
+            usual,
+            unusual: BTreeMap::new(),
+        },
         ignored: Vec::new(),
         hooks,
         git_metadata: record.files,
@@ -198,6 +205,7 @@ pub fn take(
         threads,
         earlier: &references.earlier,
         start,
+        usual,
     };
     let mut excludes = repo
         .excludes(
@@ -229,9 +237,11 @@ pub fn take(
         slot.sha256 = st.sha256.or(slot.sha256.take());
         slot.head = st.head.or(slot.head.take());
         slot.kind = st.kind.or(slot.kind);
+        slot.case_of = st.case_of.or(slot.case_of.take());
         slot.error = st.error.or(slot.error.take());
     }
     snap.ignored = walked.ignored;
+    snap.permissions.unusual = walked.unusual.into_iter().collect();
     snap.earlier = std::sync::Arc::new(Earlier {
         listings: walked
             .listings

@@ -13,6 +13,7 @@ use gix::index::entry::Mode;
 
 use super::files::{self, Kind};
 use super::layout;
+use super::path::RepoPath;
 use super::status::{FileStatus, State};
 use super::walk::{WalkOutput, Worker, content_sha256, os, push, push_error};
 
@@ -24,6 +25,8 @@ struct Stat {
     mtime: (i64, i64),
     ctime: (i64, i64),
     ino: u64,
+    uid: u32,
+    gid: u32,
 }
 
 /// `lstat` of a path relative to the open root directory.
@@ -44,6 +47,8 @@ fn stat_at(dir: impl std::os::fd::AsFd, rel: &[u8]) -> io::Result<Stat> {
         mtime: (st.st_mtime, st.st_mtime_nsec),
         ctime: (st.st_ctime, st.st_ctime_nsec),
         ino: st.st_ino,
+        uid: st.st_uid,
+        gid: st.st_gid,
     })
 }
 
@@ -119,6 +124,13 @@ impl Worker<'_> {
             }
         };
         let kind = meta.kind;
+        // Any mode bit (not only the exec bit git keeps) and the owner: a file made writable for
+        // others, or setuid, is a change even with its bytes untouched.
+        if kind == Kind::File
+            && let Some(p) = self.input.usual.check(meta.perm, meta.uid, meta.gid, false)
+        {
+            out.unusual.push((RepoPath::new(rel), p));
+        }
         if unmerged {
             let sha256 = content_sha256(&abs(), kind);
             push(
@@ -198,7 +210,7 @@ impl Worker<'_> {
             }
         } else {
             match self.hash(rel, Some(kind_hash), out) {
-                Ok(h) => h,
+                Ok((sha256, blob, _)) => (sha256, blob),
                 Err(err) => return push_error(out, rel, State::Modified, &err),
             }
         };

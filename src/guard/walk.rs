@@ -16,11 +16,12 @@ use std::sync::Arc;
 use gix::bstr::ByteSlice;
 
 use super::files::{self, Kind};
-use super::layout;
+use super::modes::{Perm, Usual};
 use super::path::RepoPath;
 use super::queue::{Job, Queue};
 use super::reuse::{Earlier, Hashed, Listing, Start, StatKey};
 use super::status::{FileStatus, Fingerprint, State};
+use super::{case, layout};
 
 /// What the walk needs to know.
 pub struct WalkInput<'a> {
@@ -38,6 +39,8 @@ pub struct WalkInput<'a> {
     /// When this snapshot started (what it reads may be taken over by the next one only when
     /// settled by then).
     pub start: Start,
+    /// The permissions and owner a path is not recorded with (`modes.rs`).
+    pub usual: Usual,
 }
 
 /// The worktree results of a walk.
@@ -45,6 +48,8 @@ pub struct WalkInput<'a> {
 pub struct WalkOutput {
     pub status: Vec<(RepoPath, FileStatus)>,
     pub ignored: Vec<Fingerprint>,
+    /// Files and directories whose permissions or owner are not the usual ones.
+    pub unusual: Vec<(RepoPath, Perm)>,
     /// Directories below the root holding a `.git` entry.
     pub nested: Vec<Vec<u8>>,
     /// Settled directory listings and content hashes, for the next snapshot.
@@ -56,6 +61,7 @@ impl WalkOutput {
     fn extend(&mut self, o: WalkOutput) {
         self.status.extend(o.status);
         self.ignored.extend(o.ignored);
+        self.unusual.extend(o.unusual);
         self.nested.extend(o.nested);
         self.listings.extend(o.listings);
         self.hashes.extend(o.hashes);
@@ -219,7 +225,13 @@ fn walk_tree(
     let mut prefix = Vec::new();
     while let Some((dir, below)) = stack.pop() {
         let listing = match w.listing(&dir, false, out) {
-            Ok((_, listing, _)) => listing,
+            Ok((key, listing, _)) => {
+                if let Some(p) = w.input.usual.check(key.mode, key.uid, key.gid, true) {
+                    let path = if dir.is_empty() { b"." } else { dir.as_slice() };
+                    out.unusual.push((RepoPath::new(path), p));
+                }
+                listing
+            }
             Err(e) => {
                 out.status.push((
                     RepoPath::new(if dir.is_empty() { b".".to_vec() } else { dir }),
@@ -251,6 +263,16 @@ fn walk_tree(
         let dir_poisoned = poisoned.iter().any(|p| is_within(&dir, p));
         let mut ignored = |rel: &[u8], is_dir: bool| !dir_poisoned && is_ignored(rel, is_dir);
         let mut subdirs = Vec::new();
+        // The tracked names directly in this directory, made only when an untracked name needs
+        // them (`case.rs`).
+        let mut names: Option<Vec<&[u8]>> = None;
+        let mut case_of = |name: &[u8]| {
+            let names = names.get_or_insert_with(|| {
+                let prefix_len = if dir.is_empty() { 0 } else { dir.len() + 1 };
+                case::tracked_names(|i| tracked.path(i), below.clone(), prefix_len)
+            });
+            case::renamed_from(name, names, |n| listing.contains(n)).map(RepoPath::new)
+        };
         for (name, kind) in listing.iter() {
             if name == b".git" {
                 // A `.git` below the root makes this directory a repository of its own.
@@ -275,8 +297,15 @@ fn walk_tree(
                     continue;
                 }
                 if ignored(&rel, false) {
-                    out.ignored.push(w.fingerprint(w.root_fd.as_fd(), &rel));
+                    // Finder writes `.DS_Store` into any folder the person opens: ignored, it is
+                    // not the runner's change (not ignored, it is an untracked file like any).
+                    if !(name == b".DS_Store" && kind == Kind::File) {
+                        out.ignored.push(w.fingerprint(w.root_fd.as_fd(), &rel));
+                    }
                 } else {
+                    if let Some(tracked_as) = case_of(name) {
+                        push_case_rename(out, &rel, kind, tracked_as);
+                    }
                     w.queue.push(Job::Untracked(rel.clone(), kind));
                 }
                 continue;
@@ -319,12 +348,28 @@ fn walk_tree(
             if !is_tracked && ignored(&rel, true) {
                 w.queue.push(Job::IgnoredDir(rel.clone()));
             } else {
+                if !is_tracked && let Some(tracked_as) = case_of(name) {
+                    push_case_rename(out, &rel, kind, tracked_as);
+                }
                 subdirs.push((rel.clone(), 0..0));
             }
         }
         // Reversed so the stack pops them in name order.
         stack.extend(subdirs.into_iter().rev());
     }
+}
+
+/// An untracked name that stands for a tracked one spelled in another case.
+fn push_case_rename(out: &mut WalkOutput, rel: &[u8], kind: Kind, tracked_as: RepoPath) {
+    out.status.push((
+        RepoPath::new(rel),
+        FileStatus {
+            worktree: Some(State::Untracked),
+            kind: (kind != Kind::File).then_some(kind),
+            case_of: Some(tracked_as),
+            ..FileStatus::default()
+        },
+    ));
 }
 
 pub(super) struct Worker<'a> {
@@ -369,7 +414,12 @@ impl Worker<'_> {
         };
         match kind {
             Kind::File => match self.hash(&rel, None, out) {
-                Ok((sha256, _)) => st.sha256 = Some(sha256),
+                Ok((sha256, _, key)) => {
+                    st.sha256 = Some(sha256);
+                    if let Some(p) = self.input.usual.check(key.mode, key.uid, key.gid, false) {
+                        out.unusual.push((RepoPath::new(rel.as_slice()), p));
+                    }
+                }
                 Err(e) => st.error = Some(e.kind().to_string()),
             },
             Kind::Symlink => match fs::read_link(self.input.root.join(os(&rel))) {
@@ -389,12 +439,12 @@ impl Worker<'_> {
         rel: &[u8],
         blob_kind: Option<gix::hash::Kind>,
         out: &mut WalkOutput,
-    ) -> io::Result<(String, Option<gix::ObjectId>)> {
+    ) -> io::Result<(String, Option<gix::ObjectId>, StatKey)> {
         let file = files::open_regular(&self.input.root.join(os(rel)))?;
         let key = StatKey::of_fd(&file)?;
         if let Some(h) = self.input.earlier.hash(rel, &key, blob_kind.is_some()) {
             out.hashes.push((rel.to_vec(), h.clone()));
-            return Ok((h.sha256.clone(), h.blob));
+            return Ok((h.sha256.clone(), h.blob, key));
         }
         let h = files::hash_open(file, blob_kind, files::HUGE_FILE)?;
         if self.input.start.settled(&key) {
@@ -405,7 +455,7 @@ impl Worker<'_> {
             };
             out.hashes.push((rel.to_vec(), kept));
         }
-        Ok((h.sha256, h.blob))
+        Ok((h.sha256, h.blob, key))
     }
 
     /// The listing of the directory `rel` (`""`: the root), opened without following a link:
@@ -491,6 +541,8 @@ impl Worker<'_> {
             }
             if kind == Kind::Dir {
                 self.queue.push(Job::IgnoredDir(child));
+            } else if name == b".DS_Store" && kind == Kind::File {
+                // Finder's, as above.
             } else {
                 out.ignored
                     .push(self.fingerprint_as(fd.as_fd(), name, &child));

@@ -103,6 +103,8 @@ pub struct Spawn {
     argv: Vec<OsString>,
     cwd: Option<PathBuf>,
     env: Vec<(OsString, OsString)>,
+    /// Start from an empty environment instead of the tool's own.
+    env_clear: bool,
     stdin: Input,
     stdout: Output,
     stderr: Output,
@@ -191,6 +193,7 @@ impl Spawn {
             argv: vec![program.as_ref().to_os_string()],
             cwd: None,
             env: Vec::new(),
+            env_clear: false,
             stdin: Input::Null,
             stdout: Output::Null,
             stderr: Output::Null,
@@ -235,6 +238,13 @@ impl Spawn {
     pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Spawn {
         self.env
             .push((key.as_ref().to_os_string(), value.as_ref().to_os_string()));
+        self
+    }
+
+    /// Start the child with an empty environment (plus what [`Spawn::env`] adds): for a probe
+    /// whose answer nothing of the person's or the repository's settings may steer.
+    pub fn clear_env(mut self) -> Spawn {
+        self.env_clear = true;
         self
     }
 
@@ -403,6 +413,9 @@ impl Spawn {
             .split_first()
             .ok_or_else(|| std::io::Error::other("nothing to start"))?;
         let mut cmd = Command::new(program);
+        if self.env_clear {
+            cmd.env_clear();
+        }
         cmd.args(args).envs(self.env.iter().map(|(k, v)| (k, v)));
         if let Some(dir) = &self.cwd {
             cmd.current_dir(dir);

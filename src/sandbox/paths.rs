@@ -19,7 +19,7 @@ pub fn protected(worktree: &Path, common_dir: &Path) -> Vec<PathBuf> {
         out.push(gitdir);
     }
     let mut configs = vec![common.join("config"), common.join("config.worktree")];
-    configs.extend(user_config_files());
+    configs.extend(user_config_files(worktree));
     for config in configs.clone() {
         includes(&config, &mut configs, 0);
     }
@@ -41,10 +41,11 @@ pub fn protected(worktree: &Path, common_dir: &Path) -> Vec<PathBuf> {
     kept
 }
 
-/// `~/.gitconfig`, the XDG git config, the system config, and the files `GIT_CONFIG_GLOBAL` /
-/// `GIT_CONFIG_SYSTEM` name.
-fn user_config_files() -> Vec<PathBuf> {
-    let mut files = vec![PathBuf::from("/etc/gitconfig")];
+/// `~/.gitconfig`, the XDG git config, the system config of each git on this machine (where it
+/// actually reads it, the guard's lookup), and the files `GIT_CONFIG_GLOBAL` / `GIT_CONFIG_SYSTEM`
+/// name.
+fn user_config_files(worktree: &Path) -> Vec<PathBuf> {
+    let mut files = crate::guard::system_config_files(worktree).to_vec();
     if let Some(home) = std::env::var_os("HOME") {
         let home = PathBuf::from(home);
         files.push(home.join(".gitconfig"));
