@@ -151,7 +151,7 @@ fn parent_of(path: &Path) -> &Path {
 fn mode_for(path: &Path, mode: Option<u32>) -> u32 {
     mode.unwrap_or_else(|| match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.is_file() => meta.permissions().mode(),
-        _ => 0o666 & !umask(),
+        _ => 0o666 & !crate::sys::umask(),
     })
 }
 
@@ -161,18 +161,6 @@ fn same_filesystem(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a.dev() == b.dev(),
         _ => false,
     }
-}
-
-/// This process's umask, read without changing it (`/proc/self/status`), `022` if unknown.
-fn umask() -> u32 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("Umask:"))
-                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
-        })
-        .unwrap_or(0o022)
 }
 
 #[cfg(test)]
@@ -185,7 +173,7 @@ mod tests {
         let new = dir.path().join("new.md");
         write(&new, b"x").unwrap();
         let mode = std::fs::metadata(&new).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o666 & !umask());
+        assert_eq!(mode, 0o666 & !crate::sys::umask());
         let exec = dir.path().join("spec.md");
         std::fs::write(&exec, b"old").unwrap();
         std::fs::set_permissions(&exec, std::fs::Permissions::from_mode(0o755)).unwrap();

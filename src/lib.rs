@@ -25,6 +25,7 @@ pub mod sandbox;
 pub mod session;
 pub mod signals;
 pub mod subject;
+pub mod sys;
 pub mod telemetry;
 
 pub use error::{Error, Result};

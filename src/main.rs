@@ -8,7 +8,7 @@ fn main() {
         std::process::exit(code);
     }
     // A runner of the same user must not open our /proc entries (fds, memory, environment).
-    let _ = nix::sys::prctl::set_dumpable(false);
+    interview::sys::at_start();
     let cli = interview::cli::Cli::parse();
     let code = match interview::command::run(cli) {
         Ok(code) => code,

@@ -245,6 +245,28 @@ fn every_child_process_is_spawned_in_the_process_module() {
 }
 
 #[test]
+fn nothing_reads_proc_outside_the_os_seam() {
+    let mut wrong = Vec::new();
+    for file in rust_files(&root().join("src")) {
+        let rel = rel(&file);
+        // The runner's own /proc is set up (Linux only) in namespace.rs.
+        if rel.starts_with("sys/") || rel == "sandbox/namespace.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for needle in ["\"/proc", "prctl::"] {
+            if text.contains(needle) {
+                wrong.push(format!("src/{rel}: {needle}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "operating-system facts read outside src/sys/: {wrong:?}"
+    );
+}
+
+#[test]
 fn no_source_file_outgrows_its_room() {
     let mut large = Vec::new();
     for file in rust_files(&root().join("src")) {

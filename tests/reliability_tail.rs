@@ -238,18 +238,16 @@ fn a_shallow_clones_missing_history_is_named_as_such() {
 }
 
 /// A process a test must not leave behind, even when it fails: killed on drop while it is still
-/// the same process (same start time in /proc).
-struct Leftover(i32, Option<String>);
+/// the same process (same start time).
+struct Leftover(i32, Option<u64>);
 
 impl Leftover {
     fn of(pid: i32) -> Leftover {
         Leftover(pid, Leftover::start(pid))
     }
 
-    fn start(pid: i32) -> Option<String> {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        let rest = stat.rsplit_once(')')?.1.to_string();
-        rest.split_whitespace().nth(19).map(str::to_string)
+    fn start(pid: i32) -> Option<u64> {
+        interview::sys::start_time(pid)
     }
 }
 

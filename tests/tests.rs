@@ -7,6 +7,7 @@ mod architecture;
 mod ask;
 mod builtin;
 mod ci_replay;
+#[cfg(target_os = "linux")]
 mod durability;
 mod finish;
 mod from_stdin;
@@ -27,8 +28,11 @@ mod reliability;
 mod reliability_tail;
 mod replay;
 mod resume;
+#[cfg(target_os = "linux")]
 mod sandbox;
+#[cfg(target_os = "linux")]
 mod sandbox_signals;
+#[cfg(target_os = "linux")]
 mod sandbox_state;
 mod status;
 mod subject;

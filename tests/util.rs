@@ -87,13 +87,7 @@ pub fn pids(path: &Path) -> Vec<i32> {
 
 /// Whether a process with this pid still exists (and is not a zombie).
 pub fn alive(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => {
-            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
-            !state.starts_with('Z') && !state.starts_with('X')
-        }
-        Err(_) => false,
-    }
+    ::interview::sys::alive(pid)
 }
 
 pub fn stdout(o: &Output) -> String {

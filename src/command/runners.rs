@@ -29,8 +29,9 @@ pub fn run(json: bool) -> Result<i32> {
                     "drift": version.as_deref().and_then(|v| drift(p, v)),
                     "argv": p.argv(),
                     // As the sandbox grants it on this machine (`--sandbox auto`); without
-                    // Landlock no write outside the repository is refused: null.
-                    "writable_state": support.landlock_abi.is_some().then_some(&grant.kept),
+                    // Landlock (Seatbelt on macOS) no write outside the repository is refused:
+                    // null.
+                    "writable_state": support.confines_writes().then_some(&grant.kept),
                     "throwaway_state": &grant.throwaway,
                 })
             })
@@ -58,6 +59,8 @@ fn sandbox_json(s: &Support) -> serde_json::Value {
         "scoped_signals_and_sockets": s.scoped(),
         "namespaces": s.namespaces,
         "namespaces_missing": s.namespaces_missing,
+        "seatbelt": s.seatbelt,
+        "seatbelt_missing": s.seatbelt_missing,
         "summary": s.summary(),
         "removed_variables": env::SERVER_HANDLES,
     })
@@ -68,6 +71,21 @@ fn sandbox_text(s: &Support) -> String {
     let mut out = String::from(
         "\nSandbox on this machine (--sandbox auto|require|off, see docs/sandbox.md):\n",
     );
+    if cfg!(target_os = "macos") {
+        out.push_str(&format!(
+            "  Seatbelt (sandbox-exec)   {}\n",
+            if s.seatbelt {
+                "yes".to_string()
+            } else {
+                format!(
+                    "no ({})",
+                    s.seatbelt_missing.as_deref().unwrap_or("not available")
+                )
+            }
+        ));
+        out.push_str(&format!("  enforced                  {}\n", s.summary()));
+        return out;
+    }
     out.push_str(&format!(
         "  Landlock                  {}\n",
         match (s.landlock_abi, &s.landlock_missing) {

@@ -22,8 +22,9 @@ use nix::sys::signal::{Signal, killpg};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
 
+pub use crate::sys::start_time;
 pub use output::{Capture, LINE_CAP, LineObserver, Sink, Stream};
-pub use tree::{end_orphan, live_runner, start_time};
+pub use tree::{end_orphan, live_runner};
 
 /// What the child reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -359,7 +360,7 @@ impl Spawn {
     pub fn run_into<S: Sink>(mut self, sink: S) -> std::io::Result<Finished<S>> {
         if self.reap_escapees {
             // Idempotent; makes orphaned descendants ours so they can be found and reaped.
-            nix::sys::prctl::set_child_subreaper(true).map_err(std::io::Error::from)?;
+            crate::sys::become_subreaper()?;
         }
         // An interruptible program (the runner) is interrupted by any interrupt since the tool
         // started: the session checks for one just before a turn, and one that arrives
@@ -387,9 +388,10 @@ impl Spawn {
         // From here on we reap with waitpid ourselves; `child` is only a handle for its pid.
         drop(child);
 
-        let ending = self.wait(pid, started, signals_at_start);
+        let mut noted = std::collections::BTreeSet::new();
+        let ending = self.wait(pid, started, signals_at_start, &mut noted);
         let (leftovers, escaped) = if self.reap_escapees {
-            tree::kill_descendants(pid)
+            tree::kill_descendants(pid, &noted)
         } else {
             (0, 0)
         };
@@ -455,15 +457,22 @@ impl Spawn {
 
     /// Wait for the program and everything left in its group, enforcing the timeout, the grace
     /// and (when asked) the person's interrupt.
-    fn wait(&self, pid: Pid, started: Instant, signals_at_start: usize) -> Ending {
+    fn wait(
+        &self,
+        pid: Pid,
+        started: Instant,
+        signals_at_start: usize,
+        noted: &mut std::collections::BTreeSet<(i32, u64)>,
+    ) -> Ending {
         let mut status: Option<WaitStatus> = None;
         let mut ending: Option<Ending> = None;
         let mut term_sent_at: Option<Instant> = None;
         let mut signals_seen = signals_at_start;
         let mut exited_at: Option<Instant> = None;
-        // The runner's descendants, noted as they appear so that a later `resume` can end those
-        // that outlive a kill -9 of the tool (a `setsid` daemon is in no group of the runner's).
-        let mut noted: std::collections::BTreeSet<(i32, u64)> = std::collections::BTreeSet::new();
+        // The runner's descendants (`noted`) are noted as they appear so that a later `resume`
+        // can end those that outlive a kill -9 of the tool (a `setsid` daemon is in no group of
+        // the runner's), and the end of the turn those that left our tree (macOS has no
+        // subreaper: an orphan goes to launchd).
         let mut noted_at: Option<Instant> = None;
         loop {
             self.reap(pid, &mut status);

@@ -10,15 +10,7 @@ fn sh(script: &str) -> Spawn {
 }
 
 fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| {
-            !s.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-        .unwrap_or(false)
+    crate::sys::alive(pid)
 }
 
 fn wait_gone(pid: i32) -> bool {
@@ -164,6 +156,7 @@ fn stdin_is_the_given_file_or_null() {
 }
 
 /// Session id (field 6 of /proc/self/stat) and process group (field 5), as the child sees them.
+#[cfg(target_os = "linux")]
 fn session_and_group(detach: Detach) -> (String, String, String) {
     let f = sh("echo $$; cut -d' ' -f5,6 /proc/self/stat; exec cut -d' ' -f5,6 /proc/$$/stat")
         .detach(detach)
@@ -179,6 +172,7 @@ fn session_and_group(detach: Detach) -> (String, String, String) {
     )
 }
 
+#[cfg(target_os = "linux")]
 #[test]
 fn a_session_child_leads_its_own_session_and_group() {
     let (pid, group, session) = session_and_group(Detach::Session);
@@ -186,6 +180,7 @@ fn a_session_child_leads_its_own_session_and_group() {
     assert_eq!(session, pid);
 }
 
+#[cfg(target_os = "linux")]
 #[test]
 fn a_group_child_leads_its_own_group_in_our_session() {
     let (pid, group, session) = session_and_group(Detach::Group);

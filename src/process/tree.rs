@@ -1,4 +1,4 @@
-//! The tool's descendants, found through `/proc`: who is still there after a runner ended, and
+//! The tool's descendants, found through the process table ([`crate::sys`]): who is still there after a runner ended, and
 //! whether a pid noted by an earlier run is still that very process.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -8,18 +8,37 @@ use nix::sys::signal::{Signal, kill};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
 
-/// Kill every process descended from us (the runner's leftovers, wherever they went) and reap
-/// them. Returns (all killed, those outside the runner's group).
-pub(super) fn kill_descendants(runner_pgid: Pid) -> (usize, usize) {
+use crate::sys::{ProcInfo, processes, start_time};
+
+/// Kill every process descended from us (the runner's leftovers, wherever they went) and every
+/// process `noted` as one while the runner ran that is still that very process (same start
+/// time), and reap them. Returns (all killed, those outside the runner's group).
+///
+/// On Linux the tool is a subreaper, so the noted ones are still below it; macOS has no
+/// subreaper, so an orphan (re-parented to launchd) is found only as noted, or as a member of
+/// the runner's session or group.
+pub(super) fn kill_descendants(runner_pgid: Pid, noted: &BTreeSet<(i32, u64)>) -> (usize, usize) {
     let me = nix::unistd::getpid().as_raw();
     let mut killed: BTreeSet<i32> = BTreeSet::new();
     let mut escaped: BTreeSet<i32> = BTreeSet::new();
     for _ in 0..50 {
         let procs = processes();
-        let found: Vec<(i32, i32)> = living_descendants(&procs, me)
+        let mut found: BTreeMap<i32, i32> = living_descendants(&procs, me)
             .into_iter()
             .map(|(pid, info)| (pid, info.pgrp))
             .collect();
+        for &(pid, start) in noted {
+            if let Some(info) = procs.get(&pid).filter(|p| p.start == start && !p.zombie) {
+                found.insert(pid, info.pgrp);
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        for (&pid, info) in &procs {
+            let runner = runner_pgid.as_raw();
+            if pid != me && !info.zombie && (info.pgrp == runner || info.session == runner) {
+                found.insert(pid, info.pgrp);
+            }
+        }
         if found.is_empty() {
             break;
         }
@@ -43,13 +62,6 @@ fn reap_all() {
             return;
         }
     }
-}
-
-/// A process's start time (clock ticks since boot), to tell it from a later one with its pid.
-pub fn start_time(pid: i32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let rest = stat.rsplit_once(')')?.1;
-    rest.split_whitespace().nth(19)?.parse().ok()
 }
 
 /// The tool's living descendants (not zombies) as `(pid, start time)`, for the pid file.
@@ -167,58 +179,4 @@ pub fn end_orphan(pid_file: &std::path::Path) -> bool {
 pub fn live_runner(pid_file: &std::path::Path) -> Option<i32> {
     let &(pid, start) = noted(pid_file).first()?;
     (start_time(pid) == Some(start)).then_some(pid)
-}
-
-struct ProcInfo {
-    ppid: i32,
-    pgrp: i32,
-    session: i32,
-    start: u64,
-    zombie: bool,
-}
-
-fn processes() -> BTreeMap<i32, ProcInfo> {
-    let mut out = BTreeMap::new();
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return out;
-    };
-    for entry in dir.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        // The command name may contain spaces and parentheses: parse after the last ')'.
-        let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.len() < 20 {
-            continue;
-        }
-        let (Ok(ppid), Ok(pgrp), Ok(session), Ok(start)) = (
-            fields[1].parse(),
-            fields[2].parse(),
-            fields[3].parse(),
-            fields[19].parse(),
-        ) else {
-            continue;
-        };
-        out.insert(
-            pid,
-            ProcInfo {
-                ppid,
-                pgrp,
-                session,
-                start,
-                zombie: fields[0] == "Z" || fields[0] == "X",
-            },
-        );
-    }
-    out
 }

@@ -27,10 +27,18 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The warning, once per run of the tool.
+#[cfg(not(target_os = "macos"))]
 pub const WARNING: &str = "interview: warning: Codex cannot start its own sandbox inside \
 this one (Landlock refuses the mounts bubblewrap needs), so it runs no command and reads no \
 file of the repository; `--sandbox off` gives Codex its own read-only sandbox back (this tool \
 then only detects changes), see docs/sandbox.md";
+/// The warning on macOS: Seatbelt profiles do not nest, so Codex's own `sandbox-exec` fails
+/// inside ours.
+#[cfg(target_os = "macos")]
+pub const WARNING: &str = "interview: warning: Codex cannot start its own sandbox inside \
+this one (a Seatbelt profile cannot be applied inside another), so it runs no command and reads \
+no file of the repository; `--sandbox off` gives Codex its own read-only sandbox back (this \
+tool then only detects changes), see docs/sandbox.md";
 
 /// The name of the permission profile given to Codex.
 pub const PROFILE: &str = "interview-sandboxed";
@@ -95,10 +103,10 @@ pub fn uses_own_sandbox(argv: &[String]) -> bool {
 }
 
 /// Say [`WARNING`] on stderr the first time a Codex command line that needs its own sandbox
-/// starts under Landlock. Returns whether it applies to `argv`.
-pub fn warn_once(argv: &[String], landlock: bool) -> bool {
+/// starts under Landlock (or Seatbelt). Returns whether it applies to `argv`.
+pub fn warn_once(argv: &[String], confined: bool) -> bool {
     static SAID: AtomicBool = AtomicBool::new(false);
-    let applies = landlock && super::paths::cli_of(argv) == Some("codex") && uses_own_sandbox(argv);
+    let applies = confined && super::paths::cli_of(argv) == Some("codex") && uses_own_sandbox(argv);
     if applies && !SAID.swap(true, Ordering::Relaxed) {
         crate::output::stderr_line(WARNING);
     }

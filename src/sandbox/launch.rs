@@ -36,6 +36,9 @@ pub struct Policy {
     pub tool_pid: i32,
     pub landlock: bool,
     pub namespaces: bool,
+    /// macOS: start the runner under `sandbox-exec` with the profile of seatbelt.rs.
+    #[serde(default)]
+    pub seatbelt: bool,
     /// The private temporary directory (writable).
     pub tmp: PathBuf,
     /// Writable: the turn's out/ and the preset's state directories.
@@ -80,7 +83,7 @@ fn run(args: &[OsString]) -> Result<i32, String> {
     };
     let policy: Policy = serde_json::from_str(policy.to_str().unwrap_or(""))
         .map_err(|e| format!("bad policy: {e}"))?;
-    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(|e| e.to_string())?;
+    crate::sys::die_with_parent()?;
     if getppid().as_raw() != policy.tool_pid {
         return Err("the tool that started this runner is gone".into());
     }
@@ -148,7 +151,7 @@ fn told_to_go(mut go: std::fs::File) -> bool {
 /// (which ends every process left in the namespace). Returns the exit code; a runner killed by
 /// a signal is reported as that signal's number on `report`.
 fn init(policy: &Policy, argv: &[OsString], go: std::fs::File, mut report: std::fs::File) -> i32 {
-    if nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).is_err() {
+    if crate::sys::die_with_parent().is_err() {
         return 126;
     }
     if !told_to_go(go) {
@@ -158,7 +161,7 @@ fn init(policy: &Policy, argv: &[OsString], go: std::fs::File, mut report: std::
         crate::output::stderr_line(&format!("interview sandbox: {message}"));
         return 126;
     }
-    let _ = nix::sys::prctl::set_dumpable(false);
+    crate::sys::forbid_inspection();
     test_hook::hold("init");
     let Ok((go_read, go_write)) = nix::unistd::pipe() else {
         return 126;
@@ -201,7 +204,8 @@ fn init(policy: &Policy, argv: &[OsString], go: std::fs::File, mut report: std::
     }
 }
 
-/// Apply Landlock (when the policy asks) and execute the runner; never returns.
+/// Apply Landlock (when the policy asks) and execute the runner, under Seatbelt when the policy
+/// asks (macOS); never returns.
 fn confine_and_exec(policy: &Policy, argv: &[OsString]) -> ! {
     if policy.landlock {
         match rules::restrict(policy) {
@@ -210,6 +214,13 @@ fn confine_and_exec(policy: &Policy, argv: &[OsString]) -> ! {
             Err(message) => fail(&message),
         }
     }
+    let wrapped;
+    let argv = if policy.seatbelt {
+        wrapped = super::seatbelt::wrap(policy, argv).unwrap_or_else(|message| fail(&message));
+        &wrapped[..]
+    } else {
+        argv
+    };
     let err = exec(&argv[0], argv, &policy.tmp);
     crate::output::stderr_line(&format!(
         "interview sandbox: cannot start runner `{}`: {err}",
@@ -277,6 +288,7 @@ fn probe() -> Result<i32, String> {
         tool_pid: 0,
         landlock: false,
         namespaces: true,
+        seatbelt: false,
         tmp: PathBuf::from("/nonexistent"),
         writable: Vec::new(),
         protected: Vec::new(),

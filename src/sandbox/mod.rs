@@ -11,12 +11,38 @@
 mod codex;
 pub mod env;
 pub mod launch;
+#[cfg(target_os = "linux")]
 mod namespace;
 pub mod paths;
+#[cfg(target_os = "linux")]
 mod rules;
+pub mod seatbelt;
 mod stop;
 pub mod support;
 mod test_hook;
+pub mod writes;
+
+/// Elsewhere the launcher never asks for namespaces or Landlock (the probe says there are
+/// none): these only keep its Linux steps compiling.
+#[cfg(not(target_os = "linux"))]
+mod namespace {
+    const NONE: &str = "user namespaces exist only on Linux";
+    pub fn enter(_: &super::launch::Policy) -> Result<(), String> {
+        Err(NONE.into())
+    }
+    pub fn mount_proc() -> Result<(), String> {
+        Err(NONE.into())
+    }
+}
+#[cfg(not(target_os = "linux"))]
+mod rules {
+    pub struct Applied {
+        pub enforced: bool,
+    }
+    pub fn restrict(_: &super::launch::Policy) -> Result<Applied, String> {
+        Err("Landlock exists only on Linux".into())
+    }
+}
 
 use std::path::{Path, PathBuf};
 
@@ -72,14 +98,11 @@ pub fn decide(mode: Mode) -> Result<Option<Support>> {
         return Ok(None);
     }
     let support = Support::probe();
-    if support.landlock_abi.is_none() {
-        let reason = support
-            .landlock_missing
-            .clone()
-            .unwrap_or_else(|| "Landlock is not available".into());
+    if !support.confines_writes() {
         if mode == Mode::Require {
             return Err(Error::Sandbox(format!(
-                "--sandbox require: refusing to run a turn without Landlock ({reason})"
+                "--sandbox require: refusing to run a turn without {}",
+                support.write_rules_missing()
             )));
         }
         if !support.namespaces {
@@ -118,10 +141,9 @@ impl Confinement {
             .prefix("interview-turn-")
             .tempdir_in(self.temp_base())?;
         let tmp_path = std::fs::canonicalize(tmp.path())?;
-        let landlock = self.support.landlock_abi.is_some();
         let grant = StateGrant::decide(&self.support, argv, &self.state);
         if grant.argv.is_none() {
-            codex::warn_once(argv, landlock);
+            codex::warn_once(argv, self.support.confines_writes());
         }
         let argv = grant.argv.as_deref().unwrap_or(argv);
         let program = argv
@@ -168,6 +190,7 @@ impl Confinement {
             tool_pid: std::process::id() as i32,
             landlock: self.support.landlock_abi.is_some(),
             namespaces: self.support.namespaces,
+            seatbelt: self.support.seatbelt,
             tmp: tmp_path.clone(),
             writable,
             protected: self.protected.clone(),

@@ -9,23 +9,10 @@ use landlock::{
 };
 
 use super::launch::Policy;
+use super::writes::{DEVICES, Writes, terminal};
 
 /// The newest ABI this build knows; older kernels get what they support (best effort).
 const TARGET: ABI = ABI::V10;
-
-/// Devices a runner may write (and read): the harmless ones every program expects.
-const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
-
-/// Entries of /dev never granted, not even for reading: the terminals (reading one would steal
-/// the person's keys, an ioctl on one could inject them).
-fn terminal(name: &str) -> bool {
-    name == "pts"
-        || name == "ptmx"
-        || name == "console"
-        || name.starts_with("tty")
-        || name.starts_with("vcs")
-        || name.starts_with("hvc")
-}
 
 /// How the restriction went, for the launcher's checks.
 pub struct Applied {
@@ -105,7 +92,7 @@ pub fn restrict(policy: &Policy) -> Result<Applied, String> {
             }
         }
     }
-    for path in policy.writable.iter().chain(std::iter::once(&policy.tmp)) {
+    for path in &Writes::decide(policy).roots {
         grant(path, all)?;
     }
 

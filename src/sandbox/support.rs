@@ -1,5 +1,6 @@
 //! What this machine offers the sandbox: the Landlock ABI and whether unprivileged user
-//! namespaces (with PID and mount namespaces in them) can be created.
+//! namespaces (with PID and mount namespaces in them) can be created on Linux; whether
+//! `sandbox-exec` applies a Seatbelt profile on macOS.
 
 use std::sync::OnceLock;
 
@@ -10,6 +11,8 @@ use serde::{Deserialize, Serialize};
 pub const SIMULATE_NO_LANDLOCK: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_LANDLOCK";
 /// Set to `1` to make the tool behave as if user namespaces were not allowed (Landlock alone).
 pub const SIMULATE_NO_NAMESPACES: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES";
+/// Set to `1` to make the tool behave as if `sandbox-exec` did not work (macOS).
+pub const SIMULATE_NO_SEATBELT: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_SEATBELT";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Support {
@@ -21,6 +24,12 @@ pub struct Support {
     pub namespaces: bool,
     /// Why not.
     pub namespaces_missing: Option<String>,
+    /// macOS: `sandbox-exec` applied a profile when probed (see seatbelt.rs).
+    #[serde(default)]
+    pub seatbelt: bool,
+    /// Why not (on macOS).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seatbelt_missing: Option<String>,
 }
 
 impl Support {
@@ -35,8 +44,27 @@ impl Support {
         self.landlock_abi.is_some_and(|abi| abi >= 6)
     }
 
+    /// Writes are confined: Landlock on Linux, Seatbelt on macOS.
+    pub fn confines_writes(&self) -> bool {
+        self.landlock_abi.is_some() || self.seatbelt
+    }
+
+    /// Why writes are not confined, in a few words.
+    pub fn write_rules_missing(&self) -> String {
+        if cfg!(target_os = "macos") {
+            let reason = self.seatbelt_missing.as_deref().unwrap_or("not available");
+            format!("Seatbelt ({reason})")
+        } else {
+            let reason = self.landlock_missing.as_deref().unwrap_or("not available");
+            format!("Landlock ({reason})")
+        }
+    }
+
     /// One sentence: what is enforced, and what is missing and why.
     pub fn summary(&self) -> String {
+        if cfg!(target_os = "macos") {
+            return self.seatbelt_summary();
+        }
         let mut held = Vec::new();
         let mut missing = Vec::new();
         match (self.landlock_abi, &self.landlock_missing) {
@@ -78,6 +106,19 @@ impl Support {
     }
 }
 
+impl Support {
+    fn seatbelt_summary(&self) -> String {
+        if self.seatbelt {
+            "Seatbelt (sandbox-exec: writes only to the turn's out/, a private TMPDIR and the preset's state directories; terminals, other processes and most system services out of reach); missing: own PID namespace (descendants are swept at the end of the turn instead)".into()
+        } else {
+            format!(
+                "nothing enforced (detection only); missing: {}",
+                self.write_rules_missing()
+            )
+        }
+    }
+}
+
 fn simulated(var: &str) -> bool {
     std::env::var_os(var).is_some_and(|v| v == "1")
 }
@@ -108,17 +149,65 @@ fn probe_now() -> Support {
         landlock_missing,
         namespaces,
         namespaces_missing,
+        seatbelt: false,
+        seatbelt_missing: None,
     }
 }
 
 #[cfg(not(target_os = "linux"))]
 fn probe_now() -> Support {
+    let (seatbelt, seatbelt_missing) = if !cfg!(target_os = "macos") {
+        (false, Some("Seatbelt exists only on macOS".into()))
+    } else if simulated(SIMULATE_NO_SEATBELT) {
+        (
+            false,
+            Some(format!("simulated by {SIMULATE_NO_SEATBELT}=1")),
+        )
+    } else {
+        match probe_seatbelt() {
+            Ok(()) => (true, None),
+            Err(reason) => (false, Some(reason)),
+        }
+    };
     Support {
         landlock_abi: None,
         landlock_missing: Some("Landlock exists only on Linux".into()),
         namespaces: false,
         namespaces_missing: Some("user namespaces exist only on Linux".into()),
+        seatbelt,
+        seatbelt_missing,
     }
+}
+
+/// Start `/usr/bin/true` under `sandbox-exec` with a deny-by-default profile that lets it run:
+/// Seatbelt works here when it exits 0 (it does not inside another sandbox, for one).
+#[cfg(not(target_os = "linux"))]
+fn probe_seatbelt() -> Result<(), String> {
+    use super::seatbelt::SANDBOX_EXEC;
+    use crate::process::{Ending, Spawn};
+    if !std::path::Path::new(SANDBOX_EXEC).exists() {
+        return Err(format!("{SANDBOX_EXEC} is missing"));
+    }
+    let profile =
+        "(version 1)(deny default)(allow file-read*)(allow process-exec)(allow sysctl-read)";
+    let finished = Spawn::new(SANDBOX_EXEC)
+        .args(["-p", profile, "--", "/usr/bin/true"])
+        .timeout(std::time::Duration::from_secs(10))
+        .grace(std::time::Duration::from_secs(1))
+        .capture(0, 4096)
+        .map_err(|e| format!("cannot run {SANDBOX_EXEC}: {e}"))?;
+    if finished.ending == Ending::Exited(0) {
+        return Ok(());
+    }
+    let text = String::from_utf8_lossy(&finished.sink.stderr);
+    let reason = text.lines().last().unwrap_or("it failed").trim();
+    Err(format!(
+        "{SANDBOX_EXEC}: {}",
+        reason
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect::<String>()
+    ))
 }
 
 /// The running kernel's Landlock ABI version.
@@ -185,6 +274,8 @@ mod tests {
             landlock_missing: None,
             namespaces: false,
             namespaces_missing: Some("unshare: Operation not permitted".into()),
+            seatbelt: false,
+            seatbelt_missing: None,
         };
         let line = s.summary();
         assert!(line.starts_with("Landlock ABI 5"), "{line}");
@@ -206,6 +297,8 @@ mod tests {
             landlock_missing: Some("the kernel is built without Landlock".into()),
             namespaces: false,
             namespaces_missing: Some("x".into()),
+            seatbelt: false,
+            seatbelt_missing: None,
         };
         assert!(s.summary().starts_with("nothing enforced (detection only); missing: Landlock (the kernel is built without Landlock)"));
     }

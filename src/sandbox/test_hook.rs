@@ -21,31 +21,9 @@ pub(super) fn hold(point: &str) {
         let _ = std::fs::write(mark, point);
     }
     let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(10) && !stop_pending() {
+    while start.elapsed() < Duration::from_secs(10) && !crate::sys::stop_pending() {
         std::thread::sleep(Duration::from_millis(1));
     }
-}
-
-/// Whether SIGTERM, SIGINT or SIGHUP is pending (blocked and not taken) on this process: the
-/// `SigPnd` (thread) and `ShdPnd` (process) masks of /proc/self/status, bit n-1 for signal n.
-#[cfg(any(debug_assertions, feature = "test-hooks"))]
-fn stop_pending() -> bool {
-    let bit = |sig: nix::sys::signal::Signal| 1u64 << (sig as u32 - 1);
-    let stops = {
-        use nix::sys::signal::Signal::{SIGHUP, SIGINT, SIGTERM};
-        bit(SIGTERM) | bit(SIGINT) | bit(SIGHUP)
-    };
-    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
-        return false;
-    };
-    status
-        .lines()
-        .filter_map(|l| {
-            l.strip_prefix("SigPnd:")
-                .or_else(|| l.strip_prefix("ShdPnd:"))
-        })
-        .filter_map(|mask| u64::from_str_radix(mask.trim(), 16).ok())
-        .any(|mask| mask & stops != 0)
 }
 
 #[cfg(not(any(debug_assertions, feature = "test-hooks")))]

@@ -114,7 +114,9 @@ impl WorktreeLock {
                 Ok(()) => break,
                 Err(TryLockError::WouldBlock) => {
                     let holder = read_holder(&file);
-                    let gone = holder.pid.is_some_and(|pid| !process_alive(pid));
+                    let gone = holder
+                        .pid
+                        .is_some_and(|pid| !i32::try_from(pid).is_ok_and(crate::sys::alive));
                     if gone && start.elapsed() < GONE_HOLDER_WAIT {
                         std::thread::sleep(Duration::from_millis(20));
                         continue;
@@ -174,17 +176,6 @@ fn read_holder(file: &File) -> Holder {
     let _ = f.rewind();
     let _ = f.take(4096).read_to_string(&mut text);
     Holder::parse(&text)
-}
-
-/// Whether process `pid` exists and is not a zombie.
-fn process_alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => {
-            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
-            !state.starts_with('Z') && !state.starts_with('X')
-        }
-        Err(_) => false,
-    }
 }
 
 #[cfg(test)]

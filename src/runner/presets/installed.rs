@@ -258,15 +258,7 @@ mod tests {
             .parse()
             .unwrap();
         std::thread::sleep(Duration::from_millis(100));
-        let alive = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .map(|s| {
-                !s.rsplit(')')
-                    .next()
-                    .unwrap_or("")
-                    .trim_start()
-                    .starts_with('Z')
-            })
-            .unwrap_or(false);
+        let alive = crate::sys::alive(pid);
         assert!(!alive, "the sleeping grandchild {pid} survived");
     }
 

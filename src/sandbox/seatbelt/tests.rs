@@ -1,0 +1,365 @@
+//! The profile generator, run on every platform: what the profile decides for each path class
+//! (asked of the rules themselves, the way Seatbelt reads them: the last matching rule wins),
+//! and that its text reads back to the same paths.
+
+use std::path::{Path, PathBuf};
+
+use super::*;
+
+/// A policy as the tool would make it for one turn.
+fn policy(tmp: &str, writable: &[&str], throwaway: &[&str], protected: &[&str]) -> Policy {
+    let paths = |v: &[&str]| v.iter().map(PathBuf::from).collect::<Vec<_>>();
+    Policy {
+        tool_pid: 1,
+        landlock: false,
+        namespaces: false,
+        seatbelt: true,
+        tmp: PathBuf::from(tmp),
+        writable: paths(writable),
+        protected: paths(protected),
+        visible: Vec::new(),
+        throwaway: paths(throwaway),
+    }
+}
+
+const HOME: &str = "/Users/ann";
+const WORKTREE: &str = "/Users/ann/src/app";
+const GITDIR: &str = "/Users/ann/src/app/.git";
+const OUT: &str = "/Users/ann/Library/Caches/interview/turn-3/out";
+const TMP: &str = "/private/var/folders/xy/T/interview-turn-abc";
+const STATE: &str = "/Users/ann/.claude";
+const THROWAWAY: &str = "/Users/ann/.codex";
+
+fn turn() -> Policy {
+    policy(
+        TMP,
+        &[OUT, STATE],
+        &[THROWAWAY],
+        &[WORKTREE, GITDIR, "/Users/ann/.gitconfig"],
+    )
+}
+
+fn op_matches(rule_op: &str, op: &str) -> bool {
+    rule_op == "default"
+        || rule_op == op
+        || rule_op
+            .strip_suffix('*')
+            .is_some_and(|prefix| op.starts_with(prefix))
+}
+
+fn path_matches(filter: &Filter, path: &Path) -> bool {
+    match filter {
+        Filter::Subpath(p) => path.starts_with(p),
+        Filter::Literal(p) => path == p,
+        Filter::Regex(r) => regex::Regex::new(r)
+            .unwrap()
+            .is_match(path.to_str().unwrap()),
+        _ => false,
+    }
+}
+
+/// What the profile decides for `op` on `path`.
+fn verdict(rules: &[Rule], op: &str, path: &str) -> Action {
+    let path = Path::new(path);
+    let mut decided = None;
+    for r in rules {
+        if r.ops.iter().any(|o| op_matches(o, op))
+            && (r.filters.is_empty() || r.filters.iter().any(|f| path_matches(f, path)))
+        {
+            decided = Some(r.action);
+        }
+    }
+    decided.expect("the profile starts with (deny default)")
+}
+
+fn writes(rules: &[Rule], path: &str) -> bool {
+    [
+        "file-write-data",
+        "file-write-create",
+        "file-write-unlink",
+        "file-write-mode",
+    ]
+    .iter()
+    .all(|op| verdict(rules, op, path) == Action::Allow)
+}
+
+fn denies_every_write(rules: &[Rule], path: &str) -> bool {
+    [
+        "file-write-data",
+        "file-write-create",
+        "file-write-unlink",
+        "file-write-mode",
+        "file-write-owner",
+        "file-write-times",
+        "file-write-xattr",
+        "file-ioctl",
+    ]
+    .iter()
+    .all(|op| verdict(rules, op, path) == Action::Deny)
+}
+
+#[test]
+fn out_tmpdir_and_the_state_views_are_writable_below_them() {
+    let rules = rules(&Writes::decide(&turn()));
+    for root in [OUT, TMP, STATE, THROWAWAY] {
+        assert!(writes(&rules, root), "{root}");
+        assert!(writes(&rules, &format!("{root}/a/b.txt")), "{root}");
+    }
+    // A sibling whose name merely starts the same is not below the root.
+    assert!(denies_every_write(&rules, &format!("{OUT}side/x")));
+}
+
+#[test]
+fn no_rule_lets_the_worktree_the_git_dir_home_or_git_config_be_written() {
+    let rules = rules(&Writes::decide(&turn()));
+    for path in [
+        WORKTREE,
+        &format!("{WORKTREE}/README.md"),
+        GITDIR,
+        &format!("{GITDIR}/config"),
+        &format!("{GITDIR}/hooks/pre-commit"),
+        HOME,
+        &format!("{HOME}/.bashrc"),
+        &format!("{HOME}/.ssh/authorized_keys"),
+        "/Users/ann/.gitconfig",
+        "/etc/gitconfig",
+        "/usr/local/bin/git",
+        "/private/tmp/x",
+    ] {
+        assert!(denies_every_write(&rules, path), "{path}");
+        assert_eq!(
+            verdict(&rules, "file-read-data", path),
+            Action::Allow,
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn a_protected_path_inside_a_writable_root_stays_protected() {
+    let p = policy(TMP, &[HOME], &[], &[WORKTREE, GITDIR]);
+    let rules = rules(&Writes::decide(&p));
+    assert!(writes(&rules, &format!("{HOME}/notes.txt")));
+    assert!(denies_every_write(
+        &rules,
+        &format!("{WORKTREE}/src/main.rs")
+    ));
+    assert!(denies_every_write(&rules, &format!("{GITDIR}/HEAD")));
+}
+
+#[test]
+fn terminals_cannot_even_be_opened_for_reading() {
+    let rules = rules(&Writes::decide(&turn()));
+    for tty in [
+        "/dev/tty",
+        "/dev/ttys003",
+        "/dev/ptmx",
+        "/dev/ptyp0",
+        "/dev/console",
+    ] {
+        assert!(denies_every_write(&rules, tty), "{tty}");
+        assert_eq!(
+            verdict(&rules, "file-read-data", tty),
+            Action::Deny,
+            "{tty}"
+        );
+    }
+    // The harmless devices stay usable.
+    for dev in ["/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"] {
+        assert_eq!(
+            verdict(&rules, "file-write-data", dev),
+            Action::Allow,
+            "{dev}"
+        );
+        assert_eq!(
+            verdict(&rules, "file-read-data", dev),
+            Action::Allow,
+            "{dev}"
+        );
+        assert_eq!(
+            verdict(&rules, "file-write-unlink", dev),
+            Action::Deny,
+            "{dev}"
+        );
+    }
+}
+
+#[test]
+fn signals_process_information_and_services_stay_inside() {
+    let rules = rules(&Writes::decide(&turn()));
+    let find = |op: &str| -> Vec<&Rule> {
+        rules
+            .iter()
+            .filter(|r| r.action == Action::Allow && r.ops.iter().any(|o| op_matches(o, op)))
+            .collect()
+    };
+    for op in ["signal", "process-info-pidinfo"] {
+        for r in find(op) {
+            assert_eq!(r.filters, [Filter::SameSandbox], "{op}");
+        }
+    }
+    let services: Vec<&Filter> = find("mach-lookup")
+        .iter()
+        .flat_map(|r| &r.filters)
+        .collect();
+    assert!(!services.is_empty());
+    for s in services {
+        let Filter::Service(name) = s else {
+            panic!("a mach-lookup allowed beyond named services: {s:?}")
+        };
+        // LaunchServices and the pasteboard would act outside the sandbox.
+        assert!(
+            !name.contains("lsd") && !name.contains("coreservices"),
+            "{name}"
+        );
+        assert!(!name.contains("pasteboard"), "{name}");
+    }
+    // Named sockets: the resolver's and the runner's own only.
+    for r in find("network-outbound") {
+        for f in &r.filters {
+            if let Filter::RemoteSocket(p) = f {
+                assert!(
+                    p == Path::new(RESOLVER) || Writes::decide(&turn()).roots.contains(p),
+                    "{p:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_linux_and_macos_rules_come_from_one_decision() {
+    let decided = Writes::decide(&turn());
+    // Seatbelt: the subpaths allowed for writing are exactly the decision's roots.
+    let rules = rules(&decided);
+    let mut allowed: Vec<PathBuf> = rules
+        .iter()
+        .filter(|r| r.action == Action::Allow && r.ops.contains(&"file-write*"))
+        .flat_map(|r| &r.filters)
+        .map(|f| match f {
+            Filter::Subpath(p) => p.clone(),
+            other => panic!("file-write* allowed for {other:?}"),
+        })
+        .collect();
+    allowed.sort();
+    assert_eq!(allowed, decided.roots);
+    let mut expected: Vec<PathBuf> = [OUT, STATE, THROWAWAY, TMP]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+    expected.sort();
+    assert_eq!(decided.roots, expected);
+    // Landlock: rules.rs grants full access to the same roots and nothing else, and takes its
+    // devices and terminals from the same module.
+    let landlock = include_str!("../rules.rs");
+    assert!(landlock.contains("use super::writes::{DEVICES, Writes, terminal};"));
+    assert_eq!(landlock.matches("grant(path, all)").count(), 1);
+    assert!(
+        landlock
+            .contains("for path in &Writes::decide(policy).roots {\n        grant(path, all)?;")
+    );
+}
+
+#[test]
+fn string_literals_escape_quotes_backslashes_and_non_ascii() {
+    assert_eq!(string_literal("/a/b c"), r#""/a/b c""#);
+    assert_eq!(string_literal(r#"/x"y\z"#), r#""/x\"y\\z""#);
+    assert_eq!(string_literal("/(a) b;c#|"), r#""/(a) b;c#|""#);
+    assert_eq!(string_literal("/caf\u{e9}"), r#""/caf\u00E9""#);
+    assert_eq!(string_literal("/\u{1F600}"), r#""/\uD83D\uDE00""#);
+    assert_eq!(string_literal("/a\nb\t"), r#""/a\u000Ab\u0009""#);
+}
+
+/// Read an SBPL string literal back (the escapes [`string_literal`] writes).
+fn unescape(text: &str) -> String {
+    let mut units: Vec<u16> = Vec::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let mut buf = [0u16; 2];
+            units.extend_from_slice(c.encode_utf16(&mut buf));
+            continue;
+        }
+        match chars.next().unwrap() {
+            'u' => {
+                let hex: String = chars.by_ref().take(4).collect();
+                units.push(u16::from_str_radix(&hex, 16).unwrap());
+            }
+            other => units.push(other as u16),
+        }
+    }
+    String::from_utf16(&units).unwrap()
+}
+
+/// The string literals of a profile, in order, read as a reader would: balanced parentheses
+/// outside strings, every form closed.
+fn literals(profile: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut chars = profile.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                assert!(depth >= 0, "unbalanced: {profile}");
+            }
+            '"' => {
+                let mut raw = String::new();
+                loop {
+                    match chars.next().expect("unterminated string") {
+                        '"' => break,
+                        '\\' => {
+                            raw.push('\\');
+                            raw.push(chars.next().unwrap());
+                        }
+                        c => raw.push(c),
+                    }
+                }
+                out.push(unescape(&raw));
+            }
+            c => assert!(c.is_ascii(), "raw non-ASCII in the profile: {c:?}"),
+        }
+    }
+    assert_eq!(depth, 0, "unbalanced: {profile}");
+    out
+}
+
+#[test]
+fn a_path_with_quotes_parentheses_and_non_ascii_reads_back_as_itself() {
+    let odd = "/Users/ann/proj \"x\" (copy) \\ caf\u{e9} \u{65e5}\u{672c} \u{1F600}/out";
+    let p = policy(TMP, &[odd], &[], &[WORKTREE]);
+    let text = profile(&Writes::decide(&p)).unwrap();
+    assert!(text.starts_with("(version 1)\n(deny default)\n"), "{text}");
+    let read = literals(&text);
+    assert!(read.iter().any(|l| l == odd), "{read:?}");
+    assert!(read.iter().any(|l| l == TMP), "{read:?}");
+    assert!(read.iter().any(|l| l == WORKTREE), "{read:?}");
+    // It is written only where a path goes, not as a stray form.
+    assert!(!text.contains("(copy)\n"), "{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_path_that_is_not_utf8_is_refused_by_name() {
+    use std::os::unix::ffi::OsStrExt;
+    let bad = PathBuf::from(std::ffi::OsStr::from_bytes(b"/tmp/\xff/out"));
+    let mut p = turn();
+    p.writable.push(bad);
+    let err = profile(&Writes::decide(&p)).unwrap_err();
+    assert!(err.contains("not UTF-8"), "{err}");
+}
+
+#[test]
+fn the_runner_starts_under_sandbox_exec_with_the_profile() {
+    let argv: Vec<OsString> = vec!["/usr/local/bin/claude".into(), "-p".into()];
+    let wrapped = wrap(&turn(), &argv).unwrap();
+    assert_eq!(wrapped[0], SANDBOX_EXEC);
+    assert_eq!(wrapped[1], "-p");
+    assert_eq!(
+        wrapped[2],
+        profile(&Writes::decide(&turn())).unwrap().as_str()
+    );
+    assert_eq!(wrapped[3], "--");
+    assert_eq!(&wrapped[4..], &argv[..]);
+}
