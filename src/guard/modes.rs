@@ -56,7 +56,7 @@ impl Usual {
         let (uid, gid) = std::fs::symlink_metadata(root)
             .map(|m| (m.uid(), m.gid()))
             .unwrap_or_default();
-        Usual::with(umask(), uid, gid)
+        Usual::with(crate::sys::umask(), uid, gid)
     }
 
     pub fn with(umask: u32, uid: u32, gid: u32) -> Usual {
@@ -118,25 +118,6 @@ impl Perm {
         }
         parts.join(", ")
     }
-}
-
-/// This process's umask, read without changing it (`/proc/self/status`); `022` where that
-/// cannot be read. Only the size of the record depends on it, never what counts as a change.
-#[cfg(target_os = "linux")]
-fn umask() -> u32 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("Umask:"))
-                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
-        })
-        .unwrap_or(0o022)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn umask() -> u32 {
-    0o022
 }
 
 #[cfg(test)]
