@@ -172,15 +172,17 @@ fn read_only_commands_and_usual_modes_are_not_a_change() {
 
 /// Owners can only be changed by root: run as root, this must hold.
 #[test]
-fn an_owner_change_of_a_tracked_file_a_directory_or_the_git_directory_is_a_change() {
+fn an_owner_change_of_a_tracked_file_a_directory_an_ignored_one_or_the_git_directory_is_a_change() {
     assert!(
         nix::unistd::geteuid().is_root(),
         "this test changes owners (chown): run the guard tests as root"
     );
     let repo = TempRepo::new();
+    repo.write(".gitignore", "target/\n");
+    repo.write("target/debug/app", "binary\n");
     let g = sh(
         &repo,
-        "chown 65534:65534 README.md src && chown -R 65534 .git/objects",
+        "chown 65534:65534 README.md src target/debug && chown -R 65534 .git/objects",
     );
     assert_eq!(g.code, 3, "{}", g.stderr);
     assert_eq!(
@@ -189,6 +191,11 @@ fn an_owner_change_of_a_tracked_file_a_directory_or_the_git_directory_is_a_chang
     );
     assert!(detail(exactly(&g, "status", "src")).contains("owner 0:0 → 65534:65534"));
     assert!(detail(exactly(&g, "git_metadata", "objects/")).contains("owner 0:0 → 65534:0"));
+    // An ignored directory's times are not recorded; its owner is.
+    assert_eq!(
+        detail(exactly(&g, "ignored", "target/debug")),
+        "owner changed"
+    );
 }
 
 // ---- new directories in the git directory ----

@@ -69,6 +69,9 @@ pub struct Fingerprint {
     pub ctime: (i64, i64),
     pub inode: u64,
     pub mode: u32,
+    /// Owner and group: a directory's times are not kept, so its `chown` shows here.
+    pub uid: u32,
+    pub gid: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub link: Option<RepoPath>,
     /// The HEAD commit of an ignored nested repository (its contents are not listed).
@@ -100,6 +103,8 @@ impl Fingerprint {
             ctime,
             inode: key.ino,
             mode: key.mode & 0o7777,
+            uid: key.uid,
+            gid: key.gid,
             link,
             head: None,
             error: None,
@@ -115,6 +120,8 @@ impl Fingerprint {
             ctime: (0, 0),
             inode: 0,
             mode: 0,
+            uid: 0,
+            gid: 0,
             link: None,
             head: None,
             error: Some(e.kind().to_string()),
@@ -141,6 +148,9 @@ impl Fingerprint {
         }
         if self.mode != other.mode {
             v.push("mode");
+        }
+        if (self.uid, self.gid) != (other.uid, other.gid) {
+            v.push("owner");
         }
         if self.link != other.link {
             v.push("link target");
