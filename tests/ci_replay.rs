@@ -133,3 +133,72 @@ fn a_recorded_interactive_session_replays_to_the_identical_document() {
     replay_42(&repo, &recorded, "replayed.md").exits(0);
     assert_eq!(repo.read("typed.md"), repo.read("replayed.md"));
 }
+
+/// A fresh clone of `repo` (what a CI job checks out), with its own scratch directory.
+fn fresh_clone(repo: &TempRepo) -> TempRepo {
+    let clone = TempRepo {
+        dir: tempfile::Builder::new()
+            .prefix("interview-clone-")
+            .tempdir()
+            .unwrap(),
+        scratch: tempfile::Builder::new()
+            .prefix("interview-scratch-")
+            .tempdir()
+            .unwrap(),
+    };
+    let from = repo.path().display().to_string();
+    let into = clone.path().display().to_string();
+    repo.git(&["clone", "-q", &from, &into]);
+    clone
+}
+
+/// README's and docs/ci.md's flow, verbatim: record, `interview answers intent 42 -o FIXTURE`,
+/// commit the fixture and the document, then replay in a fresh clone. The fixture is one more
+/// file of the repository (and HEAD another commit), which changes nothing the interview is
+/// about: the document must come out byte for byte the same.
+#[test]
+fn committing_the_answers_fixture_does_not_change_the_replayed_document() {
+    let repo = example_repo();
+    replay_42(
+        &repo,
+        &fixtures().join("answers/intent-42.json"),
+        "docs/interviews/intent-42.md",
+    )
+    .exits(0);
+    let recorded = repo.run(&[
+        "answers",
+        "intent",
+        "42",
+        "-o",
+        "fixtures/answers/intent-42.json",
+    ]);
+    assert!(recorded.status.success(), "{}", stderr(&recorded));
+    // An unrelated file too: any commit may add one.
+    repo.write("notes/unrelated.txt", "Nothing about the work item.\n");
+    repo.write(
+        "interview.toml",
+        "[intent]\nglobs = [\"examples/intents/<id>*.md\"]\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "the answers fixture and the document"]);
+
+    let ci = fresh_clone(&repo);
+    let out = ci.scratch("intent-42.md");
+    let replayed = Interview::intent(&ci, "42")
+        .from(EXAMPLE)
+        .answers_file(ci.path().join("fixtures/answers/intent-42.json"))
+        .yes()
+        .out(out.to_str().unwrap())
+        .run()
+        .exits(0);
+    assert!(
+        !replayed.stderr.contains("never asked"),
+        "{}",
+        replayed.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        ci.read("docs/interviews/intent-42.md"),
+        "the replay in a fresh clone differs from the committed document"
+    );
+}

@@ -17,7 +17,7 @@ fn fixture_text(rel: &str) -> String {
 }
 
 /// A repository with the given files, committed, and the work item at `docs/intents/7-item.md`.
-fn repo_with(files: &[(&str, &str)], item: &str) -> (TempRepo, Subject) {
+pub(crate) fn repo_with(files: &[(&str, &str)], item: &str) -> (TempRepo, Subject) {
     let repo = TempRepo::new();
     for (path, text) in files {
         repo.write(path, text);
@@ -37,7 +37,7 @@ fn repo_with(files: &[(&str, &str)], item: &str) -> (TempRepo, Subject) {
     (repo, subject)
 }
 
-fn context(subject: &Subject, final_turn: bool, rounds: Vec<Round>) -> BriefContext {
+pub(crate) fn context(subject: &Subject, final_turn: bool, rounds: Vec<Round>) -> BriefContext {
     BriefContext {
         interview_brief: BRIEF_VERSION,
         kind: subject.kind,
@@ -57,7 +57,7 @@ fn context(subject: &Subject, final_turn: bool, rounds: Vec<Round>) -> BriefCont
 
 /// The built-in interviewer's receipt for `ctx`, through the tool's own checks with the work
 /// item as the session names it (its lines are no evidence).
-fn decide(repo: &TempRepo, ctx: &BriefContext) -> Receipt {
+pub(crate) fn decide(repo: &TempRepo, ctx: &BriefContext) -> Receipt {
     let receipt = interview::runner::builtin::decide(ctx, repo.path());
     let json = interview::runner::builtin::receipt_json(&receipt).unwrap();
     let mut asked = BTreeSet::new();
@@ -86,7 +86,7 @@ fn decide(repo: &TempRepo, ctx: &BriefContext) -> Receipt {
 
 /// Every topic the interviewer has for the item: the first round, then what the final
 /// document lists as not asked.
-fn all_questions(repo: &TempRepo, subject: &Subject) -> (Vec<Question>, Done) {
+pub(crate) fn all_questions(repo: &TempRepo, subject: &Subject) -> (Vec<Question>, Done) {
     let first = match decide(repo, &context(subject, false, vec![])) {
         Receipt::Ask(a) => a.questions,
         Receipt::Done(_) => Vec::new(),
@@ -98,17 +98,17 @@ fn all_questions(repo: &TempRepo, subject: &Subject) -> (Vec<Question>, Done) {
     (first, d)
 }
 
-fn topic_list(qs: &[Question]) -> Vec<&str> {
+pub(crate) fn topic_list(qs: &[Question]) -> Vec<&str> {
     qs.iter().map(|q| q.topic.as_str()).collect()
 }
 
-fn question<'q>(qs: &'q [Question], topic: &str) -> &'q Question {
+pub(crate) fn question<'q>(qs: &'q [Question], topic: &str) -> &'q Question {
     qs.iter()
         .find(|q| q.topic == topic)
         .unwrap_or_else(|| panic!("no {topic} in {:?}", topic_list(qs)))
 }
 
-fn option_values(q: &Question) -> Vec<&str> {
+pub(crate) fn option_values(q: &Question) -> Vec<&str> {
     q.options
         .iter()
         .flatten()
@@ -117,7 +117,7 @@ fn option_values(q: &Question) -> Vec<&str> {
 }
 
 /// Every `path:line` in a text, checked to exist in the repository.
-fn assert_cited_lines_exist(repo: &TempRepo, text: &str) -> usize {
+pub(crate) fn assert_cited_lines_exist(repo: &TempRepo, text: &str) -> usize {
     let mut n = 0;
     for word in text.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ',' | ';')) {
         let word = word.trim_end_matches(['.', '?', ':']);
@@ -134,7 +134,7 @@ fn assert_cited_lines_exist(repo: &TempRepo, text: &str) -> usize {
 }
 
 /// No confirmed entry rests on the work item alone, and every one cites lines that exist.
-fn assert_honest(repo: &TempRepo, d: &Done) {
+pub(crate) fn assert_honest(repo: &TempRepo, d: &Done) {
     for e in d.entries.iter().filter(|e| e.clarity == Clarity::Confirmed) {
         assert!(
             e.sources
@@ -148,7 +148,7 @@ fn assert_honest(repo: &TempRepo, d: &Done) {
     }
 }
 
-const END_USER: &[&str] = &[
+pub(crate) const END_USER: &[&str] = &[
     "users",
     "acceptance_criteria",
     "data_format",

@@ -16,6 +16,7 @@ mod guard_git_dir;
 mod guard_metadata;
 mod guard_safety;
 mod interviewer;
+mod interviewer_findings;
 mod kill_windows;
 mod presets;
 mod presets_e2e;

@@ -3,6 +3,7 @@
 //! decided it.
 
 use super::intent::has_word;
+use super::item::Item;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum ItemKind {
@@ -15,6 +16,24 @@ pub(super) enum ItemKind {
 }
 
 impl ItemKind {
+    pub const ALL: [ItemKind; 6] = ORDER;
+
+    /// The option value a person picks for it.
+    pub fn value(self) -> &'static str {
+        match self {
+            ItemKind::Bug => "bug",
+            ItemKind::Dependency => "dependency",
+            ItemKind::Refactor => "refactor",
+            ItemKind::Performance => "performance",
+            ItemKind::Docs => "docs",
+            ItemKind::Feature => "feature",
+        }
+    }
+
+    pub fn from_value(value: &str) -> Option<ItemKind> {
+        ORDER.into_iter().find(|k| k.value() == value)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             ItemKind::Bug => "bug report",
@@ -32,6 +51,8 @@ impl ItemKind {
 pub(super) struct Classification {
     pub kind: ItemKind,
     pub cue: String,
+    /// A second kind with strong cues close behind, and its cue: the kind is asked first.
+    pub runner_up: Option<(ItemKind, String)>,
 }
 
 /// One cue: where it is looked for, what it is, and how much it weighs.
@@ -52,6 +73,10 @@ enum Place {
     Heading,
     /// Anywhere in the prose.
     Text,
+    /// The key of a template's field line (`OS: Linux`, `**Version**: 1.2`).
+    Field,
+    /// Inside the item's code blocks (its logs and traces).
+    Code,
 }
 
 const CUES: &[Cue] = &[
@@ -100,8 +125,61 @@ const CUES: &[Cue] = &[
             "describe the bug",
             "bug report",
             "what happened",
+            "what steps will reproduce",
+            "how to reproduce",
+            "what did you expect",
+            "what happened instead",
+            "what did you see instead",
+            "what do you see instead",
+            "expected result",
+            "actual result",
+            "observed behavior",
+            "observed behaviour",
+            "minimal reproducible example",
+            "minimal reproduction",
+            "reproducible example",
+            "error message",
+            "error output",
+            "traceback",
+            "stack trace",
+            "backtrace",
         ],
         weight: 5,
+    },
+    Cue {
+        kind: ItemKind::Bug,
+        place: Place::Field,
+        terms: &[
+            "os",
+            "operating system",
+            "version",
+            "platform",
+            "environment",
+            "rustc version",
+            "rust version",
+            "python version",
+            "node version",
+            "go version",
+            "browser",
+            "terminal",
+            "shell",
+        ],
+        weight: 3,
+    },
+    Cue {
+        kind: ItemKind::Bug,
+        place: Place::Code,
+        terms: &[
+            "traceback (most recent call last)",
+            "panicked at",
+            "stack backtrace",
+            "exception in thread",
+            "goroutine 1 [running]",
+            "segmentation fault",
+            "unhandled promise rejection",
+            "uncaught",
+        ],
+        weight: 4,
     },
     Cue {
         kind: ItemKind::Bug,
@@ -309,22 +387,122 @@ const CUES: &[Cue] = &[
     },
 ];
 
-/// Classify an item by its title (lower case), its headings and bold lines (lower case) and
-/// its prose (lower case, code blocks left out).
-pub(super) fn classify(title: &str, headings: &[String], prose: &str) -> Classification {
-    let order = [
-        ItemKind::Bug,
-        ItemKind::Dependency,
-        ItemKind::Refactor,
-        ItemKind::Performance,
-        ItemKind::Docs,
-        ItemKind::Feature,
-    ];
+const ORDER: [ItemKind; 6] = [
+    ItemKind::Bug,
+    ItemKind::Dependency,
+    ItemKind::Refactor,
+    ItemKind::Performance,
+    ItemKind::Docs,
+    ItemKind::Feature,
+];
+
+/// A title's bracketed prefix (`[tool error]: …`, `[Feature Request] …`) read as a kind.
+fn bracket_kind(title: &str) -> Option<(ItemKind, String)> {
+    let inner = title.strip_prefix('[')?.split(']').next()?;
+    let kind = if ["bug", "error", "crash", "regression", "panic", "broken"]
+        .iter()
+        .any(|w| has_word(inner, w))
+    {
+        ItemKind::Bug
+    } else if [
+        "feature",
+        "feat",
+        "enhancement",
+        "request",
+        "proposal",
+        "rfc",
+    ]
+    .iter()
+    .any(|w| has_word(inner, w))
+    {
+        ItemKind::Feature
+    } else if ["docs", "doc", "documentation"]
+        .iter()
+        .any(|w| has_word(inner, w))
+    {
+        ItemKind::Docs
+    } else if ["perf", "performance"].iter().any(|w| has_word(inner, w)) {
+        ItemKind::Performance
+    } else if ["refactor", "cleanup", "chore"]
+        .iter()
+        .any(|w| has_word(inner, w))
+    {
+        ItemKind::Refactor
+    } else {
+        return None;
+    };
+    Some((kind, format!("the title starts with \"[{inner}]\"")))
+}
+
+/// A sentence that swaps one thing for another ("use X in place of Y", "remove Y … rely on X
+/// instead"): a change of structure, not a new feature.
+fn replacement(prose: &str) -> Option<String> {
+    prose
+        .split(['.', '\n', '!', '?'])
+        .find(|s| {
+            let uses = [
+                "use ",
+                "using ",
+                "switch to",
+                "move to",
+                "migrate to",
+                "replace ",
+            ]
+            .iter()
+            .any(|w| s.contains(w));
+            let swaps = ["in place of", "instead of", "in favor of", "in favour of"]
+                .iter()
+                .any(|w| s.contains(w));
+            let removes = ["remove ", "drop ", "delete ", "get rid of", "stop using"]
+                .iter()
+                .any(|w| s.contains(w));
+            let relies = [
+                "instead",
+                "rely on",
+                "relies on",
+                "in favor of",
+                "in favour of",
+            ]
+            .iter()
+            .any(|w| s.contains(w));
+            (uses && swaps) || (removes && relies)
+        })
+        .map(|s| {
+            format!(
+                "it asks to use one thing in place of another (\"{}\")",
+                super::text::one_line(s.trim(), 80)
+            )
+        })
+}
+
+/// Classify an item by its title, its template's headings and fields, its prose (code blocks
+/// left out) and its code blocks' traces. When two kinds both have strong cues, the runner-up
+/// is kept: the interviewer asks the kind first rather than guess.
+pub(super) fn classify(title: &str, item: &Item) -> Classification {
+    let headings = &item.headings;
+    let prose = &item.lower;
+    let code = item.code_lower();
     let mut scores = [0u32; 6];
     let mut best_cue: [Option<(u32, String)>; 6] = Default::default();
     let title = title.trim().to_lowercase();
+    let mut score = |kind: ItemKind, weight: u32, said: String| {
+        let i = ORDER.iter().position(|k| *k == kind).unwrap_or(5);
+        scores[i] += weight;
+        if best_cue[i].as_ref().is_none_or(|(w, _)| *w < weight) {
+            best_cue[i] = Some((weight, said));
+        }
+    };
+    if let Some((kind, said)) = bracket_kind(&title) {
+        score(kind, 6, said);
+    }
+    if let Some(said) = replacement(prose) {
+        score(ItemKind::Refactor, 5, said);
+    }
     for cue in CUES {
-        let i = order.iter().position(|k| *k == cue.kind).unwrap_or(5);
+        // A template's fields count once, however many it has; a heading counts once per cue
+        // ("steps to reproduce" is not also "to reproduce").
+        let mut field_hit = false;
+        let mut headings_hit: Vec<usize> = Vec::new();
         for term in cue.terms {
             let (hit, said) = match cue.place {
                 Place::TitleStart => (
@@ -336,34 +514,52 @@ pub(super) fn classify(title: &str, headings: &[String], prose: &str) -> Classif
                     format!("the title starts with \"{term}\""),
                 ),
                 Place::Title => (has_word(&title, term), format!("the title says \"{term}\"")),
-                Place::Heading => (
-                    headings.iter().any(|h| h.contains(term)),
-                    format!("it has a \"{term}\" section"),
+                Place::Heading => {
+                    let at = headings
+                        .iter()
+                        .enumerate()
+                        .find(|(i, h)| !headings_hit.contains(i) && has_word(h, term))
+                        .map(|(i, _)| i);
+                    headings_hit.extend(at);
+                    (at.is_some(), format!("it has a \"{term}\" section"))
+                }
+                Place::Field => (
+                    !field_hit && item.fields.iter().any(|f| f == term),
+                    format!("it gives the \"{term}\" a bug report's template asks for"),
+                ),
+                Place::Code => (
+                    code.contains(term),
+                    format!("it quotes a trace (\"{term}\")"),
                 ),
                 Place::Text => (has_word(prose, term), format!("it says \"{term}\"")),
             };
             if hit {
-                scores[i] += cue.weight;
-                if best_cue[i].as_ref().is_none_or(|(w, _)| *w < cue.weight) {
-                    best_cue[i] = Some((cue.weight, said));
-                }
+                field_hit |= cue.place == Place::Field;
+                score(cue.kind, cue.weight, said);
             }
         }
     }
-    let (i, score) = scores.iter().enumerate().fold(
-        (5, 0),
-        |best, (i, &s)| if s > best.1 { (i, s) } else { best },
-    );
+    let mut ranked: Vec<(usize, u32)> = scores.iter().copied().enumerate().collect();
+    // Highest score first; ties keep the order of ORDER (Feature last).
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let (i, top) = ranked[0];
     // Wording alone (weight-1 cues) must agree at least twice to beat the default.
-    let (i, score) = if score < 2 { (5, 0) } else { (i, score) };
-    let cue = if score == 0 {
+    let (i, top) = if top < 2 { (5, 0) } else { (i, top) };
+    let cue = if top == 0 {
         "no cue for another kind".to_string()
     } else {
         best_cue[i].take().map(|(_, c)| c).unwrap_or_default()
     };
+    // Strong cues for a second kind, close behind: unsure.
+    let runner_up = ranked
+        .iter()
+        .find(|(j, _)| *j != i)
+        .filter(|(_, s)| *s >= 5 && 2 * s >= top)
+        .and_then(|(j, _)| Some((ORDER[*j], best_cue[*j].take()?.1)));
     Classification {
-        kind: order[i],
+        kind: ORDER[i],
         cue,
+        runner_up,
     }
 }
 
@@ -372,8 +568,9 @@ mod tests {
     use super::*;
 
     fn kind(title: &str, headings: &[&str], text: &str) -> ItemKind {
-        let h: Vec<String> = headings.iter().map(|s| s.to_lowercase()).collect();
-        classify(title, &h, &text.to_lowercase()).kind
+        let mut body: String = headings.iter().map(|h| format!("## {h}\n\n")).collect();
+        body.push_str(text);
+        classify(title, &Item::new(&body)).kind
     }
 
     #[test]

@@ -11,12 +11,14 @@ use crate::brief::BriefContext;
 use crate::subject::IntentFacts;
 use crate::subject::reflect::cap;
 
-use super::classify::{Classification, classify};
+use super::Finding;
+use super::classify::{Classification, ItemKind, classify};
+use super::defs::{Flag, Sources, declares_flag, field_declares, in_test_code, may_define};
 use super::intent_entries::{fact_entries, not_checked, title_and_lead};
 use super::item::Item;
 use super::names::{Name, NameKind, extract};
 use super::repo::RepoFacts;
-use super::search::{Hit, Search, search};
+use super::search::{Found, Group, Hit, Search, search};
 use super::text::one_line;
 use super::{Analysis, questions};
 
@@ -36,7 +38,10 @@ pub(super) const FLAG_CONVENTIONS: &[&str] = &[
     "#[clap(",
     ".long(",
     "add_argument(",
+    "@click.option(",
+    "Flags().",
     "flag.String(",
+    ".option(",
 ];
 
 /// Literals searched for alongside the names: how this repository declares benchmarks.
@@ -61,9 +66,10 @@ pub(super) struct Reading<'a> {
 #[derive(Debug, Clone)]
 pub(super) struct Located {
     pub name: Name,
-    /// Every line naming it (any spelling searched), in path order.
+    /// Lines naming it (any spelling searched), in path order, at most 200.
     pub hits: Vec<Hit>,
-    pub total: usize,
+    /// What the search counted of it, over every file (not only the kept lines).
+    pub count: Found,
     /// Where it is defined or declared, when a line looks like it (the first of
     /// `definitions`).
     pub definition: Option<Hit>,
@@ -75,12 +81,6 @@ impl Located {
         !self.hits.is_empty()
     }
 
-    pub fn files(&self) -> Vec<&str> {
-        let mut files: Vec<&str> = self.hits.iter().map(|h| h.path.as_str()).collect();
-        files.dedup();
-        files
-    }
-
     pub fn in_tests(&self) -> Vec<&Hit> {
         self.hits.iter().filter(|h| is_test(&h.path)).collect()
     }
@@ -89,16 +89,15 @@ impl Located {
         self.hits.iter().filter(|h| is_doc(&h.path)).collect()
     }
 
+    /// The source-code lines that name it (tests, documentation, manifests and other files
+    /// left out).
     pub fn in_code(&self) -> Vec<&Hit> {
-        self.hits
-            .iter()
-            .filter(|h| !is_doc(&h.path) && !is_test(&h.path) && !is_manifest(&h.path))
-            .collect()
+        self.count.code.iter().collect()
     }
 
     /// `name` as the item wrote it, in backticks for a question.
     pub fn shown(&self) -> String {
-        format!("`{}`", cap(&self.name.text.replace('`', "'"), 60))
+        super::text::code_span(&cap(&self.name.text, 60))
     }
 }
 
@@ -132,81 +131,168 @@ pub(super) fn is_manifest(path: &str) -> bool {
         "Cargo.toml"
             | "Cargo.lock"
             | "package.json"
+            | "package-lock.json"
             | "pyproject.toml"
+            | "setup.py"
+            | "setup.cfg"
             | "go.mod"
+            | "go.sum"
             | "requirements.txt"
+            | "yarn.lock"
+            | "pnpm-lock.yaml"
+            | "poetry.lock"
     )
 }
 
-/// The spellings searched for one name: a crate `a-b` is `a_b` in code; a flag `--a-b` is
-/// `a_b` as a clap field.
+/// The spellings searched for one name: a crate `a-b` is `a_b` in code; a flag as written
+/// (its declarations' spellings are searched apart: [`decl_key`]).
 fn spellings(name: &Name) -> Vec<String> {
     let t = &name.text;
-    let mut out = vec![t.clone()];
     match name.kind {
-        NameKind::Flag => {
-            let bare = t.trim_start_matches('-');
-            out.push(format!("\"{bare}\""));
-            if bare.contains('-') {
-                out.push(bare.replace('-', "_"));
-            }
+        NameKind::Flag => vec![Flag::parse(t).map_or_else(|| t.clone(), Flag::written)],
+        NameKind::Ident if t.contains('-') => vec![t.clone(), t.replace('-', "_")],
+        NameKind::Ident if t.contains('_') && !t.contains("::") => {
+            vec![t.clone(), t.replace('_', "-")]
         }
-        NameKind::Ident if t.contains('-') => out.push(t.replace('-', "_")),
-        NameKind::Ident if t.contains('_') && !t.contains("::") => out.push(t.replace('_', "-")),
-        _ => {}
+        _ => vec![t.clone()],
     }
-    out
+}
+
+/// The key of a flag's declaration group (`"format"`, `short = 'X'`), searched on its own.
+fn decl_key(name: &Name) -> Option<String> {
+    (name.kind == NameKind::Flag)
+        .then(|| Flag::parse(&name.text).map(|_| format!("declared {}", name.text)))
+        .flatten()
+}
+
+/// The key of a name's clap-field group (`format:` for `--format`), searched on its own.
+fn field_key(name: &Name) -> Option<String> {
+    match Flag::parse(&name.text)? {
+        Flag::Long(l) => Some(format!("{}:", l.replace('-', "_"))),
+        Flag::Short(_) => None,
+    }
+}
+
+/// Whether `a` and `b` name the same package (`a-b` is `a_b`, any case).
+pub(super) fn same_package(a: &str, b: &str) -> bool {
+    let norm = |s: &str| s.to_lowercase().replace('-', "_");
+    norm(a) == norm(b)
 }
 
 /// Read the item and the repository once: the whole basis of the questions and the entries.
 pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     let item = Item::new(&f.text);
-    let class = classify(&f.title, &item.headings, &item.lower);
-    let names = extract(&item.all);
-    let mut literals: Vec<String> = names.iter().flat_map(spellings).collect();
-    literals.extend(names.iter().filter_map(field_spelling));
-    literals.extend(FLAG_CONVENTIONS.iter().map(|s| s.to_string()));
-    literals.extend(BENCHMARKS.iter().map(|s| s.to_string()));
-    literals.sort();
-    literals.dedup();
+    let class = classify(&f.title, &item);
+    let repo = super::repo::read(worktree);
+    // The project's own name is everywhere (its licence, its manifest): no evidence of anything.
+    let names: Vec<Name> = extract(&item.all)
+        .into_iter()
+        .filter(|n| {
+            !repo
+                .project
+                .as_deref()
+                .is_some_and(|p| same_package(p, &n.text))
+        })
+        .collect();
+    // A name qualified by a dependency (`yansi::Color`) is that dependency's, not this
+    // project's type of the same name.
+    let external = |n: &Name| -> Option<String> {
+        n.within.clone().filter(|w| {
+            !matches!(w.as_str(), "crate" | "self" | "super")
+                && !repo.project.as_deref().is_some_and(|p| same_package(p, w))
+                && repo.locked.iter().any(|p| same_package(p, w))
+        })
+    };
+    let mut groups: Vec<Group> = names
+        .iter()
+        .map(|n| Group {
+            key: n.text.clone(),
+            spellings: spellings(n),
+            within: external(n),
+        })
+        .collect();
+    groups.extend(names.iter().filter_map(field_key).map(|k| Group::one(&k)));
+    groups.extend(names.iter().filter_map(|n| {
+        Some(Group {
+            key: decl_key(n)?,
+            spellings: Flag::parse(&n.text)?.declared(),
+            within: None,
+        })
+    }));
+    groups.extend(FLAG_CONVENTIONS.iter().map(|s| Group::one(s)));
+    groups.extend(BENCHMARKS.iter().map(|s| Group::one(s)));
     let skip: Vec<String> = f.path.iter().cloned().collect();
-    let found = search(worktree, &literals, &skip);
-    let mut files = std::collections::BTreeMap::new();
+    let found = search(worktree, &groups, &skip);
+    let mut sources = Sources::default();
     let located = names
         .into_iter()
-        .map(|name| {
-            let mut hits: Vec<Hit> = spellings(&name)
-                .iter()
-                .filter_map(|s| found.get(s))
-                .flat_map(|f| f.hits.iter().cloned())
-                .collect();
-            hits.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
-            hits.dedup();
-            let total = spellings(&name)
-                .iter()
-                .filter_map(|s| found.get(s))
-                .map(|f| f.total)
-                .sum::<usize>()
-                .max(hits.len());
-            // A clap field `no_bell: bool` under `#[arg(long …)]` defines `--no-bell`.
-            let fields: Vec<Hit> = field_spelling(&name)
-                .and_then(|f| found.get(&f))
-                .map(|f| {
-                    f.hits
-                        .iter()
-                        .filter(|h| h.path.ends_with(".rs") && !is_test(&h.path))
-                        .filter(|h| is_field(&h.text))
-                        .filter(|h| attribute_above(worktree, h, &mut files))
+        .filter_map(|name| -> Option<Located> {
+            let mut count = found.get(&name.text).cloned().unwrap_or_default();
+            let mut hits = count.hits.clone();
+            let mut definitions: Vec<Hit> = Vec::new();
+            if let (NameKind::Flag, Some(flag)) = (name.kind, Flag::parse(&name.text)) {
+                // A clap field `no_bell: bool` under `#[arg(long …)]` defines `--no-bell`.
+                if let Some(fields) = field_key(&name).and_then(|k| found.get(&k)) {
+                    for h in fields.hits.iter().filter(|h| h.path.ends_with(".rs")) {
+                        if definitions.len() >= 10 || !may_define(h) {
+                            continue;
+                        }
+                        if let Some(lines) = sources.lines(worktree, &h.path)
+                            && field_declares(lines, h, flag)
+                            && !in_test_code(&h.path, lines, h.line)
+                        {
+                            definitions.push(h.clone());
+                        }
+                    }
+                }
+                let declared = decl_key(&name)
+                    .and_then(|k| found.get(&k))
+                    .map(|f| f.hits.clone())
+                    .unwrap_or_default();
+                let written = hits.len();
+                for h in hits.iter().chain(&declared).filter(|h| may_define(h)) {
+                    if definitions.len() >= 10 {
+                        break;
+                    }
+                    if let Some(lines) = sources.lines(worktree, &h.path)
+                        && declares_flag(lines, h, flag)
+                        && !in_test_code(&h.path, lines, h.line)
+                    {
+                        definitions.push(h.clone());
+                    }
+                }
+                // `-e` is in every `set -e`: a short flag counts where it is declared and
+                // where the documentation names it, nowhere else.
+                if matches!(flag, Flag::Short(_)) {
+                    hits.retain(|h| {
+                        is_doc(&h.path) && !h.path.to_lowercase().contains("changelog")
+                    });
+                    hits.extend(definitions.iter().cloned());
+                    // Written somewhere, declared and documented nowhere: nothing to claim.
+                    if hits.is_empty() && written > 0 {
+                        return None;
+                    }
+                    count = Found::of_hits(&hits);
+                }
+                for d in &definitions {
+                    count.add(d);
+                }
+                hits.extend(definitions.iter().cloned());
+            } else if external(&name).is_none() {
+                definitions.extend(
+                    hits.iter()
+                        .filter(|h| looks_defined(&name, h) && may_define(h))
+                        .filter(|h| {
+                            sources
+                                .lines(worktree, &h.path)
+                                .is_none_or(|lines| !in_test_code(&h.path, lines, h.line))
+                        })
                         .take(10)
-                        .cloned()
-                        .collect()
-                })
-                .unwrap_or_default();
-            let mut definitions = fields.clone();
-            hits.extend(fields);
+                        .cloned(),
+                );
+            }
             hits.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
             hits.dedup();
-            definitions.extend(definition(&name, &hits));
             // A path a trace names is the file itself, at the line it points at.
             if let Some(file) = resolve_path(worktree, &name) {
                 definitions.insert(0, file.clone());
@@ -216,13 +302,21 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
                 (secondary(&a.path), &a.path, a.line).cmp(&(secondary(&b.path), &b.path, b.line))
             });
             definitions.dedup();
-            Located {
+            Some(Located {
                 name,
                 hits,
-                total,
+                count,
                 definition: definitions.first().cloned(),
                 definitions,
-            }
+            })
+        })
+        // Found only in a licence, a packaging or CI script: no evidence either way, and
+        // nothing to say about it (it is neither confirmed nor missing).
+        .filter(|l: &Located| {
+            !l.found()
+                || l.definition.is_some()
+                || l.count.code_lines + l.count.test_lines + l.count.doc_lines > 0
+                || l.hits.iter().any(|h| is_manifest(&h.path))
         })
         .collect();
     let (previous_open, previous_answered) = previous(worktree, &f.id);
@@ -232,7 +326,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         class,
         names: located,
         search: found,
-        repo: super::repo::read(worktree),
+        repo,
         worktree,
         previous_open,
         previous_answered,
@@ -255,6 +349,9 @@ fn resolve_path(worktree: &Path, name: &Name) -> Option<Hit> {
     }
     (0..parts.len()).find_map(|i| {
         let rel = parts[i..].join("/");
+        if super::search::own_file(&rel) {
+            return None;
+        }
         let text = super::repo::read_text(worktree, &rel)?;
         let wanted = name.at.unwrap_or(1) as usize;
         let (line, content) = match text.lines().nth(wanted.saturating_sub(1)) {
@@ -269,108 +366,43 @@ fn resolve_path(worktree: &Path, name: &Name) -> Option<Hit> {
     })
 }
 
-/// `no_bell:` for `--no-bell`: how a clap derive field spells a flag.
-fn field_spelling(name: &Name) -> Option<String> {
-    (name.kind == NameKind::Flag)
-        .then(|| format!("{}:", name.text.trim_start_matches('-').replace('-', "_")))
-}
-
-/// `pub no_bell: bool,`: a line that declares a field, not a comment or an expression.
-fn is_field(line: &str) -> bool {
-    let t = line.trim();
-    let t = t
-        .strip_prefix("pub(crate) ")
-        .or_else(|| t.strip_prefix("pub "))
-        .unwrap_or(t);
-    t.split_once(':').is_some_and(|(name, ty)| {
-        !name.is_empty()
-            && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-            && !ty.starts_with(':')
-            && t.ends_with(',')
-    })
-}
-
-/// Whether one of the three lines above `hit` is a clap attribute with `long`.
-fn attribute_above(
-    worktree: &Path,
-    hit: &Hit,
-    files: &mut std::collections::BTreeMap<String, Option<String>>,
-) -> bool {
-    if files.len() > 50 && !files.contains_key(&hit.path) {
+/// Whether the line of `h` defines or declares the identifier `name` (`fn`, `struct`, `def`,
+/// a manifest's dependency line …).
+fn looks_defined(name: &Name, h: &Hit) -> bool {
+    if name.kind != NameKind::Ident {
         return false;
     }
-    let text = files
-        .entry(hit.path.clone())
-        .or_insert_with(|| super::repo::read_text(worktree, &hit.path));
-    let Some(text) = text else { return false };
-    let at = hit.line as usize;
-    let lines: Vec<&str> = text
-        .lines()
-        .skip(at.saturating_sub(4))
-        .take(at.min(4) - 1)
-        .collect();
-    lines.iter().any(|l| {
-        let t = l.trim();
-        (t.starts_with("#[arg(") || t.starts_with("#[clap(") || t.starts_with("#[structopt("))
-            && t.contains("long")
-    })
-}
-
-/// The line that defines or declares a name, when one looks like it.
-fn definition(name: &Name, hits: &[Hit]) -> Option<Hit> {
     let text = &name.text;
     let bare = text.rsplit("::").next().unwrap_or(text);
-    let looks = |h: &&Hit| -> bool {
-        let t = &h.text;
-        match name.kind {
-            NameKind::Flag => {
-                let bare = text.trim_start_matches('-');
-                let comment = ["//", "#", "/*", "*", "--"]
-                    .iter()
-                    .any(|c| t.starts_with(c));
-                !is_doc(&h.path)
-                    && !is_test(&h.path)
-                    && !comment
-                    && (t.contains(&format!("\"{text}\""))
-                        || (t.contains("long") && t.contains(&format!("\"{bare}\""))))
-            }
-            NameKind::Ident => {
-                let keyworded = [
-                    "fn ",
-                    "struct ",
-                    "enum ",
-                    "trait ",
-                    "type ",
-                    "mod ",
-                    "const ",
-                    "static ",
-                    "class ",
-                    "def ",
-                    "func ",
-                    "function ",
-                    "interface ",
-                    "macro_rules! ",
-                ]
-                .iter()
-                .any(|k| {
-                    has_word(t, &format!("{k}{bare}"))
-                        || t.contains(&format!("{k}{bare}("))
-                        || t.contains(&format!("{k}{bare}<"))
-                });
-                let declared = is_manifest(&h.path)
-                    && h.path.ends_with(".toml")
-                    && (t.starts_with(&format!("{bare} ="))
-                        || t.starts_with(&format!("{bare}."))
-                        || t.starts_with(&format!("{} =", bare.replace('_', "-"))));
-                (keyworded && !is_doc(&h.path)) || declared
-            }
-            NameKind::Path | NameKind::Message => false,
-        }
-    };
-    // A library's own manifest or code before examples, benchmarks and tests.
-    let mut found: Vec<&Hit> = hits.iter().filter(looks).collect();
-    found.sort_by_key(|h| secondary(&h.path));
-    found.first().map(|h| (*h).clone())
+    let t = &h.text;
+    let keyworded = [
+        "fn ",
+        "struct ",
+        "enum ",
+        "trait ",
+        "type ",
+        "mod ",
+        "const ",
+        "static ",
+        "class ",
+        "def ",
+        "func ",
+        "function ",
+        "interface ",
+        "macro_rules! ",
+    ]
+    .iter()
+    .any(|k| {
+        has_word(t, &format!("{k}{bare}"))
+            || t.contains(&format!("{k}{bare}("))
+            || t.contains(&format!("{k}{bare}<"))
+    });
+    let declared = is_manifest(&h.path)
+        && h.path.ends_with(".toml")
+        && (t.starts_with(&format!("{bare} ="))
+            || t.starts_with(&format!("{bare}."))
+            || t.starts_with(&format!("{} =", bare.replace('_', "-"))));
+    (keyworded && !is_doc(&h.path)) || declared
 }
 
 /// What an earlier document of this item (at its default place) recorded: the titles of its
@@ -420,15 +452,35 @@ pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
         r.previous_open.clear();
         r.previous_answered.clear();
     }
-    let mut findings = questions::findings(&r);
+    // The kind, when the person was asked it: their answer decides the questions.
+    let answered_kind = ctx
+        .rounds
+        .iter()
+        .flat_map(|round| &round.answers)
+        .filter(|a| a.question_id == KIND_TOPIC && !a.skipped)
+        .find_map(|a| ItemKind::from_value(a.answer_text.trim()));
+    let kind_question = match (answered_kind, &r.class.runner_up) {
+        (Some(kind), _) => {
+            r.class = Classification {
+                kind,
+                cue: "the person said so".into(),
+                runner_up: None,
+            };
+            None
+        }
+        (None, Some(_)) => Some(kind_question(&r.class)),
+        (None, None) => None,
+    };
+    let mut findings: Vec<Finding> = kind_question.into_iter().collect();
+    findings.extend(questions::findings(&r));
     // Answered in an earlier interview: not asked again (the answer is carried as an entry).
     findings.retain(|x| !r.previous_answered.iter().any(|(t, _, _)| *t == x.topic));
     for x in &mut findings {
         let title = super::document::title_of(x);
         x.carried = r.previous_open.contains(&title);
     }
-    let facts = fact_entries(&r);
-    let (title, lead) = title_and_lead(&r);
+    let (facts, tally) = fact_entries(&r);
+    let (title, lead) = title_and_lead(&r, tally);
     Analysis {
         findings,
         facts,
@@ -439,9 +491,55 @@ pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
     }
 }
 
+/// The topic of the question that asks what kind of work item this is.
+const KIND_TOPIC: &str = "kind";
+
+/// Asked alone, first, when two kinds both have strong cues: every other question depends on
+/// the kind, so it is not guessed.
+fn kind_question(class: &Classification) -> Finding {
+    let Some((other, other_cue)) = &class.runner_up else {
+        return Finding::new(KIND_TOPIC, 10, "What kind of work item is this?");
+    };
+    let mut options: Vec<(String, String)> = [class.kind, *other]
+        .iter()
+        .map(|k| (capitalised(k.as_str()), k.value().to_string()))
+        .collect();
+    options.extend(
+        ItemKind::ALL
+            .iter()
+            .filter(|k| **k != class.kind && k != &other)
+            .map(|k| (capitalised(k.as_str()), k.value().to_string())),
+    );
+    Finding::new(
+        KIND_TOPIC,
+        10,
+        format!(
+            "Is this a {} ({}) or a {} ({})? The questions depend on it. Recommended: {}, the \
+             stronger cue.",
+            class.kind.as_str(),
+            class.cue,
+            other.as_str(),
+            other_cue,
+            class.kind.as_str()
+        ),
+    )
+    .titled("What kind of work item this is")
+    .choices(options)
+    .recommend(class.kind.value())
+    .alone()
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 /// The entry title of an answered intent topic.
 pub(super) fn topic_name(topic: &str) -> Option<&'static str> {
     Some(match topic {
+        "kind" => "What kind of work item this is",
         "acceptance_criteria" => "Acceptance criteria",
         "scope" => "Scope",
         "error_handling" => "Error handling",

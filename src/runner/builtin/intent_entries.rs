@@ -10,12 +10,30 @@ use super::classify::ItemKind;
 use super::intent::{Located, Reading, is_doc, is_test};
 use super::names::NameKind;
 use super::search::Hit;
-use super::text::{line_exists, one_line};
+use super::text::{code_span, line_exists, one_line};
+
+/// How many names the item has, and how many of them the document lists: the summary's counts
+/// come from here, so they always equal what the document shows.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Tally {
+    pub named: usize,
+    pub found: usize,
+    /// Found names with an entry of their own (at most [`MAX_FOUND_LISTED`]).
+    pub listed: usize,
+    pub missing: usize,
+}
+
+/// At most this many names found get an entry of their own.
+const MAX_FOUND_LISTED: usize = 8;
 
 /// The entries of what the repository shows: each name found, with its lines, is confirmed;
 /// names not found and the kind of item are inferred; earlier answers are carried.
-pub(super) fn fact_entries(r: &Reading) -> Vec<Entry> {
+pub(super) fn fact_entries(r: &Reading) -> (Vec<Entry>, Tally) {
     let mut out = Vec::new();
+    let mut tally = Tally {
+        named: r.names.len(),
+        ..Tally::default()
+    };
     out.push(entry(
         "What kind of work item this is",
         format!(
@@ -26,98 +44,35 @@ pub(super) fn fact_entries(r: &Reading) -> Vec<Entry> {
         Clarity::Inferred,
         Vec::new(),
     ));
-    for l in r.names.iter().filter(|l| l.found()).take(8) {
-        let mut sources: Vec<String> = l.definitions.iter().take(3).map(Hit::cite).collect();
-        // Code first, then tests, then documentation.
-        let mut ordered: Vec<&Hit> = l.hits.iter().collect();
-        ordered.sort_by_key(|h| (is_doc(&h.path), is_test(&h.path)));
-        for h in ordered {
-            if sources.len() >= 5 {
-                break;
-            }
-            if !sources.contains(&h.cite()) {
-                sources.push(h.cite());
-            }
-        }
-        let code = l.in_code();
-        let (first, place) = match code.first() {
-            Some(h) => (*h, "First in code at"),
-            None => (&l.hits[0], "First at"),
-        };
-        let file = (l.name.kind == NameKind::Path)
-            .then_some(l.definition.as_ref())
-            .flatten();
-        let mut content = match (&l.definition, l.definitions.len()) {
-            (Some(d), _) if file.is_some() => {
-                format!(
-                    "The file is there; at {}: `{}`.",
-                    d.cite(),
-                    d.text.replace('`', "'")
-                )
-            }
-            (Some(d), 1) => format!("Defined at {}: `{}`.", d.cite(), d.text.replace('`', "'")),
-            (Some(_), n) => format!(
-                "Defined {n} times: {}.",
-                l.definitions
-                    .iter()
-                    .take(5)
-                    .map(Hit::cite)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            (None, _) => format!(
-                "{place} {}: `{}`.",
-                first.cite(),
-                first.text.replace('`', "'")
-            ),
-        };
-        // A file found by its path has no lines naming it to count.
-        if file.is_none() || l.total > 0 {
-            content.push_str(&format!(
-                " {} in {} name it{}.",
-                counted(l.total, "line"),
-                counted(l.files().len(), "file"),
-                match (l.in_tests().len(), l.in_docs().len()) {
-                    (0, 0) => String::new(),
-                    (t, 0) => format!(", {t} of them in tests"),
-                    (0, d) => format!(", {d} of them in documentation"),
-                    (t, d) => format!(", {t} in tests and {d} in documentation"),
-                }
-            ));
-        }
-        // Only lines that still exist are cited (the check verifies them again).
-        sources.retain(|s| {
-            s.rsplit_once(':')
-                .and_then(|(p, n)| n.parse().ok().map(|n| line_exists(r.worktree, p, n)))
-                .unwrap_or(false)
-        });
-        if sources.is_empty() {
+    for l in r.names.iter().filter(|l| l.found()) {
+        tally.found += 1;
+        if tally.listed >= MAX_FOUND_LISTED {
             continue;
         }
-        out.push(entry(
-            &match file {
-                Some(d) => format!("`{}` in the repository", d.cite()),
-                None => format!("{} in the repository", l.shown()),
-            },
-            content,
-            Clarity::Confirmed,
-            sources,
-        ));
+        let Some(e) = found_entry(r, l) else { continue };
+        tally.listed += 1;
+        out.push(e);
     }
+    // A name found but not listed (no line left to cite) still counts as found, never missing.
     let missing: Vec<String> = r
         .names
         .iter()
-        .filter(|l| !l.found() && l.name.kind != NameKind::Message)
+        .filter(|l| !l.found())
         .map(Located::shown)
         .collect();
+    tally.missing = missing.len();
     if !missing.is_empty() {
         out.push(entry(
             "Named by the item, not found in the repository",
             format!(
-                "{} appear nowhere in the {} searched (the work item itself and earlier \
-                 interview documents left out).",
+                "{} {} nowhere in the repository (the work item itself and the tool's own \
+                 files left out).",
                 missing.join(", "),
-                counted(r.search.files_read, "file")
+                if missing.len() == 1 {
+                    "appears"
+                } else {
+                    "appear"
+                }
             ),
             Clarity::Inferred,
             Vec::new(),
@@ -133,7 +88,84 @@ pub(super) fn fact_entries(r: &Reading) -> Vec<Entry> {
             ));
         }
     }
-    out
+    (out, tally)
+}
+
+/// The confirmed entry of one name found, citing lines that exist.
+fn found_entry(r: &Reading, l: &Located) -> Option<Entry> {
+    let mut sources: Vec<String> = l.definitions.iter().take(3).map(Hit::cite).collect();
+    // Code first, then tests, then documentation.
+    let code = l.in_code();
+    let mut ordered: Vec<&Hit> = code.iter().copied().chain(l.hits.iter()).collect();
+    ordered.sort_by_key(|h| (is_doc(&h.path), is_test(&h.path)));
+    for h in ordered {
+        if sources.len() >= 5 {
+            break;
+        }
+        if !sources.contains(&h.cite()) {
+            sources.push(h.cite());
+        }
+    }
+    let (first, place) = match code.first() {
+        Some(h) => (*h, "First in code at"),
+        None => (&l.hits[0], "First at"),
+    };
+    let file = (l.name.kind == NameKind::Path)
+        .then_some(l.definition.as_ref())
+        .flatten();
+    let mut content = match (&l.definition, l.definitions.len()) {
+        (Some(d), _) if file.is_some() => {
+            format!(
+                "The file is there; at {}: {}.",
+                d.cite(),
+                code_span(&d.text)
+            )
+        }
+        (Some(d), 1) => format!("Defined at {}: {}.", d.cite(), code_span(&d.text)),
+        (Some(_), n) => format!(
+            "Defined {n} times: {}.",
+            l.definitions
+                .iter()
+                .take(5)
+                .map(Hit::cite)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        (None, _) => format!("{place} {}: {}.", first.cite(), code_span(&first.text)),
+    };
+    let c = &l.count;
+    // A file found by its path has no lines naming it to count.
+    if file.is_none() || c.total > 0 {
+        content.push_str(&format!(
+            " {} in {} name it{}.",
+            counted(c.total, "line"),
+            counted(c.files, "file"),
+            match (c.test_lines, c.doc_lines) {
+                (0, 0) => String::new(),
+                (t, 0) => format!(", {t} of them in tests"),
+                (0, d) => format!(", {d} of them in documentation"),
+                (t, d) => format!(", {t} in tests and {d} in documentation"),
+            }
+        ));
+    }
+    // Only lines that still exist are cited (the check verifies them again).
+    sources.retain(|s| {
+        s.rsplit_once(':')
+            .and_then(|(p, n)| n.parse().ok().map(|n| line_exists(r.worktree, p, n)))
+            .unwrap_or(false)
+    });
+    if sources.is_empty() {
+        return None;
+    }
+    Some(entry(
+        &match file {
+            Some(d) => format!("`{}` in the repository", d.cite()),
+            None => format!("{} in the repository", l.shown()),
+        },
+        content,
+        Clarity::Confirmed,
+        sources,
+    ))
 }
 
 fn entry(title: &str, content: String, clarity: Clarity, sources: Vec<String>) -> Entry {
@@ -145,20 +177,30 @@ fn entry(title: &str, content: String, clarity: Clarity, sources: Vec<String>) -
     }
 }
 
-/// The document's title and the lead of its summary.
-pub(super) fn title_and_lead(r: &Reading) -> (String, String) {
+/// The document's title and the lead of its summary, its counts those of `tally`.
+pub(super) fn title_and_lead(r: &Reading, tally: Tally) -> (String, String) {
     let f = r.facts;
-    let found = r.names.iter().filter(|l| l.found()).count();
     let title = f.title.trim().trim_end_matches(['.', '…']).trim();
+    let found = match tally.found - tally.listed {
+        0 => format!("{} found", tally.found),
+        more => format!(
+            "{} found ({} listed, {more} left out)",
+            tally.found, tally.listed
+        ),
+    };
+    let names = match tally.named {
+        0 => "It names nothing the repository could hold".to_string(),
+        n => format!(
+            "It names {} the repository could hold: {found}, {} not found",
+            counted(n, "thing"),
+            tally.missing
+        ),
+    };
     let lead = format!(
-        "Work item {} ({}), read as a {}. It names {} the repository could hold; {} \
-         found in the {} searched{}.",
+        "Work item {} ({}), read as a {}. {names}{}.",
         f.id,
         f.source,
         r.class.kind.as_str(),
-        counted(r.names.len(), "thing"),
-        found,
-        counted(r.search.files_read, "file"),
         r.search
             .stopped
             .as_ref()

@@ -10,8 +10,11 @@ pub(super) struct Item<'a> {
     pub lines: Vec<(u32, &'a str)>,
     /// Prose outside code blocks, lower case.
     pub lower: String,
-    /// Headings and lines wholly in bold (a template's prompts), lower case.
+    /// Headings and bold prompts (a line wholly in bold, or its bold start:
+    /// `**What steps will reproduce the bug?** …`), lower case.
     pub headings: Vec<String>,
+    /// The keys of a template's field lines (`OS: Linux`, `- **Version**: 1.2`), lower case.
+    pub fields: Vec<String>,
     /// Sentences of the prose with the line each starts on.
     pub sentences: Vec<(u32, String)>,
     /// List items with their line.
@@ -55,9 +58,10 @@ impl<'a> Item<'a> {
             .join("\n");
         let headings = lines
             .iter()
-            .filter_map(|(_, l)| heading_text(l))
+            .filter_map(|(_, l)| heading_text(l).or_else(|| bold_start(l)))
             .map(|h| h.to_lowercase())
             .collect();
+        let fields = lines.iter().filter_map(|(_, l)| field_key(l)).collect();
         let list_items = lines
             .iter()
             .filter(|(_, l)| list_text(l).is_some())
@@ -69,9 +73,20 @@ impl<'a> Item<'a> {
             lines,
             lower,
             headings,
+            fields,
             sentences,
             list_items,
         }
+    }
+
+    /// The text of the code blocks, lower case.
+    pub fn code_lower(&self) -> String {
+        self.all
+            .iter()
+            .filter(|(_, _, code)| *code)
+            .map(|(_, l, _)| l.to_lowercase())
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     pub fn is_empty(&self) -> bool {
@@ -124,6 +139,29 @@ pub(super) fn heading_text(line: &str) -> Option<&str> {
     }
     let bold = t.strip_prefix("**").and_then(|r| r.strip_suffix("**"));
     bold.filter(|b| !b.contains("**")).map(str::trim)
+}
+
+/// The bold start of a line that goes on (`**What steps will reproduce the bug?** Run x`).
+fn bold_start(line: &str) -> Option<&str> {
+    let t = list_text(line).unwrap_or(line.trim());
+    let rest = t.strip_prefix("**")?;
+    let end = rest.find("**")?;
+    let bold = rest[..end].trim();
+    (!bold.is_empty()).then_some(bold)
+}
+
+/// The key of a field line: `OS: Linux`, `- Version: 1.2`, `**Platform**: x`, a key of at
+/// most three words before a colon and a value after it.
+fn field_key(line: &str) -> Option<String> {
+    let t = list_text(line).unwrap_or(line.trim());
+    let (key, value) = t.split_once(':')?;
+    let key = key.trim().trim_matches(['*', '_']).trim();
+    let words = key.split_whitespace().count();
+    let plain = key
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '.');
+    ((1..=3).contains(&words) && plain && !value.trim().is_empty() && !value.starts_with("//"))
+        .then(|| key.to_lowercase())
 }
 
 /// The text of a list item (`- x`, `* x`, `+ x`, `1. x`, `- [ ] x`).

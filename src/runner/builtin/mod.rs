@@ -20,6 +20,7 @@ use crate::subject::Kind;
 
 mod bank;
 mod classify;
+mod defs;
 mod document;
 mod intent;
 mod intent_entries;
@@ -170,6 +171,8 @@ struct Finding {
     carried: bool,
     /// A closing question: always asked, after the others of its round.
     closing: bool,
+    /// Asked alone in its round: the other questions depend on its answer.
+    alone: bool,
 }
 
 impl Finding {
@@ -183,7 +186,14 @@ impl Finding {
             title: None,
             carried: false,
             closing: false,
+            alone: false,
         }
+    }
+
+    /// Mark as asked alone in its round (the others depend on it).
+    fn alone(mut self) -> Finding {
+        self.alone = true;
+        self
     }
 
     /// Mark as a closing question: it keeps a place at the end of the round.
@@ -270,6 +280,9 @@ fn rank(findings: &[Finding], asked: &[&str]) -> Vec<Question> {
         seen.push(f.topic.clone());
         new
     });
+    if let Some((_, first)) = fresh.iter().find(|(_, f)| f.alone) {
+        return vec![first.to_question()];
+    }
     let closing: Vec<&Finding> = fresh
         .iter()
         .filter(|(_, f)| f.closing)

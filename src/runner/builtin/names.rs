@@ -23,6 +23,9 @@ pub(super) struct Name {
     pub marked: bool,
     /// For a path from a trace (`src/lib.rs:131:9`), the line it points at.
     pub at: Option<u32>,
+    /// For the last segment of a qualified name (`Colour` of `ansi_term::Colour`), the first
+    /// segment: the crate or module it belongs to.
+    pub within: Option<String>,
 }
 
 /// At most this many names are searched for.
@@ -63,7 +66,11 @@ pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
     let mut traced: Vec<(&str, u32, u32)> = Vec::new();
     let mut add = |text: &str, kind: NameKind, line: u32, marked: bool| {
         let text = text.trim();
-        if text.chars().count() < 3 || text.chars().count() > 120 || NOT_NAMES.contains(&text) {
+        let short_flag = kind == NameKind::Flag && text.len() == 2;
+        if (text.chars().count() < 3 && !short_flag)
+            || text.chars().count() > 120
+            || NOT_NAMES.contains(&text)
+        {
             return;
         }
         if let Some(existing) = out.iter_mut().find(|n| n.text == text) {
@@ -76,6 +83,7 @@ pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
             line,
             marked,
             at: None,
+            within: None,
         });
     };
     for &(n, line, in_code) in lines {
@@ -117,6 +125,20 @@ pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
         add_at(&mut out, path, line, at);
     }
     out.truncate(MAX_NAMES);
+    // `Colour` of `ansi_term::Colour` belongs to `ansi_term`.
+    let qualified: Vec<(String, String)> = out
+        .iter()
+        .filter_map(|n| {
+            let (first, _) = n.text.split_once("::")?;
+            let last = n.text.rsplit("::").next()?;
+            Some((last.to_string(), first.to_string()))
+        })
+        .collect();
+    for n in out.iter_mut().filter(|n| !n.text.contains("::")) {
+        if let Some((_, first)) = qualified.iter().find(|(last, _)| *last == n.text) {
+            n.within = Some(first.clone());
+        }
+    }
     out
 }
 
@@ -144,6 +166,7 @@ fn add_at(out: &mut Vec<Name>, path: &str, line: u32, at: u32) {
         line,
         marked: true,
         at: Some(at),
+        within: None,
     });
 }
 
@@ -180,6 +203,9 @@ fn without_code_spans(line: &str) -> String {
 /// message.
 fn classify_span(span: &str) -> Vec<(String, NameKind)> {
     let span = span.trim();
+    if is_short_flag(span) {
+        return vec![(span.to_string(), NameKind::Flag)];
+    }
     if span.starts_with("--") && !span.contains(' ') {
         let flag = span.split('=').next().unwrap_or(span);
         return vec![(flag.to_string(), NameKind::Flag)];
@@ -222,7 +248,13 @@ fn classify_span(span: &str) -> Vec<(String, NameKind)> {
     Vec::new()
 }
 
-/// `--long-flags` in a text.
+/// `-X`: a dash and one letter or digit.
+fn is_short_flag(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.len() == 2 && b[0] == b'-' && b[1].is_ascii_alphanumeric()
+}
+
+/// `--long-flags` and `-x` short flags in a text.
 fn flags(text: &str) -> Vec<&str> {
     text.split(|c: char| {
         c.is_whitespace() || matches!(c, ',' | '(' | ')' | '"' | '\'' | '`' | '[' | ']')
@@ -233,6 +265,9 @@ fn flags(text: &str) -> Vec<&str> {
             .next()
             .unwrap_or(w)
             .trim_end_matches(['.', ':', ';', '?', '!']);
+        if is_short_flag(w) && w.as_bytes()[1].is_ascii_alphabetic() {
+            return Some(w);
+        }
         let body = w.strip_prefix("--")?;
         let ok = body.len() >= 2
             && body.chars().next().is_some_and(|c| c.is_ascii_alphabetic())

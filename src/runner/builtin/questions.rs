@@ -7,7 +7,7 @@ use super::bank;
 use super::classify::ItemKind;
 use super::intent::{Located, Reading};
 use super::names::NameKind;
-use super::text::snippet;
+use super::text::{around, snippet};
 
 pub(super) fn findings(r: &Reading) -> Vec<Finding> {
     if r.item.is_empty() {
@@ -184,7 +184,7 @@ fn vague(r: &Reading) -> Vec<Finding> {
                 9,
                 format!(
                     "Line {n} leaves \"{t}\": \"{}\". What is decided?",
-                    snippet(s, 110)
+                    around(&snippet(s, usize::MAX), t, 110)
                 ),
             )
             .titled("What is still to be decided"),
@@ -225,7 +225,7 @@ fn vague(r: &Reading) -> Vec<Finding> {
             6,
             format!(
                 "Line {n} ends a list with \"{t}\": \"{}\". What is the complete list?",
-                snippet(s, 90)
+                around(&snippet(s, usize::MAX), t, 90)
             ),
         ));
     }
@@ -246,7 +246,7 @@ fn vague(r: &Reading) -> Vec<Finding> {
                 6,
                 format!(
                     "Line {n} says \"{t}\": \"{}\". Is that part required?",
-                    snippet(s, 100)
+                    around(&snippet(s, usize::MAX), t, 100)
                 ),
             )
             .options(&[

@@ -1,4 +1,4 @@
-//! What the intent interviewer reads of the repository besides where names occur: HEAD and the
+//! What the intent interviewer reads of the repository besides where names occur: the
 //! newest tags (gix, in-process), the declared `rust-version`, and which packages of
 //! `Cargo.lock` pull a dependency in. All reads are bounded; nothing is run.
 
@@ -15,21 +15,20 @@ const MAX_READ: u64 = 4 * 1024 * 1024;
 
 #[derive(Debug, Default)]
 pub(super) struct RepoFacts {
-    /// HEAD's commit id, short.
-    pub head: Option<String>,
     /// Tags, newest version first.
     pub tags: Vec<String>,
     /// `rust-version = "…"` in the root `Cargo.toml`.
     pub rust_version: Option<Hit>,
+    /// The project's own name: its root manifest's package name.
+    pub project: Option<String>,
+    /// The packages its manifests and lockfiles name (`Cargo.lock`, `Cargo.toml`,
+    /// `package.json`, `go.mod`, `requirements.txt`, `pyproject.toml`), sorted.
+    pub locked: Vec<String>,
 }
 
 pub(super) fn read(worktree: &Path) -> RepoFacts {
     let mut facts = RepoFacts::default();
     if let Ok(repo) = gix::open_opts(worktree, gix::open::Options::isolated()) {
-        facts.head = repo
-            .head_id()
-            .ok()
-            .map(|id| id.to_hex_with_len(12).to_string());
         let time_of = |id: gix::Id<'_>| -> Option<i64> {
             let commit = id.object().ok()?.peel_to_commit().ok()?;
             commit.time().ok().map(|t| t.seconds)
@@ -58,7 +57,125 @@ pub(super) fn read(worktree: &Path) -> RepoFacts {
         }
     }
     facts.rust_version = rust_version(worktree, "Cargo.toml");
+    facts.project = project_name(worktree);
+    facts.locked = packages(worktree);
     facts
+}
+
+/// The root manifest's package name (`Cargo.toml`, `package.json`, `pyproject.toml`, `go.mod`).
+fn project_name(worktree: &Path) -> Option<String> {
+    if let Some(text) = read_text(worktree, "Cargo.toml") {
+        let mut section = "";
+        for line in text.lines() {
+            let t = line.trim();
+            if t.starts_with('[') {
+                section = t;
+            } else if section == "[package]"
+                && let Some(v) = toml_string(t, "name")
+            {
+                return Some(v);
+            }
+        }
+    }
+    if let Some(text) = read_text(worktree, "package.json")
+        && let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
+        && let Some(name) = v.get("name").and_then(|n| n.as_str())
+    {
+        return Some(name.rsplit('/').next().unwrap_or(name).to_string());
+    }
+    if let Some(text) = read_text(worktree, "pyproject.toml") {
+        let mut section = "";
+        for line in text.lines() {
+            let t = line.trim();
+            if t.starts_with('[') {
+                section = t;
+            } else if matches!(section, "[project]" | "[tool.poetry]")
+                && let Some(v) = toml_string(t, "name")
+            {
+                return Some(v);
+            }
+        }
+    }
+    let text = read_text(worktree, "go.mod")?;
+    let module = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("module "))?;
+    Some(module.trim().rsplit('/').next()?.to_string())
+}
+
+/// `key = "value"` → `value`.
+fn toml_string(line: &str, key: &str) -> Option<String> {
+    let (k, v) = line.split_once('=')?;
+    (k.trim() == key).then(|| v.trim().trim_matches('"').to_string())
+}
+
+/// Every package the manifests and lockfiles of the root name.
+fn packages(worktree: &Path) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    if let Some(text) = read_text(worktree, "Cargo.lock") {
+        out.extend(
+            text.lines()
+                .filter_map(|l| l.trim().strip_prefix("name = "))
+                .map(|v| v.trim_matches('"').to_string()),
+        );
+    }
+    for manifest in ["Cargo.toml", "pyproject.toml"] {
+        if let Some(text) = read_text(worktree, manifest) {
+            let mut deps = false;
+            for line in text.lines() {
+                let t = line.trim();
+                if t.starts_with('[') {
+                    deps = t.contains("dependencies");
+                    continue;
+                }
+                if deps && let Some((k, _)) = t.split_once('=') {
+                    let k = k.trim().trim_matches('"');
+                    if !k.is_empty() && !k.contains(' ') {
+                        out.push(k.to_string());
+                    }
+                }
+            }
+        }
+    }
+    if let Some(text) = read_text(worktree, "package.json")
+        && let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
+    {
+        for key in [
+            "dependencies",
+            "devDependencies",
+            "peerDependencies",
+            "optionalDependencies",
+        ] {
+            if let Some(map) = v.get(key).and_then(|d| d.as_object()) {
+                out.extend(map.keys().cloned());
+            }
+        }
+    }
+    if let Some(text) = read_text(worktree, "go.mod") {
+        for line in text.lines() {
+            let t = line.trim().trim_start_matches("require ").trim();
+            if let Some((path, version)) = t.split_once(' ')
+                && version.trim_start().starts_with('v')
+                && path.contains('/')
+            {
+                out.push(path.to_string());
+                out.extend(path.rsplit('/').next().map(str::to_string));
+            }
+        }
+    }
+    if let Some(text) = read_text(worktree, "requirements.txt") {
+        out.extend(text.lines().filter_map(|l| {
+            let name: String = l
+                .trim()
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                .collect();
+            (!name.is_empty()).then_some(name)
+        }));
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// `rust-version = "…"` in the manifest `rel`, with its line.

@@ -1,11 +1,11 @@
 //! Finding what a work item names in the repository: one pass over the worktree with ripgrep's
 //! `ignore` walker (ignore files respected, `.git/` and `.interview/` never entered) and `grep`
-//! searcher, bounded in files, bytes, hits and time. Nothing found in the work item itself or in
-//! earlier interview documents counts.
+//! searcher, bounded in files, bytes and hits — never in time, so the same tree gives the same
+//! result on any machine. Nothing found in the work item itself or in the tool's own files
+//! (earlier interview documents, answers files, `interview.toml`) counts.
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use grep::regex::RegexMatcherBuilder;
 use grep::searcher::sinks::Lossy;
@@ -23,8 +23,26 @@ const MAX_FILE_BYTES: u64 = 1024 * 1024;
 const MAX_TOTAL_BYTES: u64 = 128 * 1024 * 1024;
 /// Lines kept per name (the count goes on).
 const MAX_HITS_PER_NAME: usize = 200;
-/// A safety bound for very large trees; the file and byte budgets usually stop first.
-const MAX_TIME: Duration = Duration::from_secs(4);
+/// The key that makes a `.json` file an answers file (docs/ci.md): the tool's own, no evidence.
+const ANSWERS_KEY: &str = "\"interview_answers\"";
+/// Folders of the tool's own files, wherever a project keeps its answers fixtures.
+const OWN_FOLDERS: &[&str] = &["docs/interviews/", "fixtures/answers/", "ci/answers/"];
+
+/// Whether `rel` is one of the tool's own files by its path alone: its documents, answers
+/// fixtures and configuration. They quote the item or the answers, so they are no evidence, and
+/// committing one must not change what the next interview finds.
+pub(super) fn own_file(rel: &str) -> bool {
+    rel == "interview.toml" || OWN_FOLDERS.iter().any(|f| rel.starts_with(f))
+}
+
+/// Whether a line of `rel` shows the file is an answers file: a `.json` file with the
+/// `"interview_answers"` key.
+fn answers_line(rel: &str, line: &str) -> bool {
+    rel.ends_with(".json")
+        && line
+            .find(ANSWERS_KEY)
+            .is_some_and(|at| line[at + ANSWERS_KEY.len()..].trim_start().starts_with(':'))
+}
 
 /// One line where a name occurs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,13 +59,87 @@ impl Hit {
     }
 }
 
-/// Everything found for one name.
+/// One name searched for: the spellings that count as it (`--no-pager`, `"no-pager"`,
+/// `no_pager`), and, for a name qualified by another crate (`yansi::Color`), that crate: its
+/// bare name (`Color`) counts only in files that also name the crate.
+#[derive(Debug, Clone)]
+pub(super) struct Group {
+    pub key: String,
+    pub spellings: Vec<String>,
+    pub within: Option<String>,
+}
+
+impl Group {
+    pub fn one(text: &str) -> Group {
+        Group {
+            key: text.to_string(),
+            spellings: vec![text.to_string()],
+            within: None,
+        }
+    }
+}
+
+/// Everything found for one name. A line counts once, whichever spellings it holds.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Found {
     /// The lines, in path order, at most [`MAX_HITS_PER_NAME`].
     pub hits: Vec<Hit>,
-    /// How many lines matched in all (beyond the kept ones too).
+    /// Lines of source code (not tests, documentation, manifests or other files), in path
+    /// order, at most [`MAX_HITS_PER_NAME`]: the first of them may lie beyond `hits`.
+    pub code: Vec<Hit>,
+    /// How many lines matched in all (beyond the kept ones too), and in how many files.
     pub total: usize,
+    pub files: usize,
+    /// How many of the lines are in tests, in documentation, and in source code.
+    pub test_lines: usize,
+    pub doc_lines: usize,
+    pub code_lines: usize,
+    /// How many files of each of those places.
+    pub code_files: usize,
+    pub test_files: usize,
+}
+
+impl Found {
+    /// Count one more line (a definition found by its structure, not by a spelling).
+    pub fn add(&mut self, hit: &Hit) {
+        if self
+            .hits
+            .iter()
+            .any(|h| h.path == hit.path && h.line == hit.line)
+        {
+            return;
+        }
+        let new_file = !self.hits.iter().any(|h| h.path == hit.path);
+        self.total += 1;
+        self.files += usize::from(new_file);
+        match Place::of(&hit.path) {
+            Place::Test => {
+                self.test_lines += 1;
+                self.test_files += usize::from(new_file);
+            }
+            Place::Doc => self.doc_lines += 1,
+            Place::Code => {
+                self.code_lines += 1;
+                self.code_files += usize::from(new_file);
+                self.code.push(hit.clone());
+                self.code
+                    .sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+            }
+            Place::Other => {}
+        }
+        self.hits.push(hit.clone());
+        self.hits
+            .sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+    }
+
+    /// The counts of exactly these lines.
+    pub fn of_hits(hits: &[Hit]) -> Found {
+        let mut f = Found::default();
+        for h in hits {
+            f.add(h);
+        }
+        f
+    }
 }
 
 /// The result of one search.
@@ -65,17 +157,29 @@ impl Search {
     }
 }
 
-/// Search the worktree for every name (exact, case-sensitive, as a whole word), leaving out the
-/// files in `skip` (repository-relative paths), `docs/interviews/` and any interview document
-/// (a file with a line starting with the documents' legend): they quote the item.
-pub(super) fn search(worktree: &Path, names: &[String], skip: &[String]) -> Search {
+/// Search the worktree for every group (exact, case-sensitive, as a whole word), leaving out the
+/// files in `skip` (repository-relative paths), the tool's own files ([`own_file`]), any
+/// interview document (a file with a line starting with the documents' legend) and any answers
+/// file (a `.json` file with the `"interview_answers"` key).
+pub(super) fn search(worktree: &Path, groups: &[Group], skip: &[String]) -> Search {
     let mut result = Search::default();
-    let names: Vec<&String> = names.iter().filter(|n| !n.trim().is_empty()).collect();
-    if names.is_empty() {
+    let groups: Vec<&Group> = groups
+        .iter()
+        .filter(|g| g.spellings.iter().any(|s| !s.trim().is_empty()))
+        .collect();
+    if groups.is_empty() {
         return result;
     }
-    let mut literals: Vec<&str> = names.iter().map(|n| n.as_str()).collect();
+    let mut literals: Vec<&str> = groups
+        .iter()
+        .flat_map(|g| g.spellings.iter().chain(&g.within))
+        .map(String::as_str)
+        .filter(|s| !s.trim().is_empty())
+        .collect();
     literals.push(LEGEND);
+    literals.push(ANSWERS_KEY);
+    literals.sort_unstable();
+    literals.dedup();
     let Ok(matcher) = RegexMatcherBuilder::new()
         .fixed_strings(true)
         .build_literals(&literals)
@@ -96,7 +200,6 @@ pub(super) fn search(worktree: &Path, names: &[String], skip: &[String]) -> Sear
             name != ".git" && name != ".interview"
         })
         .build();
-    let started = Instant::now();
     let mut bytes = 0u64;
     for entry in walker.flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
@@ -108,7 +211,7 @@ pub(super) fn search(worktree: &Path, names: &[String], skip: &[String]) -> Sear
         let Some(rel) = rel.to_str().map(str::to_string) else {
             continue;
         };
-        if skip.contains(&rel) || rel.starts_with("docs/interviews/") {
+        if skip.contains(&rel) || own_file(&rel) {
             continue;
         }
         if result.files_read >= MAX_FILES {
@@ -119,27 +222,30 @@ pub(super) fn search(worktree: &Path, names: &[String], skip: &[String]) -> Sear
             result.stopped = Some(format!("after {} MiB", MAX_TOTAL_BYTES >> 20));
             break;
         }
-        if started.elapsed() > MAX_TIME {
-            result.stopped = Some(format!("after {} s", MAX_TIME.as_secs()));
-            break;
-        }
         bytes += entry.metadata().map_or(0, |m| m.len());
-        // Hits of one file, kept only if the file is not an interview document.
-        let mut in_file: Vec<(&String, Hit)> = Vec::new();
+        // Hits of one file, kept only if the file is not the tool's own.
+        let mut in_file: Vec<(usize, Hit)> = Vec::new();
+        let mut named: Vec<&str> = Vec::new();
         let mut document = false;
         // A file that cannot be read is left out, like a binary one.
         let _ = searcher.search_path(
             &matcher,
             entry.path(),
             Lossy(|line_number, line| {
-                if line.starts_with(LEGEND) {
+                if line.starts_with(LEGEND) || answers_line(&rel, line) {
                     document = true;
                     return Ok(false);
                 }
-                for name in &names {
-                    if has_name(line, name) {
+                for (i, group) in groups.iter().enumerate() {
+                    if let Some(w) = &group.within
+                        && !named.contains(&w.as_str())
+                        && has_name(line, w)
+                    {
+                        named.push(w);
+                    }
+                    if group.spellings.iter().any(|s| has_name(line, s)) {
                         in_file.push((
-                            name,
+                            i,
                             Hit {
                                 path: rel.clone(),
                                 line: u32::try_from(line_number).unwrap_or(u32::MAX),
@@ -155,15 +261,105 @@ pub(super) fn search(worktree: &Path, names: &[String], skip: &[String]) -> Sear
             continue;
         }
         result.files_read += 1;
-        for (name, hit) in in_file {
-            let f = result.found.entry(name.clone()).or_default();
+        let place = Place::of(&rel);
+        let mut counted_in: Vec<usize> = Vec::new();
+        for (i, hit) in in_file {
+            let group = groups[i];
+            if group
+                .within
+                .as_ref()
+                .is_some_and(|w| !named.contains(&w.as_str()))
+            {
+                continue;
+            }
+            let f = result.found.entry(group.key.clone()).or_default();
             f.total += 1;
+            let first_in_file = !counted_in.contains(&i);
+            if first_in_file {
+                counted_in.push(i);
+                f.files += 1;
+            }
+            match place {
+                Place::Test => {
+                    f.test_lines += 1;
+                    f.test_files += usize::from(first_in_file);
+                }
+                Place::Doc => f.doc_lines += 1,
+                Place::Code => {
+                    f.code_lines += 1;
+                    f.code_files += usize::from(first_in_file);
+                    if f.code.len() < MAX_HITS_PER_NAME {
+                        f.code.push(hit.clone());
+                    }
+                }
+                Place::Other => {}
+            }
             if f.hits.len() < MAX_HITS_PER_NAME {
                 f.hits.push(hit);
             }
         }
     }
     result
+}
+
+/// What a file of the repository is, for counting where a name occurs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Place {
+    /// Source code: a file of a programming language, outside tests.
+    Code,
+    Test,
+    /// Documentation: `docs/`, Markdown, text, man pages.
+    Doc,
+    /// Manifests, lockfiles, licences, packaging and CI scripts, data.
+    Other,
+}
+
+/// Extensions of source code.
+const CODE_EXTS: &[&str] = &[
+    "rs", "c", "h", "cc", "cpp", "hpp", "cxx", "py", "pyi", "go", "js", "mjs", "cjs", "ts", "tsx",
+    "jsx", "java", "kt", "kts", "scala", "rb", "swift", "cs", "fs", "php", "pl", "pm", "lua",
+    "zig", "nim", "ex", "exs", "erl", "hs", "ml", "mli", "dart", "m", "mm", "vue", "svelte", "clj",
+    "r", "jl", "sh", "bash", "zsh", "fish", "ps1",
+];
+
+impl Place {
+    pub fn of(path: &str) -> Place {
+        if super::intent::is_test(path) {
+            return Place::Test;
+        }
+        if super::intent::is_doc(path) {
+            return Place::Doc;
+        }
+        let lower = path.to_lowercase();
+        let file = lower.rsplit('/').next().unwrap_or(&lower);
+        let packaging = lower.split('/').any(|s| {
+            matches!(
+                s,
+                ".github"
+                    | ".gitlab"
+                    | "ci"
+                    | ".ci"
+                    | "pkg"
+                    | "packaging"
+                    | "debian"
+                    | "snap"
+                    | "contrib"
+                    | "dist"
+                    | "scripts"
+                    | "script"
+                    | "vendor"
+                    | "third_party"
+            )
+        });
+        let code = file
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| CODE_EXTS.contains(&ext));
+        if code && !packaging && !super::intent::is_manifest(path) {
+            Place::Code
+        } else {
+            Place::Other
+        }
+    }
 }
 
 /// Whether `name` occurs in `line` with no identifier character right before or after it.
@@ -217,7 +413,7 @@ mod tests {
         std::fs::write(p.join("target/gen.rs"), "parse_args\n").unwrap();
         std::fs::write(p.join("item.md"), "parse_args\n").unwrap();
         std::fs::write(p.join("docs/interviews/intent-1.md"), "parse_args\n").unwrap();
-        let s = search(p, &["parse_args".into()], &["item.md".into()]);
+        let s = search(p, &[Group::one("parse_args")], &["item.md".into()]);
         let f = s.get("parse_args").unwrap();
         assert_eq!(f.hits.len(), 1, "{f:?}");
         assert_eq!(f.hits[0].cite(), "src/a.rs:2");

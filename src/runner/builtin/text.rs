@@ -71,3 +71,48 @@ pub(super) fn dedup(mut v: Vec<String>) -> Vec<String> {
     v.retain(|s| seen.insert(s.clone(), ()).is_none());
     v
 }
+
+/// `text` as one Markdown code span, its own backticks kept: the span's run is longer than any
+/// run inside (`` a `b` ``).
+pub(super) fn code_span(text: &str) -> String {
+    let text = one_line(text, usize::MAX);
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// At most `max` characters of `sentence` around `word` (which it contains), with `…` where
+/// it is cut: the word a question points at is always in the quote.
+pub(super) fn around(sentence: &str, word: &str, max: usize) -> String {
+    let flat = one_line(sentence, usize::MAX);
+    let chars: Vec<char> = flat.chars().collect();
+    if chars.len() <= max {
+        return flat;
+    }
+    let lower = flat.to_lowercase();
+    let at = lower
+        .find(&word.to_lowercase())
+        .map_or(0, |b| lower[..b].chars().count());
+    let half = max / 2;
+    let start = at.saturating_sub(half).min(chars.len().saturating_sub(max));
+    let end = (start + max).min(chars.len());
+    let mut out = String::new();
+    if start > 0 {
+        out.push('…');
+    }
+    out.extend(&chars[start..end]);
+    if end < chars.len() {
+        out.push('…');
+    }
+    out
+}

@@ -14,17 +14,18 @@ pub(in crate::runner::builtin) fn bug(r: &Reading) -> Vec<Finding> {
                 .any(|w| super::super::intent::has_word(&l, w))
     });
     if !on_head {
-        let head = r
+        // Not HEAD's commit id: any commit (the answers fixture's own) would change the question.
+        let since = r
             .repo
-            .head
-            .as_deref()
-            .map(|h| format!(" ({h})"))
+            .tags
+            .first()
+            .map(|t| format!(" (the code after {t})"))
             .unwrap_or_default();
         out.push(
             Finding::new(
                 "reproduces_on_head",
                 9,
-                format!("Does it still reproduce on HEAD{head}?"),
+                format!("Does it still reproduce on HEAD{since}?"),
             )
             .titled("Reproduces on HEAD")
             .options(&[
@@ -113,45 +114,115 @@ pub(in crate::runner::builtin) fn bug(r: &Reading) -> Vec<Finding> {
     out
 }
 
-/// "Which version first showed it?", with the tags as options and the version the item names.
+/// "Which version first showed it?", with the tags as options: the versions the item says
+/// worked are offered (and recommended), the ones it says are broken never are.
 fn first_bad_version(r: &Reading) -> Finding {
     let tags = &r.repo.tags;
-    // The first version the item names (prose or its `--version` output) that is a tag.
-    let named = r.item.all.iter().find_map(|(n, s, _)| {
-        s.split_whitespace()
-            .map(|w| {
-                w.trim_matches(|c: char| !c.is_alphanumeric() && c != '.')
-                    .trim_end_matches('.')
-            })
-            .filter(|w| {
-                w.trim_start_matches('v').contains('.')
-                    && w.trim_start_matches('v')
-                        .starts_with(|c: char| c.is_ascii_digit())
-            })
-            .find_map(|w| tag_for(tags, w).map(|t| (*n, w.to_string(), t.clone())))
-    });
-    let titled = |f: Finding| f.titled("The first bad version");
-    if let Some((n, said, tag)) = named {
-        let older: Vec<&String> = tags
+    // Every version the item names (prose or its `--version` output) that is a tag, with
+    // whether its sentence says it worked.
+    let mut named: Vec<(u32, String, String, Option<bool>)> = Vec::new();
+    // Sentence by sentence ("It works in 1.1. It is broken in 1.3." is two verdicts), then
+    // the code blocks (a `--version` output says nothing of good or bad).
+    let code = r
+        .item
+        .all
+        .iter()
+        .filter(|(_, _, code)| *code)
+        .map(|(n, s, _)| (*n, s.to_string(), false));
+    let prose = r.item.sentences.iter().map(|(n, s)| (*n, s.clone(), true));
+    for (n, s, judged) in prose.chain(code) {
+        let lower = if judged {
+            s.to_lowercase()
+        } else {
+            String::new()
+        };
+        let good = ["works", "worked", "working", "fine", "last good", "used to"]
             .iter()
-            .skip_while(|t| **t != tag)
-            .skip(1)
-            .take(3)
+            .any(|w| super::super::intent::has_word(&lower, w));
+        let bad = [
+            "broken",
+            "broke",
+            "fails",
+            "failing",
+            "regression",
+            "since",
+            "doesn't work",
+            "does not work",
+            "no longer",
+            "crash",
+            "crashes",
+            "panics",
+            "after upgrading",
+            "before",
+        ]
+        .iter()
+        .any(|w| super::super::intent::has_word(&lower, w));
+        let verdict = match (good, bad) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            _ => None,
+        };
+        for w in s.split_whitespace() {
+            let w = w
+                .trim_matches(|c: char| !c.is_alphanumeric() && c != '.')
+                .trim_end_matches('.');
+            let v = w.trim_start_matches('v');
+            if v.contains('.')
+                && v.starts_with(|c: char| c.is_ascii_digit())
+                && let Some(t) = tag_for(tags, w)
+                && !named.iter().any(|(_, _, x, _)| x == t)
+            {
+                named.push((n, w.to_string(), t.clone(), verdict));
+            }
+        }
+    }
+    let titled = |f: Finding| f.titled("The first bad version");
+    let reported = named
+        .iter()
+        .find(|(.., v)| *v == Some(false))
+        .or_else(|| named.iter().find(|(.., v)| *v != Some(true)));
+    if let Some((n, said, tag, _)) = reported {
+        let good: Vec<&String> = named
+            .iter()
+            .filter(|(.., v)| *v == Some(true))
+            .map(|(_, _, t, _)| t)
             .collect();
-        let mut options: Vec<(String, String)> =
-            older.iter().map(|t| (t.to_string(), slug(t))).collect();
+        let bad: Vec<&String> = named
+            .iter()
+            .filter(|(.., v)| *v == Some(false))
+            .map(|(_, _, t, _)| t)
+            .collect();
+        let older = tags.iter().skip_while(|t| *t != tag).skip(1);
+        let mut options: Vec<(String, String)> = good
+            .iter()
+            .map(|t| (format!("{t} (the item says it worked)"), slug(t)))
+            .chain(
+                older
+                    .filter(|t| !good.contains(t) && !bad.contains(t))
+                    .take(3)
+                    .map(|t| (t.to_string(), slug(t))),
+            )
+            .collect();
         options.push(("It never worked".into(), "never".into()));
         options.push(("Don't know".into(), "unknown".into()));
-        return titled(
+        let why = good
+            .first()
+            .map(|t| format!(" Recommended: {t}, where the item says it worked."))
+            .unwrap_or_default();
+        let mut f = titled(
             Finding::new(
                 "first_bad_version",
                 7,
                 format!(
-                    "Line {n} names {said}; tag {tag} exists. Which version was the last good one?"
+                    "Line {n} names {said}; tag {tag} exists. Which version was the last good one?{why}"
                 ),
             )
             .choices(options),
         );
+        if let Some(t) = good.first() {
+            f = f.recommend(&slug(t));
+        }
+        return f;
     }
     if tags.is_empty() {
         return titled(Finding::new(

@@ -75,19 +75,16 @@ fn behaviour_preserved(severity: u8) -> Finding {
 }
 
 fn call_sites(topic: &str, l: &Located, code: &[&Hit]) -> Finding {
-    let files = {
-        let mut f: Vec<&str> = code.iter().map(|h| h.path.as_str()).collect();
-        f.dedup();
-        f.len()
-    };
+    // Counted over the whole search, not the lines kept.
     Finding::new(
         topic,
         7,
         format!(
-            "{} is used on {} in {} ({}). Are all in scope? Recommended: all.",
+            "{} is used on {} in {} ({}). Are all in scope? Recommended: all, or the old and \
+             new ways live side by side.",
             l.shown(),
-            crate::subject::reflect::counted(code.len(), "line"),
-            crate::subject::reflect::counted(files, "file"),
+            counted(l.count.code_lines, "line"),
+            counted(l.count.code_files, "file"),
             cites(code, 3)
         ),
     )
@@ -96,16 +93,19 @@ fn call_sites(topic: &str, l: &Located, code: &[&Hit]) -> Finding {
     .recommend("all")
 }
 
-/// The crates a dependency change names as candidates: deliberate names other than the one it
-/// replaces, in the item's order.
+/// The packages a dependency change names as candidates: package-like names (`nu-ansi-term`,
+/// `yansi`: lower case, no type or log level) other than the one it replaces, that the
+/// manifests or lockfiles already have or that the item lists itself (a list item or a
+/// registry link) — in the item's order, the ones already locked never cut by the cap.
 pub(in crate::runner::builtin) fn candidates<'r>(r: &'r Reading) -> Vec<&'r Located> {
     if r.class.kind != super::super::classify::ItemKind::Dependency {
         return Vec::new();
     }
     let old = replaced(r).map(|l| l.name.text.clone());
-    r.names
+    let all: Vec<&Located> = r
+        .names
         .iter()
-        .filter(|l| l.name.marked && l.name.kind == NameKind::Ident && !l.name.text.contains("::"))
+        .filter(|l| l.name.kind == NameKind::Ident && package_like(&l.name.text))
         .filter(|l| Some(&l.name.text) != old.as_ref())
         // A package of this workspace is where the change happens, not a candidate.
         .filter(|l| {
@@ -113,15 +113,60 @@ pub(in crate::runner::builtin) fn candidates<'r>(r: &'r Reading) -> Vec<&'r Loca
                 h.path.ends_with("Cargo.toml") && h.text.trim_start().starts_with("name =")
             })
         })
-        .filter(|l| {
-            !r.item
-                .headings
-                .iter()
-                .any(|h| h.contains(&l.name.text.to_lowercase()))
-                || l.name.line > 1
-        })
+        .filter(|l| locked(r, l) || listed_by_item(r, l))
+        .collect();
+    let keep: Vec<&str> = all
+        .iter()
+        .filter(|l| locked(r, l))
+        .chain(all.iter().filter(|l| !locked(r, l)))
         .take(8)
+        .map(|l| l.name.text.as_str())
+        .collect();
+    all.into_iter()
+        .filter(|l| keep.contains(&l.name.text.as_str()))
         .collect()
+}
+
+/// A package's name: lower case letters, digits, `-`, `_` (a type, a constant or a prose word
+/// in capitals is none).
+fn package_like(name: &str) -> bool {
+    name.len() >= 2
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_'))
+}
+
+/// Whether the manifests or lockfiles have `l` as a package.
+pub(in crate::runner::builtin) fn locked(r: &Reading, l: &Located) -> bool {
+    r.repo.locked.iter().any(|p| same_package(p, &l.name.text))
+}
+
+/// Whether the item lists `l` as a package of its own: a registry link, or a list item that
+/// starts with it.
+fn listed_by_item(r: &Reading, l: &Located) -> bool {
+    let name = l.name.text.as_str();
+    let linked = r.item.lines.iter().any(|(_, line)| {
+        [
+            "crates.io/crates/",
+            "docs.rs/",
+            "lib.rs/crates/",
+            "npmjs.com/package/",
+            "pypi.org/project/",
+        ]
+        .iter()
+        .any(|m| line.contains(&format!("{m}{name}")))
+    });
+    linked
+        || r.item.list_items.iter().any(|(_, line)| {
+            let t = super::super::item::list_text(line).unwrap_or(line);
+            let first = t
+                .trim_start_matches(['[', '`', '*', '_'])
+                .split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_')))
+                .next()
+                .unwrap_or("");
+            first == name
+        })
 }
 
 /// The dependency being replaced: the first name declared in a manifest, else the first name
@@ -148,10 +193,13 @@ pub(in crate::runner::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
     let old = replaced(r);
     let shown_old = old.map_or("the dependency".to_string(), |l| l.shown());
     let candidates = candidates(r);
-    let in_lock = |l: &Located| {
-        l.hits
-            .iter()
-            .any(|h| h.path == "Cargo.lock" && h.text.contains(&format!("\"{}\"", l.name.text)))
+    let in_lock = |l: &Located| locked(r, l);
+    // Where it is already: the lockfile that holds it, or the manifests.
+    let place = |l: &Located| {
+        let lock = l.hits.iter().find(|h| {
+            h.path.ends_with(".lock") && h.text.contains(&format!("\"{}\"", l.name.text))
+        });
+        lock.map_or("the manifests".to_string(), |h| h.path.clone())
     };
     // Asked even when the item suggests one: a suggestion ("like `yansi`") is not a decision.
     {
@@ -164,9 +212,9 @@ pub(in crate::runner::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
                         "{}{}",
                         l.shown(),
                         if in_lock(l) {
-                            " (already in Cargo.lock)"
+                            format!(" (already in {})", place(l))
                         } else {
-                            ""
+                            String::new()
                         }
                     ),
                     slug(&l.name.text),
@@ -180,7 +228,7 @@ pub(in crate::runner::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
             options.push((format!("Keep {shown_old} for now"), "keep".into()));
         }
         let why = match locked {
-            Some(l) => format!(" Recommended: {}, already in Cargo.lock.", l.shown()),
+            Some(l) => format!(" Recommended: {}, already in {}.", l.shown(), place(l)),
             None => String::new(),
         };
         let question = if candidates.is_empty() {
@@ -192,8 +240,8 @@ pub(in crate::runner::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
             )
         } else {
             format!(
-                "Which crate replaces {shown_old}? The item lists {}.{why}",
-                candidates.len()
+                "Which crate replaces {shown_old}? The item names {}.{why}",
+                counted(candidates.len(), "candidate")
             )
         };
         let mut f = Finding::new("replacement", 9, question)

@@ -6,9 +6,39 @@ use super::*;
 
 pub(in crate::runner::builtin) fn feature(r: &Reading) -> Vec<Finding> {
     let mut out = flag_questions(r, true);
-
-    out.extend(feature_rest(r));
+    let grounded = !out.is_empty();
+    out.extend(feature_rest(r, grounded));
     out
+}
+
+/// Whether the item says to remove or replace `l` ("use X in place of `l`", "remove `l`",
+/// "replace `l` with X"): its pattern is what goes, never one to follow.
+pub(in crate::runner::builtin) fn removed(r: &Reading, l: &Located) -> bool {
+    const GOES: &[&str] = &[
+        "in place of",
+        "instead of",
+        "remove",
+        "removing",
+        "drop",
+        "dropping",
+        "get rid of",
+        "deprecate",
+        "replace",
+        "replacing",
+        "stop using",
+        "no longer use",
+    ];
+    let name = l.name.text.as_str();
+    r.item.sentences.iter().any(|(_, s)| {
+        let lower = s.to_lowercase();
+        s.match_indices(name).any(|(q, _)| {
+            GOES.iter().any(|g| {
+                lower.match_indices(g).any(|(p, _)| {
+                    p < q && !(g.starts_with("replac") && lower[p..q].contains(" with "))
+                })
+            })
+        })
+    })
 }
 
 /// Questions about the flags an item names: how a new one relates to the existing ones, and
@@ -23,7 +53,13 @@ pub(super) fn flag_questions(r: &Reading, feature: bool) -> Vec<Finding> {
         .take(3)
     {
         let flag = l.shown();
-        let slugged = slug(&l.name.text);
+        // `-x` and `-X` are two flags: two topics.
+        let slugged = match super::super::defs::Flag::parse(&l.name.text) {
+            Some(super::super::defs::Flag::Short(c)) if c.is_ascii_uppercase() => {
+                format!("upper_{}", c.to_ascii_lowercase())
+            }
+            _ => slug(&l.name.text),
+        };
         match (&l.definition, convention) {
             (Some(_), _) if !feature => {}
             (Some(_), _) if proposed(r, l) => out.push(
@@ -68,12 +104,15 @@ pub(super) fn flag_questions(r: &Reading, feature: bool) -> Vec<Finding> {
     out
 }
 
-fn feature_rest(r: &Reading) -> Vec<Finding> {
+/// `grounded`: a question made from what the repository holds was found already; the generic
+/// acceptance and failure questions are asked only when none is.
+fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
     let mut out = Vec::new();
     for l in r
         .names
         .iter()
         .filter(|l| l.name.kind == NameKind::Ident && l.definition.is_some())
+        .filter(|l| !removed(r, l))
         .take(2)
     {
         let Some(def) = &l.definition else { continue };
@@ -101,20 +140,23 @@ fn feature_rest(r: &Reading) -> Vec<Finding> {
                 .recommend("same_change"),
         );
     }
+    let grounded = grounded || !out.is_empty();
     let item = &r.item;
-    let acceptance =
-        item.has_heading(&[
+    let acceptance = grounded
+        || item.has_heading(&[
             "acceptance",
             "done when",
             "definition of done",
             "success criteria",
             "expected",
-        ]) || item.mentions(&[
+        ])
+        || item.mentions(&[
             "acceptance criteria",
             "done when",
             "definition of done",
             "- [ ]",
-        ]) || (item.mentions(&["given"]) && item.mentions(&["when"]) && item.mentions(&["then"]));
+        ])
+        || (item.mentions(&["given"]) && item.mentions(&["when"]) && item.mentions(&["then"]));
     if !acceptance {
         out.push(
             Finding::new("acceptance_criteria", 8, "The item states no acceptance criteria. What must be true for it to count as done?")
@@ -140,9 +182,22 @@ fn feature_rest(r: &Reading) -> Vec<Finding> {
                 .options(&[("All of them", "all"), ("Some can follow later", "some_later")]),
         );
     }
+    // Work that moves data in or out: a bare "file" or "read" is not enough.
     let io = item.mentions(&[
-        "file", "files", "network", "download", "upload", "import", "export", "parse", "read",
-        "write", "request", "fetch", "connect", "input",
+        "network",
+        "download",
+        "upload",
+        "import",
+        "export",
+        "request",
+        "fetch",
+        "connect",
+        "sync",
+        "save",
+        "load",
+        "write to",
+        "read from",
+        "disk",
     ]);
     let errors = item.mentions(&[
         "error",
@@ -162,7 +217,7 @@ fn feature_rest(r: &Reading) -> Vec<Finding> {
         "corrupt",
         "crash",
     ]);
-    if io && !errors {
+    if io && !errors && !grounded {
         out.push(
             Finding::new(
                 "error_handling",

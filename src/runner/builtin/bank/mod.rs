@@ -4,11 +4,14 @@
 //! relates to the flags and code it names — with the existing convention as the recommendation.
 
 use super::Finding;
-use super::intent::{BENCHMARKS, FLAG_CONVENTIONS, Located, Reading, is_doc, is_test};
+use super::intent::{
+    BENCHMARKS, FLAG_CONVENTIONS, Located, Reading, is_doc, is_test, same_package,
+};
 use super::names::NameKind;
 use super::questions::slug;
 use super::repo::{lock_parents, tag_for};
 use super::search::{Hit, has_name};
+use crate::subject::reflect::counted;
 
 /// `a:1, b:2, c:3` for the first `n` hits.
 fn cites(hits: &[&Hit], n: usize) -> String {
@@ -55,9 +58,12 @@ fn found_names<'r>(r: &'r Reading) -> Vec<&'r Located> {
 fn flag_convention<'r>(r: &'r Reading) -> Option<&'r Hit> {
     FLAG_CONVENTIONS.iter().find_map(|c| {
         r.search.get(c).and_then(|f| {
-            f.hits
-                .iter()
-                .find(|h| !is_test(&h.path) && !is_doc(&h.path) && h.text.contains("long"))
+            f.hits.iter().find(|h| {
+                super::defs::may_define(h)
+                    && (h.text.contains("long")
+                        || h.text.contains("\"--")
+                        || h.text.contains("Flags()"))
+            })
         })
     })
 }

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Check every claim a built-in interview document makes about its repository.
+
+Usage: scripts/devset-check.py CHECKOUT DOCUMENT
+
+Each "Defined at PATH:LINE", "First (in code) at PATH:LINE", every cited `path:line` source,
+every "N lines in M files name it", every "is new" and every "appear(s) nowhere" is checked
+against CHECKOUT (a clean checkout: git ls-files, the tool's own files left out, as the
+interviewer does). Prints one line per claim (ok / FALSE) and exits 1 when any claim is false.
+"""
+import os
+import re
+import subprocess
+import sys
+
+WORD = re.compile(r"[\w]")
+OWN = ("docs/interviews/", "fixtures/answers/", "ci/answers/", ".interview/")
+
+
+def files(root):
+    out = subprocess.run(["git", "-C", root, "ls-files", "-z"], capture_output=True, check=True)
+    for rel in out.stdout.decode("utf-8", "replace").split("\0"):
+        if not rel or rel.startswith(OWN) or rel == "interview.toml":
+            continue
+        path = os.path.join(root, rel)
+        if os.path.islink(path) or not os.path.isfile(path) or os.path.getsize(path) > 1 << 20:
+            continue
+        with open(path, "rb") as f:
+            data = f.read()
+        if b"\0" in data:
+            continue
+        text = data.decode("utf-8", "replace")
+        if rel.endswith(".json") and re.search(r'"interview_answers"\s*:', text):
+            continue
+        if any(l.startswith("Each point says how sure it is:") for l in text.splitlines()):
+            continue
+        yield rel, text
+
+
+def has_name(line, name):
+    """The interviewer's whole-word rule (src/runner/builtin/search.rs `has_name`)."""
+    start = 0
+    while True:
+        at = line.find(name, start)
+        if at < 0:
+            return False
+        end = at + len(name)
+        before = line[at - 1] if at > 0 else None
+        after = line[end] if end < len(line) else None
+        first, last = name[0], name[-1]
+        is_word = lambda c: c is not None and (c.isalnum() or c == "_")
+        before_ok = not (is_word(first) or first == "-") or not (
+            is_word(before) or (before == "-" and first == "-"))
+        after_ok = not is_word(last) or not (is_word(after) or after == "-")
+        if before_ok and after_ok:
+            return True
+        start = at + 1
+
+
+def spellings(name):
+    if name.startswith("-"):
+        return [name]
+    if "-" in name:
+        return [name, name.replace("-", "_")]
+    if "_" in name and "::" not in name:
+        return [name, name.replace("_", "-")]
+    return [name]
+
+
+def main():
+    root, doc_path = sys.argv[1], sys.argv[2]
+    doc = open(doc_path, encoding="utf-8").read()
+    corpus = dict(files(root))
+    false = 0
+
+    def report(ok, what):
+        nonlocal false
+        print(("ok     " if ok else "FALSE  ") + what)
+        false += 0 if ok else 1
+
+    def line_of(path, n):
+        text = corpus.get(path)
+        if text is None:
+            p = os.path.join(root, path)
+            if not os.path.isfile(p):
+                return None
+            text = open(p, encoding="utf-8", errors="replace").read()
+        lines = text.splitlines()
+        return lines[n - 1] if 0 < n <= len(lines) else None
+
+    # Entries "### `NAME` in the repository" and their paragraphs.
+    for m in re.finditer(r"^### `{1,2} ?(.+?) ?`{1,2} in the repository\n\n(.+?)\n\nSources: (.+)$", doc, re.M):
+        name, content, sources = m.group(1), m.group(2), m.group(3)
+        short = bool(re.fullmatch(r"-[A-Za-z0-9]", name))
+        for src in re.findall(r"`([^`]+?):(\d+)`", sources):
+            path, n = src[0], int(src[1])
+            line = line_of(path, n)
+            report(line is not None, f"{name}: source {path}:{n} exists")
+        d = re.search(r"Defined at ([^\s:]+):(\d+)", content)
+        if d:
+            path, n = d.group(1), int(d.group(2))
+            test = re.search(r"(^|/)(tests?|spec|__tests__)/|_test\.|test_[^/]*$|\.test\.|\.spec\.", path)
+            around = [line_of(path, k) or "" for k in range(max(1, n - 12), n + 13)]
+            near = any(has_name(l, s) or (name.lstrip("-").replace("-", "_") + ":") in l
+                       for l in around for s in spellings(name))
+            report(not test and near, f"{name}: defined at {path}:{n} (not a test, names it)")
+        c = re.search(r"(\d+) lines? in (\d+) files? name it", content)
+        if c and not short:
+            lines = nfiles = 0
+            for rel, text in corpus.items():
+                k = sum(1 for l in text.splitlines() if any(has_name(l, s) for s in spellings(name)))
+                lines += k
+                nfiles += 1 if k else 0
+            want = (int(c.group(1)), int(c.group(2)))
+            # Definitions found by structure (a clap field) may add a line the spellings miss.
+            ok = want[0] - lines in (0, 1, 2) and want[1] - nfiles in (0, 1, 2)
+            report(ok, f"{name}: {want[0]} lines in {want[1]} files (grep: {lines} in {nfiles})")
+    for m in re.finditer(r"`([^`]+)` is new", doc):
+        name = m.group(1)
+        decl = re.compile(r"long|short|add_argument|option\(|Flags\(\)|flag\.")
+        bare = '"%s"' % name.lstrip("-")
+        found = [f"{rel}:{i+1}" for rel, text in corpus.items()
+                 for i, l in enumerate(text.splitlines())
+                 if decl.search(l) and (has_name(l, name) or bare in l)]
+        report(not found, f"{name} is new (declarations naming it: {found[:3]})")
+    for m in re.finditer(r"^(.+?) appears? nowhere in the repository", doc, re.M):
+        for name in re.findall(r"`{1,2} ?(.+?) ?`{1,2}", m.group(1)):
+            hits = [rel for rel, text in corpus.items()
+                    if any(has_name(l, s) for l in text.splitlines() for s in spellings(name))]
+            report(not hits, f"{name} appears nowhere (grep: {hits[:3]})")
+    sys.exit(1 if false else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,522 @@
+//! Where a name is defined, read from the structure around the lines the search found: a flag
+//! declared over several lines (`#[arg(` … `long = "format"`, a clap builder's `.long("x")`,
+//! argparse's `add_argument("-x", "--xx")`, click, cobra, commander), a clap derive field under
+//! its attribute, a keyworded definition (`fn`, `struct`, `def` …) — never a line inside a test
+//! function or module, a test file, a document or a lockfile.
+//!
+//! A careful multi-line scanner rather than a parser: it needs a few lines of context around
+//! lines already found, in any of the languages a work item may point at, within the first
+//! question's time budget; a grammar per language would add far more than it would catch here.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::intent::{is_doc, is_test};
+use super::search::Hit;
+
+/// Lines looked back for the start of a multi-line declaration.
+const LOOK_BACK: usize = 12;
+/// At most this many files are read for context.
+const MAX_FILES_READ: usize = 64;
+
+/// The files read for context, each once.
+#[derive(Default)]
+pub(super) struct Sources {
+    files: BTreeMap<String, Option<Vec<String>>>,
+}
+
+impl Sources {
+    pub fn lines(&mut self, worktree: &Path, path: &str) -> Option<&[String]> {
+        if self.files.len() >= MAX_FILES_READ && !self.files.contains_key(path) {
+            return None;
+        }
+        self.files
+            .entry(path.to_string())
+            .or_insert_with(|| {
+                super::repo::read_text(worktree, path)
+                    .map(|t| t.lines().map(str::to_string).collect())
+            })
+            .as_deref()
+    }
+}
+
+/// A flag as a declaration spells it: `format` for `--format`, `X` for `-X`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Flag<'a> {
+    Long(&'a str),
+    Short(char),
+}
+
+impl<'a> Flag<'a> {
+    pub fn parse(text: &'a str) -> Option<Flag<'a>> {
+        if let Some(long) = text.strip_prefix("--") {
+            return (!long.is_empty()).then_some(Flag::Long(long));
+        }
+        let short = text.strip_prefix('-')?;
+        let mut chars = short.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_alphanumeric() => Some(Flag::Short(c)),
+            _ => None,
+        }
+    }
+
+    /// How a line names it: `--format`, `-X` (counted as lines that name the flag).
+    pub fn written(self) -> String {
+        match self {
+            Flag::Long(l) => format!("--{l}"),
+            Flag::Short(c) => format!("-{c}"),
+        }
+    }
+
+    /// The spellings a declaration may use instead (`long = "format"`, `short = 'X'`):
+    /// searched for its definition only, never counted as lines naming it.
+    pub fn declared(self) -> Vec<String> {
+        match self {
+            Flag::Long(l) => vec![format!("\"{l}\"")],
+            Flag::Short(c) => vec![
+                format!("short = '{c}'"),
+                format!("short='{c}'"),
+                format!("short('{c}')"),
+                format!("short(\"{c}\")"),
+            ],
+        }
+    }
+}
+
+/// Calls and attributes that declare command-line flags, in the languages' common libraries.
+const FLAG_DECLS: &[&str] = &[
+    "#[arg(",
+    "#[clap(",
+    "#[structopt(",
+    "#[argh(",
+    ".long(",
+    ".short(",
+    "add_argument(",
+    "add_option(",
+    "click.option(",
+    "@option(",
+    ".option(",
+    ".requiredOption(",
+    "Flags().",
+    "PersistentFlags().",
+    "flag.String",
+    "flag.Bool",
+    "flag.Int",
+    "flag.Duration",
+    "flag.Float",
+    "pflag.",
+    "@Option(",
+    "opt.on(",
+];
+
+/// Whether the line of `hit` is (part of) a declaration of `flag`: the flag's string is an
+/// argument of a declaring call or attribute that is still open on that line.
+pub(super) fn declares_flag(lines: &[String], hit: &Hit, flag: Flag) -> bool {
+    let at = (hit.line as usize).saturating_sub(1);
+    if at >= lines.len() || comment(&lines[at]) {
+        return false;
+    }
+    let from = at.saturating_sub(LOOK_BACK);
+    // The last declaration opened at or before the hit's line and still open at its end.
+    for start in (from..=at).rev() {
+        let line = &lines[start];
+        let Some(pos) = FLAG_DECLS.iter().filter_map(|m| line.rfind(m)).max() else {
+            if start < at && closes_statement(line) {
+                return false;
+            }
+            continue;
+        };
+        let mut text = line[pos..].to_string();
+        for l in &lines[start + 1..=at] {
+            text.push('\n');
+            text.push_str(l);
+        }
+        // Closed before the hit's line: another statement.
+        if start < at && depth_closes_before_last_line(&text) {
+            return false;
+        }
+        return names_flag(&text, flag);
+    }
+    false
+}
+
+/// Whether the parentheses opened in `text` close before its last line begins.
+fn depth_closes_before_last_line(text: &str) -> bool {
+    let Some((head, _)) = text.rsplit_once('\n') else {
+        return false;
+    };
+    let mut depth = 0i32;
+    let mut opened = false;
+    for c in without_strings(head).chars() {
+        match c {
+            '(' | '[' => {
+                depth += 1;
+                opened = true;
+            }
+            ')' | ']' => depth -= 1,
+            _ => {}
+        }
+    }
+    opened && depth <= 0
+}
+
+fn closes_statement(line: &str) -> bool {
+    let t = line.trim_end();
+    t.ends_with(';') || t.ends_with('{') || t.ends_with('}')
+}
+
+/// `text` with the contents of string literals blanked (so a `(` inside one does not count).
+fn without_strings(text: &str) -> String {
+    let mut out = String::new();
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in text.chars() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                    out.push(c);
+                    continue;
+                }
+                out.push(' ');
+            }
+            None => {
+                if c == '"' {
+                    quote = Some(c);
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// The string and character literals of `text`.
+fn literals(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '"' || c == '\'' {
+            let mut j = i + 1;
+            let mut lit = String::new();
+            while j < chars.len() && chars[j] != c && chars[j] != '\n' {
+                if chars[j] == '\\' {
+                    j += 1;
+                }
+                if let Some(&x) = chars.get(j) {
+                    lit.push(x);
+                }
+                j += 1;
+            }
+            if chars.get(j) == Some(&c) {
+                out.push(lit);
+                i = j + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether a declaration's text names `flag`: a literal holding `--format` or `-X` among its
+/// words (`"-x, --xx <v>"`, `"--xx/--no-xx"`), or the bare name where the API takes it bare
+/// (`long = "format"`, `.long("format")`, cobra's and Go's flag names, `short = 'X'`).
+fn names_flag(text: &str, flag: Flag) -> bool {
+    let dashed = match flag {
+        Flag::Long(l) => format!("--{l}"),
+        Flag::Short(c) => format!("-{c}"),
+    };
+    let lits = literals(text);
+    if lits.iter().any(|lit| {
+        lit.split(|c: char| {
+            c.is_whitespace() || matches!(c, ',' | '|' | '/' | '=' | '<' | '[' | ']')
+        })
+        .any(|w| w == dashed)
+    }) {
+        return true;
+    }
+    let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    match flag {
+        Flag::Long(l) => {
+            let bare_api = [
+                format!("long=\"{l}\""),
+                format!("long(\"{l}\")"),
+                format!("long(\"{l}\".into())"),
+            ];
+            if bare_api.iter().any(|p| squeezed.contains(p.as_str())) {
+                return true;
+            }
+            // Go's flag package and cobra: the first string argument is the long name.
+            let go = ["Flags().", "PersistentFlags().", "flag.", "pflag."]
+                .iter()
+                .any(|m| text.contains(m));
+            go && lits.first().is_some_and(|f| f == l)
+        }
+        Flag::Short(c) => [
+            format!("short='{c}'"),
+            format!("short(\'{c}\')"),
+            format!("short(\"{c}\")"),
+        ]
+        .iter()
+        .any(|p| squeezed.contains(p.as_str())),
+    }
+}
+
+/// Whether the clap derive field on `hit`'s line (`format: Format,`) is declared as `flag` by
+/// the attributes above it, however many lines they take (`#[arg(` … `long = "x"` … `)]`).
+pub(super) fn field_declares(lines: &[String], hit: &Hit, flag: Flag) -> bool {
+    let at = (hit.line as usize).saturating_sub(1);
+    let Some(line) = lines.get(at) else {
+        return false;
+    };
+    let field = line
+        .trim()
+        .trim_start_matches("pub(crate) ")
+        .trim_start_matches("pub ")
+        .split(':')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    if field.is_empty() || !field.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return false;
+    }
+    let attrs = attributes_above(lines, at);
+    let clap = ["#[arg(", "#[clap(", "#[structopt(", "#[argh("];
+    let attrs: Vec<&String> = attrs
+        .iter()
+        .filter(|a| clap.iter().any(|c| a.starts_with(c)))
+        .collect();
+    if attrs.is_empty() {
+        return false;
+    }
+    let text: String = attrs
+        .iter()
+        .flat_map(|a| a.chars())
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    match flag {
+        Flag::Long(l) => {
+            let explicit = text.contains("long=\"") || text.contains("long(\"");
+            if explicit {
+                text.contains(&format!("long=\"{l}\"")) || text.contains(&format!("long(\"{l}\")"))
+            } else {
+                has_word_in(&text, "long") && field.replace('_', "-") == l.replace('_', "-")
+            }
+        }
+        Flag::Short(c) => {
+            text.contains(&format!("short='{c}'"))
+                || (has_word_in(&text, "short")
+                    && !text.contains("short='")
+                    && field.starts_with(c))
+        }
+    }
+}
+
+fn has_word_in(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        let sep = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        sep(before) && sep(after) && !text[at + word.len()..].starts_with("_")
+    })
+}
+
+/// The attributes right above line `at` (doc comments and blank lines skipped), each joined
+/// onto one line, nearest last.
+fn attributes_above(lines: &[String], at: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    let mut depth = 0i32;
+    let from = at.saturating_sub(3 * LOOK_BACK);
+    for i in (from..at).rev() {
+        let t = lines[i].trim();
+        if depth == 0 && current.is_empty() && (t.is_empty() || t.starts_with("//")) {
+            continue;
+        }
+        let s = without_strings(t);
+        depth += s.matches([')', ']']).count() as i32;
+        depth -= s.matches(['(', '[']).count() as i32;
+        current.push(t);
+        if depth <= 0 {
+            if !t.starts_with("#[") {
+                break;
+            }
+            current.reverse();
+            out.push(current.join(" "));
+            current.clear();
+            depth = 0;
+        }
+    }
+    out.reverse();
+    out
+}
+
+fn comment(line: &str) -> bool {
+    let t = line.trim_start();
+    ["//", "#", "/*", "*", "--"]
+        .iter()
+        .any(|c| t.starts_with(c))
+        && !t.starts_with("#[")
+}
+
+/// Whether line `line` (1-based) of `path` lies in test code: a test file, a `#[cfg(test)]`
+/// module, a `#[test]` function or one named `test_…`/`Test…` (Rust, Python, Go, JS).
+pub(super) fn in_test_code(path: &str, lines: &[String], line: u32) -> bool {
+    if is_test(path) {
+        return true;
+    }
+    let at = (line as usize).saturating_sub(1);
+    if at >= lines.len() {
+        return false;
+    }
+    if path.ends_with(".py") {
+        return python_test(lines, at);
+    }
+    // Brace languages: the enclosing blocks, found by matching braces from each candidate.
+    for start in (0..at).rev() {
+        let t = lines[start].trim();
+        let opens_test = t.starts_with("#[cfg(test)]")
+            || t.starts_with("#[test]")
+            || t.ends_with("::test]")
+            || t.starts_with("#[bench]")
+            || fn_named_test(t)
+            || ["describe(", "it(", "test("]
+                .iter()
+                .any(|m| t.starts_with(m));
+        if opens_test && block_end(lines, start).is_some_and(|end| end >= at) {
+            return true;
+        }
+    }
+    false
+}
+
+fn fn_named_test(t: &str) -> bool {
+    let t = t
+        .trim_start_matches("pub ")
+        .trim_start_matches("async ")
+        .trim_start_matches("export ");
+    ["fn test", "func Test", "function test", "def test"]
+        .iter()
+        .any(|p| t.starts_with(p))
+}
+
+/// The line where the block opened at or after `start` closes (braces outside strings).
+fn block_end(lines: &[String], start: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut opened = false;
+    for (i, l) in lines.iter().enumerate().skip(start) {
+        for c in without_strings(l).chars() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    opened = true;
+                }
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        if opened && depth <= 0 {
+            return Some(i);
+        }
+        // An attribute or signature without a body within a few lines is not a block.
+        if !opened && i > start + 8 {
+            return None;
+        }
+    }
+    opened.then_some(lines.len())
+}
+
+fn python_test(lines: &[String], at: usize) -> bool {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut level = indent(&lines[at]);
+    for l in lines[..at].iter().rev() {
+        let t = l.trim_start();
+        if t.is_empty() || indent(l) >= level {
+            continue;
+        }
+        level = indent(l);
+        if t.starts_with("def test")
+            || t.starts_with("class Test")
+            || t.starts_with("async def test")
+        {
+            return true;
+        }
+        if level == 0 {
+            break;
+        }
+    }
+    false
+}
+
+/// Whether `hit` may be cited as where something is defined: not in a test, a document or a
+/// lockfile.
+pub(super) fn may_define(hit: &Hit) -> bool {
+    let file = hit.path.rsplit('/').next().unwrap_or(&hit.path);
+    !is_test(&hit.path)
+        && !is_doc(&hit.path)
+        && !file.ends_with(".lock")
+        && !matches!(file, "package-lock.json" | "go.sum" | "pnpm-lock.yaml")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_string).collect()
+    }
+
+    fn hit(line: u32) -> Hit {
+        Hit {
+            path: "src/cli.rs".into(),
+            line,
+            text: String::new(),
+        }
+    }
+
+    #[test]
+    fn declarations_over_several_lines_are_found() {
+        let rust = lines(
+            "#[derive(Parser)]\nstruct Cli {\n    #[arg(\n        short,\n        long = \"format\",\n        value_enum\n    )]\n    fmt: Format,\n}\n",
+        );
+        assert!(declares_flag(&rust, &hit(5), Flag::Long("format")));
+        assert!(field_declares(&rust, &hit(8), Flag::Long("format")));
+        assert!(!field_declares(&rust, &hit(8), Flag::Long("fmt")));
+        let builder = lines(
+            "let m = Command::new(\"x\")\n    .arg(\n        Arg::new(\"exclude\")\n            .short('X')\n            .long(\"exclude\"),\n    );\n",
+        );
+        assert!(declares_flag(&builder, &hit(4), Flag::Short('X')));
+        assert!(declares_flag(&builder, &hit(5), Flag::Long("exclude")));
+        let py =
+            lines("parser.add_argument(\n    \"-x\",\n    \"--exclude\",\n    help=\"skip\",\n)\n");
+        assert!(declares_flag(&py, &hit(3), Flag::Long("exclude")));
+        assert!(declares_flag(&py, &hit(2), Flag::Short('x')));
+        let js = lines("program.option(\"-u, --upper <n>\", \"upper\");\n");
+        assert!(declares_flag(&js, &hit(1), Flag::Long("upper")));
+        assert!(declares_flag(&js, &hit(1), Flag::Short('u')));
+        let go = lines("cmd.Flags().StringP(\"output\", \"o\", \"\", \"where\")\n");
+        assert!(declares_flag(&go, &hit(1), Flag::Long("output")));
+        let usage = lines("fn main() {\n    println!(\"use --format\");\n}\n");
+        assert!(!declares_flag(&usage, &hit(2), Flag::Long("format")));
+    }
+
+    #[test]
+    fn test_code_is_recognised() {
+        let rust = lines(
+            "pub fn parse() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn parse_works() {\n        parse();\n    }\n}\n",
+        );
+        assert!(!in_test_code("src/lib.rs", &rust, 1));
+        assert!(in_test_code("src/lib.rs", &rust, 7));
+        let py = lines("def parse():\n    pass\n\ndef test_parse():\n    parse()\n");
+        assert!(!in_test_code("app/p.py", &py, 2));
+        assert!(in_test_code("app/p.py", &py, 5));
+    }
+}
