@@ -106,11 +106,23 @@ fn a_number_picks_the_option_value_and_the_typed_line_is_recorded() {
     assert_eq!(file["answers"]["users"], "analysts");
 }
 
+// Issue 24 changed this rule on purpose: a number that picks no option used to be kept as the
+// answer's text, so a typo became the answer.
 #[test]
-fn an_out_of_range_number_is_kept_as_text() {
+fn an_out_of_range_number_is_asked_again_with_the_valid_range() {
     let repo = TempRepo::new();
-    first_round(&repo, "7", "analysts");
-    assert_eq!(repo.answers()[0], answered("deployment_target", "7"));
+    let mut pty = interview(&repo).at_terminal();
+    pty.answer("Press Enter or type Y to proceed, N to skip entirely.", "");
+    pty.expect("Where will this service run?");
+    pty.answer("> ", "7");
+    pty.expect("7 is not an option: type a number from 1 to 2, your own answer, or skip.");
+    pty.expect("Where will this service run?");
+    pty.answer("> ", "2");
+    pty.expect("Who uses the export?");
+    pty.answer("> ", "analysts");
+    skip_round_two_and_stop(pty);
+    assert_eq!(repo.answers()[0], answered("deployment_target", "vm"));
+    assert_eq!(repo.recorded_answers()["answers"]["deployment_target"], "2");
 }
 
 #[test]

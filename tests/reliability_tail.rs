@@ -15,8 +15,10 @@ const HONEST: &str = r#"{ "interview_answers": 1, "gate": "y",
 
 // 13. Smaller items.
 
+// Issue 24 changed this rule on purpose: the reference kept an out-of-range number as free
+// text (the person was told so); now it is no answer and the question comes again.
 #[test]
-fn a_number_that_picks_no_option_is_kept_as_text_and_the_person_is_told() {
+fn a_number_that_picks_no_option_is_asked_again_and_the_person_is_told() {
     let repo = TempRepo::new();
     let mut pty = Interview::of_work_item(&repo)
         .runner("honest.sh")
@@ -24,14 +26,14 @@ fn a_number_that_picks_no_option_is_kept_as_text_and_the_person_is_told() {
         .at_terminal();
     pty.answer("[Y]", "y");
     pty.answer("Where will this service run?", "7");
-    // The reference keeps an out-of-range number as free text; the person learns that at once.
-    pty.expect("7 is not one of the 2 options: it is kept as your answer, as text.");
+    pty.expect("7 is not an option: type a number from 1 to 2, your own answer, or skip.");
+    pty.answer("Where will this service run?", "2");
     pty.answer("Who uses the export?", "analysts");
     pty.answer("[Y]", "y");
     pty.answer("Which encodings must be supported?", "utf-8");
     let (code, screen) = pty.finish();
     assert_eq!(code, 0, "{screen}");
-    assert_eq!(repo.recorded_answers()["answers"]["deployment_target"], "7");
+    assert_eq!(repo.recorded_answers()["answers"]["deployment_target"], "2");
 }
 
 #[test]

@@ -102,6 +102,24 @@ fn a_malformed_answers_file_exits_2_naming_file_and_json_path() {
 }
 
 #[test]
+fn a_replayed_number_that_picks_no_option_exits_2_naming_the_topic_and_the_file() {
+    let repo = TempRepo::new();
+    let file = repo.scratch("typo.json");
+    std::fs::write(
+        &file,
+        r#"{ "interview_answers": 1, "answers": { "deployment_target": "7", "users": "ops" } }"#,
+    )
+    .unwrap();
+    let out = honest(&repo).answers_file(&file).yes().run().exits(2);
+    let err = &out.stderr;
+    assert!(err.contains(&file.display().to_string()), "{err}");
+    assert!(err.contains("`deployment_target` with \"7\""), "{err}");
+    assert!(err.contains("a number from 1 to 2"), "{err}");
+    // Never recorded as an answer.
+    assert!(out.answers().is_empty(), "{:?}", out.answers());
+}
+
+#[test]
 fn a_recorded_session_replays_to_the_same_answers() {
     // Record: a person answers at a terminal.
     let typed = TempRepo::new();

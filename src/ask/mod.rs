@@ -48,11 +48,20 @@ pub trait Person {
     fn say(&mut self, text: &str);
     /// True when answers are replayed rather than typed.
     fn replayed(&self) -> bool;
+    /// The answers file being replayed, to name in an error about one of its values.
+    fn replay_file(&self) -> Option<&std::path::Path> {
+        None
+    }
     /// The next entry gate is that of the session's round `index` (0-based), which a resumed
     /// session may show a second time: it is recorded, and replayed, once per round.
     fn at_round(&mut self, _index: usize) {}
     /// The questions of the round about to be asked (after its gate was passed), in order.
     fn round_questions(&mut self, _questions: &[Question]) {}
+    /// `topic` is answered with `raw` from an earlier interview, without asking: an answers
+    /// file recorded from this session must hold it too, to replay to the same document.
+    fn carried(&mut self, _topic: &str, _raw: &str) -> Result<(), AskError> {
+        Ok(())
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -359,6 +368,12 @@ pub enum Reply {
     /// `r` or `@recommended` at a question with no recommended option: never recorded as the
     /// answer; asked again at a terminal, an error in a replay.
     NoRecommendation,
+    /// A number that picks none of the question's `options` options (`0`, `7` of 4): never
+    /// recorded as the answer; asked again at a terminal with the valid range, an error in a
+    /// replay.
+    NoSuchOption {
+        options: usize,
+    },
 }
 
 /// How many times a question is asked again after `r` without a recommendation before it counts
@@ -384,25 +399,19 @@ pub fn classify_reply(raw: &str, q: &Question) -> Reply {
         && !raw_input.is_empty()
         && raw_input.bytes().all(|b| b.is_ascii_digit())
     {
-        // Out of range (0, too large, or beyond usize) keeps the raw text as the answer.
-        if let Ok(n) = raw_input.parse::<usize>()
-            && n >= 1
-            && let Some(opt) = options.get(n - 1)
-            && !opt.value.is_empty()
-        {
-            return Reply::Answer(opt.value.clone());
-        }
+        // Out of range (0, too large, or beyond usize) is a typo, not an answer: qa-loop-ui
+        // Step 2e kept it as free text, which turned a mistyped `7` into the answer (issue 24).
+        return match raw_input.parse::<usize>() {
+            Ok(n) if n >= 1 && n <= options.len() => match &options[n - 1].value {
+                value if value.is_empty() => Reply::Answer(raw_input.to_string()),
+                value => Reply::Answer(value.clone()),
+            },
+            _ => Reply::NoSuchOption {
+                options: options.len(),
+            },
+        };
     }
     Reply::Answer(raw_input.to_string())
-}
-
-/// How many options a question has when `raw` is a number that picks none of them (qa-loop-ui
-/// Step 2e: such a number is kept as free text, and the person is told so).
-pub fn out_of_range(raw: &str, q: &Question) -> Option<usize> {
-    let raw = raw.trim();
-    let options = q.options.as_ref()?;
-    let digits = !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit());
-    (digits && classify_reply(raw, q) == Reply::Answer(raw.to_string())).then_some(options.len())
 }
 
 /// Ask for a decision; returns the index of the chosen option.

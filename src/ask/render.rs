@@ -71,9 +71,10 @@ pub fn wrap(text: &str, indent: usize, width: usize) -> Vec<String> {
 pub const GATE_REASK: &str =
     "Please press Enter or type Y to answer the questions, or N to skip them.";
 
-/// Said when a number picks no option: it is kept as the answer's text (qa-loop-ui Step 2e).
-pub fn out_of_range(raw: &str, options: usize) -> String {
-    format!("{raw} is not one of the {options} options: it is kept as your answer, as text.")
+/// Said when a number picks no option; the question is asked again (issue 24 changes
+/// qa-loop-ui Step 2e, which kept such a number as the answer's text).
+pub fn no_such_option(raw: &str, options: usize) -> String {
+    format!("{raw} is not an option: type a number from 1 to {options}, your own answer, or skip.")
 }
 
 /// The intro before the first question (qa-loop-ui Step 1), wrapped to `width`. It counts this

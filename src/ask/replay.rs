@@ -367,6 +367,8 @@ pub struct ReplayPerson {
     missing: Vec<String>,
     /// The questions of the round being replayed.
     round: Vec<Question>,
+    /// Where the file was read from, to name in errors about its values.
+    path: Option<PathBuf>,
 }
 
 impl ReplayPerson {
@@ -379,7 +381,14 @@ impl ReplayPerson {
             used: BTreeSet::new(),
             missing: Vec::new(),
             round: Vec::new(),
+            path: None,
         }
+    }
+
+    /// Name `path` as the file the answers come from, in errors about its values.
+    pub fn read_from(mut self, path: &Path) -> ReplayPerson {
+        self.path = Some(path.to_path_buf());
+        self
     }
 
     /// The subject the file was recorded about, if it says.
@@ -484,6 +493,10 @@ impl Person for ReplayPerson {
     fn replayed(&self) -> bool {
         true
     }
+
+    fn replay_file(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
 }
 
 /// Wraps a [`Person`] and writes every line it gives to an answers file (atomically, before the
@@ -560,8 +573,12 @@ impl Person for RecordingPerson<'_> {
         question: &Question,
     ) -> Result<String, AskError> {
         let raw = self.inner.question(index, total, time_label, question)?;
-        // A line that is asked again (`r` with nothing recommended) decides nothing.
-        if crate::ask::classify_reply(&raw, question) != crate::ask::Reply::NoRecommendation {
+        // A line that is asked again (`r` with nothing recommended, a number that picks no
+        // option) decides nothing.
+        if !matches!(
+            crate::ask::classify_reply(&raw, question),
+            crate::ask::Reply::NoRecommendation | crate::ask::Reply::NoSuchOption { .. }
+        ) {
             self.file.record_answer(&question.topic, &raw);
             self.save()?;
         }
@@ -585,6 +602,10 @@ impl Person for RecordingPerson<'_> {
         self.inner.replayed()
     }
 
+    fn replay_file(&self) -> Option<&Path> {
+        self.inner.replay_file()
+    }
+
     fn at_round(&mut self, index: usize) {
         self.round = Some(index);
         self.inner.at_round(index);
@@ -592,6 +613,11 @@ impl Person for RecordingPerson<'_> {
 
     fn round_questions(&mut self, questions: &[Question]) {
         self.inner.round_questions(questions);
+    }
+
+    fn carried(&mut self, topic: &str, raw: &str) -> Result<(), AskError> {
+        self.file.record_answer(topic, raw);
+        self.save()
     }
 }
 

@@ -5,7 +5,7 @@ use super::clock::{Clock, SystemClock};
 use super::{
     AbortReason, AnswerRecord, AskError, GateChoice, MAX_REASKS, Person, QaSessionResult, Reply,
     RoundOutcome, SKIP_ABORT, SKIP_ENTIRE, SkipTelemetry, bad_replay_value, classify_gate,
-    classify_reply, inconsistent, out_of_range, render,
+    classify_reply, inconsistent, render,
 };
 use crate::receipt::Question;
 
@@ -201,27 +201,40 @@ fn question_loop(
             match classify_reply(&raw, q) {
                 Reply::NoRecommendation if person.replayed() => {
                     return Err(AskError::BadReplayValue(format!(
-                        "the answers file answers `{}` with \"{}\", but that question (\"{}\") has no \
+                        "{}answers `{}` with \"{}\", but that question (\"{}\") has no \
                          recommended option; replay an option number, a value or the answer itself",
+                        replay_file(person),
                         q.topic,
                         raw.trim(),
                         q.question_text
                     )));
                 }
-                Reply::NoRecommendation if reasks < MAX_REASKS => {
+                Reply::NoSuchOption { options } if person.replayed() => {
+                    return Err(AskError::BadReplayValue(format!(
+                        "{}answers `{}` with \"{}\", but that question (\"{}\") has {options} \
+                         options: replay a number from 1 to {options}, an option's value or the \
+                         answer itself",
+                        replay_file(person),
+                        q.topic,
+                        raw.trim(),
+                        q.question_text
+                    )));
+                }
+                Reply::NoRecommendation | Reply::NoSuchOption { .. } if reasks >= MAX_REASKS => {
+                    break Reply::Skip;
+                }
+                Reply::NoRecommendation => {
                     reasks += 1;
                     person.say(
                         "No option is recommended for this question: type an option's number, \
                          your own answer, or skip.",
                     );
                 }
-                Reply::NoRecommendation => break Reply::Skip,
-                reply => {
-                    if let Some(n) = out_of_range(&raw, q) {
-                        person.say(&render::out_of_range(raw.trim(), n));
-                    }
-                    break reply;
+                Reply::NoSuchOption { options } => {
+                    reasks += 1;
+                    person.say(&render::no_such_option(raw.trim(), options));
                 }
+                reply => break reply,
             }
         };
         let response_time_ms = clock.now_ms().saturating_sub(question_start);
@@ -229,7 +242,10 @@ fn question_loop(
             question_id: q.topic.clone(),
             answer_text: match &reply {
                 Reply::Answer(text) => text.clone(),
-                Reply::Skip | Reply::SkipAll | Reply::NoRecommendation => String::new(),
+                Reply::Skip
+                | Reply::SkipAll
+                | Reply::NoRecommendation
+                | Reply::NoSuchOption { .. } => String::new(),
             },
             skipped: !matches!(reply, Reply::Answer(_)),
             response_time_ms,
@@ -246,4 +262,13 @@ fn question_loop(
         }
     }
     finish(result)
+}
+
+/// "the answers file FILE " (or "the answers file " when the source has no name), to start a
+/// replay error with.
+fn replay_file(person: &dyn Person) -> String {
+    match person.replay_file() {
+        Some(file) => format!("the answers file {} ", file.display()),
+        None => "the answers file ".to_string(),
+    }
 }

@@ -96,7 +96,9 @@ impl Who {
         }
         if let Some(path) = &settings.answers {
             let file = ReplayFile::load(path).map_err(|e| Error::Usage(e.to_string()))?;
-            return Ok(Who::Replay(ReplayPerson::new(file, settings.missing)));
+            return Ok(Who::Replay(
+                ReplayPerson::new(file, settings.missing).read_from(path),
+            ));
         }
         let style = Style::resolve(look.color, look.no_bell || !settings.bell);
         if item_on_stdin {
