@@ -104,6 +104,9 @@ pub enum Command {
         /// Keep the N most recent finished sessions whatever their age.
         #[arg(long, value_name = "N")]
         keep: Option<usize>,
+        /// Also remove unfinished sessions that hold no answer (nothing is lost with them).
+        #[arg(long)]
+        unfinished: bool,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {

@@ -234,6 +234,80 @@ pub fn add_uncovered_skips(done: &mut Done, skipped: &[(String, String)]) {
     }
 }
 
+/// One of the person's answers, for the document: the question, the answer as a reader
+/// understands it (an option's label with its value), and where it came from when an earlier
+/// interview gave it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GivenAnswer {
+    pub topic: String,
+    pub question: String,
+    /// The answer as recorded (an option's value, or the person's text).
+    pub recorded: String,
+    /// The answer as shown: `One VM (vm)`, or the person's text.
+    pub shown: String,
+    /// `Answered in an earlier interview: …` for a carried answer; `None` for this one's.
+    pub provenance: Option<String>,
+}
+
+/// Make sure every answer is in the document in the person's own words, whatever the runner
+/// wrote: an entry that cites `qa:<topic>` and quotes the answer keeps it (with where a carried
+/// answer came from added); otherwise the tool adds a declared entry of its own with the
+/// question and the answer. A runner can thus neither drop nor reword an answer (issue 24).
+pub fn add_unquoted_answers(done: &mut Done, answers: &[GivenAnswer]) {
+    for a in answers {
+        let cite = format!("qa:{}", a.topic);
+        let (recorded, shown) = (one_line(&a.recorded), one_line(&a.shown));
+        let quoting = done.entries.iter_mut().find(|e| {
+            let content = one_line(&e.content);
+            e.sources.contains(&cite)
+                && e.clarity == Clarity::DeclaredByUser
+                && (content.contains(&shown) || content.contains(&recorded))
+        });
+        match quoting {
+            Some(e) => {
+                if let Some(p) = &a.provenance
+                    && !e.content.contains(p.as_str())
+                {
+                    e.content.push('\n');
+                    e.content.push_str(p);
+                }
+            }
+            None => {
+                let question = one_line(&a.question);
+                let title: String = if question.chars().count() > 80 {
+                    question.chars().take(79).chain(['…']).collect()
+                } else {
+                    question.clone()
+                };
+                let mut content = format!("Q: {question}\nA: {shown}");
+                if let Some(p) = &a.provenance {
+                    content.push('\n');
+                    content.push_str(p);
+                }
+                done.entries.push(Entry {
+                    title,
+                    content,
+                    clarity: Clarity::DeclaredByUser,
+                    sources: vec![cite],
+                });
+            }
+        }
+    }
+}
+
+/// Remove the entries whose every source is a line of `document`, the file about to be
+/// replaced: a pointer into it would point at nothing once it is rewritten (issue 24).
+pub fn drop_citations_of(done: &mut Done, document: &str) {
+    let document = document.trim_start_matches("./");
+    let cites = |s: &String| {
+        s == document
+            || s.strip_prefix(document)
+                .is_some_and(|rest| rest.starts_with(':'))
+    };
+    done.entries
+        .retain(|e| e.sources.is_empty() || !e.sources.iter().all(cites));
+}
+
 /// `existing` with the answered questions added as spec-kit clarifications: under the existing
 /// `## Clarifications` heading when there is one (in today's `### Session` if it is there, else
 /// a new one at the end of the section), otherwise as a new section at the end of the file.

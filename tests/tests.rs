@@ -3,6 +3,7 @@
 
 mod util;
 
+mod answers;
 mod architecture;
 mod ask;
 mod builtin;

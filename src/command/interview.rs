@@ -128,6 +128,26 @@ fn new_interview(
     session_settings.out = settings.out_for(subject.kind, &subject.id);
     session_settings.clarify_into = clarify_into;
     let replayed = person.replayed();
+    // A re-run at a terminal whose earlier document leaves nothing open asks nothing and
+    // changes nothing (a replay gives the document its answers file gives).
+    if !replayed && session_settings.clarify_into.is_none() {
+        let document = match &session_settings.out {
+            Some(p) if p.as_os_str() == "-" => None,
+            Some(p) => Some(p.clone()),
+            None => Some(PathBuf::from(crate::document::default_out_path(
+                subject.kind,
+                subject.document_name(),
+            ))),
+        };
+        if let Some(said) =
+            document.and_then(|d| crate::session::carried::nothing_open(&repo.worktree, &d))
+        {
+            person.say(&said);
+            prepared.discard();
+            drop(person);
+            return who.finish(Ok(code::DONE));
+        }
+    }
     let prepared = match prepared
         .clone()
         .publish(&subject, &session_settings, replayed)

@@ -47,7 +47,11 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Runners { json } => printed(runners::run(*json)),
         Command::Completions { shell } => completions::run(*shell),
         Command::Man => man::run(),
-        Command::Prune { older_than, keep } => printed(prune::run(&cwd, *older_than, *keep)),
+        Command::Prune {
+            older_than,
+            keep,
+            unfinished,
+        } => printed(prune::run(&cwd, *older_than, *keep, *unfinished)),
         Command::Stats { json } => printed(stats::run(&cwd, *json)),
         Command::Answers { which, output } => printed(answers::run(&cwd, which, output.as_deref())),
         Command::Status { session, all, json } => {

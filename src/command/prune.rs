@@ -1,4 +1,5 @@
-//! `interview prune [--older-than DAYS] [--keep N]`: remove finished sessions (docs/sessions.md).
+//! `interview prune [--older-than DAYS] [--keep N] [--unfinished]`: remove finished sessions
+//! (docs/sessions.md).
 
 use std::path::Path;
 use std::time::{Duration, SystemTime};
@@ -8,7 +9,12 @@ use crate::session::prune::{self, PruneRule};
 
 const DAY_SECS: u64 = 24 * 60 * 60;
 
-pub fn run(cwd: &Path, older_than_days: Option<u64>, keep: Option<usize>) -> Result<i32> {
+pub fn run(
+    cwd: &Path,
+    older_than_days: Option<u64>,
+    keep: Option<usize>,
+    unfinished: bool,
+) -> Result<i32> {
     let repo = super::discover(cwd)?;
     let older_than = match older_than_days {
         Some(days) => Some(Duration::from_secs(days.checked_mul(DAY_SECS).ok_or_else(
@@ -23,6 +29,7 @@ pub fn run(cwd: &Path, older_than_days: Option<u64>, keep: Option<usize>) -> Res
     let rule = PruneRule {
         older_than,
         keep: keep.unwrap_or(0),
+        unfinished,
     };
     // No run of the tool works in the tier while prune deletes in it.
     let _lock = match prune::has_tier(&repo.worktree)? {

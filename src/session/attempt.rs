@@ -492,10 +492,11 @@ impl TurnFailure {
         let start: String = line.trim().chars().take(60).collect();
         !start.is_empty() && self.reason.contains(&start)
     }
+    /// Where in the turn it failed, in words (never the state file's sub-step names).
     pub(super) fn sub_step_name(&self) -> &'static str {
         match self.sub_step {
-            SubStep::Dispatch => "dispatch",
-            _ => "receipt",
+            SubStep::Dispatch => "while the runner worked",
+            _ => "reading the runner's answer",
         }
     }
 }

@@ -67,7 +67,17 @@ pub fn attempt_failed(
     )
 }
 
-/// The retries are used up: how often and how it failed, where the log is, what it last said.
+/// `1 time`, `4 times`.
+pub fn times(n: u32) -> String {
+    if n == 1 {
+        "1 time".into()
+    } else {
+        format!("{n} times")
+    }
+}
+
+/// The retries are used up (or a retry cannot help: `permanent` says why): how often and how
+/// it failed, where the log is, what it last said.
 pub fn exhausted(
     turn: u32,
     attempts: u32,
@@ -75,6 +85,7 @@ pub fn exhausted(
     reason: &str,
     log: &Path,
     stderr: &[String],
+    permanent: Option<&str>,
 ) -> String {
     let reason = crate::receipt::sanitize(reason).0;
     let head = if all_the_same && attempts > 1 {
@@ -84,13 +95,75 @@ pub fn exhausted(
             "the runner failed {attempts} times in a row at turn {turn}; last failure: {reason}"
         )
     } else {
-        format!("the runner failed at turn {turn}: {reason}")
+        format!("the runner failed {} at turn {turn}: {reason}", times(1))
     };
+    let why = permanent
+        .map(|w| format!("\n  not retried: {w}, which a retry cannot fix"))
+        .unwrap_or_default();
     format!(
-        "{head}\n  its log: {}{}",
+        "{head}{why}\n  its log: {}{}",
         crate::receipt::sanitize_line(&log.display().to_string()).0,
         tail_block(stderr)
     )
+}
+
+/// Why a retry cannot fix a runner's failure, when what it said shows it: the API refused the
+/// request itself (400: invalid, a prompt or context too long), refused the credentials
+/// (401, 403), or nothing listened where it connects. `None` for a failure a retry may fix: a
+/// timeout, a 5xx, a 429 (rate limit, overload), a killed runner, anything unrecognised.
+pub fn not_fixable_by_retry(reason: &str, stderr: &[String]) -> Option<&'static str> {
+    let text = std::iter::once(reason)
+        .chain(stderr.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .to_lowercase();
+    let has = |needles: &[&str]| needles.iter().any(|n| text.contains(n));
+    let code = |c: &str| {
+        text.split(|ch: char| !ch.is_ascii_alphanumeric())
+            .any(|w| w == c)
+    };
+    // A transient sign wins: the same request may pass later.
+    if code("429")
+        || ["500", "502", "503", "504", "529"].iter().any(|c| code(c))
+        || has(&[
+            "rate limit",
+            "rate_limit",
+            "overloaded",
+            "timed out",
+            "timeout",
+        ])
+    {
+        return None;
+    }
+    if has(&[
+        "prompt is too long",
+        "context length",
+        "context_length_exceeded",
+        "context window",
+        "maximum context",
+        "too many tokens",
+    ]) {
+        return Some("the request is too long for the model");
+    }
+    if has(&["connection refused", "connectionrefused", "econnrefused"]) {
+        return Some("the connection was refused");
+    }
+    let api = has(&["api", "http", "status"]);
+    if api && (code("401") || code("403"))
+        || has(&[
+            "unauthorized",
+            "authentication_error",
+            "invalid api key",
+            "invalid x-api-key",
+            "permission_error",
+        ])
+    {
+        return Some("the API refused the credentials");
+    }
+    if api && code("400") || has(&["invalid_request_error", "invalid request"]) {
+        return Some("the API refused the request as invalid");
+    }
+    None
 }
 
 /// A runner program that could not be started at all: not there, or not runnable.
@@ -168,14 +241,61 @@ mod tests {
             "the runner exited with status 2",
             Path::new(".interview/sessions/s/turns/001/runner.log"),
             &[],
+            None,
         );
         assert_eq!(
             text,
             "the runner failed 4 times the same way at turn 1: the runner exited with status 2\n  \
              its log: .interview/sessions/s/turns/001/runner.log"
         );
-        let text = exhausted(1, 4, false, "r", Path::new("l"), &[]);
+        let text = exhausted(1, 4, false, "r", Path::new("l"), &[], None);
         assert!(text.starts_with("the runner failed 4 times in a row at turn 1; last failure: r"));
+    }
+
+    #[test]
+    fn failures_a_retry_cannot_fix_are_told_from_transient_ones() {
+        let permanent = [
+            "the runner exited with status 1: API Error: 400 {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"prompt is too long: 210000 tokens > 200000 maximum\"}}",
+            "the runner exited with status 1: API Error: 401 authentication_error",
+            "the runner exited with status 1: HTTP status 403 Forbidden",
+            "the runner exited with status 1: connect ECONNREFUSED 127.0.0.1:443",
+        ];
+        for reason in permanent {
+            assert!(not_fixable_by_retry(reason, &[]).is_some(), "{reason}");
+        }
+        let transient = [
+            "the runner did not finish within 600 s and was stopped",
+            "the runner was killed by signal 9",
+            "the runner exited with status 1: API Error: 529 overloaded_error",
+            "the runner exited with status 1: API Error: 429 rate_limit_error",
+            "the runner exited with status 1: API Error: 500 internal server error",
+            "the runner exited with status 2",
+        ];
+        for reason in transient {
+            assert_eq!(not_fixable_by_retry(reason, &[]), None, "{reason}");
+        }
+        // What the runner said on stderr counts as much as the reason.
+        assert!(
+            not_fixable_by_retry(
+                "the runner exited with status 1",
+                &["Prompt is too long".into()]
+            )
+            .is_some()
+        );
+    }
+
+    #[test]
+    fn a_single_failure_is_counted() {
+        let text = exhausted(
+            1,
+            1,
+            true,
+            "r",
+            Path::new("l"),
+            &[],
+            Some("the connection was refused"),
+        );
+        assert!(text.starts_with("the runner failed 1 time at turn 1: r\n  not retried: the connection was refused, which a retry cannot fix"), "{text}");
     }
 
     #[test]

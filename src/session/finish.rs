@@ -17,6 +17,16 @@ impl Session<'_> {
         self.set_step(SubStep::Synthesis)?;
         let unanswered = self.unanswered_questions();
         document::add_uncovered_skips(&mut done, &unanswered);
+        // Every answer in the person's words, whatever the runner wrote; no entry that only
+        // points into the document this one replaces.
+        if let Some(replaced) = self.document_path() {
+            document::drop_citations_of(&mut done, &replaced.to_string_lossy());
+        }
+        document::drop_citations_of(
+            &mut done,
+            &document::default_out_path(self.subject.kind, self.subject.document_name()),
+        );
+        document::add_unquoted_answers(&mut done, &self.given_answers());
         let text = document::render_subject(&done, &self.subject);
         self.set_step(SubStep::Consent)?;
         let written = match &self.settings.out {
@@ -111,6 +121,49 @@ impl Session<'_> {
             }
             other => other,
         }
+    }
+
+    /// Every answer of the session, in the order asked, then the carried answers no round
+    /// asked again (a runner that knew them from the earlier document).
+    fn given_answers(&self) -> Vec<document::GivenAnswer> {
+        let mut out: Vec<document::GivenAnswer> = Vec::new();
+        let carried = |topic: &str| self.state.carried.iter().find(|c| c.topic == topic);
+        for round in &self.state.rounds {
+            for q in &round.questions {
+                let Some(a) = round
+                    .answers
+                    .iter()
+                    .find(|a| a.question_id == q.topic && !a.skipped)
+                else {
+                    continue;
+                };
+                out.retain(|g| g.topic != q.topic);
+                let recorded = receipt::sanitize_line(&a.answer_text).0;
+                out.push(document::GivenAnswer {
+                    topic: q.topic.clone(),
+                    question: q.question_text.clone(),
+                    shown: super::carried::shown_answer(q, &recorded),
+                    recorded,
+                    provenance: carried(&q.topic)
+                        .filter(|c| c.answer == a.answer_text)
+                        .map(|c| c.provenance()),
+                });
+            }
+        }
+        for c in &self.state.carried {
+            if out.iter().any(|g| g.topic == c.topic) {
+                continue;
+            }
+            let recorded = receipt::sanitize_line(&c.answer).0;
+            out.push(document::GivenAnswer {
+                topic: c.topic.clone(),
+                question: receipt::sanitize_line(&c.question).0,
+                shown: recorded.clone(),
+                recorded,
+                provenance: Some(c.provenance()),
+            });
+        }
+        out
     }
 
     /// Questions asked and not answered (skipped, or never presented): `(topic, question)`.

@@ -185,6 +185,9 @@ pub struct StatusJson<'a> {
     /// Present while a run of the tool works on this session.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub running: Option<Running>,
+    /// Why the session could not go on, when it was closed for that.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closed: Option<&'a str>,
     /// For people: the question the session waits at (1-based) and how many the round has.
     #[serde(skip)]
     pub at_question: Option<(usize, usize)>,
@@ -205,6 +208,8 @@ pub fn status(repo: &Repo, id: Option<&str>, all: bool, json: bool) -> Result<i3
         let word = |l: &Listed, s: &State| {
             if running.as_deref() == Some(l.id.as_str()) {
                 "running"
+            } else if s.closed.is_some() {
+                "closed"
             } else {
                 status_word(s.status)
             }
@@ -213,10 +218,16 @@ pub fn status(repo: &Repo, id: Option<&str>, all: bool, json: bool) -> Result<i3
             let rows: Vec<_> = sessions
                 .iter()
                 .map(|l| match &l.state {
-                    Ok(s) => serde_json::json!({
-                        "session": l.id, "status": s.status, "kind": s.kind,
-                        "subject": s.subject_id, "turn": s.turn,
-                    }),
+                    Ok(s) => {
+                        let mut row = serde_json::json!({
+                            "session": l.id, "status": s.status, "kind": s.kind,
+                            "subject": s.subject_id, "turn": s.turn,
+                        });
+                        if let Some(why) = &s.closed {
+                            row["closed"] = serde_json::json!(why);
+                        }
+                        row
+                    }
                     Err(e) => serde_json::json!({ "session": l.id, "error": e.to_string() }),
                 })
                 .collect();
@@ -308,6 +319,9 @@ pub fn place(v: &StatusJson<'_>) -> String {
         _ => format!("waiting for your decision at turn {turn}"),
     };
     let step = step_words(v.sub_step);
+    if v.closed.is_some() && v.running.is_none() {
+        return format!("closed at turn {turn} ({step}): it could not go on");
+    }
     match (v.status, v.running.is_some()) {
         (Status::Done, _) => format!("finished at turn {turn} of {}", v.max_turns),
         (Status::WaitingForPerson, true) => waiting,
@@ -387,6 +401,7 @@ pub fn view(state: &State) -> StatusJson<'_> {
         last_failure: state.last_failure.as_deref(),
         document: state.document.as_deref(),
         running: None,
+        closed: state.closed.as_deref(),
         at_question: state
             .rounds
             .iter()
@@ -397,6 +412,11 @@ pub fn view(state: &State) -> StatusJson<'_> {
 }
 
 fn action(state: &State) -> String {
+    if let Some(why) = &state.closed {
+        return format!(
+            "nothing to resume: closed, it could not go on ({why}); `interview prune` removes it"
+        );
+    }
     match state.status {
         Status::Done => match &state.document {
             Some(d) => format!("nothing: the document is at {d}"),
@@ -534,7 +554,7 @@ pub fn render(v: &StatusJson<'_>, width: usize) -> String {
 
 /// True for a session that can still be continued.
 pub fn unfinished(state: &State) -> bool {
-    !matches!(state.status, Status::Done) && !state.abandoned
+    !matches!(state.status, Status::Done) && !state.abandoned && state.closed.is_none()
 }
 
 /// The latest unfinished session, for `interview resume` without an id.

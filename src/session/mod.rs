@@ -6,6 +6,7 @@
 //! is asked, [`finish`] the document. The state file and the transcript record every step.
 
 mod attempt;
+pub mod carried;
 mod failure;
 mod finish;
 pub mod history;
@@ -25,6 +26,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::ask::Person;
+use crate::document;
 use crate::error::{Error, Result};
 use crate::receipt::Receipt;
 use crate::runner::RunnerSpec;
@@ -244,6 +246,24 @@ impl<'p> Session<'p> {
             runner: &session.settings.runner.name,
             replayed,
         })?;
+        // A re-run at a terminal starts from the earlier answers; a replay from its file only.
+        if !replayed {
+            let document = session.document_path();
+            let carried = carried::earlier_answers(
+                &session.repo.worktree,
+                session.subject.kind,
+                &session.subject.id,
+                document.as_deref(),
+            );
+            if let Some(first) = carried.first() {
+                session.person.say(&format!(
+                    "{} answer(s) carried from {}: only what is still open is asked.",
+                    carried.len(),
+                    first.from
+                ));
+                session.record(|s| s.carried = carried)?;
+            }
+        }
         Ok(session)
     }
 
@@ -332,8 +352,46 @@ impl<'p> Session<'p> {
         Ok(())
     }
 
-    /// Run the turn loop to its end.
+    /// Run the turn loop to its end. A run that ends in an error leaving the session as if it
+    /// still went on (an output that cannot be written, a runner that cannot start) marks it
+    /// failed, and closed when no answer is in it: there is nothing to resume (issue 24).
     pub fn run(&mut self) -> Result<Finished> {
+        let result = self.run_turns();
+        if let Err(e) = &result
+            && matches!(
+                self.state.status,
+                Status::InProgress | Status::WaitingForPerson
+            )
+            && !matches!(e, Error::Interrupted { .. } | Error::ClosedOutput)
+        {
+            let why = e.to_string();
+            let why = why.lines().next().unwrap_or("").to_string();
+            let answered = self
+                .state
+                .rounds
+                .iter()
+                .any(|r| r.answers.iter().any(|a| !a.skipped));
+            let session = self.state.session.clone();
+            let _ = self.record(|s| {
+                s.status = Status::Failed;
+                if answered {
+                    s.note(
+                        format!("the run failed: {why}"),
+                        format!("fix it, then `interview resume {session}` (the answers are kept)"),
+                    );
+                } else {
+                    s.note(
+                        format!("the run failed before any answer: {why}"),
+                        "nothing: the session is closed; start the interview again",
+                    );
+                    s.closed = Some(why.clone());
+                }
+            });
+        }
+        result
+    }
+
+    fn run_turns(&mut self) -> Result<Finished> {
         // Killed after the document was written: the session only has to be marked done.
         if self.state.sub_step == SubStep::Consent
             && let Some(written) = self.document_written()
@@ -375,6 +433,19 @@ impl<'p> Session<'p> {
             s.sub_step = SubStep::Brief;
             s.status = Status::InProgress;
         })
+    }
+
+    /// Where the document goes, relative to the worktree when given so (the default place
+    /// when no `--out`); `None` when it is printed.
+    fn document_path(&self) -> Option<PathBuf> {
+        match &self.settings.out {
+            Some(p) if p.as_os_str() == "-" => None,
+            Some(p) => Some(p.clone()),
+            None => Some(PathBuf::from(document::default_out_path(
+                self.subject.kind,
+                self.subject.document_name(),
+            ))),
+        }
     }
 
     fn turn_dir(&self, turn: u32) -> PathBuf {

@@ -63,7 +63,65 @@ impl Session<'_> {
             gate_skipped: false,
             skipped_all: false,
         });
-        self.put_questions(turn, questions)
+        let open = self.answer_carried(turn, questions)?;
+        if open.is_empty() {
+            return Ok(false);
+        }
+        self.put_questions(turn, open)
+    }
+
+    /// Answer the questions an earlier interview answered with those answers (saved like typed
+    /// ones, and said once); returns the questions still open.
+    fn answer_carried(
+        &mut self,
+        turn: u32,
+        questions: Vec<crate::receipt::Question>,
+    ) -> Result<Vec<crate::receipt::Question>> {
+        let (carried, open): (Vec<_>, Vec<_>) = questions
+            .into_iter()
+            .partition(|q| self.state.carried.iter().any(|c| c.topic == q.topic));
+        if carried.is_empty() {
+            return Ok(open);
+        }
+        let mut lines = Vec::new();
+        for q in &carried {
+            let Some(c) = self
+                .state
+                .carried
+                .iter()
+                .find(|c| c.topic == q.topic)
+                .cloned()
+            else {
+                continue;
+            };
+            let record = ask::AnswerRecord {
+                question_id: q.topic.clone(),
+                answer_text: c.answer.clone(),
+                skipped: false,
+                response_time_ms: 0,
+            };
+            if let Err(e) = self.person.carried(&q.topic, &c.answer) {
+                return Err(self.ask_error(e));
+            }
+            self.transcript.record(&TranscriptEvent::Answer {
+                turn,
+                answer: &record,
+            })?;
+            if let Some(round) = self.state.rounds.last_mut() {
+                round.answers.push(record);
+            }
+            lines.push(format!(
+                "  · {} — {}",
+                receipt::sanitize_line(&q.question_text).0,
+                receipt::sanitize_line(&super::carried::shown_answer(q, &c.answer)).0
+            ));
+        }
+        self.save()?;
+        self.person.say(&format!(
+            "Already answered in an earlier interview, not asked again:\n{}",
+            lines.join("\n")
+        ));
+        Ok(open)
     }
 
     /// Ask the questions of the last round that have no answer yet (after a resume, only those).
@@ -158,8 +216,11 @@ impl Session<'_> {
             Err(e) => return Err(self.ask_error(e)),
         };
         let _ = crate::telemetry::record_round(&self.tier.root, &outcome, self.person.replayed());
+        // Ctrl+C at the gate is no skip: the gate comes again on resume (issue 24). A skip at
+        // the gate was saved as it was typed (`RoundStep::GateSkipped`).
+        let interrupted = outcome.abort_reason == Some(AbortReason::UserAbort);
         if let Some(round) = self.state.rounds.last_mut() {
-            round.gate_skipped |= outcome.skipped && !outcome.skipped_all;
+            round.gate_skipped |= outcome.skipped && !outcome.skipped_all && !interrupted;
             round.skipped_all |= outcome.skipped_all;
         }
         self.transcript.record(&TranscriptEvent::RoundEnd {

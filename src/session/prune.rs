@@ -1,8 +1,9 @@
 //! `interview prune`: removing finished sessions from the local tier (docs/sessions.md).
 //!
-//! Only a finished session goes: done, or given up at the circuit breaker. An unfinished one (it
-//! can still be resumed), one whose state cannot be read, and one whose runner is still running
-//! are always kept. Nothing outside `.interview/sessions/` is touched, and no link is followed.
+//! Only a finished session goes: done, given up at the circuit breaker, or closed because it
+//! could not go on; with `--unfinished`, also an unfinished one that holds no answer. One with
+//! answers that can still be resumed, one whose state cannot be read, and one whose runner is
+//! still running are always kept. Nothing outside `.interview/sessions/` is touched, and no link is followed.
 
 use std::path::Path;
 use std::time::{Duration, SystemTime};
@@ -19,6 +20,8 @@ pub struct PruneRule {
     pub older_than: Option<Duration>,
     /// Keep this many of the most recent finished sessions, whatever their age.
     pub keep: usize,
+    /// Also remove unfinished sessions that hold no answer (`--unfinished`).
+    pub unfinished: bool,
 }
 
 /// What one prune did.
@@ -32,10 +35,21 @@ pub struct Pruned {
     pub kept_unfinished: usize,
 }
 
-/// True for a session that is over and cannot be continued.
+/// True for a session that is over and cannot be continued: done, given up at the circuit
+/// breaker, or closed because it could not go on.
 pub fn finished(state: &State) -> bool {
     state.status == Status::Done
         || (state.abandoned && matches!(state.status, Status::Failed | Status::Aborted))
+        || state.closed.is_some()
+}
+
+/// True for an unfinished session with no answer in it: removing it loses nothing typed.
+fn without_answers(state: &State) -> bool {
+    state.status != Status::Done
+        && state
+            .rounds
+            .iter()
+            .all(|r| r.answers.iter().all(|a| a.skipped) && !r.gate_skipped)
 }
 
 /// True while a runner of the session is still running (a turn's `runner.pid` names a live
@@ -99,9 +113,14 @@ pub fn prune(worktree: &Path, rule: PruneRule, now: SystemTime) -> Result<Pruned
             Ok(state) if finished(state) && !running(&listed.dir) => {
                 if state.abandoned {
                     "given up"
+                } else if state.closed.is_some() {
+                    "closed"
                 } else {
                     "finished"
                 }
+            }
+            Ok(state) if rule.unfinished && without_answers(state) && !running(&listed.dir) => {
+                "unfinished, no answer"
             }
             _ => {
                 pruned.kept_unfinished += 1;
@@ -151,7 +170,7 @@ pub fn report(pruned: &Pruned) -> String {
     }
     if pruned.kept_unfinished > 0 {
         kept.push(format!(
-            "{} unfinished or running (never pruned)",
+            "{} unfinished or running (`--unfinished` removes those without an answer)",
             pruned.kept_unfinished
         ));
     }

@@ -37,6 +37,15 @@ pub fn resume(
     }
     if !flags.out {
         settings.out = file.out.clone();
+        // A run that printed its document (a CI replay with `--out -`) resumed by a person at a
+        // terminal writes it where documents go, with their consent, never onto the screen.
+        if flags.interactive && file.out.as_deref().is_some_and(|o| o.as_os_str() == "-") {
+            settings.out = None;
+            person.say(
+                "The session printed its document (--out -); resumed here, it is written to its \
+                 usual place instead (pass --out - to print it).",
+            );
+        }
     }
     if !flags.max_turns {
         settings.max_turns = state.max_turns;
@@ -57,9 +66,9 @@ pub fn resume(
             let decision = Decision {
                 id: DecisionId::CircuitBreaker,
                 context: format!(
-                    "session {} failed {} times in a row at turn {}",
+                    "session {} failed {} in a row at turn {}",
                     state.session,
-                    state.retry_count + 1,
+                    super::failure::times(state.retry_count + 1),
                     state.turn
                 ),
                 options: vec![
@@ -68,7 +77,8 @@ pub fn resume(
                     "Abandon this session".into(),
                 ],
                 recommended: 0,
-                reason: "a fresh brief often resolves persistent failures".into(),
+                reason: "retry once what made it fail is fixed (the blocker above says what)"
+                    .into(),
             };
             let choice = match ask::choose(person, &decision) {
                 Ok(c) => c,
@@ -147,10 +157,10 @@ pub fn breaker_open(state: &State) -> bool {
 /// The circuit breaker's error (exit 6), with the blocker and what to do.
 pub fn blocked(state: &State) -> Error {
     Error::CircuitOpen(format!(
-        "session {} failed {} times in a row at turn {} and is blocked:\n  {}\n\
+        "session {} failed {} in a row at turn {} and is blocked:\n  {}\n\
          Acknowledge it to retry: `interview resume {} --ack`",
         state.session,
-        state.retry_count + 1,
+        super::failure::times(state.retry_count + 1),
         state.turn,
         state.blockers.join("\n  "),
         state.session

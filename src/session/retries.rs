@@ -10,7 +10,7 @@ use super::transcript::TranscriptEvent;
 use super::{Session, failure};
 use crate::ask::{Decision, DecisionId};
 use crate::error::{Error, Result};
-use crate::receipt::{self, Receipt};
+use crate::receipt::Receipt;
 
 /// What the person chooses when the runner failed with its retries used up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,33 +23,51 @@ enum AfterExhausted {
     Abort,
 }
 
-/// The `runner_failed` decision put to the person when the retries are used up.
-fn runner_failed_decision(attempts: u32, turn: u32, reason: &str) -> Decision {
+/// The `runner_failed` decision put to the person when the retries are used up, or at once
+/// when a retry cannot help (`permanent` says why). The failure itself was said just before,
+/// once: the title only counts (the letters keep their meaning in recorded answers files).
+fn runner_failed_decision(attempts: u32, turn: u32, permanent: Option<&str>) -> Decision {
+    let (recommended, reason) = match permanent {
+        Some(why) => (
+            1,
+            format!("{why}: a retry cannot fix that; fix it, then resume"),
+        ),
+        None => (
+            0,
+            "the failure may be passing (a timeout, an overloaded API)".into(),
+        ),
+    };
     Decision {
         id: DecisionId::RunnerFailed,
         context: format!(
-            "the runner failed {attempts} times in a row at turn {turn}: {}",
-            receipt::sanitize_line(reason)
-                .0
-                .chars()
-                .take(160)
-                .collect::<String>()
+            "the runner failed {} at turn {turn}; what now?",
+            failure::times(attempts)
         ),
         options: vec![
             "Retry with a fresh brief".into(),
             "Stop and keep the answers (resume later)".into(),
             "Abort: investigate and fix the runner by hand".into(),
         ],
-        recommended: 0,
-        reason: "a fresh brief often resolves persistent failures".into(),
+        recommended,
+        reason,
     }
 }
 
 /// The blocker recorded when the retries are used up.
-fn exhausted_blocker(runner: &str, attempts: u32, turn: u32, failure: &TurnFailure) -> String {
+fn exhausted_blocker(
+    runner: &str,
+    attempts: u32,
+    turn: u32,
+    failure: &TurnFailure,
+    permanent: Option<&str>,
+) -> String {
+    let end = match permanent {
+        Some(why) => format!("Not retried: {why}, which a retry cannot fix."),
+        None => "Auto-retry exhausted.".into(),
+    };
     format!(
-        "The runner `{runner}` failed {attempts} consecutive times at turn {turn}, sub-step {}. \
-         Last failure: {}. Auto-retry exhausted.",
+        "The runner `{runner}` failed {} at turn {turn} ({}). Last failure: {}. {end}",
+        failure::times(attempts),
         failure.sub_step_name(),
         failure.reason()
     )
@@ -84,7 +102,9 @@ impl Session<'_> {
             let same = previous_failure.as_deref() == Some(reason.as_str());
             all_the_same &= previous_failure.is_none() || same;
             let attempts = self.state.retry_count + 1;
-            if self.state.retry_count >= self.settings.retries {
+            // A failure a retry cannot fix goes to the person (or ends a replay) at once.
+            let permanent = failure::not_fixable_by_retry(&reason, &failure.stderr);
+            if permanent.is_some() || self.state.retry_count >= self.settings.retries {
                 let log = self.turn_dir(turn).join(crate::protocol::files::RUNNER_LOG);
                 let summary = failure::exhausted(
                     turn,
@@ -93,8 +113,10 @@ impl Session<'_> {
                     &reason,
                     Path::new(&self.shown(&log)),
                     &failure.stderr,
+                    permanent,
                 );
-                let after = self.retries_exhausted(turn, attempts, &failure, &summary)?;
+                let after =
+                    self.retries_exhausted(turn, attempts, &failure, &summary, permanent)?;
                 let session = &self.state.session;
                 let message = match after {
                     AfterExhausted::Retry => {
@@ -148,8 +170,9 @@ impl Session<'_> {
         attempts: u32,
         failure: &TurnFailure,
         summary: &str,
+        permanent: Option<&str>,
     ) -> Result<AfterExhausted> {
-        let blocker = exhausted_blocker(&self.state.runner, attempts, turn, failure);
+        let blocker = exhausted_blocker(&self.state.runner, attempts, turn, failure, permanent);
         let session = self.state.session.clone();
         self.keep_log(turn);
         self.record(|s| {
@@ -166,7 +189,7 @@ impl Session<'_> {
             return Ok(AfterExhausted::Stop);
         }
         self.person.say(&upper_first(summary));
-        let choice = self.decide(&runner_failed_decision(attempts, turn, &failure.reason()))?;
+        let choice = self.decide(&runner_failed_decision(attempts, turn, permanent))?;
         let after = match choice {
             0 => AfterExhausted::Retry,
             1 => AfterExhausted::Stop,

@@ -105,6 +105,14 @@ pub struct State {
     /// clarifications twice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clarifying: Option<Writing>,
+    /// Answers an earlier interview of the subject gave, carried into this one (a re-run at a
+    /// terminal): not asked again, and in the document with where they came from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carried: Vec<super::carried::CarriedAnswer>,
+    /// Why the session could not go on (its run failed before any answer, with nothing to
+    /// resume): it is not offered for resuming, and `prune` removes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<String>,
 }
 
 /// A document write in progress: where, and the SHA-256 of what is written.
@@ -154,6 +162,8 @@ impl State {
             last_failure: None,
             writing: None,
             clarifying: None,
+            carried: Vec::new(),
+            closed: None,
         }
     }
 

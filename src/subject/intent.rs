@@ -257,6 +257,13 @@ fn from_source(repo_root: &Path, id: &str, from: &WorkItemSource) -> Result<Foun
             let shown = path.display().to_string();
             let text = read_capped(path, &shown)?;
             let inside = inside_repo(repo_root, path);
+            if crate::input::without_bom(&text).trim().is_empty() {
+                let named = inside.clone().unwrap_or(shown);
+                return Err(Error::Usage(empty_item(
+                    &format!("work item {named}"),
+                    path,
+                )));
+            }
             // Outside the repository only the file name is shown: documents never carry local paths.
             let source = inside.clone().unwrap_or_else(|| {
                 path.file_name()
@@ -285,6 +292,13 @@ fn from_source(repo_root: &Path, id: &str, from: &WorkItemSource) -> Result<Foun
                 }
             };
             let text = String::from_utf8_lossy(&bytes).into_owned();
+            if crate::input::without_bom(&text).trim().is_empty() {
+                return Err(Error::Usage(
+                    "the work item on stdin (--from -) is empty: there is nothing to interview \
+                     about; pipe the work item's text in"
+                        .into(),
+                ));
+            }
             facts_for(id, "stdin", "stdin", None, &text)
         }
     };
@@ -308,6 +322,22 @@ fn inside_repo(repo_root: &Path, file: &Path) -> Option<String> {
     (!rel.is_empty()).then(|| rel.join("/"))
 }
 
+/// Why the work item at `path` gave no text, for a person who pointed `--from` at it: a FIFO or
+/// a device nobody wrote to reads as empty, without blocking.
+fn empty_item(what: &str, path: &Path) -> String {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = std::fs::metadata(path).map(|m| m.file_type()).ok();
+    let why = match kind {
+        Some(k) if k.is_fifo() => " (a FIFO that nothing wrote to)",
+        Some(k) if k.is_char_device() || k.is_block_device() => " (a device that gave no text)",
+        _ => "",
+    };
+    format!(
+        "{what} is empty{why}: there is nothing to interview about; point --from at a file \
+         holding the work item's text"
+    )
+}
+
 fn read_capped(path: &Path, shown: &str) -> Result<String> {
     // A FIFO or a device never blocks the open, and is read only up to the cap.
     let bytes = match crate::input::read_capped(path, MAX_ITEM_BYTES) {
@@ -318,12 +348,10 @@ fn read_capped(path: &Path, shown: &str) -> Result<String> {
             )));
         }
         Err(InputError::Interrupted) => return Err(Error::Interrupted { session: None }),
-        Err(InputError::Io(e)) => {
-            return Err(Error::io(format!("cannot read work item {shown}"), e));
-        }
+        // Unreadable (not there, no permission, a directory): the person named a wrong source.
         Err(e) => {
-            return Err(Error::Subject(format!(
-                "cannot read work item {shown}: {e}"
+            return Err(Error::Usage(format!(
+                "cannot read work item {shown} (--from): {e}"
             )));
         }
     };

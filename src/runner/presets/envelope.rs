@@ -125,8 +125,7 @@ fn claude_envelope(stdout: &str) -> Result<String, ReceiptError> {
     // An unreachable server is reported as `subtype: success` with `is_error: true`.
     if env.get("is_error").and_then(Value::as_bool) == Some(true) {
         return Err(ReceiptError::Invalid(format!(
-            "Claude Code reported an error (is_error, subtype {}): {}",
-            if subtype.is_empty() { "none" } else { subtype },
+            "Claude Code reported an error: {}",
             said()
         )));
     }
@@ -406,7 +405,9 @@ mod tests {
         let text = recorded!("claude-unreachable.json");
         assert_eq!(json(text)["subtype"], "success");
         let err = error_of("claude", text);
-        assert!(err.to_string().contains("is_error"), "{err}");
+        // Said in words: no internal field name (issue 24 changed this on purpose).
+        assert!(err.to_string().contains("reported an error"), "{err}");
+        assert!(!err.to_string().contains("is_error"), "{err}");
         assert!(err.to_string().contains("Unable to connect"), "{err}");
     }
 
