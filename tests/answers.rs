@@ -172,6 +172,58 @@ fn a_re_run_carries_the_earlier_answers_and_asks_only_what_is_open() {
     assert_eq!(repo.session_ids().len(), sessions);
 }
 
+/// The one reflect document in docs/interviews/.
+fn reflect_document(repo: &TempRepo) -> String {
+    let dir = repo.path().join("docs/interviews");
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("reflect-"))
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    repo.read(&format!("docs/interviews/{}", names[0]))
+}
+
+#[test]
+fn a_reflect_re_run_carries_the_earlier_answers_too() {
+    let repo = TempRepo::new();
+    repo.commit_files(&["a", "b", "c"]);
+    Interview::reflect(&repo, "HEAD~3")
+        .preset("builtin")
+        .answers(
+            r#"{ "interview_answers": 1, "answers": { "untested_changes": "2", "went_well": "small commits" } }"#,
+        )
+        .args(["--missing", "skip"])
+        .yes()
+        .run()
+        .exits(0);
+    assert!(reflect_document(&repo).contains("## Open questions"));
+
+    let mut pty = Interview::reflect(&repo, "HEAD~3")
+        .preset("builtin")
+        .yes()
+        .at_terminal();
+    let mut screen = pty.expect("2 answer(s) carried from the interview of");
+    screen.push_str(&pty.answer("N to skip entirely.", "y"));
+    screen.push_str(&pty.answer("What drove that?", "3"));
+    screen.push_str(&pty.answer("do differently", "smaller releases"));
+    screen.push_str(&pty.answer("Choose A, B or C", "A"));
+    let (code, rest) = pty.finish();
+    screen.push_str(&rest);
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains("has 2 clarifying question(s)"), "{screen}");
+    let doc = reflect_document(&repo);
+    for text in [
+        "small commits",
+        "smaller releases",
+        "Answered in an earlier interview: the interview of ",
+    ] {
+        assert!(doc.contains(text), "{text} missing:\n{doc}");
+    }
+    assert!(!doc.contains("## Open questions"), "{doc}");
+}
+
 #[test]
 fn without_the_earlier_session_the_answers_are_read_back_from_the_tools_document() {
     let repo = TempRepo::new();
