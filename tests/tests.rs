@@ -9,6 +9,8 @@ mod ask;
 mod builtin;
 mod ci_replay;
 #[cfg(target_os = "linux")]
+mod descriptors;
+#[cfg(target_os = "linux")]
 mod durability;
 mod finish;
 mod from_stdin;
@@ -21,6 +23,7 @@ mod interviewer_findings;
 mod kill_windows;
 mod presets;
 mod presets_e2e;
+mod printed_receipt;
 mod progress;
 mod random_kills;
 mod reflect_crosscheck;

@@ -15,12 +15,14 @@ mod check;
 mod json;
 mod read;
 mod sanitize;
+mod search;
 mod sources;
 mod stdout;
 
 pub use check::{is_topic, parse_and_check, parse_and_check_as};
 pub use read::{MAX_RECEIPT_BYTES, RECEIPT_FILE, read};
 pub use sanitize::{SanitizeReport, is_forbidden, sanitize, sanitize_line};
+pub(crate) use search::{Attempt, Search};
 pub use stdout::{MAX_STDOUT_BYTES, extract_from_stdout};
 
 /// The limits the checks enforce (they live with the rest of the runner protocol).
@@ -159,11 +161,18 @@ pub enum ReceiptError {
          optionally inside one ```json fenced block"
     )]
     NoObjectInOutput,
+    /// `lines` are those of the first [`stdout::SEVERAL_LINES_SHOWN`] objects.
     #[error(
-        "{count} JSON objects in the runner's output (at lines {}); it must print exactly one",
-        lines.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ")
+        "{count} JSON objects in the runner's output (at lines {}{}); it must print exactly one",
+        lines.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", "),
+        if *count > lines.len() { ", …" } else { "" }
     )]
     SeveralObjectsInOutput { count: usize, lines: Vec<usize> },
+    #[error(
+        "the runner's output holds too many unfinished JSON objects to search for the receipt \
+         (gave up at line {line}); it must print exactly one JSON object and no broken ones"
+    )]
+    OutputTooTangled { line: usize },
     #[error(
         "the runner's output is {size} bytes, over the limit of {max} bytes for a printed receipt"
     )]

@@ -60,7 +60,11 @@ pub struct Outcome {
     pub leftovers_killed: usize,
     /// Of those, the ones that had left the runner's process group (`setsid` and the like).
     pub escaped_killed: usize,
+    /// What the runner printed on stdout, up to [`Invocation::stdout_cap`] bytes.
     pub stdout: Vec<u8>,
+    /// How many bytes it printed on stdout in all (more than `stdout` holds when it went past
+    /// the cap: the rest was read and dropped as it came, never kept).
+    pub stdout_printed: u64,
     /// The last bytes the runner wrote to its standard error (at most [`STDERR_TAIL_BYTES`]),
     /// for the message of a failed turn.
     pub stderr_tail: Vec<u8>,
@@ -113,6 +117,7 @@ pub fn dispatch(inv: &Invocation) -> std::io::Result<Outcome> {
         leftovers_killed: finished.leftovers_killed,
         escaped_killed: finished.escaped_killed,
         stdout: log.stdout,
+        stdout_printed: log.stdout_printed,
         stderr_tail: log.stderr_tail,
         log_truncated: log.truncated,
         elapsed: finished.elapsed,
@@ -128,6 +133,7 @@ struct CappedLog {
     dropped: u64,
     stdout: Vec<u8>,
     stdout_cap: usize,
+    stdout_printed: u64,
     stderr_tail: Vec<u8>,
     verbose: bool,
 }
@@ -145,6 +151,7 @@ impl CappedLog {
             dropped: 0,
             stdout: Vec::new(),
             stdout_cap: inv.stdout_cap,
+            stdout_printed: 0,
             stderr_tail: Vec::new(),
             verbose: inv.verbose,
         })
@@ -155,6 +162,9 @@ impl CappedLog {
             self.stderr_tail.extend_from_slice(bytes);
             let over = self.stderr_tail.len().saturating_sub(STDERR_TAIL_BYTES);
             self.stderr_tail.drain(..over);
+        }
+        if is_stdout {
+            self.stdout_printed += bytes.len() as u64;
         }
         if is_stdout && self.stdout.len() < self.stdout_cap {
             let room = self.stdout_cap - self.stdout.len();

@@ -10,6 +10,7 @@
 
 mod codex;
 pub mod env;
+pub mod fds;
 pub mod launch;
 #[cfg(target_os = "linux")]
 mod namespace;

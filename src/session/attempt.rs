@@ -150,7 +150,7 @@ impl Session<'_> {
         self.set_step(SubStep::Receipt)?;
         let taken = match self.judge_ending(&outcome, &files) {
             Some(failure) => Ok(Err(failure)),
-            None => self.take_receipt(turn, final_turn, &files, &outcome.stdout),
+            None => self.take_receipt(turn, final_turn, &files, &outcome),
         };
         // What the runner last said on stderr goes with any failure of this attempt (but a line
         // the reason already quotes is not said twice).
@@ -312,14 +312,21 @@ impl Session<'_> {
         turn: u32,
         final_turn: bool,
         files: &TurnFiles,
-        stdout: &[u8],
+        outcome: &dispatch::Outcome,
     ) -> Result<std::result::Result<Receipt, TurnFailure>> {
         let spec = &self.settings.runner;
         let text = match spec.receipt {
             ReceiptFrom::File => receipt::read(&files.out),
+            // Past the cap the rest was dropped as it was read: what is kept is not searched.
+            ReceiptFrom::Stdout if outcome.stdout_printed > limits::MAX_STDOUT_BYTES as u64 => {
+                Err(receipt::ReceiptError::OutputTooLarge {
+                    size: usize::try_from(outcome.stdout_printed).unwrap_or(usize::MAX),
+                    max: limits::MAX_STDOUT_BYTES,
+                })
+            }
             ReceiptFrom::Stdout => crate::runner::presets::extract(
                 spec.preset.as_deref(),
-                &String::from_utf8_lossy(stdout),
+                &String::from_utf8_lossy(&outcome.stdout),
             ),
         };
         let text = match text {

@@ -4,7 +4,9 @@
 use serde_json::Value;
 
 use crate::error::Result;
-use crate::receipt::{MAX_STDOUT_BYTES, ReceiptError, extract_from_stdout, sanitize_line};
+use crate::receipt::{
+    Attempt, MAX_STDOUT_BYTES, ReceiptError, Search, extract_from_stdout, sanitize_line,
+};
 
 /// Extract the receipt JSON text from a runner's stdout, per preset (its envelope first, then
 /// exactly one JSON object, optionally in one fenced block).
@@ -49,26 +51,29 @@ fn envelope(
             }
         ))
     };
-    if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(stdout.trim()) {
-        return Ok(map);
+    last_object(stdout).ok_or_else(not_envelope)
+}
+
+/// The whole text as one JSON object, or else the last object that starts a line. The search
+/// from the end is bounded (see [`Search`]): a text of unfinished objects gives `None`.
+pub(super) fn last_object(text: &str) -> Option<serde_json::Map<String, Value>> {
+    if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(text.trim()) {
+        return Some(map);
     }
-    let start = stdout
+    let mut search = Search::new(text);
+    for start in text
         .match_indices('{')
         .map(|(i, _)| i)
-        .filter(|&i| i == 0 || stdout.as_bytes()[i - 1] == b'\n')
+        .filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
         .rev()
-        .find(|&i| {
-            let mut values = serde_json::Deserializer::from_str(&stdout[i..]).into_iter::<Value>();
-            matches!(values.next(), Some(Ok(Value::Object(_))))
-        })
-        .ok_or_else(not_envelope)?;
-    match serde_json::Deserializer::from_str(&stdout[start..])
-        .into_iter::<Value>()
-        .next()
     {
-        Some(Ok(Value::Object(map))) => Ok(map),
-        _ => Err(not_envelope()),
+        match search.value_at::<Value>(start) {
+            Attempt::Value(Value::Object(map), _) => return Some(map),
+            Attempt::Value(..) | Attempt::Failed { .. } => {}
+            Attempt::OverBudget => return None,
+        }
     }
+    None
 }
 
 /// The last line of `stdout` that is a JSON object whose `type` is `kind` (a stream's final

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::envelope::{excerpt, extract};
+use super::envelope::{excerpt, extract, last_object};
 use crate::receipt::ReceiptError;
 
 /// Tokens and cost of one turn, as the CLI reported them (absent when it did not).
@@ -157,25 +157,6 @@ fn aider_usage(stdout: &str) -> Usage {
         });
     }
     total
-}
-
-fn last_object(text: &str) -> Option<serde_json::Map<String, Value>> {
-    if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(text.trim()) {
-        return Some(map);
-    }
-    text.match_indices('{')
-        .map(|(i, _)| i)
-        .filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
-        .rev()
-        .find_map(|i| {
-            match serde_json::Deserializer::from_str(&text[i..])
-                .into_iter::<Value>()
-                .next()
-            {
-                Some(Ok(Value::Object(map))) => Some(map),
-                _ => None,
-            }
-        })
 }
 
 /// The error a CLI run as a custom command printed as JSON (an envelope with `is_error`, a
