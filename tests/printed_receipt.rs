@@ -141,13 +141,8 @@ fn ctrl_c_after_the_output(after: Duration) {
 }
 
 #[test]
-fn ctrl_c_as_the_runner_ends_its_output_ends_the_tool_at_once() {
-    ctrl_c_after_the_output(Duration::ZERO);
-}
-
-#[test]
-fn ctrl_c_while_the_output_is_searched_ends_the_tool_at_once() {
-    for ms in [50, 150, 400] {
+fn ctrl_c_as_the_output_ends_or_while_it_is_searched_ends_the_tool_at_once() {
+    for ms in [0, 50, 150, 400] {
         ctrl_c_after_the_output(Duration::from_millis(ms));
     }
 }
