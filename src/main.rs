@@ -7,9 +7,8 @@ fn main() {
     if let Some(code) = interview::sandbox::launch::main_if_asked() {
         std::process::exit(code);
     }
-    // No child of the tool inherits a descriptor its parent left open (`9<>/dev/tty`).
-    interview::sandbox::fds::keep_from_children(3);
-    // A runner of the same user must not open our /proc entries (fds, memory, environment).
+    // A runner of the same user must not open our /proc entries (fds, memory, environment),
+    // and no child inherits a descriptor the tool's parent left open (`9<>/dev/tty`).
     interview::sys::at_start();
     let cli = interview::cli::Cli::parse();
     let code = match interview::command::run(cli) {

@@ -173,6 +173,9 @@ pub enum ReceiptError {
          (gave up at line {line}); it must print exactly one JSON object and no broken ones"
     )]
     OutputTooTangled { line: usize },
+    /// The person pressed Ctrl+C (or the tool got SIGTERM or SIGHUP) during the search.
+    #[error("interrupted while the runner's output was searched for the receipt")]
+    Interrupted,
     #[error(
         "the runner's output is {size} bytes, over the limit of {max} bytes for a printed receipt"
     )]

@@ -32,7 +32,13 @@ pub fn extract_from_stdout(stdout: &str) -> Result<String, ReceiptError> {
     let mut shown_lines: Vec<usize> = Vec::new();
     let mut at = 0;
     let bytes = stdout.as_bytes();
+    let mut braces = 0u32;
     while at < bytes.len() {
+        // Megabytes of braces take a moment in a debug build: a Ctrl+C is not kept waiting.
+        braces = braces.wrapping_add(1);
+        if braces.is_multiple_of(4096) && crate::signals::interrupted() {
+            return Err(ReceiptError::Interrupted);
+        }
         let start = if bytes[at] == b'{' {
             at
         } else {

@@ -257,8 +257,8 @@ fn exec(program: &OsString, argv: &[OsString], tmp: &std::path::Path) -> String 
             // The last step before exec: a stop pending since the launcher started ends the
             // runner here, by its default action, before it runs a single instruction.
             super::stop::unblock();
-            // Nothing but the standard streams the tool gave it (see fds.rs).
-            super::fds::close_from(3);
+            // Nothing but the standard streams the tool gave it.
+            crate::sys::close_descriptors_from(3);
             match nix::unistd::execve(&path, &args, &env) {
                 Ok(never) => match never {},
                 Err(e) => e.to_string(),

@@ -10,7 +10,6 @@
 
 mod codex;
 pub mod env;
-pub mod fds;
 pub mod launch;
 #[cfg(target_os = "linux")]
 mod namespace;

@@ -329,6 +329,13 @@ impl Session<'_> {
                 &String::from_utf8_lossy(&outcome.stdout),
             ),
         };
+        // A Ctrl+C during the search (which it cuts short) ends the session, not just the turn.
+        if crate::signals::interrupted() {
+            return Err(self.abort(
+                "interrupted while the receipt of turn {turn} was read",
+                turn,
+            ));
+        }
         let text = match text {
             Ok(t) => t,
             Err(e) => return Ok(Err(TurnFailure::receipt(e.to_string()))),

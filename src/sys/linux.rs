@@ -1,6 +1,8 @@
-//! Linux: the process table from `/proc`, the switches through `prctl`.
+//! Linux: the process table from `/proc`, the switches through `prctl`, descriptors closed with
+//! `close_range`.
 
 use std::collections::BTreeMap;
+use std::os::fd::RawFd;
 
 use super::ProcInfo;
 
@@ -82,6 +84,32 @@ pub(super) fn stop_pending() -> bool {
         .any(|mask| mask & stops != 0)
 }
 
+/// `close_range(first, ~0, 0)` (Linux 5.9), or with `CLOSE_RANGE_CLOEXEC` (5.11) when `cloexec`.
+pub(super) fn close_range(first: RawFd, cloexec: bool) -> Result<(), ()> {
+    let first = libc::c_uint::try_from(first).map_err(|_| ())?;
+    let flags = if cloexec {
+        libc::CLOSE_RANGE_CLOEXEC
+    } else {
+        0
+    };
+    // SAFETY: close_range only closes (or flags) descriptor numbers; the callers' contracts say
+    // no live value still uses one of them.
+    let done = unsafe { libc::syscall(libc::SYS_close_range, first, libc::c_uint::MAX, flags) };
+    if done == 0 { Ok(()) } else { Err(()) }
+}
+
+/// The open descriptors from `first` on (an older kernel): `/proc/self/fd`, else every number
+/// below the limit.
+pub(super) fn open_descriptors(first: RawFd) -> Vec<RawFd> {
+    match std::fs::read_dir("/proc/self/fd") {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<RawFd>().ok())
+            .filter(|&fd| fd >= first)
+            .collect(),
+        Err(_) => (first..super::descriptor_limit()).collect(),
+    }
+}
+
 fn status_field(name: &str) -> Option<String> {
     std::fs::read_to_string("/proc/self/status")
         .ok()?
@@ -111,6 +139,24 @@ mod tests {
         let zombie = line.replace(") S ", ") Z ");
         assert!(parse_stat(&zombie).unwrap().zombie);
         assert_eq!(parse_stat("4242 (cut"), None);
+    }
+
+    #[test]
+    fn an_inherited_descriptor_is_marked_close_on_exec() {
+        use std::os::fd::AsRawFd;
+        let file = tempfile::tempfile().unwrap();
+        // A copy without close-on-exec, as a parent's `9<>file` would leave it.
+        // SAFETY: dup returns a new descriptor this test owns and closes below.
+        let fd = unsafe { libc::dup(file.as_raw_fd()) };
+        assert!(fd > 2);
+        // SAFETY: reading the flags of a descriptor this test owns.
+        let flags = || unsafe { libc::fcntl(fd, libc::F_GETFD) };
+        assert_eq!(flags() & libc::FD_CLOEXEC, 0);
+        super::super::keep_descriptors_from_children(fd);
+        assert_eq!(flags() & libc::FD_CLOEXEC, libc::FD_CLOEXEC);
+        assert!(open_descriptors(fd).contains(&fd));
+        // SAFETY: closing the descriptor dup made above.
+        unsafe { libc::close(fd) };
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! `prctl`: the switches that have no counterpart do nothing (see each in `super`).
 
 use std::collections::BTreeMap;
+use std::os::fd::RawFd;
 use std::sync::OnceLock;
 
 use super::ProcInfo;
@@ -110,4 +111,14 @@ pub(super) fn stop_pending() -> bool {
         .into_iter()
         // SAFETY: sigismember only reads the initialised set.
         .any(|sig| unsafe { libc::sigismember(&set, sig) } == 1)
+}
+
+/// macOS has no `close_range`: the callers walk [`open_descriptors`].
+pub(super) fn close_range(_first: RawFd, _cloexec: bool) -> Result<(), ()> {
+    Err(())
+}
+
+/// Every number from `first` below the descriptor limit.
+pub(super) fn open_descriptors(first: RawFd) -> Vec<RawFd> {
+    (first..super::descriptor_limit()).collect()
 }

@@ -1,6 +1,6 @@
 //! Operating-system facts behind one seam: the process table (parents, groups, sessions, start
-//! times), the umask, pending signals, and the per-process switches (`prctl` on Linux) the tool
-//! and the sandbox launcher set. Each platform answers in its own file, the way nextest splits
+//! times), the umask, pending signals, the per-process switches (`prctl` on Linux) the tool
+//! and the sandbox launcher set, and the descriptors a child must not inherit. Each platform answers in its own file, the way nextest splits
 //! `unix.rs` / `windows.rs`: [`linux`] reads `/proc`, [`macos`] asks `libproc`.
 //!
 //! Nothing outside this module reads `/proc` (tests/architecture.rs checks it), except the
@@ -9,6 +9,7 @@
 //! Not for: starting processes (that is [`crate::process`]) or deciding what to confine.
 
 use std::collections::BTreeMap;
+use std::os::fd::RawFd;
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -64,7 +65,53 @@ pub fn umask() -> u32 {
 /// umask read (and remembered) while setting it for a moment cannot race another thread.
 pub fn at_start() {
     forbid_inspection();
+    keep_descriptors_from_children(3);
     let _ = umask();
+}
+
+/// Mark every open descriptor from `first` on close-on-exec, so that no child of the tool,
+/// confined or not, inherits a terminal or file the tool's own parent left open
+/// (`interview … 9<>/dev/tty`). The tool's own descriptors are opened close-on-exec anyway
+/// (Rust's standard library does), so this only takes away what its parent passed down.
+pub fn keep_descriptors_from_children(first: RawFd) {
+    if os::close_range(first, true).is_ok() {
+        return;
+    }
+    for fd in os::open_descriptors(first) {
+        // SAFETY: fcntl on a descriptor number only reads or sets its flags; a number that is
+        // not open (the directory listing's own, closed since) gives EBADF and nothing else.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFD);
+            if flags >= 0 {
+                libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC);
+            }
+        }
+    }
+}
+
+/// Close every open descriptor from `first` on: the sandbox launcher, just before it executes
+/// the runner, so the runner has nothing but the standard streams the tool gave it. Only for a
+/// single-threaded process about to execute another program: no other thread may be using one.
+pub fn close_descriptors_from(first: RawFd) {
+    if os::close_range(first, false).is_ok() {
+        return;
+    }
+    for fd in os::open_descriptors(first) {
+        // SAFETY: the caller is single-threaded and about to exec, so no descriptor closed here
+        // is in use or owned by a live Rust value that would close it again.
+        unsafe {
+            libc::close(fd);
+        }
+    }
+}
+
+/// The highest descriptor number a process here can have, plus one, bounded so that a limit of
+/// "unlimited" does not make a walk over all of them endless.
+fn descriptor_limit() -> RawFd {
+    const BOUND: libc::c_long = 1 << 20;
+    // SAFETY: sysconf only reads a system value.
+    let max = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) };
+    RawFd::try_from(if max <= 0 { 1024 } else { max.min(BOUND) }).unwrap_or(1024)
 }
 
 /// Keep other processes of the same user from opening this one's fds, memory and environment
