@@ -87,14 +87,14 @@ fn fingerprint(roots: &[&Path]) -> BTreeMap<String, String> {
 }
 
 /// A repository and a home directory set up for one attack, fingerprinted before the run.
-struct Target {
-    repo: TempRepo,
-    home: tempfile::TempDir,
+pub(crate) struct Target {
+    pub(crate) repo: TempRepo,
+    pub(crate) home: tempfile::TempDir,
     env: Vec<(String, String)>,
 }
 
 impl Target {
-    fn new(attack: &str) -> Target {
+    pub(crate) fn new(attack: &str) -> Target {
         let repo = TempRepo::new();
         repo.write("item.md", WORK_ITEM);
         // What the tool adds on its first run, there already, so the tool itself changes nothing.
@@ -137,6 +137,16 @@ impl Target {
                 std::fs::write(&config, text).unwrap();
                 env.push(("SANDBOX_INCLUDED".into(), included.display().to_string()));
             }
+            _ if attack.starts_with("chmod-") => {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::write(home.path().join(".bashrc"), "# rc\n").unwrap();
+                std::fs::create_dir(home.path().join(".ssh")).unwrap();
+                let key = home.path().join(".ssh/id_ed25519");
+                std::fs::write(&key, "secret\n").unwrap();
+                std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+                std::fs::set_permissions(home.path(), std::fs::Permissions::from_mode(0o755))
+                    .unwrap();
+            }
             _ => {}
         }
         std::fs::write(
@@ -152,7 +162,7 @@ impl Target {
     }
 
     /// `interview intent 7` with the hostile runner, answers replayed, the document printed.
-    fn run(&self, script: &str, extra: &[&str], env: &[(&str, &str)]) -> Output {
+    pub(crate) fn run(&self, script: &str, extra: &[&str], env: &[(&str, &str)]) -> Output {
         let answers = self.home.path().join("answers.json");
         let mut cmd = self.repo.cmd();
         cmd.args([
@@ -177,7 +187,7 @@ impl Target {
     }
 
     /// What the runner noted in out/attempt.txt.
-    fn attempt(&self) -> String {
+    pub(crate) fn attempt(&self) -> String {
         std::fs::read_to_string(self.repo.session_dir().join("turns/001/out/attempt.txt"))
             .unwrap_or_default()
     }
@@ -185,7 +195,7 @@ impl Target {
 
 /// How a run is confined.
 #[derive(Clone, Copy, PartialEq, Debug)]
-enum Variant {
+pub(crate) enum Variant {
     /// The default: everything this machine offers.
     Default,
     /// Landlock alone (as where user namespaces are not allowed).
@@ -195,14 +205,14 @@ enum Variant {
 }
 
 impl Variant {
-    fn args(self) -> &'static [&'static str] {
+    pub(crate) fn args(self) -> &'static [&'static str] {
         match self {
             Variant::Off => &["--sandbox", "off"],
             _ => &[],
         }
     }
 
-    fn env(self) -> &'static [(&'static str, &'static str)] {
+    pub(crate) fn env(self) -> &'static [(&'static str, &'static str)] {
         match self {
             Variant::LandlockOnly => &[("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1")],
             _ => &[],
@@ -277,6 +287,9 @@ attacks! {
     the_user_gitconfig_cannot_be_edited_through_its_symlink: "gitconfig-target";
     a_file_the_git_config_includes_cannot_be_edited: "include-target";
     a_git_config_cannot_be_chmodded_where_namespaces_exist: "chmod-config";
+    home_cannot_be_made_world_writable_where_namespaces_exist: "chmod-home";
+    a_dotfile_cannot_be_chmodded_where_namespaces_exist: "chmod-bashrc";
+    a_private_key_cannot_be_made_readable_where_namespaces_exist: "chmod-ssh-key";
 }
 
 /// The programs in fixtures/runners/hostile (written for the guard's tests), each run with
@@ -384,24 +397,65 @@ fn require_refuses_a_turn_where_landlock_is_missing() {
     );
     let err = stderr(&out);
     assert_eq!(err.matches("interview: sandbox: ").count(), 1, "{err}");
-    assert!(err.contains("nothing enforced (detection only)"), "{err}");
+    assert!(
+        err.contains("nothing enforced, changes are only detected"),
+        "{err}"
+    );
 }
 
+/// `auto` says nothing when all is enforced, one short line when something is missing (and
+/// what), everything with `--verbose`; never anything with `--sandbox off`.
 #[test]
-fn auto_says_once_what_is_enforced() {
+fn auto_says_once_what_is_missing_and_nothing_when_all_is_enforced() {
+    assert!(
+        offer().landlock && offer().namespaces,
+        "needs the whole sandbox"
+    );
     let target = Target::new("tracked");
     let out = target.run("done-at-once.sh", &[], &[]);
     let err = stderr(&out);
+    assert_eq!(err.matches("interview: sandbox: ").count(), 0, "{err}");
+    let out = target.run("done-at-once.sh", &["--verbose"], &[]);
+    let err = stderr(&out);
     assert_eq!(err.matches("interview: sandbox: ").count(), 1, "{err}");
-    if offer().landlock {
-        assert!(err.contains("interview: sandbox: Landlock ABI "), "{err}");
-    }
+    assert!(err.contains("interview: sandbox: Landlock ABI "), "{err}");
+    let out = target.run(
+        "done-at-once.sh",
+        &[],
+        &[("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1")],
+    );
+    let err = stderr(&out);
+    assert_eq!(err.matches("interview: sandbox: ").count(), 1, "{err}");
+    assert!(
+        err.contains(
+            "interview: sandbox: Landlock only: chmod, sockets and the CLI's state not protected; see `interview runners`"
+        ),
+        "{err}"
+    );
     let out = target.run("done-at-once.sh", &["--sandbox", "off"], &[]);
     assert!(
         !stderr(&out).contains("interview: sandbox:"),
         "{}",
         stderr(&out)
     );
+}
+
+/// Where user namespaces are missing, `require` refuses (Landlock alone cannot keep the
+/// promise) and `landlock-only` accepts.
+#[test]
+fn require_refuses_landlock_alone_and_landlock_only_accepts_it() {
+    assert!(offer().landlock, "needs Landlock");
+    let target = Target::new("tracked");
+    let alone = [("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1")];
+    let out = target.run("done-at-once.sh", &["--sandbox", "require"], &alone);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--sandbox landlock-only"),
+        "{}",
+        stderr(&out)
+    );
+    let out = target.run("done-at-once.sh", &["--sandbox", "landlock-only"], &alone);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 #[test]
@@ -790,6 +844,7 @@ fn the_sandbox_tests_hold_for_an_unprivileged_user_too() {
             "sandbox::",
             "sandbox_signals::",
             "sandbox_state::",
+            "sandbox_world::",
             "--skip",
             "unprivileged_user",
             "--test-threads",

@@ -194,21 +194,100 @@ fn the_state_runners_lists_is_the_state_the_sandbox_grants_each_preset() {
     }
 }
 
-/// What the listing says without running anything: Codex's home is a throwaway view where the
-/// sandbox has its own mount namespace, and `~/.cache` is not Codex's to write there.
+/// What the listing says without running anything: where the sandbox has its own mount
+/// namespace no preset keeps anything of its state — each state path is a throwaway view — and
+/// `~/.cache` is not Codex's to write there.
 #[test]
-fn runners_says_codexs_home_is_a_throwaway_view_under_the_namespaces() {
-    if !crate::sandbox::offer().landlock || !crate::sandbox::offer().namespaces {
-        eprintln!(
-            "runners_says_codexs_home_is_a_throwaway_view: skipped: no Landlock with namespaces here"
-        );
-        return;
-    }
+fn runners_says_every_presets_state_is_a_throwaway_view_under_the_namespaces() {
+    assert!(
+        crate::sandbox::offer().landlock && crate::sandbox::offer().namespaces,
+        "this test needs Landlock with user namespaces (see `interview runners`)"
+    );
     let (repo, env) = home_with_every_state();
     let (writable, throwaway) = listed(&repo, &env, &[], "codex");
     let home = std::fs::canonicalize(repo.home()).unwrap();
     assert_eq!(writable, Some(BTreeSet::new()));
     assert_eq!(throwaway, BTreeSet::from([home.join(".codex")]));
-    let (writable, _) = listed(&repo, &env, &[], "claude");
-    assert!(writable.unwrap().contains(&home.join(".cache")));
+    let (writable, throwaway) = listed(&repo, &env, &[], "claude");
+    assert_eq!(writable, Some(BTreeSet::new()));
+    assert!(throwaway.contains(&home.join(".cache")), "{throwaway:?}");
+    assert!(
+        throwaway.contains(&home.join(".claude.json")),
+        "{throwaway:?}"
+    );
+}
+
+/// Every file under `root` with its content (links as their target), to compare a home before
+/// and after a turn.
+fn contents(root: &std::path::Path) -> std::collections::BTreeMap<PathBuf, String> {
+    walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .into_iter()
+        .flatten()
+        .filter(|e| !e.file_type().is_dir())
+        .map(|e| {
+            let text = if e.file_type().is_symlink() {
+                format!("link {:?}", std::fs::read_link(e.path()).unwrap())
+            } else {
+                std::fs::read_to_string(e.path()).unwrap_or_default()
+            };
+            (e.path().to_path_buf(), text)
+        })
+        .collect()
+}
+
+/// A prompt injection makes Claude Code plant hooks, an `apiKeyHelper` and an endpoint in its
+/// settings, an MCP server, a command, and files in pre-commit's and npx's caches: none of it
+/// survives the turn. The login it refreshed meanwhile is kept — that file only.
+#[test]
+fn nothing_planted_in_a_clis_state_survives_but_its_refreshed_login() {
+    assert!(
+        crate::sandbox::offer().landlock && crate::sandbox::offer().namespaces,
+        "this test needs Landlock with user namespaces (see `interview runners`)"
+    );
+    let (repo, env) = home_with_every_state();
+    let credentials = repo.home().join(".claude/.credentials.json");
+    std::fs::write(&credentials, r#"{"token":"old"}"#).unwrap();
+    let home = std::fs::canonicalize(repo.home()).unwrap();
+    let state = |home: &std::path::Path| {
+        STATE
+            .iter()
+            .flat_map(|name| contents(&home.join(name)))
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    let mut before = state(&home);
+    let bin_dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        runner("sandbox/plants-state.sh"),
+        bin_dir.path().join("claude"),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let interview = Interview::of_work_item(&repo)
+        .preset("claude")
+        .answers(r#"{ "interview_answers": 1, "answers": {} }"#)
+        .yes()
+        .args(["--retries", "0"])
+        .env("PATH", path)
+        .env("TEST_NEW_CREDENTIALS", r#"{"token":"refreshed"}"#);
+    let out = env
+        .iter()
+        .fold(interview, |run, (k, v)| run.env(k, v))
+        .run();
+    let log = repo.session_file("turns/001/runner.log");
+    assert!(
+        log.contains("planted"),
+        "the stand-in did not run: {log}\n{}",
+        out.stderr
+    );
+    let after = state(&home);
+    before.insert(
+        home.join(".claude/.credentials.json"),
+        r#"{"token":"refreshed"}"#.into(),
+    );
+    assert_eq!(after, before, "{}", out.stderr);
 }

@@ -39,6 +39,7 @@ mod sandbox;
 mod sandbox_signals;
 #[cfg(target_os = "linux")]
 mod sandbox_state;
+mod sandbox_world;
 mod status;
 mod subject;
 mod terminal;

@@ -26,7 +26,9 @@ pub fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
     // The command is the person's own: confined only when asked (docs/sandbox.md).
     let mode = args.sandbox.unwrap_or(crate::sandbox::Mode::Off);
     let sandbox = crate::sandbox::decide(mode)?.map(|support| {
-        crate::output::stderr_line(&crate::sandbox::enforced_line(&support));
+        if let Some(note) = crate::sandbox::note(&support, false) {
+            crate::output::stderr_line(&note);
+        }
         crate::sandbox::Confinement::new(support, &repo.worktree, &repo.common_dir, None)
     });
     let request = GuardRequest {

@@ -29,9 +29,10 @@ pub fn run(json: bool) -> Result<i32> {
                     "drift": version.as_deref().and_then(|v| drift(p, v)),
                     "argv": p.argv(),
                     // As the sandbox grants it on this machine (`--sandbox auto`); without
-                    // Landlock (Seatbelt on macOS) no write outside the repository is refused:
-                    // null.
-                    "writable_state": support.confines_writes().then_some(&grant.kept),
+                    // Landlock or namespaces (Seatbelt on macOS) no write outside the
+                    // repository is refused: null.
+                    "writable_state": (support.confines_writes() || support.namespaces)
+                        .then_some(&grant.kept),
                     "throwaway_state": &grant.throwaway,
                 })
             })
@@ -69,7 +70,7 @@ fn sandbox_json(s: &Support) -> serde_json::Value {
 fn sandbox_text(s: &Support) -> String {
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     let mut out = String::from(
-        "\nSandbox on this machine (--sandbox auto|require|off, see docs/sandbox.md):\n",
+        "\nSandbox on this machine (--sandbox auto|require|landlock-only|off, see docs/sandbox.md):\n",
     );
     if cfg!(target_os = "macos") {
         out.push_str(&format!(

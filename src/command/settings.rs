@@ -181,6 +181,7 @@ impl RunSettings {
         } else {
             run.runner_args.clone()
         };
+        let sandbox = sandbox_setting(run.sandbox, file.sandbox.as_deref(), run.verbose)?;
         let session = Settings {
             runner,
             max_turns,
@@ -193,7 +194,8 @@ impl RunSettings {
             verbose: run.verbose,
             progress: ProgressLook::resolve(look.color, run.verbose),
             clarify_into: None,
-            sandbox: sandbox_setting(run.sandbox, file.sandbox.as_deref())?,
+            sandbox: sandbox.0,
+            sandbox_note: sandbox.1,
         };
         Ok(RunSettings {
             session,
@@ -244,26 +246,26 @@ impl RunSettings {
     }
 }
 
-/// `--sandbox` or the config's `sandbox` (default `auto`): what to enforce, said once.
+/// `--sandbox` or the config's `sandbox` (default `auto`): what to enforce, and what to say of
+/// it at the first runner's start.
 fn sandbox_setting(
     flag: Option<crate::sandbox::Mode>,
     file: Option<&str>,
-) -> Result<Option<crate::sandbox::Support>> {
+    verbose: bool,
+) -> Result<(Option<crate::sandbox::Support>, Option<String>)> {
     use crate::sandbox::Mode;
     let mode = match (flag, file) {
         (Some(mode), _) => mode,
         (None, Some(text)) => Mode::parse_setting(text).ok_or_else(|| {
             Error::Usage(format!(
-                "interview.toml: sandbox must be \"auto\", \"require\" or \"off\", not {text:?}"
+                "interview.toml: sandbox must be \"auto\", \"require\", \"landlock-only\" or \"off\", not {text:?}"
             ))
         })?,
         (None, None) => Mode::Auto,
     };
     let decided = crate::sandbox::decide(mode)?;
-    if mode != Mode::Off {
-        crate::output::stderr_line(&crate::sandbox::enforced_line(
-            &crate::sandbox::Support::probe(),
-        ));
-    }
-    Ok(decided)
+    let note = (mode != Mode::Off)
+        .then(|| crate::sandbox::note(&crate::sandbox::Support::probe(), verbose))
+        .flatten();
+    Ok((decided, note))
 }

@@ -109,7 +109,10 @@ pub fn dispatch(inv: &Invocation) -> std::io::Result<Outcome> {
             }),
         );
     }
-    let finished = spawn.run_into(CappedLog::create(inv)?)?;
+    let finished = spawn.run_into(CappedLog::create(inv)?);
+    // Whatever the runner left in its own directories: no setuid bit, nothing others may write.
+    crate::sandbox::state::settle_outputs(&inv.writable);
+    let finished = finished?;
     let mut log = finished.sink;
     log.finish()?;
     Ok(Outcome {

@@ -47,10 +47,9 @@ pub struct Policy {
     pub protected: Vec<PathBuf>,
     /// Paths that must stay visible when /tmp is replaced.
     pub visible: Vec<PathBuf>,
-    /// Writable directories replaced, in the mount namespace, by a throwaway one showing their
-    /// entries read-only (Codex's state, see codex.rs).
+    /// The preset's state, shown copy-on-write for the turn (see state.rs).
     #[serde(default)]
-    pub throwaway: Vec<PathBuf>,
+    pub views: Vec<super::state::View>,
 }
 
 /// Run the launcher if this process was started as one; returns its exit code.
@@ -77,6 +76,7 @@ pub fn main_if_asked() -> Option<i32> {
 fn run(args: &[OsString]) -> Result<i32, String> {
     // First: a stop signal from here on waits, pending, until it is handed on (see stop.rs).
     stop::block()?;
+    test_hook::arm();
     let (policy, argv) = match args {
         [policy, dashes, argv @ ..] if dashes == "--" && !argv.is_empty() => (policy, argv),
         _ => return Err("usage: interview __sandbox run POLICY -- PROGRAM ARGS…".into()),
@@ -90,7 +90,9 @@ fn run(args: &[OsString]) -> Result<i32, String> {
     if !policy.namespaces {
         confine_and_exec(&policy, argv);
     }
-    namespace::enter(&policy)?;
+    // Found as the tool's own user, before the runner's (mapped) one would see less of them.
+    let sockets = super::world::sockets();
+    namespace::enter(&policy, &sockets)?;
     test_hook::hold("launcher");
     let (report_read, report_write) = nix::unistd::pipe().map_err(|e| e.to_string())?;
     let (go_read, go_write) = nix::unistd::pipe().map_err(|e| e.to_string())?;
@@ -295,10 +297,10 @@ fn probe() -> Result<i32, String> {
         writable: Vec::new(),
         protected: Vec::new(),
         visible: Vec::new(),
-        throwaway: Vec::new(),
+        views: Vec::new(),
     };
     std::env::set_current_dir("/").map_err(|e| format!("cannot enter /: {e}"))?;
-    namespace::enter(&policy)?;
+    namespace::enter(&policy, &[])?;
     // SAFETY: single-threaded, see `run`.
     match unsafe { fork() }.map_err(|e| format!("fork: {e}"))? {
         ForkResult::Child => std::process::exit(match namespace::mount_proc() {

@@ -17,9 +17,12 @@ pub mod paths;
 #[cfg(target_os = "linux")]
 mod rules;
 pub mod seatbelt;
+pub mod state;
 mod stop;
 pub mod support;
 mod test_hook;
+#[cfg(target_os = "linux")]
+mod world;
 pub mod writes;
 
 /// Elsewhere the launcher never asks for namespaces or Landlock (the probe says there are
@@ -27,7 +30,10 @@ pub mod writes;
 #[cfg(not(target_os = "linux"))]
 mod namespace {
     const NONE: &str = "user namespaces exist only on Linux";
-    pub fn enter(_: &super::launch::Policy) -> Result<(), String> {
+    pub fn enter(
+        _: &super::launch::Policy,
+        _: &[std::path::PathBuf],
+    ) -> Result<(), String> {
         Err(NONE.into())
     }
     pub fn mount_proc() -> Result<(), String> {
@@ -43,6 +49,13 @@ mod rules {
         Err("Landlock exists only on Linux".into())
     }
 }
+#[cfg(not(target_os = "linux"))]
+mod world {
+    /// No mount namespace to hide sockets in elsewhere.
+    pub fn sockets() -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
+}
 
 use std::path::{Path, PathBuf};
 
@@ -51,15 +64,18 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 pub use support::Support;
 
-/// `--sandbox auto|require|off` (config `sandbox`).
+/// `--sandbox auto|require|landlock-only|off` (config `sandbox`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// Use what this machine offers; say once what is enforced.
     #[default]
     Auto,
-    /// Refuse to run a turn without Landlock.
+    /// Refuse to run a turn without everything the promise needs: Landlock and user namespaces.
     Require,
+    /// As `require`, but accept Landlock alone (without user namespaces: `chmod`, named
+    /// sockets and the CLI's state directories are then not protected).
+    LandlockOnly,
     /// No sandbox: only the change guard (detection).
     Off,
 }
@@ -69,6 +85,7 @@ impl Mode {
         match text {
             "auto" => Some(Mode::Auto),
             "require" => Some(Mode::Require),
+            "landlock-only" => Some(Mode::LandlockOnly),
             "off" => Some(Mode::Off),
             _ => None,
         }
@@ -86,22 +103,46 @@ pub struct Confinement {
     pub state: Vec<PathBuf>,
 }
 
-/// The one line `auto` prints: what holds on this machine.
-pub fn enforced_line(support: &Support) -> String {
-    format!("interview: sandbox: {}", support.summary())
+/// The one line said at the first runner's start when something of the sandbox is missing on
+/// this machine (nothing when all is enforced; `interview runners` has the details).
+pub fn missing_line(support: &Support) -> Option<String> {
+    support
+        .missing_short()
+        .map(|what| format!("interview: sandbox: {what}; see `interview runners`"))
+}
+
+/// What to say of the sandbox at the first runner's start: [`missing_line`], or with `verbose`
+/// everything that is enforced.
+pub fn note(support: &Support, verbose: bool) -> Option<String> {
+    if verbose {
+        Some(format!("interview: sandbox: {}", support.summary()))
+    } else {
+        missing_line(support)
+    }
+}
+
+/// Say `note` once per run of the tool.
+pub fn say_once(note: &str) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static SAID: AtomicBool = AtomicBool::new(false);
+    if !SAID.swap(true, Ordering::SeqCst) {
+        crate::output::stderr_line(note);
+    }
 }
 
 /// Decide what to apply for `mode`. `Ok(None)`: no sandbox (off, or auto on a machine without
-/// Landlock). `require` without Landlock is an error naming the reason.
+/// Landlock or namespaces). `require` without Landlock and namespaces, and `landlock-only`
+/// without Landlock, are errors naming the reason.
 pub fn decide(mode: Mode) -> Result<Option<Support>> {
     if mode == Mode::Off {
         return Ok(None);
     }
     let support = Support::probe();
     if !support.confines_writes() {
-        if mode == Mode::Require {
+        if matches!(mode, Mode::Require | Mode::LandlockOnly) {
             return Err(Error::Sandbox(format!(
-                "--sandbox require: refusing to run a turn without {}",
+                "--sandbox {}: refusing to run a turn without {}",
+                mode.name(),
                 support.write_rules_missing()
             )));
         }
@@ -109,7 +150,30 @@ pub fn decide(mode: Mode) -> Result<Option<Support>> {
             return Ok(None);
         }
     }
+    if mode == Mode::Require && !support.namespaces && cfg!(target_os = "linux") {
+        let reason = support
+            .namespaces_missing
+            .clone()
+            .unwrap_or_else(|| "user namespaces are not allowed".into());
+        return Err(Error::Sandbox(format!(
+            "--sandbox require: refusing to run a turn without user namespaces ({reason}): \
+             Landlock alone cannot keep chmod, named sockets and the CLI's state directories \
+             from outliving the turn; `--sandbox landlock-only` accepts that"
+        )));
+    }
     Ok(Some(support))
+}
+
+impl Mode {
+    /// The name as typed (`--sandbox NAME`, config `sandbox`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Auto => "auto",
+            Mode::Require => "require",
+            Mode::LandlockOnly => "landlock-only",
+            Mode::Off => "off",
+        }
+    }
 }
 
 impl Confinement {
@@ -158,13 +222,27 @@ impl Confinement {
         let mut writable: Vec<PathBuf> = writable
             .iter()
             .filter_map(|p| std::fs::canonicalize(p).ok())
-            .chain(grant.writable().cloned())
+            .chain(grant.kept.iter().cloned())
             .collect();
         writable.sort();
         writable.dedup();
+        let (views_dir, views) = if grant.throwaway.is_empty() {
+            (None, Vec::new())
+        } else {
+            let dir = tempfile::Builder::new()
+                .prefix("interview-state-")
+                .tempdir_in(self.temp_base())?
+                .keep();
+            let views = state::plan(&grant.throwaway, &dir);
+            (
+                Some(dir.clone()),
+                views.inspect_err(|_| state::remove(&dir))?,
+            )
+        };
         let mut visible: Vec<PathBuf> = vec![cwd.to_path_buf(), resolved.clone()];
         visible.extend(self.protected.iter().cloned());
         visible.extend(writable.iter().cloned());
+        visible.extend(views.iter().map(|v| v.real.clone()));
         // Readable where they are not writable (`~/.cache` for Codex, see codex.rs).
         visible.extend(
             self.state
@@ -195,7 +273,7 @@ impl Confinement {
             writable,
             protected: self.protected.clone(),
             visible,
-            throwaway: grant.throwaway,
+            views: views.clone(),
         };
         let exe = std::env::current_exe()?;
         let mut launcher = vec![
@@ -210,6 +288,9 @@ impl Confinement {
         Ok(Prepared {
             argv: launcher,
             _tmp: tmp,
+            views_dir,
+            views,
+            credentials: paths::credentials(paths::cli_of(argv)),
         })
     }
 }
@@ -221,8 +302,8 @@ pub struct StateGrant {
     /// Writable, and what is written stays: the state directories (and files) that exist, as
     /// canonical paths.
     pub kept: Vec<PathBuf>,
-    /// Writable for the turn only: replaced, in the runner's mount namespace, by a throwaway
-    /// view of their entries (Codex's home under its permission profile, see codex.rs).
+    /// Writable for the turn only: shown copy-on-write in the runner's mount namespace (see
+    /// state.rs); only the CLI's credential files are copied back.
     pub throwaway: Vec<PathBuf>,
     /// The command line started instead of the one given (Codex's read-only sandbox replaced by
     /// the profile), if any.
@@ -233,32 +314,37 @@ impl StateGrant {
     /// For the runner command line `argv` under `support`, whose CLI's state directories are
     /// `state` ([`paths::state_dirs`]).
     pub fn decide(support: &Support, argv: &[String], state: &[PathBuf]) -> StateGrant {
-        // Codex's read-only sandbox cannot start inside ours: with our mount namespace its
-        // commands get its network block under our rules instead, and its state becomes a
-        // throwaway view (see codex.rs); elsewhere the person is told it runs no command.
-        let profiled = (support.landlock_abi.is_some()
-            && support.namespaces
-            && paths::cli_of(argv) == Some("codex"))
-        .then(|| codex::within_ours(argv))
-        .flatten();
-        match profiled {
-            Some(argv) => StateGrant {
-                kept: Vec::new(),
-                throwaway: paths::codex_home()
-                    .and_then(|h| std::fs::canonicalize(h).ok())
-                    .filter(|h| h.is_dir())
-                    .into_iter()
-                    .collect(),
-                argv: Some(argv),
-            },
-            None => StateGrant {
-                kept: state
-                    .iter()
-                    .filter_map(|p| std::fs::canonicalize(p).ok())
-                    .collect(),
+        let existing: Vec<PathBuf> = state
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .collect();
+        if !support.namespaces {
+            // Without a mount namespace there is no view to give: the state is writable and
+            // kept (the start line and `interview runners` say so); Codex gets the warning.
+            return StateGrant {
+                kept: existing,
                 throwaway: Vec::new(),
                 argv: None,
-            },
+            };
+        }
+        // Codex's read-only sandbox cannot start inside ours: with our mount namespace its
+        // commands get its network block under our rules instead (see codex.rs).
+        let profiled = (support.landlock_abi.is_some() && paths::cli_of(argv) == Some("codex"))
+            .then(|| codex::within_ours(argv))
+            .flatten();
+        // Codex under the profile needs only its home (its commands get no `~/.cache`).
+        let throwaway = match &profiled {
+            Some(_) => paths::codex_home()
+                .and_then(|h| std::fs::canonicalize(h).ok())
+                .filter(|h| h.is_dir())
+                .into_iter()
+                .collect(),
+            None => existing,
+        };
+        StateGrant {
+            kept: Vec::new(),
+            throwaway,
+            argv: profiled,
         }
     }
 
@@ -286,12 +372,27 @@ impl Confinement {
     }
 }
 
-/// One prepared start: run `argv` (the launcher) instead; dropping it removes the private
-/// TMPDIR.
+/// One prepared start: run `argv` (the launcher) instead. Dropping it, once the runner and all
+/// it started are gone, copies a refreshed credential back from the state views and removes the
+/// private TMPDIR and the views.
 #[derive(Debug)]
 pub struct Prepared {
     pub argv: Vec<String>,
     _tmp: tempfile::TempDir,
+    views_dir: Option<PathBuf>,
+    views: Vec<state::View>,
+    credentials: Vec<PathBuf>,
+}
+
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        for problem in state::write_back(&self.views, &self.credentials) {
+            crate::output::stderr_line(&format!("interview: warning: {problem}"));
+        }
+        if let Some(dir) = self.views_dir.take() {
+            state::remove(&dir);
+        }
+    }
 }
 
 /// Where `program` is, the way `execvp` would find it: as given when it has a slash (relative to

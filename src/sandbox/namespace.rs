@@ -1,5 +1,6 @@
-//! The runner's own user, mount and PID namespaces: a private /tmp and /proc, and the worktree,
-//! its git directories and the git configuration bound read-only.
+//! The runner's own user, mount, PID, IPC and UTS namespaces: a private /tmp, /proc and
+//! /dev/shm, the worktree, its git directories and the git configuration bound read-only, and
+//! (world.rs) every other mount read-only with the servers' sockets out of reach.
 //!
 //! Runs only in the launcher (a single-threaded process of its own), never in the tool.
 
@@ -10,10 +11,10 @@ use std::path::{Component, Path, PathBuf};
 
 use nix::mount::{MsFlags, mount};
 use nix::sched::{CloneFlags, unshare};
-use nix::sys::statvfs::{FsFlags, statvfs};
 use nix::unistd::{getgid, getuid};
 
 use super::launch::Policy;
+use super::{state, world};
 
 /// The user id the runner has inside its namespace when the tool runs as root: not 0, so the
 /// runner keeps no capability in the namespace after it executes (and cannot undo the mounts).
@@ -23,12 +24,21 @@ fn err(what: &str, e: impl std::fmt::Display) -> String {
     format!("{what}: {e}")
 }
 
-/// Enter new user, mount and PID namespaces (the PID namespace takes effect for the next child)
-/// and build the runner's view of the file system.
-pub fn enter(policy: &Policy) -> Result<(), String> {
+/// Enter new user, mount, PID, IPC and UTS namespaces (the PID namespace takes effect for the
+/// next child) and build the runner's view of the file system: a private /tmp and /dev/shm, the
+/// servers' sockets hidden (`sockets`: those found before, see [`world::sockets`]), the turn's
+/// writable directories and state views mounted `nosuid,nodev`, and every other mount made
+/// read-only, `nosuid` and `nodev`.
+pub fn enter(policy: &Policy, sockets: &[PathBuf]) -> Result<(), String> {
     let (uid, gid) = (getuid().as_raw(), getgid().as_raw());
-    unshare(CloneFlags::CLONE_NEWUSER | CloneFlags::CLONE_NEWNS | CloneFlags::CLONE_NEWPID)
-        .map_err(|e| err("cannot create user namespaces (unshare)", e))?;
+    unshare(
+        CloneFlags::CLONE_NEWUSER
+            | CloneFlags::CLONE_NEWNS
+            | CloneFlags::CLONE_NEWPID
+            | CloneFlags::CLONE_NEWIPC
+            | CloneFlags::CLONE_NEWUTS,
+    )
+    .map_err(|e| err("cannot create user namespaces (unshare)", e))?;
     let inner = |id: u32| if id == 0 { INNER_ID_FOR_ROOT } else { id };
     std::fs::write("/proc/self/setgroups", "deny")
         .map_err(|e| err("cannot write /proc/self/setgroups", e))?;
@@ -44,16 +54,23 @@ pub fn enter(policy: &Policy) -> Result<(), String> {
         None::<&str>,
     )
     .map_err(|e| err("cannot make the mounts private", e))?;
+    // The state views first: a HOME under /tmp is shown in the private /tmp with them in it.
+    state::mount_views(&policy.views, throwaway)?;
     private_tmp(policy)?;
-    for path in &policy.writable {
+    world::hide_servers(sockets, &policy.visible)?;
+    world::private_shm()?;
+    let mut writable: Vec<PathBuf> = policy.writable.clone();
+    writable.push(policy.tmp.clone());
+    for path in &writable {
         bind(path, false)?;
-    }
-    for path in &policy.throwaway {
-        throwaway(path)?;
     }
     for path in &policy.protected {
         bind(path, true)?;
     }
+    let mut keep = writable;
+    keep.extend(policy.views.iter().map(|v| v.real.clone()));
+    keep.push(PathBuf::from("/dev/shm"));
+    world::read_only_rest(&keep)?;
     // The working directory still points into the mounts as they were: enter it again through
     // the new ones (or a relative path would reach the worktree past its read-only bind).
     let cwd = std::env::current_dir().map_err(|e| err("cannot read the working directory", e))?;
@@ -72,8 +89,8 @@ pub fn mount_proc() -> Result<(), String> {
     .map_err(|e| err("cannot mount a private /proc", e))
 }
 
-/// Bind `path` onto itself (with what is mounted below it), read-only if asked. A path that
-/// does not exist is skipped: there is nothing to protect or grant.
+/// Bind `path` onto itself (with what is mounted below it), `nosuid,nodev`, and read-only if
+/// asked. A path that does not exist is skipped: there is nothing to protect or grant.
 fn bind(path: &Path, read_only: bool) -> Result<(), String> {
     if std::fs::metadata(path).is_err() {
         return Ok(());
@@ -86,33 +103,17 @@ fn bind(path: &Path, read_only: bool) -> Result<(), String> {
         None::<&str>,
     )
     .map_err(|e| err(&format!("cannot bind {}", path.display()), e))?;
-    if !read_only {
-        return Ok(());
-    }
     // A remount must keep the flags the kernel locked on the original mount.
-    let kept = statvfs(path)
-        .map(|s| locked_flags(s.flags()))
-        .unwrap_or(MsFlags::empty());
-    let flags = MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY | kept;
-    mount(None::<&str>, path, None::<&str>, flags, None::<&str>)
-        .map_err(|e| err(&format!("cannot remount {} read-only", path.display()), e))
-}
-
-fn locked_flags(f: FsFlags) -> MsFlags {
-    let mut m = MsFlags::empty();
-    for (fs, ms) in [
-        (FsFlags::ST_NOSUID, MsFlags::MS_NOSUID),
-        (FsFlags::ST_NODEV, MsFlags::MS_NODEV),
-        (FsFlags::ST_NOEXEC, MsFlags::MS_NOEXEC),
-        (FsFlags::ST_NOATIME, MsFlags::MS_NOATIME),
-        (FsFlags::ST_NODIRATIME, MsFlags::MS_NODIRATIME),
-        (FsFlags::ST_RELATIME, MsFlags::MS_RELATIME),
-    ] {
-        if f.contains(fs) {
-            m |= ms;
-        }
+    let mut flags = MsFlags::MS_BIND
+        | MsFlags::MS_REMOUNT
+        | MsFlags::MS_NOSUID
+        | MsFlags::MS_NODEV
+        | world::locked_flags(path);
+    if read_only {
+        flags |= MsFlags::MS_RDONLY;
     }
-    m
+    mount(None::<&str>, path, None::<&str>, flags, None::<&str>)
+        .map_err(|e| err(&format!("cannot remount {}", path.display()), e))
 }
 
 /// Replace /tmp by an empty file system holding only what the runner needs to see there: the
@@ -204,7 +205,8 @@ fn rewritten(name: &str) -> bool {
 
 /// Replace the directory `dir` by a new, empty file system (gone with the namespace) that shows
 /// each of its entries read-only, but for the [`rewritten`] ones: the runner writes there
-/// freely, and nothing it writes reaches the real directory or outlives the turn.
+/// freely, and nothing it writes reaches the real directory or outlives the turn. The fallback
+/// of a state view where overlayfs cannot be mounted (see state.rs).
 fn throwaway(dir: &Path) -> Result<(), String> {
     let old =
         std::fs::File::open(dir).map_err(|e| err(&format!("cannot open {}", dir.display()), e))?;
@@ -228,9 +230,7 @@ fn throwaway(dir: &Path) -> Result<(), String> {
         if !show(&old_path.join(&name), &target)? {
             continue;
         }
-        let kept = statvfs(&target)
-            .map(|s| locked_flags(s.flags()))
-            .unwrap_or(MsFlags::empty());
+        let kept = world::locked_flags(&target);
         mount(
             None::<&str>,
             &target,

@@ -185,6 +185,40 @@ pub fn state_dirs(preset: Option<&str>) -> Vec<PathBuf> {
     dirs
 }
 
+/// The credential files of an agent CLI (by [`cli_of`]'s name): the only state a turn may leave
+/// behind, copied back from its throwaway view when the CLI refreshed a login during the turn.
+pub fn credentials(cli: Option<&str>) -> Vec<PathBuf> {
+    let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else {
+        return Vec::new();
+    };
+    let canonical = |p: PathBuf| {
+        // The state directories are granted by their real paths; the file need not exist yet.
+        match (
+            p.parent().and_then(|d| std::fs::canonicalize(d).ok()),
+            p.file_name(),
+        ) {
+            (Some(dir), Some(name)) => dir.join(name),
+            _ => p,
+        }
+    };
+    let files = match cli {
+        Some("claude") => vec![
+            match std::env::var_os("CLAUDE_CONFIG_DIR") {
+                Some(dir) => PathBuf::from(dir),
+                None => home.join(".claude"),
+            }
+            .join(".credentials.json"),
+        ],
+        Some("codex") => codex_home()
+            .map(|h| h.join("auth.json"))
+            .into_iter()
+            .collect(),
+        Some("gemini") => vec![home.join(".gemini").join("oauth_creds.json")],
+        _ => Vec::new(),
+    };
+    files.into_iter().map(canonical).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

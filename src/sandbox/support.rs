@@ -60,6 +60,26 @@ impl Support {
         }
     }
 
+    /// What of the promise ("a turn can change nothing outside its out/ that outlives it") this
+    /// machine cannot keep, in a few words; `None` when everything is enforced.
+    pub fn missing_short(&self) -> Option<String> {
+        if cfg!(target_os = "macos") {
+            return (!self.seatbelt)
+                .then(|| "nothing enforced, changes are only detected".to_string());
+        }
+        match (self.landlock_abi, self.namespaces) {
+            (Some(abi), true) if abi >= 6 => None,
+            (Some(abi), true) => Some(format!(
+                "Landlock ABI {abi}: signals and abstract sockets not scoped"
+            )),
+            (Some(_), false) => {
+                Some("Landlock only: chmod, sockets and the CLI's state not protected".to_string())
+            }
+            (None, true) => Some("no Landlock: writes outside the repository not prevented".into()),
+            (None, false) => Some("nothing enforced, changes are only detected".into()),
+        }
+    }
+
     /// One sentence: what is enforced, and what is missing and why.
     pub fn summary(&self) -> String {
         if cfg!(target_os = "macos") {
@@ -85,12 +105,12 @@ impl Support {
         }
         if self.namespaces {
             held.push(
-                "own PID and mount namespaces (private /tmp and /proc, repository and git config read-only)"
+                "own PID, mount and IPC namespaces (every file system read-only but out/ and a private TMPDIR, servers' sockets hidden, the CLI's state a throwaway view)"
                     .into(),
             );
         } else {
             missing.push(format!(
-                "user namespaces ({}): descendants are swept instead, /tmp and /proc are shared",
+                "user namespaces ({}): chmod, named sockets and the CLI's state are not protected, descendants are swept instead, /tmp and /proc are shared",
                 self.namespaces_missing.as_deref().unwrap_or("not allowed")
             ));
         }

@@ -7,6 +7,29 @@
 //! touching `INTERVIEW_TEST_LAUNCHER_PAUSE_MARK`, until a stop signal is pending on the process
 //! (at most 10 s): a signal sent to it then lands in exactly that window.
 
+/// The mark's directory and name, the directory opened before the launcher builds the runner's
+/// read-only world (a descriptor of the mount as it was, where the mark can still be created);
+/// `None` when no pause is asked for.
+#[cfg(any(debug_assertions, feature = "test-hooks"))]
+static MARK: std::sync::OnceLock<Option<(std::fs::File, std::ffi::OsString)>> =
+    std::sync::OnceLock::new();
+
+/// Open the mark's directory, first thing in the launcher.
+#[cfg(any(debug_assertions, feature = "test-hooks"))]
+pub(super) fn arm() {
+    MARK.get_or_init(|| {
+        std::env::var_os("INTERVIEW_TEST_LAUNCHER_PAUSE")?;
+        let mark =
+            std::path::PathBuf::from(std::env::var_os("INTERVIEW_TEST_LAUNCHER_PAUSE_MARK")?);
+        let dir = std::fs::File::open(mark.parent()?).ok()?;
+        Some((dir, mark.file_name()?.to_owned()))
+    });
+}
+
+#[cfg(not(any(debug_assertions, feature = "test-hooks")))]
+#[inline(always)]
+pub(super) fn arm() {}
+
 #[cfg(any(debug_assertions, feature = "test-hooks"))]
 pub(super) fn hold(point: &str) {
     use std::time::{Duration, Instant};
@@ -17,8 +40,19 @@ pub(super) fn hold(point: &str) {
     {
         return;
     }
-    if let Ok(mark) = std::env::var("INTERVIEW_TEST_LAUNCHER_PAUSE_MARK") {
-        let _ = std::fs::write(mark, point);
+    if let Some(Some((dir, name))) = MARK.get() {
+        use nix::fcntl::{OFlag, openat};
+        use nix::sys::stat::Mode;
+        use std::io::Write;
+        let flags = OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_CLOEXEC;
+        if let Ok(fd) = openat(
+            dir,
+            name.as_os_str(),
+            flags,
+            Mode::from_bits_truncate(0o644),
+        ) {
+            let _ = std::fs::File::from(fd).write_all(point.as_bytes());
+        }
     }
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(10) && !crate::sys::stop_pending() {

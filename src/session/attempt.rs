@@ -211,6 +211,9 @@ impl Session<'_> {
         files: &TurnFiles,
     ) -> Result<(Invocation, TurnSetup)> {
         let spec = &self.settings.runner;
+        if let Some(note) = &self.settings.sandbox_note {
+            crate::sandbox::say_once(note);
+        }
         let mut env = protocol::runner_env(
             &files.paths(),
             &TurnInfo {

@@ -64,6 +64,9 @@ pub struct Settings {
     pub clarify_into: Option<PathBuf>,
     /// What the sandbox enforces on this machine; `None`: no sandbox (docs/sandbox.md).
     pub sandbox: Option<crate::sandbox::Support>,
+    /// Said once at the first runner's start: what of the sandbox is missing here (with
+    /// `--verbose`, what it enforces); `None` with `--sandbox off` or when all is enforced.
+    pub sandbox_note: Option<String>,
 }
 
 /// How a finished interview ended well.

@@ -1,0 +1,373 @@
+//! The presets' state as throwaway views: in the runner's mount namespace each state directory
+//! of its CLI (`~/.claude`, `~/.gemini`, `~/.cache`, `~/.npm`, …) is shown copy-on-write (an
+//! overlay whose upper layer lives in a directory of the turn), and each state file
+//! (`~/.claude.json`) as a copy. What the CLI or its commands write there is gone after the turn
+//! — a hook, an MCP server, an `apiKeyHelper`, a poisoned cache — except the CLI's own credential
+//! files, named one by one, which the tool copies back after the turn when they changed, as
+//! regular files only and never through a link ([`write_back`]).
+//!
+//! The views are mounted by the launcher ([`mount_views`]); the write-back runs in the tool.
+
+use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// A credential file larger than this is not copied back (they are a few hundred bytes).
+const CREDENTIAL_CAP: u64 = 1 << 20;
+/// A state file larger than this is shown as an empty file rather than copied.
+const FILE_COPY_CAP: u64 = 64 << 20;
+
+/// One state path of the turn and where its writes go.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct View {
+    /// The real state directory or file (canonical).
+    pub real: PathBuf,
+    /// The directory of the turn that takes its writes: an overlay's upper layer (a directory)
+    /// or the copy shown in its place (a file).
+    pub upper: PathBuf,
+    /// The overlay's work directory (directories only).
+    pub work: PathBuf,
+}
+
+/// Lay out the turn's views of `state` (canonical paths that exist) in `dir`, a new directory
+/// of the turn that only the tool's user can enter.
+pub fn plan(state: &[PathBuf], dir: &Path) -> std::io::Result<Vec<View>> {
+    let mut views = Vec::new();
+    for (i, real) in state.iter().enumerate() {
+        let meta = std::fs::symlink_metadata(real)?;
+        let (upper, work) = (
+            dir.join(format!("upper-{i}")),
+            dir.join(format!("work-{i}")),
+        );
+        if meta.is_dir() {
+            std::fs::create_dir(&upper)?;
+            std::fs::create_dir(&work)?;
+        } else if meta.is_file() {
+            copy_capped(real, &upper, meta.len())?;
+        } else {
+            continue;
+        }
+        views.push(View {
+            real: real.clone(),
+            upper,
+            work,
+        });
+    }
+    Ok(views)
+}
+
+/// A copy of the state file `from` at `to` (empty when it is too large to copy).
+fn copy_capped(from: &Path, to: &Path, len: u64) -> std::io::Result<()> {
+    let mut out = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(to)?;
+    if len <= FILE_COPY_CAP {
+        let mut input = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(from)?;
+        std::io::copy(&mut (&mut input).take(FILE_COPY_CAP), &mut out)?;
+    }
+    Ok(())
+}
+
+/// In the launcher, in the new mount namespace: put each view in place. A directory whose
+/// overlay cannot be mounted (a kernel without overlays in user namespaces, a path overlayfs
+/// cannot take) gets `fallback` instead (a throwaway file system showing its entries read-only).
+#[cfg(target_os = "linux")]
+pub fn mount_views(
+    views: &[View],
+    fallback: impl Fn(&Path) -> Result<(), String>,
+) -> Result<(), String> {
+    use nix::mount::{MsFlags, mount};
+    for view in views {
+        if view.upper.is_dir() {
+            if overlay(view).is_err() {
+                fallback(&view.real)?;
+            }
+            continue;
+        }
+        mount(
+            Some(&view.upper),
+            &view.real,
+            None::<&str>,
+            MsFlags::MS_BIND,
+            None::<&str>,
+        )
+        .map_err(|e| format!("cannot show a copy of {}: {e}", view.real.display()))?;
+        let flags = MsFlags::MS_BIND
+            | MsFlags::MS_REMOUNT
+            | MsFlags::MS_NOSUID
+            | MsFlags::MS_NODEV
+            | super::world::locked_flags(&view.real);
+        mount(None::<&str>, &view.real, None::<&str>, flags, None::<&str>)
+            .map_err(|e| format!("cannot remount {}: {e}", view.real.display()))?;
+    }
+    Ok(())
+}
+
+#[cfg(target_os = "linux")]
+fn overlay(view: &View) -> Result<(), nix::errno::Errno> {
+    use nix::mount::{MsFlags, mount};
+    let paths = [&view.real, &view.upper, &view.work];
+    // overlayfs splits its options at `,` and `:`; a path with one is not given to it.
+    let Some([lower, upper, work]) = paths
+        .iter()
+        .map(|p| p.to_str().filter(|s| !s.contains([',', ':', '\\'])))
+        .collect::<Option<Vec<_>>>()
+        .and_then(|v| <[&str; 3]>::try_from(v).ok())
+    else {
+        return Err(nix::errno::Errno::EINVAL);
+    };
+    let base = format!("lowerdir={lower},upperdir={upper},workdir={work}");
+    let flags = MsFlags::MS_NOSUID | MsFlags::MS_NODEV;
+    // `userxattr` keeps overlayfs's own attributes in `user.` where `trusted.` is not ours.
+    mount(
+        Some("overlay"),
+        &view.real,
+        Some("overlay"),
+        flags,
+        Some(format!("{base},userxattr").as_str()),
+    )
+    .or_else(|_| {
+        mount(
+            Some("overlay"),
+            &view.real,
+            Some("overlay"),
+            flags,
+            Some(base.as_str()),
+        )
+    })
+}
+
+/// After the turn, in the tool: copy each of `credentials` (real paths of the CLI's credential
+/// files) back from the view that took the turn's writes, when the runner's CLI changed it (a
+/// login refreshed). Only a regular file, at most 1 MiB, reached through no link on either
+/// side, replaces the real one (atomically, mode 0600). Returns what could not be copied back.
+pub fn write_back(views: &[View], credentials: &[PathBuf]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for credential in credentials {
+        let Some((view, rel)) = views.iter().find_map(|v| {
+            let rel = credential.strip_prefix(&v.real).ok()?;
+            (v.upper.is_dir() && !rel.as_os_str().is_empty()).then_some((v, rel))
+        }) else {
+            continue;
+        };
+        let Some(new) = read_plain(&view.upper, rel) else {
+            continue; // not written this turn (or not as a plain file)
+        };
+        let old = read_plain(&view.real, rel);
+        if old.as_deref() == Some(new.as_slice()) {
+            continue;
+        }
+        if let Err(e) = replace(&view.real, rel, &new) {
+            problems.push(format!(
+                "{} was refreshed during the turn but could not be kept: {e}",
+                credential.display()
+            ));
+        }
+    }
+    problems
+}
+
+/// The content of `base/rel` when every component below `base` is a plain directory and the
+/// last a regular file of at most [`CREDENTIAL_CAP`] bytes.
+fn read_plain(base: &Path, rel: &Path) -> Option<Vec<u8>> {
+    let mut at = base.to_path_buf();
+    let parts: Vec<_> = rel.components().collect();
+    for (i, part) in parts.iter().enumerate() {
+        let std::path::Component::Normal(name) = part else {
+            return None;
+        };
+        at.push(name);
+        let meta = std::fs::symlink_metadata(&at).ok()?;
+        let last = i + 1 == parts.len();
+        let plain = if last {
+            meta.is_file() && meta.len() <= CREDENTIAL_CAP
+        } else {
+            meta.is_dir()
+        };
+        if !plain {
+            return None;
+        }
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(&at)
+        .ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    (&mut file)
+        .take(CREDENTIAL_CAP + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (bytes.len() as u64 <= CREDENTIAL_CAP).then_some(bytes)
+}
+
+/// Replace `base/rel` by `bytes`: a new file beside it (never following a link), synced, renamed
+/// over it. The directories on the way must be plain directories.
+fn replace(base: &Path, rel: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let target = base.join(rel);
+    let parent = target
+        .parent()
+        .ok_or_else(|| std::io::Error::other("no parent directory"))?;
+    let mut at = base.to_path_buf();
+    for part in rel.parent().into_iter().flat_map(|p| p.components()) {
+        at.push(part);
+        if !std::fs::symlink_metadata(&at)?.is_dir() {
+            return Err(std::io::Error::other(format!(
+                "{} is not a plain directory",
+                at.display()
+            )));
+        }
+    }
+    if std::fs::symlink_metadata(&target).is_ok_and(|m| !m.is_file()) {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    let name = target
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("no file name"))?;
+    let temp = parent.join(format!(
+        ".{}.interview-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&temp)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&temp, &target));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written?;
+    if let Ok(dir) = std::fs::File::open(parent) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// Remove the turn's views: overlayfs leaves its work directories without any permission.
+pub fn remove(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    for entry in walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .into_iter()
+        .flatten()
+    {
+        if entry.file_type().is_dir() {
+            let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o700));
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Files the runner left in its writable directories after the turn: no setuid or setgid bit
+/// survives (a copy of a shell made setuid there would give its owner's rights to whoever runs
+/// it), and nothing is left writable by others.
+pub fn settle_outputs(dirs: &[PathBuf]) {
+    use std::os::unix::fs::PermissionsExt;
+    for dir in dirs {
+        for entry in walkdir::WalkDir::new(dir)
+            .follow_links(false)
+            .into_iter()
+            .flatten()
+        {
+            if entry.file_type().is_symlink() {
+                continue;
+            }
+            let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+                continue;
+            };
+            let mode = meta.permissions().mode() & 0o7777;
+            // setuid, setgid, writable by others.
+            let safe = mode & !0o6002;
+            if safe != mode {
+                let _ =
+                    std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(safe));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(dir: &Path) -> View {
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        std::fs::create_dir_all(dir.join("upper")).unwrap();
+        View {
+            real: dir.join("real"),
+            upper: dir.join("upper"),
+            work: dir.join("work"),
+        }
+    }
+
+    #[test]
+    fn a_refreshed_credential_is_copied_back_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let v = view(dir.path());
+        std::fs::write(v.real.join(".credentials.json"), "old").unwrap();
+        std::fs::write(v.real.join("settings.json"), "{}").unwrap();
+        std::fs::write(v.upper.join(".credentials.json"), "new").unwrap();
+        std::fs::write(v.upper.join("settings.json"), "{\"hooks\":1}").unwrap();
+        let problems = write_back(
+            std::slice::from_ref(&v),
+            &[v.real.join(".credentials.json")],
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(
+            std::fs::read_to_string(v.real.join(".credentials.json")).unwrap(),
+            "new"
+        );
+        assert_eq!(
+            std::fs::read_to_string(v.real.join("settings.json")).unwrap(),
+            "{}"
+        );
+    }
+
+    #[test]
+    fn a_credential_that_is_a_link_is_never_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let v = view(dir.path());
+        let victim = dir.path().join("authorized_keys");
+        std::fs::write(&victim, "keep").unwrap();
+        std::os::unix::fs::symlink(&victim, v.upper.join("auth.json")).unwrap();
+        assert!(write_back(std::slice::from_ref(&v), &[v.real.join("auth.json")]).is_empty());
+        assert!(!v.real.join("auth.json").exists());
+        // A link planted at the real place is not written through either.
+        std::os::unix::fs::symlink(&victim, v.real.join("auth.json")).unwrap();
+        std::fs::remove_file(v.upper.join("auth.json")).unwrap();
+        std::fs::write(v.upper.join("auth.json"), "evil").unwrap();
+        let problems = write_back(std::slice::from_ref(&v), &[v.real.join("auth.json")]);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+    }
+
+    #[test]
+    fn setuid_and_world_writable_bits_do_not_outlive_the_turn() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("sh");
+        std::fs::write(&file, "x").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o6777)).unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        settle_outputs(&[dir.path().to_path_buf()]);
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode(&file), 0o775);
+        assert_eq!(mode(dir.path()), 0o775);
+    }
+}

@@ -1,0 +1,164 @@
+//! The sandbox denies by default: a turn can change nothing outside its out/ that outlives it.
+//! Attacks that need no write to the repository — a file's times, a setuid shell left in out/,
+//! a server reached through its named socket, another process's shared memory — each prevented
+//! under the default `--sandbox auto` (Landlock with user namespaces) and shown to get through
+//! with `--sandbox off`, so that no test here passes by accident.
+//!
+//! Run as root, tests/sandbox.rs runs this module again as `nobody`.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Command;
+
+use crate::sandbox::{Target, Variant, offer};
+use crate::util::{stderr, stdout};
+
+/// Everything this module proves needs Landlock and user namespaces: missing, it fails.
+fn needs_the_whole_sandbox() {
+    assert!(
+        offer().landlock && offer().namespaces,
+        "this test needs Landlock and user namespaces (see `interview runners`)"
+    );
+}
+
+fn mtime(path: &Path) -> i64 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).unwrap().mtime()
+}
+
+#[test]
+fn a_file_outside_the_repository_keeps_its_times() {
+    needs_the_whole_sandbox();
+    for (variant, prevented) in [(Variant::Default, true), (Variant::Off, false)] {
+        let target = Target::new("chmod-utime");
+        let rc = target.home.path().join(".bashrc");
+        let before = mtime(&rc);
+        let out = target.run("sandbox/tries-write.sh", variant.args(), variant.env());
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        let expected = if prevented { "denied\n" } else { "wrote\n" };
+        assert_eq!(target.attempt(), expected, "{variant:?}: {screen}");
+        assert_eq!(mtime(&rc) == before, prevented, "{variant:?}: {screen}");
+    }
+}
+
+/// A copy of a shell made setuid (and its directory world-writable) in out/, which is kept after
+/// the turn: with the tool run as root, anyone who ran it would be root. Whatever the sandbox,
+/// no setuid or setgid bit and no world-writable mode survives the turn.
+#[test]
+fn no_setuid_file_or_world_writable_directory_outlives_the_turn() {
+    needs_the_whole_sandbox();
+    for variant in [Variant::Default, Variant::LandlockOnly, Variant::Off] {
+        let target = Target::new("setuid-out");
+        let out = target.run("sandbox/tries-write.sh", variant.args(), variant.env());
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(target.attempt(), "wrote\n", "{variant:?}: {screen}");
+        let dir = target.repo.session_dir().join("turns/001/out");
+        let mode = |p: &Path| std::fs::symlink_metadata(p).unwrap().permissions().mode();
+        assert_eq!(
+            mode(&dir.join("sh")) & 0o6000,
+            0,
+            "{variant:?}: setuid kept"
+        );
+        assert_eq!(mode(&dir) & 0o002, 0, "{variant:?}: out/ world-writable");
+    }
+}
+
+/// A server listening on a named socket in HOME (ssh-agent, gpg-agent, an editor's server): the
+/// runner cannot connect to it, so it cannot ask it to act outside the sandbox.
+#[test]
+fn a_named_socket_outside_the_sandbox_cannot_be_reached() {
+    needs_the_whole_sandbox();
+    for (variant, prevented) in [(Variant::Default, true), (Variant::Off, false)] {
+        let target = Target::new("socket");
+        // In its own directory, as ssh-agent and gpg-agent keep theirs.
+        let dir = target.home.path().join(".gnupg");
+        std::fs::create_dir(&dir).unwrap();
+        let socket = dir.join("S.agent");
+        let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let env = [("SANDBOX_SOCKET", socket.to_str().unwrap())];
+        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+        envs.extend(env);
+        let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        let reached = listener.accept().is_ok();
+        assert_eq!(reached, !prevented, "{variant:?}: {screen}");
+        let expected = if prevented { "denied\n" } else { "wrote\n" };
+        assert_eq!(target.attempt(), expected, "{variant:?}: {screen}");
+    }
+}
+
+/// The same through `$XDG_RUNTIME_DIR` (where the session bus, the systemd user instance,
+/// podman and editors keep their sockets): the directory itself is hidden.
+#[test]
+fn the_runtime_directory_is_hidden() {
+    needs_the_whole_sandbox();
+    for (variant, prevented) in [(Variant::Default, true), (Variant::Off, false)] {
+        let target = Target::new("socket");
+        let runtime = target.home.path().join("run-user");
+        std::fs::create_dir(&runtime).unwrap();
+        std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let socket = runtime.join("bus");
+        let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+        envs.push(("SANDBOX_SOCKET", socket.to_str().unwrap()));
+        envs.push(("XDG_RUNTIME_DIR", runtime.to_str().unwrap()));
+        let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(
+            listener.accept().is_ok(),
+            !prevented,
+            "{variant:?}: {screen}"
+        );
+    }
+}
+
+/// Another process's System V shared memory is not even visible: the runner has its own IPC
+/// namespace.
+#[test]
+fn another_processs_shared_memory_is_out_of_reach() {
+    needs_the_whole_sandbox();
+    let made = Command::new("ipcmk")
+        .args(["-M", "4096"])
+        .output()
+        .expect("ipcmk (util-linux) makes a shared memory segment");
+    let text = stdout(&made);
+    let id = text
+        .split_whitespace()
+        .last()
+        .unwrap_or_else(|| panic!("ipcmk printed no id: {text}"))
+        .to_string();
+    for (variant, prevented) in [(Variant::Default, true), (Variant::Off, false)] {
+        let target = Target::new("sysv-shm");
+        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+        envs.push(("SANDBOX_SHMID", &id));
+        let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        let expected = if prevented { "denied\n" } else { "wrote\n" };
+        assert_eq!(target.attempt(), expected, "{variant:?}: {screen}");
+    }
+    let _ = Command::new("ipcrm").args(["-m", &id]).status();
+}
+
+/// A file in the machine's /dev/shm (another program's shared memory) cannot even be read: the
+/// runner's /dev/shm is its own.
+#[test]
+fn the_machines_dev_shm_is_out_of_reach() {
+    needs_the_whole_sandbox();
+    let name = format!("interview-test-{}", std::process::id());
+    let path = Path::new("/dev/shm").join(&name);
+    std::fs::write(&path, "mine\n").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).unwrap();
+    for (variant, prevented) in [(Variant::Default, true), (Variant::Off, false)] {
+        std::fs::write(&path, "mine\n").unwrap();
+        let target = Target::new("dev-shm");
+        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+        envs.push(("SANDBOX_SHM_NAME", &name));
+        let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        let expected = if prevented { "denied\n" } else { "wrote\n" };
+        assert_eq!(target.attempt(), expected, "{variant:?}: {screen}");
+    }
+    let _ = std::fs::remove_file(&path);
+}
