@@ -30,10 +30,7 @@ pub mod writes;
 #[cfg(not(target_os = "linux"))]
 mod namespace {
     const NONE: &str = "user namespaces exist only on Linux";
-    pub fn enter(
-        _: &super::launch::Policy,
-        _: &[std::path::PathBuf],
-    ) -> Result<(), String> {
+    pub fn enter(_: &super::launch::Policy, _: &[std::path::PathBuf]) -> Result<(), String> {
         Err(NONE.into())
     }
     pub fn mount_proc() -> Result<(), String> {

@@ -95,9 +95,6 @@ pub fn restrict(policy: &Policy) -> Result<Applied, String> {
     for path in &Writes::decide(policy).roots {
         grant(path, all)?;
     }
-    for view in &policy.views {
-        grant(&view.real, all)?;
-    }
     // With namespaces /dev/shm is the runner's own (world.rs).
     if policy.namespaces {
         grant(Path::new("/dev/shm"), all)?;

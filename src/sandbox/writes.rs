@@ -39,7 +39,7 @@ impl Writes {
         let mut roots: Vec<PathBuf> = policy
             .writable
             .iter()
-            .chain(&policy.throwaway)
+            .chain(policy.views.iter().map(|v| &v.real))
             .chain(std::iter::once(&policy.tmp))
             .cloned()
             .collect();

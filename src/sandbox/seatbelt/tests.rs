@@ -18,7 +18,14 @@ fn policy(tmp: &str, writable: &[&str], throwaway: &[&str], protected: &[&str]) 
         writable: paths(writable),
         protected: paths(protected),
         visible: Vec::new(),
-        throwaway: paths(throwaway),
+        views: paths(throwaway)
+            .into_iter()
+            .map(|real| crate::sandbox::state::View {
+                upper: real.join("upper"),
+                work: real.join("work"),
+                real,
+            })
+            .collect(),
     }
 }
 
