@@ -249,8 +249,9 @@ fn nothing_reads_proc_outside_the_os_seam() {
     let mut wrong = Vec::new();
     for file in rust_files(&root().join("src")) {
         let rel = rel(&file);
-        // The runner's own /proc is set up (Linux only) in namespace.rs.
-        if rel.starts_with("sys/") || rel == "sandbox/namespace.rs" {
+        // The runner's own /proc is set up (Linux only) in namespace.rs, and its read-only world
+        // built from the mount table and the kernel's socket list in world.rs (Linux only too).
+        if rel.starts_with("sys/") || rel == "sandbox/namespace.rs" || rel == "sandbox/world.rs" {
             continue;
         }
         let text = std::fs::read_to_string(&file).unwrap();
