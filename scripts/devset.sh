@@ -18,7 +18,6 @@ bin=${INTERVIEW:-$root/target/debug/interview}
 set=$root/examples/devset
 out=$set/out
 mkdir -p "$out"
-false=0
 tail -n +2 "$set/cases.tsv" | while IFS="$(printf '\t')" read -r id repo issue date commit lang kind url; do
   if [ $# -gt 0 ]; then
     case " $* " in *" $id "*) ;; *) continue ;; esac
@@ -27,10 +26,11 @@ tail -n +2 "$set/cases.tsv" | while IFS="$(printf '\t')" read -r id repo issue d
   work=$(mktemp -d)
   git clone -q --shared --no-checkout "$git_dir" "$work/co"
   git -C "$work/co" -c advice.detachedHead=false checkout -q "$commit"
+  rm -f "$out/$id.md" "$out/$id.check"
   start=$(date +%s%N)
   (cd "$work/co" && HOME=$work "$bin" intent "$issue" --from "$set/items/$id.md" \
     --runner builtin --answers "$root/examples/answers/skip-all.json" --missing skip --yes \
-    --out "$out/$id.md" >/dev/null)
+    --out "$out/$id.md" >/dev/null 2>"$work/stderr") || { cat "$work/stderr" >&2; exit 1; }
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   if python3 "$root/scripts/devset-check.py" "$work/co" "$out/$id.md" >"$out/$id.check"; then
     verdict=honest

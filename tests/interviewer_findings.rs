@@ -530,3 +530,52 @@ fn version_options_keep_the_good_version_the_item_names_and_never_offer_the_bad_
         "{version:?}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// found on the development set (examples/devset/)
+
+const RG_APP: &str = r#"fn flag_fixed_strings(args: &mut Vec<RGArg>) {
+    let arg = RGArg::switch("fixed-strings").short("F")
+        .help(SHORT);
+    args.push(arg);
+}
+"#;
+
+/// ripgrep 2022 (issue 2273): `--fixed-strings`, declared by the project's own builder, was
+/// called new; and a flag the documentation writes is never new.
+#[test]
+fn a_flag_of_the_projects_own_builder_or_its_docs_is_never_new() {
+    let (repo, subject) = repo_with(
+        &[
+            ("crates/core/app.rs", RG_APP),
+            ("GUIDE.md", "Use `--no-messages` to hide errors.\n"),
+        ],
+        "# Add `--fixed-strings` and `--no-messages` shortcuts\n\nAdd `--fixed-strings` and \
+         `--no-messages` to the config.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    for q in &first {
+        assert!(!q.question_text.contains("is new"), "{q:?}");
+    }
+    let fixed = question(&first, "existing_fixed_strings");
+    assert!(
+        fixed.question_text.contains("crates/core/app.rs:2"),
+        "{}",
+        fixed.question_text
+    );
+    question(&first, "existing_no_messages");
+}
+
+/// fd (issue 1203): "takes 0.2 seconds" was read as version 0.2.
+#[test]
+fn a_duration_is_not_a_version() {
+    let (repo, subject) = repo_with(
+        &[("src/main.rs", MAIN_RS)],
+        "# fix: the start is slow\n\nEach run takes 0.2 seconds on a large machine; with one \
+         thread it takes 0.01 s.\n",
+    );
+    repo.git(&["tag", "v0.2.0"]);
+    let (first, _) = all_questions(&repo, &subject);
+    let version = question(&first, "first_bad_version");
+    assert!(!version.question_text.contains("names 0.2"), "{version:?}");
+}

@@ -90,6 +90,7 @@ const CUES: &[Cue] = &[
         kind: ItemKind::Bug,
         place: Place::Title,
         terms: &[
+            "bug",
             "panic",
             "panics",
             "crash",
@@ -180,6 +181,21 @@ const CUES: &[Cue] = &[
             "uncaught",
         ],
         weight: 4,
+    },
+    Cue {
+        kind: ItemKind::Bug,
+        place: Place::Code,
+        terms: &[
+            "error:",
+            "error[",
+            "unknown flag",
+            "unknown option",
+            "unrecognized option",
+            "typeerror",
+            "exception",
+            "fatal:",
+        ],
+        weight: 2,
     },
     Cue {
         kind: ItemKind::Bug,
@@ -295,6 +311,7 @@ const CUES: &[Cue] = &[
         place: Place::Title,
         terms: &[
             "slow",
+            "slowly",
             "slower",
             "faster",
             "performance",

@@ -91,6 +91,10 @@ const FLAG_DECLS: &[&str] = &[
     "#[argh(",
     ".long(",
     ".short(",
+    "Arg::new(",
+    "Arg::with_name(",
+    "::switch(",
+    "::flag(",
     "add_argument(",
     "add_option(",
     "click.option(",
@@ -120,7 +124,15 @@ pub(super) fn declares_flag(lines: &[String], hit: &Hit, flag: Flag) -> bool {
     // The last declaration opened at or before the hit's line and still open at its end.
     for start in (from..=at).rev() {
         let line = &lines[start];
-        let Some(pos) = FLAG_DECLS.iter().filter_map(|m| line.rfind(m)).max() else {
+        // On the hit's own line the whole call counts (`RGArg::switch("x").short("F")`); on a
+        // line above, the last declaration opened there.
+        let found = FLAG_DECLS.iter().filter_map(|m| line.rfind(m));
+        let pos = if start == at {
+            found.min()
+        } else {
+            found.max()
+        };
+        let Some(pos) = pos else {
             if start < at && closes_statement(line) {
                 return false;
             }
@@ -245,10 +257,14 @@ fn names_flag(text: &str, flag: Flag) -> bool {
     let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     match flag {
         Flag::Long(l) => {
+            // `RGArg::switch("x")` and `RGArg::flag("x", …)` (ripgrep's own builder) name the
+            // long flag itself; clap's `Arg::new("x")` only names the argument.
             let bare_api = [
                 format!("long=\"{l}\""),
                 format!("long(\"{l}\")"),
                 format!("long(\"{l}\".into())"),
+                format!("::switch(\"{l}\")"),
+                format!("::flag(\"{l}\","),
             ];
             if bare_api.iter().any(|p| squeezed.contains(p.as_str())) {
                 return true;

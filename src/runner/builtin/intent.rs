@@ -274,9 +274,8 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
                     }
                     count = Found::of_hits(&hits);
                 }
-                for d in &definitions {
-                    count.add(d);
-                }
+                // The count stays that of the lines that write the flag (`--format`): a
+                // declaration's own spelling is cited as the definition, not counted.
                 hits.extend(definitions.iter().cloned());
             } else if external(&name).is_none() {
                 definitions.extend(

@@ -134,8 +134,9 @@ fn found_entry(r: &Reading, l: &Located) -> Option<Entry> {
         (None, _) => format!("{place} {}: {}.", first.cite(), code_span(&first.text)),
     };
     let c = &l.count;
-    // A file found by its path has no lines naming it to count.
-    if file.is_none() || c.total > 0 {
+    // A file found by its path, or a flag found only by its declaration, has no lines naming
+    // it to count.
+    if c.total > 0 {
         content.push_str(&format!(
             " {} in {} name it{}.",
             counted(c.total, "line"),

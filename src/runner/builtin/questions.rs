@@ -115,9 +115,11 @@ fn names_not_found(r: &Reading) -> Vec<Finding> {
         return Vec::new();
     };
     let list: Vec<String> = missing.iter().take(4).map(|l| l.shown()).collect();
+    // "New" is recommended only when the item asks for every one of them.
     let adds = r
         .item
-        .mentions(&["add", "new", "introduce", "support", "implement"]);
+        .mentions(&["add", "new", "introduce", "support", "implement"])
+        && missing.iter().take(4).all(|l| bank::proposed(r, l));
     let feature = r.class.kind == ItemKind::Feature;
     let mut f = Finding::new(
         "names_not_found",

@@ -200,21 +200,43 @@ fn own_version(tag: &str) -> bool {
 
 /// The numbers of a version-like tag, for sorting (`v1.10.0` after `v1.9.2`).
 fn version_key(tag: &str) -> Vec<u64> {
-    tag.split(|c: char| !c.is_ascii_digit())
-        .filter(|s| !s.is_empty())
-        .take(6)
-        .map(|s| s.parse().unwrap_or(0))
-        .collect()
+    let numbers = |s: &str| -> Vec<u64> {
+        s.split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .take(6)
+            .map(|s| s.parse().unwrap_or(0))
+            .collect()
+    };
+    // `v4.0.0-1` is a pre-release: below `v4.0.0`.
+    let bare = tag.trim_start_matches(|c: char| !c.is_ascii_digit());
+    let (core, pre) = bare.split_once('-').unwrap_or((bare, ""));
+    let mut key = numbers(core);
+    if key.is_empty() {
+        return numbers(tag);
+    }
+    key.resize(4, 0);
+    key.push(u64::from(pre.is_empty()));
+    key.extend(numbers(pre));
+    key
 }
 
 /// A tag naming `version` (`1.3` → `v1.3.0`, `1.3.0`, `v1.3`), newest first.
 pub(super) fn tag_for<'t>(tags: &'t [String], version: &str) -> Option<&'t String> {
-    let want = version_key(version);
+    let core = |s: &str| -> Vec<u64> {
+        let bare = s.trim_start_matches(|c: char| !c.is_ascii_digit());
+        let core = bare.split_once('-').map_or(bare, |(c, _)| c);
+        core.split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .take(6)
+            .map(|s| s.parse().unwrap_or(0))
+            .collect()
+    };
+    let want = core(version);
     if want.is_empty() {
         return None;
     }
     tags.iter().find(|t| {
-        let key = version_key(t);
+        let key = core(t);
         key.len() >= want.len() && key[..want.len()] == want[..] && t.contains(&want[0].to_string())
     })
 }
@@ -285,6 +307,9 @@ mod tests {
         assert_eq!(tags, ["v1.10.0", "v1.9.2", "v1.3.0"]);
         assert_eq!(tag_for(&tags, "1.3").map(String::as_str), Some("v1.3.0"));
         assert_eq!(tag_for(&tags, "2.0"), None);
+        let mut pre = vec!["v4.0.0-1".to_string(), "v4.0.0".into(), "v3.0.2".into()];
+        pre.sort_by_key(|t| std::cmp::Reverse(version_key(t)));
+        assert_eq!(pre, ["v4.0.0", "v4.0.0-1", "v3.0.2"]);
     }
 
     #[test]

@@ -162,12 +162,32 @@ fn first_bad_version(r: &Reading) -> Finding {
             (false, true) => Some(false),
             _ => None,
         };
-        for w in s.split_whitespace() {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        for (i, w) in words.iter().enumerate() {
             let w = w
                 .trim_matches(|c: char| !c.is_alphanumeric() && c != '.')
                 .trim_end_matches('.');
             let v = w.trim_start_matches('v');
+            // "0.2 seconds" is a duration, not a version: a version is written `v1.2`,
+            // `1.2.3`, or after a word that introduces one ("version 1.2", "in 1.3").
+            let before = i
+                .checked_sub(1)
+                .map(|j| words[j].to_lowercase())
+                .unwrap_or_default();
+            let after = words
+                .get(i + 1)
+                .map(|x| x.to_lowercase())
+                .unwrap_or_default();
+            let unit = super::has_measure(&format!("1 {after}"));
+            let introduced = [
+                "version", "release", "in", "since", "to", "from", "before", "after", "on", "v",
+                "with", "of",
+            ]
+            .contains(&before.trim_matches(|c: char| !c.is_alphanumeric()));
+            let shaped = w.starts_with('v') || v.matches('.').count() >= 2 || introduced;
             if v.contains('.')
+                && shaped
+                && !unit
                 && v.starts_with(|c: char| c.is_ascii_digit())
                 && let Some(t) = tag_for(tags, w)
                 && !named.iter().any(|(_, _, x, _)| x == t)
