@@ -579,3 +579,18 @@ fn a_duration_is_not_a_version() {
     let version = question(&first, "first_bad_version");
     assert!(!version.question_text.contains("names 0.2"), "{version:?}");
 }
+
+/// fd (issues 191, 1203): a flag the item names was asked about as "the hot spot".
+#[test]
+fn a_flag_is_never_asked_about_as_the_hot_spot() {
+    let (repo, subject) = repo_with(
+        &[("src/cli.rs", CLI_MULTILINE)],
+        "# `--color` makes the listing slow\n\nWith `--color` it is 8x slower than without.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        !every_topic(&first, &d).iter().any(|t| t == "hot_path"),
+        "{:?}",
+        topic_list(&first)
+    );
+}

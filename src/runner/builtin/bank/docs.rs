@@ -104,7 +104,11 @@ pub(in crate::runner::builtin) fn performance(r: &Reading) -> Vec<Finding> {
             ]),
         ),
     }
-    if let Some(l) = found_names(r).into_iter().find(|l| l.definition.is_some()) {
+    // A function or type can be a hot spot; a flag or a file cannot.
+    if let Some(l) = found_names(r)
+        .into_iter()
+        .find(|l| l.definition.is_some() && l.name.kind == NameKind::Ident)
+    {
         let def = l.definition.as_ref().map(Hit::cite).unwrap_or_default();
         out.push(
             Finding::new(
