@@ -7,6 +7,8 @@ use serde::Deserialize;
 
 use crate::error::{Error, Result};
 
+mod guard_allow;
+
 /// A configuration file larger than this is refused.
 const MAX_CONFIG_BYTES: u64 = 256 * 1024;
 
@@ -81,13 +83,7 @@ impl Config {
         let shared_path = worktree.join("interview.toml");
         let local_path = worktree.join(".interview").join("config.toml");
         let mut shared = read_file(&shared_path)?;
-        // The repository may ask for more confinement, never for less.
-        if shared.sandbox.as_deref() == Some("off") {
-            crate::output::stderr_line(
-                "interview: warning: interview.toml: sandbox = \"off\" is ignored (a repository cannot turn off its own sandbox; use --sandbox off or .interview/config.toml)",
-            );
-            shared.sandbox = None;
-        }
+        only_tighter(&mut shared, worktree);
         // A repository may pick a preset, never a program of its own: that would run its code.
         if let Some(setting) = &shared.runner
             && let Some(command) = repository_command(setting)
@@ -114,6 +110,10 @@ impl Config {
                 ),
             });
         }
+        // A committed `.interview/` (`.Interview/` on macOS) is never read as the local tier.
+        if std::fs::symlink_metadata(&local_path).is_ok() {
+            crate::session::tier::refuse_committed(worktree)?;
+        }
         let local = read_file(&local_path)?;
         Ok(Config {
             file: merge(shared, local.clone()),
@@ -121,6 +121,15 @@ impl Config {
             shared_path,
             local_path,
         })
+    }
+
+    /// The file that set a key: the local one when `set_locally` says so, else the shared one.
+    pub fn file_of(&self, set_locally: impl Fn(&ConfigFile) -> bool) -> &Path {
+        if set_locally(&self.local) {
+            &self.local_path
+        } else {
+            &self.shared_path
+        }
     }
 
     /// The error for a bad value of `key`, naming the file that set it (exit 1).
@@ -139,6 +148,46 @@ impl Config {
             path: path.clone(),
             message: format!("{key}: {why}"),
         }
+    }
+}
+
+/// The repository's own file may only tighten what the person's defaults give: `sandbox` only
+/// to `require`, `on_change` only to `fail`, and no `guard_allow` glob that matches a tracked
+/// file or the git directory. Anything looser is ignored with a warning naming the key
+/// (docs/config.md, "What the repository may set").
+fn only_tighter(shared: &mut ConfigFile, worktree: &Path) {
+    let warn = |key: &str, value: &str, why: &str| {
+        crate::output::stderr_line(&format!(
+            "interview: warning: interview.toml: {key} = {value} is ignored ({why})"
+        ));
+    };
+    if shared.sandbox.as_deref() == Some("off") {
+        warn(
+            "sandbox",
+            "\"off\"",
+            "a repository cannot turn off its own sandbox; use --sandbox off or .interview/config.toml",
+        );
+        shared.sandbox = None;
+    }
+    if let Some(value @ ("ask" | "warn")) = shared.on_change.as_deref() {
+        warn(
+            "on_change",
+            &format!("{value:?}"),
+            "a repository may only make the guard stricter (\"fail\"); use --on-change or .interview/config.toml",
+        );
+        shared.on_change = None;
+    }
+    if let Some(globs) = shared.guard_allow.take() {
+        let kept = guard_allow::tighter(worktree, globs, |glob, path| {
+            warn(
+                "guard_allow",
+                &format!("[{glob:?}]"),
+                &format!(
+                    "it matches {path}, which a repository cannot allow a command to change; use --allow or .interview/config.toml"
+                ),
+            );
+        });
+        shared.guard_allow = Some(kept);
     }
 }
 

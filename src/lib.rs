@@ -17,6 +17,7 @@ pub mod guard;
 pub mod input;
 pub mod markdown;
 pub mod output;
+pub mod own_writes;
 pub mod process;
 pub mod protocol;
 pub mod receipt;

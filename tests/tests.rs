@@ -21,6 +21,7 @@ mod guard_safety;
 mod interviewer;
 mod interviewer_findings;
 mod kill_windows;
+mod own_writes;
 mod presets;
 mod presets_e2e;
 mod printed_receipt;
@@ -40,6 +41,7 @@ mod sandbox_signals;
 #[cfg(target_os = "linux")]
 mod sandbox_state;
 mod sandbox_world;
+mod shared_settings;
 mod status;
 mod subject;
 mod terminal;

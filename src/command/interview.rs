@@ -8,7 +8,7 @@ use super::settings::RunSettings;
 use crate::ask::{AskError, Decision, DecisionId, Person, RecordingPerson, ReplayFile};
 use crate::cli::RunOptions;
 use crate::config::Config;
-use crate::error::{Error, Result, code};
+use crate::error::{Result, code};
 use crate::session::lock::WorktreeLock;
 use crate::session::{Prepared, Repo, Session, history};
 use crate::subject::{Kind, Subject, WorkItemSource};
@@ -82,22 +82,18 @@ fn new_interview(
     let config = Config::load(&repo.worktree)?;
     let (kind, id, item_on_stdin) = about;
     let settings = RunSettings::resolve_for(run, &config, look, item_on_stdin)?;
-    // Where the document goes must be able to take one, before anything is asked.
-    let targets = [
-        ("--out", settings.out_for(kind, id)),
-        ("--clarify-into", clarify_into.clone()),
-    ];
-    for (flag, target) in targets {
-        if let Some(path) = target
-            && path.as_os_str() != "-"
-            && repo.worktree.join(&path).is_dir()
-        {
-            return Err(Error::Usage(format!(
-                "{flag} {}: is a directory; give the path of a file",
-                path.display()
-            )));
-        }
-    }
+    // Where the document goes must be able to take one, before anything is asked or written
+    // (its file name may still change with the subject: checked again once it is found).
+    let targets = |name: &str| {
+        let out = settings
+            .out_for(kind, id)
+            .unwrap_or_else(|| PathBuf::from(crate::document::default_out_path(kind, name)));
+        vec![
+            (settings.out_source(kind, &config), Some(out)),
+            ("--clarify-into".to_string(), clarify_into.clone()),
+        ]
+    };
+    super::targets::check(&repo, &targets(id), false)?;
     let mut lock = super::lock(&repo, &format!("{} {id}", kind.as_str()))?;
     let mut who = Who::new_for(look, &settings, item_on_stdin)?;
     let typed = format!("{} {id}", kind.as_str());
@@ -124,6 +120,10 @@ fn new_interview(
             return Err(e);
         }
     };
+    if let Err(e) = super::targets::check(&repo, &targets(subject.document_name()), true) {
+        prepared.discard();
+        return Err(e);
+    }
     let mut session_settings = settings.session.clone();
     session_settings.out = settings.out_for(subject.kind, &subject.id);
     session_settings.clarify_into = clarify_into;

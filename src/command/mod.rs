@@ -15,6 +15,7 @@ mod runners;
 pub mod settings;
 mod stats;
 mod status;
+mod targets;
 mod workspace;
 
 use std::path::{Path, PathBuf};
@@ -44,7 +45,7 @@ pub fn run(cli: Cli) -> Result<i32> {
     };
     match &cli.command {
         Command::Runner { name } => runner::run(name),
-        Command::Runners { json } => printed(runners::run(*json)),
+        Command::Runners { json } => printed(runners::run(&cwd, *json)),
         Command::Completions { shell } => completions::run(*shell),
         Command::Man => man::run(),
         Command::Prune {
@@ -127,42 +128,17 @@ pub fn discover(dir: &Path) -> Result<Repo> {
     })
 }
 
-/// The local tier is this machine's own: a repository that commits files in it (a session whose
-/// `session.json` names a command to run as its runner, say) is refused before anything there
-/// is run, resumed, cleaned or removed. Checked where every command that writes takes the lock.
-fn refuse_committed_tier(repo: &Repo) -> Result<()> {
-    let cannot = |e: &dyn std::fmt::Display| {
-        Error::Repo(format!(
-            "cannot read the index of {}: {e}",
-            repo.worktree.display()
-        ))
-    };
-    // `discover` checked the git directory for files an open() could block on.
-    let git =
-        gix::open_opts(&repo.worktree, gix::open::Options::isolated()).map_err(|e| cannot(&e))?;
-    let index = git.index_or_empty().map_err(|e| cannot(&e))?;
-    let tier = crate::session::tier::TIER_DIR.as_bytes();
-    let committed = index.entries().iter().map(|e| e.path(&index)).find(|p| {
-        let p: &[u8] = p.as_ref();
-        p == tier || (p.starts_with(tier) && p.get(tier.len()) == Some(&b'/'))
-    });
-    match committed {
-        None => Ok(()),
-        Some(path) => Err(Error::Repo(format!(
-            "the repository commits {path}, inside the local tier `.interview/`, which belongs to \
-             this machine and is never committed: nothing in it is used (a session from elsewhere \
-             could name any command as its runner). Remove it from the repository \
-             and from this worktree (`git rm -r .interview`), then run again"
-        ))),
-    }
-}
-
 /// Take the worktree's lock for `what` (e.g. `intent 42`): one writer per worktree and so per
 /// session, held until the command ends.
+///
+/// Nothing but `.interview/` and its lock file is written before the lock is held: a run refused
+/// by it leaves the running one undisturbed (its guard would see any other file as a change).
 fn lock(repo: &Repo, what: &str) -> Result<WorktreeLock> {
-    refuse_committed_tier(repo)?;
+    crate::session::tier::refuse_committed(&repo.worktree)?;
+    let root = LocalTier::make_root(&repo.worktree)?;
+    let lock = WorktreeLock::acquire(&root, what)?;
     let tier = LocalTier::open(&repo.worktree, &repo.common_dir)?;
-    let lock = WorktreeLock::acquire(&tier.root, what)?;
+    workspace::note_root(&repo.worktree);
     crate::session::clean_unpublished(&tier);
     Ok(lock)
 }

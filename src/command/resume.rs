@@ -38,6 +38,9 @@ pub fn run(
         return Err(crate::session::resume::blocked(state));
     }
     let settings = RunSettings::resolve(run, &config, look)?;
+    // A new `--out` is checked before anything is asked, as a new interview's is.
+    let out = [("--out".to_string(), settings.session.out.clone())];
+    super::targets::check(&repo, &out, true)?;
     lock.set_session(&listed.id)?;
     let mut who = Who::new(look, &settings)?;
     who.ready()?;

@@ -2,21 +2,27 @@
 //! what the sandbox enforces on this machine (docs/sandbox.md). As text or (`--json`) as one
 //! JSON document.
 
+use std::path::Path;
+
 use crate::error::{Error, Result};
 use crate::runner::presets::{
     PRESETS, VERSION_TIMEOUT, drift, find_on_path, render_list, version_of,
 };
 use crate::sandbox::{StateGrant, Support, env, paths};
 
-/// Print the report; returns the exit code.
-pub fn run(json: bool) -> Result<i32> {
+/// Print the report; returns the exit code. A program inside the repository around `cwd` (or
+/// `cwd` itself outside one) is never found, as the run would never start it.
+pub fn run(cwd: &Path, json: bool) -> Result<i32> {
     let path = std::env::var_os("PATH").unwrap_or_default();
+    let repository = super::discover(cwd)
+        .map(|r| r.worktree)
+        .unwrap_or_else(|_| cwd.to_path_buf());
     let support = Support::probe();
     if json {
         let runners: Vec<serde_json::Value> = PRESETS
             .iter()
             .map(|p| {
-                let found = find_on_path(p.program, &path);
+                let found = find_on_path(p.program, &path, &repository);
                 let version = found.as_ref().map(|f| version_of(f, VERSION_TIMEOUT));
                 let grant =
                     StateGrant::decide(&support, &p.argv(), &paths::state_dirs(Some(p.name)));
@@ -45,7 +51,7 @@ pub fn run(json: bool) -> Result<i32> {
             .map_err(|e| Error::Other(format!("cannot write the report as JSON: {e}")))?;
         crate::output::stdout_line(&text)?;
     } else {
-        crate::output::stdout(&render_list(&path, VERSION_TIMEOUT))?;
+        crate::output::stdout(&render_list(&path, &repository, VERSION_TIMEOUT))?;
         crate::output::stdout(&sandbox_text(&support))?;
     }
     Ok(0)

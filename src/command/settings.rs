@@ -233,6 +233,22 @@ impl RunSettings {
         ))
     }
 
+    /// Where [`RunSettings::out_for`]'s path comes from, for a message: the flag, the key of
+    /// the file that set it, or the default.
+    pub fn out_source(&self, kind: Kind, config: &Config) -> String {
+        if self.session.out.is_some() {
+            return "--out".into();
+        }
+        let (key, set): (&str, fn(&crate::config::ConfigFile) -> bool) = match kind {
+            Kind::Reflect => ("reflect_out", config_local_reflect_out),
+            Kind::Intent => ("intent_out", config_local_intent_out),
+        };
+        match self.out_for(kind, "") {
+            Some(_) => format!("{}: {key} =", config.file_of(set).display()),
+            None => "the document's default path".into(),
+        }
+    }
+
     /// What `resume` needs to know about this command line.
     pub fn resume_flags(&self, ack: bool) -> ResumeFlags {
         ResumeFlags {

@@ -5,7 +5,8 @@
 //! command), so the local tier keeps the answer in `.interview/root-commit` ("<commit> <root>"):
 //! a later run walks back from HEAD only until it meets that commit. The file is read without
 //! following a link or blocking, and only trusted for a commit on HEAD's chain and a root that
-//! is a commit without parents; anything else is walked again.
+//! is a commit without parents; anything else is walked again. Only a run that holds the
+//! worktree's lock writes the note ([`note_root`]): a run refused by the lock writes nothing.
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -16,17 +17,27 @@ use sha2::{Digest, Sha256};
 
 const FILE: &str = "root-commit";
 
-/// The workspace id (of the worktree path when there is no commit yet).
+/// The workspace id (of the worktree path when there is no commit yet). Reads the note, never
+/// writes it.
 pub fn workspace_id(repo: &gix::Repository, worktree: &Path) -> String {
     let tier = tier_dir(worktree);
-    let seed = root_commit(repo, tier.as_ref())
+    let seed = root_commit(repo, tier.as_ref(), false)
         .map(|id| id.to_string())
         .unwrap_or_else(|| worktree.display().to_string());
     let digest = Sha256::digest(seed.as_bytes());
     digest[..6].iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn root_commit(repo: &gix::Repository, tier: Option<&Dir>) -> Option<gix::ObjectId> {
+/// Note HEAD's root commit in the local tier for the next run (with the worktree's lock held).
+pub fn note_root(worktree: &Path) {
+    let Ok(repo) = gix::open_opts(worktree, gix::open::Options::isolated()) else {
+        return;
+    };
+    root_commit(&repo, tier_dir(worktree).as_ref(), true);
+}
+
+fn root_commit(repo: &gix::Repository, tier: Option<&Dir>, note: bool) -> Option<gix::ObjectId> {
+    let tier_to_note = tier.filter(|_| note);
     let head = repo.head_commit().ok()?.id;
     let known = tier.and_then(read).filter(|(_, root)| is_root(repo, *root));
     let mut at = head;
@@ -35,7 +46,7 @@ fn root_commit(repo: &gix::Repository, tier: Option<&Dir>) -> Option<gix::Object
             && commit == at
         {
             if commit != head {
-                remember(tier, head, root);
+                remember(tier_to_note, head, root);
             }
             return Some(root);
         }
@@ -43,7 +54,7 @@ fn root_commit(repo: &gix::Repository, tier: Option<&Dir>) -> Option<gix::Object
         match commit.parent_ids().next() {
             Some(parent) => at = parent.detach(),
             None => {
-                remember(tier, head, at);
+                remember(tier_to_note, head, at);
                 return Some(at);
             }
         }
@@ -139,6 +150,7 @@ mod tests {
 
     fn id_of(dir: &Path) -> String {
         let repo = gix::open_opts(dir, gix::open::Options::isolated()).unwrap();
+        note_root(dir);
         workspace_id(&repo, dir)
     }
 

@@ -8,11 +8,12 @@
 //! Not for: deciding what a runner's output means (that is `runner` and `receipt`).
 
 mod output;
+pub mod program;
 mod tree;
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -370,7 +371,9 @@ impl Spawn {
         } else {
             crate::signals::count()
         };
-        let mut cmd = self.command()?;
+        let mut cmd = self.command().map_err(|e| {
+            std::io::Error::new(e.kind(), format!("cannot start {}: {e}", self.shown()))
+        })?;
         let mut child = spawn_retrying(&mut cmd).map_err(|e| {
             std::io::Error::new(e.kind(), format!("cannot start {}: {e}", self.shown()))
         })?;
@@ -414,6 +417,27 @@ impl Spawn {
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| std::io::Error::other("nothing to start"))?;
+        // Found by the one lookup, never by execvp's (which would search an empty or relative
+        // PATH entry, that is the repository); the directory it starts in counts as the
+        // repository's.
+        let named = program.as_encoded_bytes().contains(&b'/');
+        let cwd = match &self.cwd {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir()?,
+        };
+        let found = match named {
+            true => Some(PathBuf::from(program)),
+            false => program::find(program, &cwd, &cwd),
+        };
+        let program = found.ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!(
+                    "{} not found in PATH's absolute directories outside the repository (or not executable)",
+                    Path::new(program).display()
+                ),
+            )
+        })?;
         let mut cmd = Command::new(program);
         if self.env_clear {
             cmd.env_clear();

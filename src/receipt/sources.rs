@@ -15,10 +15,6 @@ const MAX_SCAN_BYTES: u64 = 64 * 1024 * 1024;
 /// large file cannot make a check slow.
 const RECEIPT_SCAN_BUDGET: u64 = 256 * 1024 * 1024;
 
-/// Top-level directories that are not the repository's content: citing them would put git
-/// internals or local-tier paths into a shared document.
-const NOT_CONTENT: [&str; 2] = [".git", ".interview"];
-
 /// Check that `path` is a plain relative path inside the repository: no leading `/`, no empty,
 /// `.` or `..` segment, nothing under `.git/` or `.interview/`.
 pub fn check_relative_path(path: &str) -> Result<(), String> {
@@ -36,7 +32,9 @@ pub fn check_relative_path(path: &str) -> Result<(), String> {
                     "the path has a `{segment}` segment; write it relative to the repository root without `.` or `..`"
                 ));
             }
-            s if NOT_CONTENT.contains(&s) => {
+            // Not the repository's content: citing them would put git internals or local-tier
+            // paths into a shared document (in any spelling a file system takes for them).
+            s if crate::own_writes::names::is_protected(s.as_ref()) => {
                 return Err(format!(
                     "the path is inside `{s}/`, which is not part of the repository's content"
                 ));

@@ -209,7 +209,7 @@ fn inside(worktree: &Path, rel: &str) -> Option<PathBuf> {
         let std::path::Component::Normal(name) = part else {
             return None;
         };
-        if i == 0 && (*name == ".git" || *name == ".interview") {
+        if i == 0 && crate::own_writes::names::is_protected(name) {
             return None;
         }
         at.push(name);

@@ -392,23 +392,10 @@ impl Drop for Prepared {
     }
 }
 
-/// Where `program` is, the way `execvp` would find it: as given when it has a slash (relative to
-/// `cwd`), else the first executable file on PATH.
+/// Where `program` is: the one lookup of every child the tool starts
+/// ([`crate::process::program`]), `cwd` (the worktree) counting as the repository.
 fn resolve_program(program: &str, cwd: &Path) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let executable = |p: &Path| {
-        std::fs::metadata(p)
-            .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-            .unwrap_or(false)
-    };
-    if program.contains('/') {
-        let path = cwd.join(program);
-        return executable(&path).then_some(path);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| cwd.join(dir).join(program))
-        .find(|p| executable(p))
+    crate::process::program::find(program.as_ref(), cwd, cwd)
 }
 
 impl crate::process::Confinement for Prepared {

@@ -9,7 +9,9 @@ use super::{Finished, Session, SubStep, tier};
 use crate::ask::{Decision, DecisionId};
 use crate::document;
 use crate::error::{Error, Result};
+use crate::own_writes::{Beneath, Mode, Place};
 use crate::receipt::{self, Done};
+use cap_std::fs::Dir;
 
 impl Session<'_> {
     /// Synthesis, consent and writing the document.
@@ -228,10 +230,10 @@ impl Session<'_> {
                 }
             }
         }
-        let mut target = self.through_link(path)?;
+        let mut target = self.place(path)?;
         let ours = self.own_document(&target, text);
         if target.exists() && !ours {
-            let beside = beside_path(&target);
+            let beside = beside_path(&target.path);
             let choice = self.decide(&Decision {
                 id: DecisionId::Overwrite,
                 context: format!("{shown} already exists"),
@@ -245,7 +247,7 @@ impl Session<'_> {
             })?;
             match choice {
                 0 => {}
-                1 => target = beside,
+                1 => target = self.place(&beside)?,
                 _ => {
                     self.person.say(&format!(
                         "Stopped without writing: {shown} was left as it was."
@@ -254,23 +256,47 @@ impl Session<'_> {
                 }
             }
         }
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| Error::io(format!("cannot create {}", parent.display()), e))?;
-        }
         self.write_recorded(&target, text.as_bytes(), Written::Document)?;
-        let shown = self.shown(&target);
+        let shown = self.shown(&target.path);
         self.person.say(&format!("Wrote {shown}"));
-        Ok(Some(target))
+        Ok(Some(target.path))
+    }
+
+    /// Where a document or clarification goes, through the one door of the tool's writes
+    /// ([`crate::own_writes`]): its directories made, never through a link, never in a git
+    /// directory.
+    fn place(&self, path: &Path) -> Result<Place> {
+        Beneath::new(&self.repo.worktree, &self.repo.common_dir)
+            .place(path, true)
+            .map_err(|why| self.not_written(path, &why.to_string()))
+    }
+
+    /// A write that failed at the end: the answers are kept, and the person is told how to
+    /// finish somewhere else.
+    fn not_written(&self, path: &Path, why: &str) -> Error {
+        let id = &self.state.session;
+        Error::Other(format!(
+            "cannot write {}: {why}. The answers are kept in session {id}: finish with \
+             `interview resume {id} --out PATH` (a file path this run can write)",
+            self.shown(path)
+        ))
     }
 
     /// A file outside the tier, written through a temporary file whose name, with the path and
     /// hash of what is written, the state records first: in the tier's `tmp/` (beside the file
     /// only when that is another file system), so a kill leaves nothing in a committed folder
     /// that a resume does not remove, and a resume knows the written file as its own.
-    fn write_recorded(&mut self, path: &Path, bytes: &[u8], what: Written) -> Result<()> {
-        let tmp_dir = crate::atomic::temp_dir_for(path, &self.tier.root.join(tier::TMP_DIR));
-        let tmp = tmp_dir.join(temp_name(&self.state.session, what));
+    fn write_recorded(&mut self, place: &Place, bytes: &[u8], what: Written) -> Result<()> {
+        let path = &place.path;
+        let name = temp_name(&self.state.session, what);
+        let tier_tmp = self.tier.root.join(tier::TMP_DIR);
+        let tmp_dir = Dir::open_ambient_dir(&tier_tmp, cap_std::ambient_authority())
+            .ok()
+            .filter(|d| place.same_filesystem(d));
+        let tmp = match &tmp_dir {
+            Some(_) => tier_tmp.join(&name),
+            None => path.with_file_name(&name),
+        };
         let writing = Writing {
             path: path.display().to_string(),
             sha256: sha256_hex(bytes),
@@ -281,10 +307,14 @@ impl Session<'_> {
             Written::Clarifications => s.clarifying = Some(writing),
         })?;
         let turn = self.state.turn;
-        crate::atomic::write_through(path, bytes, None, &tmp, || {
-            super::test_hook::pause_at("renaming", turn)
-        })
-        .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
+        place
+            .write(
+                bytes,
+                Mode::Document,
+                (tmp_dir.as_ref(), Some(&name)),
+                || super::test_hook::pause_at("renaming", turn),
+            )
+            .map_err(|e| self.not_written(path, &e.to_string()))
     }
 
     /// Remove the temporary files a killed write of this session left (their names are in the
@@ -307,32 +337,11 @@ impl Session<'_> {
         }
     }
 
-    /// The file a path names: a symbolic link is followed to its target, which must be inside
-    /// the worktree (and outside `.git`); otherwise nothing is written there.
-    fn through_link(&self, path: &Path) -> Result<PathBuf> {
-        let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-        if !is_link {
-            return Ok(path.to_path_buf());
-        }
-        let refuse = |why: &str| {
-            Error::Other(format!(
-                "{} is a symbolic link {why}; nothing was written there",
-                self.shown(path)
-            ))
-        };
-        let target = std::fs::canonicalize(path).map_err(|_| refuse("to nothing"))?;
-        let inside = target.strip_prefix(&self.repo.worktree).ok();
-        match inside {
-            Some(rel) if !rel.starts_with(".git") && !rel.as_os_str().is_empty() => Ok(target),
-            _ => Err(refuse("out of the repository")),
-        }
-    }
-
     /// The file at `target` is this document already, or the session's own earlier write of
     /// it (a run killed after writing): no need to ask about overwriting it.
-    fn own_document(&self, target: &Path, text: &str) -> bool {
+    fn own_document(&self, target: &Place, text: &str) -> bool {
         // Only a regular file (a FIFO there never blocks; it is not ours either).
-        let Ok(existing) = read_document(target) else {
+        let Ok(Some(existing)) = target.read(DOCUMENT_CAP) else {
             return false;
         };
         if existing == text.as_bytes() {
@@ -341,7 +350,7 @@ impl Session<'_> {
         self.state
             .writing
             .as_ref()
-            .is_some_and(|w| Path::new(&w.path) == target && w.sha256 == sha256_hex(&existing))
+            .is_some_and(|w| Path::new(&w.path) == target.path && w.sha256 == sha256_hex(&existing))
     }
 
     /// `--clarify-into FILE`: append the answered questions as spec-kit clarifications.
@@ -351,14 +360,15 @@ impl Session<'_> {
         } else {
             self.repo.worktree.join(spec)
         };
-        let existing = match read_document(&path) {
-            Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
+        let place = self.place(&path)?;
+        let existing = match place.read(DOCUMENT_CAP) {
+            Ok(None) => String::new(),
+            Ok(Some(bytes)) => String::from_utf8(bytes).map_err(|_| {
                 Error::Other(format!(
                     "{} is not UTF-8 text; no clarifications were added",
                     self.shown(&path)
                 ))
             })?,
-            Err(e) if e.is_not_found() => String::new(),
             Err(e) => {
                 return Err(Error::Other(format!(
                     "cannot read {}: {e}; no clarifications were added",
@@ -393,8 +403,7 @@ impl Session<'_> {
             return Ok(());
         }
         let updated = document::clarifications_section(&existing, &today(), &qa);
-        let path = self.through_link(&path)?;
-        self.write_recorded(&path, updated.as_bytes(), Written::Clarifications)?;
+        self.write_recorded(&place, updated.as_bytes(), Written::Clarifications)?;
         self.person.say(&format!(
             "Added {} clarification(s) to {}",
             qa.len(),
@@ -423,12 +432,6 @@ fn temp_name(session: &str, what: Written) -> String {
 /// The most of a document (or a `--clarify-into` file) read back.
 const DOCUMENT_CAP: u64 = 64 * 1024 * 1024;
 
-/// A document or spec file as it is now: a link to it is followed (through_link keeps it
-/// inside the repository), but only a regular file is read, without blocking, capped.
-fn read_document(path: &Path) -> std::result::Result<Vec<u8>, crate::input::InputError> {
-    crate::input::read_regular(path, DOCUMENT_CAP, crate::input::Links::Follow)
-}
-
 /// Whether the regular file at `path` (not a link) holds exactly what hashes to `sha256`.
 fn holds(path: &Path, sha256: &str) -> bool {
     crate::input::read_regular(path, DOCUMENT_CAP, crate::input::Links::Refuse)
@@ -448,7 +451,7 @@ fn beside_path(path: &Path) -> PathBuf {
     let mut n = 2;
     loop {
         let candidate = path.with_file_name(format!("{stem}-{n}{ext}"));
-        if !candidate.exists() {
+        if std::fs::symlink_metadata(&candidate).is_err() {
             return candidate;
         }
         n += 1;

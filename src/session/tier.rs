@@ -19,7 +19,16 @@ pub struct LocalTier {
 }
 
 impl LocalTier {
-    /// Create `.interview/` if needed and make sure git ignores it (before any snapshot).
+    /// Make `.interview/` itself if needed (the one thing written before the worktree's lock is
+    /// held: the lock lives in it), refusing one that is a link or not a directory.
+    pub fn make_root(worktree: &Path) -> Result<PathBuf> {
+        let root = worktree.join(TIER_DIR);
+        plain_dir(&root)?;
+        Ok(root)
+    }
+
+    /// Create the rest of `.interview/` if needed and make sure git ignores it (before any
+    /// snapshot). Only with the worktree's lock held: a run refused by it writes nothing.
     ///
     /// Each of `.interview/`, its `sessions/` and its `tmp/` must be a plain directory: one that is
     /// a link (a repository can commit `.interview` as one) is refused, for everything the tool
@@ -63,37 +72,65 @@ fn plain_dir(dir: &Path) -> Result<()> {
     }
 }
 
-/// Add `/.interview/` to `<common dir>/info/exclude` unless a line there already covers it.
+/// Add `/.interview/` to `<common dir>/info/exclude` unless a line there already covers it
+/// (through the narrow door of [`crate::own_writes::add_exclude_line`]: no link followed).
 fn exclude(common_dir: &Path) -> Result<()> {
-    let path = common_dir.join("info").join("exclude");
-    // A link is followed (it is git's own file), but a FIFO never blocks and the read is capped.
-    let existing = match crate::input::read_regular(&path, 1 << 20, crate::input::Links::Follow) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) if e.is_not_found() => String::new(),
-        Err(e) => {
-            return Err(Error::State(format!("cannot read {}: {e}", path.display())));
-        }
-    };
-    if existing.lines().any(|l| {
+    // Exactly as git matches it (case-sensitively, unless core.ignorecase).
+    let covered = |line: &str| {
         matches!(
-            l.trim(),
+            line,
             "/.interview/" | "/.interview" | ".interview/" | ".interview"
         )
-    }) {
-        return Ok(());
+    };
+    crate::own_writes::add_exclude_line(
+        common_dir,
+        "# local tier of `interview`: never committed",
+        EXCLUDE_LINE,
+        covered,
+    )
+    .map_err(|why| {
+        Error::State(format!(
+            "cannot add {EXCLUDE_LINE} to git's info/exclude: {why}; add it there yourself (or to .gitignore) and run again"
+        ))
+    })
+}
+
+/// The local tier is this machine's own: a repository that commits files in it (a session whose
+/// `session.json` names a command to run as its runner, or a `config.toml` that turns the
+/// sandbox off) is refused before anything there is read, run, resumed, cleaned or removed.
+/// The name is compared as a case-insensitive file system would (`.Interview/` is the local
+/// tier on macOS). Checked where every command that writes takes the lock, and before the local
+/// config is read.
+pub fn refuse_committed(worktree: &Path) -> Result<()> {
+    use crate::own_writes::names::same_name;
+    let cannot = |e: &dyn std::fmt::Display| {
+        Error::Repo(format!(
+            "cannot read the index of {}: {e}",
+            worktree.display()
+        ))
+    };
+    // The repository was checked for files an open() could block on when it was found.
+    let git = gix::open_opts(worktree, gix::open::Options::isolated()).map_err(|e| cannot(&e))?;
+    let index = git.index_or_empty().map_err(|e| cannot(&e))?;
+    let top = |p: &[u8]| -> String {
+        let first = p.split(|b| *b == b'/').next().unwrap_or(p);
+        String::from_utf8_lossy(first).into_owned()
+    };
+    let committed = index
+        .entries()
+        .iter()
+        .map(|e| e.path(&index))
+        .find(|p| same_name(std::ffi::OsStr::new(&top(p.as_ref())), TIER_DIR));
+    match committed {
+        None => Ok(()),
+        Some(path) => Err(Error::Repo(format!(
+            "the repository commits {path}, inside the local tier `.interview/`, which belongs to \
+             this machine and is never committed: nothing in it is used (a session from elsewhere \
+             could name any command as its runner). Remove it from the repository \
+             and from this worktree (`git rm -r {}`), then run again",
+            top(path.as_ref())
+        ))),
     }
-    let mut text = existing;
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text.push_str("# local tier of `interview`: never committed\n");
-    text.push_str(EXCLUDE_LINE);
-    text.push('\n');
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
-    }
-    write_shared(&path, text.as_bytes(), None)
 }
 
 /// The most the tool reads of one of its own files (a state, session or answers file).

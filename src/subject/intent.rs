@@ -450,9 +450,9 @@ pub fn local_matches(repo_root: &Path, id: &str, globs: &[String]) -> Result<Vec
     for raw in globs {
         let pattern = raw.replace("<id>", &glob::escape(id));
         let bad = pattern.starts_with('/')
-            || pattern
-                .split('/')
-                .any(|s| s == ".." || s == "." || s == ".git" || s == ".interview");
+            || pattern.split('/').any(|s| {
+                s == ".." || s == "." || crate::own_writes::names::is_protected(s.as_ref())
+            });
         if bad {
             return Err(Error::Config {
                 path: PathBuf::from("interview.toml"),
@@ -477,7 +477,7 @@ pub fn local_matches(repo_root: &Path, id: &str, globs: &[String]) -> Result<Vec
             .into_iter()
             .filter_entry(|e| {
                 let name = e.file_name();
-                e.depth() == 0 || (name != ".git" && name != ".interview")
+                e.depth() == 0 || !crate::own_writes::names::is_protected(name)
             });
         for entry in walker.take(MAX_WALK_ENTRIES).filter_map(|e| e.ok()) {
             let file_type = entry.file_type();
@@ -515,26 +515,14 @@ pub fn local_matches(repo_root: &Path, id: &str, globs: &[String]) -> Result<Vec
     Ok(found.into_iter().collect())
 }
 
-/// The `gh` program to use, if any.
-fn gh_program(github: &GithubCli) -> Option<PathBuf> {
+/// The `gh` program to use, if any: found by the one lookup ([`crate::process::program`]),
+/// never inside the repository at `repo_root`.
+fn gh_program(github: &GithubCli, repo_root: &Path) -> Option<PathBuf> {
     match github {
         GithubCli::Off => None,
         GithubCli::At(p) => Some(p.clone()),
-        GithubCli::Auto => find_on_path("gh"),
+        GithubCli::Auto => crate::process::program::find("gh".as_ref(), repo_root, repo_root),
     }
-}
-
-/// The first executable file named `name` on `PATH`.
-pub fn find_on_path(name: &str) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .filter(|dir| dir.is_absolute())
-        .map(|dir| dir.join(name))
-        .find(|p| {
-            p.metadata()
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
 }
 
 /// `Ok(Some((title, body)))` when `gh issue view <id>` finds the issue, `Ok(None)` when there is
@@ -544,7 +532,7 @@ fn github_lookup(
     id: &str,
     github: &GithubCli,
 ) -> std::result::Result<Option<(String, String)>, String> {
-    let Some(gh) = gh_program(github) else {
+    let Some(gh) = gh_program(github, repo_root) else {
         return Ok(None);
     };
     let number = id.strip_prefix('#').unwrap_or(id);

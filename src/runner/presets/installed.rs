@@ -1,7 +1,6 @@
 //! `interview runners`: which presets' CLIs are installed, at which version, and what each runs.
 
 use std::ffi::OsStr;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -17,14 +16,15 @@ const VERSION_GRACE: Duration = Duration::from_millis(200);
 pub const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// `interview runners`.
-pub fn list() -> Result<i32> {
+pub fn list(repository: &Path) -> Result<i32> {
     let path = std::env::var_os("PATH").unwrap_or_default();
-    crate::output::stdout(&render_list(&path, VERSION_TIMEOUT))?;
+    crate::output::stdout(&render_list(&path, repository, VERSION_TIMEOUT))?;
     Ok(0)
 }
 
-/// The text of `interview runners` for a given PATH.
-pub fn render_list(path_var: &OsStr, timeout: Duration) -> String {
+/// The text of `interview runners` for a given PATH, in `repository` (whose programs are never
+/// found).
+pub fn render_list(path_var: &OsStr, repository: &Path, timeout: Duration) -> String {
     let mut out = String::from(
         "Runners (choose with --runner NAME, or runner = \"NAME\" in interview.toml):\n\n",
     );
@@ -33,7 +33,7 @@ pub fn render_list(path_var: &OsStr, timeout: Duration) -> String {
         env!("CARGO_PKG_VERSION")
     ));
     for preset in PRESETS {
-        let status = match find_on_path(preset.program, path_var) {
+        let status = match find_on_path(preset.program, path_var, repository) {
             None => format!("not installed ({} not found on PATH)", preset.program),
             Some(found) => {
                 let version = version_of(&found, timeout);
@@ -105,20 +105,10 @@ fn shell_words(argv: &[String]) -> String {
         .join(" ")
 }
 
-/// Find `program` in `path_var` the way a shell would, but only in absolute directories: an
-/// empty or relative entry would name a directory of the repository, and nothing from the
-/// repository is ever run.
-pub fn find_on_path(program: &str, path_var: &OsStr) -> Option<PathBuf> {
-    std::env::split_paths(path_var)
-        .filter(|dir| dir.is_absolute())
-        .map(|dir| dir.join(program))
-        .find(|candidate| is_executable(candidate))
-}
-
-fn is_executable(path: &Path) -> bool {
-    std::fs::metadata(path)
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
+/// Find `program` in `path_var` by the one lookup of every child the tool starts
+/// ([`crate::process::program`]): absolute directories only, none inside `repository`.
+pub fn find_on_path(program: &str, path_var: &OsStr, repository: &Path) -> Option<PathBuf> {
+    crate::process::program::find_in(program.as_ref(), path_var, repository, repository)
 }
 
 /// The first line `<program> --version` prints, sanitised; waits at most `timeout`, with stdin
@@ -162,6 +152,7 @@ fn run_version(program: &Path, timeout: Duration) -> std::result::Result<String,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
     use std::time::Instant;
 
     #[test]
@@ -175,9 +166,19 @@ mod tests {
         let cwd = std::env::current_dir().unwrap();
         let relative = pathdiff(&bin, &cwd);
         let only_relative = format!("{}::.", relative.display());
-        assert_eq!(find_on_path("claude", OsStr::new(&only_relative)), None);
+        assert_eq!(
+            find_on_path(
+                "claude",
+                OsStr::new(&only_relative),
+                Path::new("/no-repository")
+            ),
+            None
+        );
         let absolute = format!(":{}", bin.display());
-        assert_eq!(find_on_path("claude", OsStr::new(&absolute)), Some(exe));
+        assert_eq!(
+            find_on_path("claude", OsStr::new(&absolute), Path::new("/no-repository")),
+            Some(exe)
+        );
     }
 
     /// `to` relative to `from` (both absolute), through `..` components.
@@ -193,7 +194,10 @@ mod tests {
     fn path_search_skips_files_that_are_not_executable() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("codex"), "not a program").unwrap();
-        assert_eq!(find_on_path("codex", dir.path().as_os_str()), None);
+        assert_eq!(
+            find_on_path("codex", dir.path().as_os_str(), Path::new("/no-repository")),
+            None
+        );
     }
 
     fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
@@ -222,7 +226,11 @@ mod tests {
         assert_eq!(drift(claude, "unknown (--version failed)"), None);
         let dir = tempfile::tempdir().unwrap();
         script(dir.path(), "claude", "echo '9.9.9 (Claude Code)'");
-        let text = render_list(dir.path().as_os_str(), Duration::from_secs(5));
+        let text = render_list(
+            dir.path().as_os_str(),
+            Path::new("/no-repository"),
+            Duration::from_secs(5),
+        );
         assert!(
             text.contains("warning: the preset was verified with claude 2.1.332, not 9.9.9"),
             "{text}"
@@ -273,7 +281,11 @@ mod tests {
     #[test]
     fn the_list_with_nothing_installed_says_so_for_every_preset() {
         let dir = tempfile::tempdir().unwrap();
-        let text = render_list(dir.path().as_os_str(), Duration::from_secs(1));
+        let text = render_list(
+            dir.path().as_os_str(),
+            Path::new("/no-repository"),
+            Duration::from_secs(1),
+        );
         for p in PRESETS {
             assert!(
                 text.contains(&format!(
