@@ -535,7 +535,7 @@ fn a_resume_after_the_document_was_written_finishes_without_asking() {
 // 8. Modes and links.
 
 #[test]
-fn documents_get_normal_modes_keep_their_own_and_links_are_written_through() {
+fn documents_get_normal_modes_never_an_exec_bit_and_links_are_never_written_through() {
     use std::os::unix::fs::PermissionsExt;
     let repo = TempRepo::new();
     repo.write("spec.md", "# Spec\n");
@@ -546,7 +546,7 @@ fn documents_get_normal_modes_keep_their_own_and_links_are_written_through() {
     .unwrap();
     repo.write("real.md", "# Real\n");
     std::os::unix::fs::symlink("real.md", repo.path().join("link.md")).unwrap();
-    for spec in ["spec.md", "link.md"] {
+    let clarify = |spec: &str, code: i32| {
         Interview::of_work_item(&repo)
             .runner("honest.sh")
             .answers(&HONEST.replace(
@@ -557,23 +557,33 @@ fn documents_get_normal_modes_keep_their_own_and_links_are_written_through() {
             .arg(spec)
             .yes()
             .run()
-            .exits(0);
-    }
+            .exits(code)
+    };
+    clarify("spec.md", 0);
+    // A link, even to a file inside the repository, is refused before anything is asked.
+    let refused = clarify("link.md", 2);
+    assert!(
+        refused.stderr.contains("symbolic link"),
+        "{}",
+        refused.stderr
+    );
     let mode = |p: &str| {
         std::fs::metadata(repo.path().join(p))
             .unwrap()
             .permissions()
             .mode()
-            & 0o777
+            & 0o7777
     };
-    assert_eq!(mode("spec.md"), 0o755);
+    // The rewritten file keeps its read and write bits, never an exec bit (docs/config.md).
+    assert_eq!(mode("spec.md"), 0o644);
+    assert!(repo.read("spec.md").contains("## Clarifications"));
     assert!(
         std::fs::symlink_metadata(repo.path().join("link.md"))
             .unwrap()
             .file_type()
             .is_symlink()
     );
-    assert!(repo.read("real.md").contains("## Clarifications"));
+    assert_eq!(repo.read("real.md"), "# Real\n");
     let doc_mode = mode("docs/interviews/intent-7.md");
     assert_eq!(
         doc_mode & 0o044,

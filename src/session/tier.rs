@@ -116,12 +116,19 @@ pub fn refuse_committed(worktree: &Path) -> Result<()> {
         let first = p.split(|b| *b == b'/').next().unwrap_or(p);
         String::from_utf8_lossy(first).into_owned()
     };
-    let committed = index
+    let committed: Vec<_> = index
         .entries()
         .iter()
         .map(|e| e.path(&index))
-        .find(|p| same_name(std::ffi::OsStr::new(&top(p.as_ref())), TIER_DIR));
-    match committed {
+        .filter(|p| same_name(std::ffi::OsStr::new(&top(p.as_ref())), TIER_DIR))
+        .collect();
+    // Named: what would be used if it were not refused (a session, the local config) first.
+    let used = |p: &&gix::bstr::BStr| {
+        let p = String::from_utf8_lossy(p.as_ref()).to_lowercase();
+        p.contains("/sessions/") || p.ends_with("/config.toml")
+    };
+    let named = committed.iter().find(used).or(committed.first()).copied();
+    match named {
         None => Ok(()),
         Some(path) => Err(Error::Repo(format!(
             "the repository commits {path}, inside the local tier `.interview/`, which belongs to \
