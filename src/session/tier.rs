@@ -123,7 +123,7 @@ pub fn refuse_committed(worktree: &Path) -> Result<()> {
         .filter(|p| same_name(std::ffi::OsStr::new(&top(p.as_ref())), TIER_DIR))
         .collect();
     // Named: what would be used if it were not refused (a session, the local config) first.
-    let used = |p: &&gix::bstr::BStr| {
+    let used = |p: &&&gix::bstr::BStr| {
         let p = String::from_utf8_lossy(p.as_ref()).to_lowercase();
         p.contains("/sessions/") || p.ends_with("/config.toml")
     };
