@@ -151,9 +151,9 @@ impl Config {
     }
 }
 
-/// The repository's own file may only tighten what the person's defaults give: `sandbox` only
-/// to `require`, `on_change` only to `fail`, and no `guard_allow` glob that matches a tracked
-/// file or the git directory. Anything looser is ignored with a warning naming the key
+/// The repository's own file may only tighten what the person's defaults give: `sandbox` never
+/// `off`, `on_change` only `fail`, and no `guard_allow` glob that matches a tracked file or the
+/// git directory. Anything looser is ignored with a warning naming the key
 /// (docs/config.md, "What the repository may set").
 fn only_tighter(shared: &mut ConfigFile, worktree: &Path) {
     let warn = |key: &str, value: &str, why: &str| {
