@@ -338,6 +338,23 @@ fn a_session_whose_runner_cannot_start_is_closed_and_prune_removes_it() {
 }
 
 #[test]
+fn a_resume_called_without_a_terminal_does_not_close_the_session() {
+    let repo = TempRepo::new();
+    interrupted_at_the_gate(
+        &repo,
+        Interview::of_work_item(&repo).runner("honest.sh").yes(),
+    );
+    Interview::resume(&repo).yes().run().exits(2);
+    let state = repo.state();
+    assert!(state["closed"].is_null(), "{state}");
+    assert_ne!(state["status"], "done", "{state}");
+    let mut pty = Interview::resume(&repo).yes().at_terminal();
+    pty.expect("N to skip entirely.");
+    pty.ctrl_c();
+    pty.finish();
+}
+
+#[test]
 fn prune_unfinished_removes_sessions_without_an_answer_and_keeps_those_with_one() {
     let repo = TempRepo::new();
     // Stopped at the gate: nothing typed.

@@ -365,7 +365,12 @@ impl<'p> Session<'p> {
                 self.state.status,
                 Status::InProgress | Status::WaitingForPerson
             )
-            && !matches!(e, Error::Interrupted { .. } | Error::ClosedOutput)
+            // Not for a run that was only called wrongly (no terminal, a bad flag): called
+            // right, the session goes on.
+            && !matches!(
+                e,
+                Error::Interrupted { .. } | Error::ClosedOutput | Error::Usage(_)
+            )
         {
             let why = e.to_string();
             let why = why.lines().next().unwrap_or("").to_string();
