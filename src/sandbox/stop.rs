@@ -11,6 +11,7 @@
 //! on each stop exactly once.
 
 use nix::sys::signal::{SigHandler, SigSet, SigmaskHow, Signal, kill, signal, sigprocmask};
+#[cfg(target_os = "linux")]
 use nix::sys::signalfd::{SfdFlags, SignalFd};
 use nix::unistd::getpid;
 
@@ -38,11 +39,22 @@ pub fn block() -> Result<(), String> {
 }
 
 /// Take one pending stop signal, without waiting.
+#[cfg(target_os = "linux")]
 pub fn take() -> Option<Signal> {
     let fd =
         SignalFd::with_flags(&stop_set(), SfdFlags::SFD_NONBLOCK | SfdFlags::SFD_CLOEXEC).ok()?;
     let info = fd.read_signal().ok()??;
     Signal::try_from(info.ssi_signo as i32).ok()
+}
+
+/// Take one pending stop signal, without waiting (no signalfd: `sigwait` returns at once when
+/// one is pending). Only the namespace steps call it, and they exist only on Linux.
+#[cfg(not(target_os = "linux"))]
+pub fn take() -> Option<Signal> {
+    if !crate::sys::stop_pending() {
+        return None;
+    }
+    stop_set().wait().ok()
 }
 
 /// Take every pending stop signal (each kind is pending at most once).

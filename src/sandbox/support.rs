@@ -199,19 +199,28 @@ fn probe_now() -> Support {
     }
 }
 
-/// Start `/usr/bin/true` under `sandbox-exec` with a deny-by-default profile that lets it run:
-/// Seatbelt works here when it exits 0 (it does not inside another sandbox, for one).
+/// Start `/usr/bin/true` under `sandbox-exec` with a profile of the kind a turn gets (every
+/// rule of it, for a throwaway writable directory): Seatbelt works here, and this macOS reads
+/// our profile, when it exits 0 (it does not inside another sandbox, for one).
 #[cfg(not(target_os = "linux"))]
 fn probe_seatbelt() -> Result<(), String> {
     use super::seatbelt::SANDBOX_EXEC;
+    use super::writes::{DEVICES, Writes};
     use crate::process::{Ending, Spawn};
-    if !std::path::Path::new(SANDBOX_EXEC).exists() {
+    use std::path::Path;
+    if !Path::new(SANDBOX_EXEC).exists() {
         return Err(format!("{SANDBOX_EXEC} is missing"));
     }
-    let profile =
-        "(version 1)(deny default)(allow file-read*)(allow process-exec)(allow sysctl-read)";
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot make a directory to probe: {e}"))?;
+    let root = std::fs::canonicalize(dir.path()).map_err(|e| e.to_string())?;
+    let writes = Writes {
+        protected: vec![root.join("protected")],
+        roots: vec![root],
+        devices: DEVICES.iter().map(|d| Path::new("/dev").join(d)).collect(),
+    };
+    let profile = super::seatbelt::profile(&writes)?;
     let finished = Spawn::new(SANDBOX_EXEC)
-        .args(["-p", profile, "--", "/usr/bin/true"])
+        .args(["-p", profile.as_str(), "--", "/usr/bin/true"])
         .timeout(std::time::Duration::from_secs(10))
         .grace(std::time::Duration::from_secs(1))
         .capture(0, 4096)

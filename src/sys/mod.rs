@@ -66,6 +66,7 @@ pub fn umask() -> u32 {
 pub fn at_start() {
     forbid_inspection();
     keep_descriptors_from_children(3);
+    #[cfg(target_os = "macos")]
     let _ = umask();
 }
 
