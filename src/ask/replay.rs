@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::ask::{AskError, Decision, GateChoice, Person, classify_gate};
-use crate::receipt::{Question, is_topic};
+use crate::receipt::{Question, is_topic, json_kind};
 
 /// The version of the format this tool reads and writes.
 pub const VERSION: u64 = 1;
@@ -98,7 +98,7 @@ impl ReplayFile {
                 "$",
                 format!(
                     "expected an object like {{\"interview_answers\": 1, \"answers\": {{…}}}}, found {}",
-                    kind(&value)
+                    json_kind(&value)
                 ),
             ));
         };
@@ -292,24 +292,13 @@ fn first_duplicate_key(text: &str) -> Option<String> {
     found.into_inner()
 }
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 type At = (String, String);
 
 fn object<'a>(v: &'a Value, at: &str) -> Result<&'a serde_json::Map<String, Value>, At> {
     v.as_object().ok_or_else(|| {
         (
             at.to_string(),
-            format!("expected an object, found {}", kind(v)),
+            format!("expected an object, found {}", json_kind(v)),
         )
     })
 }
@@ -320,7 +309,7 @@ fn string(v: &Value, at: &str) -> Result<String, At> {
             at.to_string(),
             format!(
                 "expected a string (what a person would type), found {}",
-                kind(v)
+                json_kind(v)
             ),
         )
     })

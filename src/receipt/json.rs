@@ -20,6 +20,20 @@ pub enum Json {
     Object(Vec<(String, Json)>),
 }
 
+/// The JSON type name of a `serde_json` value, for messages ("a string", "an object"), the
+/// same words as [`Json::kind`].
+pub fn json_kind(v: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 impl Json {
     /// The JSON type name, for messages.
     pub fn kind(&self) -> &'static str {

@@ -20,6 +20,7 @@ mod sources;
 mod stdout;
 
 pub use check::{is_topic, parse_and_check, parse_and_check_as};
+pub use json::json_kind;
 pub use read::{MAX_RECEIPT_BYTES, RECEIPT_FILE, read};
 pub use sanitize::{SanitizeReport, is_forbidden, sanitize, sanitize_line};
 pub(crate) use search::{Attempt, Search};

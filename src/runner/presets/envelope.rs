@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::receipt::{
-    Attempt, MAX_STDOUT_BYTES, ReceiptError, Search, extract_from_stdout, sanitize_line,
+    Attempt, MAX_STDOUT_BYTES, ReceiptError, Search, extract_from_stdout, json_kind, sanitize_line,
 };
 
 /// Extract the receipt JSON text from a runner's stdout, per preset (its envelope first, then
@@ -151,19 +151,8 @@ fn claude_envelope(stdout: &str) -> Result<String, ReceiptError> {
         )),
         Some(other) => Err(ReceiptError::Invalid(format!(
             "structured_output of Claude Code's JSON envelope is {}, not an object",
-            kind(other)
+            json_kind(other)
         ))),
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
@@ -328,7 +317,7 @@ fn gemini_envelope(stdout: &str) -> Result<String, ReceiptError> {
         )),
         Some(other) => Err(ReceiptError::Invalid(format!(
             "the response field of Gemini CLI's JSON envelope is {}, not a string",
-            kind(other)
+            json_kind(other)
         ))),
     }
 }
