@@ -54,7 +54,8 @@ pub enum Command {
     Resume {
         /// The session id (default: the latest unfinished session).
         session: Option<String>,
-        /// Acknowledge a session's blocker without a terminal (the circuit breaker).
+        /// Acknowledge, without a terminal, what stopped a session after its retries ran out,
+        /// and continue it.
         #[arg(long)]
         ack: bool,
         #[command(flatten)]
@@ -82,7 +83,7 @@ pub enum Command {
         #[arg(short = 'o', long, value_name = "FILE")]
         output: Option<std::path::PathBuf>,
     },
-    /// Run a command under the change guard, or print a snapshot.
+    /// Run a command and report what it changed in the repository, or print a snapshot.
     Guard(GuardOptions),
     /// List the runner presets, whether each is installed, and what each runs.
     Runners {
@@ -96,7 +97,7 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Remove finished sessions from the local tier (never an unfinished or running one).
+    /// Remove finished sessions from `.interview/` (never an unfinished or running one).
     Prune {
         /// Only sessions last changed more than DAYS days ago.
         #[arg(long, value_name = "DAYS")]
@@ -126,21 +127,22 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 #[command(
-    override_usage = "interview guard [--on-change fail|warn] [--json] -- CMD [ARGS…]\n       interview guard snapshot [--json]"
+    override_usage = "interview guard [--on-change fail|warn] [--sandbox MODE] [--allow GLOB]… [--json] -- CMD [ARGS…]\n       interview guard snapshot [--json]"
 )]
 pub struct GuardOptions {
     #[command(subcommand)]
     pub snapshot: Option<GuardCommand>,
-    /// What to do when the command changed the repository.
-    #[arg(long, value_enum)]
-    pub on_change: Option<OnChange>,
+    /// What to do when the command changed the repository: `fail` (exit 3 with the report) or
+    /// `warn` (print the report, exit with the command's own code).
+    #[arg(long, value_enum, default_value_t = GuardOnChange::Fail)]
+    pub on_change: GuardOnChange,
     /// Print the report (or snapshot) as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Confine the command as a runner is (`require`, or `auto`); default `off`: the command is
-    /// yours.
-    #[arg(long, value_enum, value_name = "MODE")]
-    pub sandbox: Option<crate::sandbox::Mode>,
+    /// Confine the command as a runner is (`auto`, `require`, `landlock-only`); by default the
+    /// command is yours and runs unconfined.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "off")]
+    pub sandbox: crate::sandbox::Mode,
     /// A worktree path the command is expected to write, as a glob (`target/**`, `build`):
     /// changes there are not reported. Repeatable; adds to `guard_allow` in the config.
     #[arg(long, value_name = "GLOB")]
@@ -160,13 +162,26 @@ pub enum GuardCommand {
     },
 }
 
+/// What `interview guard` does when the command changed the repository (there is no one to
+/// ask, so no `ask`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GuardOnChange {
+    Fail,
+    Warn,
+}
+
 /// The shells `interview completions` writes a script for.
 pub use clap_complete::Shell;
 
 #[derive(Debug, Clone, Args)]
 pub struct RunOptions {
-    /// A preset name (`builtin`) or a command line `'CMD ARGS…'`.
-    #[arg(long, value_name = "NAME|CMD")]
+    #[arg(
+        long,
+        value_name = "NAME|CMD",
+        help = runner_help(),
+        value_parser = RunnerValue,
+        hide_possible_values = true
+    )]
     pub runner: Option<String>,
     /// Replay answers from FILE instead of asking.
     #[arg(long, value_name = "FILE")]
@@ -177,35 +192,72 @@ pub struct RunOptions {
     /// In replay, what to do with a question that has no recorded answer.
     #[arg(long, value_enum, default_value_t = Missing::Fail)]
     pub missing: Missing,
-    /// What to do when the runner changed the repository.
+    /// What to do when the runner changed the repository [default: ask at a terminal, else fail]
     #[arg(long, value_enum)]
     pub on_change: Option<OnChange>,
-    /// Most turns before the runner must finish (default 5).
+    /// Most turns before the runner must finish [default: 5]
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u32>,
-    /// Seconds a turn may take before the runner is stopped (default 600).
+    /// Seconds a turn may take before the runner is stopped [default: 600]
     #[arg(long, value_name = "SECONDS")]
     pub turn_timeout: Option<u64>,
-    /// Seconds between SIGTERM and SIGKILL when a turn is stopped (default 5).
+    /// Seconds between SIGTERM and SIGKILL when a turn is stopped [default: 5]
     #[arg(long, value_name = "SECONDS")]
     pub grace: Option<u64>,
-    /// Automatic retries of a failed turn (default 3).
+    /// Automatic retries of a failed turn [default: 3]
     #[arg(long, value_name = "N")]
     pub retries: Option<u32>,
-    /// Where to write the document (`-` prints it to standard output).
+    /// Where to write the document (`-` prints it to standard output)
+    /// [default: docs/interviews/<kind>-<id>.md]
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
-    /// Accept the consent gate without asking.
+    /// Write the finished document without asking first.
     #[arg(long)]
     pub yes: bool,
     /// Also stream the runner's output (sanitised).
     #[arg(long)]
     pub verbose: bool,
-    /// Confine the runner: `auto` (what this machine offers), `require` (refuse without
-    /// Landlock) or `off` (detection only). Default `auto`.
+    /// Confine the runner: `auto` (what this machine offers), `require` (refuse to run without
+    /// every protection), `landlock-only` (refuse without Landlock) or `off` (only report
+    /// changes) [default: auto]
     #[arg(long, value_enum, value_name = "MODE")]
     pub sandbox: Option<crate::sandbox::Mode>,
     /// Arguments for the runner, after its own (`--runner claude -- --model NAME`).
     #[arg(last = true, value_name = "RUNNER ARGS")]
     pub runner_args: Vec<String>,
+}
+
+/// `--runner`'s help: the presets' names, from the preset table.
+fn runner_help() -> String {
+    format!(
+        "A preset ({}) or a command line 'CMD ARGS…' [default: builtin]",
+        crate::runner::preset_names().join(", ")
+    )
+}
+
+/// `--runner` takes any text; the presets' names are offered as completions.
+#[derive(Debug, Clone, Copy)]
+struct RunnerValue;
+
+impl clap::builder::TypedValueParser for RunnerValue {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            crate::runner::preset_names()
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
 }

@@ -395,9 +395,10 @@ fn bad_settings_leave_no_session_directory() {
         .run()
         .exits(1);
     assert_eq!(session_dirs(&repo), Vec::<String>::new());
+    // No session was left: `status` says so, with exit 0 (issue 28: nothing went wrong).
     let status = repo.run(&["status"]);
-    assert_eq!(status.status.code(), Some(2), "{}", stderr(&status));
-    assert!(stderr(&status).contains("no interview sessions here yet"));
+    assert_eq!(status.status.code(), Some(0), "{}", stderr(&status));
+    assert!(stdout(&status).contains("No interview sessions here yet"));
 }
 
 #[test]

@@ -128,3 +128,53 @@ fn status_of_a_session_killed_while_the_runner_was_dispatched() {
     let status = repo.run(&["status"]);
     assert_status_snapshot!(repo, stdout(&status));
 }
+
+#[test]
+fn status_without_sessions_is_no_error_and_says_how_to_start() {
+    let repo = TempRepo::new();
+    let out = repo.run(&["status"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("No interview sessions here yet"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stdout(&out).contains("interview intent ID"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_turn_that_failed_once_is_counted_right() {
+    let repo = TempRepo::new();
+    Interview::of_work_item(&repo)
+        .runner("no-receipt.sh")
+        .answers(r#"{ "interview_answers": 1 }"#)
+        .args(["--retries", "0"])
+        .run()
+        .exits(4);
+    let status = stdout(&repo.run(&["status"]));
+    assert!(status.contains("turn 1 failed 1 time;"), "{status}");
+    assert!(!status.contains("1 times"), "{status}");
+}
+
+#[test]
+fn answers_to_a_file_says_where_it_wrote_them() {
+    let repo = TempRepo::new();
+    replay(&repo, "honest.sh").exits(0);
+    let file = repo.scratch("my-answers.json");
+    let out = repo.run(&["answers", "-o", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("to {}", file.display())),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .contains("interview_answers")
+    );
+}

@@ -13,6 +13,7 @@ mod descriptors;
 #[cfg(target_os = "linux")]
 mod durability;
 mod finish;
+mod first_run;
 mod from_stdin;
 mod guard;
 mod guard_git_dir;

@@ -225,10 +225,13 @@ fn question_loop(
                 }
                 Reply::NoRecommendation => {
                     reasks += 1;
-                    person.say(
+                    let has_options = q.options.as_ref().is_some_and(|o| !o.is_empty());
+                    person.say(if has_options {
                         "No option is recommended for this question: type an option's number, \
-                         your own answer, or skip.",
-                    );
+                         your own answer, or skip."
+                    } else {
+                        "No option is recommended for this question: type your own answer, or skip."
+                    });
                 }
                 Reply::NoSuchOption { options } => {
                     reasks += 1;

@@ -456,6 +456,25 @@ fn r_without_a_recommendation_asks_again_at_a_terminal() {
 }
 
 #[test]
+fn r_at_a_question_without_options_asks_for_no_options_number() {
+    let r = run(
+        &[open("users")],
+        &[Type(10, "y"), Type(10, "r"), Type(10, "analysts")],
+    );
+    assert_eq!(
+        answers(&r),
+        vec![("users".into(), "analysts".into(), false)]
+    );
+    let said: Vec<_> = r
+        .shown
+        .iter()
+        .filter(|s| s.starts_with("say No option"))
+        .collect();
+    assert_eq!(said.len(), 1, "{:?}", r.shown);
+    assert!(!said[0].contains("number"), "{said:?}");
+}
+
+#[test]
 fn r_without_a_recommendation_is_an_error_in_a_replay() {
     let clock = ManualClock::new(1_000_000);
     let mut person = Scripted::new(&clock, &[Type(0, "y"), Type(0, "@recommended")]);

@@ -2,10 +2,9 @@
 
 use std::path::Path;
 
-use crate::cli::{GuardCommand, GuardOptions};
+use crate::cli::{GuardCommand, GuardOnChange, GuardOptions};
 use crate::error::Result;
 use crate::guard::command::{GuardRequest, WhenChanged};
-use crate::session::OnChange;
 
 pub fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
     let repo = super::discover(cwd)?;
@@ -24,8 +23,7 @@ pub fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
         Some(super::lock(&repo, "guard")?)
     };
     // The command is the person's own: confined only when asked (docs/sandbox.md).
-    let mode = args.sandbox.unwrap_or(crate::sandbox::Mode::Off);
-    let sandbox = crate::sandbox::decide(mode)?.map(|support| {
+    let sandbox = crate::sandbox::decide(args.sandbox)?.map(|support| {
         if let Some(note) = crate::sandbox::note(&support, false) {
             crate::output::stderr_line(&note);
         }
@@ -35,10 +33,9 @@ pub fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
         sandbox,
         command,
         json,
-        // Without a person to ask, `ask` means `fail`.
         on_change: match args.on_change {
-            Some(OnChange::Warn) => WhenChanged::Warn,
-            Some(OnChange::Fail | OnChange::Ask) | None => WhenChanged::Fail,
+            GuardOnChange::Warn => WhenChanged::Warn,
+            GuardOnChange::Fail => WhenChanged::Fail,
         },
         allow: {
             let config = crate::config::Config::load(&repo.worktree)?;

@@ -1,13 +1,12 @@
 //! `interview man`: the manual page (roff), from the command-line types themselves, with a page
 //! section for each command (README, "Install").
 
-use clap::CommandFactory;
-
-use crate::cli::Cli;
 use crate::error::{Error, Result};
 
 pub fn run() -> Result<i32> {
-    let command = Cli::command();
+    let mut command = super::completions::visible_command();
+    command.build();
+    let command = command.clone().override_usage(synopsis(&command));
     let mut page = Vec::new();
     let man = clap_mangen::Man::new(command.clone());
     man.render_title(&mut page)
@@ -20,6 +19,31 @@ pub fn run() -> Result<i32> {
         .map_err(|e| Error::io("cannot render the manual page", e))?;
     let page = ascii_roff(&String::from_utf8_lossy(&page));
     super::print_bytes(page.as_bytes(), "the manual page")
+}
+
+/// The synopsis with each option's value (`[-C <DIR>]`), which the generated one leaves out.
+fn synopsis(command: &clap::Command) -> String {
+    let mut line = command.get_name().to_string();
+    let shown =
+        |a: &&clap::Arg| !a.is_hide_set() && !["help", "version"].contains(&a.get_id().as_str());
+    for arg in command.get_arguments().filter(shown) {
+        let name = match (arg.get_short(), arg.get_long()) {
+            (_, Some(long)) => format!("--{long}"),
+            (Some(short), None) => format!("-{short}"),
+            (None, None) => continue,
+        };
+        if arg.get_num_args().is_some_and(|n| n.takes_values()) {
+            let value = match arg.get_value_names() {
+                Some([value, ..]) => value.to_string(),
+                _ => arg.get_id().as_str().to_uppercase(),
+            };
+            line.push_str(&format!(" [{name} <{value}>]"));
+        } else {
+            line.push_str(&format!(" [{name}]"));
+        }
+    }
+    line.push_str(" <COMMAND>");
+    line
 }
 
 /// One `COMMANDS` section: each visible subcommand with its usage, about and options.
@@ -113,6 +137,8 @@ fn roff_escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::Cli;
+    use clap::CommandFactory;
 
     #[test]
     fn the_page_is_ascii_with_groff_glyph_names() {

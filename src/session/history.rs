@@ -137,7 +137,12 @@ pub fn print_answers(repo: &Repo, which: Which<'_>, output: Option<&Path>) -> Re
                     .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
             }
             crate::atomic::write_with_mode(file, text.as_bytes(), Some(mode))
-                .map_err(|e| Error::io(format!("cannot write {}", file.display()), e))?
+                .map_err(|e| Error::io(format!("cannot write {}", file.display()), e))?;
+            crate::output::stderr_line(&format!(
+                "Wrote the answers of session {} to {}.",
+                listed.id,
+                file.display()
+            ));
         }
     }
     Ok(0)
@@ -250,6 +255,14 @@ pub fn status(repo: &Repo, id: Option<&str>, all: bool, json: bool) -> Result<i3
             }
             crate::output::stdout(&text)?;
         }
+        return Ok(0);
+    }
+    if id.is_none() && !json && list(&repo.worktree).is_empty() {
+        // Nothing went wrong: there is just nothing to show yet.
+        crate::output::stdout_line(
+            "No interview sessions here yet: start one with `interview intent ID` or \
+             `interview reflect TAG`.",
+        )?;
         return Ok(0);
     }
     let listed = find(&repo.worktree, id)?;

@@ -179,7 +179,7 @@ impl Session<'_> {
             s.status = Status::Failed;
             s.blockers.push(blocker);
             s.note(
-                format!("turn {turn} failed {attempts} times"),
+                format!("turn {turn} failed {}", failure::times(attempts)),
                 format!(
                     "look at turns/{turn:03}/runner.log, fix the runner, then `interview resume {session}`"
                 ),

@@ -33,6 +33,17 @@ pub fn resolve(repo: &gix::Repository, rev: &str) -> Result<gix::ObjectId> {
             format!(
                 "the repository is a shallow clone, so its history may end before it{tags}; fetch more of it with `git fetch --deepen=100` (or `git fetch --unshallow`)"
             )
+        } else if let Some(commits) = history_length(repo).filter(|_| rev.contains('~')) {
+            // `HEAD~10` past the first commit: say how far back the history goes.
+            let oldest = match commits {
+                1 => "HEAD".to_string(),
+                n => format!("HEAD~{}", n - 1),
+            };
+            let commits = match commits {
+                1 => "1 commit".to_string(),
+                n => format!("{n} commits"),
+            };
+            format!("the history has {commits}; the oldest is {oldest}")
         } else if near.is_empty() {
             "the repository has no tags; name a commit instead, e.g. HEAD~20".to_string()
         } else {
@@ -56,6 +67,13 @@ pub fn resolve(repo: &gix::Repository, rev: &str) -> Result<gix::ObjectId> {
             ))
         })?;
     Ok(commit.id)
+}
+
+/// How many commits HEAD's history holds (first parents and merges alike), up to 100,000.
+fn history_length(repo: &gix::Repository) -> Option<usize> {
+    let head = repo.head_id().ok()?;
+    let walk = head.ancestors().all().ok()?;
+    Some(walk.take(100_000).filter(|c| c.is_ok()).count())
 }
 
 /// Up to five tag names closest to `wanted`: by edit distance, then longest common prefix.
