@@ -209,7 +209,7 @@ fn the_man_synopsis_shows_option_values() {
         .and_then(|s| s.split(".SH").next())
         .unwrap_or_else(|| panic!("no synopsis in:\n{page}"));
     assert!(synopsis.contains("[\\-C <DIR>]"), "{synopsis}");
-    assert!(synopsis.contains("[\\-\\-color <WHEN>]"), "{synopsis}");
+    assert!(synopsis.contains("[\\-\\-color <COLOR>]"), "{synopsis}");
 }
 
 /// The README's install block that writes the manual page, line for line.

@@ -16,13 +16,13 @@ pub fn run(shell: Shell) -> Result<i32> {
 /// out, which completion generators would otherwise offer.
 pub(super) fn visible_command() -> clap::Command {
     let full = Cli::command();
-    let mut visible = clap::Command::new(full.get_name().to_string())
+    let mut visible = clap::Command::new("interview")
         .args(full.get_arguments().cloned())
         .subcommands(full.get_subcommands().filter(|s| !s.is_hide_set()).cloned())
         .subcommand_required(full.is_subcommand_required_set())
         .arg_required_else_help(full.is_arg_required_else_help_set());
-    if let Some(version) = full.get_version() {
-        visible = visible.version(version.to_string());
+    if full.get_version().is_some() {
+        visible = visible.version(env!("CARGO_PKG_VERSION"));
     }
     if let Some(about) = full.get_about() {
         visible = visible.about(about.clone());
