@@ -104,7 +104,11 @@ fn codex_under_the_sandbox_reads_through_its_commands_and_cannot_write_or_connec
     for ran in ["wrote=", "planted=", "sent="] {
         let seen = status(ran);
         assert!(!seen.is_empty(), "`{ran}` never ran: {:?}", model.summary());
-        assert!(!seen.contains(&'0'), "`{ran}` succeeded: statuses {seen:?}");
+        // `$CODEX_HOME` is a throwaway view (copy-on-write): the line may be appended there
+        // during the turn, and config.toml must be byte-identical after it (below).
+        if ran != "planted=" {
+            assert!(!seen.contains(&'0'), "`{ran}` succeeded: statuses {seen:?}");
+        }
     }
     assert_eq!(
         bench.repo.read("README.md"),
