@@ -232,6 +232,8 @@ fn every_child_process_is_spawned_in_the_process_module() {
         }
         let text = std::fs::read_to_string(&file).unwrap();
         let code = non_test_code(&text);
+        // clap's `Command` builds a command line, it starts nothing.
+        let code = code.replace("clap::Command::new(", "");
         for needle in ["Command::new(", ".spawn()", "process::Command"] {
             if code.contains(needle) {
                 wrong.push(format!("src/{rel}: {needle}"));

@@ -396,12 +396,21 @@ fn interview_at_terminal(mut pty: crate::util::Pty) {
 #[test]
 fn the_readmes_record_and_replay_lines_work_as_written() {
     let record = readme_line("interview answers ");
-    let replay = readme_line("interview intent 42 --answers ");
+    let replay =
+        readme_line("interview intent 42 --from examples/intents/42-export-csv.md --answers ");
+    // Where the README records to: a file of the person's, never the repository's own fixture.
+    let answers_file = record
+        .split_whitespace()
+        .skip_while(|w| *w != "-o")
+        .nth(1)
+        .expect("the README's record line names its file with -o")
+        .to_string();
+    assert!(!answers_file.starts_with("fixtures/"), "{record}");
     let repo = TempRepo::new();
-    repo.write(
-        "docs/intents/42.md",
-        "# Export to CSV\n\nUsers want their data as CSV.\n",
-    );
+    // The work item where `intent 42` finds it, and where the README's replay line reads it.
+    for path in ["docs/intents/42.md", "examples/intents/42-export-csv.md"] {
+        repo.write(path, "# Export to CSV\n\nUsers want their data as CSV.\n");
+    }
     repo.git(&["add", "-A"]);
     repo.git(&["commit", "-q", "-m", "work item 42"]);
     // A person answers at the terminal, then a reflect session is the latest one.
@@ -412,7 +421,7 @@ fn the_readmes_record_and_replay_lines_work_as_written() {
         .run();
     let out = shell(&repo, repo.path(), &record);
     assert!(out.status.success(), "{record}: {}", stderr(&out));
-    let fixture = repo.read("fixtures/answers/intent-42.json");
+    let fixture = repo.read(&answers_file);
     assert!(fixture.contains("the analysts"), "{fixture}");
     // A failure leaves the fixture as it was (the shell's `>` would have emptied it first).
     let failed = shell(
@@ -421,10 +430,10 @@ fn the_readmes_record_and_replay_lines_work_as_written() {
         &record.replace("intent 42", "intent 43"),
     );
     assert_eq!(failed.status.code(), Some(2), "{}", stderr(&failed));
-    assert_eq!(repo.read("fixtures/answers/intent-42.json"), fixture);
+    assert_eq!(repo.read(&answers_file), fixture);
     // Committed, replayed in a fresh clone (as CI does): the person's answers, the same
     // document in every clone.
-    repo.git(&["add", "fixtures"]);
+    repo.git(&["add", &answers_file]);
     repo.git(&["commit", "-q", "-m", "answers of intent 42"]);
     let document = repo.read("docs/interviews/intent-42.md");
     let mut documents = Vec::new();
