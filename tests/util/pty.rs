@@ -45,8 +45,14 @@ impl Pty {
             None => Command::new(bin()),
             Some(cols) => {
                 let mut sh = Command::new("/bin/sh");
+                // The size is set from this side once the spawn returned (the pty library sets
+                // its own 80x24 from the parent after the fork, which raced a size the child set
+                // itself): the child waits, at most 10 s, until it sees the size asked for.
                 sh.arg("-c")
-                    .arg("stty cols \"$0\" rows 50 echo && exec \"$@\"")
+                    .arg(
+                        "i=0; while [ \"$(stty size)\" != \"50 $0\" ] && [ $i -lt 1000 ]; do \
+                         sleep 0.01; i=$((i+1)); done; stty echo && exec \"$@\"",
+                    )
                     .arg(cols.to_string())
                     .arg(bin());
                 sh
@@ -62,6 +68,12 @@ impl Pty {
             cmd.env(k, v);
         }
         let mut session = expectrl::Session::spawn(cmd).expect("spawn at a pty");
+        if let Some(cols) = cols {
+            session
+                .get_process_mut()
+                .set_window_size(cols, 50)
+                .expect("size the pty");
+        }
         session.set_expect_timeout(Some(std::time::Duration::from_secs(30)));
         Pty { session }
     }
