@@ -50,14 +50,16 @@ impl StatKey {
         }
     }
 
+    // `st_dev` is an i32 and `st_mode` a u16 on macOS.
+    #[allow(clippy::unnecessary_cast)]
     pub fn of_stat(st: &nix::sys::stat::FileStat) -> StatKey {
         StatKey {
             size: st.st_size as u64,
             mtime: (st.st_mtime, st.st_mtime_nsec),
             ctime: (st.st_ctime, st.st_ctime_nsec),
             ino: st.st_ino,
-            dev: st.st_dev,
-            mode: st.st_mode,
+            dev: st.st_dev as u64,
+            mode: st.st_mode as u32,
             uid: st.st_uid,
             gid: st.st_gid,
         }
@@ -78,13 +80,23 @@ impl StatKey {
     }
 
     pub fn kind(&self) -> Kind {
-        use nix::libc;
-        match self.mode & libc::S_IFMT {
-            libc::S_IFREG => Kind::File,
-            libc::S_IFLNK => Kind::Symlink,
-            libc::S_IFDIR => Kind::Dir,
-            _ => Kind::Other,
-        }
+        kind_of_mode(self.mode)
+    }
+}
+
+/// A file's kind from its `st_mode` (a u16 on macOS, a u32 on Linux).
+#[allow(clippy::unnecessary_cast)]
+pub(crate) fn kind_of_mode(mode: u32) -> Kind {
+    use nix::libc;
+    const FMT: u32 = libc::S_IFMT as u32;
+    const REG: u32 = libc::S_IFREG as u32;
+    const LNK: u32 = libc::S_IFLNK as u32;
+    const DIR: u32 = libc::S_IFDIR as u32;
+    match mode & FMT {
+        REG => Kind::File,
+        LNK => Kind::Symlink,
+        DIR => Kind::Dir,
+        _ => Kind::Other,
     }
 }
 

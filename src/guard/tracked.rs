@@ -31,18 +31,15 @@ struct Stat {
 
 /// `lstat` of a path relative to the open root directory.
 fn stat_at(dir: impl std::os::fd::AsFd, rel: &[u8]) -> io::Result<Stat> {
-    use nix::libc;
     let st = nix::sys::stat::fstatat(dir, rel, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW)
         .map_err(io::Error::from)?;
-    let kind = match st.st_mode & libc::S_IFMT {
-        libc::S_IFREG => Kind::File,
-        libc::S_IFLNK => Kind::Symlink,
-        libc::S_IFDIR => Kind::Dir,
-        _ => Kind::Other,
-    };
+    // `st_mode` is a u16 on macOS.
+    #[allow(clippy::unnecessary_cast)]
+    let mode = st.st_mode as u32;
+    let kind = super::reuse::kind_of_mode(mode);
     Ok(Stat {
         kind,
-        perm: st.st_mode & 0o7777,
+        perm: mode & 0o7777,
         size: st.st_size as u64,
         mtime: (st.st_mtime, st.st_mtime_nsec),
         ctime: (st.st_ctime, st.st_ctime_nsec),
