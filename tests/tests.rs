@@ -41,6 +41,7 @@ mod sandbox;
 mod sandbox_signals;
 #[cfg(target_os = "linux")]
 mod sandbox_state;
+#[cfg(target_os = "linux")]
 mod sandbox_world;
 mod shared_settings;
 mod status;
