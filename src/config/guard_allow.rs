@@ -5,7 +5,6 @@
 use std::path::Path;
 
 use gix::bstr::ByteSlice;
-use gix::glob::wildmatch::Mode;
 
 /// Paths of the git directory a glob must not reach (the guard never lets one change anyway;
 /// a glob naming them says the repository tried).
@@ -51,27 +50,9 @@ pub fn tighter(
         .collect()
 }
 
-/// Whether `glob` matches `path` or a directory above it, as the guard applies an allowance.
+/// Whether `glob` matches `path` or a directory above it: the guard's own rule for an allowance.
 fn matches(glob: &str, path: &str) -> bool {
-    let bytes = path.as_bytes();
-    let glob = glob.trim_end_matches('/');
-    let dir = glob.strip_suffix("/**");
-    let prefixes = bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| **b == b'/')
-        .map(|(i, _)| &bytes[..i])
-        .chain(std::iter::once(bytes));
-    let hit = |g: &str, p: &[u8]| {
-        gix::glob::wildmatch(
-            g.as_bytes().as_bstr(),
-            p.as_bstr(),
-            Mode::NO_MATCH_SLASH_LITERAL,
-        )
-    };
-    prefixes
-        .into_iter()
-        .any(|p| hit(glob, p) || dir.is_some_and(|d| hit(d, p)))
+    crate::guard::allowed(path, &[glob.to_string()])
 }
 
 #[cfg(test)]

@@ -45,7 +45,7 @@ pub use metadata::Worktree;
 pub use modes::{Perm, Permissions, Usual};
 pub use path::RepoPath;
 pub use refs::RefTarget;
-pub use report::{Category, Change, GuardReport};
+pub use report::{Category, Change, GuardReport, allowed};
 pub use restore::{RestoreSummary, restore, save_restore_copies};
 pub use status::{FileStatus, Fingerprint, State};
 pub use system_config::files as system_config_files;

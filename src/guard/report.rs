@@ -171,7 +171,7 @@ impl fmt::Display for GuardReport {
 }
 
 /// Whether `path` (as shown, `/`-separated) or a leading directory of it matches a glob.
-fn allowed(path: &str, globs: &[String]) -> bool {
+pub fn allowed(path: &str, globs: &[String]) -> bool {
     use gix::bstr::ByteSlice;
     use gix::glob::wildmatch::Mode;
     let bytes = path.as_bytes();
