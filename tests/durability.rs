@@ -17,6 +17,9 @@ fn strace_works() -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// What the sync-counting tests need (`.ci/run` installs it).
+const STRACE: &str = "strace that may trace a child (.ci/run installs it)";
+
 /// `interview` as `strace -f -y -e trace=fsync,fdatasync -o TRACE` runs it.
 fn under_strace(interview: Interview<'_>, trace: &std::path::Path) -> Command {
     let inner = interview.command();
@@ -82,10 +85,7 @@ fn transcript_and_directory_syncs(repo: &TempRepo, syncs: &[String]) -> (usize, 
 
 #[test]
 fn a_replayed_session_syncs_only_what_lies_outside_the_local_tier() {
-    if !strace_works() {
-        eprintln!(
-            "SKIPPED a_replayed_session_syncs_only_what_lies_outside_the_local_tier: strace is not installed or may not trace here (.ci/run installs it)"
-        );
+    if !prerequisite(strace_works(), STRACE) {
         return;
     }
     let repo = TempRepo::new();
@@ -131,10 +131,7 @@ fn a_replayed_session_syncs_only_what_lies_outside_the_local_tier() {
 /// session's directory). At a real terminal, under `strace`.
 #[test]
 fn typed_answers_are_synced_one_by_one() {
-    if !strace_works() {
-        eprintln!(
-            "SKIPPED typed_answers_are_synced_one_by_one: strace is not installed or may not trace here (.ci/run installs it)"
-        );
+    if !prerequisite(strace_works(), STRACE) {
         return;
     }
     let repo = TempRepo::new();

@@ -136,16 +136,18 @@ fn a_kill_during_the_write_leaves_no_file_in_the_folder_and_the_resume_removes_i
 fn a_kill_during_a_write_to_another_file_system_is_cleaned_up_beside_it() {
     use std::os::unix::fs::MetadataExt;
     let repo = TempRepo::new();
-    let Ok(shm) = tempfile::Builder::new()
+    let shm = tempfile::Builder::new()
         .prefix("interview-test-")
-        .tempdir_in("/dev/shm")
-    else {
-        println!("skipped: no /dev/shm here");
+        .tempdir_in("/dev/shm");
+    if !prerequisite(shm.is_ok(), "a writable /dev/shm") {
         return;
-    };
+    }
+    let shm = shm.unwrap();
     let device = |p: &std::path::Path| std::fs::metadata(p).unwrap().dev();
-    if device(shm.path()) == device(repo.path()) {
-        println!("skipped: /dev/shm is on the repository's file system here");
+    if !prerequisite(
+        device(shm.path()) != device(repo.path()),
+        "/dev/shm on another file system than the repository's",
+    ) {
         return;
     }
     let out = shm.path().join("intent-7.md");

@@ -74,7 +74,7 @@ fn skip_reason(cli: &RealCli) -> Option<String> {
 macro_rules! e2e {
     ($cli:expr) => {
         if let Some(why) = skip_reason(&$cli) {
-            eprintln!("skipped: {why}");
+            crate::util::not_run(&why);
             return;
         }
     };

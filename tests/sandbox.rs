@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
-use crate::util::{Interview, Pty, TempRepo, WORK_ITEM, bin, fixtures, runner, stderr, stdout};
+use crate::util::{
+    Interview, Pty, TempRepo, WORK_ITEM, bin, fixtures, prerequisite, runner, stderr, stdout,
+};
 
 /// What this machine offers, as `interview runners --json` reports it.
 pub struct Offer {
@@ -42,13 +44,13 @@ pub fn offer() -> &'static Offer {
     })
 }
 
-/// True (and says why) when this machine has no Landlock: there is nothing to prevent with.
-fn no_landlock(test: &str) -> bool {
-    if offer().landlock {
-        return false;
-    }
-    eprintln!("{test}: skipped: this kernel has no Landlock (see `interview runners`)");
-    true
+/// True when this machine has no Landlock: there is nothing to prevent with. Fails the test
+/// under `INTERVIEW_CI=1`; elsewhere says it skipped `what`.
+fn no_landlock(what: &str) -> bool {
+    !prerequisite(
+        offer().landlock,
+        &format!("Landlock ({what}; see `interview runners`)"),
+    )
 }
 
 fn is_root() -> bool {
@@ -602,8 +604,7 @@ fn a_tmux_server_cannot_write_for_the_runner() {
     if no_landlock("tmux") {
         return;
     }
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("a_tmux_server_cannot_write_for_the_runner: skipped: tmux is not installed");
+    if !prerequisite(Command::new("tmux").arg("-V").output().is_ok(), "tmux") {
         return;
     }
     let name = format!("interview-test-{}-{}", std::process::id(), rand_suffix());
@@ -734,8 +735,10 @@ fn keys_injected_with_tiocsti_do_not_answer_a_decision() {
     if no_landlock("tiocsti") {
         return;
     }
-    if Command::new("python3").arg("-V").output().is_err() {
-        eprintln!("keys_injected_with_tiocsti_do_not_answer_a_decision: skipped: no python3");
+    if !prerequisite(
+        Command::new("python3").arg("-V").output().is_ok(),
+        "python3",
+    ) {
         return;
     }
     for variant in [Variant::Default, Variant::Off] {
@@ -810,8 +813,10 @@ fn the_sandbox_tests_hold_for_an_unprivileged_user_too() {
         );
         return;
     }
-    if Command::new("setpriv").arg("--version").output().is_err() {
-        eprintln!("the_sandbox_tests_hold_for_an_unprivileged_user_too: skipped: no setpriv");
+    if !prerequisite(
+        Command::new("setpriv").arg("--version").output().is_ok(),
+        "setpriv",
+    ) {
         return;
     }
     let exe = std::env::current_exe().unwrap();
@@ -829,12 +834,12 @@ fn the_sandbox_tests_hold_for_an_unprivileged_user_too() {
         .arg(runner("sandbox/tries-write.sh"))
         .status()
         .is_ok_and(|s| s.success());
-    if !reachable {
-        eprintln!(
-            "the_sandbox_tests_hold_for_an_unprivileged_user_too: skipped: nobody cannot reach {} or {} (or write /tmp)",
-            exe.display(),
-            fixtures().display()
-        );
+    let access = format!(
+        "nobody's access to {} and {} (and a writable /tmp)",
+        exe.display(),
+        fixtures().display()
+    );
+    if !prerequisite(reachable, &access) {
         return;
     }
     let out = Command::new("setpriv")
@@ -876,9 +881,7 @@ fn the_sandbox_tests_hold_for_an_unprivileged_user_too() {
 fn the_real_clis_complete_an_interview_under_the_sandbox() {
     use crate::util::mock_model::{MockModel, Reply, Rule};
     if std::env::var_os("INTERVIEW_E2E").is_none() {
-        eprintln!(
-            "the_real_clis_complete_an_interview_under_the_sandbox: skipped: INTERVIEW_E2E is not set"
-        );
+        crate::util::not_run("INTERVIEW_E2E is not set");
         return;
     }
     let done = serde_json::json!({
@@ -892,7 +895,9 @@ fn the_real_clis_complete_an_interview_under_the_sandbox() {
         ("codex", "INTERVIEW_E2E_CODEX", "/v1/responses"),
     ] {
         let Some(dir) = std::env::var_os(var) else {
-            eprintln!("{cli} under the sandbox: skipped: {var} does not name the CLI's directory");
+            crate::util::not_run(&format!(
+                "{cli} under the sandbox: {var} does not name the CLI's directory"
+            ));
             continue;
         };
         let mock = MockModel::start(vec![Rule {
@@ -959,12 +964,16 @@ fn signals_and_abstract_sockets_outside_the_sandbox_are_out_of_reach() {
     if no_landlock("scoping") {
         return;
     }
-    if !offer().scoped {
-        eprintln!("scoping: skipped: Landlock before ABI 6 has no signal and socket scoping");
+    if !prerequisite(
+        offer().scoped,
+        "Landlock ABI 6 (signal and abstract socket scoping)",
+    ) {
         return;
     }
-    if Command::new("python3").arg("-V").output().is_err() {
-        eprintln!("scoping: skipped: no python3");
+    if !prerequisite(
+        Command::new("python3").arg("-V").output().is_ok(),
+        "python3",
+    ) {
         return;
     }
     let name = format!("interview-test-{}-{}", std::process::id(), rand_suffix());

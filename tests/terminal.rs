@@ -67,8 +67,7 @@ fn completions_exist_for_every_documented_shell() {
 
 #[test]
 fn the_man_page_renders_with_man() {
-    if !have("man") {
-        println!("skipped: `man` is not installed here (.ci/run installs man-db)");
+    if !prerequisite(have("man"), "`man` (.ci/run installs man-db)") {
         return;
     }
     let repo = TempRepo::new();
