@@ -180,8 +180,8 @@ fn is_session_id(token: &str) -> bool {
             .all(|(i, b)| i == 8 || b.is_ascii_digit())
 }
 
-/// The text shown after the document is written when entries stayed open, as the reference's
-/// orchestrator step says; `None` when nothing is open.
+/// The text shown after the document is written when entries stayed open, naming them;
+/// `None` when nothing is open.
 pub fn open_questions_notice(done: &Done, skipped: bool) -> Option<String> {
     let open: Vec<&Entry> = done
         .entries

@@ -177,6 +177,69 @@ fn every_module_folder_and_file_is_named_in_the_architecture_page() {
     );
 }
 
+/// Every folder under `src/`, at every depth, has a row in the page's table of files (a line
+/// starting `` | `src/FOLDER/` | ``) naming each of its files and subfolders (`` `name` ``,
+/// `` `name/` ``).
+#[test]
+fn every_folder_and_file_at_every_depth_is_named_in_the_architecture_page() {
+    let page = std::fs::read_to_string(root().join("docs/architecture.md")).unwrap();
+    let mut missing = Vec::new();
+    let mut folders = vec![root().join("src")];
+    while let Some(dir) = folders.pop() {
+        let folder = dir
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let mut children = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                children.push(format!("`{name}/`"));
+                folders.push(path);
+            } else {
+                children.push(format!("`{name}`"));
+            }
+        }
+        if folder == "src" {
+            continue; // the top level: the test above
+        }
+        let row_start = format!("| `{folder}/` |");
+        let rows: Vec<&str> = page.lines().filter(|l| l.starts_with(&row_start)).collect();
+        for child in children {
+            if !rows.iter().any(|row| row.contains(&child)) {
+                missing.push(format!("{folder}/: {child}"));
+            }
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md (\"Every file under src/\") has no row for the folder naming:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// tests/README.md names every module of the test binary (`mod NAME;` in tests/tests.rs) as
+/// `` `NAME.rs` ``.
+#[test]
+fn the_tests_readme_names_every_test_module() {
+    let binary = std::fs::read_to_string(root().join("tests/tests.rs")).unwrap();
+    let readme = std::fs::read_to_string(root().join("tests/README.md")).unwrap();
+    let missing: Vec<String> = binary
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("mod ")?.strip_suffix(';'))
+        .filter(|module| *module != "util")
+        .map(|module| format!("`{module}.rs`"))
+        .filter(|named| !readme.contains(named.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "tests/README.md does not name the test modules {missing:?}"
+    );
+}
+
 #[test]
 fn dependencies_run_one_way() {
     let mut wrong = Vec::new();
@@ -318,6 +381,12 @@ fn nothing_cites_documents_outside_the_repository() {
             "spec/abort-safe",
             "spec/qa-loop",
             "spec/autopilot",
+            "qa-loop-ui",
+            "abort-safe-handler",
+            "autopilot-protocols",
+            "the reference's",
+            "in the reference",
+            "the reference texts",
         ] {
             if text.contains(needle) {
                 cited.push(format!("{}: {needle}", file.display()));

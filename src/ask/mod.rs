@@ -129,7 +129,8 @@ pub struct Decision {
     pub reason: String,
 }
 
-/// One answer record, exactly as `qa-loop-ui` defines it.
+/// One answer record: the four fields written for each question, in the state, the transcript
+/// and the answers file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnswerRecord {
     pub question_id: String,
@@ -138,7 +139,7 @@ pub struct AnswerRecord {
     pub response_time_ms: u64,
 }
 
-/// Why a round ended early, as the reference texts name it.
+/// Why a round ended early, by the names written to telemetry and the state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AbortReason {
@@ -146,7 +147,7 @@ pub enum AbortReason {
     NoQuestions,
 }
 
-/// `skip_telemetry` of `abort-safe-handler`.
+/// What a round that was skipped or aborted records: why, where, for which workspace, how fast.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SkipTelemetry {
     pub skip_reason: Option<String>,
@@ -155,11 +156,11 @@ pub struct SkipTelemetry {
     pub response_time_ms: Option<u64>,
 }
 
-/// `skip_reason` values of `abort-safe-handler`.
+/// The `skip_reason` values: skipped at the entry gate, or aborted with Ctrl+C.
 pub const SKIP_ENTIRE: &str = "user_skip_entire";
 pub const SKIP_ABORT: &str = "user_abort";
 
-/// `qa_session_result` of `qa-loop-ui`: what the question loop returns.
+/// What the question loop returns (`qa_session_result` in the state).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QaSessionResult {
     pub answers: Vec<AnswerRecord>,
@@ -173,9 +174,9 @@ pub struct QaSessionResult {
 }
 
 impl QaSessionResult {
-    /// The quality checks of qa-loop-ui, as one error naming the first rule broken.
+    /// The loop's result is consistent, or one error names the first rule broken.
     ///
-    /// One conflict in the reference is resolved here: "skip all" on the last question records
+    /// One edge is allowed on purpose: "skip all" on the last question records
     /// every question (the skip-all step pushes the current one), so `partial` with
     /// `answers.len() == questions` is allowed when, and only when, `skipped_all` is set.
     pub fn check(&self) -> Result<(), String> {
@@ -239,9 +240,9 @@ impl QaSessionResult {
     }
 }
 
-/// `abort_safe_result` of `abort-safe-handler`: the outcome of one round of questions.
+/// The outcome of one round of questions (`abort_safe_result` in the state).
 ///
-/// The serialised form is exactly the reference's four fields; the rest is for the caller.
+/// The serialised form is exactly four fields, which the state keeps; the rest is for the caller.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundOutcome {
     pub skipped: bool,
@@ -261,16 +262,15 @@ pub struct RoundOutcome {
     #[serde(skip)]
     pub question_count: usize,
     /// Milliseconds from showing the entry gate to the person's choice (also when they
-    /// proceeded, which the reference leaves unmeasured); `None` on interrupt or no questions.
+    /// proceeded); `None` on interrupt or no questions.
     #[serde(skip)]
     pub gate_response_time_ms: Option<u64>,
 }
 
 impl RoundOutcome {
-    /// The quality checks of abort-safe-handler, as one error naming the first rule broken.
+    /// The round's outcome is consistent, or one error names the first rule broken.
     ///
-    /// Where the reference contradicts itself, its specific path text wins over the summary
-    /// checks (docs/person.md: partial answers are kept): after a mid-loop
+    /// Partial answers are kept (docs/person.md): after a mid-loop
     /// `skip all` or Ctrl+C, Path B forwards the partial answers, so `qa_answers` is an array
     /// there although `skipped` / `user_abort` would otherwise demand `null`. At the gate the
     /// summary rules hold as written.
@@ -349,7 +349,8 @@ pub enum GateChoice {
     Unclear,
 }
 
-/// Classify a raw line typed at the entry gate (abort-safe-handler Steps 2–3).
+/// Classify a raw line typed at the entry gate: Enter or Y proceeds, N skips, anything else
+/// asks again.
 pub fn classify_gate(raw: &str) -> GateChoice {
     match raw.trim().to_lowercase().as_str() {
         "n" | "no" | "skip" => GateChoice::Skip,
@@ -380,7 +381,8 @@ pub enum Reply {
 /// as skipped (a bound, so a scripted person cannot loop forever).
 const MAX_REASKS: usize = 5;
 
-/// Classify a raw line typed at a question (qa-loop-ui Step 2e, plus `r` / `@recommended`).
+/// Classify a raw line typed at a question: `skip`, `skip all`, an option's number, `r` /
+/// `@recommended`, or the person's own text.
 pub fn classify_reply(raw: &str, q: &Question) -> Reply {
     let raw_input = raw.trim();
     let normalized = raw_input.to_lowercase();
@@ -399,8 +401,8 @@ pub fn classify_reply(raw: &str, q: &Question) -> Reply {
         && !raw_input.is_empty()
         && raw_input.bytes().all(|b| b.is_ascii_digit())
     {
-        // Out of range (0, too large, or beyond usize) is a typo, not an answer: qa-loop-ui
-        // Step 2e kept it as free text, which turned a mistyped `7` into the answer (issue 24).
+        // Out of range (0, too large, or beyond usize) is a typo, not an answer: kept as free
+        // text, a mistyped `7` would become the answer (issue 24).
         return match raw_input.parse::<usize>() {
             Ok(n) if n >= 1 && n <= options.len() => match &options[n - 1].value {
                 value if value.is_empty() => Reply::Answer(raw_input.to_string()),

@@ -12,7 +12,8 @@ pub fn line(text: &str) -> String {
     crate::receipt::sanitize_line(text).0
 }
 
-/// The entry gate (abort-safe-handler Step 1), wrapped to a terminal `width` columns wide.
+/// The entry gate (answer the questions, or skip them all), wrapped to a terminal `width`
+/// columns wide.
 pub fn gate(count: usize, width: usize) -> String {
     let count_line =
         format!("📋 The interviewer has {count} clarifying question(s) about your work.");
@@ -71,13 +72,13 @@ pub fn wrap(text: &str, indent: usize, width: usize) -> Vec<String> {
 pub const GATE_REASK: &str =
     "Please press Enter or type Y to answer the questions, or N to skip them.";
 
-/// Said when a number picks no option; the question is asked again (issue 24 changes
-/// qa-loop-ui Step 2e, which kept such a number as the answer's text).
+/// Said when a number picks no option; the question is asked again (issue 24: such a number
+/// is never kept as the answer's text).
 pub fn no_such_option(raw: &str, options: usize) -> String {
     format!("{raw} is not an option: type a number from 1 to {options}, your own answer, or skip.")
 }
 
-/// The intro before the first question (qa-loop-ui Step 1), wrapped to `width`. It counts this
+/// The intro before the first question, wrapped to `width`. It counts this
 /// round's questions only, so it never disagrees with a document that lists more open points.
 pub fn intro(total: usize, width: usize) -> String {
     let first = format!("This round has {total} point(s) needing clarification.");
@@ -93,7 +94,7 @@ pub fn intro(total: usize, width: usize) -> String {
     )
 }
 
-/// The time-remaining label of qa-loop-ui Step 2a, worded as an estimate rather than a
+/// The time-remaining label over each question, worded as an estimate rather than a
 /// countdown ("about 25 s left"). `index` is 0-based; `elapsed_ms` is the time since the loop
 /// started.
 pub fn time_label(index: usize, total: usize, elapsed_ms: u64) -> String {
@@ -113,7 +114,7 @@ pub fn time_label(index: usize, total: usize, elapsed_ms: u64) -> String {
     }
 }
 
-/// A question with its progress header (qa-loop-ui Step 2b), plus which option is recommended
+/// A question with its progress header ("Question 2 of 3"), plus which option is recommended
 /// and how to pick it, wrapped to a terminal `width` columns wide.
 pub fn question(
     style: &Style,
@@ -227,7 +228,7 @@ pub fn framed(
 /// The narrowest a decision box's rules are (the Choose format's own width).
 const RULE_MIN: usize = 38;
 
-/// The Choose A/B/C/D box of autopilot-protocols, and the prompt line under it, for a terminal
+/// The Choose A/B/C/D box of a decision, and the prompt line under it, for a terminal
 /// `width` columns wide. The rules are as wide as the longest line (at least [`RULE_MIN`]); a
 /// line wider than the terminal wraps, its continuation indented, so the box fits at any width.
 pub fn decision(style: &Style, d: &Decision, width: usize) -> String {
@@ -308,7 +309,7 @@ mod tests {
         }
     }
 
-    // qa-loop-ui Step 2a: the time label table.
+    // The time label: none on the first question, then an estimate from the pace so far.
     #[test]
     fn time_label_is_empty_on_the_first_question() {
         assert_eq!(time_label(0, 5, 999_999), "");

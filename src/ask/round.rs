@@ -161,7 +161,8 @@ pub fn run_round_steps(
     .checked()
 }
 
-/// The question loop of qa-loop-ui (Steps 1–4) for a non-empty list of questions.
+/// The question loop (intro, each question with its progress and time label, the replies,
+/// the result) for a non-empty list of questions.
 fn question_loop(
     clock: &dyn Clock,
     person: &mut dyn Person,

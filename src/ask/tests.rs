@@ -146,7 +146,7 @@ fn ans(topic: &str, text: &str, skipped: bool) -> (String, String, bool) {
 
 use Step::*;
 
-// ---- abort-safe-handler -------------------------------------------------------------------
+// ---- the entry gate and the round's outcome ---------------------------------------------
 
 #[test]
 fn no_questions_shortcut_shows_no_gate_and_returns_empty_answers() {
@@ -295,7 +295,7 @@ fn an_empty_workspace_id_is_refused_before_the_gate() {
     assert!(p.shown.is_empty());
 }
 
-// ---- qa-loop-ui ---------------------------------------------------------------------------
+// ---- the question loop --------------------------------------------------------------------
 
 #[test]
 fn intro_comes_before_the_first_question() {
@@ -372,8 +372,8 @@ fn a_number_in_range_picks_that_options_value() {
     assert_eq!(classify_reply("02", &q), Reply::Answer("vm".into()));
 }
 
-// Issue 24 changes this deliberately: qa-loop-ui Step 2e kept such a number as free text, so a
-// mistyped `7` became the answer.
+// Issue 24 changed this deliberately: kept as free text, such a number made a mistyped `7` the
+// answer.
 #[test]
 fn an_out_of_range_number_picks_no_option_and_is_no_answer() {
     let q = with_options("t", None);

@@ -133,7 +133,7 @@ fn design_ask() -> serde_json::Value {
           "recommended": "k8s" } ] })
 }
 
-// --- the forms of the design ---------------------------------------------------------------
+// --- the forms docs/receipt.md shows -------------------------------------------------------
 
 #[test]
 fn the_design_ask_example_passes() {

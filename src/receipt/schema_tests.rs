@@ -1,4 +1,4 @@
-//! The schema parses, agrees with the checks' limits, and fits the examples of the design.
+//! The schema parses, agrees with the checks' limits, and fits the examples of docs/receipt.md.
 
 use serde_json::{Value, json};
 
