@@ -1,6 +1,7 @@
-//! The layout's rules (docs/architecture.md), checked on the source tree: every module folder is
-//! documented, dependencies run one way, only the command layer sees clap, every child process is
-//! spawned in `src/process/`, no file outgrows its room, and nothing cites documents outside the
+//! The layout's rules (docs/architecture.md), checked on the source tree: every folder and file
+//! of `src/` is named there and every test module in tests/README.md, dependencies run one way,
+//! only the command layer sees clap, every child process is spawned in `src/process/`, `/proc` is
+//! read only behind `src/sys/`, no file outgrows its room, and nothing cites documents outside the
 //! repository.
 
 use std::collections::BTreeSet;
