@@ -202,3 +202,18 @@ fn committing_the_answers_fixture_does_not_change_the_replayed_document() {
         "the replay in a fresh clone differs from the committed document"
     );
 }
+
+/// A replay that stops at a question the file cannot answer (exit 5) never got to ask the
+/// file's other topics: no "never asked" warning may point at them first (issue 26, 10).
+#[test]
+fn a_replay_that_stops_early_does_not_call_the_files_topics_never_asked() {
+    let repo = example_repo();
+    let out = Interview::intent(&repo, "42")
+        .from(EXAMPLE)
+        .answers(r#"{ "interview_answers": 1, "answers": { "stale_topic": "x" } }"#)
+        .yes()
+        .out("doc.md")
+        .run()
+        .exits(5);
+    assert!(!out.stderr.contains("never asked"), "{}", out.stderr);
+}

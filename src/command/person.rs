@@ -159,9 +159,11 @@ impl Who {
         Ok(())
     }
 
-    /// After a replayed run, warn about answers for topics never asked (a stale fixture).
+    /// After a replayed run that went through, warn about answers for topics never asked (a
+    /// stale fixture). A run that stopped early (a missing answer, a failed runner) never got
+    /// to ask them: the warning would point at the wrong problem.
     pub fn finish(self, result: Result<i32>) -> Result<i32> {
-        if let Who::Replay(p) = &self {
+        if let (Who::Replay(p), Ok(0)) = (&self, &result) {
             let unused = p.unused_topics();
             if !unused.is_empty() {
                 crate::output::stderr_line(&format!(
