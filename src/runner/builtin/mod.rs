@@ -20,6 +20,7 @@ use crate::subject::Kind;
 
 mod bank;
 mod classify;
+mod cues;
 mod defs;
 mod document;
 mod intent;
