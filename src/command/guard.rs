@@ -27,7 +27,13 @@ pub fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
         if let Some(note) = crate::sandbox::note(&support, false) {
             crate::output::stderr_line(&note);
         }
-        crate::sandbox::Confinement::new(support, &repo.worktree, &repo.common_dir, None)
+        // Not the state of the CLI it may start, but its credentials and its own sandbox.
+        let argv = command
+            .strip_prefix(&["--".to_string()])
+            .unwrap_or(&command);
+        let cli = crate::runner::presets::by_program(argv).map(|p| p.agent);
+        crate::sandbox::Confinement::new(support, &repo.worktree, &repo.common_dir, cli)
+            .without_state()
     });
     let request = GuardRequest {
         sandbox,

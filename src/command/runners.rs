@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::runner::presets::{
     PRESETS, VERSION_TIMEOUT, drift, find_on_path, render_list, version_of,
 };
-use crate::sandbox::{StateGrant, Support, env, paths};
+use crate::sandbox::{StateGrant, Support, agent, env};
 
 /// Print the report; returns the exit code. A program inside the repository around `cwd` (or
 /// `cwd` itself outside one) is never found, as the run would never start it.
@@ -24,8 +24,8 @@ pub fn run(cwd: &Path, json: bool) -> Result<i32> {
             .map(|p| {
                 let found = find_on_path(p.program, &path, &repository);
                 let version = found.as_ref().map(|f| version_of(f, VERSION_TIMEOUT));
-                let grant =
-                    StateGrant::decide(&support, &p.argv(), &paths::state_dirs(Some(p.name)));
+                let state = agent::state_dirs(Some(&p.agent));
+                let grant = StateGrant::decide(&support, Some(&p.agent), &p.argv(), &state);
                 serde_json::json!({
                     "name": p.name,
                     "program": p.program,

@@ -7,7 +7,7 @@ pub mod dispatch;
 pub mod presets;
 mod turn;
 
-pub use turn::{GEMINI_POLICY, TurnSetup, files_to_read};
+pub use turn::{TurnSetup, files_to_read};
 
 use crate::config::RunnerSetting;
 use crate::error::{Error, Result};

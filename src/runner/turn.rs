@@ -1,6 +1,6 @@
 //! What a runner needs around it for one turn: its argv with the placeholders filled, where it
-//! starts, its extra environment, and the files a preset is handed (the wire schema, Gemini's
-//! policy, the files aider may read).
+//! starts, its extra environment, and the files a preset is handed (the wire schema, a policy,
+//! the files it may read).
 //!
 //! Not for: the protocol's own environment (`protocol::runner_env`) or starting it (`dispatch`).
 
@@ -12,24 +12,6 @@ use super::RunnerSpec;
 use super::presets::{self, Preset};
 use crate::error::{Error, Result};
 use crate::protocol::{TurnPaths, files, wire};
-
-/// Gemini CLI's policy for every turn: read-only tools only. Denies what plan mode would let
-/// a model reach by leaving it (`exit_plan_mode` switches to YOLO mode), and everything that
-/// writes, runs, fetches or delegates.
-pub const GEMINI_POLICY: &str = r#"# Written by interview for one turn: the model may only read.
-[[rule]]
-toolName = ["exit_plan_mode", "enter_plan_mode", "write_file", "replace", "run_shell_command", "invoke_agent", "web_fetch", "google_web_search", "save_memory", "activate_skill", "write_todos", "ask_user"]
-decision = "deny"
-priority = 999
-denyMessage = "interview: this turn is read-only. Return the receipt as your final answer."
-
-[[rule]]
-toolName = "*"
-mcpName = "*"
-decision = "deny"
-priority = 999
-denyMessage = "interview: no MCP tools in an interview turn."
-"#;
 
 /// At most this many repository files are handed to aider to read.
 const MAX_READ_FILES: usize = 20;
@@ -83,8 +65,8 @@ impl RunnerSpec {
         let wire_text = wire::schema_text(family);
         write(&wire_path, &wire_text)?;
         let policy = paths.dir.join(files::GEMINI_POLICY);
-        if preset.is_some_and(|p| p.name == "gemini") {
-            write(&policy, GEMINI_POLICY)?;
+        if let Some(text) = preset.and_then(|p| p.policy) {
+            write(&policy, text)?;
         }
         let scratch = match preset {
             Some(p) if p.scratch_cwd => Some(
@@ -95,7 +77,7 @@ impl RunnerSpec {
             ),
             _ => None,
         };
-        let read_files = if preset.is_some_and(|p| p.name == "aider") {
+        let read_files = if preset.is_some_and(|p| p.reads_files) {
             files_to_read(facts, worktree)
         } else {
             Vec::new()
@@ -277,7 +259,10 @@ mod tests {
             dir.path().display().to_string()
         );
         let policy = std::fs::read_to_string(pair("--policy")).unwrap();
-        assert_eq!(policy, GEMINI_POLICY);
+        assert_eq!(
+            Some(policy.as_str()),
+            spec("gemini").preset_entry().unwrap().policy
+        );
         for tool in [
             "exit_plan_mode",
             "write_file",

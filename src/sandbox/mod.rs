@@ -8,7 +8,7 @@
 //! allocate and make any system call between the steps; nothing unsafe runs between fork and
 //! exec in the multi-threaded tool. See `docs/sandbox.md`.
 
-mod codex;
+pub mod agent;
 pub mod env;
 pub mod launch;
 #[cfg(target_os = "linux")]
@@ -59,6 +59,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+pub use agent::{Agent, Nested};
 pub use support::Support;
 
 /// `--sandbox auto|require|landlock-only|off` (config `sandbox`).
@@ -98,6 +99,9 @@ pub struct Confinement {
     pub protected: Vec<PathBuf>,
     /// Writable besides the turn's own directories: the preset's state directories.
     pub state: Vec<PathBuf>,
+    /// The agent CLI the runner's command line starts: its credentials, and its own sandbox
+    /// handed to ours.
+    pub cli: Option<Agent>,
 }
 
 /// The one line said at the first runner's start when something of the sandbox is missing on
@@ -174,19 +178,27 @@ impl Mode {
 }
 
 impl Confinement {
-    /// The confinement for runners in the repository at `worktree` (git directory `common_dir`),
-    /// with the state directories of `preset` writable.
+    /// The confinement for runners in the repository at `worktree` (git directory `common_dir`)
+    /// that start the agent CLI `cli`, with its state directories writable.
     pub fn new(
         support: Support,
         worktree: &Path,
         common_dir: &Path,
-        preset: Option<&str>,
+        cli: Option<Agent>,
     ) -> Confinement {
         Confinement {
             support,
             protected: paths::protected(worktree, common_dir),
-            state: paths::state_dirs(preset),
+            state: agent::state_dirs(cli.as_ref()),
+            cli,
         }
+    }
+
+    /// The same, without the CLI's state directories (a command of the person's own, `interview
+    /// guard -- CMD`: its credentials and its own sandbox are still handled).
+    pub fn without_state(mut self) -> Confinement {
+        self.state.clear();
+        self
     }
 
     /// Prepare one start of a runner: a private temporary directory, the launcher's command
@@ -202,9 +214,9 @@ impl Confinement {
             .prefix("interview-turn-")
             .tempdir_in(self.temp_base())?;
         let tmp_path = std::fs::canonicalize(tmp.path())?;
-        let grant = StateGrant::decide(&self.support, argv, &self.state);
+        let grant = StateGrant::decide(&self.support, self.cli.as_ref(), argv, &self.state);
         if grant.argv.is_none() {
-            codex::warn_once(argv, self.support.confines_writes());
+            agent::warn_once(self.cli.as_ref(), argv, self.support.confines_writes());
         }
         let argv = grant.argv.as_deref().unwrap_or(argv);
         let program = argv
@@ -240,7 +252,7 @@ impl Confinement {
         visible.extend(self.protected.iter().cloned());
         visible.extend(writable.iter().cloned());
         visible.extend(views.iter().map(|v| v.real.clone()));
-        // Readable where they are not writable (`~/.cache` for Codex, see codex.rs).
+        // Readable where they are not writable (`~/.cache` for a CLI under its replaced sandbox).
         visible.extend(
             self.state
                 .iter()
@@ -287,7 +299,7 @@ impl Confinement {
             _tmp: tmp,
             views_dir,
             views,
-            credentials: paths::credentials(paths::cli_of(argv)),
+            credentials: agent::credentials(self.cli.as_ref()),
         })
     }
 }
@@ -302,41 +314,47 @@ pub struct StateGrant {
     /// Writable for the turn only: shown copy-on-write in the runner's mount namespace (see
     /// state.rs); only the CLI's credential files are copied back.
     pub throwaway: Vec<PathBuf>,
-    /// The command line started instead of the one given (Codex's read-only sandbox replaced by
-    /// the profile), if any.
+    /// The command line started instead of the one given (a [`Nested`] CLI's read-only sandbox
+    /// replaced, Codex's by its profile), if any.
     pub argv: Option<Vec<String>>,
 }
 
 impl StateGrant {
-    /// For the runner command line `argv` under `support`, whose CLI's state directories are
-    /// `state` ([`paths::state_dirs`]).
-    pub fn decide(support: &Support, argv: &[String], state: &[PathBuf]) -> StateGrant {
+    /// For the runner command line `argv` of the agent CLI `cli` under `support`, whose state
+    /// directories are `state` ([`agent::state_dirs`]).
+    pub fn decide(
+        support: &Support,
+        cli: Option<&Agent>,
+        argv: &[String],
+        state: &[PathBuf],
+    ) -> StateGrant {
         let existing: Vec<PathBuf> = state
             .iter()
             .filter_map(|p| std::fs::canonicalize(p).ok())
             .collect();
         if !support.namespaces {
             // Without a mount namespace there is no view to give: the state is writable and
-            // kept (the start line and `interview runners` say so); Codex gets the warning.
+            // kept (the start line and `interview runners` say so); a nested CLI gets the warning.
             return StateGrant {
                 kept: existing,
                 throwaway: Vec::new(),
                 argv: None,
             };
         }
-        // Codex's read-only sandbox cannot start inside ours: with our mount namespace its
-        // commands get its network block under our rules instead (see codex.rs).
-        let profiled = (support.landlock_abi.is_some() && paths::cli_of(argv) == Some("codex"))
-            .then(|| codex::within_ours(argv))
-            .flatten();
-        // Codex under the profile needs only its home (its commands get no `~/.cache`).
-        let throwaway = match &profiled {
-            Some(_) => paths::codex_home()
+        // A nested CLI's (Codex's) read-only sandbox cannot start inside ours: with our mount
+        // namespace its commands get its network block under our rules instead.
+        let nested = cli.and_then(|c| c.nested);
+        let profiled = nested
+            .filter(|_| support.landlock_abi.is_some())
+            .and_then(|n| (n.within_ours)(argv));
+        // Under the replacement it needs only its home (its commands get no `~/.cache`).
+        let throwaway = match (&profiled, nested) {
+            (Some(_), Some(n)) => (n.home)()
                 .and_then(|h| std::fs::canonicalize(h).ok())
                 .filter(|h| h.is_dir())
                 .into_iter()
                 .collect(),
-            None => existing,
+            _ => existing,
         };
         StateGrant {
             kept: Vec::new(),

@@ -1,5 +1,5 @@
 //! Which paths the sandbox protects (never writable, bound read-only where a mount namespace
-//! exists) and which state directories a preset may write.
+//! exists). The state directories a CLI may write are its preset's (`agent.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -140,98 +140,9 @@ fn read_small(path: &Path) -> Option<String> {
     Some(text)
 }
 
-/// The agent CLI a command line starts (`claude …`, `/opt/bin/codex exec …`), by the program's
-/// file name, if it is one whose state directories are known.
-pub fn cli_of(argv: &[String]) -> Option<&'static str> {
-    let name = Path::new(argv.first()?).file_name()?.to_str()?;
-    ["claude", "codex", "gemini", "aider"]
-        .into_iter()
-        .find(|cli| *cli == name)
-}
-
-/// Codex's state directory: `$CODEX_HOME`, or `~/.codex`.
-pub fn codex_home() -> Option<PathBuf> {
-    match std::env::var_os("CODEX_HOME") {
-        Some(dir) => Some(PathBuf::from(dir)),
-        None => std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".codex")),
-    }
-}
-
-/// The state directories (and files) an agent CLI writes as it works, per preset (the one list
-/// of them; docs/sandbox.md shows it). What of them a runner is granted on this machine — only
-/// those that exist, and for Codex under its profile none but a throwaway view — is
-/// [`super::StateGrant::decide`].
-pub fn state_dirs(preset: Option<&str>) -> Vec<PathBuf> {
-    let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else {
-        return Vec::new();
-    };
-    let mut dirs = Vec::new();
-    match preset {
-        Some("claude") => {
-            dirs.push(match std::env::var_os("CLAUDE_CONFIG_DIR") {
-                Some(dir) => PathBuf::from(dir),
-                None => home.join(".claude"),
-            });
-            dirs.push(home.join(".claude.json"));
-            dirs.push(home.join(".claude.json.backup"));
-        }
-        Some("codex") => dirs.extend(codex_home()),
-        Some("gemini") => dirs.push(home.join(".gemini")),
-        Some("aider") => dirs.push(home.join(".aider")),
-        _ => return dirs,
-    }
-    dirs.push(home.join(".cache"));
-    dirs.push(home.join(".npm"));
-    dirs
-}
-
-/// The credential files of an agent CLI (by [`cli_of`]'s name): the only state a turn may leave
-/// behind, copied back from its throwaway view when the CLI refreshed a login during the turn.
-pub fn credentials(cli: Option<&str>) -> Vec<PathBuf> {
-    let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else {
-        return Vec::new();
-    };
-    let canonical = |p: PathBuf| {
-        // The state directories are granted by their real paths; the file need not exist yet.
-        match (
-            p.parent().and_then(|d| std::fs::canonicalize(d).ok()),
-            p.file_name(),
-        ) {
-            (Some(dir), Some(name)) => dir.join(name),
-            _ => p,
-        }
-    };
-    let files = match cli {
-        Some("claude") => vec![
-            match std::env::var_os("CLAUDE_CONFIG_DIR") {
-                Some(dir) => PathBuf::from(dir),
-                None => home.join(".claude"),
-            }
-            .join(".credentials.json"),
-        ],
-        Some("codex") => codex_home()
-            .map(|h| h.join("auth.json"))
-            .into_iter()
-            .collect(),
-        Some("gemini") => vec![home.join(".gemini").join("oauth_creds.json")],
-        _ => Vec::new(),
-    };
-    files.into_iter().map(canonical).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_command_line_starting_a_cli_gets_that_clis_state() {
-        let argv = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(cli_of(&argv(&["/opt/x/claude", "-p"])), Some("claude"));
-        assert_eq!(cli_of(&argv(&["codex", "exec"])), Some("codex"));
-        assert_eq!(cli_of(&argv(&["sh", "claude"])), None);
-        assert_eq!(cli_of(&argv(&["claude-wrapper"])), None);
-        assert_eq!(cli_of(&[]), None);
-    }
 
     #[test]
     fn include_targets_are_protected_relative_to_their_config() {

@@ -248,7 +248,9 @@ impl Session<'_> {
                     // The state belongs to the CLI: a command line starting one gets it too.
                     spec.preset
                         .as_deref()
-                        .or_else(|| crate::sandbox::paths::cli_of(&setup.argv)),
+                        .and_then(crate::runner::presets::preset)
+                        .or_else(|| crate::runner::presets::by_program(&setup.argv))
+                        .map(|p| p.agent),
                 )
             }),
             // The turn's out/, and the preset's scratch working directory where it has one.

@@ -5,18 +5,16 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::receipt::{
-    Attempt, MAX_STDOUT_BYTES, ReceiptError, Search, extract_from_stdout, json_kind, sanitize_line,
+    Attempt, MAX_STDOUT_BYTES, ReceiptError, Search, extract_from_stdout, sanitize_line,
 };
 
 /// Extract the receipt JSON text from a runner's stdout, per preset (its envelope first, then
 /// exactly one JSON object, optionally in one fenced block).
 pub fn extract(preset: Option<&str>, stdout: &str) -> Result<String, ReceiptError> {
-    match preset {
-        Some("claude") => extract_from_stdout(&claude_envelope(stdout)?),
-        Some("codex") => extract_from_stdout(&codex_events(stdout)?),
-        Some("gemini") => extract_from_stdout(&gemini_events(stdout)?),
-        // aider and custom runners print plain text.
-        _ => extract_from_stdout(stdout),
+    match preset.and_then(super::preset).and_then(|p| p.envelope) {
+        Some(unwrap) => extract_from_stdout(&unwrap(stdout)?),
+        // A CLI that prints plain text (aider), and custom runners.
+        None => extract_from_stdout(stdout),
     }
 }
 
@@ -34,7 +32,7 @@ pub(super) fn excerpt(text: &str) -> String {
 
 /// The one JSON object a CLI printed as its envelope: the whole output, or else the last
 /// top-level object in it (some versions print a warning line before it).
-fn envelope(
+pub(super) fn only_envelope(
     cli: &str,
     flag: &str,
     stdout: &str,
@@ -78,7 +76,7 @@ pub(super) fn last_object(text: &str) -> Option<serde_json::Map<String, Value>> 
 
 /// The last line of `stdout` that is a JSON object whose `type` is `kind` (a stream's final
 /// event).
-fn last_event(stdout: &str, kind: &str) -> Option<serde_json::Map<String, Value>> {
+pub(super) fn last_event(stdout: &str, kind: &str) -> Option<serde_json::Map<String, Value>> {
     stdout.lines().rev().find_map(|line| {
         let line = line.trim();
         if !line.starts_with('{') {
@@ -93,71 +91,8 @@ fn last_event(stdout: &str, kind: &str) -> Option<serde_json::Map<String, Value>
     })
 }
 
-/// Claude Code `--output-format stream-json` (its last `result` event) or `json` (the one
-/// envelope): `{subtype, is_error, result, structured_output, …}`.
-fn claude_envelope(stdout: &str) -> Result<String, ReceiptError> {
-    within_limit(stdout)?;
-    let env = match last_event(stdout, "result") {
-        Some(env) => env,
-        None => envelope("Claude Code", "--output-format stream-json", stdout)?,
-    };
-    let subtype = env.get("subtype").and_then(Value::as_str).unwrap_or("");
-    let said = || {
-        let errors = env
-            .get("errors")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            })
-            .unwrap_or_default();
-        let result = env.get("result").and_then(Value::as_str).unwrap_or("");
-        match (result.trim().is_empty(), errors.is_empty()) {
-            (false, _) => excerpt(result),
-            (true, false) => excerpt(&errors),
-            (true, true) => "no message".to_string(),
-        }
-    };
-    if subtype == "error_max_structured_output_retries" {
-        return Err(ReceiptError::Invalid(format!(
-            "Claude Code gave up (error_max_structured_output_retries): the model did not produce \
-             output matching the receipt schema in its attempts ({})",
-            said()
-        )));
-    }
-    // An unreachable server is reported as `subtype: success` with `is_error: true`.
-    if env.get("is_error").and_then(Value::as_bool) == Some(true) {
-        return Err(ReceiptError::Invalid(format!(
-            "Claude Code reported an error: {}",
-            said()
-        )));
-    }
-    if subtype != "success" {
-        return Err(ReceiptError::Invalid(format!(
-            "Claude Code stopped with subtype {:?} instead of success: {}",
-            excerpt(subtype),
-            said()
-        )));
-    }
-    match env.get("structured_output") {
-        Some(Value::Object(receipt)) => serde_json::to_string(receipt)
-            .map_err(|e| ReceiptError::Invalid(format!("cannot re-encode structured_output: {e}"))),
-        None | Some(Value::Null) => Err(ReceiptError::Missing(
-            "structured_output of Claude Code's JSON envelope (the model answered in text only, \
-             without calling the StructuredOutput tool)"
-                .into(),
-        )),
-        Some(other) => Err(ReceiptError::Invalid(format!(
-            "structured_output of Claude Code's JSON envelope is {}, not an object",
-            json_kind(other)
-        ))),
-    }
-}
-
 /// A CLI's whole standard output is refused past the protocol's limit, before it is parsed.
-fn within_limit(stdout: &str) -> Result<(), ReceiptError> {
+pub(super) fn within_limit(stdout: &str) -> Result<(), ReceiptError> {
     if stdout.len() > MAX_STDOUT_BYTES {
         return Err(ReceiptError::OutputTooLarge {
             size: stdout.len(),
@@ -165,161 +100,6 @@ fn within_limit(stdout: &str) -> Result<(), ReceiptError> {
         });
     }
     Ok(())
-}
-
-/// Codex `exec --json`: JSONL events; the receipt is the text of the last `agent_message` item.
-fn codex_events(stdout: &str) -> Result<String, ReceiptError> {
-    within_limit(stdout)?;
-    let mut events = 0usize;
-    let mut message: Option<String> = None;
-    let mut failed: Option<String> = None;
-    let mut last_error: Option<String> = None;
-    for line in stdout.lines() {
-        let Ok(Value::Object(event)) = serde_json::from_str::<Value>(line.trim()) else {
-            continue;
-        };
-        events += 1;
-        let message_of = |v: Option<&Value>| {
-            v.and_then(|v| v.get("message"))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
-        match event.get("type").and_then(Value::as_str) {
-            Some("item.completed") => {
-                let item = event.get("item");
-                let item_type = item.and_then(|i| i.get("type")).and_then(Value::as_str);
-                // `error` items are warnings such as "Model metadata … not found": not the answer.
-                if item_type == Some("agent_message") {
-                    message = item
-                        .and_then(|i| i.get("text"))
-                        .and_then(Value::as_str)
-                        .map(str::to_string);
-                }
-            }
-            Some("turn.failed") => {
-                failed =
-                    Some(message_of(event.get("error")).unwrap_or_else(|| "no message".into()));
-            }
-            // Top-level errors are often retries ("Reconnecting…"); they matter only without an answer.
-            Some("error") => {
-                last_error = event
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-            }
-            _ => {}
-        }
-    }
-    if let Some(reason) = failed {
-        return Err(ReceiptError::Invalid(format!(
-            "Codex reported a failed turn (turn.failed): {}",
-            excerpt(&reason)
-        )));
-    }
-    match (message, last_error) {
-        (Some(text), _) => Ok(text),
-        (None, Some(error)) => Err(ReceiptError::Invalid(format!(
-            "Codex ended without an agent message; its last error: {}",
-            excerpt(&error)
-        ))),
-        (None, None) if events == 0 => Err(ReceiptError::Invalid(format!(
-            "Codex printed no JSON events on stdout (expected JSONL from `codex exec --json`); it \
-             printed: {}",
-            if stdout.trim().is_empty() {
-                "nothing".into()
-            } else {
-                excerpt(stdout)
-            }
-        ))),
-        (None, None) => Err(ReceiptError::Missing(
-            "the final agent_message of Codex's --json events (the turn ended without one)".into(),
-        )),
-    }
-}
-
-/// Gemini CLI `--output-format stream-json`: JSONL events (`init`, `message`, `tool_use`,
-/// `tool_result`, `error`, `result`); the receipt is what the model said, its `assistant`
-/// messages in order. The final `result` event says whether the turn failed.
-fn gemini_events(stdout: &str) -> Result<String, ReceiptError> {
-    within_limit(stdout)?;
-    let mut events = 0usize;
-    let mut said = String::new();
-    let mut result: Option<serde_json::Map<String, Value>> = None;
-    let mut last_error: Option<String> = None;
-    for line in stdout.lines() {
-        let Ok(Value::Object(event)) = serde_json::from_str::<Value>(line.trim()) else {
-            continue;
-        };
-        let text = |key: &str| event.get(key).and_then(Value::as_str);
-        match text("type") {
-            Some("init" | "tool_use" | "tool_result") => {}
-            Some("message") => {
-                if text("role") == Some("assistant")
-                    && let Some(content) = text("content")
-                {
-                    said.push_str(content);
-                }
-            }
-            Some("error") => last_error = text("message").map(str::to_string),
-            Some("result") => result = Some(event.clone()),
-            _ => continue,
-        }
-        events += 1;
-    }
-    if events == 0 {
-        // `--output-format json` (a session saved before the preset streamed): one envelope.
-        return gemini_envelope(stdout);
-    }
-    if let Some(result) = &result
-        && result.get("status").and_then(Value::as_str) != Some("success")
-    {
-        let message = result
-            .get("error")
-            .and_then(|e| e.get("message").and_then(Value::as_str).map(excerpt))
-            .or_else(|| last_error.as_deref().map(excerpt))
-            .unwrap_or_else(|| "no message".into());
-        return Err(ReceiptError::Invalid(format!(
-            "Gemini CLI reported an error: {message}"
-        )));
-    }
-    if said.trim().is_empty() {
-        return Err(match (result, last_error) {
-            (None, Some(error)) => ReceiptError::Invalid(format!(
-                "Gemini CLI ended without an answer; its last error: {}",
-                excerpt(&error)
-            )),
-            _ => ReceiptError::Missing(
-                "the model's answer in Gemini CLI's stream-json events (no assistant message)"
-                    .into(),
-            ),
-        });
-    }
-    Ok(said)
-}
-
-/// Gemini CLI `--output-format json`: `{session_id, response, stats}` or `{…, error}`.
-fn gemini_envelope(stdout: &str) -> Result<String, ReceiptError> {
-    let env = envelope("Gemini CLI", "--output-format stream-json", stdout)?;
-    if let Some(error) = env.get("error").filter(|e| !e.is_null()) {
-        let message = error
-            .get("message")
-            .and_then(Value::as_str)
-            .map(excerpt)
-            .unwrap_or_else(|| excerpt(&error.to_string()));
-        return Err(ReceiptError::Invalid(format!(
-            "Gemini CLI reported an error: {message}"
-        )));
-    }
-    match env.get("response") {
-        Some(Value::String(text)) => Ok(text.clone()),
-        None | Some(Value::Null) => Err(ReceiptError::Missing(
-            "the response field of Gemini CLI's JSON envelope".into(),
-        )),
-        Some(other) => Err(ReceiptError::Invalid(format!(
-            "the response field of Gemini CLI's JSON envelope is {}, not a string",
-            json_kind(other)
-        ))),
-    }
 }
 
 #[cfg(test)]

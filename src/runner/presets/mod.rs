@@ -1,11 +1,18 @@
-//! Presets for real agent CLIs (Claude Code, Codex, Gemini CLI, aider): how each is started
-//! read-only with structured output (this table), how its receipt is taken out of what it prints
-//! (`envelope`), and what `interview runners` says about them (`installed`).
+//! Presets for real agent CLIs: one file per CLI (`claude.rs`, `codex.rs`, `gemini.rs`,
+//! `aider.rs`) holds all that differs between them — how it is started read-only with
+//! structured output, how its receipt is taken out of what it prints, its usage, its activity,
+//! its state for the sandbox. What they share: taking the receipt out (`envelope`), what a
+//! failed turn said and what it cost (`report`), the activity words (`activity`), and what
+//! `interview runners` says about them (`installed`).
 //!
 //! Not for: checking the receipt (that is `receipt`), or starting the process (`dispatch`).
 
 mod activity;
+mod aider;
+mod claude;
+mod codex;
 mod envelope;
+mod gemini;
 mod installed;
 mod report;
 
@@ -16,6 +23,11 @@ pub use report::{Usage, json_error, said_on_failure, usage};
 
 use super::{ReceiptFrom, RunnerSpec};
 use crate::protocol::wire::Family;
+use crate::receipt::ReceiptError;
+use crate::sandbox::Agent;
+
+/// Takes the receipt's text out of everything a CLI printed on stdout.
+type Unwrap = fn(&str) -> Result<String, ReceiptError>;
 
 /// One preset: the CLI it starts, the version its flags were checked against, and what it
 /// needs around it for a turn (see `docs/runners.md`).
@@ -42,11 +54,18 @@ pub struct Preset {
     /// How the CLI streams its events on stdout while it works (what the progress line reads
     /// the agent's activity from); `None` for a CLI that prints only at the end.
     pub events: Option<Events>,
+    /// Takes the receipt's text out of what the CLI printed (its JSON envelope or events),
+    /// before the one JSON object in it is looked for; `None`: the CLI prints plain text.
+    envelope: Option<Unwrap>,
+    /// The tokens and cost the CLI printed for a turn, where it printed them.
+    usage: fn(&str) -> Option<Usage>,
+    /// A policy file written for every turn and given as `{policy}`.
+    pub policy: Option<&'static str>,
+    /// `{read_files}` becomes `--read FILE` for each file the subject's facts name.
+    pub reads_files: bool,
+    /// What the sandbox must know of the CLI: its state, its credentials, its own sandbox.
+    pub agent: Agent,
 }
-
-/// Claude Code's own turn limit inside one interview turn (tool calls count): enough to read
-/// around a repository, small enough that a looping model stops well before the turn timeout.
-pub const CLAUDE_MAX_TURNS: &str = "30";
 
 /// What the brief says about the wire form, for presets given the wire schema.
 const WIRE_NOTE: &str = "In the schema you were given both forms are one object: set every \
@@ -56,153 +75,9 @@ const WIRE_NOTE: &str = "In the schema you were given both forms are one object:
 const SCRATCH_NOTE: &str = "You were started outside the repository and given its files by \
     absolute path; cite a file by its path relative to the repository root (`src/main.rs:12`).";
 
-/// Every preset, in the order `interview runners` lists them.
-pub const PRESETS: &[Preset] = &[
-    Preset {
-        name: "claude",
-        program: "claude",
-        checked: "2.1.332",
-        // Plan mode and a read-only tool list; the schema makes the CLI offer a
-        // `StructuredOutput` tool and return its input as `structured_output`. User settings
-        // only: the repository's `.claude/settings*.json` (hooks, env, endpoint) are not read,
-        // nor its MCP servers, skills or commands.
-        argv: &[
-            "claude",
-            "-p",
-            "--output-format",
-            "stream-json",
-            "--verbose",
-            "--json-schema",
-            "{wire_schema_text}",
-            "--permission-mode",
-            "plan",
-            "--tools",
-            "Read,Grep,Glob",
-            "--max-turns",
-            CLAUDE_MAX_TURNS,
-            "--no-session-persistence",
-            "--setting-sources",
-            "user",
-            "--strict-mcp-config",
-            "--disable-slash-commands",
-        ],
-        brief_on_stdin: true,
-        wire: Some(Family::Anthropic),
-        scratch_cwd: false,
-        env: &[],
-        returns: "Return the receipt by calling the StructuredOutput tool once, as your last step. \
-            You cannot write files: do not try to write receipt.json.",
-        events: Some(Events::Claude),
-    },
-    Preset {
-        name: "codex",
-        program: "codex",
-        checked: "0.171.0",
-        // `--disable plugins`: otherwise it runs `git ls-remote` on a plugins repository.
-        // An untrusted project's `.codex/config.toml` is not loaded (tested).
-        argv: &[
-            "codex",
-            "exec",
-            "--json",
-            "--ephemeral",
-            "--skip-git-repo-check",
-            "--sandbox",
-            "read-only",
-            "--disable",
-            "plugins",
-            "--output-schema",
-            "{wire_schema}",
-        ],
-        brief_on_stdin: true,
-        wire: Some(Family::OpenAi),
-        scratch_cwd: false,
-        env: &[],
-        returns: "Return the receipt as your final message: the JSON object alone, nothing \
-            around it. You cannot write files: do not try to write receipt.json.",
-        events: Some(Events::Codex),
-    },
-    Preset {
-        name: "gemini",
-        program: "gemini",
-        checked: "0.61.0",
-        // Started in an empty scratch directory (trusted for the session with `--skip-trust`):
-        // the repository's `.gemini/` settings, `.env` and extensions are never looked at; the
-        // repository is an included directory it may read. The policy denies leaving plan mode,
-        // writes, shell, web, memory and sub-agents; no extension and no MCP server is loaded.
-        argv: &[
-            "gemini",
-            "--skip-trust",
-            "--approval-mode",
-            "plan",
-            "--policy",
-            "{policy}",
-            "--include-directories",
-            "{worktree}",
-            "--output-format",
-            "stream-json",
-            "--extensions",
-            "none",
-            "--allowed-mcp-server-names",
-            "none",
-            "-p",
-            "Answer as the brief on standard input says: one receipt JSON object.",
-        ],
-        brief_on_stdin: true,
-        wire: None,
-        scratch_cwd: true,
-        env: &[],
-        returns: "Return the receipt as your final answer: the JSON object alone, nothing around \
-            it. You cannot write files: do not try to write receipt.json.",
-        events: Some(Events::Gemini),
-    },
-    Preset {
-        name: "aider",
-        program: "aider",
-        checked: "0.86.2",
-        // Ask mode and a dry run: no edits, no commits, no git at all. Started in an empty
-        // scratch directory, so the repository's `.aider.conf.yml` (its `load:` runs commands)
-        // and `.env` (endpoint, model) are not found; the files it needs are given read-only.
-        // Its history files go to the turn's out dir; a wide terminal keeps JSON from wrapping.
-        argv: &[
-            "aider",
-            "--chat-mode",
-            "ask",
-            "--dry-run",
-            "--no-git",
-            "--no-gitignore",
-            "--no-auto-commits",
-            "--no-auto-lint",
-            "--no-auto-test",
-            "--map-tokens",
-            "0",
-            "--yes-always",
-            "--no-suggest-shell-commands",
-            "--no-detect-urls",
-            "--no-check-update",
-            "--no-analytics",
-            "--no-show-model-warnings",
-            "--no-pretty",
-            "--no-stream",
-            "--no-fancy-input",
-            "--no-notifications",
-            "--no-restore-chat-history",
-            "--chat-history-file",
-            "{out}/aider.chat.history.md",
-            "--input-history-file",
-            "{out}/aider.input.history",
-            "{read_files}",
-            "--message-file",
-            "{brief}",
-        ],
-        brief_on_stdin: false,
-        wire: None,
-        scratch_cwd: true,
-        env: &[("COLUMNS", "100000"), ("LINES", "1000")],
-        returns: "Return the receipt as your answer: the JSON object alone, on one line, \
-            nothing around it. You cannot write files: do not try to write receipt.json.",
-        events: None,
-    },
-];
+/// Every preset, in the order `interview runners` lists them. A new CLI is one more file here
+/// with its `PRESET`, and one more line.
+pub const PRESETS: &[Preset] = &[claude::PRESET, codex::PRESET, gemini::PRESET, aider::PRESET];
 
 impl Preset {
     /// The argv, placeholders not yet expanded.
@@ -242,6 +117,13 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
 /// The preset named `name`, if there is one.
 pub fn lookup(name: &str) -> Option<RunnerSpec> {
     PRESETS.iter().find(|p| p.name == name).map(Preset::spec)
+}
+
+/// The preset whose CLI a command line starts (`claude …`, `/opt/bin/codex exec …`), by the
+/// program's file name: a command line starting one gets its state and its sandbox handling.
+pub fn by_program(argv: &[String]) -> Option<&'static Preset> {
+    let name = std::path::Path::new(argv.first()?).file_name()?.to_str()?;
+    PRESETS.iter().find(|p| p.program == name)
 }
 
 #[cfg(test)]
@@ -385,6 +267,17 @@ mod tests {
                 p.name
             );
         }
+    }
+
+    #[test]
+    fn a_command_line_starting_a_cli_gets_that_clis_state() {
+        let argv = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let cli_of = |a: &[&str]| by_program(&argv(a)).map(|p| p.name);
+        assert_eq!(cli_of(&["/opt/x/claude", "-p"]), Some("claude"));
+        assert_eq!(cli_of(&["codex", "exec"]), Some("codex"));
+        assert_eq!(cli_of(&["sh", "claude"]), None);
+        assert_eq!(cli_of(&["claude-wrapper"]), None);
+        assert_eq!(cli_of(&[]), None);
     }
 
     #[test]

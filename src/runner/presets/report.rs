@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::envelope::{excerpt, extract, last_object};
+use super::envelope::{excerpt, extract};
 use crate::receipt::ReceiptError;
 
 /// Tokens and cost of one turn, as the CLI reported them (absent when it did not).
@@ -56,107 +56,8 @@ impl Usage {
 /// The tokens and cost a preset's CLI printed for the turn (`None` without a preset or when it
 /// printed none).
 pub fn usage(preset: Option<&str>, stdout: &str) -> Option<Usage> {
-    let u64_at = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64);
-    let usage = match preset? {
-        "claude" => {
-            let env = last_object(stdout)?;
-            let u = env.get("usage");
-            Usage {
-                input_tokens: u.and_then(|u| {
-                    let base = u64_at(u, "input_tokens")?;
-                    Some(
-                        base + u64_at(u, "cache_read_input_tokens").unwrap_or(0)
-                            + u64_at(u, "cache_creation_input_tokens").unwrap_or(0),
-                    )
-                }),
-                output_tokens: u.and_then(|u| u64_at(u, "output_tokens")),
-                cost_usd: env.get("total_cost_usd").and_then(Value::as_f64),
-            }
-        }
-        "codex" => {
-            let mut total = Usage::default();
-            for line in stdout.lines() {
-                let Ok(event) = serde_json::from_str::<Value>(line.trim()) else {
-                    continue;
-                };
-                if event.get("type").and_then(Value::as_str) == Some("turn.completed")
-                    && let Some(u) = event.get("usage")
-                {
-                    total.add(&Usage {
-                        input_tokens: u64_at(u, "input_tokens"),
-                        output_tokens: u64_at(u, "output_tokens"),
-                        cost_usd: None,
-                    });
-                }
-            }
-            total
-        }
-        "gemini" => {
-            let env = last_object(stdout)?;
-            let stats = env.get("stats")?;
-            if stats.get("input_tokens").is_some() || stats.get("output_tokens").is_some() {
-                // `stream-json`: the `result` event's totals.
-                Usage {
-                    input_tokens: u64_at(stats, "input_tokens"),
-                    output_tokens: u64_at(stats, "output_tokens"),
-                    cost_usd: None,
-                }
-            } else {
-                // `json`: per model.
-                let mut total = Usage::default();
-                for model in stats.get("models")?.as_object()?.values() {
-                    let t = model.get("tokens");
-                    total.add(&Usage {
-                        input_tokens: t.and_then(|t| u64_at(t, "prompt")),
-                        output_tokens: t.and_then(|t| u64_at(t, "candidates")),
-                        cost_usd: None,
-                    });
-                }
-                total
-            }
-        }
-        "aider" => aider_usage(stdout),
-        _ => return None,
-    };
+    let usage = (super::preset(preset?)?.usage)(stdout)?;
     (!usage.is_empty()).then_some(usage)
-}
-
-/// aider's `Tokens: 1.2k sent, 50 received. Cost: $0.01 message, $0.02 session.` lines.
-fn aider_usage(stdout: &str) -> Usage {
-    let mut total = Usage::default();
-    for line in stdout.lines() {
-        let Some(rest) = line.trim().strip_prefix("Tokens: ") else {
-            continue;
-        };
-        let number = |text: &str| -> Option<u64> {
-            let text = text.trim().replace(',', "");
-            let (digits, scale) = match text.strip_suffix('k') {
-                Some(d) => (d.to_string(), 1000.0),
-                None => (text.clone(), 1.0),
-            };
-            digits
-                .parse::<f64>()
-                .ok()
-                .map(|n| (n * scale).round() as u64)
-        };
-        let sent = rest.split(" sent").next().and_then(number);
-        let received = rest
-            .split(", ")
-            .nth(1)
-            .and_then(|r| r.split(" received").next())
-            .and_then(number);
-        let cost = rest
-            .split("Cost: $")
-            .nth(1)
-            .and_then(|c| c.split(' ').next())
-            .and_then(|c| c.parse::<f64>().ok());
-        total.add(&Usage {
-            input_tokens: sent,
-            output_tokens: received,
-            cost_usd: cost,
-        });
-    }
-    total
 }
 
 /// The error a CLI run as a custom command printed as JSON (an envelope with `is_error`, a
@@ -272,8 +173,10 @@ mod tests {
     fn aider_usage_is_read_from_its_token_lines() {
         let u = usage(Some("aider"), recorded!("aider-fenced.txt")).unwrap();
         assert_eq!((u.input_tokens, u.output_tokens), (Some(10), Some(10)));
-        let u =
-            aider_usage("Tokens: 1.2k sent, 50 received. Cost: $0.01 message, $0.02 session.\n");
+        let u = super::super::aider::usage(
+            "Tokens: 1.2k sent, 50 received. Cost: $0.01 message, $0.02 session.\n",
+        )
+        .unwrap();
         assert_eq!(u.input_tokens, Some(1200));
         assert_eq!(u.output_tokens, Some(50));
         assert_eq!(u.cost_usd, Some(0.01));

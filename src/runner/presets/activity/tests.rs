@@ -3,6 +3,12 @@
 
 use super::*;
 use crate::ask::progress::activity_text;
+use crate::runner::presets::codex::unwrap_shell;
+
+/// Each CLI's reading of its events.
+const CLAUDE: Events = crate::runner::presets::claude::activity;
+const CODEX: Events = crate::runner::presets::codex::activity;
+const GEMINI: Events = crate::runner::presets::gemini::activity;
 
 macro_rules! recorded {
     ($file:literal) => {
@@ -24,7 +30,7 @@ fn some(s: &str) -> Option<String> {
 #[test]
 fn claude_code_thinks_reads_searches_and_answers() {
     let seen = each(
-        Events::Claude,
+        CLAUDE,
         recorded!("claude-stream.jsonl"),
         "/tmp/interview-test-cdpX8A",
     );
@@ -47,7 +53,7 @@ fn claude_code_thinks_reads_searches_and_answers() {
 
 #[test]
 fn codex_thinks_and_runs_commands_as_the_model_wrote_them() {
-    let seen = each(Events::Codex, recorded!("codex-stream.jsonl"), "/nowhere");
+    let seen = each(CODEX, recorded!("codex-stream.jsonl"), "/nowhere");
     assert_eq!(
         seen,
         [
@@ -69,7 +75,7 @@ fn codex_thinks_and_runs_commands_as_the_model_wrote_them() {
 #[test]
 fn gemini_cli_reads_searches_and_writes() {
     let seen = each(
-        Events::Gemini,
+        GEMINI,
         recorded!("gemini-stream.jsonl"),
         "/tmp/interview-test-XCQeLd",
     );
@@ -92,14 +98,11 @@ fn gemini_cli_reads_searches_and_writes() {
 fn error_outputs_say_nothing_of_their_own() {
     for line in recorded!("claude-stream-server-error.jsonl").lines() {
         // The CLI's synthetic error message is text: "writing" at most, never the error.
-        let w = words(Events::Claude, line.as_bytes(), Path::new("/r"));
+        let w = words(CLAUDE, line.as_bytes(), Path::new("/r"));
         assert!(w.is_none() || w.as_deref() == Some("writing"), "{w:?}");
     }
     for line in recorded!("gemini-stream-server-error.jsonl").lines() {
-        assert_eq!(
-            words(Events::Gemini, line.as_bytes(), Path::new("/r")),
-            None
-        );
+        assert_eq!(words(GEMINI, line.as_bytes(), Path::new("/r")), None);
     }
 }
 
@@ -108,19 +111,19 @@ fn a_path_outside_the_repository_is_shown_as_it_is_and_the_root_as_a_dot() {
     let line =
         r#"{"type":"tool_use","tool_name":"list_directory","parameters":{"dir_path":"/repo"}}"#;
     assert_eq!(
-        words(Events::Gemini, line.as_bytes(), Path::new("/repo")),
+        words(GEMINI, line.as_bytes(), Path::new("/repo")),
         some("listing .")
     );
     let line =
         r#"{"type":"tool_use","tool_name":"read_file","parameters":{"file_path":"/etc/hosts"}}"#;
     assert_eq!(
-        words(Events::Gemini, line.as_bytes(), Path::new("/repo")),
+        words(GEMINI, line.as_bytes(), Path::new("/repo")),
         some("reading /etc/hosts")
     );
     // A prefix of a name is not the directory.
     let line = r#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Read","input":{"file_path":"/repo2/x.rs"}}]}}"#;
     assert_eq!(
-        words(Events::Claude, line.as_bytes(), Path::new("/repo")),
+        words(CLAUDE, line.as_bytes(), Path::new("/repo")),
         some("reading /repo2/x.rs")
     );
 }
@@ -146,15 +149,15 @@ fn shown(events: Events, line: &str) -> String {
 fn escape_bytes_and_control_characters_in_an_event_never_reach_the_line() {
     let lines = [
         (
-            Events::Claude,
+            CLAUDE,
             r#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Read\u001b[2J","input":{"file_path":"/repo/a\u001b]52;c;QUFB\u0007\rb\n.rs"}}]}}"#,
         ),
         (
-            Events::Codex,
+            CODEX,
             r#"{"type":"item.started","item":{"type":"command_execution","command":"/bin/bash -lc 'echo \u001b[31mred\u009b2J\u202e'"}}"#,
         ),
         (
-            Events::Gemini,
+            GEMINI,
             r#"{"type":"tool_use","tool_name":"x\u0000\u0008y","parameters":{"command":"a\u001bcb"}}"#,
         ),
     ];
@@ -173,7 +176,7 @@ fn a_huge_value_is_cut_to_a_few_words() {
     let line = serde_json::json!({"type": "tool_use", "tool_name": "read_file",
         "parameters": {"file_path": "x".repeat(200_000)}})
     .to_string();
-    let text = shown(Events::Gemini, &line);
+    let text = shown(GEMINI, &line);
     assert!(text.chars().count() <= 90, "{}", text.chars().count());
     assert!(text.starts_with(" · reading xxx"), "{text}");
 }
@@ -206,7 +209,7 @@ fn what_is_not_an_event_of_the_family_says_nothing_and_never_panics() {
         deep_object.as_bytes(),
     ];
     for line in bad {
-        for events in [Events::Claude, Events::Codex, Events::Gemini] {
+        for events in [CLAUDE, CODEX, GEMINI] {
             let w = words(events, line, Path::new("/repo"));
             assert_eq!(w, None, "{events:?}: {:?}", String::from_utf8_lossy(line));
         }
@@ -217,14 +220,11 @@ fn what_is_not_an_event_of_the_family_says_nothing_and_never_panics() {
 fn an_unknown_tool_or_event_is_named_or_ignored() {
     let line = r#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"mcp__x__y","input":{}}]}}"#;
     assert_eq!(
-        words(Events::Claude, line.as_bytes(), Path::new("/r")),
+        words(CLAUDE, line.as_bytes(), Path::new("/r")),
         some("using mcp__x__y")
     );
     let line = r#"{"type":"stream_event","event":{"type":"content_block_delta"}}"#;
-    assert_eq!(
-        words(Events::Claude, line.as_bytes(), Path::new("/r")),
-        None
-    );
+    assert_eq!(words(CLAUDE, line.as_bytes(), Path::new("/r")), None);
     let line = r#"{"type":"item.started","item":{"type":"collab_tool_call","tool":"spawn"}}"#;
-    assert_eq!(words(Events::Codex, line.as_bytes(), Path::new("/r")), None);
+    assert_eq!(words(CODEX, line.as_bytes(), Path::new("/r")), None);
 }

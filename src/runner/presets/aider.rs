@@ -1,0 +1,102 @@
+//! aider: ask mode as a dry run without git, started in an empty scratch directory with the
+//! files the subject's facts name given read-only; it prints its receipt as plain text.
+//! Everything that is aider's own is here.
+
+use super::{Preset, Usage};
+use crate::sandbox::Agent;
+
+pub(super) const PRESET: Preset = Preset {
+    name: "aider",
+    program: "aider",
+    checked: "0.86.2",
+    // Ask mode and a dry run: no edits, no commits, no git at all. Started in an empty
+    // scratch directory, so the repository's `.aider.conf.yml` (its `load:` runs commands)
+    // and `.env` (endpoint, model) are not found; the files it needs are given read-only.
+    // Its history files go to the turn's out dir; a wide terminal keeps JSON from wrapping.
+    argv: &[
+        "aider",
+        "--chat-mode",
+        "ask",
+        "--dry-run",
+        "--no-git",
+        "--no-gitignore",
+        "--no-auto-commits",
+        "--no-auto-lint",
+        "--no-auto-test",
+        "--map-tokens",
+        "0",
+        "--yes-always",
+        "--no-suggest-shell-commands",
+        "--no-detect-urls",
+        "--no-check-update",
+        "--no-analytics",
+        "--no-show-model-warnings",
+        "--no-pretty",
+        "--no-stream",
+        "--no-fancy-input",
+        "--no-notifications",
+        "--no-restore-chat-history",
+        "--chat-history-file",
+        "{out}/aider.chat.history.md",
+        "--input-history-file",
+        "{out}/aider.input.history",
+        "{read_files}",
+        "--message-file",
+        "{brief}",
+    ],
+    brief_on_stdin: false,
+    wire: None,
+    scratch_cwd: true,
+    env: &[("COLUMNS", "100000"), ("LINES", "1000")],
+    returns: "Return the receipt as your answer: the JSON object alone, on one line, \
+        nothing around it. You cannot write files: do not try to write receipt.json.",
+    events: None,
+    envelope: None,
+    usage,
+    policy: None,
+    reads_files: true,
+    agent: Agent {
+        state: |home| vec![home.join(".aider")],
+        // None: aider reads its keys from the environment.
+        credentials: |_| Vec::new(),
+        nested: None,
+    },
+};
+
+/// aider's `Tokens: 1.2k sent, 50 received. Cost: $0.01 message, $0.02 session.` lines.
+pub(super) fn usage(stdout: &str) -> Option<Usage> {
+    let mut total = Usage::default();
+    for line in stdout.lines() {
+        let Some(rest) = line.trim().strip_prefix("Tokens: ") else {
+            continue;
+        };
+        let number = |text: &str| -> Option<u64> {
+            let text = text.trim().replace(',', "");
+            let (digits, scale) = match text.strip_suffix('k') {
+                Some(d) => (d.to_string(), 1000.0),
+                None => (text.clone(), 1.0),
+            };
+            digits
+                .parse::<f64>()
+                .ok()
+                .map(|n| (n * scale).round() as u64)
+        };
+        let sent = rest.split(" sent").next().and_then(number);
+        let received = rest
+            .split(", ")
+            .nth(1)
+            .and_then(|r| r.split(" received").next())
+            .and_then(number);
+        let cost = rest
+            .split("Cost: $")
+            .nth(1)
+            .and_then(|c| c.split(' ').next())
+            .and_then(|c| c.parse::<f64>().ok());
+        total.add(&Usage {
+            input_tokens: sent,
+            output_tokens: received,
+            cost_usd: cost,
+        });
+    }
+    Some(total)
+}

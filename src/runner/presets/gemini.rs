@@ -1,0 +1,224 @@
+//! Gemini CLI: headless in plan mode under a policy that denies every writing tool, started in
+//! an empty scratch directory with the repository included; its receipt is what the model said
+//! in its `stream-json` events. Everything that is Gemini CLI's own is here.
+
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::activity::{target, tool_activity};
+use super::envelope::{excerpt, last_object, only_envelope, within_limit};
+use super::{Preset, Usage};
+use crate::receipt::{ReceiptError, json_kind};
+use crate::sandbox::Agent;
+
+/// Gemini CLI's policy for every turn: read-only tools only. Denies what plan mode would let
+/// a model reach by leaving it (`exit_plan_mode` switches to YOLO mode), and everything that
+/// writes, runs, fetches or delegates.
+pub const POLICY: &str = r#"# Written by interview for one turn: the model may only read.
+[[rule]]
+toolName = ["exit_plan_mode", "enter_plan_mode", "write_file", "replace", "run_shell_command", "invoke_agent", "web_fetch", "google_web_search", "save_memory", "activate_skill", "write_todos", "ask_user"]
+decision = "deny"
+priority = 999
+denyMessage = "interview: this turn is read-only. Return the receipt as your final answer."
+
+[[rule]]
+toolName = "*"
+mcpName = "*"
+decision = "deny"
+priority = 999
+denyMessage = "interview: no MCP tools in an interview turn."
+"#;
+
+pub(super) const PRESET: Preset = Preset {
+    name: "gemini",
+    program: "gemini",
+    checked: "0.61.0",
+    // Started in an empty scratch directory (trusted for the session with `--skip-trust`):
+    // the repository's `.gemini/` settings, `.env` and extensions are never looked at; the
+    // repository is an included directory it may read. The policy denies leaving plan mode,
+    // writes, shell, web, memory and sub-agents; no extension and no MCP server is loaded.
+    argv: &[
+        "gemini",
+        "--skip-trust",
+        "--approval-mode",
+        "plan",
+        "--policy",
+        "{policy}",
+        "--include-directories",
+        "{worktree}",
+        "--output-format",
+        "stream-json",
+        "--extensions",
+        "none",
+        "--allowed-mcp-server-names",
+        "none",
+        "-p",
+        "Answer as the brief on standard input says: one receipt JSON object.",
+    ],
+    brief_on_stdin: true,
+    wire: None,
+    scratch_cwd: true,
+    env: &[],
+    returns: "Return the receipt as your final answer: the JSON object alone, nothing around \
+        it. You cannot write files: do not try to write receipt.json.",
+    events: Some(activity),
+    envelope: Some(envelope),
+    usage,
+    policy: Some(POLICY),
+    reads_files: false,
+    agent: Agent {
+        state: |home| vec![home.join(".gemini")],
+        credentials: |home| vec![home.join(".gemini").join("oauth_creds.json")],
+        nested: None,
+    },
+};
+
+/// Gemini CLI `--output-format stream-json`: JSONL events (`init`, `message`, `tool_use`,
+/// `tool_result`, `error`, `result`); the receipt is what the model said, its `assistant`
+/// messages in order. The final `result` event says whether the turn failed.
+fn envelope(stdout: &str) -> Result<String, ReceiptError> {
+    within_limit(stdout)?;
+    let mut events = 0usize;
+    let mut said = String::new();
+    let mut result: Option<serde_json::Map<String, Value>> = None;
+    let mut last_error: Option<String> = None;
+    for line in stdout.lines() {
+        let Ok(Value::Object(event)) = serde_json::from_str::<Value>(line.trim()) else {
+            continue;
+        };
+        let text = |key: &str| event.get(key).and_then(Value::as_str);
+        match text("type") {
+            Some("init" | "tool_use" | "tool_result") => {}
+            Some("message") => {
+                if text("role") == Some("assistant")
+                    && let Some(content) = text("content")
+                {
+                    said.push_str(content);
+                }
+            }
+            Some("error") => last_error = text("message").map(str::to_string),
+            Some("result") => result = Some(event.clone()),
+            _ => continue,
+        }
+        events += 1;
+    }
+    if events == 0 {
+        // `--output-format json` (a session saved before the preset streamed): one envelope.
+        return json_envelope(stdout);
+    }
+    if let Some(result) = &result
+        && result.get("status").and_then(Value::as_str) != Some("success")
+    {
+        let message = result
+            .get("error")
+            .and_then(|e| e.get("message").and_then(Value::as_str).map(excerpt))
+            .or_else(|| last_error.as_deref().map(excerpt))
+            .unwrap_or_else(|| "no message".into());
+        return Err(ReceiptError::Invalid(format!(
+            "Gemini CLI reported an error: {message}"
+        )));
+    }
+    if said.trim().is_empty() {
+        return Err(match (result, last_error) {
+            (None, Some(error)) => ReceiptError::Invalid(format!(
+                "Gemini CLI ended without an answer; its last error: {}",
+                excerpt(&error)
+            )),
+            _ => ReceiptError::Missing(
+                "the model's answer in Gemini CLI's stream-json events (no assistant message)"
+                    .into(),
+            ),
+        });
+    }
+    Ok(said)
+}
+
+/// Gemini CLI `--output-format json`: `{session_id, response, stats}` or `{…, error}`.
+fn json_envelope(stdout: &str) -> Result<String, ReceiptError> {
+    let env = only_envelope("Gemini CLI", "--output-format stream-json", stdout)?;
+    if let Some(error) = env.get("error").filter(|e| !e.is_null()) {
+        let message = error
+            .get("message")
+            .and_then(Value::as_str)
+            .map(excerpt)
+            .unwrap_or_else(|| excerpt(&error.to_string()));
+        return Err(ReceiptError::Invalid(format!(
+            "Gemini CLI reported an error: {message}"
+        )));
+    }
+    match env.get("response") {
+        Some(Value::String(text)) => Ok(text.clone()),
+        None | Some(Value::Null) => Err(ReceiptError::Missing(
+            "the response field of Gemini CLI's JSON envelope".into(),
+        )),
+        Some(other) => Err(ReceiptError::Invalid(format!(
+            "the response field of Gemini CLI's JSON envelope is {}, not a string",
+            json_kind(other)
+        ))),
+    }
+}
+
+/// The tokens and cost it printed for the turn.
+fn usage(stdout: &str) -> Option<Usage> {
+    let u64_at = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64);
+    Some({
+        let env = last_object(stdout)?;
+        let stats = env.get("stats")?;
+        if stats.get("input_tokens").is_some() || stats.get("output_tokens").is_some() {
+            // `stream-json`: the `result` event's totals.
+            Usage {
+                input_tokens: u64_at(stats, "input_tokens"),
+                output_tokens: u64_at(stats, "output_tokens"),
+                cost_usd: None,
+            }
+        } else {
+            // `json`: per model.
+            let mut total = Usage::default();
+            for model in stats.get("models")?.as_object()?.values() {
+                let t = model.get("tokens");
+                total.add(&Usage {
+                    input_tokens: t.and_then(|t| u64_at(t, "prompt")),
+                    output_tokens: t.and_then(|t| u64_at(t, "candidates")),
+                    cost_usd: None,
+                });
+            }
+            total
+        }
+    })
+}
+
+// Gemini CLI: `{"type":"tool_use","tool_name":"read_file","parameters":{"file_path":"/abs/x"}}`,
+// `{"type":"message","role":"assistant","content":"…","delta":true}`.
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum GeminiEvent {
+    Message {
+        #[serde(default)]
+        role: String,
+    },
+    ToolUse {
+        tool_name: String,
+        #[serde(default)]
+        parameters: Value,
+    },
+    #[serde(other)]
+    Other,
+}
+
+/// What it is doing now, from one of its `stream-json` events.
+pub(super) fn activity(line: &str, root: &Path) -> Option<String> {
+    match serde_json::from_str(line).ok()? {
+        GeminiEvent::Message { role } if role == "assistant" => Some("writing".into()),
+        GeminiEvent::ToolUse {
+            tool_name,
+            parameters,
+        } => Some(tool_activity(
+            &tool_name,
+            target(&parameters, root).as_deref(),
+        )),
+        _ => None,
+    }
+}

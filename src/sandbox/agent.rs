@@ -1,0 +1,86 @@
+//! What the sandbox must know of the agent CLI a runner starts: the state it writes as it works,
+//! its credential files, and — for a CLI whose own sandbox cannot start inside ours — how its
+//! command line hands its commands to ours instead.
+//!
+//! The CLIs themselves are described by their presets (`runner/presets/`), which give the
+//! sandbox an [`Agent`]; nothing here names a CLI.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// One agent CLI, as the sandbox sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct Agent {
+    /// The state directories (and files) it writes as it works, given HOME (the one list of
+    /// them; docs/sandbox.md shows it). `~/.cache` and `~/.npm` are added for every CLI.
+    pub state: fn(&Path) -> Vec<PathBuf>,
+    /// Its credential files, given HOME: the only state a turn may leave behind, copied back from
+    /// its throwaway view when the CLI refreshed a login during the turn.
+    pub credentials: fn(&Path) -> Vec<PathBuf>,
+    /// Set for a CLI that starts its commands in a sandbox of its own, which cannot start inside
+    /// ours.
+    pub nested: Option<Nested>,
+}
+
+/// A CLI whose own sandbox cannot start inside ours (see docs/sandbox.md, "Codex inside the
+/// sandbox").
+#[derive(Debug, Clone, Copy)]
+pub struct Nested {
+    /// The command line with its own read-only sandbox replaced by one that leaves the file
+    /// system to ours, where ours has Landlock and a mount namespace; `None`: nothing to
+    /// replace (another mode, the person's choice), the command line stays as it is.
+    pub within_ours: fn(&[String]) -> Option<Vec<String>>,
+    /// Whether the command line starts its commands in the CLI's own sandbox.
+    pub uses_own_sandbox: fn(&[String]) -> bool,
+    /// Said once on stderr when its own sandbox is needed and cannot start.
+    pub warning: &'static str,
+    /// Its home: under the replacement the only state it needs, shown as a throwaway view.
+    pub home: fn() -> Option<PathBuf>,
+}
+
+/// The state directories (and files) `cli` writes as it works: its own, `~/.cache` and `~/.npm`
+/// (nothing without a CLI or without HOME). What of them a runner is granted on this machine —
+/// only those that exist, and under a [`Nested`] replacement none but a throwaway view of its
+/// home — is [`super::StateGrant::decide`].
+pub fn state_dirs(cli: Option<&Agent>) -> Vec<PathBuf> {
+    let (Some(cli), Some(home)) = (cli, std::env::var_os("HOME").map(PathBuf::from)) else {
+        return Vec::new();
+    };
+    let mut dirs = (cli.state)(&home);
+    dirs.push(home.join(".cache"));
+    dirs.push(home.join(".npm"));
+    dirs
+}
+
+/// The credential files of `cli`, by the real path of their directory (the state directories
+/// are granted by their real paths; the file need not exist yet).
+pub fn credentials(cli: Option<&Agent>) -> Vec<PathBuf> {
+    let (Some(cli), Some(home)) = (cli, std::env::var_os("HOME").map(PathBuf::from)) else {
+        return Vec::new();
+    };
+    let canonical = |p: PathBuf| match (
+        p.parent().and_then(|d| std::fs::canonicalize(d).ok()),
+        p.file_name(),
+    ) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => p,
+    };
+    (cli.credentials)(&home)
+        .into_iter()
+        .map(canonical)
+        .collect()
+}
+
+/// Say the CLI's warning on stderr the first time a command line of a [`Nested`] CLI that needs
+/// its own sandbox starts under Landlock (or Seatbelt). Returns whether it applies to `argv`.
+pub fn warn_once(cli: Option<&Agent>, argv: &[String], confined: bool) -> bool {
+    static SAID: AtomicBool = AtomicBool::new(false);
+    let Some(nested) = cli.and_then(|c| c.nested) else {
+        return false;
+    };
+    let applies = confined && (nested.uses_own_sandbox)(argv);
+    if applies && !SAID.swap(true, Ordering::Relaxed) {
+        crate::output::stderr_line(nested.warning);
+    }
+    applies
+}
