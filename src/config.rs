@@ -3,16 +3,20 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer, de};
 
 use crate::error::{Error, Result};
+use crate::protocol::ReceiptFrom;
+use crate::sandbox::Mode;
+use crate::session::OnChange;
 
 mod guard_allow;
 
 /// A configuration file larger than this is refused.
 const MAX_CONFIG_BYTES: u64 = 256 * 1024;
 
-/// One settings file, every field optional so files can be layered.
+/// One settings file, every field optional so files can be layered. Every value is typed here,
+/// at the edge: a wrong one fails to parse, and [`read_file`] names the file and the key.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConfigFile {
@@ -21,14 +25,15 @@ pub struct ConfigFile {
     pub turn_timeout: Option<u64>,
     pub grace: Option<u64>,
     pub retries: Option<u32>,
-    pub on_change: Option<String>,
+    pub on_change: Option<OnChange>,
     pub reflect_out: Option<String>,
     pub intent_out: Option<String>,
     pub intent: Option<IntentConfig>,
     /// `bell = false`: never ring the terminal bell before a decision (as `--no-bell`).
     pub bell: Option<bool>,
-    /// `auto`, `require` or `off` (`off` only from the local file: see docs/sandbox.md).
-    pub sandbox: Option<String>,
+    /// `auto`, `require`, `landlock-only` or `off` (`off` only from the local file: see
+    /// docs/sandbox.md).
+    pub sandbox: Option<Mode>,
     /// Globs of worktree paths `interview guard -- CMD` lets the command write (`target/**`).
     pub guard_allow: Option<Vec<String>>,
     /// Arguments added after the runner's own, e.g. `["--model", "NAME"]` (from `interview.toml`
@@ -37,19 +42,68 @@ pub struct ConfigFile {
 }
 
 /// `runner = "NAME"`, `runner = "CMD ARGS"` or `[runner] command = [...] receipt = "file"`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone)]
 pub enum RunnerSetting {
+    /// A preset's name or a command line (one that splits into words: checked when read).
     Name(String),
     Table(RunnerTable),
 }
 
+/// `[runner]`: a program of the person's own and where it leaves its receipt.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunnerTable {
+    /// The program and its arguments; never empty.
+    #[serde(deserialize_with = "non_empty_argv")]
     pub command: Vec<String>,
-    #[serde(default)]
-    pub receipt: Option<String>,
+    #[serde(default = "receipt_in_a_file")]
+    pub receipt: ReceiptFrom,
+}
+
+fn receipt_in_a_file() -> ReceiptFrom {
+    ReceiptFrom::File
+}
+
+fn non_empty_argv<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::Error> {
+    let argv = Vec::<String>::deserialize(d)?;
+    match argv.first() {
+        Some(program) if !program.trim().is_empty() => Ok(argv),
+        _ => Err(de::Error::custom(
+            "must name a program and its arguments, e.g. [\"python3\", \"tools/runner.py\"]",
+        )),
+    }
+}
+
+// By hand rather than `untagged`, which would swallow what is wrong inside a `[runner]` table.
+impl<'de> Deserialize<'de> for RunnerSetting {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Setting;
+        impl<'de> de::Visitor<'de> for Setting {
+            type Value = RunnerSetting;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a preset's name, a command line, or a [runner] table")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> std::result::Result<RunnerSetting, E> {
+                match shlex::split(text) {
+                    Some(words) if !words.is_empty() => Ok(RunnerSetting::Name(text.to_string())),
+                    Some(_) => Err(E::custom(
+                        "is empty; name a preset (\"builtin\", \"claude\", …) or a command line",
+                    )),
+                    None => Err(E::custom(format!(
+                        "{text:?} is not a command line (check the quoting)"
+                    ))),
+                }
+            }
+            fn visit_map<A: de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> std::result::Result<RunnerSetting, A::Error> {
+                RunnerTable::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(RunnerSetting::Table)
+            }
+        }
+        d.deserialize_any(Setting)
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -59,13 +113,11 @@ pub struct IntentConfig {
     pub globs: Option<Vec<String>>,
 }
 
-/// The command a shared `runner` setting would run, when it is not a preset's name.
-fn repository_command(setting: &RunnerSetting) -> Option<String> {
-    match setting {
-        RunnerSetting::Name(name) if crate::runner::is_preset_name(name.trim()) => None,
-        RunnerSetting::Name(name) => Some(name.clone()),
-        RunnerSetting::Table(table) => Some(table.command.join(" ")),
-    }
+/// What the repository's own file may not set, found by the command layer (which knows the
+/// runners): the key, and why.
+pub struct Refused {
+    pub key: &'static str,
+    pub why: String,
 }
 
 /// The merged settings of both files (local overrides shared).
@@ -79,35 +131,20 @@ pub struct Config {
 }
 
 impl Config {
-    pub fn load(worktree: &Path) -> Result<Config> {
+    /// Read both files. `repository_may` refuses what `interview.toml` may not set (a runner
+    /// of the repository's own, arguments beyond a model choice), before the local file is read.
+    pub fn load(
+        worktree: &Path,
+        repository_may: impl FnOnce(&ConfigFile) -> std::result::Result<(), Refused>,
+    ) -> Result<Config> {
         let shared_path = worktree.join("interview.toml");
         let local_path = worktree.join(".interview").join("config.toml");
         let mut shared = read_file(&shared_path)?;
         only_tighter(&mut shared, worktree);
-        // A repository may pick a preset, never a program of its own: that would run its code.
-        if let Some(setting) = &shared.runner
-            && let Some(command) = repository_command(setting)
-        {
+        if let Err(refused) = repository_may(&shared) {
             return Err(Error::Config {
-                path: shared_path.clone(),
-                message: format!(
-                    "runner: a repository may only choose a preset ({}), not the command {command:?}, \
-                     since nothing from the repository runs unless you ask for it: put it in \
-                     .interview/config.toml or pass --runner",
-                    crate::runner::preset_names().join(", ")
-                ),
-            });
-        }
-        if let Some(args) = &shared.runner_args
-            && let Err(why) = crate::runner::shared_args_allowed(args)
-        {
-            return Err(Error::Config {
-                path: shared_path.clone(),
-                message: format!(
-                    "runner_args: {why}; a repository may only choose the model (\"--model\", \
-                     \"NAME\"): put other arguments in .interview/config.toml or after `--` on \
-                     the command line"
-                ),
+                path: shared_path,
+                message: format!("{}: {}", refused.key, refused.why),
             });
         }
         // A committed `.interview/` (`.Interview/` on macOS) is never read as the local tier.
@@ -161,7 +198,7 @@ fn only_tighter(shared: &mut ConfigFile, worktree: &Path) {
             "interview: warning: interview.toml: {key} = {value} is ignored ({why})"
         ));
     };
-    if shared.sandbox.as_deref() == Some("off") {
+    if shared.sandbox == Some(Mode::Off) {
         warn(
             "sandbox",
             "\"off\"",
@@ -169,10 +206,10 @@ fn only_tighter(shared: &mut ConfigFile, worktree: &Path) {
         );
         shared.sandbox = None;
     }
-    if let Some(value @ ("ask" | "warn")) = shared.on_change.as_deref() {
+    if let Some(value @ (OnChange::Ask | OnChange::Warn)) = shared.on_change {
         warn(
             "on_change",
-            &format!("{value:?}"),
+            &format!("{:?}", value.as_str()),
             "a repository may only make the guard stricter (\"fail\"); use --on-change or .interview/config.toml",
         );
         shared.on_change = None;
@@ -212,8 +249,48 @@ fn read_file(path: &Path) -> Result<ConfigFile> {
     let text = crate::input::without_bom(&text);
     toml::from_str(text).map_err(|e| Error::Config {
         path: PathBuf::from(path),
-        message: e.to_string().trim_end().to_string(),
+        message: explain(text, &e),
     })
+}
+
+/// A parse error as `key: what is wrong (line N)`, the key found from where the error points.
+fn explain(text: &str, error: &toml::de::Error) -> String {
+    let whole = || error.to_string().trim_end().to_string();
+    let Some(span) = error.span() else {
+        return whole();
+    };
+    let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+    match key_at(text, span.start) {
+        Some(key) => format!("{key}: {} (line {line})", error.message().trim_end()),
+        None => whole(),
+    }
+}
+
+/// The dotted key (`runner.receipt`) whose entry holds byte `at` of a TOML document.
+fn key_at(text: &str, at: usize) -> Option<String> {
+    let document = toml::de::DeTable::parse(text).ok()?;
+    let mut key = Vec::new();
+    entry_at(document.get_ref(), at, &mut key).then(|| key.join("."))
+}
+
+/// Whether an entry of `table` (at any depth: a `[table]`'s span is only its header) holds byte
+/// `at`; its key is left in `key`.
+fn entry_at(table: &toml::de::DeTable, at: usize, key: &mut Vec<String>) -> bool {
+    for (name, value) in table.iter() {
+        key.push(name.get_ref().to_string());
+        let found = match value.get_ref() {
+            _ if name.span().contains(&at) => true,
+            toml::de::DeValue::Table(inner) => {
+                entry_at(inner, at, key) || value.span().contains(&at)
+            }
+            _ => value.span().contains(&at),
+        };
+        if found {
+            return true;
+        }
+        key.pop();
+    }
+    false
 }
 
 fn merge(shared: ConfigFile, local: ConfigFile) -> ConfigFile {
@@ -231,5 +308,33 @@ fn merge(shared: ConfigFile, local: ConfigFile) -> ConfigFile {
         sandbox: local.sandbox.or(shared.sandbox),
         guard_allow: local.guard_allow.or(shared.guard_allow),
         runner_args: local.runner_args.or(shared.runner_args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sandbox_mode_is_read_as_written_in_the_docs() {
+        for (text, mode) in [
+            ("auto", Mode::Auto),
+            ("require", Mode::Require),
+            ("landlock-only", Mode::LandlockOnly),
+            ("off", Mode::Off),
+        ] {
+            let file: ConfigFile = toml::from_str(&format!("sandbox = {text:?}")).unwrap();
+            assert_eq!(file.sandbox, Some(mode), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_parse_error_names_the_dotted_key_at_any_depth() {
+        let text = "max_turns = 2\n\n[runner]\ncommand = [\"sh\"]\nreceipt = \"x\"\n";
+        let error = toml::from_str::<ConfigFile>(text).unwrap_err();
+        assert_eq!(
+            explain(text, &error),
+            "runner.receipt: unknown variant `x`, expected `file` or `stdout` (line 5)"
+        );
     }
 }

@@ -8,6 +8,7 @@ mod architecture;
 mod ask;
 mod builtin;
 mod ci_replay;
+mod config_values;
 #[cfg(target_os = "linux")]
 mod descriptors;
 #[cfg(target_os = "linux")]

@@ -44,7 +44,7 @@ pub fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
             GuardOnChange::Fail => WhenChanged::Fail,
         },
         allow: {
-            let config = crate::config::Config::load(&repo.worktree)?;
+            let config = super::settings::load_config(&repo.worktree)?;
             let mut allow = config.file.guard_allow.unwrap_or_default();
             allow.extend(args.allow.iter().cloned());
             allow

@@ -7,7 +7,6 @@ use super::person::{Presentation, Who};
 use super::settings::RunSettings;
 use crate::ask::{AskError, Decision, DecisionId, Person, RecordingPerson, ReplayFile};
 use crate::cli::RunOptions;
-use crate::config::Config;
 use crate::error::{Result, code};
 use crate::session::lock::WorktreeLock;
 use crate::session::{Prepared, Repo, Session, history};
@@ -79,7 +78,7 @@ fn new_interview(
     find: impl FnOnce(&Repo, &RunSettings, &mut RecordingPerson<'_>) -> Result<Found>,
 ) -> Result<i32> {
     let repo = super::discover(cwd)?;
-    let config = Config::load(&repo.worktree)?;
+    let config = super::settings::load_config(&repo.worktree)?;
     let (kind, id, item_on_stdin) = about;
     let settings = RunSettings::resolve_for(run, &config, look, item_on_stdin)?;
     // Where the document goes must be able to take one, before anything is asked or written

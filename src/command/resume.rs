@@ -7,7 +7,6 @@ use super::person::{Presentation, Who};
 use super::settings::RunSettings;
 use crate::ask::{Person, RecordingPerson, ReplayFile};
 use crate::cli::RunOptions;
-use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::session::{Repo, history};
 
@@ -19,7 +18,7 @@ pub fn run(
     run: &RunOptions,
 ) -> Result<i32> {
     let repo = super::discover(cwd)?;
-    let config = Config::load(&repo.worktree)?;
+    let config = super::settings::load_config(&repo.worktree)?;
     let mut lock = super::lock(&repo, "resume")?;
     let listed = match session {
         Some(id) => history::find(&repo.worktree, Some(id))?,

@@ -10,7 +10,7 @@ use super::person::Presentation;
 use crate::ask::Missing;
 use crate::ask::progress::ProgressLook;
 use crate::cli::RunOptions;
-use crate::config::Config;
+use crate::config::{Config, Refused, RunnerSetting};
 use crate::error::{Error, Result};
 use crate::runner::RunnerSpec;
 use crate::session::resume::ResumeFlags;
@@ -107,20 +107,7 @@ impl RunSettings {
         let file = &config.file;
         // A configuration file's bad value exits 1 naming the file and the key; a bad flag
         // exits 2 naming the flag. Both before anything is asked.
-        let on_change = match file.on_change.as_deref() {
-            None => None,
-            Some("fail") => Some(OnChange::Fail),
-            Some("ask") => Some(OnChange::Ask),
-            Some("warn") => Some(OnChange::Warn),
-            Some(other) => {
-                return Err(config.bad_value(
-                    "on_change",
-                    |f| f.on_change.is_some(),
-                    &format!("must be \"fail\", \"ask\" or \"warn\", not {other:?}"),
-                ));
-            }
-        };
-        let on_change = match (run.on_change, on_change) {
+        let on_change = match (run.on_change, file.on_change) {
             (Some(flag), _) => flag,
             (None, Some(configured)) => configured,
             (None, None) if interactive => OnChange::Ask,
@@ -175,13 +162,21 @@ impl RunSettings {
                 "--turn-timeout must be at least 1 second".into(),
             ));
         }
-        let mut runner = RunnerSpec::resolve(run.runner.as_deref(), file.runner.as_ref())?;
+        let mut runner = match (run.runner.as_ref(), &file.runner) {
+            (Some(text), _) | (None, Some(RunnerSetting::Name(text))) => {
+                RunnerSpec::from_text(text)?
+            }
+            (None, Some(RunnerSetting::Table(table))) => {
+                RunnerSpec::command(table.command.clone(), table.receipt)
+            }
+            (None, None) => RunnerSpec::builtin()?,
+        };
         runner.extra_args = if run.runner_args.is_empty() {
             file.runner_args.clone().unwrap_or_default()
         } else {
             run.runner_args.clone()
         };
-        let sandbox = sandbox_setting(run.sandbox, file.sandbox.as_deref(), run.verbose)?;
+        let sandbox = sandbox_setting(run.sandbox.or(file.sandbox), run.verbose)?;
         let session = Settings {
             runner,
             max_turns,
@@ -265,23 +260,52 @@ impl RunSettings {
 /// `--sandbox` or the config's `sandbox` (default `auto`): what to enforce, and what to say of
 /// it at the first runner's start.
 fn sandbox_setting(
-    flag: Option<crate::sandbox::Mode>,
-    file: Option<&str>,
+    mode: Option<crate::sandbox::Mode>,
     verbose: bool,
 ) -> Result<(Option<crate::sandbox::Support>, Option<String>)> {
-    use crate::sandbox::Mode;
-    let mode = match (flag, file) {
-        (Some(mode), _) => mode,
-        (None, Some(text)) => Mode::parse_setting(text).ok_or_else(|| {
-            Error::Usage(format!(
-                "interview.toml: sandbox must be \"auto\", \"require\", \"landlock-only\" or \"off\", not {text:?}"
-            ))
-        })?,
-        (None, None) => Mode::Auto,
-    };
+    let mode = mode.unwrap_or_default();
     let decided = crate::sandbox::decide(mode)?;
-    let note = (mode != Mode::Off)
+    let note = (mode != crate::sandbox::Mode::Off)
         .then(|| crate::sandbox::note(&crate::sandbox::Support::probe(), verbose))
         .flatten();
     Ok((decided, note))
+}
+
+/// Both configuration files, with what `interview.toml` may not set refused (exit 1, naming
+/// the file and the key): a runner of the repository's own — anything but a preset's name —
+/// and runner arguments beyond a model choice.
+pub fn load_config(worktree: &Path) -> Result<Config> {
+    Config::load(worktree, |shared| {
+        // A repository may pick a preset, never a program of its own: that would run its code.
+        let command = match &shared.runner {
+            Some(RunnerSetting::Name(name)) if !crate::runner::is_preset_name(name.trim()) => {
+                Some(name.clone())
+            }
+            Some(RunnerSetting::Table(table)) => Some(table.command.join(" ")),
+            _ => None,
+        };
+        if let Some(command) = command {
+            return Err(Refused {
+                key: "runner",
+                why: format!(
+                    "a repository may only choose a preset ({}), not the command {command:?}, \
+                     since nothing from the repository runs unless you ask for it: put it in \
+                     .interview/config.toml or pass --runner",
+                    crate::runner::preset_names().join(", ")
+                ),
+            });
+        }
+        if let Some(args) = &shared.runner_args
+            && let Err(why) = crate::runner::shared_args_allowed(args)
+        {
+            return Err(Refused {
+                key: "runner_args",
+                why: format!(
+                    "{why}; a repository may only choose the model (\"--model\", \"NAME\"): put \
+                     other arguments in .interview/config.toml or after `--` on the command line"
+                ),
+            });
+        }
+        Ok(())
+    })
 }

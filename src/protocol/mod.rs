@@ -10,6 +10,16 @@ pub mod wire;
 
 use std::path::{Path, PathBuf};
 
+/// Where a runner leaves its receipt (`[runner] receipt` in `.interview/config.toml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReceiptFrom {
+    /// `$INTERVIEW_OUT/receipt.json`.
+    File,
+    /// Printed on stdout (extracted after the runner ends).
+    Stdout,
+}
+
 /// The environment variables every runner starts with.
 pub mod env {
     /// Path of `brief.md`: the rules, the facts, the transcript so far.

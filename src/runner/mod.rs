@@ -9,18 +9,8 @@ mod turn;
 
 pub use turn::{TurnSetup, files_to_read};
 
-use crate::config::RunnerSetting;
 use crate::error::{Error, Result};
-
-/// Where a runner leaves its receipt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ReceiptFrom {
-    /// `$INTERVIEW_OUT/receipt.json`.
-    File,
-    /// Printed on stdout (extracted after the runner ends).
-    Stdout,
-}
+pub use crate::protocol::ReceiptFrom;
 
 /// A resolved runner: what to start and how to talk to it.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -39,40 +29,22 @@ pub struct RunnerSpec {
 }
 
 impl RunnerSpec {
-    /// Resolve `--runner NAME|'CMD ARGS…'` (or the config's `runner`); default: `builtin`.
-    pub fn resolve(flag: Option<&str>, config: Option<&RunnerSetting>) -> Result<RunnerSpec> {
-        match (flag, config) {
-            (Some(text), _) => Self::from_text(text),
-            (None, Some(RunnerSetting::Name(text))) => Self::from_text(text),
-            (None, Some(RunnerSetting::Table(table))) => {
-                if table.command.is_empty() {
-                    return Err(Error::Usage(
-                        "interview.toml: runner.command is empty".into(),
-                    ));
-                }
-                let receipt = match table.receipt.as_deref() {
-                    None | Some("file") => ReceiptFrom::File,
-                    Some("stdout") => ReceiptFrom::Stdout,
-                    Some(other) => {
-                        return Err(Error::Usage(format!(
-                            "interview.toml: runner.receipt must be \"file\" or \"stdout\", not {other:?}"
-                        )));
-                    }
-                };
-                Ok(RunnerSpec {
-                    name: program_name(&table.command[0]),
-                    argv: table.command.clone(),
-                    brief_on_stdin: false,
-                    receipt,
-                    preset: None,
-                    extra_args: Vec::new(),
-                })
-            }
-            (None, None) => Self::builtin(),
+    /// A program of the person's own, `[runner] command = [...]` in `.interview/config.toml`
+    /// (`argv` is never empty: the configuration's type says so).
+    pub fn command(argv: Vec<String>, receipt: ReceiptFrom) -> RunnerSpec {
+        RunnerSpec {
+            name: argv.first().map(|p| program_name(p)).unwrap_or_default(),
+            argv,
+            brief_on_stdin: false,
+            receipt,
+            preset: None,
+            extra_args: Vec::new(),
         }
     }
 
-    fn from_text(text: &str) -> Result<RunnerSpec> {
+    /// `--runner NAME|'CMD ARGS…'` (or the configuration's `runner = "…"`): `builtin`, a preset's
+    /// name, or a command line.
+    pub fn from_text(text: &str) -> Result<RunnerSpec> {
         if text.trim() == "builtin" {
             return Self::builtin();
         }
@@ -104,7 +76,8 @@ impl RunnerSpec {
         Ok(self.clone())
     }
 
-    fn builtin() -> Result<RunnerSpec> {
+    /// The built-in interviewer, run from this executable (the default runner).
+    pub fn builtin() -> Result<RunnerSpec> {
         let exe = std::env::current_exe()
             .map_err(|e| Error::io("cannot find the interview executable", e))?;
         Ok(RunnerSpec {
@@ -118,9 +91,6 @@ impl RunnerSpec {
     }
 }
 
-/// Whether `interview.toml` (which the repository controls) may add `args` to a runner: only a
-/// model choice, `--model NAME`, `--model=NAME` or `-m NAME`. Anything else could undo what keeps
-/// a preset read-only (`--setting-sources project`, `-c model_provider=…`, `--yolo`).
 /// Whether `name` is the built-in runner's or a preset's name (not a command line).
 pub fn is_preset_name(name: &str) -> bool {
     name == "builtin" || presets::preset(name).is_some()
@@ -133,6 +103,9 @@ pub fn preset_names() -> Vec<&'static str> {
         .collect()
 }
 
+/// Whether `interview.toml` (which the repository controls) may add `args` to a runner: only a
+/// model choice, `--model NAME`, `--model=NAME` or `-m NAME`. Anything else could undo what keeps
+/// a preset read-only (`--setting-sources project`, `-c model_provider=…`, `--yolo`).
 pub fn shared_args_allowed(args: &[String]) -> std::result::Result<(), String> {
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {

@@ -64,7 +64,7 @@ pub use support::Support;
 
 /// `--sandbox auto|require|landlock-only|off` (config `sandbox`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Mode {
     /// Use what this machine offers; say once what is enforced.
     #[default]
@@ -76,18 +76,6 @@ pub enum Mode {
     LandlockOnly,
     /// No sandbox: only the change guard (detection).
     Off,
-}
-
-impl Mode {
-    pub fn parse_setting(text: &str) -> Option<Mode> {
-        match text {
-            "auto" => Some(Mode::Auto),
-            "require" => Some(Mode::Require),
-            "landlock-only" => Some(Mode::LandlockOnly),
-            "off" => Some(Mode::Off),
-            _ => None,
-        }
-    }
 }
 
 /// What a run of the tool applies to every runner it starts: decided once from the mode and the

@@ -12,11 +12,23 @@ use crate::receipt;
 
 /// What to do when the runner (or a guarded command) changed the repository (`--on-change`,
 /// `on_change` in the configuration).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum OnChange {
     Fail,
     Ask,
     Warn,
+}
+
+impl OnChange {
+    /// The value as it is written in a configuration file and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnChange::Fail => "fail",
+            OnChange::Ask => "ask",
+            OnChange::Warn => "warn",
+        }
+    }
 }
 
 impl Session<'_> {
