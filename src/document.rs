@@ -180,9 +180,21 @@ fn is_session_id(token: &str) -> bool {
             .all(|(i, b)| i == 8 || b.is_ascii_digit())
 }
 
-/// The text shown after the document is written when entries stayed open, naming them;
-/// `None` when nothing is open.
-pub fn open_questions_notice(done: &Done, skipped: bool) -> Option<String> {
+/// What became of the document at the end of a session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delivery {
+    /// Written to this file.
+    Written(std::path::PathBuf),
+    /// Printed (`--out -`, or "print it here instead"), nothing written.
+    Printed,
+    /// The person stopped without writing anything.
+    NotWritten,
+}
+
+/// The text shown at the end when entries stayed open, naming them and saying how many of them
+/// the person skipped (`skipped`: questions asked and not answered), in words that match what
+/// became of the document; `None` when nothing is open.
+pub fn open_questions_notice(done: &Done, skipped: usize, delivery: &Delivery) -> Option<String> {
     let open: Vec<&Entry> = done
         .entries
         .iter()
@@ -191,18 +203,29 @@ pub fn open_questions_notice(done: &Done, skipped: bool) -> Option<String> {
     if open.is_empty() {
         return None;
     }
-    let mut text = format!(
-        "ℹ️  {} topic(s) remain ambiguous{}:\n",
-        open.len(),
-        if skipped { " (Q&A was skipped)" } else { "" }
-    );
+    let skipped = skipped.min(open.len());
+    let why = match skipped {
+        0 => String::new(),
+        n if n == open.len() => " (Q&A was skipped)".to_string(),
+        n => format!(" ({n} of them skipped in the Q&A)"),
+    };
+    let mut text = format!("ℹ️  {} topic(s) remain ambiguous{why}:\n", open.len());
     for e in &open {
         text.push_str(&format!("  · {}\n", one_line(&e.title)));
     }
-    text.push_str(
-        "These entries are tagged clarity: open-question in the document.\n\
-         Run the interview again to resolve them when ready.\n",
-    );
+    text.push_str(match delivery {
+        Delivery::Written(_) => {
+            "These entries are tagged clarity: open-question in the document.\n\
+             Run the interview again to resolve them when ready.\n"
+        }
+        Delivery::Printed => {
+            "These entries are tagged clarity: open-question in the printed document.\n\
+             Run the interview again to resolve them when ready.\n"
+        }
+        Delivery::NotWritten => {
+            "No document was written: run the interview again to resolve them when ready.\n"
+        }
+    });
     Some(text)
 }
 
@@ -494,10 +517,42 @@ mod tests {
             entry("Which encodings?", Clarity::OpenQuestion, &[]),
             entry("seen", Clarity::Confirmed, &["a:1"]),
         ]);
-        let text = open_questions_notice(&d, true).unwrap();
+        let written = Delivery::Written("docs/interviews/x.md".into());
+        let text = open_questions_notice(&d, 1, &written).unwrap();
         assert!(text.starts_with("ℹ️  1 topic(s) remain ambiguous (Q&A was skipped):\n"));
         assert!(text.contains("  · Which encodings?\n"));
-        assert!(open_questions_notice(&done(vec![]), true).is_none());
+        assert!(open_questions_notice(&done(vec![]), 1, &written).is_none());
+    }
+
+    #[test]
+    fn notice_counts_the_skipped_topics_it_names() {
+        let d = done(
+            ["A", "B", "C", "D"]
+                .iter()
+                .map(|t| entry(t, Clarity::OpenQuestion, &[]))
+                .collect(),
+        );
+        let written = Delivery::Written("docs/interviews/x.md".into());
+        let text = open_questions_notice(&d, 2, &written).unwrap();
+        assert!(
+            text.starts_with("ℹ️  4 topic(s) remain ambiguous (2 of them skipped in the Q&A):\n"),
+            "{text}"
+        );
+        let text = open_questions_notice(&d, 0, &written).unwrap();
+        assert!(
+            text.starts_with("ℹ️  4 topic(s) remain ambiguous:\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn notice_says_what_became_of_the_document() {
+        let d = done(vec![entry("Scope", Clarity::OpenQuestion, &[])]);
+        let stopped = open_questions_notice(&d, 1, &Delivery::NotWritten).unwrap();
+        assert!(!stopped.contains("in the document"), "{stopped}");
+        assert!(stopped.contains("No document was written"), "{stopped}");
+        let printed = open_questions_notice(&d, 1, &Delivery::Printed).unwrap();
+        assert!(printed.contains("in the printed document"), "{printed}");
     }
 
     #[test]

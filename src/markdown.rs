@@ -1,6 +1,7 @@
 //! Markdown only the tool structures: text from a work item, a runner or a person is escaped so
-//! a CommonMark reader finds no heading, list, quote, fence, table, thematic break or HTML in it
-//! that the tool did not write, while a work item's own code blocks stay code blocks.
+//! a CommonMark reader finds no heading, quote, fence, table, thematic break or HTML in it that
+//! the tool did not write, while a work item's own code blocks stay code blocks and its list
+//! items stay list items (one level, their text escaped like the rest).
 //!
 //! Not for: deciding what a document contains (see `document`).
 
@@ -13,11 +14,13 @@ pub fn inline(text: &str) -> String {
     escape_line(&flat)
 }
 
-/// A block of text as paragraphs: every line kept (ended by a hard break), blank lines kept as
-/// paragraph breaks, nothing in it able to open a block of its own.
+/// A block of text as paragraphs and lists: every line kept (a paragraph's ended by a hard
+/// break), blank lines kept as paragraph breaks, a line that is a list item (`- x`, `* x`,
+/// `1. x`) a list item of one level, nothing in it able to open any other block.
 pub fn prose(text: &str) -> String {
-    let lines: Vec<String> = flatten(text).lines().map(escape_line).collect();
-    join_with_breaks(&lines)
+    let text = flatten(text);
+    let lines: Vec<&str> = text.lines().collect();
+    blocks(&lines, Lists::Kept)
 }
 
 /// A work item's text as the tool quotes it: a block quote whose prose is escaped like
@@ -27,10 +30,10 @@ pub fn prose(text: &str) -> String {
 pub fn quoted_item(text: &str) -> String {
     let text = flatten(text);
     let mut out: Vec<String> = Vec::new();
-    let mut paragraph: Vec<String> = Vec::new();
-    let flush = |paragraph: &mut Vec<String>, out: &mut Vec<String>| {
+    let mut paragraph: Vec<&str> = Vec::new();
+    let flush = |paragraph: &mut Vec<&str>, out: &mut Vec<String>| {
         if !paragraph.is_empty() {
-            out.push(join_with_breaks(paragraph));
+            out.push(blocks(paragraph, Lists::AsText));
             paragraph.clear();
         }
     };
@@ -73,9 +76,9 @@ pub fn quoted_item(text: &str) -> String {
             flush(&mut paragraph, &mut out);
             after_blank = true;
         } else {
-            last_was_list = is_list_item(line);
+            last_was_list = list_item(line).is_some();
             after_blank = false;
-            paragraph.push(escape_line(line));
+            paragraph.push(line);
         }
         i += 1;
     }
@@ -104,16 +107,53 @@ fn flatten(text: &str) -> String {
         .replace(['\r', '\u{2028}', '\u{2029}'], "\n")
 }
 
-/// Paragraphs (split at empty lines) whose lines, each but the last, end in a hard line break.
-fn join_with_breaks(lines: &[String]) -> String {
-    let paragraphs: Vec<String> = lines
-        .split(|l| l.is_empty())
-        .filter(|p| !p.is_empty())
-        .map(|p| p.join("\\\n"))
-        .collect();
-    let mut out = paragraphs.join("\n\n");
-    out.push('\n');
-    out
+/// Whether [`blocks`] keeps list items as list items or escapes their markers as text.
+#[derive(Clone, Copy, PartialEq)]
+enum Lists {
+    Kept,
+    AsText,
+}
+
+/// `lines` as blocks, a blank line between two: split at empty lines, then (with
+/// [`Lists::Kept`]) into runs of list items (each `- ` or its number, then its text escaped) and
+/// paragraphs (each line escaped and, but the last, ended by a hard line break). A list and a
+/// paragraph next to each other are apart, so neither runs into the other.
+fn blocks<'a>(lines: &[&'a str], lists: Lists) -> String {
+    let list_item = |line: &'a str| list_item(line).filter(|_| lists == Lists::Kept);
+    let mut out: Vec<String> = Vec::new();
+    for group in lines.split(|l| l.trim().is_empty()) {
+        for run in group.chunk_by(|a, b| list_item(a).is_some() == list_item(b).is_some()) {
+            let is_list = run.first().is_some_and(|l| list_item(l).is_some());
+            let block: Vec<String> = if is_list {
+                run.iter()
+                    .filter_map(|l| list_item(l))
+                    .map(|(marker, text)| format!("{marker} {}", escape_line(text)))
+                    .collect()
+            } else {
+                run.iter().map(|l| escape_line(l)).collect()
+            };
+            out.push(block.join(if is_list { "\n" } else { "\\\n" }));
+        }
+    }
+    let mut text = out.join("\n\n");
+    text.push('\n');
+    text
+}
+
+/// A line that is a list item with text: its marker as the tool writes it (`-` for any bullet,
+/// the number with its `.` or `)`) and its text.
+fn list_item(line: &str) -> Option<(String, &str)> {
+    let t = line.trim();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let (marker, rest) = match t.as_bytes().first()? {
+        b'-' | b'*' | b'+' => ("-".to_string(), &t[1..]),
+        _ if (1..=9).contains(&digits) && matches!(t.as_bytes().get(digits), Some(b'.' | b')')) => {
+            (t[..=digits].to_string(), &t[digits + 1..])
+        }
+        _ => return None,
+    };
+    let text = rest.strip_prefix([' ', '\t'])?.trim();
+    (!text.is_empty()).then_some((marker, text))
 }
 
 /// One line of text that cannot start a block: leading blanks dropped, a first character that
@@ -244,15 +284,6 @@ fn strip_indent(line: &str, n: usize) -> &str {
     &line[spaces.min(n)..]
 }
 
-fn is_list_item(line: &str) -> bool {
-    let t = line.trim_start();
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    t.starts_with("- ")
-        || t.starts_with("* ")
-        || t.starts_with("+ ")
-        || (digits > 0 && matches!(t.as_bytes().get(digits), Some(b'.' | b')')))
-}
-
 /// A fenced code block the tool writes: backticks one longer than any run inside.
 fn code_block(lang: &str, body: &[&str]) -> String {
     let longest = body
@@ -292,6 +323,19 @@ mod tests {
     #[test]
     fn prose_keeps_every_line() {
         assert_eq!(prose("a\nb\n\nc"), "a\\\nb\n\nc\n");
+    }
+
+    #[test]
+    fn list_items_stay_list_items_with_their_text_escaped() {
+        assert_eq!(
+            prose("Files:\n- `a.rs`: +1\n* # not a heading\n+ <b>\nafter"),
+            "Files:\n\n- `a.rs`: +1\n- \\# not a heading\n- \\<b>\n\nafter\n"
+        );
+        assert_eq!(prose("1. first\n2) second"), "1. first\n2) second\n");
+        // Not an item: no text, or no space after the marker.
+        assert_eq!(prose("-\n-x\n2024.ok"), "\\-\\\n\\-x\\\n2024\\.ok\n");
+        let q = quoted_item("Steps:\n- one\n- two");
+        assert_eq!(q, "> Steps:\\\n> \\- one\\\n> \\- two\n");
     }
 
     #[test]

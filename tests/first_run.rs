@@ -287,3 +287,30 @@ fn a_range_past_the_first_commit_says_how_long_the_history_is() {
     );
     assert!(!err.contains("HEAD~20"), "{err}");
 }
+
+/// The hint after an unknown revision says only what holds here: a revision that exists, and
+/// `git tag` only when it lists more tags than the message named.
+#[test]
+fn an_unknown_revision_hints_only_at_what_exists() {
+    let repo = TempRepo::new();
+    repo.commit_files(&["a", "b", "c"]);
+    let err = stderr(&repo.run(&["reflect", "v9", "--yes", "--out", "-"]));
+    assert!(
+        err.contains("the repository has no tags; name a commit instead, e.g. HEAD~3."),
+        "{err}"
+    );
+    assert!(!err.contains("git tag"), "{err}");
+    let err = stderr(&repo.run(&["reflect", "HEAD~10", "--yes", "--out", "-"]));
+    assert!(!err.contains("git tag"), "{err}");
+    for tag in [
+        "v1.0.0", "v1.1.0", "v1.2.0", "v1.3.0", "v2.0.0", "v2.1.0", "v3.0.0",
+    ] {
+        repo.git(&["tag", tag]);
+    }
+    let err = stderr(&repo.run(&["reflect", "v1.2.1", "--yes", "--out", "-"]));
+    assert!(err.contains("nearest tags: v1.2.0, "), "{err}");
+    assert!(err.contains("`git tag` lists all 7 tags."), "{err}");
+    repo.git(&["tag", "-d", "v2.1.0", "v3.0.0"]);
+    let err = stderr(&repo.run(&["reflect", "v1.2.1", "--yes", "--out", "-"]));
+    assert!(!err.contains("git tag"), "{err}");
+}

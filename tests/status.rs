@@ -146,6 +146,18 @@ fn status_without_sessions_is_no_error_and_says_how_to_start() {
     );
 }
 
+/// `--json` too: no session is an empty list (as `--all --json` prints), not a usage error.
+#[test]
+fn status_json_without_sessions_is_an_empty_list() {
+    let repo = TempRepo::new();
+    for args in [&["status", "--json"][..], &["status", "--all", "--json"]] {
+        let out = repo.run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(v, serde_json::json!([]), "{args:?}");
+    }
+}
+
 #[test]
 fn a_turn_that_failed_once_is_counted_right() {
     let repo = TempRepo::new();

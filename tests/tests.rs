@@ -29,6 +29,7 @@ mod presets_e2e;
 mod printed_receipt;
 mod progress;
 mod random_kills;
+mod raw_documents;
 mod reflect_crosscheck;
 mod reflect_facts;
 mod reflect_history;

@@ -7,7 +7,7 @@ use super::state::{Status, Writing};
 use super::transcript::TranscriptEvent;
 use super::{Finished, Session, SubStep, tier};
 use crate::ask::{Decision, DecisionId};
-use crate::document;
+use crate::document::{self, Delivery};
 use crate::error::{Error, Result};
 use crate::own_writes::{Beneath, Mode, Place};
 use crate::receipt::{self, Done};
@@ -31,10 +31,10 @@ impl Session<'_> {
         document::add_unquoted_answers(&mut done, &self.given_answers());
         let text = document::render_subject(&done, &self.subject);
         self.set_step(SubStep::Consent)?;
-        let written = match &self.settings.out {
+        let delivery = match &self.settings.out {
             Some(p) if p.as_os_str() == "-" => {
                 self.print_document(&text)?;
-                None
+                Delivery::Printed
             }
             other => {
                 let rel = other.clone().unwrap_or_else(|| {
@@ -52,12 +52,11 @@ impl Session<'_> {
             }
         };
         super::test_hook::pause_at("written", self.state.turn);
-        let skipped_round = self
-            .state
-            .rounds
-            .iter()
-            .any(|r| r.gate_skipped || r.skipped_all);
-        let notice = document::open_questions_notice(&done, skipped_round);
+        let notice = document::open_questions_notice(&done, unanswered.len(), &delivery);
+        let written = match delivery {
+            Delivery::Written(path) => Some(path),
+            Delivery::Printed | Delivery::NotWritten => None,
+        };
         self.conclude(written, notice)
     }
 
@@ -185,8 +184,8 @@ impl Session<'_> {
         out
     }
 
-    /// The consent gate, then overwrite protection, then an atomic write. `None`: not written.
-    fn write_with_consent(&mut self, path: &Path, text: &str) -> Result<Option<PathBuf>> {
+    /// The consent gate, then overwrite protection, then an atomic write.
+    fn write_with_consent(&mut self, path: &Path, text: &str) -> Result<Delivery> {
         let shown = self.shown(path);
         if !self.settings.yes {
             let consent = Decision {
@@ -210,13 +209,13 @@ impl Session<'_> {
                         self.person.say(&format!(
                             "Printed the document above; nothing was written to {shown}."
                         ));
-                        return Ok(None);
+                        return Ok(Delivery::Printed);
                     }
                     2 => {
                         self.person.say(&format!(
                             "Stopped without writing anything: {shown} was not written."
                         ));
-                        return Ok(None);
+                        return Ok(Delivery::NotWritten);
                     }
                     _ if self.person.replayed() => {
                         return Err(Error::Usage(
@@ -252,14 +251,14 @@ impl Session<'_> {
                     self.person.say(&format!(
                         "Stopped without writing: {shown} was left as it was."
                     ));
-                    return Ok(None);
+                    return Ok(Delivery::NotWritten);
                 }
             }
         }
         self.write_recorded(&target, text.as_bytes(), Written::Document)?;
         let shown = self.shown(&target.path);
         self.person.say(&format!("Wrote {shown}"));
-        Ok(Some(target.path))
+        Ok(Delivery::Written(target.path))
     }
 
     /// Where a document or clarification goes, through the one door of the tool's writes

@@ -257,12 +257,15 @@ pub fn status(repo: &Repo, id: Option<&str>, all: bool, json: bool) -> Result<i3
         }
         return Ok(0);
     }
-    if id.is_none() && !json && list(&repo.worktree).is_empty() {
-        // Nothing went wrong: there is just nothing to show yet.
-        crate::output::stdout_line(
+    if id.is_none() && list(&repo.worktree).is_empty() {
+        // Nothing went wrong: there is just nothing to show yet (as JSON: no session, as with
+        // `--all --json`).
+        crate::output::stdout_line(if json {
+            "[]"
+        } else {
             "No interview sessions here yet: start one with `interview intent ID` or \
-             `interview reflect TAG`.",
-        )?;
+             `interview reflect TAG`."
+        })?;
         return Ok(0);
     }
     let listed = find(&repo.worktree, id)?;

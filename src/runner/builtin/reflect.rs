@@ -246,7 +246,7 @@ pub(super) fn findings(f: &ReflectFacts) -> Vec<Finding> {
     out
 }
 
-/// The base as named: `v1.2.0` of `v1.2.0..HEAD`.
+/// The base as the range shows it: `v1.2.0` of `v1.2.0..81f8785a`.
 pub(super) fn base_name(f: &ReflectFacts) -> &str {
     f.range.split("..").next().unwrap_or("the base")
 }

@@ -184,10 +184,10 @@ pub(in crate::runner::builtin) fn fact_entries(f: &ReflectFacts, worktree: &Path
             format!("{}{tail}", shown.join(", "))
         };
         let mut content = format!(
-            "{} added, {} deleted between {} and HEAD.",
+            "{} added, {} deleted between {}.",
             counted(f.added_files_count, "file"),
             f.deleted_files_count,
-            base_name(f)
+            f.range.replacen("..", " and ", 1)
         );
         if f.added_files_count > 0 {
             content.push_str(&format!(

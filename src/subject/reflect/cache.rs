@@ -21,7 +21,7 @@ use super::diff::CommitFacts;
 use super::facts::ReflectFacts;
 
 /// Bump when what a commit's facts contain, or how they are computed, changes.
-pub const FACTS_VERSION: u32 = 3;
+pub const FACTS_VERSION: u32 = 4;
 /// The facts of a whole range also depend on how they are folded: a new tool recomputes them.
 const TOOL: &str = env!("CARGO_PKG_VERSION");
 /// A cache file larger than this is ignored (and replaced).

@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 /// The structured facts of `rev..HEAD`, as serialised into `Subject.facts`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReflectFacts {
-    /// `rev..HEAD` as the person named it.
+    /// `rev..HEAD` with the commits it resolved to where they move: a tag as named, a revision
+    /// such as `HEAD~20` and HEAD itself as short commit ids (`v1.2.0..81f8785a`).
     pub range: String,
     /// Full id of the commit `rev` resolves to.
     pub base: String,

@@ -74,7 +74,7 @@ fn gather_with(repo_root: &Path, rev: &str, mut cache: FactsCache) -> Result<Ref
         .head_id()
         .map_err(|e| Error::Repo(format!("HEAD does not point to a commit: {e}")))?
         .detach();
-    let range = format!("{rev}..HEAD");
+    let range = super::range::shown_range(rev, &base.to_string(), &head.to_string());
     let head_tree = tree_of(&repo, head)?;
     // A repository that commits a `.interview/` could ship a cache claiming any facts: the local
     // tier is only trusted when it is the machine's own.
@@ -144,21 +144,67 @@ fn gather_with(repo_root: &Path, rev: &str, mut cache: FactsCache) -> Result<Ref
                 .push(in_place);
         }
         let (commits, per_commit) = &*diffed;
-        let facts = fold(range, base, head, commits, per_commit, net, &head_paths);
+        let answers = answers_files(&repo, head_tree, per_commit, &head_paths);
+        let facts = fold(
+            range,
+            (base, head),
+            commits,
+            per_commit,
+            net,
+            (&head_paths, &answers),
+        );
         let _ = folded.send(facts.clone());
         Ok(facts)
     })
 }
 
-/// The facts of the range from its commits, their diffs and the net change.
+/// The `.json` files the range changed that are answers files at HEAD (the `"interview_answers"`
+/// key in their first 4 KiB), wherever they are kept: the tool's own, like its documents.
+fn answers_files(
+    repo: &gix::Repository,
+    head_tree: gix::ObjectId,
+    per_commit: &[Option<CommitFacts>],
+    head_paths: &BTreeSet<String>,
+) -> BTreeSet<String> {
+    let candidates: BTreeSet<&str> = per_commit
+        .iter()
+        .flatten()
+        .flat_map(|f| &f.changes)
+        .map(|c| c.path.as_str())
+        .filter(|p| p.ends_with(".json") && head_paths.contains(*p))
+        .collect();
+    let Ok(tree) = repo.find_tree(head_tree) else {
+        return BTreeSet::new();
+    };
+    candidates
+        .into_iter()
+        .filter(|path| {
+            let blob = tree
+                .lookup_entry_by_path(path)
+                .ok()
+                .flatten()
+                .and_then(|e| repo.find_blob(e.object_id()).ok());
+            blob.is_some_and(|b| {
+                let head = &b.data[..b.data.len().min(4096)];
+                head.windows(ANSWERS_KEY.len()).any(|w| w == ANSWERS_KEY)
+            })
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// The key that makes a `.json` file an answers file (docs/ci.md).
+const ANSWERS_KEY: &[u8] = b"\"interview_answers\"";
+
+/// The facts of the range from its commits, their diffs and the net change; `paths` are the
+/// paths at HEAD and the answers files among them.
 fn fold(
     range: String,
-    base: gix::ObjectId,
-    head: gix::ObjectId,
+    (base, head): (gix::ObjectId, gix::ObjectId),
     commits: &[RangeCommit],
     per_commit: &[Option<CommitFacts>],
     net: todos::NetDiff,
-    head_paths: &BTreeSet<String>,
+    (head_paths, answers): (&BTreeSet<String>, &BTreeSet<String>),
 ) -> ReflectFacts {
     let first_time = commits.iter().map(|c| c.time).min();
     let last_time = commits.iter().map(|c| c.time).max();
@@ -190,7 +236,7 @@ fn fold(
 
     // Release and version-bump commits: their files and examples are not worth asking about.
     // (`is_version_bump`, with each path judged once.)
-    let mut kinds = PathKinds::default();
+    let mut kinds = PathKinds::new(answers);
     let bumps: Vec<bool> = per_commit
         .iter()
         .zip(commits)
@@ -226,8 +272,10 @@ fn fold(
             .unwrap_or_default(),
         at_head: head_paths.contains(path.as_str()),
     };
+    // The tool's own files (its documents, answers files) are counted, never ranked.
     facts.churn = ranked
         .iter()
+        .filter(|(path, _)| !kinds.of(path).own)
         .take(TOP_FILES)
         .map(|&entry| file_churn(entry))
         .collect();
@@ -246,6 +294,7 @@ fn fold(
             head_paths.contains(path.as_str())
                 && !a.binary
                 && !kinds.of(path).incidental
+                && !kinds.of(path).own
                 && a.added + a.deleted > 0
         })
         .collect();
@@ -316,7 +365,7 @@ fn test_facts<'a>(
             if kind.test {
                 touches_test = true;
                 test_paths.insert(change.path.as_str());
-            } else if !kind.doc {
+            } else if kind.code {
                 touches_code = true;
                 touches_test |= change.inline_tests;
                 code_paths.insert(change.path.as_str());

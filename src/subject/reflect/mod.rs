@@ -46,7 +46,10 @@ pub fn reflect(repo_root: &Path, rev: &str) -> Result<Subject> {
         document_name: document_name(rev, &facts.base, facts.last_date.as_deref()),
         kind: Kind::Reflect,
         id: rev.to_string(),
-        title: format!("Reflection on the work since {rev}"),
+        title: format!(
+            "Reflection on the work since {}",
+            range::shown_base(rev, &facts.base)
+        ),
         facts_markdown,
         facts: facts_json,
     })
@@ -56,8 +59,7 @@ pub fn reflect(repo_root: &Path, rev: &str) -> Result<Subject> {
 /// it resolved to and the date of the newest commit reflected on; a tag or other plain name keeps
 /// its own. `None`: the revision as typed is the name.
 fn document_name(rev: &str, base: &str, last_date: Option<&str>) -> Option<String> {
-    let relative = rev == "HEAD" || rev.contains(['~', '^', '@', ':']);
-    if !relative {
+    if !range::moves(rev) {
         return None;
     }
     let short: String = base.chars().take(7).collect();

@@ -44,6 +44,36 @@ pub fn is_doc_path(path: &str) -> bool {
         })
 }
 
+/// Folders of the tool's own files: its documents and the usual places of answers fixtures.
+const OWN_FOLDERS: &[&str] = &[
+    ".interview/",
+    "docs/interviews/",
+    "fixtures/answers/",
+    "ci/answers/",
+];
+
+/// Whether `path` is one of the tool's own files by its path alone: its local tier, its
+/// configuration, its documents and answers fixtures. An interview about the history has
+/// nothing to ask about them: they are neither churn to explain nor code without tests.
+pub fn is_own_path(path: &str) -> bool {
+    path == "interview.toml" || OWN_FOLDERS.iter().any(|f| path.starts_with(f))
+}
+
+/// Whether `path` is test data (fixtures, snapshots): a commit changing it and documentation
+/// only changed no code.
+fn is_test_data(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let dirs: Vec<&str> = lower.split('/').collect();
+    let dirs = &dirs[..dirs.len().saturating_sub(1)];
+    lower.ends_with(".snap")
+        || dirs.iter().any(|d| {
+            matches!(
+                *d,
+                "fixtures" | "testdata" | "test-data" | "test_data" | "snapshots" | "__snapshots__"
+            )
+        })
+}
+
 /// Lockfiles, generated and vendored files, test data: churn nobody needs to explain.
 pub fn is_incidental(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
@@ -133,24 +163,42 @@ pub fn is_version_bump(subject: &str, paths: &[&str]) -> bool {
 #[derive(Clone, Copy)]
 pub(super) struct PathKind {
     pub(super) test: bool,
-    pub(super) doc: bool,
     pub(super) incidental: bool,
+    /// The tool's own file ([`is_own_path`], or an answers file found by its content).
+    pub(super) own: bool,
+    /// Code: neither a test, documentation, test data nor the tool's own file.
+    pub(super) code: bool,
     /// A file a release or version bump touches (manifest, lockfile, changelog).
     pub(super) release: bool,
 }
 
 /// The kinds of the paths of a range, each path judged once: a range names the same files
-/// again and again.
-#[derive(Default)]
-pub(super) struct PathKinds<'a>(std::collections::HashMap<&'a str, PathKind>);
+/// again and again. `answers` are the answers files found by their content.
+pub(super) struct PathKinds<'a> {
+    kinds: std::collections::HashMap<&'a str, PathKind>,
+    answers: &'a std::collections::BTreeSet<String>,
+}
 
 impl<'a> PathKinds<'a> {
+    pub(super) fn new(answers: &'a std::collections::BTreeSet<String>) -> Self {
+        PathKinds {
+            kinds: std::collections::HashMap::new(),
+            answers,
+        }
+    }
+
     pub(super) fn of(&mut self, path: &'a str) -> PathKind {
-        *self.0.entry(path).or_insert_with(|| PathKind {
-            test: is_test_path(path),
-            doc: is_doc_path(path),
-            incidental: is_incidental(path),
-            release: is_release_file(path),
+        let answers = self.answers;
+        *self.kinds.entry(path).or_insert_with(|| {
+            let (test, doc) = (is_test_path(path), is_doc_path(path));
+            let own = is_own_path(path) || answers.contains(path);
+            PathKind {
+                test,
+                incidental: is_incidental(path),
+                own,
+                code: !test && !doc && !own && !is_test_data(path),
+                release: is_release_file(path),
+            }
         })
     }
 }
@@ -203,6 +251,32 @@ mod tests {
         }
         for p in ["src/lib.rs", "src/testing.rs", "contest/x.rs", "latest.rs"] {
             assert!(!is_test_path(p), "{p} is not a test path");
+        }
+    }
+
+    #[test]
+    fn the_tools_own_files_and_test_data_are_no_code() {
+        let answers = std::collections::BTreeSet::from(["my-answers.json".to_string()]);
+        let mut kinds = PathKinds::new(&answers);
+        for p in [
+            ".interview/config.toml",
+            "interview.toml",
+            "docs/interviews/reflect-v1.md",
+            "fixtures/answers/intent-42.json",
+            "ci/answers/intent-42.json",
+            "my-answers.json",
+        ] {
+            assert!(kinds.of(p).own && !kinds.of(p).code, "{p}");
+        }
+        for p in [
+            "tests/fixtures/a.json",
+            "fixtures/intents/7.md",
+            "x/__snapshots__/a",
+        ] {
+            assert!(!kinds.of(p).code, "{p}");
+        }
+        for p in ["src/lib.rs", "Cargo.toml", "other.json"] {
+            assert!(kinds.of(p).code && !kinds.of(p).own, "{p}");
         }
     }
 

@@ -20,10 +20,44 @@ pub(super) fn open(repo_root: &Path) -> Result<gix::Repository> {
     Ok(repo)
 }
 
+/// Whether `rev` names a commit that moves as the history grows (`HEAD~20`, `main^`, `HEAD`,
+/// `@{1}`), unlike a tag, a branch name kept as typed, or a commit id.
+pub fn moves(rev: &str) -> bool {
+    rev == "HEAD" || rev.contains(['~', '^', '@', ':'])
+}
+
+/// The base of a range as a document shows it: a revision that moves as the short id of the
+/// commit it resolved to (`HEAD~20` → `3f2a1bc9`), anything else as typed.
+pub fn shown_base(rev: &str, base: &str) -> String {
+    if moves(rev) {
+        short(base).to_string()
+    } else {
+        rev.to_string()
+    }
+}
+
+/// `rev..HEAD` as a document shows it, so a committed document says which commits it is
+/// about: [`shown_base`], then HEAD's short id (`v1.2.0..81f8785a`).
+pub fn shown_range(rev: &str, base: &str, head: &str) -> String {
+    format!("{}..{}", shown_base(rev, base), short(head))
+}
+
+/// The first 8 hex digits of a commit id, as the documents show commits.
+fn short(id: &str) -> &str {
+    id.get(..8).unwrap_or(id)
+}
+
 /// Resolve `rev` to a commit, or fail naming the nearest tags.
 pub fn resolve(repo: &gix::Repository, rev: &str) -> Result<gix::ObjectId> {
     let unknown = || {
-        let near = nearest_tags(repo, rev);
+        let tags = tag_names(repo);
+        let near = rank_nearest(rev, &tags, 5);
+        // `git tag` is worth running only when it lists more than the message does.
+        let more = if tags.len() > near.len() {
+            format!(" `git tag` lists all {} tags.", tags.len())
+        } else {
+            String::new()
+        };
         let hint = if repo.is_shallow().unwrap_or(false) {
             let tags = if near.is_empty() {
                 String::new()
@@ -31,27 +65,27 @@ pub fn resolve(repo: &gix::Repository, rev: &str) -> Result<gix::ObjectId> {
                 format!(" (nearest tags: {})", near.join(", "))
             };
             format!(
-                "the repository is a shallow clone, so its history may end before it{tags}; fetch more of it with `git fetch --deepen=100` (or `git fetch --unshallow`)"
+                "the repository is a shallow clone, so its history may end before it{tags}; fetch more of it with `git fetch --deepen=100` (or `git fetch --unshallow`).{more}"
             )
         } else if let Some(commits) = history_length(repo).filter(|_| rev.contains('~')) {
             // `HEAD~10` past the first commit: say how far back the history goes.
-            let oldest = match commits {
-                1 => "HEAD".to_string(),
-                n => format!("HEAD~{}", n - 1),
-            };
             let commits = match commits {
                 1 => "1 commit".to_string(),
                 n => format!("{n} commits"),
             };
-            format!("the history has {commits}; the oldest is {oldest}")
+            format!(
+                "the history has {commits}; the oldest is {}.",
+                oldest(repo, usize::MAX)
+            )
         } else if near.is_empty() {
-            "the repository has no tags; name a commit instead, e.g. HEAD~20".to_string()
+            format!(
+                "the repository has no tags; name a commit instead, e.g. {}.",
+                oldest(repo, 20)
+            )
         } else {
-            format!("nearest tags: {}", near.join(", "))
+            format!("nearest tags: {}.{more}", near.join(", "))
         };
-        Error::Subject(format!(
-            "unknown tag or revision `{rev}`; {hint}. List tags with `git tag`."
-        ))
+        Error::Subject(format!("unknown tag or revision `{rev}`; {hint}"))
     };
     if rev.is_empty() || rev.len() > 1024 {
         return Err(unknown());
@@ -78,17 +112,29 @@ fn history_length(repo: &gix::Repository) -> Option<usize> {
 
 /// Up to five tag names closest to `wanted`: by edit distance, then longest common prefix.
 pub fn nearest_tags(repo: &gix::Repository, wanted: &str) -> Vec<String> {
+    rank_nearest(wanted, &tag_names(repo), 5)
+}
+
+/// Every tag's short name.
+fn tag_names(repo: &gix::Repository) -> Vec<String> {
     let Ok(platform) = repo.references() else {
         return Vec::new();
     };
     let Ok(tags) = platform.tags() else {
         return Vec::new();
     };
-    let names: Vec<String> = tags
-        .filter_map(|r| r.ok())
+    tags.filter_map(|r| r.ok())
         .map(|r| r.name().shorten().to_str_lossy().into_owned())
-        .collect();
-    rank_nearest(wanted, &names, 5)
+        .collect()
+}
+
+/// A revision `HEAD~N` that exists and reaches `commits` back at most (the first commit in a
+/// shorter history).
+fn oldest(repo: &gix::Repository, commits: usize) -> String {
+    match history_length(repo).map(|n| n.min(commits)) {
+        Some(0 | 1) | None => "HEAD".to_string(),
+        Some(n) => format!("HEAD~{}", n - 1),
+    }
 }
 
 /// The `limit` names nearest to `wanted`, best first; ties broken by name.
