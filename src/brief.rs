@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ask::AnswerRecord;
+use crate::answer::AnswerRecord;
 use crate::protocol::limits::*;
 use crate::receipt::Question;
 use crate::subject::Kind;

@@ -4,6 +4,7 @@
 //! Data flows one way: subject → brief → runner → receipt → questions → answers → next brief →
 //! document, with the guard wrapped around each runner call.
 
+pub mod answer;
 pub mod ask;
 pub mod atomic;
 pub mod brief;

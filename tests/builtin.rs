@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Stdio;
 
-use interview::ask::AnswerRecord;
+use interview::answer::AnswerRecord;
 use interview::brief::{BRIEF_VERSION, BriefContext, BriefSubject, Round};
 use interview::receipt::{CheckContext, Clarity, Done, Question, Receipt};
 use interview::subject::{GithubCli, IntentRequest, Kind, Subject, intent_with};

@@ -533,7 +533,7 @@ fn topics_beyond_the_first_round_are_asked_in_the_next() {
     assert_eq!(first.len(), 5);
     let answers = first
         .iter()
-        .map(|q| interview::ask::AnswerRecord {
+        .map(|q| interview::answer::AnswerRecord {
             question_id: q.topic.clone(),
             answer_text: "an answer".into(),
             skipped: false,

@@ -16,6 +16,7 @@ mod tracker;
 
 use serde::{Deserialize, Serialize};
 
+use crate::answer::AnswerRecord;
 use crate::receipt::Question;
 
 pub use crate::decision::DecisionId;
@@ -127,16 +128,6 @@ pub struct Decision {
     /// Index into `options`.
     pub recommended: usize,
     pub reason: String,
-}
-
-/// One answer record: the four fields written for each question, in the state, the transcript
-/// and the answers file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AnswerRecord {
-    pub question_id: String,
-    pub answer_text: String,
-    pub skipped: bool,
-    pub response_time_ms: u64,
 }
 
 /// Why a round ended early, by the names written to telemetry and the state.

@@ -6,7 +6,7 @@
 
 use std::ffi::OsStr;
 use std::io::{IsTerminal, Write};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
@@ -71,9 +71,6 @@ impl ProgressLook {
     }
 }
 
-/// The progress line being shown, if any: what [`activity`] updates.
-static CURRENT: Mutex<Option<ProgressBar>> = Mutex::new(None);
-
 /// How often the line is redrawn (the elapsed time and the spinner move).
 const TICK: Duration = Duration::from_millis(250);
 
@@ -84,7 +81,8 @@ const ACTIVITY_MAX: usize = 80;
 /// that follows the turn ever shares its line.
 #[derive(Debug)]
 pub struct Progress {
-    bar: Option<ProgressBar>,
+    /// The line while it is shown; shared with [`Progress::reporter`], emptied when dropped.
+    bar: Arc<Mutex<Option<ProgressBar>>>,
 }
 
 impl Progress {
@@ -99,21 +97,41 @@ impl Progress {
     ) -> Progress {
         let runner = crate::receipt::sanitize_line(runner).0;
         let target = match look {
-            ProgressLook::Off => return Progress { bar: None },
+            ProgressLook::Off => return Progress::none(),
             ProgressLook::Line => {
                 let _ = writeln!(
                     std::io::stderr(),
                     "{}: waiting for {runner}…",
                     turn_words(turn, max_turns, retry)
                 );
-                return Progress { bar: None };
+                return Progress::none();
             }
             ProgressLook::Live => ProgressDrawTarget::stderr(),
             ProgressLook::Plain => ProgressDrawTarget::term_like(Box::new(PlainTerminal::new())),
         };
         let bar = Progress::bar(look, target, &turn_words(turn, max_turns, retry), &runner);
-        *CURRENT.lock().unwrap_or_else(|p| p.into_inner()) = Some(bar.clone());
-        Progress { bar: Some(bar) }
+        Progress {
+            bar: Arc::new(Mutex::new(Some(bar))),
+        }
+    }
+
+    fn none() -> Progress {
+        Progress {
+            bar: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// What the runner is told to report its agent's activity through ("reading src/export.rs"):
+    /// shown after the elapsed time while this line is shown, nothing once it is gone or when
+    /// there is none. The text comes from the runner, so it is sanitised and kept short like
+    /// any runner text. Callable from any thread.
+    pub fn reporter(&self) -> impl Fn(&str) + Send + 'static {
+        let bar = Arc::clone(&self.bar);
+        move |text: &str| {
+            if let Some(bar) = bar.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+                bar.set_message(activity_text(text));
+            }
+        }
     }
 
     /// A progress line drawn to `target` (for tests of the drawing itself).
@@ -153,20 +171,10 @@ fn template(turn: &str, runner: &str) -> String {
 
 impl Drop for Progress {
     fn drop(&mut self) {
-        if let Some(bar) = self.bar.take() {
-            CURRENT.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let bar = self.bar.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(bar) = bar {
             bar.finish_and_clear();
         }
-    }
-}
-
-/// Show what the agent is doing now, in a few words ("reading src/export.rs"), on the progress
-/// line being shown; nothing when there is none. The text comes from the runner, so it is
-/// sanitised and kept short like any runner text. Callable from any thread.
-pub fn activity(text: &str) {
-    let guard = CURRENT.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(bar) = guard.as_ref() {
-        bar.set_message(activity_text(text));
     }
 }
 
@@ -185,37 +193,6 @@ pub fn activity_text(text: &str) -> String {
         short.push('…');
     }
     format!(" · {short}")
-}
-
-/// A few words for an agent's tool call, as its CLI names the tool: `Read` of `src/x.rs` is
-/// "reading src/x.rs", `Grep` of `ProjectList` is "searching for `ProjectList`". A tool not
-/// known here is named as it is ("using WebFetch").
-pub fn tool_activity(tool: &str, target: Option<&str>) -> String {
-    let verb = match tool.to_ascii_lowercase().as_str() {
-        "read" | "read_file" | "readfile" | "read_many_files" | "view" | "cat" | "notebookread" => {
-            "reading"
-        }
-        "grep" | "grep_search" | "search" | "search_file_content" | "ripgrep" | "rg" => {
-            "searching for"
-        }
-        "glob" | "ls" | "list_directory" | "find" | "list" => "listing",
-        "bash" | "shell" | "exec" | "run_shell_command" | "command" | "local_shell" => "running",
-        "edit" | "write" | "multiedit" | "write_file" | "replace" | "apply_patch" => "editing",
-        "webfetch" | "web_fetch" | "fetch" => "fetching",
-        "websearch" | "web_search" | "google_web_search" => "searching the web for",
-        "todowrite" | "update_plan" | "plan" => "planning",
-        "structuredoutput" | "structured_output" => "writing its answer",
-        _ => "",
-    };
-    let target = target.map(str::trim).filter(|t| !t.is_empty());
-    match (verb, target) {
-        ("searching for" | "searching the web for", Some(t)) => format!("{verb} `{t}`"),
-        ("writing its answer" | "planning", _) => verb.to_string(),
-        ("", Some(t)) => format!("using {tool}: {t}"),
-        ("", None) => format!("using {tool}"),
-        (verb, Some(t)) => format!("{verb} {t}"),
-        (verb, None) => verb.to_string(),
-    }
 }
 
 /// Standard error as a terminal that knows no escapes: the line is redrawn with a carriage
@@ -331,31 +308,23 @@ mod tests {
 
     #[test]
     fn activity_without_a_progress_line_does_nothing() {
-        CURRENT.lock().unwrap().take();
-        activity("reading src/x.rs");
-        assert!(CURRENT.lock().unwrap().is_none());
+        let progress = Progress::start(ProgressLook::Off, 1, 5, 0, "sh");
+        progress.reporter()("reading src/x.rs");
+        assert!(progress.bar.lock().unwrap().is_none());
     }
 
     #[test]
-    fn tool_calls_read_as_a_few_words() {
-        assert_eq!(
-            tool_activity("Read", Some("src/export.rs")),
-            "reading src/export.rs"
-        );
-        assert_eq!(
-            tool_activity("Grep", Some("ProjectList")),
-            "searching for `ProjectList`"
-        );
-        assert_eq!(tool_activity("Bash", Some("ls src")), "running ls src");
-        assert_eq!(
-            tool_activity("StructuredOutput", None),
-            "writing its answer"
-        );
-        assert_eq!(tool_activity("Frobnicate", None), "using Frobnicate");
-        assert_eq!(
-            tool_activity("Frobnicate", Some("x")),
-            "using Frobnicate: x"
-        );
+    fn activity_reported_after_the_line_is_gone_draws_nothing() {
+        let bar = ProgressBar::hidden();
+        let progress = Progress {
+            bar: Arc::new(Mutex::new(Some(bar.clone()))),
+        };
+        let report = progress.reporter();
+        report("reading a.rs");
+        assert_eq!(bar.message(), " · reading a.rs");
+        drop(progress);
+        report("reading b.rs");
+        assert_eq!(bar.message(), " · reading a.rs");
     }
 
     #[test]

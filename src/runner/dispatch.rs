@@ -73,8 +73,13 @@ pub struct Outcome {
     pub elapsed: Duration,
 }
 
-/// Start the runner and wait for it, its group and its escapees to be gone.
-pub fn dispatch(inv: &Invocation) -> std::io::Result<Outcome> {
+/// Where a streaming runner's activity is told, in a few words ("reading src/export.rs"): the
+/// session gives its progress line's. The words come from the runner: the receiver sanitises.
+pub type Report = Box<dyn Fn(&str) + Send>;
+
+/// Start the runner and wait for it, its group and its escapees to be gone; `report` is told
+/// what the agent does while it runs (with [`Invocation::activity`]).
+pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
     let mut spawn = Spawn::argv(&inv.argv)?
         .cwd(&inv.cwd)
         .envs(inv.env.iter().map(|(k, v)| (k, v)))
@@ -104,7 +109,7 @@ pub fn dispatch(inv: &Invocation) -> std::io::Result<Outcome> {
                 if let Some(words) =
                     crate::runner::presets::activity_words(activity.events, line, &activity.root)
                 {
-                    crate::ask::progress::activity(&words);
+                    report(&words);
                 }
             }),
         );

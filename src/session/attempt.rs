@@ -78,7 +78,7 @@ impl Session<'_> {
             self.state.retry_count,
             &self.settings.runner.name,
         );
-        let outcome = dispatch::dispatch(&invocation);
+        let outcome = dispatch::dispatch(&invocation, Box::new(progress.reporter()));
         // Gone before anything else is said or asked.
         drop(progress);
         drop(setup);

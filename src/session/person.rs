@@ -94,7 +94,7 @@ impl Session<'_> {
             else {
                 continue;
             };
-            let record = ask::AnswerRecord {
+            let record = crate::answer::AnswerRecord {
                 question_id: q.topic.clone(),
                 answer_text: c.answer.clone(),
                 skipped: false,

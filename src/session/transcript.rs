@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::ask::{AnswerRecord, DecisionId, RoundOutcome};
+use crate::answer::AnswerRecord;
+use crate::ask::{DecisionId, RoundOutcome};
 use crate::error::{Error, Result};
 use crate::guard::GuardReport;
 use crate::receipt::{Receipt, SanitizeReport, Violation};

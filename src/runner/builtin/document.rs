@@ -1,7 +1,7 @@
 //! The `done` receipt of the built-in interviewer: answers first, then open questions, then the
 //! subject's facts, within the receipt's limits (see `docs/receipt.md`).
 
-use crate::ask::AnswerRecord;
+use crate::answer::AnswerRecord;
 use crate::brief::BriefContext;
 use crate::protocol::limits::{
     MAX_CONTENT_CHARS, MAX_ENTRIES, MAX_ENTRY_TITLE_CHARS, MAX_SUMMARY_CHARS, MAX_TITLE_CHARS,

@@ -11,9 +11,6 @@ use std::path::Path;
 
 use serde_json::Value;
 
-/// The words for a tool call (the progress line's own).
-pub(super) use crate::ask::progress::tool_activity;
-
 /// How a preset's CLI streams its events: the words for one line that looks like a JSON object
 /// (`None` when it is no event of the CLI's, or one that changes nothing). A path inside the
 /// root given is shown relative to it.
@@ -28,6 +25,37 @@ pub fn words(events: Events, line: &[u8], root: &Path) -> Option<String> {
         return None;
     }
     events(line, root)
+}
+
+/// A few words for an agent's tool call, as its CLI names the tool: `Read` of `src/x.rs` is
+/// "reading src/x.rs", `Grep` of `ProjectList` is "searching for `ProjectList`". A tool not
+/// known here is named as it is ("using WebFetch").
+pub(super) fn tool_activity(tool: &str, target: Option<&str>) -> String {
+    let verb = match tool.to_ascii_lowercase().as_str() {
+        "read" | "read_file" | "readfile" | "read_many_files" | "view" | "cat" | "notebookread" => {
+            "reading"
+        }
+        "grep" | "grep_search" | "search" | "search_file_content" | "ripgrep" | "rg" => {
+            "searching for"
+        }
+        "glob" | "ls" | "list_directory" | "find" | "list" => "listing",
+        "bash" | "shell" | "exec" | "run_shell_command" | "command" | "local_shell" => "running",
+        "edit" | "write" | "multiedit" | "write_file" | "replace" | "apply_patch" => "editing",
+        "webfetch" | "web_fetch" | "fetch" => "fetching",
+        "websearch" | "web_search" | "google_web_search" => "searching the web for",
+        "todowrite" | "update_plan" | "plan" => "planning",
+        "structuredoutput" | "structured_output" => "writing its answer",
+        _ => "",
+    };
+    let target = target.map(str::trim).filter(|t| !t.is_empty());
+    match (verb, target) {
+        ("searching for" | "searching the web for", Some(t)) => format!("{verb} `{t}`"),
+        ("writing its answer" | "planning", _) => verb.to_string(),
+        ("", Some(t)) => format!("using {tool}: {t}"),
+        ("", None) => format!("using {tool}"),
+        (verb, Some(t)) => format!("{verb} {t}"),
+        (verb, None) => verb.to_string(),
+    }
 }
 
 /// What a tool call works on, from its input: a pattern, a path (relative to `root` when

@@ -228,3 +228,25 @@ fn an_unknown_tool_or_event_is_named_or_ignored() {
     let line = r#"{"type":"item.started","item":{"type":"collab_tool_call","tool":"spawn"}}"#;
     assert_eq!(words(CODEX, line.as_bytes(), Path::new("/r")), None);
 }
+
+#[test]
+fn tool_calls_read_as_a_few_words() {
+    assert_eq!(
+        tool_activity("Read", Some("src/export.rs")),
+        "reading src/export.rs"
+    );
+    assert_eq!(
+        tool_activity("Grep", Some("ProjectList")),
+        "searching for `ProjectList`"
+    );
+    assert_eq!(tool_activity("Bash", Some("ls src")), "running ls src");
+    assert_eq!(
+        tool_activity("StructuredOutput", None),
+        "writing its answer"
+    );
+    assert_eq!(tool_activity("Frobnicate", None), "using Frobnicate");
+    assert_eq!(
+        tool_activity("Frobnicate", Some("x")),
+        "using Frobnicate: x"
+    );
+}
