@@ -3,7 +3,9 @@
 //! file or null, output captured (capped, read while it runs), a timeout, and TERM → CONT → grace
 //! → KILL sent to its whole group.
 //!
-//! A [`Confinement`] (the sandbox) is the one place that may add to the child before it runs.
+//! A [`Launcher`] (the sandbox's) is the one place that may change what is started: a launcher
+//! of its own that confines itself and then executes the program. Nothing of it runs between
+//! fork and exec.
 //!
 //! Not for: deciding what a runner's output means (that is `runner` and `receipt`).
 
@@ -81,23 +83,12 @@ impl Ending {
     }
 }
 
-/// The sandbox's hook into every spawn (see `docs/architecture.md` and `docs/sandbox.md`).
-///
-/// `argv` may replace what is started (the sandbox starts a launcher of its own, which confines
-/// itself and then executes the program). `prepare` runs in the tool before the fork and may change the command (clear or scrub the
-/// environment, build a Landlock ruleset to apply later). `in_child` runs in the child after it
-/// has left the tool's session or group and before `exec`: it must be async-signal-safe — no
-/// allocation, no locks — so anything it needs is made ready in `prepare`.
-pub trait Confinement: Send + Sync {
-    fn argv(&self, argv: &[OsString]) -> std::io::Result<Vec<OsString>> {
-        Ok(argv.to_vec())
-    }
-    fn prepare(&self, _cmd: &mut Command) -> std::io::Result<()> {
-        Ok(())
-    }
-    fn in_child(&self) -> std::io::Result<()> {
-        Ok(())
-    }
+/// The sandbox's hook into every spawn (see `docs/architecture.md` and `docs/sandbox.md`): what
+/// is started instead of the program, a launcher that confines itself and then executes it.
+/// It runs in the tool before the fork, never in the child.
+pub trait Launcher: Send + Sync {
+    /// The command line started in place of `argv`.
+    fn argv(&self, argv: &[OsString]) -> std::io::Result<Vec<OsString>>;
 }
 
 /// One program to start, and how.
@@ -117,7 +108,7 @@ pub struct Spawn {
     reap_escapees: bool,
     linger: Duration,
     pid_file: Option<PathBuf>,
-    confinement: Option<Arc<dyn Confinement>>,
+    launcher: Option<Arc<dyn Launcher>>,
     label: Option<String>,
     observer: Option<(Stream, LineObserver)>,
 }
@@ -206,7 +197,7 @@ impl Spawn {
             reap_escapees: false,
             linger: Duration::ZERO,
             pid_file: None,
-            confinement: None,
+            launcher: None,
             label: None,
             observer: None,
         }
@@ -321,9 +312,9 @@ impl Spawn {
         self
     }
 
-    /// Confine the child (the sandbox).
-    pub fn confine(mut self, confinement: Arc<dyn Confinement>) -> Spawn {
-        self.confinement = Some(confinement);
+    /// Confine the child: start it through the sandbox's launcher.
+    pub fn confine(mut self, launcher: Arc<dyn Launcher>) -> Spawn {
+        self.launcher = Some(launcher);
         self
     }
 
@@ -410,8 +401,8 @@ impl Spawn {
     }
 
     fn command(&self) -> std::io::Result<Command> {
-        let argv = match &self.confinement {
-            Some(confinement) => confinement.argv(&self.argv)?,
+        let argv = match &self.launcher {
+            Some(launcher) => launcher.argv(&self.argv)?,
             None => self.argv.clone(),
         };
         let (program, args) = argv
@@ -453,27 +444,18 @@ impl Spawn {
         };
         cmd.stdout(output::stdio(self.stdout)?);
         cmd.stderr(output::stdio(self.stderr)?);
-        if let Some(confinement) = &self.confinement {
-            confinement.prepare(&mut cmd)?;
-        }
         let detach = self.detach;
-        let confinement = self.confinement.clone();
-        // SAFETY: the closure runs in the child between fork and exec. It calls setsid(2) or
-        // setpgid(2), both async-signal-safe, and then the confinement's `in_child`, whose
-        // contract (see `Confinement`) is the same: no allocation, no lock, no memory shared
-        // with the parent is touched, so nothing can be left inconsistent by the fork. The
-        // `Arc` is only dereferenced, never cloned or dropped, in the child.
+        // SAFETY: the closure runs in the child between fork and exec. It calls only setsid(2)
+        // or setpgid(2), both async-signal-safe: no allocation, no lock, no memory shared with
+        // the parent is touched (`detach` is a `Copy` value moved in), so nothing can be left
+        // inconsistent by the fork.
         unsafe {
             std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
                 match detach {
                     Detach::Session => nix::unistd::setsid().map(|_| ()),
                     Detach::Group => nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0)),
                 }
-                .map_err(std::io::Error::from)?;
-                match &confinement {
-                    Some(c) => c.in_child(),
-                    None => Ok(()),
-                }
+                .map_err(std::io::Error::from)
             });
         }
         Ok(cmd)

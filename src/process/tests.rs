@@ -210,25 +210,29 @@ fn a_program_that_does_not_exist_is_an_error_naming_it() {
     assert!(Spawn::argv::<&str>(&[]).is_err());
 }
 
+/// Starts the program with a marked, otherwise empty environment.
 struct Marked;
 
-impl Confinement for Marked {
-    fn prepare(&self, cmd: &mut Command) -> std::io::Result<()> {
-        cmd.env_clear().env("CONFINED", "yes");
-        Ok(())
+impl Launcher for Marked {
+    fn argv(&self, argv: &[std::ffi::OsString]) -> std::io::Result<Vec<std::ffi::OsString>> {
+        let mut wrapped: Vec<std::ffi::OsString> =
+            vec!["/usr/bin/env".into(), "-i".into(), "CONFINED=yes".into()];
+        wrapped.extend(argv.iter().cloned());
+        Ok(wrapped)
     }
 }
 
+/// Refuses to start anything.
 struct Refuses;
 
-impl Confinement for Refuses {
-    fn in_child(&self) -> std::io::Result<()> {
+impl Launcher for Refuses {
+    fn argv(&self, _: &[std::ffi::OsString]) -> std::io::Result<Vec<std::ffi::OsString>> {
         Err(std::io::Error::from_raw_os_error(nix::libc::EPERM))
     }
 }
 
 #[test]
-fn the_confinement_prepares_the_command_and_can_refuse_in_the_child() {
+fn the_launcher_replaces_what_is_started_and_can_refuse_to_start_it() {
     let f = Spawn::new("/usr/bin/env")
         .env("DROPPED", "1")
         .confine(Arc::new(Marked))

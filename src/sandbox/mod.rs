@@ -2,7 +2,7 @@
 //! the kernel allows them, and an environment without handles to outside servers.
 //!
 //! The tool never applies any of this to itself. Every spawn of a runner goes through
-//! [`crate::process`], whose confinement hook [`Prepared`] implements: it starts our own
+//! [`crate::process`], whose launcher hook [`Prepared`] implements: it starts our own
 //! executable as a small launcher (`interview __sandbox run POLICY -- RUNNER…`, see [`launch`]),
 //! which confines itself and then executes the runner. The launcher is a fresh single-threaded process, so it may fork,
 //! allocate and make any system call between the steps; nothing unsafe runs between fork and
@@ -404,7 +404,7 @@ fn resolve_program(program: &str, cwd: &Path) -> Option<PathBuf> {
     crate::process::program::find(program.as_ref(), cwd, cwd)
 }
 
-impl crate::process::Confinement for Prepared {
+impl crate::process::Launcher for Prepared {
     /// The launcher, which confines itself and then executes the runner.
     fn argv(&self, _argv: &[std::ffi::OsString]) -> std::io::Result<Vec<std::ffi::OsString>> {
         Ok(self.argv.iter().map(Into::into).collect())
