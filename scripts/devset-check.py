@@ -53,7 +53,7 @@ def has_name(line, name):
         first, last = name[0], name[-1]
         is_word = lambda c: c is not None and (c.isalnum() or c == "_")
         before_ok = not (is_word(first) or first == "-") or not (
-            is_word(before) or (before == "-" and first == "-"))
+            is_word(before) or (before == "-" and (first == "-" or "-" in name)))
         after_ok = not is_word(last) or not (is_word(after) or after == "-")
         if before_ok and after_ok:
             return True

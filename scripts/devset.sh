@@ -9,7 +9,9 @@
 #            /work/.mirror); clone them there first, e.g.
 #            git clone --mirror https://github.com/sharkdp/fd "$MIRRORS/sharkdp+fd/repo"
 #   CASE     ids from examples/devset/cases.tsv (default: all)
-# Writes examples/devset/out/<id>.md (the document) and <id>.check (the claims checked).
+# Writes examples/devset/out/<id>.md (the document), <id>.check (the claims checked) and
+# <id>.asked (the first round's questions from the receipt: topic, options, recommended, text),
+# which scripts/devset-score.py scores against examples/devset/scores.tsv.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 mirrors=${1:-${DEVSET_MIRRORS:-/work/.mirror}}
@@ -26,12 +28,20 @@ tail -n +2 "$set/cases.tsv" | while IFS="$(printf '\t')" read -r id repo issue d
   work=$(mktemp -d)
   git clone -q --shared --no-checkout "$git_dir" "$work/co"
   git -C "$work/co" -c advice.detachedHead=false checkout -q "$commit"
-  rm -f "$out/$id.md" "$out/$id.check"
+  rm -f "$out/$id.md" "$out/$id.check" "$out/$id.asked"
   start=$(date +%s%N)
   (cd "$work/co" && HOME=$work "$bin" intent "$issue" --from "$set/items/$id.md" \
     --runner builtin --answers "$root/examples/answers/skip-all.json" --missing skip --yes \
     --out "$out/$id.md" >/dev/null 2>"$work/stderr") || { cat "$work/stderr" >&2; exit 1; }
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  python3 - "$work/co" >"$out/$id.asked" <<'PY'
+import glob, json, sys
+# The first turn's receipt: the round the person is asked first.
+for path in sorted(glob.glob(sys.argv[1] + "/.interview/sessions/*/turns/001/out/receipt.json"))[:1]:
+    for q in json.load(open(path)).get("questions", []):
+        text = " ".join(q["question_text"].split())
+        print("\t".join([q["topic"], str(len(q.get("options") or [])), q.get("recommended") or "-", text]))
+PY
   if python3 "$root/scripts/devset-check.py" "$work/co" "$out/$id.md" >"$out/$id.check"; then
     verdict=honest
   else

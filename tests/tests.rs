@@ -21,6 +21,7 @@ mod guard_git_dir;
 mod guard_metadata;
 mod guard_safety;
 mod interviewer;
+mod interviewer_devset;
 mod interviewer_findings;
 mod kill_windows;
 mod own_writes;

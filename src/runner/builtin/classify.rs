@@ -232,6 +232,37 @@ pub(super) fn classify(title: &str, item: &Item) -> Classification {
     }
 }
 
+/// A dependency change needs a dependency: an item that names no package the manifests or
+/// lockfiles have (`names_package`), and links none, swaps code of its own (a deprecated
+/// standard API for its successor) — a refactor.
+pub(super) fn without_package(
+    class: Classification,
+    names_package: bool,
+    item: &Item,
+) -> Classification {
+    let linked = item.lines.iter().any(|(_, l)| {
+        [
+            "crates.io/crates/",
+            "npmjs.com/package/",
+            "pypi.org/project/",
+        ]
+        .iter()
+        .any(|m| l.contains(m))
+    });
+    if class.kind != ItemKind::Dependency || names_package || linked {
+        return class;
+    }
+    Classification {
+        kind: ItemKind::Refactor,
+        cue: format!(
+            "{}, but it names no package the manifests or lockfiles have: a change of the code \
+             itself",
+            class.cue
+        ),
+        runner_up: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

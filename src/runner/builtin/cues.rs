@@ -59,6 +59,14 @@ pub(super) const CUES: &[Cue] = &[
         ],
         weight: 4,
     },
+    // "X should advance at the end": a title that says how existing behaviour ought to be.
+    // Weak: a feature's title ("… should support …") outweighs it.
+    Cue {
+        kind: ItemKind::Bug,
+        place: Place::Title,
+        terms: &["should", "shouldn't", "should not"],
+        weight: 2,
+    },
     Cue {
         kind: ItemKind::Bug,
         place: Place::Heading,
@@ -320,6 +328,22 @@ pub(super) const CUES: &[Cue] = &[
             "implement",
         ],
         weight: 5,
+    },
+    Cue {
+        kind: ItemKind::Feature,
+        place: Place::Title,
+        terms: &[
+            "support",
+            "option to",
+            "flag to",
+            "allow",
+            "add",
+            "ability",
+            "feature",
+            "new",
+            "request",
+        ],
+        weight: 4,
     },
     Cue {
         kind: ItemKind::Feature,

@@ -336,6 +336,30 @@ pub(super) fn field_declares(lines: &[String], hit: &Hit, flag: Flag) -> bool {
     }
 }
 
+/// How a clap attribute spells a bare `short` (no letter): the field's first letter is the flag.
+pub(super) const BARE_SHORT: &[&str] = &["(short,", "(short)", ", short,", ", short)", " short,"];
+
+/// The clap derive field that an attribute with a bare `short` on `hit`'s line declares as
+/// `flag` (`#[arg(short, long)]` above `exclude: Vec<String>` is `-e`).
+pub(super) fn bare_short_field(lines: &[String], hit: &Hit, flag: Flag) -> Option<Hit> {
+    let at = (hit.line as usize).checked_sub(1)?;
+    let field = (at + 1..lines.len().min(at + LOOK_BACK)).find(|&i| {
+        let t = lines[i]
+            .trim()
+            .trim_start_matches("pub(crate) ")
+            .trim_start_matches("pub ");
+        t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && t.split_once(':')
+                .is_some_and(|(name, _)| name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    })?;
+    let found = Hit {
+        path: hit.path.clone(),
+        line: u32::try_from(field + 1).ok()?,
+        text: super::text::one_line(lines[field].trim(), 160),
+    };
+    (matches!(flag, Flag::Short(_)) && field_declares(lines, &found, flag)).then_some(found)
+}
+
 fn has_word_in(text: &str, word: &str) -> bool {
     text.match_indices(word).any(|(at, _)| {
         let before = text[..at].chars().next_back();

@@ -13,7 +13,10 @@ use crate::subject::reflect::cap;
 
 use super::Finding;
 use super::classify::{Classification, ItemKind, classify};
-use super::defs::{Flag, Sources, declares_flag, field_declares, in_test_code, may_define};
+use super::defs::{
+    BARE_SHORT, Flag, Sources, bare_short_field, declares_flag, field_declares, in_test_code,
+    may_define,
+};
 use super::intent_entries::{fact_entries, not_checked, title_and_lead};
 use super::item::Item;
 use super::names::{Name, NameKind, extract};
@@ -43,6 +46,13 @@ pub(super) const FLAG_CONVENTIONS: &[&str] = &[
     "flag.String(",
     ".option(",
 ];
+
+/// Literals searched for alongside the names: where short flags are declared, to tell how many
+/// letters are taken.
+pub(super) const SHORT_DECLS: &[&str] = &[".short(", "short = '", "short='"];
+
+/// The group of a clap attribute's bare `short` ([`BARE_SHORT`]).
+const BARE_SHORT_KEY: &str = "bare short";
 
 /// Literals searched for alongside the names: how this repository declares benchmarks.
 pub(super) const BENCHMARKS: &[&str] = &["[[bench]]", "criterion_group!", "#[bench]"];
@@ -221,10 +231,17 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     }));
     groups.extend(FLAG_CONVENTIONS.iter().map(|s| Group::one(s)));
     groups.extend(BENCHMARKS.iter().map(|s| Group::one(s)));
+    groups.extend(SHORT_DECLS.iter().map(|s| Group::one(s)));
+    groups.push(Group {
+        key: BARE_SHORT_KEY.into(),
+        spellings: BARE_SHORT.iter().map(|s| s.to_string()).collect(),
+        within: None,
+    });
+    groups.extend(item.quotes().iter().map(|(_, q)| Group::one(q)));
     let skip: Vec<String> = f.path.iter().cloned().collect();
     let found = search(worktree, &groups, &skip);
     let mut sources = Sources::default();
-    let located = names
+    let located: Vec<Located> = names
         .into_iter()
         .filter_map(|name| -> Option<Located> {
             let mut count = found.get(&name.text).cloned().unwrap_or_default();
@@ -242,6 +259,24 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
                             && !in_test_code(&h.path, lines, h.line)
                         {
                             definitions.push(h.clone());
+                        }
+                    }
+                }
+                // `#[arg(short, long)]` above `exclude: …` declares `-e`.
+                if matches!(flag, Flag::Short(_))
+                    && let Some(bare) = found.get(BARE_SHORT_KEY)
+                {
+                    for h in bare
+                        .hits
+                        .iter()
+                        .filter(|h| h.path.ends_with(".rs") && may_define(h))
+                    {
+                        if let Some(lines) = sources.lines(worktree, &h.path)
+                            && let Some(field) = bare_short_field(lines, h, flag)
+                            && !in_test_code(&h.path, lines, field.line)
+                            && definitions.len() < 10
+                        {
+                            definitions.push(field);
                         }
                     }
                 }
@@ -318,6 +353,10 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
                 || l.hits.iter().any(|h| is_manifest(&h.path))
         })
         .collect();
+    let names_package = located
+        .iter()
+        .any(|l| repo.locked.iter().any(|p| same_package(p, &l.name.text)));
+    let class = super::classify::without_package(class, names_package, &item);
     let (previous_open, previous_answered) = previous(worktree, &f.id);
     Reading {
         facts: f,

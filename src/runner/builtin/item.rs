@@ -79,6 +79,36 @@ impl<'a> Item<'a> {
         }
     }
 
+    /// The text the item quotes (`> …` lines), a searchable piece of each quote: the first
+    /// words of its first line (at most eight, at least four), without Markdown's marks — as a
+    /// repository line that says the same would spell it.
+    pub fn quotes(&self) -> Vec<(u32, String)> {
+        let mut out: Vec<(u32, String)> = Vec::new();
+        let mut inside = false;
+        for (n, line) in &self.lines {
+            let Some(rest) = line.trim_start().strip_prefix('>') else {
+                inside = false;
+                continue;
+            };
+            if inside {
+                continue;
+            }
+            inside = true;
+            let plain = rest.replace("**", "").replace('`', "");
+            let words: Vec<&str> = plain
+                .split_whitespace()
+                .take_while(|w| !w.contains(['[', ']', '(', ')', '<', '>', '*', '"']))
+                .take(8)
+                .collect();
+            if words.len() >= 4 {
+                let piece = words.join(" ");
+                let piece = piece.trim_end_matches([',', '.', ':', ';']).to_string();
+                out.push((*n, piece));
+            }
+        }
+        out
+    }
+
     /// The text of the code blocks, lower case.
     pub fn code_lower(&self) -> String {
         self.all

@@ -206,6 +206,10 @@ fn classify_span(span: &str) -> Vec<(String, NameKind)> {
     if is_short_flag(span) {
         return vec![(span.to_string(), NameKind::Flag)];
     }
+    // `-NF` is `-N` and `-F` written together: each is looked up.
+    if let Some(parts) = short_cluster(span) {
+        return parts.into_iter().map(|f| (f, NameKind::Flag)).collect();
+    }
     if span.starts_with("--") && !span.contains(' ') {
         let flag = span.split('=').next().unwrap_or(span);
         return vec![(flag.to_string(), NameKind::Flag)];
@@ -246,6 +250,13 @@ fn classify_span(span: &str) -> Vec<(String, NameKind)> {
         return vec![(span.to_string(), NameKind::Message)];
     }
     Vec::new()
+}
+
+/// `-NF`: a dash and two to four letters, the short flags `-N` and `-F` written together.
+pub(super) fn short_cluster(word: &str) -> Option<Vec<String>> {
+    let letters = word.strip_prefix('-')?;
+    ((2..=4).contains(&letters.len()) && letters.chars().all(|c| c.is_ascii_alphabetic()))
+        .then(|| letters.chars().map(|c| format!("-{c}")).collect())
 }
 
 /// `-X`: a dash and one letter or digit.

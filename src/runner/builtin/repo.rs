@@ -191,6 +191,46 @@ pub(super) fn rust_version(worktree: &Path, rel: &str) -> Option<Hit> {
     })
 }
 
+/// The oldest toolchain the project declares it builds with, and the language: `rust-version`
+/// in the root `Cargo.toml` or in the manifest of the first folder of a path in `near` (a
+/// workspace's member), `go` in `go.mod`, `engines.node` in `package.json`,
+/// `python_requires` / `requires-python`.
+pub(super) fn toolchain(worktree: &Path, near: &[&str]) -> Option<(Hit, &'static str)> {
+    let rust = rust_version(worktree, "Cargo.toml").or_else(|| {
+        near.iter().find_map(|p| {
+            let (dir, _) = p.split_once('/')?;
+            rust_version(worktree, &format!("{dir}/Cargo.toml"))
+        })
+    });
+    if let Some(hit) = rust {
+        return Some((hit, "Rust"));
+    }
+    let line_of = |rel: &str, found: &dyn Fn(&str) -> bool| -> Option<Hit> {
+        let text = read_text(worktree, rel)?;
+        text.lines().enumerate().find_map(|(i, l)| {
+            found(l.trim()).then(|| Hit {
+                path: rel.to_string(),
+                line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                text: one_line(l.trim(), 160),
+            })
+        })
+    };
+    let starts_with_digit = |s: &str| s.trim().starts_with(|c: char| c.is_ascii_digit());
+    if let Some(hit) = line_of("go.mod", &|t| {
+        t.strip_prefix("go ").is_some_and(starts_with_digit)
+    }) {
+        return Some((hit, "Go"));
+    }
+    if let Some(hit) = line_of("package.json", &|t| t.starts_with("\"node\":")) {
+        return Some((hit, "Node"));
+    }
+    let python = |t: &str| t.starts_with("python_requires") || t.starts_with("requires-python");
+    line_of("setup.py", &python)
+        .or_else(|| line_of("setup.cfg", &python))
+        .or_else(|| line_of("pyproject.toml", &python))
+        .map(|hit| (hit, "Python"))
+}
+
 fn own_version(tag: &str) -> bool {
     tag.trim_start_matches('v')
         .chars()

@@ -377,8 +377,10 @@ pub(super) fn has_name(line: &str, name: &str) -> bool {
         // boundary: `#[arg(` may run straight into `long`.
         let first = name.chars().next().unwrap_or(' ');
         let last = name.chars().next_back().unwrap_or(' ');
+        // A hyphenated name (`ansi-term`) is not the tail of a longer one (`nu-ansi-term`).
+        let hyphenated = first == '-' || name.contains('-');
         let before_ok = !(is_word(first) || first == '-')
-            || !before.is_some_and(|c| is_word(c) || (c == '-' && first == '-'));
+            || !before.is_some_and(|c| is_word(c) || (c == '-' && hyphenated));
         let after_ok = !is_word(last) || !after.is_some_and(|c| is_word(c) || c == '-');
         if before_ok && after_ok {
             return true;
@@ -391,6 +393,13 @@ pub(super) fn has_name(line: &str, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hyphenated_name_is_not_the_tail_of_a_longer_one() {
+        assert!(!has_name("nu-ansi-term = \"0.46.0\"", "ansi-term"));
+        assert!(has_name("ansi-term = \"0.12\"", "ansi-term"));
+        assert!(has_name("use the ansi-term crate", "ansi-term"));
+    }
 
     #[test]
     fn names_match_as_whole_words() {

@@ -30,6 +30,29 @@ pub(in crate::runner::builtin) fn refactor(r: &Reading) -> Vec<Finding> {
     if let Some(l) = used.first() {
         let code = l.in_code();
         out.push(call_sites("call_sites", l, &code));
+    } else if let Some(l) = found_names(r)
+        .into_iter()
+        .filter(|l| l.name.kind == NameKind::Ident && l.count.test_lines >= 2)
+        .max_by_key(|l| l.count.test_lines)
+    {
+        // Used only by tests: those are the call sites.
+        let tests = l.in_tests();
+        out.push(
+            Finding::new(
+                "call_sites",
+                7,
+                format!(
+                    "{} is used only in tests: {} in {} ({}). Change them all? Recommended: all, or the old way stays.",
+                    l.shown(),
+                    counted(l.count.test_lines, "line"),
+                    counted(l.count.test_files, "file"),
+                    cites(&tests, 3)
+                ),
+            )
+            .titled(format!("Uses of {}", l.shown()))
+            .options(&[("All of them", "all"), ("Only some (say which)", "some")])
+            .recommend("all"),
+        );
     }
     if let Some((l, def)) = found_names(r)
         .into_iter()
@@ -52,6 +75,7 @@ pub(in crate::runner::builtin) fn refactor(r: &Reading) -> Vec<Finding> {
                 .recommend("keep_compatible"),
         );
     }
+    out.extend(toolchain_floor(r));
     // A renamed or new flag follows the flags there are.
     out.extend(flag_questions(r, false));
     out.push(test_question(
@@ -61,6 +85,70 @@ pub(in crate::runner::builtin) fn refactor(r: &Reading) -> Vec<Finding> {
         "pin the current behaviour before the change",
     ));
     out
+}
+
+/// The language version the item relies on (`Rust 1.70.0`, `Go 1.16`), when it names one.
+fn language_version(r: &Reading, lang: &str) -> Option<String> {
+    let lang = lang.to_lowercase();
+    r.item.sentences.iter().find_map(|(_, s)| {
+        let words: Vec<String> = s
+            .split_whitespace()
+            .map(|w| {
+                w.trim_matches(|c: char| !c.is_alphanumeric() && c != '.')
+                    .trim_end_matches('.')
+                    .to_lowercase()
+            })
+            .collect();
+        words.iter().enumerate().find_map(|(i, w)| {
+            (*w == lang)
+                .then(|| {
+                    words[i + 1..].iter().take(2).find(|v| {
+                        v.contains('.')
+                            && v.split('.')
+                                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+                    })
+                })?
+                .cloned()
+        })
+    })
+}
+
+/// A change that moves to the standard library's newer API, or to a newer language feature,
+/// against the oldest toolchain the project declares.
+fn toolchain_floor(r: &Reading) -> Option<Finding> {
+    let near: Vec<&str> = r
+        .names
+        .iter()
+        .filter(|l| l.name.kind == NameKind::Path)
+        .map(|l| l.name.text.as_str())
+        .collect();
+    let (declared, lang) = super::super::repo::toolchain(r.worktree, &near)?;
+    let relies = language_version(r, lang);
+    let newer_api = r.item.mentions(&[
+        "std",
+        "standard library",
+        "stdlib",
+        "stable",
+        "stabilized",
+        "deprecated",
+        "since",
+    ]);
+    if relies.is_none() && !newer_api {
+        return None;
+    }
+    let needs = relies.map_or(String::new(), |v| {
+        format!(" The item relies on {lang} {v}.")
+    });
+    Some(
+        Finding::new(
+            "msrv",
+            8,
+            format!("{} declares {}.{needs} Must the change keep building with the declared minimum? Recommended: yes, raising it is a decision of its own.", declared.cite(), declared.text.replace('"', "'")),
+        )
+        .titled(format!("Minimum {lang} version"))
+        .options(&[("Yes, keep the minimum", "keep_msrv"), ("Raising it is fine", "raise_msrv")])
+        .recommend("keep_msrv"),
+    )
 }
 
 fn behaviour_preserved(severity: u8) -> Finding {
@@ -293,6 +381,28 @@ pub(in crate::runner::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
                     .titled("Public API")
                     .options(&[("No, keep it compatible", "keep_compatible"), ("Yes, a breaking change is fine", "breaking")])
                     .recommend("keep_compatible"),
+            );
+        }
+    }
+    // Another package pulls the old one in too: the build keeps it until that one moves, and
+    // the replacement it picks is the one that leaves a single crate for the job.
+    if let Some(old) = old.filter(|l| !l.in_code().is_empty()) {
+        let project = r.repo.project.clone().unwrap_or_default();
+        let mut parents = lock_parents(r.worktree, &old.name.text);
+        if parents.is_empty() {
+            parents = lock_parents(r.worktree, &old.name.text.replace('_', "-"));
+        }
+        parents.retain(|(p, _)| !same_package(p, &project));
+        if let Some((first, hit)) = parents.first() {
+            out.push(
+                Finding::new(
+                    "shared_dependency",
+                    8,
+                    format!("`{first}` pulls in {} too ({}): it stays in the build until `{first}` moves. Pick what `{first}` moves to? Recommended: yes, one crate for the job.", old.shown(), hit.cite()),
+                )
+                .titled(format!("What else uses {}", old.shown()))
+                .choices(vec![(format!("What `{first}` moves to"), "follow_parent".into()), ("Our own choice".into(), "own_choice".into())])
+                .recommend("follow_parent"),
             );
         }
     }

@@ -5,7 +5,8 @@
 use super::*;
 
 pub(in crate::runner::builtin) fn feature(r: &Reading) -> Vec<Finding> {
-    let mut out = flag_questions(r, true);
+    let mut out: Vec<Finding> = short_flag(r).into_iter().collect();
+    out.extend(flag_questions(r, true));
     let grounded = !out.is_empty();
     out.extend(feature_rest(r, grounded));
     out
@@ -276,7 +277,7 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
 }
 
 /// The documentation pages that name `l`; a changelog is history, not a page to update.
-fn pages(l: &Located) -> Vec<&Hit> {
+pub(super) fn pages(l: &Located) -> Vec<&Hit> {
     l.in_docs()
         .into_iter()
         .filter(|h| {
@@ -286,4 +287,100 @@ fn pages(l: &Located) -> Vec<&Hit> {
                 .any(|w| upper.contains(w))
         })
         .collect()
+}
+
+/// A short flag the item asks for, or writes as a cluster (`-NF` is `-N` and `-F` together):
+/// the letters are few, and the ones taken are counted from the declarations.
+fn short_flag(r: &Reading) -> Option<Finding> {
+    let cluster = r.item.lines.iter().find_map(|(n, line)| {
+        super::super::names::code_spans(line)
+            .into_iter()
+            .find_map(|span| {
+                let parts = super::super::names::short_cluster(span.trim())?;
+                let defs: Vec<&Located> = parts
+                    .iter()
+                    .filter_map(|p| r.names.iter().find(|l| l.name.text == *p))
+                    .filter(|l| l.definition.is_some())
+                    .collect();
+                (defs.len() == parts.len()).then(|| (*n, span.trim().to_string(), defs))
+            })
+    });
+    let asks = r.item.mentions(&[
+        "short flag",
+        "short option",
+        "short switch",
+        "short name",
+        "short alias",
+        "short version",
+        "shorthand",
+    ]);
+    if cluster.is_none() && !asks {
+        return None;
+    }
+    let taken = short_letters(r);
+    let long = r
+        .names
+        .iter()
+        .find(|l| l.name.text.starts_with("--") && (proposed(r, l) || asks))
+        .map_or("the new flag".to_string(), |l| l.shown());
+    let count = if taken.is_empty() {
+        String::new()
+    } else {
+        format!(" {}+ letters are taken.", taken.len())
+    };
+    let lead = match &cluster {
+        Some((n, span, defs)) => {
+            let each: Vec<String> = defs
+                .iter()
+                .map(|l| {
+                    let at = l.definition.as_ref().map(Hit::cite).unwrap_or_default();
+                    format!("{} ({at})", l.shown())
+                })
+                .collect();
+            format!("Line {n}: `{span}` is {}.", each.join(" + "))
+        }
+        None => "The item asks for a short flag.".to_string(),
+    };
+    Some(
+        Finding::new(
+            "short_flag",
+            8,
+            format!(
+                "{lead}{count} A letter for {long}, or long only? Recommended: long only, letters are few."
+            ),
+        )
+        .titled("A short flag")
+        .options(&[("Long only", "long_only"), ("A new short letter (say which)", "new_letter")])
+        .recommend("long_only"),
+    )
+}
+
+/// The short letters the repository's non-test code declares (`.short('x')`, `short = 'x'`).
+fn short_letters(r: &Reading) -> Vec<char> {
+    let mut letters: Vec<char> = Vec::new();
+    for decl in super::super::intent::SHORT_DECLS {
+        let Some(found) = r.search.get(decl) else {
+            continue;
+        };
+        for h in found
+            .hits
+            .iter()
+            .filter(|h| super::super::defs::may_define(h))
+        {
+            let Some(at) = h.text.find(decl) else {
+                continue;
+            };
+            let rest = h.text[at + decl.len()..].trim_start_matches(['"', '\'', ' ']);
+            let mut chars = rest.chars();
+            if let (Some(c), Some(end)) = (chars.next(), chars.next())
+                && c.is_ascii_alphanumeric()
+                && matches!(end, '"' | '\'')
+                && !letters.contains(&c)
+            {
+                letters.push(c);
+            }
+        }
+    }
+    letters.sort_unstable();
+    letters
 }
