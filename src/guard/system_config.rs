@@ -67,25 +67,17 @@ pub(super) fn lookup(worktree: &Path, path_var: &std::ffi::OsStr) -> Vec<PathBuf
     out
 }
 
-/// Each distinct `git` executable in an absolute `PATH` entry that is not inside the worktree
-/// (by real path: a link to the worktree does not make it safe).
+/// Each distinct `git` executable (by real path) in an absolute `PATH` entry that is not inside
+/// the worktree, found by the one program lookup ([`crate::process::program`]); a link from
+/// outside into the worktree does not make it safe.
 fn gits_on_path(worktree: &Path, path_var: &std::ffi::OsStr) -> Vec<PathBuf> {
     let worktree = std::fs::canonicalize(worktree).unwrap_or_else(|_| worktree.to_path_buf());
     let mut out: Vec<PathBuf> = Vec::new();
-    for dir in std::env::split_paths(path_var) {
-        if !dir.is_absolute() {
-            continue;
-        }
-        let Ok(real_dir) = std::fs::canonicalize(&dir) else {
+    for found in crate::process::program::each_in("git".as_ref(), path_var, &worktree) {
+        let Ok(real) = std::fs::canonicalize(&found) else {
             continue;
         };
-        if real_dir.starts_with(&worktree) {
-            continue;
-        }
-        let Ok(real) = std::fs::canonicalize(real_dir.join("git")) else {
-            continue;
-        };
-        if real.starts_with(&worktree) || !is_executable(&real) || out.contains(&real) {
+        if real.starts_with(&worktree) || out.contains(&real) {
             continue;
         }
         // On macOS `/usr/bin/git` is a stub that opens an installer window when the developer
@@ -99,11 +91,6 @@ fn gits_on_path(worktree: &Path, path_var: &std::ffi::OsStr) -> Vec<PathBuf> {
         }
     }
     out
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// The system config file `git` reads: `git var GIT_CONFIG_SYSTEM` (git 2.42 and later), else

@@ -25,15 +25,25 @@ pub fn find_in(
     if program.is_empty() {
         return None;
     }
+    each_in(program, path_var, repository).next()
+}
+
+/// Every executable `program` (a bare name) in the absolute directories of `path_var`, in order,
+/// skipping every directory inside `repository` (by its path or its real path).
+pub fn each_in<'a>(
+    program: &'a OsStr,
+    path_var: &'a OsStr,
+    repository: &Path,
+) -> impl Iterator<Item = PathBuf> + 'a {
     let repository = std::fs::canonicalize(repository).unwrap_or_else(|_| repository.into());
     std::env::split_paths(path_var)
         .filter(|dir| dir.is_absolute())
-        .filter(|dir| {
+        .filter(move |dir| {
             let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
             !real.starts_with(&repository) && !dir.starts_with(&repository)
         })
-        .map(|dir| dir.join(program))
-        .find(|candidate| is_executable(candidate))
+        .map(move |dir| dir.join(program))
+        .filter(|candidate| is_executable(candidate))
 }
 
 /// [`find_in`] with this process's `PATH`.

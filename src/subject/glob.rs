@@ -1,108 +1,68 @@
-//! A small glob matcher for tracker paths: `*`, `?`, `[...]` within a path segment and `**` for
-//! any number of segments. Paths and patterns are `/`-separated and relative to the repository.
+//! Globs for tracker paths: `*`, `?`, `[...]` within a path segment and `**` for any number of
+//! segments, matched by git's wildmatch (the guard's engine too). Paths and patterns are
+//! `/`-separated and relative to the repository.
 //!
 //! Not for: gitignore semantics (no negation, no anchoring rules).
 
-/// Whether `path` matches `pattern`.
+/// Whether `path` matches `pattern`, by git's wildmatch (`gix::glob`), `*` staying within a
+/// segment. What the tracker globs have always meant besides: empty segments are ignored, an
+/// unclosed `[` is itself, and `dir/**` also matches `dir`.
 pub fn matches(pattern: &str, path: &str) -> bool {
-    let pat: Vec<&str> = pattern.split('/').filter(|s| !s.is_empty()).collect();
-    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    match_segments(&pat, &segs)
+    use gix::bstr::ByteSlice;
+    use gix::glob::wildmatch::Mode;
+    let segments: Vec<String> = pattern
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(unclosed_classes_literal)
+        .collect();
+    let path: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let path = path.join("/");
+    let matches = |segments: &[String]| {
+        gix::glob::wildmatch(
+            segments.join("/").as_bytes().as_bstr(),
+            path.as_bytes().as_bstr(),
+            Mode::NO_MATCH_SLASH_LITERAL,
+        )
+    };
+    matches(&segments)
+        || segments
+            .split_last()
+            .is_some_and(|(last, dir)| last == "**" && matches(dir))
 }
 
-fn match_segments(pat: &[&str], segs: &[&str]) -> bool {
-    // Iterative over `**` positions to stay linear-ish on deep trees: try each split point.
-    match pat.split_first() {
-        None => segs.is_empty(),
-        Some((&"**", rest)) => (0..=segs.len()).any(|i| match_segments(rest, &segs[i..])),
-        Some((first, rest)) => match segs.split_first() {
-            Some((seg, segs_rest)) => {
-                match_segment(first.as_bytes(), seg.as_bytes()) && match_segments(rest, segs_rest)
+/// `segment` with each `[` that opens no class (no `]` closes it in the segment) escaped.
+fn unclosed_classes_literal(segment: &str) -> String {
+    let bytes = segment.as_bytes();
+    let mut out = String::with_capacity(segment.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'[' {
+            // A `]` first in the class (after `!` or `^`) is a member, not its end.
+            let mut first = i + 1;
+            if matches!(bytes.get(first), Some(b'!' | b'^')) {
+                first += 1;
             }
-            None => false,
-        },
-    }
-}
-
-/// One segment: `*` matches any run of characters (none of them `/`), `?` one character,
-/// `[abc]`, `[a-z]`, `[!x]` / `[^x]` one character of a set. Works on bytes; sets compare bytes.
-fn match_segment(pat: &[u8], text: &[u8]) -> bool {
-    // Classic backtracking over the last `*`: O(len(pat) * len(text)) at worst.
-    let (mut p, mut t) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while t < text.len() {
-        if p < pat.len() {
-            match pat[p] {
-                b'*' => {
-                    star = Some((p, t));
-                    p += 1;
-                    continue;
+            match bytes
+                .get(first + 1..)
+                .and_then(|rest| rest.iter().position(|&b| b == b']'))
+            {
+                Some(end) => {
+                    let close = first + 1 + end;
+                    out.push_str(&segment[i..=close]);
+                    i = close + 1;
                 }
-                b'?' => {
-                    p += 1;
-                    t += 1;
-                    continue;
+                None => {
+                    out.push_str("\\[");
+                    i += 1;
                 }
-                b'[' => {
-                    if let Some((matched, next)) = match_class(&pat[p..], text[t]) {
-                        if matched {
-                            p += next;
-                            t += 1;
-                            continue;
-                        }
-                    } else if text[t] == b'[' {
-                        // An unclosed `[` is a literal.
-                        p += 1;
-                        t += 1;
-                        continue;
-                    }
-                }
-                c if c == text[t] => {
-                    p += 1;
-                    t += 1;
-                    continue;
-                }
-                _ => {}
             }
+            continue;
         }
-        match star {
-            Some((sp, st)) => {
-                p = sp + 1;
-                t = st + 1;
-                star = Some((sp, st + 1));
-            }
-            None => return false,
-        }
+        let c = segment[i..].chars().next().unwrap_or_default();
+        out.push(c);
+        i += c.len_utf8().max(1);
     }
-    pat[p..].iter().all(|&c| c == b'*')
-}
-
-/// Match `c` against the class at the start of `pat` (which begins with `[`). Returns whether it
-/// matched and the length of the class, or `None` when the class is not closed.
-fn match_class(pat: &[u8], c: u8) -> Option<(bool, usize)> {
-    let mut i = 1;
-    let negate = matches!(pat.get(i), Some(b'!') | Some(b'^'));
-    if negate {
-        i += 1;
-    }
-    let mut matched = false;
-    let mut first = true;
-    while i < pat.len() {
-        let lo = pat[i];
-        if lo == b']' && !first {
-            return Some((matched != negate, i + 1));
-        }
-        first = false;
-        if pat.get(i + 1) == Some(&b'-') && pat.get(i + 2).is_some_and(|&h| h != b']') {
-            let hi = pat[i + 2];
-            matched |= lo <= c && c <= hi;
-            i += 3;
-        } else {
-            matched |= lo == c;
-            i += 1;
-        }
-    }
-    None
+    out
 }
 
 /// Escape glob metacharacters so `text` matches only itself (used for the work-item id).
@@ -162,6 +122,16 @@ mod tests {
         let p = format!("docs/{}*.md", escape("4[2]*"));
         assert!(matches(&p, "docs/4[2]*-x.md"));
         assert!(!matches(&p, "docs/42-x.md"));
+    }
+
+    #[test]
+    fn a_trailing_double_star_matches_the_directory_and_empty_segments_are_ignored() {
+        assert!(matches("docs/**", "docs"));
+        assert!(matches("docs/**", "docs/a/b.md"));
+        assert!(matches("docs//intents/*.md", "docs/intents/42.md"));
+        assert!(matches("**/42.md", "42.md"));
+        assert!(matches("a[b/[c]d", "a[b/cd"));
+        assert!(!matches("a[b/[c]d", "ab/cd"));
     }
 
     #[test]
