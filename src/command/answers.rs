@@ -23,5 +23,26 @@ pub fn run(cwd: &Path, which: &[String], output: Option<&Path>) -> Result<i32> {
             ));
         }
     };
-    history::print_answers(&repo, which, output)
+    let listed = history::find_which(&repo.worktree, which)?;
+    let text = history::answers_text(&listed)?;
+    match output {
+        None => crate::output::stdout(&text)?,
+        Some(file) => {
+            // A fixture to commit: the mode it already has, or an ordinary file's.
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(file).map_or(0o644, |m| m.permissions().mode() & 0o777);
+            if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+            }
+            crate::atomic::write_with_mode(file, text.as_bytes(), Some(mode))
+                .map_err(|e| Error::io(format!("cannot write {}", file.display()), e))?;
+            crate::output::stderr_line(&format!(
+                "Wrote the answers of session {} to {}.",
+                listed.id,
+                file.display()
+            ));
+        }
+    }
+    Ok(0)
 }

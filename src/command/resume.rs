@@ -74,5 +74,6 @@ pub fn resume_listed(
         settings.session.clone(),
         &settings.resume_flags(ack),
         &mut recording,
-    )
+    )?;
+    Ok(crate::error::code::DONE)
 }

@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 
 pub fn run(name: &str) -> Result<i32> {
     match name {
-        "builtin" => crate::runner::builtin::run(),
+        "builtin" => crate::runner::builtin::run().map(|()| crate::error::code::DONE),
         other => Err(Error::Usage(format!("unknown built-in runner `{other}`"))),
     }
 }

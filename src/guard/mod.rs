@@ -7,7 +7,6 @@
 //! Not for: deciding what to do about a change (the session applies the `--on-change` policy).
 
 mod case;
-pub mod command;
 mod config;
 mod diff;
 mod files;

@@ -8,7 +8,7 @@ use super::state::{KeyDecision, State, Status, now_iso};
 use super::tier::Durability;
 use super::{Repo, Session, SessionFile, Settings};
 use crate::ask::{self, Decision, DecisionId, Person};
-use crate::error::{Error, Result, code};
+use crate::error::{Error, Result};
 
 /// Continue `listed` with `settings`. `ack` acknowledges a blocker without a terminal.
 pub fn resume(
@@ -17,7 +17,7 @@ pub fn resume(
     mut settings: Settings,
     flags: &ResumeFlags,
     person: &mut dyn Person,
-) -> Result<i32> {
+) -> Result<()> {
     let dir: PathBuf = listed.dir;
     let mut state = listed.state?;
     if state.status == Status::Done {
@@ -111,7 +111,7 @@ pub fn resume(
                     state.note("the person abandoned the session", "nothing");
                     state.save(&dir.join("state.json"), Durability::Synced)?;
                     person.say(&format!("Session {} abandoned.", state.session));
-                    return Ok(code::DONE);
+                    return Ok(());
                 }
             }
         } else {
@@ -146,7 +146,7 @@ pub fn resume(
     }
     let mut session = Session::open(repo, dir, state, file.subject, settings, person)?;
     session.run()?;
-    Ok(code::DONE)
+    Ok(())
 }
 
 /// A session left failed with its retries exhausted: not retried until someone decides.

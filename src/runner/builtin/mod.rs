@@ -41,8 +41,8 @@ use text::one_line;
 const MAX_CONTEXT_BYTES: u64 = 32 * 1024 * 1024;
 
 /// `interview runner builtin`: read `$INTERVIEW_CONTEXT`, write the receipt to
-/// `$INTERVIEW_RECEIPT`, exit 0. The worktree is the current directory.
-pub fn run() -> Result<i32> {
+/// `$INTERVIEW_RECEIPT`. The worktree is the current directory.
+pub fn run() -> Result<()> {
     let var = |name: &str| {
         std::env::var_os(name).map(PathBuf::from).ok_or_else(|| {
             Error::Usage(format!(
@@ -65,8 +65,7 @@ pub fn run() -> Result<i32> {
             format!("cannot write the receipt to {}", receipt_path.display()),
             e,
         )
-    })?;
-    Ok(0)
+    })
 }
 
 fn read_context(path: &Path) -> Result<BriefContext> {

@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::{PRESETS, Preset, envelope::excerpt};
-use crate::error::Result;
 use crate::process::{Capture, Ending, Output, Spawn};
 use crate::receipt::sanitize_line;
 
@@ -14,13 +13,6 @@ const VERSION_GRACE: Duration = Duration::from_millis(200);
 
 /// How long `interview runners` waits for `<cli> --version`.
 pub const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// `interview runners`.
-pub fn list(repository: &Path) -> Result<i32> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    crate::output::stdout(&render_list(&path, repository, VERSION_TIMEOUT))?;
-    Ok(0)
-}
 
 /// The text of `interview runners` for a given PATH, in `repository` (whose programs are never
 /// found).

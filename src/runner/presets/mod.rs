@@ -18,7 +18,7 @@ mod report;
 
 pub use activity::{Events, words as activity_words};
 pub use envelope::extract;
-pub use installed::{VERSION_TIMEOUT, drift, find_on_path, list, render_list, version_of};
+pub use installed::{VERSION_TIMEOUT, drift, find_on_path, render_list, version_of};
 pub use report::{Usage, json_error, said_on_failure, usage};
 
 use super::{ReceiptFrom, RunnerSpec};
