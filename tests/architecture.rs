@@ -1,8 +1,10 @@
 //! The layout's rules (docs/architecture.md), checked on the source tree: every folder and file
-//! of `src/` is named there and every test module in tests/README.md, dependencies run one way,
-//! only the command layer sees clap, every child process is spawned in `src/process/`, `/proc` is
-//! read only behind `src/sys/`, no file outgrows its room, and nothing cites documents outside the
-//! repository.
+//! of `src/` is named there and every test module in tests/README.md; every top-level module has
+//! a row in the page's table of who may use whom, the code keeps it and the table has no circle;
+//! only the command layer sees clap and returns exit codes; every child process is spawned in
+//! `src/process/`, `/proc` is read only behind `src/sys/`; test hooks stay out of release
+//! builds; an `unsafe` block without a `// SAFETY:` comment is denied; no file outgrows its room,
+//! and nothing cites documents outside the repository.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -65,7 +67,13 @@ fn top_module(rel: &str) -> &str {
 /// groups alike).
 fn crate_references(code: &str) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
-    let mut rest = code;
+    // A comment's link (`[`crate::process`]`) is no dependency.
+    let code: String = code
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut rest = code.as_str();
     while let Some(at) = rest.find("crate::") {
         rest = &rest[at + "crate::".len()..];
         if let Some(group) = rest.strip_prefix('{') {
@@ -108,8 +116,9 @@ fn crate_references(code: &str) -> BTreeSet<String> {
     found
 }
 
-/// Which top-level modules each layer must not depend on: data flows subject → brief → runner →
-/// receipt → person → document, with the guard, the sandbox and process control below all of them.
+/// Pairs no layer may ever use (the table this test started with): data flows subject → brief →
+/// runner → receipt → person → document, with the guard, the sandbox and process control below
+/// all of them. The page's table (below) must forbid each of them too.
 const FORBIDDEN: &[(&str, &[&str])] = &[
     (
         "error",
@@ -241,29 +250,191 @@ fn the_tests_readme_names_every_test_module() {
     );
 }
 
+/// The page's table of who may use whom (section "Who may use whom"): each top-level module
+/// and the modules it may use (`any` for all of them).
+fn allowed_uses() -> Vec<(String, Vec<String>)> {
+    let page = std::fs::read_to_string(root().join("docs/architecture.md")).unwrap();
+    let section = page
+        .split("\n## Who may use whom\n")
+        .nth(1)
+        .expect("docs/architecture.md has a section \"Who may use whom\"");
+    let section = section.split("\n## ").next().unwrap();
+    // The names in backquotes (`—` for none).
+    let names = |cell: &str| -> Vec<String> {
+        cell.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    section
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.strip_prefix("| `")?.split('|').collect();
+            let module = cells[0].trim().trim_end_matches('`').to_string();
+            Some((module, names(cells.get(1)?)))
+        })
+        .collect()
+}
+
+/// The top-level modules of `src/` (a file or a folder, `lib` and `main` aside).
+fn top_level_modules() -> BTreeSet<String> {
+    std::fs::read_dir(root().join("src"))
+        .unwrap()
+        .map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            name.trim_end_matches(".rs").to_string()
+        })
+        .filter(|m| m != "lib" && m != "main")
+        .collect()
+}
+
+#[test]
+fn every_top_level_module_has_a_row_of_who_it_may_use() {
+    let rows: BTreeSet<String> = allowed_uses().into_iter().map(|(m, _)| m).collect();
+    let modules = top_level_modules();
+    let missing: Vec<_> = modules.difference(&rows).collect();
+    let stale: Vec<_> = rows.difference(&modules).collect();
+    assert!(
+        missing.is_empty() && stale.is_empty(),
+        "docs/architecture.md, \"Who may use whom\": no row for {missing:?}; rows of no module {stale:?}"
+    );
+}
+
+#[test]
+fn who_may_use_whom_has_no_circle_and_keeps_the_first_rules() {
+    let table = allowed_uses();
+    let uses = |m: &str| -> Vec<String> {
+        table
+            .iter()
+            .find(|(row, _)| row == m)
+            .map(|(_, allowed)| allowed.clone())
+            .unwrap_or_default()
+    };
+    // `any` is only for a layer nothing else uses.
+    for (module, allowed) in &table {
+        if allowed.iter().any(|a| a == "any") {
+            for (other, theirs) in &table {
+                assert!(
+                    !theirs.contains(module),
+                    "{other} may use {module}, which may use any module"
+                );
+            }
+        }
+    }
+    // No circle: following what each may use never comes back to it.
+    for (start, _) in &table {
+        let mut seen = BTreeSet::new();
+        let mut stack = uses(start);
+        while let Some(next) = stack.pop() {
+            assert_ne!(&next, start, "a circle through {start} in the table");
+            if next != "any" && seen.insert(next.clone()) {
+                stack.extend(uses(&next));
+            }
+        }
+    }
+    for (module, forbidden) in FORBIDDEN {
+        let allowed = uses(module);
+        for f in *forbidden {
+            assert!(
+                !allowed.iter().any(|a| a == f || a == "any"),
+                "the table lets {module} use {f}"
+            );
+        }
+    }
+}
+
 #[test]
 fn dependencies_run_one_way() {
+    let table = allowed_uses();
     let mut wrong = Vec::new();
     for file in rust_files(&root().join("src")) {
         let rel = rel(&file);
-        if is_test_file(&rel) {
+        if is_test_file(&rel) || rel == "lib.rs" || rel == "main.rs" {
             continue;
         }
         let text = std::fs::read_to_string(&file).unwrap();
         let module = top_module(&rel);
-        let Some((_, forbidden)) = FORBIDDEN.iter().find(|(m, _)| *m == module) else {
+        let Some((_, allowed)) = table.iter().find(|(m, _)| m == module) else {
+            wrong.push(format!("src/{rel}: {module} has no row"));
             continue;
         };
+        if allowed.iter().any(|a| a == "any") {
+            continue;
+        }
         for used in crate_references(non_test_code(&text)) {
-            if forbidden.contains(&used.as_str()) {
+            // `crate::Error` and `crate::Result` are the root's names for `error`'s.
+            let used = match used.as_str() {
+                "Error" | "Result" => "error".to_string(),
+                _ => used,
+            };
+            if used != module && !allowed.contains(&used) {
                 wrong.push(format!("src/{rel} uses crate::{used}"));
             }
         }
     }
     assert!(
         wrong.is_empty(),
-        "dependencies run the wrong way:\n{}",
+        "dependencies docs/architecture.md does not allow (\"Who may use whom\"):\n{}",
         wrong.join("\n")
+    );
+}
+
+/// Lower layers return data; the exit code is the command layer's to decide.
+#[test]
+fn only_the_command_layer_returns_exit_codes() {
+    let mut wrong = Vec::new();
+    for file in rust_files(&root().join("src")) {
+        let rel = rel(&file);
+        if rel == "main.rs" || rel.starts_with("command/") || is_test_file(&rel) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        if non_test_code(&text).contains("Result<i32>") {
+            wrong.push(format!("src/{rel}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "an exit code returned below the command layer: {wrong:?}"
+    );
+}
+
+#[test]
+fn test_hooks_stay_out_of_release_builds() {
+    let mut wrong = Vec::new();
+    for file in rust_files(&root().join("src")) {
+        let rel = rel(&file);
+        let text = std::fs::read_to_string(&file).unwrap();
+        if rel.ends_with("test_hook.rs") {
+            for gate in [
+                "#[cfg(any(debug_assertions, feature = \"test-hooks\"))]",
+                "#[cfg(not(any(debug_assertions, feature = \"test-hooks\")))]",
+            ] {
+                if !text.contains(gate) {
+                    wrong.push(format!("src/{rel}: no {gate}"));
+                }
+            }
+        } else if !is_test_file(&rel) && non_test_code(&text).contains("INTERVIEW_TEST_") {
+            wrong.push(format!("src/{rel}: a test hook outside a test_hook.rs"));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn an_unsafe_block_without_a_safety_comment_is_denied() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let lints = manifest
+        .split("[lints.clippy]")
+        .nth(1)
+        .expect("Cargo.toml has [lints.clippy]");
+    let lints = lints.split("\n[").next().unwrap();
+    assert!(
+        lints
+            .lines()
+            .any(|l| l.replace(' ', "") == "undocumented_unsafe_blocks=\"deny\""),
+        "{lints}"
     );
 }
 
@@ -410,4 +581,6 @@ fn the_reference_scanner_reads_grouped_imports() {
         .map(String::from)
         .collect();
     assert_eq!(found, want);
+    let commented = crate_references("//! Not for: [`crate::process`].\nuse crate::sys;");
+    assert_eq!(commented, BTreeSet::from(["sys".to_string()]));
 }
