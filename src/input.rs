@@ -66,22 +66,46 @@ pub fn open_regular(path: &Path, links: Links) -> Result<File, InputError> {
         }
         Err(e) => return Err(e.into()),
     };
-    let kind = file.metadata()?.file_type();
+    match what_else(&file)? {
+        None => Ok(file),
+        Some(error) => Err(error),
+    }
+}
+
+/// `None` for a regular file, else the error naming what it is.
+fn what_else(file: &File) -> std::io::Result<Option<InputError>> {
     use std::os::unix::fs::FileTypeExt;
-    let what = if kind.is_file() {
-        return Ok(file);
+    let kind = file.metadata()?.file_type();
+    Ok(if kind.is_file() {
+        None
     } else if kind.is_dir() {
-        return Err(InputError::Directory);
+        Some(InputError::Directory)
     } else if kind.is_fifo() {
-        "a FIFO"
+        Some(InputError::NotRegular("a FIFO"))
     } else if kind.is_socket() {
-        "a socket"
+        Some(InputError::NotRegular("a socket"))
     } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
+        Some(InputError::NotRegular("a device"))
     } else {
-        "not a file"
-    };
-    Err(InputError::NotRegular(what))
+        Some(InputError::NotRegular("not a file"))
+    })
+}
+
+/// Open `path` to append to (and read), creating it with mode 0600: never through a link and
+/// never blocked on a FIFO put in its place; anything but a regular file is refused by what it
+/// is. Every error in opening it is [`InputError::Io`].
+pub fn open_append(path: &Path) -> Result<File, InputError> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .custom_flags((OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK).bits())
+        .open(path)?;
+    match what_else(&file)? {
+        None => Ok(file),
+        Some(error) => Err(error),
+    }
 }
 
 /// Read the regular file at `path` whole, at most `cap` bytes (more is an error), as

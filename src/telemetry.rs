@@ -132,18 +132,12 @@ pub fn record_round(tier: &Path, outcome: &RoundOutcome, replayed: bool) -> std:
 pub fn append(tier: &Path, event: &RoundEvent) -> std::io::Result<()> {
     let mut line = serde_json::to_string(event).map_err(std::io::Error::other)?;
     line.push('\n');
-    use std::os::unix::fs::OpenOptionsExt;
     // Never appended through a link, nor blocked on a FIFO, put in its place.
-    let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .mode(0o600)
-        .custom_flags(flags.bits())
-        .open(tier.join(FILE))?;
-    if !f.metadata()?.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
+    let mut f = match crate::input::open_append(&tier.join(FILE)) {
+        Ok(f) => f,
+        Err(crate::input::InputError::Io(e)) => return Err(e),
+        Err(_) => return Err(std::io::Error::other("not a regular file")),
+    };
     // One write of one line: O_APPEND keeps concurrent sessions' lines whole.
     f.write_all(line.as_bytes())
 }

@@ -15,20 +15,15 @@ use super::path::RepoPath;
 /// Config files bigger than this are hashed but not kept for a by-key diff.
 const KEEP_TEXT_LIMIT: u64 = 1024 * 1024;
 
-/// Open `path` for reading only if it is a regular file (not a symlink, FIFO or device).
+/// Open `path` for reading only if it is a regular file (not a symlink, FIFO or device), by the
+/// one door for that ([`crate::input::open_regular`]), its refusals as I/O errors.
 pub fn open_regular(path: &Path) -> io::Result<File> {
-    let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(flags.bits())
-        .open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    Ok(file)
+    use crate::input::{InputError, Links};
+    crate::input::open_regular(path, Links::Refuse).map_err(|e| match e {
+        InputError::Io(e) => e,
+        InputError::Link => io::Error::from_raw_os_error(nix::libc::ELOOP),
+        _ => io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"),
+    })
 }
 
 /// Read a whole regular file of at most `limit` bytes.

@@ -2,7 +2,7 @@
 //! line is one [`TranscriptEvent`] with its time; an event that carries what the person typed
 //! or decided, or how the session ended, is synced as it is written, and the others with it.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -137,26 +137,22 @@ pub struct Transcript {
 impl Transcript {
     /// `replayed`: the session's answers come from a file, so nothing here is synced.
     pub fn open(path: &Path, replayed: bool) -> Result<Transcript> {
-        use std::os::unix::fs::OpenOptionsExt;
         // Never appended through a link, nor blocked on a FIFO, put in its place.
-        let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
-        let file = OpenOptions::new()
-            .read(true)
-            .create(true)
-            .append(true)
-            .mode(0o600)
-            .custom_flags(flags.bits())
-            .open(path)
-            .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+        let file = match crate::input::open_append(path) {
+            Ok(file) => file,
+            Err(crate::input::InputError::Io(e)) => {
+                return Err(Error::io(format!("cannot open {}", path.display()), e));
+            }
+            Err(_) => {
+                return Err(Error::State(format!(
+                    "{} is not a regular file; it was left as it is",
+                    path.display()
+                )));
+            }
+        };
         let meta = file
             .metadata()
             .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
-        if !meta.is_file() {
-            return Err(Error::State(format!(
-                "{} is not a regular file; it was left as it is",
-                path.display()
-            )));
-        }
         let torn = match meta.len() {
             0 => false,
             len => {
