@@ -120,8 +120,11 @@ pub enum Command {
     /// Internal: run a built-in runner (started by the tool as a subprocess).
     #[command(hide = true)]
     Runner {
-        /// The runner's name (`builtin`).
+        /// The runner's name (`builtin`, `openai`, `ollama`).
         name: String,
+        /// The runner's own arguments (the model runner's `--model NAME` …).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
 }
 

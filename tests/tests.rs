@@ -24,6 +24,7 @@ mod interviewer;
 mod interviewer_devset;
 mod interviewer_findings;
 mod kill_windows;
+mod model_runner;
 mod own_writes;
 mod presets;
 mod presets_e2e;

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 mod interview;
+pub mod mock_chat;
 pub mod mock_model;
 mod pty;
 

@@ -44,7 +44,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         other => other,
     };
     match &cli.command {
-        Command::Runner { name } => runner::run(name),
+        Command::Runner { name, args } => runner::run(name, args),
         Command::Runners { json } => printed(runners::run(&cwd, *json)),
         Command::Completions { shell } => completions::run(*shell),
         Command::Man => man::run(),

@@ -4,6 +4,7 @@
 
 pub mod builtin;
 pub mod dispatch;
+pub mod model;
 pub mod presets;
 mod turn;
 
@@ -100,6 +101,7 @@ pub fn is_preset_name(name: &str) -> bool {
 pub fn preset_names() -> Vec<&'static str> {
     std::iter::once("builtin")
         .chain(presets::PRESETS.iter().map(|p| p.name))
+        .chain(presets::MODEL_PRESETS.iter().map(|p| p.name))
         .collect()
 }
 

@@ -83,7 +83,11 @@ impl RunnerSpec {
             Vec::new()
         };
         let shown = |p: &Path| p.display().to_string();
+        // `{self}`: this executable, for the runners built into it.
+        let this = std::env::current_exe()
+            .map_err(|e| Error::io("cannot find the interview executable", e))?;
         let vars = [
+            ("{self}", shown(&this)),
             ("{schema_text}", crate::protocol::schema_for_cli()),
             ("{schema}", shown(&paths.schema)),
             ("{wire_schema_text}", wire_text),

@@ -128,6 +128,8 @@ impl Session<'_> {
                 outcome.leftovers_killed, outcome.escaped_killed
             ));
         }
+        // What the model runner's model did: each tool call, and what it said of the server.
+        self.record_model_events(turn, &outcome.stdout)?;
         self.transcript.record(&TranscriptEvent::TurnEnd {
             turn,
             ending: format!("{:?}", outcome.ending),
@@ -160,6 +162,32 @@ impl Session<'_> {
                 failure
             })
         })
+    }
+
+    /// The model runner's tool calls and notes, into the transcript (nothing for other runners).
+    fn record_model_events(&mut self, turn: u32, stdout: &[u8]) -> Result<()> {
+        use crate::runner::model::events::{Event, of_runner};
+        let preset = self.settings.runner.preset.as_deref();
+        for event in of_runner(preset, &String::from_utf8_lossy(stdout)) {
+            let recorded = match &event {
+                Event::ToolCall {
+                    tool,
+                    target,
+                    bytes,
+                    error,
+                } => TranscriptEvent::ToolCall {
+                    turn,
+                    tool,
+                    target,
+                    bytes: *bytes,
+                    error: error.as_deref(),
+                },
+                Event::Note { text } => TranscriptEvent::RunnerNote { turn, text },
+                _ => continue,
+            };
+            self.transcript.record(&recorded)?;
+        }
+        Ok(())
     }
 
     /// `brief.json`, `brief.md` and the receipt schema for this turn.

@@ -54,6 +54,23 @@ pub enum TranscriptEvent<'a> {
         attempt: u32,
         reason: &'a str,
     },
+    /// A tool call the model runner's model made (`--runner openai`), as the runner reported it.
+    ToolCall {
+        turn: u32,
+        tool: &'a str,
+        /// Its path, pattern or commit.
+        target: &'a str,
+        /// The bytes of the result given back to the model.
+        bytes: usize,
+        /// Why it was refused, when it was.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<&'a str>,
+    },
+    /// What the model runner said of the server (a fallback, a retry).
+    RunnerNote {
+        turn: u32,
+        text: &'a str,
+    },
     GuardViolation {
         turn: u32,
         changes: &'a GuardReport,
@@ -107,6 +124,8 @@ impl TranscriptEvent<'_> {
             | TranscriptEvent::TurnStart { .. }
             | TranscriptEvent::TurnEnd { .. }
             | TranscriptEvent::TurnFailed { .. }
+            | TranscriptEvent::ToolCall { .. }
+            | TranscriptEvent::RunnerNote { .. }
             | TranscriptEvent::GuardViolation { .. }
             | TranscriptEvent::Receipt { .. }
             | TranscriptEvent::ReceiptRejected { .. } => false,

@@ -30,7 +30,7 @@ pub fn words(events: Events, line: &[u8], root: &Path) -> Option<String> {
 /// A few words for an agent's tool call, as its CLI names the tool: `Read` of `src/x.rs` is
 /// "reading src/x.rs", `Grep` of `ProjectList` is "searching for `ProjectList`". A tool not
 /// known here is named as it is ("using WebFetch").
-pub(super) fn tool_activity(tool: &str, target: Option<&str>) -> String {
+pub fn tool_activity(tool: &str, target: Option<&str>) -> String {
     let verb = match tool.to_ascii_lowercase().as_str() {
         "read" | "read_file" | "readfile" | "read_many_files" | "view" | "cat" | "notebookread" => {
             "reading"

@@ -16,7 +16,7 @@ mod gemini;
 mod installed;
 mod report;
 
-pub use activity::{Events, words as activity_words};
+pub use activity::{Events, tool_activity, words as activity_words};
 pub use envelope::extract;
 pub use installed::{VERSION_TIMEOUT, drift, find_on_path, render_list, version_of};
 pub use report::{Usage, json_error, said_on_failure, usage};
@@ -27,7 +27,7 @@ use crate::receipt::ReceiptError;
 use crate::sandbox::Agent;
 
 /// Takes the receipt's text out of everything a CLI printed on stdout.
-type Unwrap = fn(&str) -> Result<String, ReceiptError>;
+pub(crate) type Unwrap = fn(&str) -> Result<String, ReceiptError>;
 
 /// One preset: the CLI it starts, the version its flags were checked against, and what it
 /// needs around it for a turn (see `docs/runners.md`).
@@ -38,8 +38,8 @@ pub struct Preset {
     pub program: &'static str,
     /// The CLI version every flag was checked against (see docs/runners.md).
     pub checked: &'static str,
-    argv: &'static [&'static str],
-    brief_on_stdin: bool,
+    pub(crate) argv: &'static [&'static str],
+    pub(crate) brief_on_stdin: bool,
     /// The provider family whose wire schema the CLI is given (`{wire_schema}`,
     /// `{wire_schema_text}`); `None` for a CLI without structured output.
     pub wire: Option<Family>,
@@ -56,9 +56,9 @@ pub struct Preset {
     pub events: Option<Events>,
     /// Takes the receipt's text out of what the CLI printed (its JSON envelope or events),
     /// before the one JSON object in it is looked for; `None`: the CLI prints plain text.
-    envelope: Option<Unwrap>,
+    pub(crate) envelope: Option<Unwrap>,
     /// The tokens and cost the CLI printed for a turn, where it printed them.
-    usage: fn(&str) -> Option<Usage>,
+    pub(crate) usage: fn(&str) -> Option<Usage>,
     /// A policy file written for every turn and given as `{policy}`.
     pub policy: Option<&'static str>,
     /// `{read_files}` becomes `--read FILE` for each file the subject's facts name.
@@ -109,14 +109,21 @@ impl Preset {
     }
 }
 
+/// The model runner's presets (`openai`, `ollama`): this executable, not a CLI on PATH, so
+/// not in the list of CLIs above (see `runner/model/`).
+pub const MODEL_PRESETS: &[Preset] = &[
+    crate::runner::model::preset::OPENAI,
+    crate::runner::model::preset::OLLAMA,
+];
+
 /// The preset named `name`.
 pub fn preset(name: &str) -> Option<&'static Preset> {
-    PRESETS.iter().find(|p| p.name == name)
+    PRESETS.iter().chain(MODEL_PRESETS).find(|p| p.name == name)
 }
 
 /// The preset named `name`, if there is one.
 pub fn lookup(name: &str) -> Option<RunnerSpec> {
-    PRESETS.iter().find(|p| p.name == name).map(Preset::spec)
+    preset(name).map(Preset::spec)
 }
 
 /// The preset whose CLI a command line starts (`claude …`, `/opt/bin/codex exec …`), by the

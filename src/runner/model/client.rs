@@ -1,0 +1,373 @@
+//! One chat-completions request to an OpenAI-compatible server: sent with the key, retried on
+//! 429 and 5xx with backoff, its answer read whole or as a stream of server-sent events, and
+//! what the server refused sorted into what the conversation can act on (no tool support, no
+//! `json_schema` support) and what ends the turn (context too long, a bad key).
+//!
+//! Not for: the conversation itself (`chat.rs`).
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::tools::Call;
+
+/// A response larger than this is refused.
+const MAX_RESPONSE_BYTES: u64 = 8 * 1024 * 1024;
+/// Attempts of one request when the server is busy or failing (429, 5xx, a dropped connection).
+const ATTEMPTS: u32 = 5;
+/// The longest wait between two attempts, whatever `Retry-After` says.
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// Where the model is.
+#[derive(Debug, Clone)]
+pub struct Endpoint {
+    /// Up to `/v1`: requests go to `{base_url}/chat/completions`.
+    pub base_url: String,
+    pub model: String,
+    /// Sent as `Authorization: Bearer …` when set (a local server needs none).
+    pub key: Option<String>,
+    pub request_timeout: Duration,
+}
+
+/// What the model answered.
+#[derive(Debug, Default)]
+pub struct Reply {
+    pub content: Option<String>,
+    pub tool_calls: Vec<Call>,
+    pub finish_reason: Option<String>,
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    pub cost_usd: Option<f64>,
+}
+
+/// Why a request gave no reply.
+#[derive(Debug)]
+pub enum Refusal {
+    /// The server does not take `tools` (the conversation falls back to one prompt).
+    NoTools(String),
+    /// The server does not take `response_format` `json_schema` (sent again without it).
+    NoSchema(String),
+    /// The conversation is longer than the model's context: retrying cannot help.
+    ContextTooLong(String),
+    /// Anything else that ends the turn, said for the person.
+    Fatal(String),
+}
+
+impl Endpoint {
+    fn url(&self) -> String {
+        format!("{}/chat/completions", self.base_url.trim_end_matches('/'))
+    }
+
+    /// Send `body`; retry what may pass later; `on_retry` is told each wait.
+    pub fn complete(&self, body: &Value, mut on_retry: impl FnMut(&str)) -> Result<Reply, Refusal> {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .timeout_global(Some(self.request_timeout))
+            .build()
+            .into();
+        let bytes = serde_json::to_vec(body)
+            .map_err(|e| Refusal::Fatal(format!("cannot encode the request: {e}")))?;
+        let url = self.url();
+        let mut last = String::new();
+        for attempt in 1..=ATTEMPTS {
+            let mut request = agent
+                .post(&url)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream");
+            if let Some(key) = &self.key {
+                request = request.header("Authorization", format!("Bearer {key}"));
+            }
+            let wait = match request.send(&bytes[..]) {
+                Err(e) => {
+                    last = format!("cannot reach {url}: {e}");
+                    backoff(attempt, None)
+                }
+                Ok(mut response) => {
+                    let status = response.status().as_u16();
+                    let retry_after = response
+                        .headers()
+                        .get("retry-after")
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.trim().parse::<u64>().ok())
+                        .map(Duration::from_secs);
+                    let stream = response
+                        .headers()
+                        .get("content-type")
+                        .and_then(|v| v.to_str().ok())
+                        .is_some_and(|v| v.starts_with("text/event-stream"));
+                    let text = response
+                        .body_mut()
+                        .with_config()
+                        .limit(MAX_RESPONSE_BYTES)
+                        .lossy_utf8(true)
+                        .read_to_string()
+                        .map_err(|e| {
+                            Refusal::Fatal(format!("cannot read the answer of {url}: {e}"))
+                        });
+                    match status {
+                        200..=299 => {
+                            let text = text?;
+                            return if stream {
+                                parse_stream(&text)
+                            } else {
+                                parse_body(&text)
+                            }
+                            .map_err(Refusal::Fatal);
+                        }
+                        429 | 500..=599 => {
+                            last = format!(
+                                "{url} answered {status}: {}",
+                                server_message(&text.unwrap_or_default())
+                            );
+                            backoff(attempt, retry_after)
+                        }
+                        _ => return Err(refusal(status, &text.unwrap_or_default(), &url)),
+                    }
+                }
+            };
+            if attempt < ATTEMPTS {
+                on_retry(&format!(
+                    "{last}; trying again in {} s ({attempt} of {ATTEMPTS})",
+                    wait.as_secs()
+                ));
+                std::thread::sleep(wait);
+            }
+        }
+        Err(Refusal::Fatal(format!("{last} ({ATTEMPTS} attempts)")))
+    }
+}
+
+fn backoff(attempt: u32, retry_after: Option<Duration>) -> Duration {
+    retry_after
+        .unwrap_or_else(|| Duration::from_secs(1u64 << (attempt - 1).min(5)))
+        .min(MAX_BACKOFF)
+}
+
+/// What a 4xx means for the conversation.
+fn refusal(status: u16, body: &str, url: &str) -> Refusal {
+    let said = server_message(body);
+    let lower = said.to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    if status == 401 || status == 403 {
+        return Refusal::Fatal(format!(
+            "{url} refused the key ({status}): {said}; check OPENAI_API_KEY"
+        ));
+    }
+    if status == 404 && has(&["model"]) {
+        return Refusal::Fatal(format!("{url} does not know the model ({status}): {said}"));
+    }
+    if has(&[
+        "context length",
+        "context_length",
+        "maximum context",
+        "context window",
+        "too many tokens",
+        "prompt is too long",
+        "exceeds the context",
+    ]) {
+        return Refusal::ContextTooLong(format!(
+            "the conversation no longer fits the model's context ({status}): {said}"
+        ));
+    }
+    if has(&["response_format", "json_schema"]) {
+        return Refusal::NoSchema(said);
+    }
+    if has(&["tool", "function call"]) {
+        return Refusal::NoTools(said);
+    }
+    Refusal::Fatal(format!("{url} refused the request ({status}): {said}"))
+}
+
+/// The server's own message (`error.message`), or the start of its body.
+pub fn server_message(body: &str) -> String {
+    let parsed: Option<Value> = serde_json::from_str(body).ok();
+    let message = parsed.as_ref().and_then(|v| {
+        v.pointer("/error/message")
+            .or_else(|| v.get("error"))
+            .or_else(|| v.get("message"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    });
+    let text = message.unwrap_or_else(|| body.trim().to_string());
+    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    one.chars().take(500).collect()
+}
+
+/// A whole JSON answer.
+fn parse_body(text: &str) -> Result<Reply, String> {
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| format!("the server's answer is not JSON: {e}"))?;
+    let choice = v.pointer("/choices/0").ok_or_else(|| {
+        format!(
+            "the server's answer has no choices: {}",
+            server_message(text)
+        )
+    })?;
+    let message = choice.get("message").cloned().unwrap_or(Value::Null);
+    let mut reply = Reply {
+        content: message
+            .get("content")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        finish_reason: choice
+            .get("finish_reason")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        ..Reply::default()
+    };
+    for call in message
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        reply.tool_calls.push(Call {
+            id: call
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            name: call
+                .pointer("/function/name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            arguments: arguments_text(call.pointer("/function/arguments")),
+        });
+    }
+    usage(&v, &mut reply);
+    Ok(reply)
+}
+
+/// Arguments are a JSON string; some servers send the object itself.
+fn arguments_text(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
+}
+
+fn usage(v: &Value, reply: &mut Reply) {
+    if let Some(u) = v.get("usage").filter(|u| u.is_object()) {
+        reply.input_tokens = u.get("prompt_tokens").and_then(Value::as_u64);
+        reply.output_tokens = u.get("completion_tokens").and_then(Value::as_u64);
+        reply.cost_usd = u.get("cost").and_then(Value::as_f64);
+    }
+}
+
+/// A streamed answer: `data:` lines of chunks, each with a `delta`, until `[DONE]`.
+fn parse_stream(text: &str) -> Result<Reply, String> {
+    let mut reply = Reply::default();
+    let mut content = String::new();
+    let mut any = false;
+    for line in text.lines() {
+        let Some(data) = line.strip_prefix("data:") else {
+            continue;
+        };
+        let data = data.trim();
+        if data == "[DONE]" {
+            break;
+        }
+        let chunk: Value =
+            serde_json::from_str(data).map_err(|e| format!("a streamed chunk is not JSON: {e}"))?;
+        if let Some(message) = chunk.pointer("/error/message").and_then(Value::as_str) {
+            return Err(format!("the server failed mid-answer: {message}"));
+        }
+        usage(&chunk, &mut reply);
+        let Some(choice) = chunk.pointer("/choices/0") else {
+            continue;
+        };
+        any = true;
+        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+            reply.finish_reason = Some(reason.to_string());
+        }
+        let Some(delta) = choice.get("delta") else {
+            continue;
+        };
+        if let Some(piece) = delta.get("content").and_then(Value::as_str) {
+            content.push_str(piece);
+        }
+        for call in delta
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let index = call.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
+            if index > 10_000 {
+                return Err("a streamed tool call has an index past 10000".into());
+            }
+            while reply.tool_calls.len() <= index {
+                reply.tool_calls.push(Call {
+                    id: String::new(),
+                    name: String::new(),
+                    arguments: String::new(),
+                });
+            }
+            let slot = &mut reply.tool_calls[index];
+            if let Some(id) = call.get("id").and_then(Value::as_str) {
+                slot.id = id.to_string();
+            }
+            if let Some(name) = call.pointer("/function/name").and_then(Value::as_str) {
+                slot.name.push_str(name);
+            }
+            if let Some(args) = call.pointer("/function/arguments").and_then(Value::as_str) {
+                slot.arguments.push_str(args);
+            }
+        }
+    }
+    if !any {
+        return Err("the server's stream held no answer".into());
+    }
+    if !content.is_empty() {
+        reply.content = Some(content);
+    }
+    Ok(reply)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_streamed_answer_is_put_together_from_its_deltas() {
+        let text = concat!(
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"read_file\",\"arguments\":\"{\\\"pa\"}}]}}]}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"th\\\":\\\"a\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n",
+            "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":3}}\n\n",
+            "data: [DONE]\n\n",
+        );
+        let reply = parse_stream(text).unwrap();
+        assert_eq!(reply.tool_calls.len(), 1);
+        assert_eq!(reply.tool_calls[0].id, "c1");
+        assert_eq!(reply.tool_calls[0].arguments, "{\"path\":\"a\"}");
+        assert_eq!(reply.finish_reason.as_deref(), Some("tool_calls"));
+        assert_eq!(
+            (reply.input_tokens, reply.output_tokens),
+            (Some(7), Some(3))
+        );
+    }
+
+    #[test]
+    fn a_context_overflow_is_not_retried_and_says_so() {
+        let body = r#"{"error":{"message":"This model's maximum context length is 8192 tokens","code":"context_length_exceeded"}}"#;
+        assert!(matches!(
+            refusal(400, body, "u"),
+            Refusal::ContextTooLong(m) if m.contains("8192")
+        ));
+        assert!(matches!(
+            refusal(
+                400,
+                r#"{"error":{"message":"model does not support tools"}}"#,
+                "u"
+            ),
+            Refusal::NoTools(_)
+        ));
+        assert!(matches!(
+            refusal(401, r#"{"error":{"message":"bad key"}}"#, "u"),
+            Refusal::Fatal(m) if m.contains("OPENAI_API_KEY")
+        ));
+    }
+}

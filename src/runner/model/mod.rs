@@ -1,0 +1,216 @@
+//! The model runner: a turn as a conversation with any OpenAI-compatible chat-completions
+//! server (OpenAI, ollama, llama.cpp's server, vLLM …), started by the tool as its own
+//! subprocess (`interview runner openai`, `interview runner ollama`) under the sandbox like any
+//! runner. Its model can only call the read-only tools implemented here — there is no tool
+//! that writes, runs a program or fetches — and the runner itself writes no file: the receipt
+//! and its account of the turn go to stdout (`events.rs`). See docs/runners.md, "`openai`".
+//!
+//! Not for: checking the receipt (the session does, as for every runner).
+
+mod chat;
+mod client;
+pub mod events;
+mod history;
+pub mod preset;
+mod tools;
+mod worktree;
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+use crate::protocol::env;
+use crate::protocol::wire::{self, Family};
+
+/// The two names the model runner answers to.
+pub const NAMES: [&str; 2] = ["openai", "ollama"];
+
+/// ollama's OpenAI-compatible endpoint on this machine.
+pub const OLLAMA_BASE_URL: &str = "http://localhost:11434/v1";
+/// OpenAI's, when `OPENAI_BASE_URL` is not set.
+pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+/// The brief is refused past this size (the session writes far less).
+const MAX_BRIEF_BYTES: u64 = 4 * 1024 * 1024;
+
+/// What the runner was told on its command line (after `interview runner NAME`).
+#[derive(Debug)]
+struct Options {
+    model: Option<String>,
+    base_url: Option<String>,
+    stream: bool,
+    limits: tools::Limits,
+    request_timeout: Duration,
+}
+
+fn parse(args: &[String]) -> Result<Options> {
+    let mut o = Options {
+        model: None,
+        base_url: None,
+        stream: false,
+        limits: tools::Limits::default(),
+        request_timeout: Duration::from_secs(300),
+    };
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| rest.next().cloned())
+                .ok_or_else(|| Error::Usage(format!("the model runner: {flag} needs a value")))
+        };
+        let number = |v: String| {
+            v.parse::<u64>().map_err(|_| {
+                Error::Usage(format!(
+                    "the model runner: {flag} takes a number, not {v:?}"
+                ))
+            })
+        };
+        match flag {
+            "--model" | "-m" => o.model = Some(value()?),
+            "--base-url" => o.base_url = Some(value()?),
+            "--stream" => o.stream = true,
+            "--max-tool-calls" => o.limits.calls = number(value()?)? as usize,
+            "--max-tool-bytes" => o.limits.bytes = number(value()?)? as usize,
+            "--tool-seconds" => o.limits.seconds = number(value()?)?,
+            "--request-timeout" => o.request_timeout = Duration::from_secs(number(value()?)?),
+            other => {
+                return Err(Error::Usage(format!(
+                    "the model runner does not take {other:?} (it takes --model, --base-url, --stream, --max-tool-calls, --max-tool-bytes, --tool-seconds, --request-timeout)"
+                )));
+            }
+        }
+    }
+    Ok(o)
+}
+
+/// The endpoint for runner `name`: `--base-url`, else `OPENAI_BASE_URL` (for `openai`), else
+/// the default; the key from `OPENAI_API_KEY` (for `openai`), never from an argument.
+fn endpoint(name: &str, o: &Options) -> Result<client::Endpoint> {
+    let from_env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    let ollama = name == "ollama";
+    let base_url = o
+        .base_url
+        .clone()
+        .or_else(|| (!ollama).then(|| from_env("OPENAI_BASE_URL")).flatten())
+        .unwrap_or_else(|| {
+            (if ollama {
+                OLLAMA_BASE_URL
+            } else {
+                OPENAI_BASE_URL
+            })
+            .into()
+        });
+    let key = if ollama {
+        None
+    } else {
+        from_env("OPENAI_API_KEY")
+    };
+    let model = o.model.clone().or_else(|| from_env("OPENAI_MODEL")).ok_or_else(|| {
+        Error::Usage(format!(
+            "the `{name}` runner needs a model: `--runner {name} -- --model NAME` (or runner_args = [\"--model\", \"NAME\"] in the config, or OPENAI_MODEL)"
+        ))
+    })?;
+    let lower = base_url.to_ascii_lowercase();
+    let Some(rest) = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"))
+    else {
+        return Err(Error::Usage(format!(
+            "the model server's address {base_url:?} must start with https:// or http://"
+        )));
+    };
+    let host = rest.split(['/', '?']).next().unwrap_or("");
+    let loopback = ["localhost", "127.", "[::1]"]
+        .iter()
+        .any(|h| host.starts_with(h));
+    if lower.starts_with("http://") && key.is_some() && !loopback {
+        return Err(Error::Usage(format!(
+            "{base_url} is plain http to another machine: OPENAI_API_KEY would travel in clear; use https://, or unset OPENAI_API_KEY for a server that needs no key"
+        )));
+    }
+    Ok(client::Endpoint {
+        base_url,
+        model,
+        key,
+        request_timeout: o.request_timeout,
+    })
+}
+
+/// `interview runner openai|ollama [ARGS…]`: hold the turn's conversation and print the
+/// receipt; without one, the reason is the error (the command layer says it, exit 1).
+pub fn run(name: &str, args: &[String]) -> Result<()> {
+    let options = parse(args)?;
+    let endpoint = endpoint(name, &options)?;
+    let brief_path = std::env::var_os(env::BRIEF).map(PathBuf::from).ok_or_else(|| {
+        Error::Usage(format!(
+            "{} is not set: `interview runner {name}` is started by `interview reflect` or `interview intent`",
+            env::BRIEF
+        ))
+    })?;
+    let brief = read_brief(&brief_path)?;
+    let root = std::env::current_dir()
+        .map_err(|e| Error::io("cannot find the worktree (the current directory)", e))?;
+    let worktree = worktree::Worktree::open(&root)
+        .map_err(|e| Error::io(format!("cannot open the worktree {}", root.display()), e))?;
+    let tools = tools::Tools::new(worktree);
+    let chat = chat::Chat {
+        endpoint: &endpoint,
+        tools: &tools,
+        limits: options.limits,
+        schema: wire::schema(Family::OpenAi),
+        stream: options.stream,
+    };
+    let mut outcome = chat::Outcome::default();
+    let result = chat.run(&brief, &mut outcome);
+    outcome.usage_event().print();
+    result.map_err(Error::Other)?;
+    events::Event::Receipt {
+        text: outcome.receipt,
+    }
+    .print();
+    Ok(())
+}
+
+fn read_brief(path: &std::path::Path) -> Result<String> {
+    let shown = path.display();
+    let file = crate::input::open_regular(path, crate::input::Links::Refuse)
+        .map_err(|e| Error::Other(format!("cannot read the brief {shown}: {e}")))?;
+    let mut text = String::new();
+    file.take(MAX_BRIEF_BYTES)
+        .read_to_string(&mut text)
+        .map_err(|e| Error::io(format!("cannot read the brief {shown}"), e))?;
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn options_take_the_model_the_address_and_the_budget() {
+        let o = parse(&args(&[
+            "--model",
+            "m1",
+            "--base-url=http://127.0.0.1:9/v1",
+            "--max-tool-calls",
+            "3",
+            "--stream",
+        ]))
+        .unwrap();
+        assert_eq!(o.model.as_deref(), Some("m1"));
+        assert_eq!(o.base_url.as_deref(), Some("http://127.0.0.1:9/v1"));
+        assert_eq!(o.limits.calls, 3);
+        assert!(o.stream);
+        assert!(parse(&args(&["--write"])).is_err());
+        assert!(parse(&args(&["--model"])).is_err());
+    }
+}

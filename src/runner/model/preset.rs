@@ -1,0 +1,77 @@
+//! The model runner as presets (`openai`, `ollama`): this executable started again as
+//! `interview runner NAME`, given the wire schema's rules in the brief, its receipt and usage
+//! read from the events it prints (`events.rs`), its activity from its tool calls. It has no
+//! state of its own for the sandbox to grant: it writes nothing.
+
+use std::path::Path;
+
+use super::events::{self, Event};
+use crate::protocol::wire::Family;
+use crate::receipt::ReceiptError;
+use crate::runner::presets::{Preset, Usage};
+use crate::sandbox::Agent;
+
+const RETURNS: &str = "Return the receipt as your final message: the JSON object alone, nothing \
+    around it. You cannot write files: do not try to write receipt.json.";
+
+const NO_STATE: Agent = Agent {
+    state: |_| Vec::new(),
+    credentials: |_| Vec::new(),
+    nested: None,
+};
+
+/// `--runner openai`: `OPENAI_BASE_URL` (default OpenAI's), `OPENAI_API_KEY`.
+pub const OPENAI: Preset = preset("openai", &["{self}", "runner", "openai"]);
+/// `--runner ollama`: ollama on this machine, no key.
+pub const OLLAMA: Preset = preset("ollama", &["{self}", "runner", "ollama"]);
+
+const fn preset(name: &'static str, argv: &'static [&'static str]) -> Preset {
+    Preset {
+        name,
+        program: "interview",
+        checked: "",
+        argv,
+        brief_on_stdin: false,
+        wire: Some(Family::OpenAi),
+        scratch_cwd: false,
+        env: &[],
+        returns: RETURNS,
+        events: Some(activity),
+        envelope: Some(receipt),
+        usage,
+        policy: None,
+        reads_files: false,
+        agent: NO_STATE,
+    }
+}
+
+/// The progress line's words for one line the runner printed.
+fn activity(line: &str, _root: &Path) -> Option<String> {
+    Event::parse(line)?.activity()
+}
+
+/// The receipt's text: the last `receipt` event.
+fn receipt(stdout: &str) -> Result<String, ReceiptError> {
+    events::receipt(stdout).ok_or_else(|| {
+        ReceiptError::Invalid(
+            "the model runner printed no JSON receipt (see its reason on stderr)".into(),
+        )
+    })
+}
+
+/// The turn's tokens and cost: the last `usage` event.
+fn usage(stdout: &str) -> Option<Usage> {
+    events::all(stdout).into_iter().rev().find_map(|e| match e {
+        Event::Usage {
+            input_tokens,
+            output_tokens,
+            cost_usd,
+            ..
+        } => Some(Usage {
+            input_tokens,
+            output_tokens,
+            cost_usd,
+        }),
+        _ => None,
+    })
+}
