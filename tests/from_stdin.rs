@@ -125,10 +125,16 @@ fn without_a_terminal_the_item_on_stdin_needs_an_answers_file() {
 #[test]
 fn the_docs_line_runs_as_written_at_a_terminal() {
     let docs = std::fs::read_to_string(fixtures().join("../docs/interviews.md")).unwrap();
+    // The line as the docs show it: inline in backticks or on its own in a shell block.
     let start = docs
-        .find("`interview intent 42 --from - <")
+        .find("interview intent 42 --from - <")
         .expect("the docs' line");
-    let line = docs[start + 1..].split('`').next().unwrap().to_string();
+    let line = docs[start..]
+        .split(['`', '\n'])
+        .next()
+        .unwrap()
+        .trim()
+        .to_string();
     let repo = TempRepo::new();
     let example = "examples/intents/42-export-csv.md";
     repo.write(
