@@ -589,3 +589,75 @@ fn the_model_runner_writes_no_file_whatever_its_model_asks() {
         "{control:?}"
     );
 }
+
+#[test]
+fn the_model_runners_tool_calls_show_on_the_progress_line() {
+    let repo = TempRepo::new();
+    let mock = MockChat::start_slow(
+        vec![
+            Step::Calls(vec![call(
+                "read_file",
+                json!({"path": "README.md", "start_line": 1, "end_line": 2}),
+            )]),
+            Step::Calls(vec![call(
+                "search",
+                json!({"pattern": "answer", "path": "src", "fixed_string": true}),
+            )]),
+            Step::Calls(vec![call(
+                "git_log",
+                json!({"path": "src/lib.rs", "max_count": 3}),
+            )]),
+            Step::Receipt(wire(ASK)),
+        ],
+        std::time::Duration::from_millis(1200),
+    );
+    let mut pty = Interview::of_work_item(&repo)
+        .preset("openai")
+        .env("OPENAI_API_KEY", KEY)
+        .env("TERM", "dumb")
+        .arg("--")
+        .args(["--model", "mock-model", "--base-url", &mock.base_url()])
+        .at_terminal();
+    pty.expect("openai");
+    pty.expect("thinking");
+    pty.expect("reading README.md");
+    pty.expect("searching for `answer`");
+    pty.expect("reading the history of src/lib.rs");
+    pty.expect("clarifying question");
+    pty.ctrl_c();
+    let _ = pty.finish();
+    assert_eq!(repo.events("tool_call").len(), 3);
+}
+
+/// A real local model, opt-in: `INTERVIEW_E2E_MODEL_URL=http://127.0.0.1:11434/v1` and
+/// `INTERVIEW_E2E_MODEL=NAME` (ollama, llama.cpp's server, vLLM): an interview must end with a
+/// document the checks accepted, with at least one tool call on record.
+#[test]
+fn a_real_local_model_interviews_end_to_end() {
+    let (Ok(url), Ok(model)) = (
+        std::env::var("INTERVIEW_E2E_MODEL_URL"),
+        std::env::var("INTERVIEW_E2E_MODEL"),
+    ) else {
+        not_run(
+            "set INTERVIEW_E2E_MODEL_URL and INTERVIEW_E2E_MODEL to a local OpenAI-compatible server and model",
+        );
+        return;
+    };
+    let repo = TempRepo::new();
+    repo.commit_files(&["export"]);
+    let out = Interview::of_work_item(&repo)
+        .preset("openai")
+        .answers(r#"{ "interview_answers": 1, "gate": "y" }"#)
+        .args(["--missing", "skip"])
+        .yes()
+        .out("-")
+        .env("OPENAI_API_KEY", "")
+        .arg("--")
+        .args(["--model", &model, "--base-url", &url])
+        .run();
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        !repo.events("tool_call").is_empty(),
+        "the model used no tool"
+    );
+}

@@ -53,19 +53,26 @@ struct Script {
     next: usize,
     /// Refuse any request that offers tools, as a server without tool support does.
     no_tools: bool,
+    /// How long each answer takes (a model that thinks).
+    delay: Duration,
 }
 
 impl MockChat {
     pub fn start(steps: Vec<Step>) -> MockChat {
-        MockChat::serve(steps, false)
+        MockChat::serve(steps, false, Duration::ZERO)
     }
 
     /// A server that refuses `tools` (400 "does not support tools").
     pub fn without_tools(steps: Vec<Step>) -> MockChat {
-        MockChat::serve(steps, true)
+        MockChat::serve(steps, true, Duration::ZERO)
     }
 
-    fn serve(steps: Vec<Step>, no_tools: bool) -> MockChat {
+    /// A server that takes `delay` for each answer, so what the tool shows meanwhile is seen.
+    pub fn start_slow(steps: Vec<Step>, delay: Duration) -> MockChat {
+        MockChat::serve(steps, false, delay)
+    }
+
+    fn serve(steps: Vec<Step>, no_tools: bool, delay: Duration) -> MockChat {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let port = listener.local_addr().unwrap().port();
         listener.set_nonblocking(true).unwrap();
@@ -75,6 +82,7 @@ impl MockChat {
             steps,
             next: 0,
             no_tools,
+            delay,
         }));
         let (log, halt) = (seen.clone(), stop.clone());
         std::thread::spawn(move || {
@@ -154,6 +162,8 @@ fn answer(stream: TcpStream, script: &Mutex<Script>, log: &Mutex<Vec<Seen>>) {
             Some(m),
         )
     } else {
+        let delay = script.lock().unwrap().delay;
+        std::thread::sleep(delay);
         let mut script = script.lock().unwrap();
         match problems(&parsed, script.no_tools) {
             Some(m) => (
