@@ -661,3 +661,59 @@ fn a_real_local_model_interviews_end_to_end() {
         "the model used no tool"
     );
 }
+
+/// A port something listens on that is not the model's server.
+fn other_listener() -> (std::net::TcpListener, u16) {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    (l, port)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn under_the_sandbox_the_model_runner_reaches_its_servers_port_and_no_other() {
+    let repo = TempRepo::new();
+    let (_other, port) = other_listener();
+    let run = |sandbox: &str| {
+        let mock = MockChat::start(vec![Step::Receipt(wire(ASK)), Step::Receipt(wire(DONE))]);
+        let out = against(interview(&repo).args(["--sandbox", sandbox]), &mock, &[])
+            .env("INTERVIEW_TEST_MODEL_CONNECT", port.to_string())
+            .run()
+            .exits(0);
+        let notes = out.events("runner_note");
+        notes[0]["text"].as_str().unwrap().to_string()
+    };
+    let abi = support_line("Landlock");
+    if !prerequisite(
+        abi.contains("ABI")
+            && !abi.contains("ABI 1")
+            && !abi.contains("ABI 2")
+            && !abi.contains("ABI 3"),
+        "Landlock ABI 4 or later (TCP ports)",
+    ) {
+        return;
+    }
+    let confined = run("auto");
+    assert!(
+        confined.contains(&format!("test connect to port {port}: refused")),
+        "{confined}"
+    );
+    let open = run("off");
+    assert!(
+        open.contains(&format!("test connect to port {port}: connected")),
+        "{open}"
+    );
+}
+
+/// The line of `interview runners` about `what` in the sandbox's part.
+fn support_line(what: &str) -> String {
+    let out = std::process::Command::new(bin())
+        .arg("runners")
+        .output()
+        .expect("interview runners");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find(|l| l.trim_start().starts_with(what))
+        .unwrap_or("")
+        .to_string()
+}

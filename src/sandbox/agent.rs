@@ -8,6 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// The TCP ports a runner connects to, from its command line.
+pub type Ports = fn(&[String]) -> Vec<u16>;
+
 /// One agent CLI, as the sandbox sees it.
 #[derive(Debug, Clone, Copy)]
 pub struct Agent {
@@ -20,6 +23,10 @@ pub struct Agent {
     /// Set for a CLI that starts its commands in a sandbox of its own, which cannot start inside
     /// ours.
     pub nested: Option<Nested>,
+    /// The TCP ports a runner of this kind may connect to, given its command line (the model
+    /// runner: its server's port); `None`: the network is not restricted (an agent CLI reaches
+    /// its service and its tools reach theirs). Enforced with Landlock ABI 4 and later.
+    pub connects: Option<Ports>,
 }
 
 /// A CLI whose own sandbox cannot start inside ours (see docs/sandbox.md, "Codex inside the

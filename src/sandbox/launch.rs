@@ -50,6 +50,10 @@ pub struct Policy {
     /// The preset's state, shown copy-on-write for the turn (see state.rs).
     #[serde(default)]
     pub views: Vec<super::state::View>,
+    /// The only TCP ports the runner may connect to (and none it may bind); `None`: the
+    /// network is not restricted (see [`super::Agent::connects`]).
+    #[serde(default)]
+    pub connect_ports: Option<Vec<u16>>,
 }
 
 /// Run the launcher if this process was started as one; returns its exit code.
@@ -298,6 +302,7 @@ fn probe() -> Result<i32, String> {
         protected: Vec::new(),
         visible: Vec::new(),
         views: Vec::new(),
+        connect_ports: None,
     };
     std::env::set_current_dir("/").map_err(|e| format!("cannot enter /: {e}"))?;
     namespace::enter(&policy, &[])?;

@@ -271,6 +271,7 @@ impl Confinement {
             protected: self.protected.clone(),
             visible,
             views: views.clone(),
+            connect_ports: self.cli.and_then(|c| c.connects).map(|ports| ports(argv)),
         };
         let exe = std::env::current_exe()?;
         let mut launcher = vec![

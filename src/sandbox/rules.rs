@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use landlock::{
-    ABI, Access, AccessFs, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr,
-    RulesetStatus, Scope,
+    ABI, Access, AccessFs, AccessNet, BitFlags, NetPort, PathBeneath, PathFd, Ruleset, RulesetAttr,
+    RulesetCreatedAttr, RulesetStatus, Scope,
 };
 
 use super::launch::Policy;
@@ -25,11 +25,23 @@ pub fn restrict(policy: &Policy) -> Result<Applied, String> {
     let all = AccessFs::from_all(TARGET);
     let read = AccessFs::from_read(TARGET);
     let file_rights = AccessFs::from_file(TARGET);
+    // A runner with its ports named (the model runner) connects to those TCP ports only and
+    // binds none; every other runner keeps the network (its service, its tools' servers).
+    let net = AccessNet::ConnectTcp | AccessNet::BindTcp;
     let mut ruleset = Ruleset::default()
         .handle_access(all)
+        .and_then(|r| match policy.connect_ports {
+            Some(_) => r.handle_access(net),
+            None => Ok(r),
+        })
         .and_then(|r| r.scope(Scope::AbstractUnixSocket | Scope::Signal))
         .and_then(|r| r.create())
         .map_err(|e| format!("cannot create the Landlock ruleset: {e}"))?;
+    for port in policy.connect_ports.iter().flatten() {
+        (&mut ruleset)
+            .add_rule(NetPort::new(*port, AccessNet::ConnectTcp))
+            .map_err(|e| format!("cannot add a Landlock rule for TCP port {port}: {e}"))?;
+    }
 
     let mut grant = |path: &Path, access: BitFlags<AccessFs>| -> Result<(), String> {
         use std::os::unix::fs::FileTypeExt;

@@ -12,6 +12,7 @@ mod client;
 pub mod events;
 mod history;
 pub mod preset;
+mod test_hook;
 mod tools;
 mod worktree;
 
@@ -93,18 +94,7 @@ fn parse(args: &[String]) -> Result<Options> {
 fn endpoint(name: &str, o: &Options) -> Result<client::Endpoint> {
     let from_env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
     let ollama = name == "ollama";
-    let base_url = o
-        .base_url
-        .clone()
-        .or_else(|| (!ollama).then(|| from_env("OPENAI_BASE_URL")).flatten())
-        .unwrap_or_else(|| {
-            (if ollama {
-                OLLAMA_BASE_URL
-            } else {
-                OPENAI_BASE_URL
-            })
-            .into()
-        });
+    let base_url = base_url(name, o);
     let key = if ollama {
         None
     } else {
@@ -141,6 +131,70 @@ fn endpoint(name: &str, o: &Options) -> Result<client::Endpoint> {
     })
 }
 
+fn base_url(name: &str, o: &Options) -> String {
+    let from_env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    let ollama = name == "ollama";
+    o.base_url
+        .clone()
+        .or_else(|| (!ollama).then(|| from_env("OPENAI_BASE_URL")).flatten())
+        .unwrap_or_else(|| {
+            (if ollama {
+                OLLAMA_BASE_URL
+            } else {
+                OPENAI_BASE_URL
+            })
+            .into()
+        })
+}
+
+/// The TCP port of an `http(s)://host[:port]/…` address (443 or 80 when it names none).
+fn port_of(url: &str) -> Option<u16> {
+    let lower = url.trim().to_ascii_lowercase();
+    let (rest, default) = match lower.split_once("://") {
+        Some(("https", rest)) => (rest, 443),
+        Some((_, rest)) => (rest, 80),
+        None => (lower.as_str(), 80),
+    };
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host = authority.rsplit('@').next()?;
+    // `[::1]:8080`: the port follows the bracket; `[::1]` alone has none.
+    let port = match host.rsplit_once(':') {
+        Some((h, p)) if !h.contains('[') || h.ends_with(']') => p.parse().ok(),
+        _ => None,
+    };
+    Some(port.unwrap_or(default))
+}
+
+/// The TCP ports the model runner started as `argv` connects to: its server's, and a proxy's
+/// from the environment (the sandbox grants those and no other; docs/sandbox.md).
+pub fn ports(argv: &[String]) -> Vec<u16> {
+    let Some(at) = argv.iter().position(|a| NAMES.contains(&a.as_str())) else {
+        return Vec::new();
+    };
+    let Ok(options) = parse(&argv[at + 1..]) else {
+        return Vec::new(); // it stops at its arguments, before any connection
+    };
+    let mut ports: Vec<u16> = port_of(&base_url(&argv[at], &options))
+        .into_iter()
+        .collect();
+    for var in [
+        "HTTPS_PROXY",
+        "https_proxy",
+        "HTTP_PROXY",
+        "http_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+    ] {
+        let proxy = std::env::var(var).ok().filter(|v| !v.trim().is_empty());
+        if let Some(port) = proxy.and_then(|v| port_of(&v)) {
+            ports.push(port);
+        }
+    }
+    ports.sort_unstable();
+    ports.dedup();
+    ports
+}
+
 /// `interview runner openai|ollama [ARGS…]`: hold the turn's conversation and print the
 /// receipt; without one, the reason is the error (the command layer says it, exit 1).
 pub fn run(name: &str, args: &[String]) -> Result<()> {
@@ -153,6 +207,7 @@ pub fn run(name: &str, args: &[String]) -> Result<()> {
         ))
     })?;
     let brief = read_brief(&brief_path)?;
+    test_hook::try_connect();
     let root = std::env::current_dir()
         .map_err(|e| Error::io("cannot find the worktree (the current directory)", e))?;
     let worktree = worktree::Worktree::open(&root)
@@ -211,6 +266,26 @@ mod tests {
         assert_eq!(o.limits.calls, 3);
         assert!(o.stream);
         assert!(parse(&args(&["--write"])).is_err());
+    }
+
+    #[test]
+    fn the_sandbox_is_given_the_servers_port_and_a_proxys() {
+        assert_eq!(port_of("https://api.openai.com/v1"), Some(443));
+        assert_eq!(port_of("http://localhost:11434/v1"), Some(11434));
+        assert_eq!(port_of("http://127.0.0.1/v1"), Some(80));
+        assert_eq!(port_of("http://user:pw@proxy:3128"), Some(3128));
+        assert_eq!(port_of("http://[::1]:8080/v1"), Some(8080));
+        assert_eq!(port_of("https://[::1]/v1"), Some(443));
+        let argv = args(&[
+            "/bin/interview",
+            "runner",
+            "openai",
+            "--base-url",
+            "http://127.0.0.1:9999/v1",
+        ]);
+        assert!(ports(&argv).contains(&9999));
+        let argv = args(&["/bin/interview", "runner", "ollama", "--model", "m"]);
+        assert!(ports(&argv).contains(&11434));
         assert!(parse(&args(&["--model"])).is_err());
     }
 }

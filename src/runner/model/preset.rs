@@ -18,6 +18,7 @@ const NO_STATE: Agent = Agent {
     state: |_| Vec::new(),
     credentials: |_| Vec::new(),
     nested: None,
+    connects: Some(super::ports),
 };
 
 /// `--runner openai`: `OPENAI_BASE_URL` (default OpenAI's), `OPENAI_API_KEY`.

@@ -60,6 +60,7 @@ pub(super) const PRESET: Preset = Preset {
         // None: aider reads its keys from the environment.
         credentials: |_| Vec::new(),
         nested: None,
+        connects: None,
     },
 };
 

@@ -61,6 +61,7 @@ pub(super) const PRESET: Preset = Preset {
         state,
         credentials,
         nested: None,
+        connects: None,
     },
 };
 

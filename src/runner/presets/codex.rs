@@ -78,6 +78,7 @@ pub(super) const PRESET: Preset = Preset {
             warning: WARNING,
             home,
         }),
+        connects: None,
     },
 };
 

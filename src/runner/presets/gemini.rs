@@ -72,6 +72,7 @@ pub(super) const PRESET: Preset = Preset {
         state: |home| vec![home.join(".gemini")],
         credentials: |home| vec![home.join(".gemini").join("oauth_creds.json")],
         nested: None,
+        connects: None,
     },
 };
 

@@ -26,6 +26,7 @@ fn policy(tmp: &str, writable: &[&str], throwaway: &[&str], protected: &[&str]) 
                 real,
             })
             .collect(),
+        connect_ports: None,
     }
 }
 
