@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::*;
+use nix::sys::signal::Signal;
 
 fn sh(script: &str) -> Spawn {
     Spawn::new("sh").arg("-c").arg(script)

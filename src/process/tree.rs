@@ -93,7 +93,7 @@ fn living_descendants(procs: &BTreeMap<i32, ProcInfo>, me: i32) -> Vec<(i32, &Pr
 /// The `(pid, start time)` lines of a pid file: the runner first, then the descendants noted
 /// while it ran. Lines that do not parse are ignored.
 fn noted(pid_file: &std::path::Path) -> Vec<(i32, u64)> {
-    let Ok(text) = super::read_pid_file(pid_file) else {
+    let Ok(text) = super::pid_file::read_pid_file(pid_file) else {
         return Vec::new();
     };
     text.lines()
