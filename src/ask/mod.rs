@@ -118,6 +118,27 @@ pub fn inconsistent(message: impl std::fmt::Display) -> AskError {
     ))
 }
 
+/// The options of one decision as an enum. An option's place in [`Options::ALL`] is its letter
+/// (A first), as answers files and state files record it: an option never moves, a new one goes
+/// last.
+pub trait Options: Copy + PartialEq + 'static {
+    /// Every option, in the order shown.
+    const ALL: &'static [Self];
+
+    /// The option's place (0 for A), for [`Decision::recommended`].
+    fn index(self) -> usize {
+        Self::ALL.iter().position(|o| *o == self).unwrap_or(0)
+    }
+
+    /// The option at the place [`choose`] returned.
+    fn at(index: usize) -> Result<Self, AskError> {
+        Self::ALL
+            .get(index)
+            .copied()
+            .ok_or_else(|| inconsistent(format!("no option {index} of {}", Self::ALL.len())))
+    }
+}
+
 /// A choice between 2–4 options, shown as the Choose A/B/C/D box.
 #[derive(Debug, Clone)]
 pub struct Decision {

@@ -894,3 +894,20 @@ proptest! {
         }
     }
 }
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Letters {
+    A,
+    B,
+}
+
+impl Options for Letters {
+    const ALL: &'static [Letters] = &[Letters::A, Letters::B];
+}
+
+#[test]
+fn an_option_is_its_place_and_no_place_past_the_last_is_an_option() {
+    assert_eq!(Letters::B.index(), 1);
+    assert_eq!(Letters::at(0).unwrap(), Letters::A);
+    assert!(matches!(Letters::at(2), Err(AskError::Inconsistent(_))));
+}

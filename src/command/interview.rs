@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::person::{Presentation, Who};
 use super::settings::RunSettings;
-use crate::ask::{AskError, Decision, DecisionId, Person, RecordingPerson, ReplayFile};
+use crate::ask::{AskError, Decision, DecisionId, Options, Person, RecordingPerson, ReplayFile};
 use crate::cli::RunOptions;
 use crate::error::{Result, code};
 use crate::session::lock::WorktreeLock;
@@ -174,6 +174,19 @@ fn new_interview(
     who.finish(result)
 }
 
+/// The `unfinished` decision's options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unfinished {
+    Resume,
+    StartOver,
+    Stop,
+}
+
+impl Options for Unfinished {
+    const ALL: &'static [Unfinished] =
+        &[Unfinished::Resume, Unfinished::StartOver, Unfinished::Stop];
+}
+
 /// An unfinished session on the same subject: resume it, start over, or stop. `Some(code)`
 /// when this run ends here.
 fn offer_resume(
@@ -196,42 +209,45 @@ fn offer_resume(
     let decision = Decision {
         id: DecisionId::Unfinished,
         context: format!("an unfinished session on {kind} {subject_id} exists ({status})"),
-        options: vec![
-            format!("Resume it ({})", listed.id),
-            "Start over with a new session".into(),
-            "Stop".into(),
-        ],
-        recommended: 0,
+        options: Unfinished::ALL
+            .iter()
+            .map(|o| match o {
+                Unfinished::Resume => format!("Resume it ({})", listed.id),
+                Unfinished::StartOver => "Start over with a new session".into(),
+                Unfinished::Stop => "Stop".into(),
+            })
+            .collect(),
+        recommended: Unfinished::Resume.index(),
         reason: "answers already given are kept and never asked again".into(),
     };
-    let choice = match crate::ask::choose(person, &decision) {
+    let choice = match crate::ask::choose(person, &decision).and_then(Unfinished::at) {
         Ok(c) => c,
         // A replay (CI) starts fresh unless its answers file says to resume.
         Err(AskError::MissingDecision { id }) => {
             person.say(&format!(
                 "An unfinished session on {kind} {subject_id} exists; the answers file has no decision `{id}`, so a new session is started (\"{id}\": \"A\" in \"decisions\" resumes it)"
             ));
-            1
+            Unfinished::StartOver
         }
         Err(e) => return Err(e.into()),
     };
     match choice {
-        0 => person.say(&format!("Resuming session {}.", listed.id)),
-        1 => person.say(&format!(
+        Unfinished::Resume => person.say(&format!("Resuming session {}.", listed.id)),
+        Unfinished::StartOver => person.say(&format!(
             "Starting a new session; {} is left as it was.",
             listed.id
         )),
-        _ => person.say(&format!(
+        Unfinished::Stop => person.say(&format!(
             "Stopped; session {} is left as it was (`interview resume {}` continues it).",
             listed.id, listed.id
         )),
     }
     match choice {
-        0 => {
+        Unfinished::Resume => {
             lock.set_session(&listed.id)?;
             super::resume::resume_listed(repo.clone(), listed, settings, false, person).map(Some)
         }
-        1 => Ok(None),
-        _ => Ok(Some(code::DONE)),
+        Unfinished::StartOver => Ok(None),
+        Unfinished::Stop => Ok(Some(code::DONE)),
     }
 }

@@ -6,12 +6,43 @@ use std::path::{Path, PathBuf};
 use super::state::{Status, Writing};
 use super::transcript::TranscriptEvent;
 use super::{Finished, Session, SubStep, tier};
-use crate::ask::{Decision, DecisionId};
+use crate::ask::{Decision, DecisionId, Options};
 use crate::document::{self, Delivery};
 use crate::error::{Error, Result};
 use crate::own_writes::{Beneath, Mode, Place};
 use crate::receipt::{self, Done};
 use cap_std::fs::Dir;
+
+/// The consent gate's options, in their letters' order: D (show first) was added after A–C,
+/// so recorded letters keep their meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Consent {
+    Write,
+    Print,
+    Stop,
+    ShowFirst,
+}
+
+impl Options for Consent {
+    const ALL: &'static [Consent] = &[
+        Consent::Write,
+        Consent::Print,
+        Consent::Stop,
+        Consent::ShowFirst,
+    ];
+}
+
+/// What to do when the document's path already holds another file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Overwrite {
+    Replace,
+    Beside,
+    Stop,
+}
+
+impl Options for Overwrite {
+    const ALL: &'static [Overwrite] = &[Overwrite::Replace, Overwrite::Beside, Overwrite::Stop];
+}
 
 impl Session<'_> {
     /// Synthesis, consent and writing the document.
@@ -191,38 +222,40 @@ impl Session<'_> {
             let consent = Decision {
                 id: DecisionId::Consent,
                 context: format!("write the document to {shown}?"),
-                // D was added after A–C, so recorded letters keep their meaning.
-                options: vec![
-                    format!("Write the document to {shown}"),
-                    "Print it here instead and write nothing".into(),
-                    "Stop without writing anything".into(),
-                    "Show the document here first, then decide".into(),
-                ],
-                recommended: 0,
+                options: Consent::ALL
+                    .iter()
+                    .map(|o| match o {
+                        Consent::Write => format!("Write the document to {shown}"),
+                        Consent::Print => "Print it here instead and write nothing".into(),
+                        Consent::Stop => "Stop without writing anything".into(),
+                        Consent::ShowFirst => "Show the document here first, then decide".into(),
+                    })
+                    .collect(),
+                recommended: Consent::Write.index(),
                 reason: "the document is meant to be reviewed and committed with the work".into(),
             };
             loop {
                 match self.decide(&consent)? {
-                    0 => break,
-                    1 => {
+                    Consent::Write => break,
+                    Consent::Print => {
                         self.print_document(text)?;
                         self.person.say(&format!(
                             "Printed the document above; nothing was written to {shown}."
                         ));
                         return Ok(Delivery::Printed);
                     }
-                    2 => {
+                    Consent::Stop => {
                         self.person.say(&format!(
                             "Stopped without writing anything: {shown} was not written."
                         ));
                         return Ok(Delivery::NotWritten);
                     }
-                    _ if self.person.replayed() => {
+                    Consent::ShowFirst if self.person.replayed() => {
                         return Err(Error::Usage(
                             "the answers file's `decisions.consent` is \"D\" (show the document first), which needs a person to read it; record A, B or C".into(),
                         ));
                     }
-                    _ => {
+                    Consent::ShowFirst => {
                         self.print_document(text)?;
                         self.person.say("(end of the document)");
                     }
@@ -236,18 +269,21 @@ impl Session<'_> {
             let choice = self.decide(&Decision {
                 id: DecisionId::Overwrite,
                 context: format!("{shown} already exists"),
-                options: vec![
-                    format!("Overwrite {shown}"),
-                    format!("Write beside it, as {}", self.shown(&beside)),
-                    "Stop without writing".into(),
-                ],
-                recommended: 1,
+                options: Overwrite::ALL
+                    .iter()
+                    .map(|o| match o {
+                        Overwrite::Replace => format!("Overwrite {shown}"),
+                        Overwrite::Beside => format!("Write beside it, as {}", self.shown(&beside)),
+                        Overwrite::Stop => "Stop without writing".into(),
+                    })
+                    .collect(),
+                recommended: Overwrite::Beside.index(),
                 reason: "nothing already written is lost".into(),
             })?;
             match choice {
-                0 => {}
-                1 => target = self.place(&beside)?,
-                _ => {
+                Overwrite::Replace => {}
+                Overwrite::Beside => target = self.place(&beside)?,
+                Overwrite::Stop => {
                     self.person.say(&format!(
                         "Stopped without writing: {shown} was left as it was."
                     ));

@@ -5,7 +5,7 @@ use super::Session;
 use super::attempt::TurnFiles;
 use super::state::Status;
 use super::transcript::TranscriptEvent;
-use crate::ask::{Decision, DecisionId};
+use crate::ask::{Decision, DecisionId, Options};
 use crate::error::{Error, Result};
 use crate::guard::{GuardReport, GuardScope};
 use crate::receipt;
@@ -29,6 +29,19 @@ impl OnChange {
             OnChange::Warn => "warn",
         }
     }
+}
+
+/// What the person may do about a change the runner made (`--on-change ask`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AfterChange {
+    Stop,
+    Restore,
+    Accept,
+}
+
+impl Options for AfterChange {
+    const ALL: &'static [AfterChange] =
+        &[AfterChange::Stop, AfterChange::Restore, AfterChange::Accept];
 }
 
 impl Session<'_> {
@@ -80,22 +93,25 @@ impl Session<'_> {
                 let decision = Decision {
                     id: DecisionId::Guard,
                     context: format!("the runner changed the repository in turn {turn}"),
-                    options: vec![
-                        "Stop and keep the changes for review".into(),
-                        "Restore hooks and git metadata from the copies taken before the turn, then stop".into(),
-                        "Accept the changes and continue the interview".into(),
-                    ],
-                    recommended: 0,
+                    options: AfterChange::ALL
+                        .iter()
+                        .map(|o| match o {
+                            AfterChange::Stop => "Stop and keep the changes for review".into(),
+                            AfterChange::Restore => "Restore hooks and git metadata from the copies taken before the turn, then stop".into(),
+                            AfterChange::Accept => "Accept the changes and continue the interview".into(),
+                        })
+                        .collect(),
+                    recommended: AfterChange::Stop.index(),
                     reason: "nothing is lost and you can look at what the runner did".into(),
                 };
                 let choice = self.decide(&decision)?;
                 match choice {
-                    2 => {
+                    AfterChange::Accept => {
                         self.person
                             .say("Accepted the changes; the interview goes on.");
                         Ok(())
                     }
-                    1 => {
+                    AfterChange::Restore => {
                         // Copies the runner could have rewritten are not trusted.
                         let copies = self.shown(&files.restore);
                         if report
@@ -123,7 +139,7 @@ impl Session<'_> {
                         self.save()?;
                         Err(Error::GuardViolation { report: shown })
                     }
-                    _ => {
+                    AfterChange::Stop => {
                         self.state.status = Status::Failed;
                         self.state.blockers.push(blocker("stopped for review"));
                         self.save()?;

@@ -22,8 +22,14 @@ impl Session<'_> {
         })
     }
 
-    /// Ask a decision and record it in the state file's key decisions.
-    pub(super) fn decide(&mut self, decision: &Decision) -> Result<usize> {
+    /// Ask a decision whose options are `O`'s, and record it in the state file's key decisions.
+    pub(super) fn decide<O: ask::Options>(&mut self, decision: &Decision) -> Result<O> {
+        let choice = self.decide_at(decision)?;
+        O::at(choice).map_err(|e| self.ask_error(e))
+    }
+
+    /// [`Session::decide`], the option by its place.
+    fn decide_at(&mut self, decision: &Decision) -> Result<usize> {
         self.record_step(|s| s.status = Status::WaitingForPerson)?;
         let choice = match ask::choose(self.person, decision) {
             Ok(c) => c,

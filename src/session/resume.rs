@@ -7,8 +7,20 @@ use super::history::Listed;
 use super::state::{KeyDecision, State, Status, now_iso};
 use super::tier::Durability;
 use super::{Repo, Session, SessionFile, Settings};
-use crate::ask::{self, Decision, DecisionId, Person};
+use crate::ask::{self, Decision, DecisionId, Options, Person};
 use crate::error::{Error, Result};
+
+/// What the person may do when the circuit breaker is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Breaker {
+    Retry,
+    Stop,
+    Abandon,
+}
+
+impl Options for Breaker {
+    const ALL: &'static [Breaker] = &[Breaker::Retry, Breaker::Stop, Breaker::Abandon];
+}
 
 /// Continue `listed` with `settings`. `ack` acknowledges a blocker without a terminal.
 pub fn resume(
@@ -71,12 +83,18 @@ pub fn resume(
                     super::failure::times(state.retry_count + 1),
                     state.turn
                 ),
-                options: vec![
-                    "Retry the turn with a fresh brief (the retry count starts again)".into(),
-                    "Stop and keep the answers; decide later".into(),
-                    "Abandon this session".into(),
-                ],
-                recommended: 0,
+                options: Breaker::ALL
+                    .iter()
+                    .map(|o| match o {
+                        Breaker::Retry => {
+                            "Retry the turn with a fresh brief (the retry count starts again)"
+                                .into()
+                        }
+                        Breaker::Stop => "Stop and keep the answers; decide later".into(),
+                        Breaker::Abandon => "Abandon this session".into(),
+                    })
+                    .collect(),
+                recommended: Breaker::Retry.index(),
                 reason: "retry once what made it fail is fixed (the blocker above says what)"
                     .into(),
             };
@@ -96,16 +114,16 @@ pub fn resume(
                 context: decision.context.clone(),
                 choice: format!("{letter}) {}", decision.options[choice]),
             });
-            match choice {
-                0 => true,
-                1 => {
+            match Breaker::at(choice)? {
+                Breaker::Retry => true,
+                Breaker::Stop => {
                     state.save(&dir.join("state.json"), Durability::Synced)?;
                     return Err(Error::CircuitOpen(format!(
                         "session {} stays blocked; `interview resume {}` when ready",
                         state.session, state.session
                     )));
                 }
-                _ => {
+                Breaker::Abandon => {
                     state.status = Status::Aborted;
                     state.abandoned = true;
                     state.note("the person abandoned the session", "nothing");

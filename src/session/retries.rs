@@ -8,7 +8,7 @@ use super::attempt::TurnFailure;
 use super::state::{RetryEntry, Status, now_iso};
 use super::transcript::TranscriptEvent;
 use super::{Session, failure};
-use crate::ask::{Decision, DecisionId};
+use crate::ask::{Decision, DecisionId, Options};
 use crate::error::{Error, Result};
 use crate::receipt::Receipt;
 
@@ -23,17 +23,25 @@ enum AfterExhausted {
     Abort,
 }
 
+impl Options for AfterExhausted {
+    const ALL: &'static [AfterExhausted] = &[
+        AfterExhausted::Retry,
+        AfterExhausted::Stop,
+        AfterExhausted::Abort,
+    ];
+}
+
 /// The `runner_failed` decision put to the person when the retries are used up, or at once
 /// when a retry cannot help (`permanent` says why). The failure itself was said just before,
 /// once: the title only counts (the letters keep their meaning in recorded answers files).
 fn runner_failed_decision(attempts: u32, turn: u32, permanent: Option<&str>) -> Decision {
     let (recommended, reason) = match permanent {
         Some(why) => (
-            1,
+            AfterExhausted::Stop.index(),
             format!("{why}: a retry cannot fix that; fix it, then resume"),
         ),
         None => (
-            0,
+            AfterExhausted::Retry.index(),
             "the failure may be passing (a timeout, an overloaded API)".into(),
         ),
     };
@@ -43,11 +51,14 @@ fn runner_failed_decision(attempts: u32, turn: u32, permanent: Option<&str>) -> 
             "the runner failed {} at turn {turn}; what now?",
             failure::times(attempts)
         ),
-        options: vec![
-            "Retry with a fresh brief".into(),
-            "Stop and keep the answers (resume later)".into(),
-            "Abort: investigate and fix the runner by hand".into(),
-        ],
+        options: AfterExhausted::ALL
+            .iter()
+            .map(|o| match o {
+                AfterExhausted::Retry => "Retry with a fresh brief".into(),
+                AfterExhausted::Stop => "Stop and keep the answers (resume later)".into(),
+                AfterExhausted::Abort => "Abort: investigate and fix the runner by hand".into(),
+            })
+            .collect(),
         recommended,
         reason,
     }
@@ -189,12 +200,7 @@ impl Session<'_> {
             return Ok(AfterExhausted::Stop);
         }
         self.person.say(&upper_first(summary));
-        let choice = self.decide(&runner_failed_decision(attempts, turn, permanent))?;
-        let after = match choice {
-            0 => AfterExhausted::Retry,
-            1 => AfterExhausted::Stop,
-            _ => AfterExhausted::Abort,
-        };
+        let after = self.decide(&runner_failed_decision(attempts, turn, permanent))?;
         self.record(|s| match after {
             AfterExhausted::Retry => {
                 s.status = Status::InProgress;
