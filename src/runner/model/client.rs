@@ -53,6 +53,22 @@ pub enum Refusal {
     Fatal(String),
 }
 
+/// The TLS the requests use: rustls with Mozilla's roots; on macOS the system's own TLS and
+/// trust store (see Cargo.toml).
+#[cfg(not(target_os = "macos"))]
+fn tls() -> ureq::tls::TlsConfig {
+    ureq::tls::TlsConfig::default()
+}
+
+#[cfg(target_os = "macos")]
+fn tls() -> ureq::tls::TlsConfig {
+    use ureq::tls::{RootCerts, TlsConfig, TlsProvider};
+    TlsConfig::builder()
+        .provider(TlsProvider::NativeTls)
+        .root_certs(RootCerts::PlatformVerifier)
+        .build()
+}
+
 impl Endpoint {
     fn url(&self) -> String {
         format!("{}/chat/completions", self.base_url.trim_end_matches('/'))
@@ -64,6 +80,7 @@ impl Endpoint {
             .http_status_as_error(false)
             .max_redirects(0)
             .timeout_global(Some(self.request_timeout))
+            .tls_config(tls())
             .build()
             .into();
         let bytes = serde_json::to_vec(body)
