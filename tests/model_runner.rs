@@ -717,3 +717,25 @@ fn support_line(what: &str) -> String {
         .unwrap_or("")
         .to_string()
 }
+
+#[test]
+fn interview_runners_names_the_model_runners_server_without_its_key() {
+    let repo = TempRepo::new();
+    let out = repo
+        .cmd()
+        .arg("runners")
+        .env("OPENAI_API_KEY", "sk-never-shown")
+        .env("OPENAI_BASE_URL", "http://127.0.0.1:8080/v1")
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert!(
+        text.contains("openai   embedded: any OpenAI-compatible server, http://127.0.0.1:8080/v1, OPENAI_API_KEY set"),
+        "{text}"
+    );
+    assert!(
+        text.contains("ollama   embedded: http://localhost:11434/v1, no key"),
+        "{text}"
+    );
+    assert!(!text.contains("sk-never-shown"), "{text}");
+}

@@ -195,6 +195,34 @@ pub fn ports(argv: &[String]) -> Vec<u16> {
     ports
 }
 
+/// What `interview runners` says of the model runner: where each name talks to, whether a key
+/// is set (never the key itself).
+pub fn describe() -> String {
+    let none = Options {
+        model: None,
+        base_url: None,
+        stream: false,
+        limits: tools::Limits::default(),
+        request_timeout: Duration::from_secs(300),
+    };
+    let key = match std::env::var("OPENAI_API_KEY") {
+        Ok(k) if !k.trim().is_empty() => "OPENAI_API_KEY set",
+        _ => "OPENAI_API_KEY not set",
+    };
+    let model = std::env::var("OPENAI_MODEL")
+        .ok()
+        .filter(|m| !m.trim().is_empty())
+        .map(|m| format!("model {m} (OPENAI_MODEL)"))
+        .unwrap_or_else(|| "model: -- --model NAME".into());
+    let url = |name: &str| crate::receipt::sanitize_line(&base_url(name, &none)).0;
+    format!(
+        "openai   embedded: any OpenAI-compatible server, {}, {key}; {model}\n         runs: interview runner openai (read-only tools only; docs/runners.md)\n\n\
+         ollama   embedded: {}, no key; {model}\n         runs: interview runner ollama\n\n",
+        url("openai"),
+        url("ollama"),
+    )
+}
+
 /// `interview runner openai|ollama [ARGS…]`: hold the turn's conversation and print the
 /// receipt; without one, the reason is the error (the command layer says it, exit 1).
 pub fn run(name: &str, args: &[String]) -> Result<()> {
