@@ -22,7 +22,7 @@ use crate::receipt::Question;
 pub use crate::decision::DecisionId;
 
 pub use replay::{Missing, RecordingPerson, ReplayError, ReplayFile, ReplayPerson};
-pub use round::{RoundStep, run_round, run_round_steps, run_round_with};
+pub use round::{RoundStep, run_round_steps, run_round_with};
 pub use style::{ColorChoice, Style};
 pub use terminal::TerminalPerson;
 

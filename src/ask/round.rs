@@ -1,7 +1,7 @@
 //! One round of questions: the entry gate, then the question loop (docs/person.md), each step
 //! reported as it happens so the session saves it before it takes effect.
 
-use super::clock::{Clock, SystemClock};
+use super::clock::Clock;
 use super::{
     AbortReason, AnswerRecord, AskError, GateChoice, MAX_REASKS, Person, QaSessionResult, Reply,
     RoundOutcome, SKIP_ABORT, SKIP_ENTIRE, SkipTelemetry, bad_replay_value, classify_gate,
@@ -25,24 +25,8 @@ pub enum RoundStep<'a> {
     },
 }
 
-/// Run one round: the entry gate, then the question loop. `on_answer` is called as each answer
-/// is given, so the caller can persist it before the next question is shown.
-pub fn run_round(
-    person: &mut dyn Person,
-    questions: &[Question],
-    workspace_id: &str,
-    on_answer: &mut dyn FnMut(&AnswerRecord) -> std::io::Result<()>,
-) -> Result<RoundOutcome, AskError> {
-    run_round_with(
-        &SystemClock::new(),
-        person,
-        questions,
-        workspace_id,
-        on_answer,
-    )
-}
-
-/// [`run_round`] with an explicit clock.
+/// Run one round on `clock`: the entry gate, then the question loop. `on_answer` is called as
+/// each answer is given, so the caller can persist it before the next question is shown.
 pub fn run_round_with(
     clock: &dyn Clock,
     person: &mut dyn Person,
