@@ -142,7 +142,9 @@ fn bash_completes_the_values_of_runner_sandbox_on_change_and_missing() {
     };
     assert_eq!(
         bash_offers(&["intent", "42", "--runner", ""]),
-        sorted(&["builtin", "claude", "codex", "gemini", "aider", "openai", "ollama"])
+        sorted(&[
+            "builtin", "claude", "codex", "gemini", "aider", "openai", "ollama"
+        ])
     );
     assert_eq!(
         bash_offers(&["reflect", "v1", "--sandbox", ""]),
