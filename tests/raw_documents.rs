@@ -85,7 +85,7 @@ fn the_tools_own_files_are_neither_churn_nor_untested_code() {
             .join("\n")
     );
     repo.write("my-answers.json", &answers);
-    repo.write("ci/answers/intent-42.json", &answers);
+    repo.write("ci/answers/intent-9.json", &answers);
     repo.write("interview.toml", "max_turns = 3\n");
     repo.git(&["add", "-A"]);
     repo.git(&["commit", "-q", "-m", "record the interview"]);
@@ -101,7 +101,7 @@ fn the_tools_own_files_are_neither_churn_nor_untested_code() {
     for own in [
         "docs/interviews/reflect-v0.md",
         "my-answers.json",
-        "ci/answers/intent-42.json",
+        "ci/answers/intent-9.json",
         "interview.toml",
     ] {
         assert!(

@@ -11,6 +11,7 @@ mod ci_replay;
 mod config_values;
 #[cfg(target_os = "linux")]
 mod descriptors;
+mod docs_as_written;
 #[cfg(target_os = "linux")]
 mod durability;
 mod finish;

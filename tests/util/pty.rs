@@ -78,6 +78,14 @@ impl Pty {
         Pty { session }
     }
 
+    /// Start any command at a new pseudo-terminal as it is set up (directory, environment),
+    /// e.g. a shell line of the documentation that needs a terminal.
+    pub fn command(cmd: Command) -> Pty {
+        let mut session = expectrl::Session::spawn(cmd).expect("spawn at a pty");
+        session.set_expect_timeout(Some(std::time::Duration::from_secs(60)));
+        Pty { session }
+    }
+
     /// Wait until the screen shows `text`; returns everything shown before it.
     pub fn expect(&mut self, text: &str) -> String {
         use expectrl::Expect;

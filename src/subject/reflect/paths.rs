@@ -263,7 +263,7 @@ mod tests {
             "interview.toml",
             "docs/interviews/reflect-v1.md",
             "fixtures/answers/intent-42.json",
-            "ci/answers/intent-42.json",
+            "ci/answers/intent-9.json",
             "my-answers.json",
         ] {
             assert!(kinds.of(p).own && !kinds.of(p).code, "{p}");
