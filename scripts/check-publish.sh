@@ -1,8 +1,11 @@
 #!/bin/sh
 # `cargo publish --dry-run` in full: the package `interview-cli` as it would be uploaded is
-# unpacked and built. The build goes to its own target directory (target/publish-check): cargo
-# keys the unpacked copy's build like the worktree's, and sharing target/ would leave the
-# worktree's library looking up to date after an edit. Reaches crates.io's index only.
-set -eu
+# unpacked and built (reaching crates.io's index only; nothing is sent). Cargo keys the build of
+# the unpacked copy like the worktree's own, so afterwards the package's build is cleaned: left
+# in place, it would make the worktree's library look up to date after an edit.
+set -u
 cd "$(dirname "$0")/.."
-exec cargo publish --dry-run --locked --allow-dirty --target-dir target/publish-check "$@"
+cargo publish --dry-run --locked --allow-dirty "$@"
+status=$?
+cargo clean --quiet -p interview-cli
+exit $status

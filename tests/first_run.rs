@@ -29,7 +29,9 @@ fn runner_help_lists_every_preset() {
     for command in ["intent", "reflect", "resume"] {
         let text = help(&[command, "--help"]);
         let runner = option_help(&text, "--runner");
-        for preset in ["builtin", "claude", "codex", "gemini", "aider"] {
+        for preset in [
+            "builtin", "claude", "codex", "gemini", "aider", "openai", "ollama",
+        ] {
             assert!(
                 runner.contains(preset),
                 "{command}: no {preset} in:\n{runner}"
