@@ -53,6 +53,10 @@ const EXEMPT: &[(&str, &str)] = &[
         "the opt-in tests with the real agent CLIs: they install them from npm and PyPI",
     ),
     (
+        "INTERVIEW_E2E_MODEL_URL=",
+        "the opt-in test with a real local model: needs a model server",
+    ),
+    (
         "cargo build && INTERVIEW=target/debug/interview scripts/check-macos-sandbox.sh",
         "macOS only",
     ),
