@@ -313,3 +313,29 @@ fn a_clap_bare_short_defines_the_fields_first_letter() {
     assert!(!option_values(question(&first, "existing_e")).is_empty());
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_bare_file_name_is_the_one_file_of_that_name_never_missing() {
+    let (repo, subject) = repo_with(
+        &[(
+            "pkg/_impl.py",
+            "\"\"\"The bar's rendering.\"\"\"\npos = 0\n",
+        )],
+        "# The bar is drawn too early\n\nI looked at `_impl.py`, but the rendering is tied to `pos`.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        d.entries
+            .iter()
+            .any(|e| e.sources.iter().any(|s| s == "pkg/_impl.py:1")),
+        "{d:?}"
+    );
+    assert!(
+        !first
+            .iter()
+            .any(|q| q.question_text.contains("`_impl.py`") && q.question_text.contains("nowhere")),
+        "{:?}",
+        topic_list(&first)
+    );
+    assert_honest(&repo, &d);
+}

@@ -22,7 +22,6 @@ use super::item::Item;
 use super::names::{Name, NameKind, extract};
 use super::repo::RepoFacts;
 use super::search::{Found, Group, Hit, Search, search};
-use super::text::one_line;
 use super::{Analysis, questions};
 
 pub(super) use super::item::has_word;
@@ -328,7 +327,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
             hits.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
             hits.dedup();
             // A path a trace names is the file itself, at the line it points at.
-            if let Some(file) = resolve_path(worktree, &name) {
+            if let Some(file) = super::repo::resolve_path(worktree, &name, &found.paths) {
                 definitions.insert(0, file.clone());
                 hits.insert(0, file);
             }
@@ -369,39 +368,6 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         previous_open,
         previous_answered,
     }
-}
-
-/// A path the item names as a file of the worktree: as written, or the longest tail of it that
-/// is one (`/tmp/build/ripgrep-13.0.0/crates/matcher/src/lib.rs` → `crates/matcher/src/lib.rs`),
-/// with the line a trace points at (or its first line).
-fn resolve_path(worktree: &Path, name: &Name) -> Option<Hit> {
-    if name.kind != NameKind::Path {
-        return None;
-    }
-    let parts: Vec<&str> = name.text.split('/').filter(|p| !p.is_empty()).collect();
-    if parts
-        .iter()
-        .any(|p| matches!(*p, "." | ".." | ".git" | ".interview"))
-    {
-        return None;
-    }
-    (0..parts.len()).find_map(|i| {
-        let rel = parts[i..].join("/");
-        if super::search::own_file(&rel) {
-            return None;
-        }
-        let text = super::repo::read_text(worktree, &rel)?;
-        let wanted = name.at.unwrap_or(1) as usize;
-        let (line, content) = match text.lines().nth(wanted.saturating_sub(1)) {
-            Some(l) => (wanted, l),
-            None => (1, text.lines().next().unwrap_or("")),
-        };
-        (!text.is_empty()).then(|| Hit {
-            path: rel,
-            line: u32::try_from(line).unwrap_or(1),
-            text: one_line(content, 160),
-        })
-    })
 }
 
 /// Whether the line of `h` defines or declares the identifier `name` (`fn`, `struct`, `def`,

@@ -7,6 +7,7 @@ use std::io::Read;
 use gix::bstr::ByteSlice;
 use std::path::Path;
 
+use super::names::{Name, NameKind};
 use super::search::Hit;
 use super::text::one_line;
 
@@ -47,10 +48,10 @@ pub(super) fn read(worktree: &Path) -> RepoFacts {
                 })
                 .map(|r| r.name().shorten().to_str_lossy().into_owned())
                 .collect();
-            // The project's own versions (`1.2.0`, `v1.2.0`) over its sub-crates' (`foo-0.1.0`).
-            if names.iter().any(|n| own_version(n)) {
-                names.retain(|n| own_version(n));
-            }
+            // The project's own versions: the family of tags (`v1.2.0`, `tokio-1.20.0`) with the
+            // most releases, over its sub-crates' (`tokio-util-0.7.3`) and a few ancient ones.
+            let family = main_family(&names);
+            names.retain(|n| tag_family(n) == family);
             names.sort_by(|a, b| version_key(b).cmp(&version_key(a)).then(a.cmp(b)));
             names.truncate(50);
             facts.tags = names;
@@ -191,6 +192,50 @@ pub(super) fn rust_version(worktree: &Path, rel: &str) -> Option<Hit> {
     })
 }
 
+/// A path the item names as a file of the worktree: as written, or the longest tail of it that
+/// is one (`/tmp/build/ripgrep-13.0.0/crates/matcher/src/lib.rs` → `crates/matcher/src/lib.rs`),
+/// with the line a trace points at (or its first line).
+pub(super) fn resolve_path(worktree: &Path, name: &Name, paths: &[String]) -> Option<Hit> {
+    if name.kind != NameKind::Path {
+        return None;
+    }
+    // A bare file name (`_termui_impl.py`) is the one file of that name, when there is one.
+    let mut named = paths
+        .iter()
+        .filter(|p| p.rsplit('/').next() == Some(name.text.as_str()));
+    if let (false, Some(only), None) = (name.text.contains('/'), named.next(), named.next()) {
+        let named = Name {
+            text: only.clone(),
+            ..name.clone()
+        };
+        return resolve_path(worktree, &named, &[]);
+    }
+    let parts: Vec<&str> = name.text.split('/').filter(|p| !p.is_empty()).collect();
+    if parts
+        .iter()
+        .any(|p| matches!(*p, "." | ".." | ".git" | ".interview"))
+    {
+        return None;
+    }
+    (0..parts.len()).find_map(|i| {
+        let rel = parts[i..].join("/");
+        if super::search::own_file(&rel) {
+            return None;
+        }
+        let text = super::repo::read_text(worktree, &rel)?;
+        let wanted = name.at.unwrap_or(1) as usize;
+        let (line, content) = match text.lines().nth(wanted.saturating_sub(1)) {
+            Some(l) => (wanted, l),
+            None => (1, text.lines().next().unwrap_or("")),
+        };
+        (!text.is_empty()).then(|| Hit {
+            path: rel,
+            line: u32::try_from(line).unwrap_or(1),
+            text: one_line(content, 160),
+        })
+    })
+}
+
 /// The oldest toolchain the project declares it builds with, and the language: `rust-version`
 /// in the root `Cargo.toml` or in the manifest of the first folder of a path in `near` (a
 /// workspace's member), `go` in `go.mod`, `engines.node` in `package.json`,
@@ -231,11 +276,38 @@ pub(super) fn toolchain(worktree: &Path, near: &[&str]) -> Option<(Hit, &'static
         .map(|hit| (hit, "Python"))
 }
 
-fn own_version(tag: &str) -> bool {
-    tag.trim_start_matches('v')
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_digit())
+/// What a tag is a version of: its text before the version (`tokio-` of `tokio-1.20.0`, `` of
+/// `v1.2.0` and `1.2.0`).
+fn tag_family(tag: &str) -> &str {
+    let starts = |i: usize| {
+        tag[i..].starts_with(|c: char| c.is_ascii_digit())
+            && (i == 0 || tag[..i].ends_with(['-', '_', '@', '/', 'v']))
+    };
+    let at = (0..tag.len())
+        .find(|&i| tag.is_char_boundary(i) && starts(i))
+        .unwrap_or(tag.len());
+    tag[..at].trim_end_matches('v')
+}
+
+/// The family with the most tags; a tie goes to the bare versions, then the shorter prefix.
+fn main_family(tags: &[String]) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for t in tags {
+        let f = tag_family(t);
+        match counts.iter_mut().find(|(x, _)| *x == f) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((f, 1)),
+        }
+    }
+    counts.sort_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then(a.0.len().cmp(&b.0.len()))
+            .then(a.0.cmp(b.0))
+    });
+    counts
+        .first()
+        .map(|(f, _)| f.to_string())
+        .unwrap_or_default()
 }
 
 /// The numbers of a version-like tag, for sorting (`v1.10.0` after `v1.9.2`).
@@ -339,6 +411,29 @@ pub(super) fn read_text(worktree: &Path, rel: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tags_of_the_main_product_are_its_versions() {
+        let tags: Vec<String> = [
+            "0.1.4",
+            "0.1.5",
+            "tokio-1.19.0",
+            "tokio-1.20.0",
+            "tokio-1.18.2",
+            "tokio-util-0.7.3",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(main_family(&tags), "tokio-");
+        assert_eq!(tag_family("v1.2.0"), "");
+        assert_eq!(tag_family("tokio-util-0.7.3"), "tokio-util-");
+        let fd: Vec<String> = ["v8.0.0", "v7.4.0", "v7.3.0"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(main_family(&fd), "");
+    }
 
     #[test]
     fn tags_sort_by_version_and_match_versions() {

@@ -147,6 +147,8 @@ impl Found {
 pub(super) struct Search {
     pub found: BTreeMap<String, Found>,
     pub files_read: usize,
+    /// The repository-relative paths of the files read, in walk order.
+    pub paths: Vec<String>,
     /// Why the search stopped early, when it did.
     pub stopped: Option<String>,
 }
@@ -223,6 +225,7 @@ pub(super) fn search(worktree: &Path, groups: &[Group], skip: &[String]) -> Sear
             break;
         }
         bytes += entry.metadata().map_or(0, |m| m.len());
+        result.paths.push(rel.clone());
         // Hits of one file, kept only if the file is not the tool's own.
         let mut in_file: Vec<(usize, Hit)> = Vec::new();
         let mut named: Vec<&str> = Vec::new();
