@@ -339,3 +339,54 @@ fn a_bare_file_name_is_the_one_file_of_that_name_never_missing() {
     );
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_bug_about_a_documented_api_asks_whether_its_docs_make_it_intended() {
+    let task = "/// Runs `f` on a thread where blocking is fine.\n///\n/// Closures spawned this way cannot be cancelled once\n/// they start.\npub fn spawn_blocking<F>(f: F) {\n    run(f)\n}\n";
+    let (repo, subject) = repo_with(
+        &[("src/task.rs", task)],
+        "# abort does not stop `spawn_blocking` tasks\n\n**Version**\n1.2.0\n\n**Description**\n\
+         Calling abort on what `spawn_blocking` returned has no effect.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let q = question(&first, "documented_spawn_blocking");
+    assert!(
+        q.question_text
+            .contains("(src/task.rs:5, 4 comment lines above)"),
+        "{}",
+        q.question_text
+    );
+    // No test names it: no "which test" question that reads the same on every bug.
+    assert!(
+        !topic_list(&first).contains(&"regression_test"),
+        "{:?}",
+        topic_list(&first)
+    );
+}
+
+#[test]
+fn generic_questions_give_way_to_grounded_ones_and_an_existing_flag_is_recommended() {
+    let (repo, subject) = repo_with(
+        &[("src/app.rs", CLI)],
+        "# Add a `--fixed-strings` switch\n\nLet me search for a literal string.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let q = question(&first, "existing_fixed_strings");
+    assert_eq!(q.recommended.as_deref(), Some("already_done"));
+    // A dependency swap with its uses found asks about them, not the generic "same behaviour".
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"tree\"\n\n[dependencies]\nansi_term = \"0.12\"\n",
+            ),
+            ("src/a.rs", "use ansi_term::Colour;\n"),
+            ("src/b.rs", "use ansi_term::Style;\n"),
+        ],
+        "# `ansi_term` is unmaintained\n\nReplace it with [`yansi`](https://crates.io/crates/yansi).\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let topics = topic_list(&first);
+    assert!(topics.contains(&"dependency_uses"), "{topics:?}");
+    assert!(!topics.contains(&"behaviour_preserved"), "{topics:?}");
+}

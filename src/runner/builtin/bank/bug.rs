@@ -92,12 +92,17 @@ pub(in crate::runner::builtin) fn bug(r: &Reading) -> Vec<Finding> {
             );
         }
     }
-    out.push(test_question(
-        r,
-        "regression_test",
-        6,
-        "show the bug (failing now, passing after the fix)",
-    ));
+    // Which test, only when a test names what the item names (else the question is the same
+    // on every bug).
+    if found_names(r).iter().any(|l| !l.in_tests().is_empty()) {
+        out.push(test_question(
+            r,
+            "regression_test",
+            6,
+            "show the bug (failing now, passing after the fix)",
+        ));
+    }
+    out.extend(documented(r));
     let versioned = item.mentions(&[
         "version", "os", "linux", "macos", "windows", "rustc", "platform", "cargo",
     ]) || item.lower.split_whitespace().any(|w| {
@@ -264,5 +269,52 @@ fn first_bad_version(r: &Reading) -> Finding {
             ),
         )
         .choices(options),
+    )
+}
+
+/// The API the report is about, when its definition carries documentation: what it says may
+/// make the behaviour intended, not a bug.
+fn documented(r: &Reading) -> Option<Finding> {
+    let (l, def, lines) = found_names(r).into_iter().find_map(|l| {
+        // One API, not a common method name defined in many places.
+        if l.name.kind != NameKind::Ident || l.definitions.len() > 2 {
+            return None;
+        }
+        let def = l.definitions.iter().find(|d| {
+            !is_doc(&d.path) && !is_test(&d.path) && !super::super::intent::is_manifest(&d.path)
+        })?;
+        let text = super::super::repo::read_text(r.worktree, &def.path)?;
+        let above: Vec<&str> = text
+            .lines()
+            .take((def.line as usize).saturating_sub(1))
+            .collect();
+        // The comment block right above the definition (attributes between are skipped).
+        let mut n = 0;
+        for line in above.iter().rev() {
+            let t = line.trim_start();
+            if t.starts_with("#[") || t.starts_with('@') {
+                continue;
+            }
+            if t.starts_with("///")
+                || t.starts_with("//")
+                || t.starts_with("* ")
+                || t.starts_with("/**")
+                || t.starts_with('#')
+            {
+                n += 1;
+            } else {
+                break;
+            }
+        }
+        (n >= 3).then(|| (l, def, n))
+    })?;
+    Some(
+        Finding::new(
+            format!("documented_{}", slug(&l.name.text)),
+            8,
+            format!("{} is documented where it is defined ({}, {lines} comment lines above). Does that describe this behaviour, so it is intended rather than a bug?", l.shown(), def.cite()),
+        )
+        .titled(format!("What the docs of {} say", l.shown()))
+        .options(&[("Documented: intended, clarify the docs", "documented"), ("Not documented: a bug", "bug"), ("Don't know yet", "unknown")]),
     )
 }

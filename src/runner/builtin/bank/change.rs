@@ -423,6 +423,8 @@ pub(in crate::runner::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
             .recommend("keep_msrv"),
         );
     }
-    out.push(behaviour_preserved(6));
+    if out.is_empty() {
+        out.push(behaviour_preserved(6));
+    }
     out
 }

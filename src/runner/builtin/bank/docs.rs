@@ -158,14 +158,15 @@ pub(in crate::runner::builtin) fn performance(r: &Reading) -> Vec<Finding> {
             Finding::new(
                 "benchmark",
                 6,
-                "How will the speed-up be measured? The repository has no benchmark.",
+                "How will the speed-up be measured? The repository has no benchmark. Recommended: a new one, so the gain stays measured.",
             )
             .titled("How it is measured")
             .options(&[
                 ("A new benchmark", "new_bench"),
                 ("Manual timing is enough", "manual"),
                 ("A profile before and after", "profile"),
-            ]),
+            ])
+            .recommend("new_bench"),
         ),
     }
     // A function or type can be a hot spot; a flag or a file cannot.
@@ -190,8 +191,8 @@ pub(in crate::runner::builtin) fn performance(r: &Reading) -> Vec<Finding> {
             ]),
         );
     }
-    // Generic: only when little else was found to ask.
-    if out.len() >= 3 {
+    // Generic: only when nothing in the item or the repository gave a question of its own.
+    if out.iter().any(|f| f.topic != "benchmark") {
         return out;
     }
     out.push(

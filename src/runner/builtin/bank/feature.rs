@@ -68,7 +68,7 @@ pub(super) fn flag_questions(r: &Reading, feature: bool) -> Vec<Finding> {
                     format!("existing_{slugged}"),
                     8,
                     format!(
-                        "{flag} is already defined ({}). Does it already do this, or is one more wanted? Recommended if more: same meaning.",
+                        "{flag} is already defined ({}). Does it already do this, or is one more wanted? Recommended: the existing one, if it does; two flags for one job confuse.",
                         cites(&l.definitions.iter().collect::<Vec<_>>(), 3)
                     ),
                 )
@@ -77,7 +77,8 @@ pub(super) fn flag_questions(r: &Reading, feature: bool) -> Vec<Finding> {
                     ("The existing one already does it", "already_done"),
                     ("One more, same meaning", "same_meaning"),
                     ("One more, different meaning", "different_meaning"),
-                ]),
+                ])
+                .recommend("already_done"),
             ),
             (Some(def), _) => out.push(
                 Finding::new(format!("flag_{slugged}"), 7, format!("{flag} exists ({}). How does the new behaviour relate to it?", def.cite()))
