@@ -306,7 +306,7 @@ fn documented(r: &Reading) -> Option<Finding> {
                 break;
             }
         }
-        (n >= 3).then(|| (l, def, n))
+        (n >= 3).then_some((l, def, n))
     })?;
     Some(
         Finding::new(
