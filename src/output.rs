@@ -30,6 +30,23 @@ pub fn stderr_line(text: &str) {
         .and_then(|_| err.flush());
 }
 
+/// Print a note for the person to standard error: at a terminal wrapped between words to its
+/// width (the lines after the first indented two spaces; only a word longer than a whole line is
+/// cut), elsewhere one line as it is, so a log keeps it whole and searchable. A closed standard
+/// error is ignored.
+pub fn stderr_note(text: &str) {
+    let term = console::Term::stderr();
+    match term.size_checked() {
+        Some((_, cols)) if term.is_term() && cols > 0 => {
+            let options = textwrap::Options::new(usize::from(cols))
+                .subsequent_indent("  ")
+                .word_splitter(textwrap::WordSplitter::NoHyphenation);
+            stderr_line(&textwrap::wrap(text, options).join("\n"));
+        }
+        _ => stderr_line(text),
+    }
+}
+
 /// Print `text` to standard error as it is; a closed standard error is ignored.
 pub fn stderr(text: &str) {
     let mut err = std::io::stderr().lock();

@@ -179,3 +179,52 @@ fn every_box_fits_its_text_at_40_60_and_120_columns() {
         );
     }
 }
+
+/// The sandbox's start line — said when something of it is missing (here user namespaces, as
+/// simulated), in full with `--verbose` — fits terminals of 40, 80 and 120 columns: wrapped
+/// between words by the tool, never cut by the terminal (docs/sandbox.md).
+#[test]
+fn the_sandbox_start_line_fits_at_40_80_and_120_columns() {
+    for verbose in [false, true] {
+        for cols in [40, 80, 120] {
+            let repo = TempRepo::new();
+            let mut interview = Interview::of_work_item(&repo)
+                .runner("asks-at-length.sh")
+                .env("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1");
+            if verbose {
+                interview = interview.arg("--verbose");
+            }
+            let mut pty = interview.at_terminal_sized(cols);
+            let found = pty
+                .session
+                .expect("Press Enter or type Y")
+                .unwrap_or_else(|e| panic!("{cols} columns: expected the gate: {e}"));
+            let before = found.before().to_vec();
+            pty.send_line("y");
+            pty.session.expect("(Type your answer").unwrap();
+            pty.send_line("r");
+            pty.session.expect("Choose A").unwrap();
+            pty.send_line("A");
+            let (code, rest) = pty.finish();
+            assert_eq!(code, 0, "{cols} columns: {rest}");
+            let (rows, wrapped) = rows_at(&before, cols);
+            let screen = rows.join("\n");
+            assert!(
+                wrapped.is_empty(),
+                "{cols} columns: the terminal had to wrap {wrapped:?}:\n{screen}"
+            );
+            let text = rows
+                .join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let said = if verbose {
+                "interview: sandbox: Landlock ABI"
+            } else {
+                "interview: sandbox: Landlock only: chmod, sockets and the CLI's state not \
+                 protected; see `interview runners`"
+            };
+            assert!(text.contains(said), "{cols} columns: {said:?} in\n{screen}");
+        }
+    }
+}

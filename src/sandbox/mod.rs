@@ -110,12 +110,12 @@ pub fn note(support: &Support, verbose: bool) -> Option<String> {
     }
 }
 
-/// Say `note` once per run of the tool.
+/// Say `note` once per run of the tool (at a terminal wrapped to its width).
 pub fn say_once(note: &str) {
     use std::sync::atomic::{AtomicBool, Ordering};
     static SAID: AtomicBool = AtomicBool::new(false);
     if !SAID.swap(true, Ordering::SeqCst) {
-        crate::output::stderr_line(note);
+        crate::output::stderr_note(note);
     }
 }
 
