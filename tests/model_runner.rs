@@ -663,6 +663,7 @@ fn a_real_local_model_interviews_end_to_end() {
 }
 
 /// A port something listens on that is not the model's server.
+#[cfg(target_os = "linux")]
 fn other_listener() -> (std::net::TcpListener, u16) {
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = l.local_addr().unwrap().port();
@@ -706,6 +707,7 @@ fn under_the_sandbox_the_model_runner_reaches_its_servers_port_and_no_other() {
 }
 
 /// The line of `interview runners` about `what` in the sandbox's part.
+#[cfg(target_os = "linux")]
 fn support_line(what: &str) -> String {
     let out = std::process::Command::new(bin())
         .arg("runners")
