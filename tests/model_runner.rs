@@ -673,9 +673,11 @@ fn other_listener() -> (std::net::TcpListener, u16) {
 #[cfg(target_os = "linux")]
 #[test]
 fn under_the_sandbox_the_model_runner_reaches_its_servers_port_and_no_other() {
-    let repo = TempRepo::new();
     let (_other, port) = other_listener();
     let run = |sandbox: &str| {
+        // A repository per run: the latest session is found by its id, and two sessions begun
+        // in the same second sort by their random part.
+        let repo = TempRepo::new();
         let mock = MockChat::start(vec![Step::Receipt(wire(ASK)), Step::Receipt(wire(DONE))]);
         let out = against(interview(&repo).args(["--sandbox", sandbox]), &mock, &[])
             .env("INTERVIEW_TEST_MODEL_CONNECT", port.to_string())
