@@ -6,20 +6,6 @@ use std::process::{Command, Stdio};
 
 use crate::util::*;
 
-/// Whether `strace` is installed and may trace a child here (a container can forbid ptrace).
-fn strace_works() -> bool {
-    // The tool makes itself not dumpable (src/sys/), so only root's strace can name the file
-    // behind a descriptor (`-y` reads /proc/PID/fd); as another user every sync would be nameless.
-    nix::unistd::geteuid().is_root()
-        && Command::new("strace")
-            .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=fsync", "true"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-}
-
 /// What the sync-counting tests need (`.ci/run` installs it).
 const STRACE: &str =
     "strace that may trace a child and name its files, as root (.ci/run installs it)";
@@ -89,7 +75,7 @@ fn transcript_and_directory_syncs(repo: &TempRepo, syncs: &[String]) -> (usize, 
 
 #[test]
 fn a_replayed_session_syncs_only_what_lies_outside_the_local_tier() {
-    if !prerequisite(strace_works(), STRACE) {
+    if !prerequisite(strace_sees_the_tool(), STRACE) {
         return;
     }
     let repo = TempRepo::new();
@@ -135,7 +121,7 @@ fn a_replayed_session_syncs_only_what_lies_outside_the_local_tier() {
 /// session's directory). At a real terminal, under `strace`.
 #[test]
 fn typed_answers_are_synced_one_by_one() {
-    if !prerequisite(strace_works(), STRACE) {
+    if !prerequisite(strace_sees_the_tool(), STRACE) {
         return;
     }
     let repo = TempRepo::new();

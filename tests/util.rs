@@ -389,3 +389,17 @@ pub fn killed_when_paused(repo: &TempRepo, interview: Interview<'_>) {
     child.kill().expect("kill -9");
     child.wait().expect("wait");
 }
+
+/// Whether `strace` is installed, may trace a child here (a container can forbid ptrace), and
+/// can see the tool's own calls: the tool makes itself not dumpable (src/sys/), so only root's
+/// strace names the files behind its descriptors and follows it through its runner.
+pub fn strace_sees_the_tool() -> bool {
+    nix::unistd::geteuid().is_root()
+        && Command::new("strace")
+            .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=openat", "true"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+}
