@@ -18,6 +18,22 @@ use crate::receipt::Question;
 
 const POLL_MS: u16 = 100;
 
+/// The terminal that controls this process (`/dev/tty`), opened to ask on: for a run whose
+/// standard input carries the work item. Never made the controlling terminal by opening it.
+pub fn controlling_terminal() -> std::io::Result<std::fs::File> {
+    use std::io::IsTerminal;
+    use std::os::unix::fs::OpenOptionsExt;
+    let tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(nix::libc::O_NOCTTY)
+        .open("/dev/tty")?;
+    if !tty.is_terminal() {
+        return Err(std::io::Error::other("/dev/tty is not a terminal"));
+    }
+    Ok(tty)
+}
+
 /// Bytes read from an input but not yet handed out as lines.
 #[derive(Debug, Default)]
 pub struct LineReader {

@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::person::{Presentation, Who};
+use super::person::Who;
+use super::settings::Presentation;
 use super::settings::RunSettings;
 use crate::ask::{AskError, Decision, DecisionId, Options, Person, RecordingPerson, ReplayFile};
 use crate::cli::RunOptions;

@@ -34,7 +34,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         None => std::env::current_dir()
             .map_err(|e| Error::io("cannot read the current directory", e))?,
     };
-    let look = person::Presentation {
+    let look = settings::Presentation {
         color: cli.color,
         no_bell: cli.no_bell,
     };

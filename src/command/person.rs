@@ -3,19 +3,10 @@
 
 use std::io::IsTerminal;
 
-use super::settings::RunSettings;
-use crate::ask::{
-    AskError, ColorChoice, Decision, Person, ReplayFile, ReplayPerson, Style, TerminalPerson,
-};
+use super::settings::{Presentation, RunSettings};
+use crate::ask::{AskError, Decision, Person, ReplayFile, ReplayPerson, Style, TerminalPerson};
 use crate::error::{Error, Result};
 use crate::receipt::Question;
-
-/// How prompts look (`--color`, `--no-bell`).
-#[derive(Debug, Clone, Copy)]
-pub struct Presentation {
-    pub color: ColorChoice,
-    pub no_bell: bool,
-}
 
 pub enum Who {
     Terminal(TerminalPerson),
@@ -39,21 +30,6 @@ const ITEM_FROM_TERMINAL: &str = "--from -: standard input is a terminal, not th
 
 /// The person when there is none: every prompt is the "no terminal" error, which says why.
 pub struct Nobody(&'static str);
-
-/// The terminal that controls this process (`/dev/tty`), opened to ask on: for a run whose
-/// standard input carries the work item. Never made the controlling terminal by opening it.
-pub fn controlling_terminal() -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let tty = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .custom_flags(nix::libc::O_NOCTTY)
-        .open("/dev/tty")?;
-    if !tty.is_terminal() {
-        return Err(std::io::Error::other("/dev/tty is not a terminal"));
-    }
-    Ok(tty)
-}
 
 impl Person for Nobody {
     fn gate(&mut self, _count: usize) -> std::result::Result<String, AskError> {
@@ -102,7 +78,7 @@ impl Who {
         }
         let style = Style::resolve(look.color, look.no_bell || !settings.bell);
         if item_on_stdin {
-            let Ok(tty) = controlling_terminal() else {
+            let Ok(tty) = crate::ask::terminal::controlling_terminal() else {
                 return Ok(Who::Nobody(Nobody(NO_TERMINAL_ITEM_ON_STDIN)));
             };
             let out = tty

@@ -3,7 +3,8 @@
 use std::io::IsTerminal;
 use std::path::Path;
 
-use super::person::{Presentation, Who};
+use super::person::Who;
+use super::settings::Presentation;
 use super::settings::RunSettings;
 use crate::ask::{Person, RecordingPerson, ReplayFile};
 use crate::cli::RunOptions;

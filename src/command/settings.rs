@@ -6,9 +6,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::person::Presentation;
-use crate::ask::Missing;
 use crate::ask::progress::ProgressLook;
+use crate::ask::{ColorChoice, Missing};
 use crate::cli::RunOptions;
 use crate::config::{Config, Refused, RunnerSetting};
 use crate::error::{Error, Result};
@@ -24,6 +23,13 @@ pub mod defaults {
     pub const TURN_TIMEOUT_SECS: u64 = 600;
     pub const GRACE_SECS: u64 = 5;
     pub const RETRIES: u32 = 3;
+}
+
+/// How prompts look (`--color`, `--no-bell`).
+#[derive(Debug, Clone, Copy)]
+pub struct Presentation {
+    pub color: ColorChoice,
+    pub no_bell: bool,
 }
 
 /// Everything an interview (new or resumed) runs with.
@@ -100,7 +106,7 @@ impl RunSettings {
         item_on_stdin: bool,
     ) -> Result<RunSettings> {
         let at_terminal = match item_on_stdin {
-            true => super::person::controlling_terminal().is_ok(),
+            true => crate::ask::terminal::controlling_terminal().is_ok(),
             false => std::io::stdin().is_terminal(),
         };
         let interactive = at_terminal && run.answers.is_none();
