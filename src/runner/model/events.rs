@@ -61,7 +61,9 @@ impl Event {
                 ("git_log", path) => format!("reading the history of {path}"),
                 ("git_show", commit) => format!("looking at commit {commit}"),
                 ("git_blame", path) => format!("reading who changed {path}"),
-                (tool, target) => crate::runner::presets::tool_activity(tool, Some(target)),
+                (tool, target) => {
+                    crate::runner::presets::activity::tool_activity(tool, Some(target))
+                }
             }),
             _ => None,
         }

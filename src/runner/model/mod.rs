@@ -11,7 +11,6 @@ mod chat;
 mod client;
 pub mod events;
 mod history;
-pub mod preset;
 mod test_hook;
 mod tools;
 mod worktree;

@@ -3,20 +3,23 @@
 //! structured output, how its receipt is taken out of what it prints, its usage, its activity,
 //! its state for the sandbox. What they share: taking the receipt out (`envelope`), what a
 //! failed turn said and what it cost (`report`), the activity words (`activity`), and what
-//! `interview runners` says about them (`installed`).
+//! `interview runners` says about them (`installed`). `model.rs` holds the model runner's
+//! presets (`openai`, `ollama`: this executable, see `runner/model/`).
 //!
 //! Not for: checking the receipt (that is `receipt`), or starting the process (`dispatch`).
 
-mod activity;
+/// Also the model runner's (`runner/model/events.rs`): the words for a tool call.
+pub(in crate::runner) mod activity;
 mod aider;
 mod claude;
 mod codex;
 mod envelope;
 mod gemini;
 mod installed;
+mod model;
 mod report;
 
-pub use activity::{Events, tool_activity, words as activity_words};
+pub use activity::{Events, words as activity_words};
 pub use envelope::extract;
 pub use installed::{VERSION_TIMEOUT, drift, find_on_path, render_list, version_of};
 pub use report::{Usage, json_error, said_on_failure, usage};
@@ -110,11 +113,8 @@ impl Preset {
 }
 
 /// The model runner's presets (`openai`, `ollama`): this executable, not a CLI on PATH, so
-/// not in the list of CLIs above (see `runner/model/`).
-pub const MODEL_PRESETS: &[Preset] = &[
-    crate::runner::model::preset::OPENAI,
-    crate::runner::model::preset::OLLAMA,
-];
+/// not in the list of CLIs above (`model.rs`; the runner itself is `runner/model/`).
+pub const MODEL_PRESETS: &[Preset] = &[model::OPENAI, model::OLLAMA];
 
 /// The preset named `name`.
 pub fn preset(name: &str) -> Option<&'static Preset> {

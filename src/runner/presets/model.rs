@@ -1,14 +1,14 @@
 //! The model runner as presets (`openai`, `ollama`): this executable started again as
 //! `interview runner NAME`, given the wire schema's rules in the brief, its receipt and usage
-//! read from the events it prints (`events.rs`), its activity from its tool calls. It has no
+//! read from the events it prints (`runner/model/events.rs`), its activity from its tool calls. It has no
 //! state of its own for the sandbox to grant: it writes nothing.
 
 use std::path::Path;
 
-use super::events::{self, Event};
+use super::{Preset, Usage};
 use crate::protocol::wire::Family;
 use crate::receipt::ReceiptError;
-use crate::runner::presets::{Preset, Usage};
+use crate::runner::model::events::{self, Event};
 use crate::sandbox::Agent;
 
 const RETURNS: &str = "Return the receipt as your final message: the JSON object alone, nothing \
@@ -18,7 +18,7 @@ const NO_STATE: Agent = Agent {
     state: |_| Vec::new(),
     credentials: |_| Vec::new(),
     nested: None,
-    connects: Some(super::ports),
+    connects: Some(crate::runner::model::ports),
 };
 
 /// `--runner openai`: `OPENAI_BASE_URL` (default OpenAI's), `OPENAI_API_KEY`.
