@@ -14,6 +14,7 @@ pub mod launch;
 #[cfg(target_os = "linux")]
 mod namespace;
 pub mod paths;
+pub mod policy;
 #[cfg(target_os = "linux")]
 mod rules;
 pub mod seatbelt;
@@ -30,7 +31,7 @@ pub mod writes;
 #[cfg(not(target_os = "linux"))]
 mod namespace {
     const NONE: &str = "user namespaces exist only on Linux";
-    pub fn enter(_: &super::launch::Policy, _: &[std::path::PathBuf]) -> Result<(), String> {
+    pub fn enter(_: &super::policy::Policy, _: &[std::path::PathBuf]) -> Result<(), String> {
         Err(NONE.into())
     }
     pub fn mount_proc() -> Result<(), String> {
@@ -42,7 +43,7 @@ mod rules {
     pub struct Applied {
         pub enforced: bool,
     }
-    pub fn restrict(_: &super::launch::Policy) -> Result<Applied, String> {
+    pub fn restrict(_: &super::policy::Policy) -> Result<Applied, String> {
         Err("Landlock exists only on Linux".into())
     }
 }
@@ -261,7 +262,7 @@ impl Confinement {
         if let Some(home) = std::env::var_os("HOME") {
             visible.push(PathBuf::from(home));
         }
-        let policy = launch::Policy {
+        let policy = policy::Policy {
             tool_pid: std::process::id() as i32,
             landlock: self.support.landlock_abi.is_some(),
             namespaces: self.support.namespaces,

@@ -13,7 +13,7 @@ use nix::mount::{MsFlags, mount};
 use nix::sched::{CloneFlags, unshare};
 use nix::unistd::{getgid, getuid};
 
-use super::launch::Policy;
+use super::policy::Policy;
 use super::{state, world};
 
 /// The user id the runner has inside its namespace when the tool runs as root: not 0, so the

@@ -8,7 +8,7 @@ use landlock::{
     RulesetCreatedAttr, RulesetStatus, Scope,
 };
 
-use super::launch::Policy;
+use super::policy::Policy;
 use super::writes::{DEVICES, Writes, terminal};
 
 /// The newest ABI this build knows; older kernels get what they support (best effort).

@@ -12,7 +12,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::launch::Policy;
+use super::policy::Policy;
 use super::writes::Writes;
 
 /// The program that applies a profile and executes the command under it.

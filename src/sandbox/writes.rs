@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::launch::Policy;
+use super::policy::Policy;
 
 /// Devices a runner may write (and read): the harmless ones every program expects.
 pub const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];

@@ -1,0 +1,35 @@
+//! What the launcher applies, decided by the tool and handed to the launcher as JSON: the one
+//! input of every confinement step (namespaces, Landlock, Seatbelt, the write decision).
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::state::View;
+
+/// What the launcher applies, decided by the tool.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Policy {
+    /// The tool's pid: the launcher's parent, checked after it asks to die with it.
+    pub tool_pid: i32,
+    pub landlock: bool,
+    pub namespaces: bool,
+    /// macOS: start the runner under `sandbox-exec` with the profile of seatbelt.rs.
+    #[serde(default)]
+    pub seatbelt: bool,
+    /// The private temporary directory (writable).
+    pub tmp: PathBuf,
+    /// Writable: the turn's out/ and the preset's state directories.
+    pub writable: Vec<PathBuf>,
+    /// Bound read-only in the mount namespace (Landlock never grants them anyway).
+    pub protected: Vec<PathBuf>,
+    /// Paths that must stay visible when /tmp is replaced.
+    pub visible: Vec<PathBuf>,
+    /// The preset's state, shown copy-on-write for the turn (see state.rs).
+    #[serde(default)]
+    pub views: Vec<View>,
+    /// The only TCP ports the runner may connect to (and none it may bind); `None`: the
+    /// network is not restricted (see [`super::Agent::connects`]).
+    #[serde(default)]
+    pub connect_ports: Option<Vec<u16>>,
+}
