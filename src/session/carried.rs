@@ -10,35 +10,10 @@
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
 use super::history;
-use super::state::Status;
+use super::state::{CarriedAnswer, Status};
 use crate::receipt::Question;
 use crate::subject::Kind;
-
-/// One answer given in an earlier interview.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CarriedAnswer {
-    pub topic: String,
-    /// The question as it was asked.
-    pub question: String,
-    /// The answer as it was recorded (an option's value, or the person's text).
-    pub answer: String,
-    /// Where it came from, for a reader: `the interview of 2026-11-30 10:15 UTC` or
-    /// `docs/interviews/intent-7.md as it was on 2026-11-30`.
-    pub from: String,
-    /// The earlier session's id, when the answer came from one (never shown in a document).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-}
-
-impl CarriedAnswer {
-    /// The line a document and the person read about where the answer came from.
-    pub fn provenance(&self) -> String {
-        format!("Answered in an earlier interview: {}.", self.from)
-    }
-}
 
 /// Every answer the earlier interviews of `kind id` hold, the newest for each topic: from the
 /// latest finished session (with what it carried itself), else from the document at `document`.

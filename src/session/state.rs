@@ -108,7 +108,7 @@ pub struct State {
     /// Answers an earlier interview of the subject gave, carried into this one (a re-run at a
     /// terminal): not asked again, and in the document with where they came from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub carried: Vec<super::carried::CarriedAnswer>,
+    pub carried: Vec<CarriedAnswer>,
     /// Why the session could not go on (its run failed before any answer, with nothing to
     /// resume): it is not offered for resuming, and `prune` removes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -229,4 +229,27 @@ pub fn now_iso() -> String {
     jiff::Timestamp::now()
         .strftime("%Y-%m-%dT%H:%M:%SZ")
         .to_string()
+}
+
+/// One answer given in an earlier interview, carried into this one (`carried.rs` finds them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CarriedAnswer {
+    pub topic: String,
+    /// The question as it was asked.
+    pub question: String,
+    /// The answer as it was recorded (an option's value, or the person's text).
+    pub answer: String,
+    /// Where it came from, for a reader: `the interview of 2026-11-30 10:15 UTC` or
+    /// `docs/interviews/intent-7.md as it was on 2026-11-30`.
+    pub from: String,
+    /// The earlier session's id, when the answer came from one (never shown in a document).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+}
+
+impl CarriedAnswer {
+    /// The line a document and the person read about where the answer came from.
+    pub fn provenance(&self) -> String {
+        format!("Answered in an earlier interview: {}.", self.from)
+    }
 }
