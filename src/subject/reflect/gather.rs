@@ -13,7 +13,7 @@ use super::facts::{FileChurn, FileEvent, Gap, ReflectFacts, TestFacts};
 use super::paths::{PathKinds, says_release};
 use super::range::{open, resolve};
 use super::todos;
-use super::walk::{RangeCommit, authors};
+use super::walk::{RangeCommit, authors, civil_date};
 use super::workers::{Diffed, walk_and_diff};
 
 /// How many entries each list keeps; the counts beside them stay exact.
@@ -412,32 +412,4 @@ fn longest_gap(commits: &[RangeCommit]) -> Option<Gap> {
             from: w[1].line.clone(),
             to: w[0].line.clone(),
         })
-}
-
-/// `YYYY-MM-DD` (UTC) of a Unix time, without a calendar crate (Howard Hinnant's algorithm).
-pub fn civil_date(seconds: i64) -> String {
-    let days = seconds.div_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn civil_date_matches_known_days() {
-        assert_eq!(civil_date(0), "1970-01-01");
-        assert_eq!(civil_date(951_782_400), "2000-02-29");
-        assert_eq!(civil_date(1_700_000_000), "2023-11-14");
-        assert_eq!(civil_date(-86_400), "1969-12-31");
-    }
 }

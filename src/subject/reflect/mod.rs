@@ -28,10 +28,11 @@ pub use facts::{
     AuthorCount, CommitLine, FileChurn, FileEvent, Gap, ReflectFacts, TestFacts, TodoLine, counted,
     duration_text,
 };
-pub use gather::{civil_date, gather, gather_cached, gather_cached_later, settle};
+pub use gather::{gather, gather_cached, gather_cached_later, settle};
 pub use markdown::{MARKDOWN_MAX_LINES, facts_markdown};
 pub use paths::{is_doc_path, is_incidental, is_test_path, is_version_bump};
 pub use range::{nearest_tags, rank_nearest, resolve};
+pub use walk::civil_date;
 
 /// Gather the subject of `interview reflect <rev>`: resolve `rev` (tag, annotated or not, or any
 /// revision) and collect the facts of `rev..HEAD` (through the local tier's cache when the tier

@@ -114,7 +114,7 @@ fn decode(
         id,
         line: CommitLine {
             oid: id.to_string(),
-            date: super::gather::civil_date(time),
+            date: civil_date(time),
             subject,
         },
         time,
@@ -217,6 +217,21 @@ pub(super) fn authors(commits: &[RangeCommit]) -> Vec<AuthorCount> {
     out
 }
 
+/// `YYYY-MM-DD` (UTC) of a Unix time, without a calendar crate (Howard Hinnant's algorithm).
+pub fn civil_date(seconds: i64) -> String {
+    let days = seconds.div_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +250,13 @@ mod tests {
         for s in ["Reverting is hard", "Revertible ops", "Do not revert", ""] {
             assert!(!is_revert_subject(s), "{s}");
         }
+    }
+
+    #[test]
+    fn civil_date_matches_known_days() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(951_782_400), "2000-02-29");
+        assert_eq!(civil_date(1_700_000_000), "2023-11-14");
+        assert_eq!(civil_date(-86_400), "1969-12-31");
     }
 }
