@@ -42,11 +42,6 @@ impl Durability {
     }
 }
 
-/// Write `bytes` to `path` atomically and synced.
-pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_with_mode(path, bytes, None)
-}
-
 /// Write `bytes` to `path` atomically and synced, with permission bits `mode` when given (else
 /// the existing file's, else the umask's).
 pub fn write_with_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<()> {
@@ -89,56 +84,6 @@ pub fn sync_dir(dir: &Path) {
     }
 }
 
-/// Where the temporary file of a write to `path` goes: `preferred` when it is on the same file
-/// system as `path`'s directory (a rename cannot cross file systems), else that directory.
-pub fn temp_dir_for(path: &Path, preferred: &Path) -> std::path::PathBuf {
-    let dir = parent_of(path);
-    if same_filesystem(preferred, dir) {
-        preferred.to_path_buf()
-    } else {
-        dir.to_path_buf()
-    }
-}
-
-/// Write `bytes` to `path` atomically and synced through the temporary file `tmp`, a name the
-/// caller chose (and may have recorded, to remove what a kill leaves there): it is made afresh,
-/// never through a link, and `before_rename` is called once it is complete. Modes as in
-/// [`write_via`].
-pub fn write_through(
-    path: &Path,
-    bytes: &[u8],
-    mode: Option<u32>,
-    tmp: &Path,
-    before_rename: impl FnOnce(),
-) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let dir = parent_of(path);
-    let mode = mode_for(path, mode);
-    // What an earlier, killed write left under this very name is not kept.
-    if std::fs::symlink_metadata(tmp).is_ok_and(|m| !m.is_dir()) {
-        std::fs::remove_file(tmp)?;
-    }
-    let written = (|| {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(nix::libc::O_NOFOLLOW)
-            .open(tmp)?;
-        file.write_all(bytes)?;
-        file.set_permissions(std::fs::Permissions::from_mode(mode & 0o7777))?;
-        file.sync_all()?;
-        before_rename();
-        std::fs::rename(tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(tmp);
-    }
-    written?;
-    sync_dir(dir);
-    Ok(())
-}
-
 /// The directory `path` is in (`.` for a bare name).
 fn parent_of(path: &Path) -> &Path {
     path.parent()
@@ -171,13 +116,13 @@ mod tests {
     fn a_new_file_gets_the_umask_mode_and_a_rewritten_one_keeps_its_own() {
         let dir = tempfile::tempdir().unwrap();
         let new = dir.path().join("new.md");
-        write(&new, b"x").unwrap();
+        write_with_mode(&new, b"x", None).unwrap();
         let mode = std::fs::metadata(&new).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o666 & !crate::sys::umask());
         let exec = dir.path().join("spec.md");
         std::fs::write(&exec, b"old").unwrap();
         std::fs::set_permissions(&exec, std::fs::Permissions::from_mode(0o755)).unwrap();
-        write(&exec, b"new").unwrap();
+        write_with_mode(&exec, b"new", None).unwrap();
         let mode = std::fs::metadata(&exec).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o755);
     }

@@ -6,28 +6,28 @@
 
 pub mod answer;
 pub mod ask;
-pub mod atomic;
+pub(crate) mod atomic;
 pub mod brief;
 pub mod cli;
 pub mod command;
-pub mod config;
-pub mod decision;
+pub(crate) mod config;
+pub(crate) mod decision;
 pub mod document;
 pub mod error;
 pub mod guard;
-pub mod input;
-pub mod markdown;
+pub(crate) mod input;
+pub(crate) mod markdown;
 pub mod output;
-pub mod own_writes;
-pub mod process;
+pub(crate) mod own_writes;
+pub(crate) mod process;
 pub mod protocol;
 pub mod receipt;
 pub mod runner;
 pub mod sandbox;
-pub mod session;
-pub mod signals;
+pub(crate) mod session;
+pub(crate) mod signals;
 pub mod subject;
 pub mod sys;
-pub mod telemetry;
+pub(crate) mod telemetry;
 
 pub use error::{Error, Result};

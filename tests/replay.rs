@@ -76,6 +76,13 @@ fn missing_skip_skips_questions_the_file_does_not_answer() {
             skipped("encoding"),
         ]
     );
+    // The log names what to record, so the file can be completed.
+    assert!(
+        out.stderr
+            .contains("skipped 2 question(s) the answers file has no answer for (--missing skip): users, encoding"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]

@@ -68,11 +68,13 @@ pub fn is_iso_utc(s: &str) -> bool {
 }
 
 /// A clock that only moves when told to: for tests of exact timings.
+#[cfg(test)]
 #[derive(Debug, Default)]
 pub struct ManualClock {
     now: std::cell::Cell<u64>,
 }
 
+#[cfg(test)]
 impl ManualClock {
     pub fn new(start_ms: u64) -> ManualClock {
         ManualClock {
@@ -86,6 +88,7 @@ impl ManualClock {
     }
 }
 
+#[cfg(test)]
 impl Clock for ManualClock {
     fn now_ms(&self) -> u64 {
         self.now.get()

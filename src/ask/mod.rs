@@ -5,13 +5,13 @@
 //! may type is docs/person.md; the result objects' quality checks are
 //! enforced before a round returns.
 
-pub mod clock;
-pub mod progress;
-pub mod render;
+pub(crate) mod clock;
+pub(crate) mod progress;
+pub(crate) mod render;
 pub mod replay;
 mod round;
-pub mod style;
-pub mod terminal;
+pub(crate) mod style;
+pub(crate) mod terminal;
 mod tracker;
 
 use serde::{Deserialize, Serialize};
@@ -21,8 +21,10 @@ use crate::receipt::Question;
 
 pub use crate::decision::DecisionId;
 
-pub use replay::{Missing, RecordingPerson, ReplayError, ReplayFile, ReplayPerson};
-pub use round::{RoundStep, run_round_steps, run_round_with};
+pub use replay::{Missing, RecordingPerson, ReplayFile, ReplayPerson};
+#[cfg(test)]
+pub use round::run_round_with;
+pub use round::{RoundStep, run_round_steps};
 pub use style::{ColorChoice, Style};
 pub use terminal::TerminalPerson;
 

@@ -14,7 +14,7 @@ use crate::receipt::Question;
 mod file;
 mod record;
 
-pub use file::{MAX_BYTES, ReplayError, ReplayFile, VERSION};
+pub use file::ReplayFile;
 pub use record::RecordingPerson;
 
 /// In replay, what to do with a question that has no recorded answer (`--missing`).

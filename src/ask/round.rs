@@ -27,6 +27,7 @@ pub enum RoundStep<'a> {
 
 /// Run one round on `clock`: the entry gate, then the question loop. `on_answer` is called as
 /// each answer is given, so the caller can persist it before the next question is shown.
+#[cfg(test)]
 pub fn run_round_with(
     clock: &dyn Clock,
     person: &mut dyn Person,
@@ -46,7 +47,7 @@ pub fn run_round_with(
     )
 }
 
-/// [`run_round_with`], reporting every step (the gate's too) to `on_step` as it happens.
+/// Run one round on `clock`: the entry gate, then the question loop, reporting every step (the gate's too) to `on_step` as it happens.
 pub fn run_round_steps(
     clock: &dyn Clock,
     person: &mut dyn Person,

@@ -12,7 +12,7 @@ mod prune;
 mod resume;
 mod runner;
 mod runners;
-pub mod settings;
+pub(crate) mod settings;
 mod stats;
 mod status;
 mod targets;

@@ -136,7 +136,7 @@ impl Who {
     }
 
     /// After a replayed run that went through, warn about answers for topics never asked (a
-    /// stale fixture). A run that stopped early (a missing answer, a failed runner) never got
+    /// stale fixture) and name the questions `--missing skip` skipped. A run that stopped early (a missing answer, a failed runner) never got
     /// to ask them: the warning would point at the wrong problem.
     pub fn finish(self, result: Result<i32>) -> Result<i32> {
         if let (Who::Replay(p), Ok(0)) = (&self, &result) {
@@ -145,6 +145,15 @@ impl Who {
                 crate::output::stderr_line(&format!(
                     "interview: warning: the answers file has answers for topics never asked: {}",
                     unused.join(", ")
+                ));
+            }
+            // `--missing skip` skipped these: said once, so a CI log shows what to record.
+            let missing = p.missing_topics();
+            if !missing.is_empty() {
+                crate::output::stderr_line(&format!(
+                    "interview: note: skipped {} question(s) the answers file has no answer for (--missing skip): {}",
+                    missing.len(),
+                    missing.join(", ")
                 ));
             }
         }

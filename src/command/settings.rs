@@ -42,8 +42,6 @@ pub struct RunSettings {
     /// `--answers FILE`: replay instead of asking.
     pub answers: Option<PathBuf>,
     pub missing: Missing,
-    /// `--any-subject`: replay an answers file recorded for another subject.
-    pub any_subject: bool,
     /// A terminal to ask on (standard input, or the controlling terminal when the work item
     /// comes on standard input) and nothing is replayed: the person can be asked.
     pub interactive: bool,
@@ -208,7 +206,6 @@ impl RunSettings {
             },
             answers: run.answers.clone(),
             missing: run.missing,
-            any_subject: run.any_subject,
             interactive,
             reflect_out: file.reflect_out.clone(),
             intent_out: file.intent_out.clone(),

@@ -17,7 +17,7 @@ mod index_file;
 mod layout;
 mod metadata;
 mod modes;
-pub mod path;
+pub(crate) mod path;
 mod queue;
 mod refs;
 mod report;
@@ -36,17 +36,17 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-pub use files::{FileDigest, Kind};
+pub use files::FileDigest;
 pub use hooks::{Hooks, HooksDir};
 pub use index::IndexEntry;
 pub use layout::Layout;
 pub use metadata::Worktree;
-pub use modes::{Perm, Permissions, Usual};
+pub use modes::{Permissions, Usual};
 pub use path::RepoPath;
 pub use refs::RefTarget;
-pub use report::{Category, Change, GuardReport, allowed};
-pub use restore::{RestoreSummary, restore, save_restore_copies};
-pub use status::{FileStatus, Fingerprint, State};
+pub use report::{GuardReport, allowed};
+pub use restore::{restore, save_restore_copies};
+pub use status::{FileStatus, Fingerprint};
 pub use system_config::files as system_config_files;
 
 /// What to snapshot: a worktree, minus directories the tool itself writes during a turn.

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use nix::unistd::Pid;
 
 pub use crate::sys::start_time;
-pub use output::{Capture, LINE_CAP, LineObserver, Sink, Stream};
+pub use output::{Capture, LineObserver, Sink, Stream};
 pub use tree::{end_orphan, live_runner};
 
 use pid_file::note_pids;

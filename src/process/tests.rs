@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::output::LINE_CAP;
 use super::*;
 use nix::sys::signal::Signal;
 

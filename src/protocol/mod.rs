@@ -40,6 +40,7 @@ pub mod env {
     pub const SESSION: &str = "INTERVIEW_SESSION";
 
     /// Every variable, in the order the docs list them.
+    #[cfg(test)]
     pub const ALL: [&str; 8] = [BRIEF, CONTEXT, OUT, RECEIPT, SCHEMA, TURN, FINAL, SESSION];
 }
 

@@ -259,6 +259,7 @@ fn nullable(mut node: Value) -> Value {
 
 /// The provider's documented rules that `schema` breaks, each with its JSON path (empty when it
 /// obeys them). The mock model servers of the tests enforce the same rules on their own.
+#[cfg(test)]
 pub fn rule_violations(schema: &Value, family: Family) -> Vec<String> {
     let mut found = Vec::new();
     if schema.get("type") != Some(&json!("object")) {
@@ -276,6 +277,7 @@ pub fn rule_violations(schema: &Value, family: Family) -> Vec<String> {
 }
 
 /// OpenAI strict mode, below the root too.
+#[cfg(test)]
 fn strict_rules(node: &Value, path: &str, found: &mut Vec<String>) {
     const UNSUPPORTED: [&str; 20] = [
         "oneOf",

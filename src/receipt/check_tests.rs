@@ -854,7 +854,10 @@ fn all_violations_are_reported_together() {
 #[test]
 fn quoted_values_in_messages_are_sanitised() {
     let err = check(&ask(vec![question("\u{1b}]52;c;AAAA\u{7}Evil")])).unwrap_err();
-    assert!(!err.chars().any(crate::receipt::is_forbidden), "{err:?}");
+    assert!(
+        !err.chars().any(crate::receipt::sanitize::is_forbidden),
+        "{err:?}"
+    );
     assert!(err.contains("\"Evil\""), "{err}");
 }
 
@@ -898,7 +901,7 @@ proptest! {
     fn accepted_receipts_contain_no_forbidden_code_point(text in "[a-z \u{1b}\u{202e}\u{200b}\r\n\u{9b}]{1,40}") {
         let r = done(vec![json!({ "title": "t", "content": text, "clarity": "inferred" })]);
         if let Ok(Receipt::Done(d)) = check(&r) {
-            prop_assert!(!d.entries[0].content.chars().any(crate::receipt::is_forbidden));
+            prop_assert!(!d.entries[0].content.chars().any(crate::receipt::sanitize::is_forbidden));
         }
     }
 }

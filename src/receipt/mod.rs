@@ -21,16 +21,10 @@ mod stdout;
 
 pub use check::{is_topic, parse_and_check, parse_and_check_as};
 pub use json::json_kind;
-pub use read::{MAX_RECEIPT_BYTES, RECEIPT_FILE, read};
-pub use sanitize::{SanitizeReport, is_forbidden, sanitize, sanitize_line};
+pub use read::{MAX_RECEIPT_BYTES, read};
+pub use sanitize::{SanitizeReport, sanitize, sanitize_line};
 pub(crate) use search::{Attempt, Search};
 pub use stdout::{MAX_STDOUT_BYTES, extract_from_stdout};
-
-/// The limits the checks enforce (they live with the rest of the runner protocol).
-pub use crate::protocol::limits;
-
-/// The JSON Schema of both receipt forms (see [`crate::protocol::SCHEMA`]).
-pub use crate::protocol::SCHEMA;
 
 /// A checked receipt.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

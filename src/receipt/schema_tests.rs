@@ -2,8 +2,8 @@
 
 use serde_json::{Value, json};
 
-use super::SCHEMA;
 use super::check::*;
+use crate::protocol::SCHEMA;
 
 fn schema() -> Value {
     serde_json::from_str(SCHEMA).expect("schema/receipt.schema.json is JSON")

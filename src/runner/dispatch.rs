@@ -60,6 +60,9 @@ pub struct Outcome {
     pub leftovers_killed: usize,
     /// Of those, the ones that had left the runner's process group (`setsid` and the like).
     pub escaped_killed: usize,
+    /// False when something outside the runner's process group still held its output open
+    /// after the grace: what it wrote after that was never read.
+    pub output_complete: bool,
     /// What the runner printed on stdout, up to [`Invocation::stdout_cap`] bytes.
     pub stdout: Vec<u8>,
     /// How many bytes it printed on stdout in all (more than `stdout` holds when it went past
@@ -124,6 +127,7 @@ pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
         ending: finished.ending,
         leftovers_killed: finished.leftovers_killed,
         escaped_killed: finished.escaped_killed,
+        output_complete: finished.output_complete,
         stdout: log.stdout,
         stdout_printed: log.stdout_printed,
         stderr_tail: log.stderr_tail,

@@ -3,12 +3,12 @@
 //! Not for: reading or checking what it leaves behind (that is `receipt`).
 
 pub mod builtin;
-pub mod dispatch;
-pub mod model;
-pub mod presets;
+pub(crate) mod dispatch;
+pub(crate) mod model;
+pub(crate) mod presets;
 mod turn;
 
-pub use turn::{TurnSetup, files_to_read};
+pub use turn::TurnSetup;
 
 use crate::error::{Error, Result};
 pub use crate::protocol::ReceiptFrom;

@@ -8,23 +8,23 @@
 //! allocate and make any system call between the steps; nothing unsafe runs between fork and
 //! exec in the multi-threaded tool. See `docs/sandbox.md`.
 
-pub mod agent;
-pub mod env;
+pub(crate) mod agent;
+pub(crate) mod env;
 pub mod launch;
 #[cfg(target_os = "linux")]
 mod namespace;
-pub mod paths;
-pub mod policy;
+pub(crate) mod paths;
+pub(crate) mod policy;
 #[cfg(target_os = "linux")]
 mod rules;
-pub mod seatbelt;
-pub mod state;
+pub(crate) mod seatbelt;
+pub(crate) mod state;
 mod stop;
-pub mod support;
+pub(crate) mod support;
 mod test_hook;
 #[cfg(target_os = "linux")]
 mod world;
-pub mod writes;
+pub(crate) mod writes;
 
 /// Elsewhere the launcher never asks for namespaces or Landlock (the probe says there are
 /// none): these only keep its Linux steps compiling.
@@ -351,11 +351,6 @@ impl StateGrant {
             throwaway,
             argv: profiled,
         }
-    }
-
-    /// Everything the runner may write of the state, kept or not.
-    pub fn writable(&self) -> impl Iterator<Item = &PathBuf> {
-        self.kept.iter().chain(&self.throwaway)
     }
 }
 

@@ -12,6 +12,7 @@ pub const SIMULATE_NO_LANDLOCK: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_LANDLOCK";
 /// Set to `1` to make the tool behave as if user namespaces were not allowed (Landlock alone).
 pub const SIMULATE_NO_NAMESPACES: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES";
 /// Set to `1` to make the tool behave as if `sandbox-exec` did not work (macOS).
+#[cfg(not(target_os = "linux"))]
 pub const SIMULATE_NO_SEATBELT: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_SEATBELT";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -128,6 +128,11 @@ impl Session<'_> {
                 outcome.leftovers_killed, outcome.escaped_killed
             ));
         }
+        if !outcome.output_complete {
+            self.person.say(
+                "The runner's output was still held open by another process after it ended; what was written after that was not read.",
+            );
+        }
         // What the model runner's model did: each tool call, and what it said of the server.
         self.record_model_events(turn, &outcome.stdout)?;
         self.transcript.record(&TranscriptEvent::TurnEnd {
@@ -135,6 +140,7 @@ impl Session<'_> {
             ending: format!("{:?}", outcome.ending),
             leftovers_killed: outcome.leftovers_killed,
             escaped_killed: outcome.escaped_killed,
+            output_complete: outcome.output_complete,
             log_truncated: outcome.log_truncated,
             guard_changes: !report.is_empty(),
             duration_ms,

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::state::{Status, Writing};
 use super::transcript::TranscriptEvent;
-use super::{Finished, Session, SubStep, tier};
+use super::{Session, SubStep, tier};
 use crate::ask::{Decision, DecisionId, Options};
 use crate::document::{self, Delivery};
 use crate::error::{Error, Result};
@@ -46,7 +46,7 @@ impl Options for Overwrite {
 
 impl Session<'_> {
     /// Synthesis, consent and writing the document.
-    pub(super) fn finish(&mut self, mut done: Done) -> Result<Finished> {
+    pub(super) fn finish(&mut self, mut done: Done) -> Result<()> {
         self.set_step(SubStep::Synthesis)?;
         let unanswered = self.unanswered_questions();
         document::add_uncovered_skips(&mut done, &unanswered);
@@ -100,7 +100,7 @@ impl Session<'_> {
 
     /// Finish a session whose document a killed run already wrote: no turn is run again, no
     /// consent or overwrite decision is asked, the document stays as it was written.
-    pub(super) fn finish_written(&mut self, path: PathBuf) -> Result<Finished> {
+    pub(super) fn finish_written(&mut self, path: PathBuf) -> Result<()> {
         self.person.say(&format!(
             "The document was written before the interruption: {}",
             self.shown(&path)
@@ -110,7 +110,7 @@ impl Session<'_> {
 
     /// After the document: `--clarify-into` (unless a killed run already did it), the notice
     /// about open questions, and the session marked done.
-    fn conclude(&mut self, written: Option<PathBuf>, notice: Option<String>) -> Result<Finished> {
+    fn conclude(&mut self, written: Option<PathBuf>, notice: Option<String>) -> Result<()> {
         if let Some(spec) = self.settings.clarify_into.clone() {
             let clarified = self
                 .state
@@ -136,7 +136,7 @@ impl Session<'_> {
         self.transcript.record(&TranscriptEvent::Done {
             document: self.state.document.as_deref(),
         })?;
-        Ok(Finished { document: written })
+        Ok(())
     }
 
     /// Print the document to standard output; a reader that went away leaves the session

@@ -69,12 +69,6 @@ pub struct Settings {
     pub sandbox_note: Option<String>,
 }
 
-/// How a finished interview ended well.
-#[derive(Debug)]
-pub struct Finished {
-    pub document: Option<PathBuf>,
-}
-
 /// A session's place in the local tier, made before anything is asked (so every answer,
 /// even the choice of a work item, has somewhere to go). It is made as a hidden
 /// `sessions/.new-<id>/` and becomes `sessions/<id>/` in one rename once its `session.json` and
@@ -315,10 +309,6 @@ impl<'p> Session<'p> {
         Ok(session)
     }
 
-    pub fn id(&self) -> &str {
-        &self.state.session
-    }
-
     /// Save the state, synced when a person answers: what it records survives a power loss.
     fn save(&self) -> Result<()> {
         self.state.save(
@@ -358,7 +348,7 @@ impl<'p> Session<'p> {
     /// Run the turn loop to its end. A run that ends in an error leaving the session as if it
     /// still went on (an output that cannot be written, a runner that cannot start) marks it
     /// failed, and closed when no answer is in it: there is nothing to resume (issue 24).
-    pub fn run(&mut self) -> Result<Finished> {
+    pub fn run(&mut self) -> Result<()> {
         let result = self.run_turns();
         if let Err(e) = &result
             && matches!(
@@ -399,7 +389,7 @@ impl<'p> Session<'p> {
         result
     }
 
-    fn run_turns(&mut self) -> Result<Finished> {
+    fn run_turns(&mut self) -> Result<()> {
         // Killed after the document was written: the session only has to be marked done.
         if self.state.sub_step == SubStep::Consent
             && let Some(written) = self.document_written()

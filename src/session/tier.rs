@@ -14,7 +14,6 @@ const EXCLUDE_LINE: &str = "/.interview/";
 /// The local tier of one worktree.
 #[derive(Debug, Clone)]
 pub struct LocalTier {
-    pub worktree: PathBuf,
     pub root: PathBuf,
 }
 
@@ -39,10 +38,7 @@ impl LocalTier {
             plain_dir(&dir)?;
         }
         exclude(common_dir)?;
-        Ok(LocalTier {
-            worktree: worktree.to_path_buf(),
-            root,
-        })
+        Ok(LocalTier { root })
     }
 
     pub fn sessions(&self) -> PathBuf {
@@ -174,14 +170,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result
         _ => 0o600,
     };
     crate::atomic::write_via(path, bytes, Some(mode), None, durability)
-        .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
-}
-
-/// Write a file outside the local tier (a document, `.git/info/exclude`) atomically: a new file
-/// gets the umask's mode, a rewritten one keeps its own, and the temporary file lives in
-/// `tmp_dir` (the local tier) when it can, so a kill leaves nothing in a committed folder.
-pub fn write_shared(path: &Path, bytes: &[u8], tmp_dir: Option<&Path>) -> Result<()> {
-    crate::atomic::write_via(path, bytes, None, tmp_dir, Durability::Synced)
         .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
 }
 

@@ -41,6 +41,8 @@ pub enum TranscriptEvent<'a> {
         ending: String,
         leftovers_killed: usize,
         escaped_killed: usize,
+        /// False when the runner's output was still held open after the grace (not all read).
+        output_complete: bool,
         log_truncated: bool,
         guard_changes: bool,
         /// How long the runner ran.

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 mod glob;
-pub mod intent;
+pub(crate) mod intent;
 pub mod reflect;
 
 pub use intent::{

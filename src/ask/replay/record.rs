@@ -33,11 +33,6 @@ impl<'a> RecordingPerson<'a> {
         self.path = path;
     }
 
-    /// What has been recorded so far.
-    pub fn file(&self) -> &ReplayFile {
-        &self.file
-    }
-
     fn save(&self) -> Result<(), AskError> {
         let text = self
             .file

@@ -1,5 +1,6 @@
 //! Unit tests of the answers file: strict parsing, writing, replaying and recording.
 
+use super::file::{MAX_BYTES, ReplayError};
 use super::*;
 use crate::ask::Missing;
 use crate::ask::clock::ManualClock;

@@ -24,14 +24,12 @@ mod workers;
 
 pub use super::cap;
 pub use cache::FACTS_VERSION;
-pub use facts::{
-    AuthorCount, CommitLine, FileChurn, FileEvent, Gap, ReflectFacts, TestFacts, TodoLine, counted,
-    duration_text,
-};
+#[cfg(test)]
+pub use facts::Gap;
+pub use facts::{CommitLine, FileEvent, ReflectFacts, counted};
 pub use gather::{gather, gather_cached, gather_cached_later, settle};
 pub use markdown::{MARKDOWN_MAX_LINES, facts_markdown};
-pub use paths::{is_doc_path, is_incidental, is_test_path, is_version_bump};
-pub use range::{nearest_tags, rank_nearest, resolve};
+pub use paths::{is_doc_path, is_incidental, is_test_path};
 pub use walk::civil_date;
 
 /// Gather the subject of `interview reflect <rev>`: resolve `rev` (tag, annotated or not, or any

@@ -110,11 +110,6 @@ fn history_length(repo: &gix::Repository) -> Option<usize> {
     Some(walk.take(100_000).filter(|c| c.is_ok()).count())
 }
 
-/// Up to five tag names closest to `wanted`: by edit distance, then longest common prefix.
-pub fn nearest_tags(repo: &gix::Repository, wanted: &str) -> Vec<String> {
-    rank_nearest(wanted, &tag_names(repo), 5)
-}
-
 /// Every tag's short name.
 fn tag_names(repo: &gix::Repository) -> Vec<String> {
     let Ok(platform) = repo.references() else {
