@@ -263,7 +263,7 @@ impl Snapshot {
 
     /// The categorised difference from `self` (before) to `after`.
     pub fn diff(&self, after: &Snapshot) -> GuardReport {
-        report::diff(self, after)
+        diff::diff(self, after)
     }
 
     /// A SHA-256 of each part, for a compact record (`guard.json`). The index part's is worked

@@ -7,8 +7,6 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-pub use super::diff::diff;
-
 /// At most this many changes per category are kept in a report; the rest are counted.
 const MAX_PER_CATEGORY: usize = 10_000;
 /// At most this many changes per category are shown to a person.
