@@ -1,6 +1,7 @@
 //! The layout's rules (docs/architecture.md), checked on the source tree: every folder and file
 //! of `src/` is named there and every test module in tests/README.md; every top-level module has
 //! a row in the page's table of who may use whom, the code keeps it and the table has no circle;
+//! no circle of imports between the files of `src/` (`architecture/imports.rs`);
 //! only the command layer sees clap and returns exit codes; every child process is spawned in
 //! `src/process/`, `/proc` is read only behind `src/sys/`; test hooks stay out of release
 //! builds; an `unsafe` block without a `// SAFETY:` comment is denied; no file outgrows its room,
@@ -8,6 +9,8 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+mod imports;
 
 /// Non-test lines a source file may have ("about 600").
 const MAX_NON_TEST_LINES: usize = 640;
