@@ -732,3 +732,50 @@ fn interview_runners_names_the_model_runners_server_without_its_key() {
     );
     assert!(!text.contains("sk-never-shown"), "{text}");
 }
+
+#[test]
+fn interview_runners_shows_no_password_or_query_of_the_servers_address_as_text_or_json() {
+    let repo = TempRepo::new();
+    let address = "https://me:pa55word@models.example.com/v1?api-key=k3y";
+    let run = |json: bool| {
+        let mut cmd = repo.cmd();
+        cmd.arg("runners")
+            .env("PATH", "/nonexistent")
+            .env("OPENAI_API_KEY", "sk-never-shown")
+            .env("OPENAI_BASE_URL", address)
+            .env("OPENAI_MODEL", "small-model");
+        if json {
+            cmd.arg("--json");
+        }
+        stdout(&cmd.output().unwrap())
+    };
+    let text = run(false);
+    assert!(
+        text.contains("https://…@models.example.com/v1?…, OPENAI_API_KEY set"),
+        "{text}"
+    );
+    let json: Value = serde_json::from_str(&run(true)).expect("runners --json prints JSON");
+    let names: Vec<&str> = json["runners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "builtin", "openai", "ollama", "claude", "codex", "gemini", "aider"
+        ]
+    );
+    let openai = &json["runners"][1];
+    assert_eq!(openai["embedded"], true);
+    assert_eq!(openai["base_url"], "https://…@models.example.com/v1?…");
+    assert_eq!(openai["key_set"], true);
+    assert_eq!(openai["model"], "small-model");
+    assert_eq!(json["runners"][2]["key_set"], false, "ollama sends no key");
+    for shown in [&text, &json.to_string()] {
+        for secret in ["pa55word", "k3y", "sk-never-shown", "me:"] {
+            assert!(!shown.contains(secret), "{secret} shown: {shown}");
+        }
+    }
+}

@@ -19,29 +19,38 @@ pub fn run(cwd: &Path, json: bool) -> Result<i32> {
         .unwrap_or_else(|_| cwd.to_path_buf());
     let support = Support::probe();
     if json {
-        let runners: Vec<serde_json::Value> = PRESETS
-            .iter()
-            .map(|p| {
-                let found = find_on_path(p.program, &path, &repository);
-                let version = found.as_ref().map(|f| version_of(f, VERSION_TIMEOUT));
-                let state = agent::state_dirs(Some(&p.agent));
-                let grant = StateGrant::decide(&support, Some(&p.agent), &p.argv(), &state);
-                serde_json::json!({
-                    "name": p.name,
-                    "program": p.program,
-                    "installed": found.as_ref().map(|f| f.display().to_string()),
-                    "version": version,
-                    "verified_with": p.checked,
-                    "drift": version.as_deref().and_then(|v| drift(p, v)),
-                    "argv": p.argv(),
-                    // As the sandbox grants it on this machine (`--sandbox auto`); without
-                    // Landlock or namespaces (Seatbelt on macOS) no write outside the
-                    // repository is refused: null.
-                    "writable_state": (support.confines_writes() || support.namespaces)
-                        .then_some(&grant.kept),
-                    "throwaway_state": &grant.throwaway,
-                })
+        let builtin = serde_json::json!({
+            "name": "builtin",
+            "embedded": true,
+            "version": env!("CARGO_PKG_VERSION"),
+            "argv": ["interview", "runner", "builtin"],
+        });
+        let external = PRESETS.iter().map(|p| {
+            let found = find_on_path(p.program, &path, &repository);
+            let version = found.as_ref().map(|f| version_of(f, VERSION_TIMEOUT));
+            let state = agent::state_dirs(Some(&p.agent));
+            let grant = StateGrant::decide(&support, Some(&p.agent), &p.argv(), &state);
+            serde_json::json!({
+                "name": p.name,
+                "embedded": false,
+                "program": p.program,
+                "installed": found.as_ref().map(|f| f.display().to_string()),
+                "version": version,
+                "verified_with": p.checked,
+                "drift": version.as_deref().and_then(|v| drift(p, v)),
+                "argv": p.argv(),
+                // As the sandbox grants it on this machine (`--sandbox auto`); without
+                // Landlock or namespaces (Seatbelt on macOS) no write outside the
+                // repository is refused: null.
+                "writable_state": (support.confines_writes() || support.namespaces)
+                    .then_some(&grant.kept),
+                "throwaway_state": &grant.throwaway,
             })
+        });
+        // In the order the text lists them: the embedded runners first.
+        let runners: Vec<serde_json::Value> = std::iter::once(builtin)
+            .chain(crate::runner::model::describe_json())
+            .chain(external)
             .collect();
         let doc = serde_json::json!({
             "runners": runners,

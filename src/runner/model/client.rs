@@ -74,6 +74,11 @@ impl Endpoint {
         format!("{}/chat/completions", self.base_url.trim_end_matches('/'))
     }
 
+    /// [`Endpoint::url`] as messages show it (no password, no query: [`super::shown_url`]).
+    fn shown(&self) -> String {
+        super::shown_url(&self.url())
+    }
+
     /// Send `body`; retry what may pass later; `on_retry` is told each wait.
     pub fn complete(&self, body: &Value, mut on_retry: impl FnMut(&str)) -> Result<Reply, Refusal> {
         let agent: ureq::Agent = ureq::Agent::config_builder()
@@ -86,6 +91,7 @@ impl Endpoint {
         let bytes = serde_json::to_vec(body)
             .map_err(|e| Refusal::Fatal(format!("cannot encode the request: {e}")))?;
         let url = self.url();
+        let shown = self.shown();
         let mut last = String::new();
         for attempt in 1..=ATTEMPTS {
             let mut request = agent
@@ -97,7 +103,7 @@ impl Endpoint {
             }
             let wait = match request.send(&bytes[..]) {
                 Err(e) => {
-                    last = format!("cannot reach {url}: {e}");
+                    last = format!("cannot reach {shown}: {e}");
                     backoff(attempt, None)
                 }
                 Ok(mut response) => {
@@ -120,7 +126,7 @@ impl Endpoint {
                         .lossy_utf8(true)
                         .read_to_string()
                         .map_err(|e| {
-                            Refusal::Fatal(format!("cannot read the answer of {url}: {e}"))
+                            Refusal::Fatal(format!("cannot read the answer of {shown}: {e}"))
                         });
                     match status {
                         200..=299 => {
@@ -134,12 +140,12 @@ impl Endpoint {
                         }
                         429 | 500..=599 => {
                             last = format!(
-                                "{url} answered {status}: {}",
+                                "{shown} answered {status}: {}",
                                 server_message(&text.unwrap_or_default())
                             );
                             backoff(attempt, retry_after)
                         }
-                        _ => return Err(refusal(status, &text.unwrap_or_default(), &url)),
+                        _ => return Err(refusal(status, &text.unwrap_or_default(), &shown)),
                     }
                 }
             };

@@ -88,6 +88,24 @@ fn parse(args: &[String]) -> Result<Options> {
     Ok(o)
 }
 
+/// An address the runner may use: `http(s)://`, and plain http with a key only to this machine.
+fn check_address(base_url: &str, with_key: bool) -> Result<()> {
+    let lower = base_url.to_ascii_lowercase();
+    if !lower.starts_with("https://") && !lower.starts_with("http://") {
+        return Err(Error::Usage(format!(
+            "the model server's address {:?} must start with https:// or http://",
+            shown_url(base_url)
+        )));
+    }
+    if lower.starts_with("http://") && with_key && !is_loopback(base_url) {
+        return Err(Error::Usage(format!(
+            "{} is plain http to another machine: OPENAI_API_KEY would travel in clear; use https://, or unset OPENAI_API_KEY for a server that needs no key",
+            shown_url(base_url)
+        )));
+    }
+    Ok(())
+}
+
 /// The endpoint for runner `name`: `--base-url`, else `OPENAI_BASE_URL` (for `openai`), else
 /// the default; the key from `OPENAI_API_KEY` (for `openai`), never from an argument.
 fn endpoint(name: &str, o: &Options) -> Result<client::Endpoint> {
@@ -104,24 +122,7 @@ fn endpoint(name: &str, o: &Options) -> Result<client::Endpoint> {
             "the `{name}` runner needs a model: `--runner {name} -- --model NAME` (or runner_args = [\"--model\", \"NAME\"] in the config, or OPENAI_MODEL)"
         ))
     })?;
-    let lower = base_url.to_ascii_lowercase();
-    let Some(rest) = lower
-        .strip_prefix("https://")
-        .or_else(|| lower.strip_prefix("http://"))
-    else {
-        return Err(Error::Usage(format!(
-            "the model server's address {base_url:?} must start with https:// or http://"
-        )));
-    };
-    let host = rest.split(['/', '?']).next().unwrap_or("");
-    let loopback = ["localhost", "127.", "[::1]"]
-        .iter()
-        .any(|h| host.starts_with(h));
-    if lower.starts_with("http://") && key.is_some() && !loopback {
-        return Err(Error::Usage(format!(
-            "{base_url} is plain http to another machine: OPENAI_API_KEY would travel in clear; use https://, or unset OPENAI_API_KEY for a server that needs no key"
-        )));
-    }
+    check_address(&base_url, key.is_some())?;
     Ok(client::Endpoint {
         base_url,
         model,
@@ -146,22 +147,68 @@ fn base_url(name: &str, o: &Options) -> String {
         })
 }
 
+/// The `host[:port]` of an `http(s)://[user[:password]@]host[:port]/…` address, lowercased,
+/// and what came before it (`https://`, and the user part with its `@`, if any).
+fn authority(url: &str) -> (String, &str, &str) {
+    let url = url.trim();
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, _) = rest.split_at(end);
+    let host = authority.rsplit('@').next().unwrap_or(authority);
+    (
+        host.to_ascii_lowercase(),
+        scheme,
+        &authority[..authority.len() - host.len()],
+    )
+}
+
+/// The host of an address and its port, if it names one (`[::1]:8080`: the port follows the
+/// bracket; `[::1]` alone has none).
+fn host_and_port(url: &str) -> (String, Option<u16>) {
+    let (host, _, _) = authority(url);
+    match host.rsplit_once(':') {
+        Some((h, p)) if !h.contains('[') || h.ends_with(']') => (h.to_string(), p.parse().ok()),
+        _ => (host, None),
+    }
+}
+
 /// The TCP port of an `http(s)://host[:port]/…` address (443 or 80 when it names none).
 fn port_of(url: &str) -> Option<u16> {
-    let lower = url.trim().to_ascii_lowercase();
-    let (rest, default) = match lower.split_once("://") {
-        Some(("https", rest)) => (rest, 443),
-        Some((_, rest)) => (rest, 80),
-        None => (lower.as_str(), 80),
+    let (_, scheme, _) = authority(url);
+    let default = if scheme.eq_ignore_ascii_case("https") {
+        443
+    } else {
+        80
     };
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let host = authority.rsplit('@').next()?;
-    // `[::1]:8080`: the port follows the bracket; `[::1]` alone has none.
-    let port = match host.rsplit_once(':') {
-        Some((h, p)) if !h.contains('[') || h.ends_with(']') => p.parse().ok(),
-        _ => None,
+    Some(host_and_port(url).1.unwrap_or(default))
+}
+
+/// Whether an address names this machine: `localhost` or a loopback IP, by its host alone
+/// (`http://localhost@example.com/` and `http://127.0.0.1.example.com/` are other machines).
+fn is_loopback(url: &str) -> bool {
+    let (host, _) = host_and_port(url);
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    bare == "localhost"
+        || bare
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// An address as it may be shown (the terminal, `runner.log`, `interview runners`): without a
+/// user name and password and without the query, where a key could be.
+pub(super) fn shown_url(url: &str) -> String {
+    let url = url.trim();
+    let (_, _, user) = authority(url);
+    let mut shown = if user.is_empty() {
+        url.to_string()
+    } else {
+        url.replacen(user, "…@", 1)
     };
-    Some(port.unwrap_or(default))
+    if let Some(q) = shown.find('?') {
+        shown.truncate(q);
+        shown.push_str("?…");
+    }
+    shown
 }
 
 /// The TCP ports the model runner started as `argv` connects to: its server's, and a proxy's
@@ -194,9 +241,16 @@ pub fn ports(argv: &[String]) -> Vec<u16> {
     ports
 }
 
-/// What `interview runners` says of the model runner: where each name talks to, whether a key
-/// is set (never the key itself).
-pub fn describe() -> String {
+/// What `interview runners` says of the model runners: for each name, where it talks to (as
+/// [`shown_url`] shows it), whether a key is set (never the key itself), and the model.
+struct Described {
+    name: &'static str,
+    url: String,
+    key_set: bool,
+    model: Option<String>,
+}
+
+fn described() -> Vec<Described> {
     let none = Options {
         model: None,
         base_url: None,
@@ -204,22 +258,65 @@ pub fn describe() -> String {
         limits: tools::Limits::default(),
         request_timeout: Duration::from_secs(300),
     };
-    let key = match std::env::var("OPENAI_API_KEY") {
-        Ok(k) if !k.trim().is_empty() => "OPENAI_API_KEY set",
-        _ => "OPENAI_API_KEY not set",
-    };
+    let key_set = std::env::var("OPENAI_API_KEY").is_ok_and(|k| !k.trim().is_empty());
     let model = std::env::var("OPENAI_MODEL")
         .ok()
-        .filter(|m| !m.trim().is_empty())
-        .map(|m| format!("model {m} (OPENAI_MODEL)"))
-        .unwrap_or_else(|| "model: -- --model NAME".into());
-    let url = |name: &str| crate::receipt::sanitize_line(&base_url(name, &none)).0;
-    format!(
-        "openai   embedded: any OpenAI-compatible server, {}, {key}; {model}\n         runs: interview runner openai (read-only tools only; docs/runners.md)\n\n\
-         ollama   embedded: {}, no key; {model}\n         runs: interview runner ollama\n\n",
-        url("openai"),
-        url("ollama"),
-    )
+        .filter(|m| !m.trim().is_empty());
+    NAMES
+        .iter()
+        .map(|&name| Described {
+            name,
+            url: crate::receipt::sanitize_line(&shown_url(&base_url(name, &none))).0,
+            key_set: name == "openai" && key_set,
+            model: model.clone(),
+        })
+        .collect()
+}
+
+/// The model runners as `interview runners` lists them.
+pub fn describe() -> String {
+    let mut out = String::new();
+    for d in described() {
+        let model = d
+            .model
+            .as_ref()
+            .map(|m| format!("model {m} (OPENAI_MODEL)"))
+            .unwrap_or_else(|| "model: -- --model NAME".into());
+        if d.name == "ollama" {
+            out.push_str(&format!(
+                "ollama   embedded: {}, no key; {model}\n         runs: interview runner ollama\n\n",
+                d.url
+            ));
+        } else {
+            let key = if d.key_set {
+                "OPENAI_API_KEY set"
+            } else {
+                "OPENAI_API_KEY not set"
+            };
+            out.push_str(&format!(
+                "{:<8} embedded: any OpenAI-compatible server, {}, {key}; {model}\n         runs: interview runner {} (read-only tools only; docs/runners.md)\n\n",
+                d.name, d.url, d.name
+            ));
+        }
+    }
+    out
+}
+
+/// The model runners as `interview runners --json` lists them.
+pub fn describe_json() -> Vec<serde_json::Value> {
+    described()
+        .into_iter()
+        .map(|d| {
+            serde_json::json!({
+                "name": d.name,
+                "embedded": true,
+                "argv": ["interview", "runner", d.name],
+                "base_url": d.url,
+                "key_set": d.key_set,
+                "model": d.model,
+            })
+        })
+        .collect()
 }
 
 /// `interview runner openai|ollama [ARGS…]`: hold the turn's conversation and print the
@@ -272,6 +369,66 @@ fn read_brief(path: &std::path::Path) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_loopback_host_is_loopback() {
+        for url in [
+            "http://localhost:11434/v1",
+            "http://127.0.0.1/v1",
+            "http://127.1.2.3:8080",
+            "http://[::1]:8080/v1",
+            "http://LOCALHOST/v1",
+        ] {
+            assert!(is_loopback(url), "{url}");
+        }
+        for url in [
+            "http://localhost@example.com/v1",
+            "http://127.0.0.1@example.com/v1",
+            "http://127.0.0.1.example.com/v1",
+            "http://localhost.example.com/v1",
+            "http://[::1].example.com/v1",
+            "http://example.com/v1?host=localhost",
+            "http://10.0.0.1/v1",
+        ] {
+            assert!(!is_loopback(url), "{url}");
+        }
+    }
+
+    #[test]
+    fn a_plain_http_address_that_only_starts_like_localhost_gets_no_key() {
+        let o = parse(&args(&["--base-url", "http://localhost@example.com/v1"])).unwrap();
+        let err = check_address(&base_url("openai", &o), true)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("plain http to another machine"), "{err}");
+        assert!(err.contains("http://…@example.com/v1"), "{err}");
+        assert!(check_address("http://localhost:11434/v1", true).is_ok());
+        assert!(check_address("http://example.com/v1", false).is_ok());
+    }
+
+    #[test]
+    fn a_shown_address_has_no_password_and_no_query() {
+        assert_eq!(
+            shown_url("https://user:s3cret@example.com:8443/v1?api-key=k"),
+            "https://…@example.com:8443/v1?…"
+        );
+        assert_eq!(
+            shown_url("http://localhost:11434/v1"),
+            "http://localhost:11434/v1"
+        );
+        assert_eq!(
+            shown_url("https://example.com/a@b/v1"),
+            "https://example.com/a@b/v1"
+        );
+    }
+
+    #[test]
+    fn ports_come_from_the_host_not_the_user_part() {
+        assert_eq!(port_of("https://u:9999@example.com/v1"), Some(443));
+        assert_eq!(port_of("http://example.com:8080/v1"), Some(8080));
+        assert_eq!(port_of("http://[::1]/v1"), Some(80));
+        assert_eq!(port_of("http://[::1]:11434/v1"), Some(11434));
+    }
 
     fn args(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
