@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::util::Interview;
-use crate::util::{TempRepo, finish_within, stderr, stdout};
+use crate::util::{TempRepo, alive, finish_within, pids, stderr, stdout, wait_until};
 
 /// The longest a run that must not hang may take.
 const PROMPT: Duration = Duration::from_secs(10);
@@ -262,7 +262,13 @@ fn a_nested_repository_planted_in_a_turn_stops_the_interview() {
 #[test]
 fn a_background_write_after_the_command_exits_is_caught() {
     let repo = TempRepo::new();
-    let (code, json, err) = guard_sh(&repo, &[], "(sleep 1; echo late > late.txt) & exit 0");
+    // The background job writes once the command is gone (the guard has reaped it), and then
+    // 0.3 s later: the lateness is what is tested, the wait for the exit makes it sure.
+    let (code, json, err) = guard_sh(
+        &repo,
+        &[],
+        "p=$$; (while kill -0 $p 2>/dev/null; do sleep 0.01; done; sleep 0.3; echo late > late.txt) & exit 0",
+    );
     assert_eq!(code, 3, "{err}");
     assert!(has(&json, "status", "late.txt"), "{json:#}");
 }
@@ -271,12 +277,26 @@ fn a_background_write_after_the_command_exits_is_caught() {
 fn a_descendant_that_left_the_group_is_ended_before_the_second_snapshot() {
     let repo = TempRepo::new();
     let mark = repo.scratch("escaped");
+    let noted = repo.scratch("escaped.pid");
+    // The descendant notes its pid and would write 30 s later; the command exits once the pid
+    // is noted, so the descendant surely runs when the guard looks for what is left.
     let script = format!(
-        "setsid sh -c 'sleep 3; echo late > late.txt; touch {}' </dev/null >/dev/null 2>&1 & exit 0",
-        mark.display()
+        "setsid sh -c 'echo $$ > {noted}; sleep 30; echo late > late.txt; touch {mark}' \
+           </dev/null >/dev/null 2>&1 &
+         while [ ! -s {noted} ]; do sleep 0.01; done; exit 0",
+        noted = noted.display(),
+        mark = mark.display()
     );
     let (code, json, err) = guard_sh(&repo, &[], &script);
-    std::thread::sleep(Duration::from_secs(4));
+    let escaped = *pids(&noted).first().expect("the descendant noted its pid");
+    let left = alive(escaped);
+    if left {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(escaped),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    assert!(!left, "the escaped descendant {escaped} is still running");
     assert!(!mark.exists(), "the escaped descendant was ended");
     assert!(!repo.path().join("late.txt").exists());
     assert_eq!(code, 0, "{json:#} {err}");
@@ -528,6 +548,31 @@ fn a_signal_during_the_snapshot_after_a_turn_aborts_the_session_with_130() {
 
 // ---- what the second snapshot takes over from the first ----
 
+/// Wait until every time (mtime and ctime) of every path of the repository, `.git` included,
+/// is more than 2 s old (the guard's settling margin, `src/guard/reuse.rs`). A ctime cannot be
+/// set back (only the clock could), so this is a wait for the clock, not for an event; it ends
+/// as soon as the newest time is old enough.
+fn wait_until_settled(repo: &TempRepo) {
+    use std::os::unix::fs::MetadataExt;
+    fn newest(path: &Path) -> (i64, i64) {
+        let meta = std::fs::symlink_metadata(path).unwrap();
+        let mut max = (meta.mtime(), meta.mtime_nsec()).max((meta.ctime(), meta.ctime_nsec()));
+        if meta.is_dir() {
+            for entry in std::fs::read_dir(path).unwrap() {
+                max = max.max(newest(&entry.unwrap().path()));
+            }
+        }
+        max
+    }
+    let (secs, nanos) = newest(repo.path());
+    let settled = std::time::UNIX_EPOCH
+        + Duration::new(secs as u64, nanos as u32)
+        + Duration::from_millis(2_050);
+    wait_until(Duration::from_secs(30), "the repository to settle", || {
+        std::time::SystemTime::now() > settled
+    });
+}
+
 /// The second snapshot takes over the index, directory listings and content hashes whose whole
 /// stat is unchanged and was settled (over 2 s old) at the first: an attacker who rewrites each
 /// in place, keeping its size and setting its mtime back (`touch -r`), is still caught, since
@@ -539,7 +584,7 @@ fn rewrites_that_keep_size_and_restore_mtime_are_caught_after_settling() {
     repo.write("README.md", "dirty one\n");
     repo.git(&["status"]);
     // Everything must be settled when the first snapshot is taken, so that it is taken over.
-    std::thread::sleep(Duration::from_millis(2300));
+    wait_until_settled(&repo);
     let s = repo.scratch("").display().to_string();
     let script = format!(
         "set -e
@@ -575,7 +620,7 @@ fn a_settled_repository_left_alone_is_no_change() {
     repo.write(".gitignore", "target/\n");
     repo.write("target/debug/x.o", "x\n");
     repo.git(&["status"]);
-    std::thread::sleep(Duration::from_millis(2300));
+    wait_until_settled(&repo);
     let (code, json, err) = guard_sh(&repo, &[], "git status >/dev/null");
     assert_eq!(code, 0, "{json:#} {err}");
 }
