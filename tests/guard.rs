@@ -364,11 +364,20 @@ fn a_violation_exits_3_with_a_readable_report() {
 #[test]
 fn refreshing_the_index_stat_cache_is_not_a_change() {
     let repo = TempRepo::new();
-    // Touched files make git rewrite the index with new stat data.
-    std::thread::sleep(std::time::Duration::from_millis(20));
-    repo.write("README.md", &repo.read("README.md"));
-    repo.write("src/lib.rs", &repo.read("src/lib.rs"));
+    // Touched files make git rewrite the index with new stat data: their mtimes are set a
+    // minute back, so their stat differs from the index's whatever the clock's granularity.
+    let back = filetime::FileTime::from_unix_time(filetime::FileTime::now().unix_seconds() - 60, 0);
+    for file in ["README.md", "src/lib.rs"] {
+        repo.write(file, &repo.read(file));
+        filetime::set_file_mtime(repo.path().join(file), back).unwrap();
+    }
+    let index = std::fs::read(repo.path().join(".git/index")).unwrap();
     run_hostile(&repo, "git_status").assert_empty();
+    assert_ne!(
+        std::fs::read(repo.path().join(".git/index")).unwrap(),
+        index,
+        "git status did not refresh the index: nothing was tested"
+    );
 }
 
 // ---- nothing from the repository is executed ----

@@ -582,24 +582,21 @@ fn the_model_runner_writes_no_file_whatever_its_model_asks() {
 #[test]
 fn the_model_runners_tool_calls_show_on_the_progress_line() {
     let repo = TempRepo::new();
-    let mock = MockChat::start_slow(
-        vec![
-            Step::Calls(vec![call(
-                "read_file",
-                json!({"path": "README.md", "start_line": 1, "end_line": 2}),
-            )]),
-            Step::Calls(vec![call(
-                "search",
-                json!({"pattern": "answer", "path": "src", "fixed_string": true}),
-            )]),
-            Step::Calls(vec![call(
-                "git_log",
-                json!({"path": "src/lib.rs", "max_count": 3}),
-            )]),
-            Step::Receipt(wire(ASK)),
-        ],
-        std::time::Duration::from_millis(1200),
-    );
+    let mock = MockChat::paced(vec![
+        Step::Calls(vec![call(
+            "read_file",
+            json!({"path": "README.md", "start_line": 1, "end_line": 2}),
+        )]),
+        Step::Calls(vec![call(
+            "search",
+            json!({"pattern": "answer", "path": "src", "fixed_string": true}),
+        )]),
+        Step::Calls(vec![call(
+            "git_log",
+            json!({"path": "src/lib.rs", "max_count": 3}),
+        )]),
+        Step::Receipt(wire(ASK)),
+    ]);
     let mut pty = Interview::of_work_item(&repo)
         .preset("openai")
         .env("OPENAI_API_KEY", KEY)
@@ -607,11 +604,16 @@ fn the_model_runners_tool_calls_show_on_the_progress_line() {
         .arg("--")
         .args(["--model", "mock-model", "--base-url", &mock.base_url()])
         .at_terminal();
+    // Each answer waits until the activity before it was seen on the progress line.
     pty.expect("openai");
     pty.expect("thinking");
+    mock.release();
     pty.expect("reading README.md");
+    mock.release();
     pty.expect("searching for `answer`");
+    mock.release();
     pty.expect("reading the history of src/lib.rs");
+    mock.release();
     pty.expect("clarifying question");
     pty.ctrl_c();
     let _ = pty.finish();

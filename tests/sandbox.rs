@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 use sha2::{Digest, Sha256};
 
 use crate::util::{
-    Interview, Pty, TempRepo, WORK_ITEM, bin, fixtures, prerequisite, runner, stderr, stdout,
+    Interview, Pty, TempRepo, WAIT, WORK_ITEM, bin, fixtures, prerequisite, runner, stderr, stdout,
+    wait_until,
 };
 
 /// What this machine offers, as `interview runners --json` reports it.
@@ -571,7 +572,17 @@ fn daemons_left_behind_cannot_write_after_the_turn_nor_after_a_kill_9() {
         tool.kill().unwrap();
         tool.wait().unwrap();
     }
-    std::thread::sleep(Duration::from_millis(6000));
+    // The writers act 3 s after they start (what is tested: after the turn, after the kill).
+    // The unconfined ones have written once one line is there; then every writer of the three
+    // repositories has either written, failed to or been ended once none is left.
+    wait_until(WAIT, "a writer without the sandbox to write", || {
+        killed_off.repo.read("README.md").contains("evil from")
+    });
+    wait_until(WAIT, "every writer to be done", || {
+        [&ended, &killed, &killed_off]
+            .iter()
+            .all(|t| !writers_left(t.repo.path()))
+    });
     assert_eq!(
         ended.repo.read("README.md"),
         original,
@@ -597,6 +608,18 @@ fn daemons_left_behind_cannot_write_after_the_turn_nor_after_a_kill_9() {
     );
 }
 
+/// Whether a writer `sandbox/daemon.sh` left behind in `repo` still runs: a process whose
+/// command line names the repository and says `evil from`.
+fn writers_left(repo: &Path) -> bool {
+    let name = repo.file_name().unwrap().to_string_lossy().into_owned();
+    std::fs::read_dir("/proc").unwrap().flatten().any(|p| {
+        std::fs::read(p.path().join("cmdline")).is_ok_and(|line| {
+            let line = String::from_utf8_lossy(&line);
+            line.contains("evil from") && line.contains(&name)
+        })
+    })
+}
+
 /// A tmux server outside the tool's process tree, reachable through an inherited $TMUX or its
 /// socket path, would run a command for the runner after the guard's last look.
 #[test]
@@ -617,9 +640,19 @@ fn a_tmux_server_cannot_write_for_the_runner() {
         env.extend_from_slice(variant.env());
         let out = target.run("sandbox/tmux.sh", variant.args(), &env);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        std::thread::sleep(Duration::from_millis(1800));
-        let readme = target.repo.read("README.md");
+        // Each command the server took writes one line 1 s after the turn (what is tested):
+        // wait for them all.
         let attempt = target.attempt();
+        let queued = attempt.matches("wrote via").count();
+        wait_until(WAIT, "the server's commands to run", || {
+            target
+                .repo
+                .read("README.md")
+                .matches("evil-from-tmux")
+                .count()
+                >= queued
+        });
+        let readme = target.repo.read("README.md");
         match variant {
             Variant::Off => {
                 assert!(attempt.contains("wrote via TMUX"), "{attempt}");
@@ -768,7 +801,9 @@ fn keys_injected_with_tiocsti_do_not_answer_a_decision() {
 fn keys_typed_ahead_during_a_turn_do_not_answer_the_next_decision() {
     let repo = TempRepo::new();
     let mut pty = at_terminal(&repo, "sandbox/slow-done.sh", &[], &[]);
-    std::thread::sleep(Duration::from_millis(300));
+    // Typed once the turn has begun; the runner works 1.5 s (what is tested: keys typed during
+    // a turn).
+    pty.expect("turn 1 of 5");
     pty.send_line("A");
     pty.expect("Choose A, B, C or D");
     pty.send_line("C");

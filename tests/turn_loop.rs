@@ -358,18 +358,21 @@ fn without_a_terminal_or_answers_it_stops_at_once() {
 fn a_second_ctrl_c_kills_the_runner_at_once() {
     let repo = TempRepo::new();
     let pid_file = repo.scratch("test-pids");
+    let terms = repo.scratch("test-terms");
     let mut pty = Interview::of_work_item(&repo)
         .runner("ignores-term.sh")
         .without_sandbox()
         .args(["--grace", "60"])
         .env("TEST_PIDS", &pid_file)
+        .env("TEST_TERMS", &terms)
         .at_terminal();
     wait_until(WAIT, "the runner and its child to start", || {
         pids(&pid_file).len() == 2
     });
     let start = Instant::now();
     pty.ctrl_c();
-    std::thread::sleep(Duration::from_millis(300));
+    // The second Ctrl+C comes once the tool has acted on the first (the runner got SIGTERM).
+    wait_until(WAIT, "the runner to be asked to stop", || terms.exists());
     pty.ctrl_c();
     let (code, screen) = pty.finish();
     assert_eq!(code, 130, "{screen}");

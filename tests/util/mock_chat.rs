@@ -3,12 +3,14 @@
 //! request field, a tool or `response_format` schema that breaks the strict rules, a tool
 //! message that answers no call, an assistant's tool calls left unanswered, a wrong key. Each
 //! valid request is answered by the next step of a script: tool calls, the receipt, plain text,
-//! or an HTTP error. Streams (SSE) when the request asks for it. Binds 127.0.0.1 on a free
-//! port; stops by itself after 10 minutes.
+//! or an HTTP error. Streams (SSE) when the request asks for it. A paced mock answers each
+//! request only when the test releases it. Binds 127.0.0.1 on a free port; stops by itself after
+//! 10 minutes.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -46,6 +48,8 @@ pub struct MockChat {
     port: u16,
     seen: Arc<Mutex<Vec<Seen>>>,
     stop: Arc<AtomicBool>,
+    /// Lets a paced mock answer one more request.
+    release: Option<Sender<()>>,
 }
 
 struct Script {
@@ -53,26 +57,39 @@ struct Script {
     next: usize,
     /// Refuse any request that offers tools, as a server without tool support does.
     no_tools: bool,
-    /// How long each answer takes (a model that thinks).
-    delay: Duration,
+    /// When paced, each answer waits for the test's release (a model that thinks until told).
+    gate: Option<Receiver<()>>,
 }
 
 impl MockChat {
     pub fn start(steps: Vec<Step>) -> MockChat {
-        MockChat::serve(steps, false, Duration::ZERO)
+        MockChat::serve(steps, false, None)
     }
 
     /// A server that refuses `tools` (400 "does not support tools").
     pub fn without_tools(steps: Vec<Step>) -> MockChat {
-        MockChat::serve(steps, true, Duration::ZERO)
+        MockChat::serve(steps, true, None)
     }
 
-    /// A server that takes `delay` for each answer, so what the tool shows meanwhile is seen.
-    pub fn start_slow(steps: Vec<Step>, delay: Duration) -> MockChat {
-        MockChat::serve(steps, false, delay)
+    /// A server that answers each request only after [`MockChat::release`], so a test sees what
+    /// the tool shows while it waits, however loaded the machine.
+    pub fn paced(steps: Vec<Step>) -> MockChat {
+        let (release, gate) = std::sync::mpsc::channel();
+        let mut mock = MockChat::serve(steps, false, Some(gate));
+        mock.release = Some(release);
+        mock
     }
 
-    fn serve(steps: Vec<Step>, no_tools: bool, delay: Duration) -> MockChat {
+    /// Let a [`MockChat::paced`] server answer the next request (at once if one waits).
+    pub fn release(&self) {
+        self.release
+            .as_ref()
+            .expect("release is for a paced mock")
+            .send(())
+            .expect("the mock is serving");
+    }
+
+    fn serve(steps: Vec<Step>, no_tools: bool, gate: Option<Receiver<()>>) -> MockChat {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let port = listener.local_addr().unwrap().port();
         listener.set_nonblocking(true).unwrap();
@@ -82,7 +99,7 @@ impl MockChat {
             steps,
             next: 0,
             no_tools,
-            delay,
+            gate,
         }));
         let (log, halt) = (seen.clone(), stop.clone());
         std::thread::spawn(move || {
@@ -94,7 +111,12 @@ impl MockChat {
                 }
             }
         });
-        MockChat { port, seen, stop }
+        MockChat {
+            port,
+            seen,
+            stop,
+            release: None,
+        }
     }
 
     /// The base URL, up to `/v1`.
@@ -162,9 +184,11 @@ fn answer(stream: TcpStream, script: &Mutex<Script>, log: &Mutex<Vec<Seen>>) {
             Some(m),
         )
     } else {
-        let delay = script.lock().unwrap().delay;
-        std::thread::sleep(delay);
         let mut script = script.lock().unwrap();
+        if let Some(gate) = &script.gate {
+            // Dropping the mock (a failed test) lets every waiting request through.
+            let _ = gate.recv_timeout(Duration::from_secs(60));
+        }
         match problems(&parsed, script.no_tools) {
             Some(m) => (
                 400,
