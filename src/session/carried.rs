@@ -8,7 +8,7 @@
 //!
 //! Not for: asking (see `person`) or rendering the document (see `document`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::history;
 use super::state::{CarriedAnswer, Status};
@@ -29,26 +29,17 @@ pub fn earlier_answers(
     });
     if let Some(state) = latest {
         let from = format!("the interview of {}", when(&state.session));
-        let mut out: Vec<CarriedAnswer> = Vec::new();
-        for round in &state.rounds {
-            for q in &round.questions {
-                let Some(a) = round
-                    .answers
-                    .iter()
-                    .find(|a| a.question_id == q.topic && !a.skipped)
-                else {
-                    continue;
-                };
-                out.retain(|c| c.topic != q.topic);
-                out.push(CarriedAnswer {
-                    topic: q.topic.clone(),
-                    question: q.question_text.clone(),
-                    answer: shown_answer(q, &a.answer_text),
-                    from: from.clone(),
-                    session: Some(state.session.clone()),
-                });
-            }
-        }
+        let mut out: Vec<CarriedAnswer> = state
+            .answered()
+            .into_iter()
+            .map(|(q, a)| CarriedAnswer {
+                topic: q.topic.clone(),
+                question: q.question_text.clone(),
+                answer: shown_answer(q, &a.answer_text),
+                from: from.clone(),
+                session: Some(state.session.clone()),
+            })
+            .collect();
         // What that session carried itself, unless it was answered again there.
         for c in state.carried {
             if !out.iter().any(|o| o.topic == c.topic) {
@@ -67,12 +58,9 @@ pub fn earlier_answers(
 /// When the tool's earlier document at `document` leaves nothing open (no open question):
 /// what to tell the person, for a re-run that then asks nothing and changes nothing.
 pub fn nothing_open(worktree: &Path, document: &Path) -> Option<String> {
-    let full = worktree.join(document);
-    let bytes =
-        crate::input::read_regular(&full, 4 * 1024 * 1024, crate::input::Links::Follow).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
+    let (_, text) = own_document(worktree, document)?;
     let open = text.lines().any(|l| l.trim_end() == "## Open questions");
-    (text.contains(crate::document::LEGEND) && !open).then(|| {
+    (!open).then(|| {
         format!(
             "Nothing is open in {}: every question of the earlier interview is answered, so \
              there is nothing to ask and the document stays as it is.",
@@ -111,19 +99,9 @@ fn when(session: &str) -> String {
 /// The answers in the tool's own document at `path`: each entry citing `answer to \`topic\``
 /// with its `Q:` and `A:` lines. Anything else (a document by hand, another format) gives none.
 fn from_document(path: &Path, worktree: &Path) -> Vec<CarriedAnswer> {
-    let full = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        worktree.join(path)
-    };
-    let Ok(bytes) = crate::input::read_regular(&full, 4 * 1024 * 1024, crate::input::Links::Follow)
-    else {
+    let Some((full, text)) = own_document(worktree, path) else {
         return Vec::new();
     };
-    let text = String::from_utf8_lossy(&bytes);
-    if !text.contains(crate::document::LEGEND) {
-        return Vec::new();
-    }
     let date = std::fs::metadata(&full)
         .and_then(|m| m.modified())
         .ok()
@@ -161,6 +139,17 @@ fn from_document(path: &Path, worktree: &Path) -> Vec<CarriedAnswer> {
         }
     }
     out
+}
+
+/// The text of the tool's own document at `path` (relative to `worktree`, or absolute) and the
+/// file's path; `None` for no readable file or one the tool did not write (no legend).
+fn own_document(worktree: &Path, path: &Path) -> Option<(PathBuf, String)> {
+    let full = worktree.join(path);
+    let bytes =
+        crate::input::read_regular(&full, 4 * 1024 * 1024, crate::input::Links::Follow).ok()?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    text.contains(crate::document::LEGEND)
+        .then_some((full, text))
 }
 
 /// A line of the tool's Markdown back to its text: the hard break and the escapes removed.

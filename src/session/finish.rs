@@ -158,20 +158,14 @@ impl Session<'_> {
     /// Every answer of the session, in the order asked, then the carried answers no round
     /// asked again (a runner that knew them from the earlier document).
     fn given_answers(&self) -> Vec<document::GivenAnswer> {
-        let mut out: Vec<document::GivenAnswer> = Vec::new();
         let carried = |topic: &str| self.state.carried.iter().find(|c| c.topic == topic);
-        for round in &self.state.rounds {
-            for q in &round.questions {
-                let Some(a) = round
-                    .answers
-                    .iter()
-                    .find(|a| a.question_id == q.topic && !a.skipped)
-                else {
-                    continue;
-                };
-                out.retain(|g| g.topic != q.topic);
+        let mut out: Vec<document::GivenAnswer> = self
+            .state
+            .answered()
+            .into_iter()
+            .map(|(q, a)| {
                 let recorded = receipt::sanitize_line(&a.answer_text).0;
-                out.push(document::GivenAnswer {
+                document::GivenAnswer {
                     topic: q.topic.clone(),
                     question: q.question_text.clone(),
                     shown: super::carried::shown_answer(q, &recorded),
@@ -179,9 +173,9 @@ impl Session<'_> {
                     provenance: carried(&q.topic)
                         .filter(|c| c.answer == a.answer_text)
                         .map(|c| c.provenance()),
-                });
-            }
-        }
+                }
+            })
+            .collect();
         for c in &self.state.carried {
             if out.iter().any(|g| g.topic == c.topic) {
                 continue;

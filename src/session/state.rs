@@ -6,9 +6,11 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::answer::AnswerRecord;
 use crate::brief::Round;
 use crate::decision::DecisionId;
 use crate::error::{Error, Result};
+use crate::receipt::Question;
 use crate::subject::{Kind, Subject};
 
 pub const STATE_VERSION: u32 = 1;
@@ -165,6 +167,26 @@ impl State {
             carried: Vec::new(),
             closed: None,
         }
+    }
+
+    /// Every question answered (not skipped) with its answer, in the order answered: a topic
+    /// answered again in a later round counts once, where it was answered last.
+    pub fn answered(&self) -> Vec<(&Question, &AnswerRecord)> {
+        let mut out: Vec<(&Question, &AnswerRecord)> = Vec::new();
+        for round in &self.rounds {
+            for q in &round.questions {
+                let Some(a) = round
+                    .answers
+                    .iter()
+                    .find(|a| a.question_id == q.topic && !a.skipped)
+                else {
+                    continue;
+                };
+                out.retain(|(seen, _)| seen.topic != q.topic);
+                out.push((q, a));
+            }
+        }
+        out
     }
 
     /// Write the state to `path`, synced or not as `durability` says (the session's `record`
