@@ -1,4 +1,5 @@
-//! What a runner needs around it for one turn: its argv with the placeholders filled, where it
+//! What a runner needs around it for one turn: its argv with the placeholders filled (once a
+//! turn: what the sandbox needs of the CLI it starts is decided from it here too), where it
 //! starts, its extra environment, and the files a preset is handed (the wire schema, a policy,
 //! the files it may read).
 //!
@@ -12,6 +13,7 @@ use super::RunnerSpec;
 use super::presets::{self, Preset};
 use crate::error::{Error, Result};
 use crate::protocol::{TurnPaths, files, wire};
+use crate::sandbox::Agent;
 
 /// At most this many repository files are handed to aider to read.
 const MAX_READ_FILES: usize = 20;
@@ -24,8 +26,11 @@ pub struct TurnSetup {
     pub cwd: PathBuf,
     /// Added to the protocol's environment.
     pub env: Vec<(String, String)>,
-    /// The scratch directory, removed when the setup is dropped (after the turn).
+    /// The scratch directory, removed when it is dropped (after the turn).
     pub scratch: Option<tempfile::TempDir>,
+    /// What the sandbox must know of the agent CLI the argv starts: the preset's, or the one
+    /// whose program a command of one's own starts (its state belongs to the CLI).
+    pub agent: Option<Agent>,
 }
 
 impl RunnerSpec {
@@ -109,6 +114,9 @@ impl RunnerSpec {
             }
             argv.push(fill(arg, &vars));
         }
+        let agent = preset
+            .or_else(|| presets::by_program(&argv))
+            .map(|p| p.agent);
         Ok(TurnSetup {
             argv,
             cwd: scratch
@@ -124,6 +132,7 @@ impl RunnerSpec {
                 })
                 .unwrap_or_default(),
             scratch,
+            agent,
         })
     }
 }

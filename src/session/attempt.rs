@@ -38,7 +38,7 @@ impl Session<'_> {
         self.set_step(SubStep::Brief)?;
         self.write_brief(turn, final_turn, previous_failure, &files)?;
         // What a preset is handed (wire schema, policy) is written here, before the snapshot.
-        let (invocation, setup) = self.invocation(turn, final_turn, &files)?;
+        let (invocation, scratch) = self.invocation(turn, final_turn, &files)?;
 
         // Everything the tool writes outside the turn's own directory happens before the first
         // snapshot or after the second: inside that window, any change is the runner's.
@@ -81,7 +81,7 @@ impl Session<'_> {
         let outcome = dispatch::dispatch(&invocation, Box::new(progress.reporter()));
         // Gone before anything else is said or asked.
         drop(progress);
-        drop(setup);
+        drop(scratch);
         let outcome = outcome.map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
                 Error::Other(failure::cannot_start(&invocation.argv[0], &e))
@@ -236,14 +236,15 @@ impl Session<'_> {
         tier::write_atomic(&files.schema, protocol::SCHEMA.as_bytes(), TURN_FILE)
     }
 
-    /// How the runner is started for this turn: argv with placeholders filled, the documented
-    /// environment, stdin, limits; the setup keeps a preset's scratch directory for the turn.
+    /// How the runner is started for this turn: argv with placeholders filled (by the runner's
+    /// setup, once), the documented environment, stdin, limits; and a preset's scratch
+    /// directory, to keep for the turn.
     fn invocation(
         &self,
         turn: u32,
         final_turn: bool,
         files: &TurnFiles,
-    ) -> Result<(Invocation, TurnSetup)> {
+    ) -> Result<(Invocation, Option<tempfile::TempDir>)> {
         let spec = &self.settings.runner;
         if let Some(note) = &self.settings.sandbox_note {
             crate::sandbox::say_once(note);
@@ -256,11 +257,17 @@ impl Session<'_> {
                 session: &self.state.session,
             },
         );
-        let setup = spec.prepare_turn(&files.paths(), &self.repo.worktree, &self.subject.facts)?;
-        env.extend(setup.env.iter().cloned());
+        let TurnSetup {
+            argv,
+            cwd,
+            env: preset_env,
+            scratch,
+            agent,
+        } = spec.prepare_turn(&files.paths(), &self.repo.worktree, &self.subject.facts)?;
+        env.extend(preset_env);
         let invocation = Invocation {
-            argv: setup.argv.clone(),
-            cwd: setup.cwd.clone(),
+            argv,
+            cwd,
             env,
             stdin: spec.brief_on_stdin.then(|| files.brief_md.clone()),
             log: files.log.clone(),
@@ -279,24 +286,19 @@ impl Session<'_> {
                     support,
                     &self.repo.worktree,
                     &self.repo.common_dir,
-                    // The state belongs to the CLI: a command line starting one gets it too.
-                    spec.preset
-                        .as_deref()
-                        .and_then(crate::runner::presets::preset)
-                        .or_else(|| crate::runner::presets::by_program(&setup.argv))
-                        .map(|p| p.agent),
+                    agent,
                 )
             }),
             // The turn's out/, and the preset's scratch working directory where it has one.
             writable: std::iter::once(files.out.clone())
-                .chain(setup.scratch.as_ref().map(|d| d.path().to_path_buf()))
+                .chain(scratch.as_ref().map(|d| d.path().to_path_buf()))
                 .collect(),
             activity: spec.events().map(|events| dispatch::Activity {
                 events,
                 root: self.repo.worktree.clone(),
             }),
         };
-        Ok((invocation, setup))
+        Ok((invocation, scratch))
     }
 
     /// A runner that did not end cleanly failed its turn, whatever it wrote; what it said about
