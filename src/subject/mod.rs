@@ -66,6 +66,25 @@ pub fn cap(s: &str, max: usize) -> String {
     out
 }
 
+/// Folders of the tool's own files: its local tier, its documents and the usual places of
+/// answers fixtures.
+const OWN_FOLDERS: &[&str] = &[
+    ".interview/",
+    "docs/interviews/",
+    "fixtures/answers/",
+    "ci/answers/",
+];
+
+/// Whether `path` (relative to the repository) is one of the tool's own files by its path
+/// alone: its local tier, its configuration, its documents and answers fixtures. They are no
+/// subject of an interview: an interview about the history has nothing to ask about them
+/// (neither churn to explain nor code without tests), and they quote a work item or its answers,
+/// so they are no evidence of it, and committing one must not change what the next interview
+/// finds.
+pub fn is_own_path(path: &str) -> bool {
+    path == "interview.toml" || OWN_FOLDERS.iter().any(|f| path.starts_with(f))
+}
+
 /// Where the text of a work item comes from when `--from` is given.
 #[derive(Debug, Clone)]
 pub enum WorkItemSource {

@@ -14,6 +14,7 @@ use ignore::WalkBuilder;
 
 use super::text::one_line;
 use crate::document::LEGEND;
+pub(super) use crate::subject::is_own_path as own_file;
 
 /// At most this many files are read.
 const MAX_FILES: usize = 20_000;
@@ -25,16 +26,6 @@ const MAX_TOTAL_BYTES: u64 = 128 * 1024 * 1024;
 const MAX_HITS_PER_NAME: usize = 200;
 /// The key that makes a `.json` file an answers file (docs/ci.md): the tool's own, no evidence.
 const ANSWERS_KEY: &str = "\"interview_answers\"";
-/// Folders of the tool's own files, wherever a project keeps its answers fixtures.
-const OWN_FOLDERS: &[&str] = &["docs/interviews/", "fixtures/answers/", "ci/answers/"];
-
-/// Whether `rel` is one of the tool's own files by its path alone: its documents, answers
-/// fixtures and configuration. They quote the item or the answers, so they are no evidence, and
-/// committing one must not change what the next interview finds.
-pub(super) fn own_file(rel: &str) -> bool {
-    rel == "interview.toml" || OWN_FOLDERS.iter().any(|f| rel.starts_with(f))
-}
-
 /// Whether a line of `rel` shows the file is an answers file: a `.json` file with the
 /// `"interview_answers"` key.
 fn answers_line(rel: &str, line: &str) -> bool {

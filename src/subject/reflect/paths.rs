@@ -1,6 +1,8 @@
 //! What kind of file a path is: a test, documentation, code, or incidental (lockfiles, generated
 //! and vendored files); and which commits only cut a release.
 
+use crate::subject::is_own_path;
+
 /// Whether `path` is a test file by the usual conventions: `tests/`, `test/`, `spec/`,
 /// `__tests__/`, `*_test.*`, `*_tests.*`, `tests.*`, `test_*.*`, `*.test.*`, `*.spec.*`, `*_spec.*`.
 pub fn is_test_path(path: &str) -> bool {
@@ -42,21 +44,6 @@ pub fn is_doc_path(path: &str) -> bool {
                 "license" | "licence" | "changelog" | "authors" | "notice"
             )
         })
-}
-
-/// Folders of the tool's own files: its documents and the usual places of answers fixtures.
-const OWN_FOLDERS: &[&str] = &[
-    ".interview/",
-    "docs/interviews/",
-    "fixtures/answers/",
-    "ci/answers/",
-];
-
-/// Whether `path` is one of the tool's own files by its path alone: its local tier, its
-/// configuration, its documents and answers fixtures. An interview about the history has
-/// nothing to ask about them: they are neither churn to explain nor code without tests.
-pub fn is_own_path(path: &str) -> bool {
-    path == "interview.toml" || OWN_FOLDERS.iter().any(|f| path.starts_with(f))
 }
 
 /// Whether `path` is test data (fixtures, snapshots): a commit changing it and documentation
