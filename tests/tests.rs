@@ -24,6 +24,7 @@ mod guard_safety;
 mod interviewer;
 mod interviewer_devset;
 mod interviewer_findings;
+mod interviewer_replies;
 mod kill_windows;
 mod model_runner;
 mod own_writes;

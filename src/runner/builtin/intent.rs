@@ -237,6 +237,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         within: None,
     });
     groups.extend(item.quotes().iter().map(|(_, q)| Group::one(q)));
+    groups.extend(item.code_quotes().iter().map(|(_, q)| Group::one(q)));
     let skip: Vec<String> = f.path.iter().cloned().collect();
     let found = search(worktree, &groups, &skip);
     let mut sources = Sources::default();

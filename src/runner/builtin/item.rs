@@ -109,6 +109,28 @@ impl<'a> Item<'a> {
         out
     }
 
+    /// Lines of the code blocks that read like source code a repository could hold (a call,
+    /// an assignment, an expression — not a shell prompt, output or a trace), trimmed: at
+    /// most six, each searched for as written.
+    pub fn code_quotes(&self) -> Vec<(u32, String)> {
+        self.all
+            .iter()
+            .filter(|(_, _, code)| *code)
+            .map(|(n, l, _)| (*n, l.trim()))
+            .filter(|(_, t)| {
+                let lower = t.to_lowercase();
+                (20..=160).contains(&t.chars().count())
+                    && !t.starts_with(['$', '%', '>', '#', '`', '~'])
+                    && !t.starts_with("//")
+                    && !lower.starts_with("at ")
+                    && !lower.contains("error")
+                    && t.contains(['(', '=', ';', '{', '+', '?'])
+            })
+            .map(|(n, t)| (n, t.to_string()))
+            .take(6)
+            .collect()
+    }
+
     /// The text of the code blocks, lower case.
     pub fn code_lower(&self) -> String {
         self.all

@@ -27,6 +27,7 @@ mod intent;
 mod intent_entries;
 mod item;
 mod names;
+mod outside;
 mod questions;
 mod reflect;
 mod reflect_entries;

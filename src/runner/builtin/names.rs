@@ -124,6 +124,17 @@ pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
     for (path, line, at) in traced {
         add_at(&mut out, path, line, at);
     }
+    // A message the item's own program prints (`println!("End of main")`) is its output, not
+    // one of the repository's.
+    // So is a plain word it prints (`println!("tick")`, then "three `tick` lines").
+    out.retain(|n| {
+        let printed = match n.kind {
+            NameKind::Message => true,
+            NameKind::Ident => !code_shaped(&n.text),
+            NameKind::Flag | NameKind::Path => false,
+        };
+        !printed || !quoted_in_code(lines, &n.text)
+    });
     out.truncate(MAX_NAMES);
     // `Colour` of `ansi_term::Colour` belongs to `ansi_term`.
     let qualified: Vec<(String, String)> = out
@@ -140,6 +151,31 @@ pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
         }
     }
     out
+}
+
+/// Whether a name has the shape only code gives it (`_`, `::`, `.`, `/`, a capital, a digit,
+/// a dash, `()`): a plain lower-case word in backticks (`telescope`, `overrides`) is prose,
+/// and not finding it says nothing.
+pub(super) fn code_shaped(text: &str) -> bool {
+    text.chars().any(|c| {
+        c.is_uppercase() || c.is_ascii_digit() || matches!(c, '_' | ':' | '.' | '/' | '-' | '(')
+    })
+}
+
+/// Whether a code block of the item holds `text` inside a string literal: its own program
+/// prints or declares it (`println!("End of main")`, `.option('--log [path]')`).
+pub(super) fn quoted_in_code(lines: &[(u32, &str, bool)], text: &str) -> bool {
+    lines
+        .iter()
+        .filter(|(_, _, code)| *code)
+        .any(|(_, line, _)| {
+            ['"', '\''].iter().any(|q| {
+                line.split(*q)
+                    .skip(1)
+                    .step_by(2)
+                    .any(|inside| super::search::has_name(inside, text))
+            })
+        })
 }
 
 /// `crates/matcher/src/lib.rs:131:9` in a trace: a path with the line it points at.
@@ -210,6 +246,10 @@ fn classify_span(span: &str) -> Vec<(String, NameKind)> {
     if let Some(parts) = short_cluster(span) {
         return parts.into_iter().map(|f| (f, NameKind::Flag)).collect();
     }
+    // `-j1` is `-j` with its value written against it.
+    if let Some(flag) = short_with_value(span) {
+        return vec![(flag.to_string(), NameKind::Flag)];
+    }
     if span.starts_with("--") && !span.contains(' ') {
         let flag = span.split('=').next().unwrap_or(span);
         return vec![(flag.to_string(), NameKind::Flag)];
@@ -219,6 +259,16 @@ fn classify_span(span: &str) -> Vec<(String, NameKind)> {
             return vec![(span.to_string(), NameKind::Path)];
         }
         let ident = span.trim_end_matches("()").trim_end_matches('!');
+        // One colon is no path of the code: `src/lib.rs:12` is a file at a line, and
+        // `file:LINE:text` a format, not a name.
+        if ident.replace("::", "").contains(':') {
+            let file = ident.split(':').next().unwrap_or(ident);
+            return if is_path(file) {
+                vec![(file.to_string(), NameKind::Path)]
+            } else {
+                Vec::new()
+            };
+        }
         if ident
             .chars()
             .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '-' | '.'))
@@ -257,6 +307,16 @@ pub(super) fn short_cluster(word: &str) -> Option<Vec<String>> {
     let letters = word.strip_prefix('-')?;
     ((2..=4).contains(&letters.len()) && letters.chars().all(|c| c.is_ascii_alphabetic()))
         .then(|| letters.chars().map(|c| format!("-{c}")).collect())
+}
+
+/// `-j1`, `-j16`: the short flag `-j` with a number written against it.
+fn short_with_value(word: &str) -> Option<&str> {
+    let b = word.as_bytes();
+    (b.len() >= 3
+        && b[0] == b'-'
+        && b[1].is_ascii_alphabetic()
+        && b[2..].iter().all(u8::is_ascii_digit))
+    .then(|| &word[..2])
 }
 
 /// `-X`: a dash and one letter or digit.

@@ -6,7 +6,7 @@ use super::Finding;
 use super::bank;
 use super::classify::ItemKind;
 use super::intent::{Located, Reading};
-use super::names::NameKind;
+use super::names::{self, NameKind};
 use super::text::{around, snippet};
 
 pub(super) fn findings(r: &Reading) -> Vec<Finding> {
@@ -107,6 +107,13 @@ fn names_not_found(r: &Reading) -> Vec<Finding> {
         .names
         .iter()
         .filter(|l| l.name.marked && !l.found() && l.name.kind != NameKind::Message)
+        // The language's, another program's, the item's own program's, or a plain word: not
+        // finding it in the repository says nothing.
+        .filter(|l| {
+            names::code_shaped(&l.name.text)
+                && !super::outside::outside_name(&l.name.text, &r.repo.languages)
+                && !names::quoted_in_code(&r.item.all, &l.name.text)
+        })
         .filter(|l| !candidates.iter().any(|c| c.name.text == l.name.text))
         // What a feature asks for is new by nature: only names it refers to as existing count.
         .filter(|l| r.class.kind != ItemKind::Feature || !bank::proposed(r, l) && refers(r, l))
@@ -242,20 +249,35 @@ fn vague(r: &Reading) -> Vec<Finding> {
         "probably",
         "preferably",
     ]) {
+        // "Probably" and "ideally" hedge; "perhaps … too" and "optionally" make a part optional.
+        let optional = [
+            "maybe",
+            "perhaps",
+            "optionally",
+            "nice to have",
+            "if possible",
+        ]
+        .contains(&t);
         out.push(
             Finding::new(
                 "vague_maybe",
                 6,
                 format!(
-                    "Line {n} says \"{t}\": \"{}\". Is that part required?",
-                    around(&snippet(s, usize::MAX), t, 100)
+                    "Line {n} says \"{t}\": \"{}\". Is that part required?{}",
+                    around(&snippet(s, usize::MAX), t, 100),
+                    if optional {
+                        " Recommended: later, the item itself makes it optional."
+                    } else {
+                        ""
+                    }
                 ),
             )
             .options(&[
                 ("Required", "required"),
                 ("Nice to have, later", "follow_up"),
                 ("Not needed", "not_needed"),
-            ]),
+            ])
+            .recommend(if optional { "follow_up" } else { "" }),
         );
     }
     if matches!(r.class.kind, ItemKind::Feature | ItemKind::Docs) {

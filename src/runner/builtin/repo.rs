@@ -8,6 +8,7 @@ use gix::bstr::ByteSlice;
 use std::path::Path;
 
 use super::names::{Name, NameKind};
+use super::outside::Lang;
 use super::search::Hit;
 use super::text::one_line;
 
@@ -18,6 +19,8 @@ const MAX_READ: u64 = 4 * 1024 * 1024;
 pub(super) struct RepoFacts {
     /// Tags, newest version first.
     pub tags: Vec<String>,
+    /// The tag of `tags` that HEAD is at, when it is at one.
+    pub head_tag: Option<String>,
     /// `rust-version = "…"` in the root `Cargo.toml`.
     pub rust_version: Option<Hit>,
     /// The project's own name: its root manifest's package name.
@@ -25,6 +28,9 @@ pub(super) struct RepoFacts {
     /// The packages its manifests and lockfiles name (`Cargo.lock`, `Cargo.toml`,
     /// `package.json`, `go.mod`, `requirements.txt`, `pyproject.toml`), sorted.
     pub locked: Vec<String>,
+    /// The languages its root manifests show (`Cargo.toml`, `go.mod`, `package.json`,
+    /// `pyproject.toml` / `setup.py` / `setup.cfg`).
+    pub languages: Vec<Lang>,
 }
 
 pub(super) fn read(worktree: &Path) -> RepoFacts {
@@ -38,15 +44,21 @@ pub(super) fn read(worktree: &Path) -> RepoFacts {
         if let Ok(platform) = repo.references()
             && let Ok(tags) = platform.tags()
         {
+            let head = repo.head_id().ok().map(|id| id.detach());
+            let mut at_head: Vec<String> = Vec::new();
             // Only versions that came before this checkout could have shown it.
             let mut names: Vec<String> = tags
                 .filter_map(|r| r.ok())
                 .take(2000)
-                .filter(|r| {
-                    let at = r.clone().into_fully_peeled_id().ok().and_then(time_of);
-                    matches!((at, head_time), (Some(t), Some(h)) if t <= h)
+                .filter_map(|r| {
+                    let name = r.name().shorten().to_str_lossy().into_owned();
+                    let id = r.clone().into_fully_peeled_id().ok()?;
+                    if head.is_some_and(|h| h == id.detach()) {
+                        at_head.push(name.clone());
+                    }
+                    let at = time_of(id);
+                    matches!((at, head_time), (Some(t), Some(h)) if t <= h).then_some(name)
                 })
-                .map(|r| r.name().shorten().to_str_lossy().into_owned())
                 .collect();
             // The project's own versions: the family of tags (`v1.2.0`, `tokio-1.20.0`) with the
             // most releases, over its sub-crates' (`tokio-util-0.7.3`) and a few ancient ones.
@@ -54,12 +66,30 @@ pub(super) fn read(worktree: &Path) -> RepoFacts {
             names.retain(|n| tag_family(n) == family);
             names.sort_by(|a, b| version_key(b).cmp(&version_key(a)).then(a.cmp(b)));
             names.truncate(50);
+            facts.head_tag = names.iter().find(|n| at_head.contains(n)).cloned();
             facts.tags = names;
         }
     }
     facts.rust_version = rust_version(worktree, "Cargo.toml");
     facts.project = project_name(worktree);
     facts.locked = packages(worktree);
+    facts.languages = [
+        ("Cargo.toml", Lang::Rust),
+        ("go.mod", Lang::Go),
+        ("package.json", Lang::JavaScript),
+        ("pyproject.toml", Lang::Python),
+        ("setup.py", Lang::Python),
+        ("setup.cfg", Lang::Python),
+    ]
+    .into_iter()
+    .filter(|(file, _)| worktree.join(file).is_file())
+    .map(|(_, lang)| lang)
+    .fold(Vec::new(), |mut acc, lang| {
+        if !acc.contains(&lang) {
+            acc.push(lang);
+        }
+        acc
+    });
     facts
 }
 

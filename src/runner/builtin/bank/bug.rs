@@ -13,29 +13,49 @@ pub(in crate::runner::builtin) fn bug(r: &Reading) -> Vec<Finding> {
                 .iter()
                 .any(|w| super::super::intent::has_word(&l, w))
     });
+    // What the documentation says comes first: if it is intended, the rest is moot.
+    out.extend(documented(r));
+    let named = named_versions(r);
+    let head_tag = r.repo.head_tag.as_ref();
+    // The item reports the very release HEAD is at: nothing changed since.
+    let reported_at_head = named
+        .iter()
+        .find(|(.., tag, verdict)| Some(tag) == head_tag && *verdict != Some(true));
     if !on_head {
         // Not HEAD's commit id: any commit (the answers fixture's own) would change the question.
-        let since = r
-            .repo
-            .tags
-            .first()
-            .map(|t| format!(" (the code after {t})"))
-            .unwrap_or_default();
-        out.push(
-            Finding::new(
-                "reproduces_on_head",
-                9,
-                format!("Does it still reproduce on HEAD{since}?"),
-            )
-            .titled("Reproduces on HEAD")
-            .options(&[
-                ("Yes, on HEAD", "yes"),
-                ("No, HEAD is fine", "fixed_on_head"),
-                ("Not tried on HEAD", "not_tried"),
-            ]),
-        );
+        let since = match (head_tag, r.repo.tags.first()) {
+            (Some(t), _) => format!(" (the code at {t})"),
+            (None, Some(t)) => format!(" (the code after {t})"),
+            (None, None) => String::new(),
+        };
+        let quoted = quoted_code(r);
+        let why = match (reported_at_head, &quoted) {
+            (Some((_, said, tag, _)), _) => {
+                format!(" Recommended: yes, the item reports {said} and HEAD is tagged {tag}.")
+            }
+            (None, Some((n, h))) => format!(
+                " The code line {n} quotes is still at {}. Recommended: yes, that code is still there.",
+                h.cite()
+            ),
+            (None, None) => String::new(),
+        };
+        let mut f = Finding::new(
+            "reproduces_on_head",
+            9,
+            format!("Does it still reproduce on HEAD{since}?{why}"),
+        )
+        .titled("Reproduces on HEAD")
+        .options(&[
+            ("Yes, on HEAD", "yes"),
+            ("No, HEAD is fine", "fixed_on_head"),
+            ("Not tried on HEAD", "not_tried"),
+        ]);
+        if reported_at_head.is_some() || quoted.is_some() {
+            f = f.recommend("yes");
+        }
+        out.push(f);
     }
-    out.push(first_bad_version(r));
+    out.extend(first_bad_version(r, &named));
     if !item.mentions(&["expected", "instead", "should"]) && !item.has_heading(&["expected"]) {
         out.push(
             Finding::new(
@@ -54,11 +74,18 @@ pub(in crate::runner::builtin) fn bug(r: &Reading) -> Vec<Finding> {
     {
         let msg = super::super::text::one_line(&l.name.text, 70);
         let topic = format!("message_{}", slug(&l.name.text));
+        // Where code produces it: not a test, an example, documentation or a comment.
         let code: Vec<&Hit> = l
             .hits
             .iter()
-            .filter(|h| !is_doc(&h.path) && !is_test(&h.path))
+            .filter(|h| {
+                !is_doc(&h.path)
+                    && !is_test(&h.path)
+                    && !super::super::intent::secondary(&h.path)
+                    && !is_comment(&h.text)
+            })
             .collect();
+        // One place: confirmed in the document, nothing to ask.
         if code.len() > 1 {
             let mut options: Vec<(String, String)> = code
                 .iter()
@@ -102,30 +129,71 @@ pub(in crate::runner::builtin) fn bug(r: &Reading) -> Vec<Finding> {
             "show the bug (failing now, passing after the fix)",
         ));
     }
-    out.extend(documented(r));
-    let versioned = item.mentions(&[
-        "version", "os", "linux", "macos", "windows", "rustc", "platform", "cargo",
-    ]) || item.lower.split_whitespace().any(|w| {
-        w.trim_start_matches('v')
-            .starts_with(|c: char| c.is_ascii_digit())
-            && w.contains('.')
-    });
-    if !versioned {
-        out.push(
-            Finding::new("environment", 4, "Which version, OS and toolchain show it?")
-                .titled("Where it shows"),
-        );
-    }
     out
 }
 
+/// Code the item quotes that the source still holds: two lines of its code blocks (at most
+/// ten lines apart) found in one source file, at most twenty lines apart, neither in a
+/// comment, a test or an example — one line alone (`program.parse(process.argv);`) may be
+/// any user's program.
+fn quoted_code(r: &Reading) -> Option<(u32, Hit)> {
+    let found: Vec<(u32, &Hit)> = r
+        .item
+        .code_quotes()
+        .into_iter()
+        .filter_map(|(n, q)| {
+            let f = r.search.get(&q)?;
+            Some(
+                f.code
+                    .iter()
+                    .filter(|h| !super::super::intent::secondary(&h.path) && !is_comment(&h.text))
+                    .map(move |h| (n, h))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .flatten()
+        .collect();
+    found.iter().find_map(|(n, h)| {
+        found
+            .iter()
+            .any(|(m, o)| {
+                m > n && m - n <= 10 && o.path == h.path && o.line > h.line && o.line - h.line <= 20
+            })
+            .then(|| (*n, (*h).clone()))
+    })
+}
+
+/// Whether the item says it worked before: a regression, whose first bad version matters.
+fn regression(r: &Reading, named: &[Named]) -> bool {
+    named.iter().any(|(.., v)| *v == Some(true))
+        || r.item.mentions(&[
+            "used to",
+            "no longer",
+            "regression",
+            "stopped working",
+            "as it did",
+            "worked before",
+            "worked in",
+            "works in",
+            "since upgrading",
+            "since updating",
+            "after upgrading",
+            "after updating",
+            "broke",
+        ])
+}
+
+/// A version the item names that is a tag: the item's line, the version as written, the tag,
+/// and whether its sentence says it worked (`Some(true)`) or is broken (`Some(false)`).
+type Named = (u32, String, String, Option<bool>);
+
 /// "Which version first showed it?", with the tags as options: the versions the item says
 /// worked are offered (and recommended), the ones it says are broken never are.
-fn first_bad_version(r: &Reading) -> Finding {
+fn named_versions(r: &Reading) -> Vec<Named> {
     let tags = &r.repo.tags;
     // Every version the item names (prose or its `--version` output) that is a tag, with
     // whether its sentence says it worked.
-    let mut named: Vec<(u32, String, String, Option<bool>)> = Vec::new();
+    let mut named: Vec<Named> = Vec::new();
     // Sentence by sentence ("It works in 1.1. It is broken in 1.3." is two verdicts), then
     // the code blocks (a `--version` output says nothing of good or bad).
     let code = r
@@ -201,11 +269,23 @@ fn first_bad_version(r: &Reading) -> Finding {
             }
         }
     }
-    let titled = |f: Finding| f.titled("The first bad version");
+    named
+}
+
+/// "Which version first showed it?" for a regression, with the tags as options: the
+/// versions the item says worked are offered (and recommended), the ones it says are broken
+/// never are. Not a regression: which version shows it, unless the item says so already.
+fn first_bad_version(r: &Reading, named: &[Named]) -> Option<Finding> {
+    let tags = &r.repo.tags;
+    let regression = regression(r, named);
+    let titled = |f: Finding| Some(f.titled("The first bad version"));
     let reported = named
         .iter()
         .find(|(.., v)| *v == Some(false))
         .or_else(|| named.iter().find(|(.., v)| *v != Some(true)));
+    if reported.is_some() && !regression {
+        return None;
+    }
     if let Some((n, said, tag, _)) = reported {
         let good: Vec<&String> = named
             .iter()
@@ -245,15 +325,16 @@ fn first_bad_version(r: &Reading) -> Finding {
             .choices(options),
         );
         if let Some(t) = good.first() {
-            f = f.recommend(&slug(t));
+            f = f.map(|f| f.recommend(&slug(t)));
         }
         return f;
     }
+    let shows = if regression { "first showed" } else { "shows" };
     if tags.is_empty() {
         return titled(Finding::new(
             "first_bad_version",
             6,
-            "Which version or commit first showed it? The repository has no tags.",
+            format!("Which version or commit {shows} it? The repository has no tags."),
         ));
     }
     let mut options: Vec<(String, String)> =
@@ -264,7 +345,7 @@ fn first_bad_version(r: &Reading) -> Finding {
             "first_bad_version",
             7,
             format!(
-                "Which version first showed it? The newest tags: {}.",
+                "Which version {shows} it? The newest tags: {}.",
                 tags.iter().take(4).cloned().collect::<Vec<_>>().join(", ")
             ),
         )
@@ -272,9 +353,135 @@ fn first_bad_version(r: &Reading) -> Finding {
     )
 }
 
+/// Actions that name one another in reports and documentation ("does not abort" is what
+/// "cannot be cancelled" documents).
+const SAME_ACTION: &[&[&str]] = &[
+    &["abort", "cancel", "kill", "terminat", "interrupt", "stop"],
+    &["close", "shut"],
+    &["hang", "block", "deadlock", "stuck"],
+    &["print", "output", "show", "display", "render"],
+    &["exit", "quit"],
+];
+
+/// Words of negation that precede what something does not do.
+const NEGATIONS: &[&str] = &[
+    "not",
+    "cannot",
+    "can't",
+    "doesn't",
+    "don't",
+    "won't",
+    "never",
+    "unable",
+    "impossible",
+];
+
+/// The stems of the actions the title says do not happen (`does not abort` → `abort` and the
+/// actions that mean the same).
+fn denied_actions(title: &str) -> Vec<&'static str> {
+    let words: Vec<String> = title
+        .to_lowercase()
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_string()
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if !NEGATIONS.contains(&w.as_str()) {
+            continue;
+        }
+        // The verb after the negation, past "be", "get", "to" (`fails to`, `can not be`).
+        let Some(verb) = words[i + 1..]
+            .iter()
+            .find(|v| !matches!(v.as_str(), "be" | "get" | "to" | "really" | "always"))
+        else {
+            continue;
+        };
+        for group in SAME_ACTION {
+            if group.iter().any(|stem| verb.starts_with(stem)) {
+                out.extend(group.iter().copied());
+            }
+        }
+    }
+    out
+}
+
+/// The API the report is about, when its documentation says it does not do what the title
+/// says does not happen ("cannot be cancelled" for "does not abort"): a bug report about
+/// documented behaviour is a question of intent first.
+fn documented_limit(r: &Reading) -> Option<Finding> {
+    let actions = denied_actions(&r.facts.title);
+    if actions.is_empty() {
+        return None;
+    }
+    let (l, h) = found_names(r)
+        .into_iter()
+        .filter(|l| l.name.kind == NameKind::Ident)
+        // `abort` is the action itself: "does *not* abort" in its docs says nothing of it.
+        .filter(|l| {
+            let last = l
+                .name
+                .text
+                .rsplit("::")
+                .next()
+                .unwrap_or(&l.name.text)
+                .to_lowercase();
+            !actions.iter().any(|a| last.starts_with(a))
+        })
+        .find_map(|l| {
+            let h = l.hits.iter().find(|h| {
+                !is_doc(&h.path)
+                    && !is_test(&h.path)
+                    && !super::super::intent::secondary(&h.path)
+                    && is_comment(&h.text)
+                    && denies(&h.text.to_lowercase(), &actions)
+            })?;
+            Some((l, h))
+        })?;
+    // The sentence of the comment that says it.
+    let comment = h.text.trim_start_matches(['/', '*', '#', '!', ' ']);
+    let sentence = comment
+        .split_inclusive(". ")
+        .find(|s| denies(&s.to_lowercase(), &actions))
+        .unwrap_or(comment)
+        .trim();
+    let said = super::super::text::one_line(sentence, 140);
+    Some(
+        Finding::new(
+            format!("documented_{}", slug(&l.name.text)),
+            9,
+            format!("The documentation of {} says at {}: \"{said}\" Is this the documented behaviour, so intended rather than a bug? Recommended: intended, as the docs say; make that easier to find.", l.shown(), h.cite()),
+        )
+        .titled(format!("What the docs of {} say", l.shown()))
+        .options(&[("Intended, as documented: clarify the docs", "documented"), ("A bug all the same", "bug"), ("Don't know yet", "unknown")])
+        .recommend("documented"),
+    )
+}
+
+/// Whether a line says an action of `actions` does not happen: a negation, then within three
+/// words the action (`cannot be cancelled`, `will still not cancel`).
+fn denies(line: &str, actions: &[&str]) -> bool {
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        NEGATIONS.contains(w)
+            && words[i + 1..]
+                .iter()
+                .take(3)
+                .any(|v| actions.iter().any(|a| v.starts_with(a)))
+    })
+}
+
 /// The API the report is about, when its definition carries documentation: what it says may
 /// make the behaviour intended, not a bug.
 fn documented(r: &Reading) -> Option<Finding> {
+    if let Some(f) = documented_limit(r) {
+        return Some(f);
+    }
     let (l, def, lines) = found_names(r).into_iter().find_map(|l| {
         // One API, not a common method name defined in many places.
         if l.name.kind != NameKind::Ident || l.definitions.len() > 2 {
@@ -317,4 +524,12 @@ fn documented(r: &Reading) -> Option<Finding> {
         .titled(format!("What the docs of {} say", l.shown()))
         .options(&[("Documented: intended, clarify the docs", "documented"), ("Not documented: a bug", "bug"), ("Don't know yet", "unknown")]),
     )
+}
+
+/// Whether a line (trimmed) is a comment: `//`, `///`, `/*`, `*`, or `#` that is no Rust
+/// attribute (`#[error("…")]` produces a message).
+fn is_comment(text: &str) -> bool {
+    ["//", "/*", "* "].iter().any(|m| text.starts_with(m))
+        || text == "*"
+        || (text.starts_with('#') && !text.starts_with("#[") && !text.starts_with("#!["))
 }

@@ -7,26 +7,33 @@ use super::*;
 
 pub(in crate::runner::builtin) fn refactor(r: &Reading) -> Vec<Finding> {
     let mut out = Vec::new();
-    if !r.item.mentions(&[
-        "no behaviour change",
-        "no behavior change",
-        "same behaviour",
-        "same behavior",
-        "no functional change",
-        "without changing behaviour",
-        "without changing behavior",
-        "as today",
-        "keeps working",
-        "does not change",
-        "unchanged",
-    ]) {
-        out.push(behaviour_preserved(8));
-    }
     let mut used: Vec<&Located> = found_names(r)
         .into_iter()
         .filter(|l| l.in_code().len() >= 2)
         .collect();
     used.sort_by_key(|l| std::cmp::Reverse(l.in_code().len()));
+    // Only tests use what it changes: no behaviour a user sees, nothing for a test to pin.
+    let tests_only = used.is_empty()
+        && found_names(r)
+            .iter()
+            .any(|l| l.name.kind == NameKind::Ident && l.count.test_lines >= 2);
+    if !tests_only
+        && !r.item.mentions(&[
+            "no behaviour change",
+            "no behavior change",
+            "same behaviour",
+            "same behavior",
+            "no functional change",
+            "without changing behaviour",
+            "without changing behavior",
+            "as today",
+            "keeps working",
+            "does not change",
+            "unchanged",
+        ])
+    {
+        out.push(behaviour_preserved(8));
+    }
     if let Some(l) = used.first() {
         let code = l.in_code();
         out.push(call_sites("call_sites", l, &code));
@@ -75,16 +82,30 @@ pub(in crate::runner::builtin) fn refactor(r: &Reading) -> Vec<Finding> {
                 .recommend("keep_compatible"),
         );
     }
-    out.extend(toolchain_floor(r));
+    out.extend(toolchain_floor(r, tests_only));
     // A renamed or new flag follows the flags there are.
     out.extend(flag_questions(r, false));
-    out.push(test_question(
-        r,
-        "tests_pin_behaviour",
-        6,
-        "pin the current behaviour before the change",
-    ));
+    if !tests_only {
+        out.push(test_question(
+            r,
+            "tests_pin_behaviour",
+            6,
+            "pin the current behaviour before the change",
+        ));
+    }
     out
+}
+
+/// `1.70.0` → `[1, 70, 0]`: the first version in a text (`rust-version = "1.56"`, `go 1.15`).
+fn version_in(text: &str) -> Option<Vec<u64>> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .find(|w| w.contains('.') && w.starts_with(|c: char| c.is_ascii_digit()))
+        .map(|w| {
+            w.split('.')
+                .filter(|p| !p.is_empty())
+                .map(|p| p.parse().unwrap_or(0))
+                .collect()
+        })
 }
 
 /// The language version the item relies on (`Rust 1.70.0`, `Go 1.16`), when it names one.
@@ -115,7 +136,7 @@ fn language_version(r: &Reading, lang: &str) -> Option<String> {
 
 /// A change that moves to the standard library's newer API, or to a newer language feature,
 /// against the oldest toolchain the project declares.
-fn toolchain_floor(r: &Reading) -> Option<Finding> {
+fn toolchain_floor(r: &Reading, tests_only: bool) -> Option<Finding> {
     let near: Vec<&str> = r
         .names
         .iter()
@@ -136,19 +157,27 @@ fn toolchain_floor(r: &Reading) -> Option<Finding> {
     if relies.is_none() && !newer_api {
         return None;
     }
+    // Relying on a newer toolchain than the declared one decides whether the change can be
+    // made at all: the other questions wait for the answer. Tests are built by the project's
+    // own CI, not by its users on the oldest toolchain.
+    let blocked = !tests_only
+        && relies
+            .as_deref()
+            .and_then(version_in)
+            .zip(version_in(&declared.text))
+            .is_some_and(|(needed, floor)| needed > floor);
     let needs = relies.map_or(String::new(), |v| {
         format!(" The item relies on {lang} {v}.")
     });
-    Some(
-        Finding::new(
+    let f = Finding::new(
             "msrv",
             8,
             format!("{} declares {}.{needs} Must the change keep building with the declared minimum? Recommended: yes, raising it is a decision of its own.", declared.cite(), declared.text.replace('"', "'")),
         )
         .titled(format!("Minimum {lang} version"))
         .options(&[("Yes, keep the minimum", "keep_msrv"), ("Raising it is fine", "raise_msrv")])
-        .recommend("keep_msrv"),
-    )
+        .recommend("keep_msrv");
+    Some(if blocked { f.alone() } else { f })
 }
 
 fn behaviour_preserved(severity: u8) -> Finding {

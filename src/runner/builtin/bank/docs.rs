@@ -240,7 +240,7 @@ fn comparison(r: &Reading) -> Option<Finding> {
     } else {
         let (n, _) = r.item.sentences.iter().find(|(_, s)| {
             let l = s.to_lowercase();
-            TERMS.iter().any(|t| super::super::intent::has_word(&l, t))
+            TERMS.iter().any(|t| super::super::intent::has_word(&l, t)) || factor(&l)
         })?;
         format!("Line {n}")
     };
@@ -254,6 +254,23 @@ fn comparison(r: &Reading) -> Option<Finding> {
         .options(&[("Check the same work first", "same_work"), ("The comparison is fair as it is", "fair")])
         .recommend("same_work"),
     )
+}
+
+/// Whether a sentence gives a factor between two runs: `20x faster`, `3 times slower`.
+fn factor(lower: &str) -> bool {
+    let words: Vec<&str> = lower
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '.'))
+        .collect();
+    let number = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.');
+    words.windows(2).any(|w| {
+        let slower_or_faster = w[1].starts_with("faster") || w[1].starts_with("slower");
+        slower_or_faster && w[0].strip_suffix('x').is_some_and(number)
+    }) || words.windows(3).any(|w| {
+        number(w[0])
+            && w[1] == "times"
+            && (w[2].starts_with("faster") || w[2].starts_with("slower"))
+    })
 }
 
 /// A timing without the size of the input or the machine: both decide what is slow.

@@ -149,7 +149,12 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
             .recommend("follow_pattern"),
         );
     }
-    if let Some(l) = found_names(r).into_iter().find(|l| !pages(l).is_empty()) {
+    // "Update the docs too?" is every change's; asked only when nothing else is.
+    if let Some(l) = found_names(r)
+        .into_iter()
+        .find(|l| !pages(l).is_empty())
+        .filter(|_| !grounded && out.is_empty())
+    {
         let docs = pages(l);
         out.push(
             Finding::new("docs_update", 4, format!("{} is described at {}. Update that in the same change? Recommended: the docs would disagree otherwise.", l.shown(), cites(&docs, 2)))

@@ -130,16 +130,25 @@ pub(super) fn proposed(r: &Reading, l: &Located) -> bool {
 
 /// Which tests should show or pin the behaviour: test files naming what the item names.
 fn test_question(r: &Reading, topic: &str, severity: u8, what: &str) -> Finding {
-    let mut files: Vec<(&str, &Located)> = Vec::new();
+    // Each test file with the names it holds; the file naming the most of them first (a
+    // common word alone, `abort`, is weaker evidence than `abort` with `JoinHandle`).
+    let mut files: Vec<(&str, Vec<&Located>)> = Vec::new();
     for l in found_names(r) {
         for h in l.in_tests() {
-            if !files.iter().any(|(p, _)| *p == h.path) {
-                files.push((h.path.as_str(), l));
+            match files.iter_mut().find(|(p, _)| *p == h.path) {
+                Some((_, names)) => {
+                    if !names.iter().any(|n| n.name.text == l.name.text) {
+                        names.push(l);
+                    }
+                }
+                None => files.push((h.path.as_str(), vec![l])),
             }
         }
     }
+    files.sort_by_key(|(_, names)| std::cmp::Reverse(names.len()));
     match files.first() {
-        Some((path, l)) => {
+        Some((path, names)) => {
+            let shown: Vec<String> = names.iter().take(3).map(|l| l.shown()).collect();
             let mut options: Vec<(String, String)> = files
                 .iter()
                 .take(3)
@@ -151,7 +160,7 @@ fn test_question(r: &Reading, topic: &str, severity: u8, what: &str) -> Finding 
                 severity,
                 format!(
                     "Which test should {what}? {path} already names {}. Recommended: that file.",
-                    l.shown()
+                    shown.join(", ")
                 ),
             )
             .titled("The test that shows it")

@@ -1,0 +1,399 @@
+//! The built-in intent interviewer against the maintainers' first replies of the development
+//! set (`examples/devset/replies.tsv`), second round: names whose absence says nothing are not
+//! asked about, the reporter's own program is not the repository, version questions follow
+//! what the item says, documented behaviour comes first, and a recommendation comes with
+//! evidence. Each on a small repository and item of the same class, not the real issue.
+
+use interview::receipt::{Clarity, Question};
+
+use crate::interviewer::{all_questions, assert_honest, question, repo_with, topic_list};
+
+fn texts(qs: &[Question]) -> String {
+    qs.iter()
+        .map(|q| format!("{}: {}", q.topic, q.question_text))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+const LIB_RS: &str = "pub fn frob(x: u32) -> u32 {\n    x + 1\n}\n";
+
+#[test]
+fn names_of_the_language_other_programs_and_the_items_own_program_are_not_asked_about() {
+    let (repo, subject) = repo_with(
+        &[
+            ("Cargo.toml", "[package]\nname = \"app\"\n"),
+            ("src/lib.rs", LIB_RS),
+        ],
+        "# `frob` crashes with a missing widget\n\nI call `frob` from `neovim` with `telescope`; \
+         a `OnceLock` holds the `frob_widget` it crashes in. I expected lines like \
+         `file:LINE:text`.\n\nMy wrapper:\n\n```js\nprogram.option('--log [path]', 'log path')\n```\n\n\
+         Running it with `--log` crashes.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "names_not_found");
+    assert!(
+        q.question_text.contains("`frob_widget`"),
+        "{}",
+        q.question_text
+    );
+    for outside in ["neovim", "telescope", "OnceLock", "LINE", "--log"] {
+        assert!(
+            !q.question_text.contains(outside),
+            "{outside}: {}",
+            q.question_text
+        );
+    }
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn the_standard_library_of_the_repositorys_language_is_not_a_name_it_lacks() {
+    let (repo, subject) = repo_with(
+        &[
+            ("go.mod", "module example.com/tool\n\ngo 1.15\n"),
+            (
+                "run.go",
+                "package tool\n\nimport \"io/ioutil\"\n\nfunc Read(r Reader) []byte {\n\tb, _ := ioutil.ReadAll(r)\n\treturn b\n}\n\nfunc Again(r Reader) []byte {\n\tb, _ := ioutil.ReadAll(r)\n\treturn b\n}\n",
+            ),
+        ],
+        "# Remove deprecated `ioutil.ReadAll`\n\nReplace `ioutil.ReadAll` with `io.ReadAll`.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first).contains(&"names_not_found"),
+        "{}",
+        texts(&first)
+    );
+}
+
+#[test]
+fn a_short_flag_with_its_value_written_against_it_is_that_flag() {
+    let app = "pub fn app() -> App {\n    App::new(\"find\")\n        .arg(Arg::new(\"threads\")\n            .long(\"threads\")\n            .short('j'))\n}\n";
+    let (repo, subject) = repo_with(
+        &[("src/app.rs", app)],
+        "# Listing is slow on many cores\n\nWith `-j1` it takes 0.01 seconds instead of 0.2 \
+         seconds.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        !first.iter().any(|q| q.question_text.contains("-j1")),
+        "{}",
+        texts(&first)
+    );
+    assert!(
+        d.entries
+            .iter()
+            .any(|e| e.title == "`-j` in the repository" && e.clarity == Clarity::Confirmed),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn a_timing_given_as_a_factor_is_a_comparison_to_check_first() {
+    let (repo, subject) = repo_with(
+        &[("src/main.rs", "fn main() {}\n")],
+        "# Listing is slow on many cores\n\nAn empty folder takes 0.2 seconds on 64 cores. With \
+         one thread it takes 0.01 seconds, 20x faster.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let q = question(&first, "comparison");
+    assert_eq!(q.recommended.as_deref(), Some("same_work"));
+}
+
+#[test]
+fn a_message_or_word_the_items_own_program_prints_is_not_looked_for() {
+    let (repo, subject) = repo_with(
+        &[("src/task.rs", "pub fn tick() {}\n")],
+        "# abort has no effect\n\nI tried this code:\n\n```rust\nfn main() {\n    \
+         println!(\"tick\");\n    println!(\"End of main\");\n}\n```\n\nI expected `tick` lines, \
+         then `End of main`, and nothing after it.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    for q in &first {
+        assert!(!q.question_text.contains("End of main"), "{q:?}");
+        assert!(!q.question_text.contains("`tick`"), "{q:?}");
+    }
+    for e in &d.entries {
+        assert!(!e.content.contains("End of main"), "{e:?}");
+        assert!(e.title != "`tick` in the repository", "{e:?}");
+    }
+}
+
+#[test]
+fn a_report_of_the_release_head_is_at_is_recommended_to_reproduce_and_not_asked_its_version() {
+    let (repo, subject) = repo_with(
+        &[("src/lib.rs", LIB_RS)],
+        "# `frob` returns the wrong value\n\n**Version**\n1.2.0\n\n**Description**\nIt returns \
+         two more than it should.\n",
+    );
+    repo.git(&["tag", "v1.1.0"]);
+    repo.write("CHANGELOG.md", "# 1.2.0\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "1.2.0"]);
+    repo.git(&["tag", "v1.2.0"]);
+    let (first, _) = all_questions(&repo, &subject);
+    let q = question(&first, "reproduces_on_head");
+    assert!(
+        q.question_text.contains("(the code at v1.2.0)"),
+        "{}",
+        q.question_text
+    );
+    assert_eq!(q.recommended.as_deref(), Some("yes"));
+    // Not a regression and its version is known: no "which version" question.
+    assert!(
+        !topic_list(&first).contains(&"first_bad_version"),
+        "{}",
+        texts(&first)
+    );
+}
+
+#[test]
+fn a_bug_that_is_no_regression_is_asked_which_version_shows_it_and_not_the_os() {
+    let tagged = |item: &str| {
+        let (repo, subject) = repo_with(&[("src/lib.rs", LIB_RS)], item);
+        repo.git(&["tag", "v1.0.0"]);
+        repo.write("CHANGELOG.md", "# next\n");
+        repo.git(&["add", "-A"]);
+        repo.git(&["commit", "-q", "-m", "next"]);
+        all_questions(&repo, &subject).0
+    };
+    let plain = tagged("# `frob` returns the wrong value\n\nIt returns two more than it should.\n");
+    let q = question(&plain, "first_bad_version");
+    assert!(
+        q.question_text.starts_with("Which version shows it?"),
+        "{}",
+        q.question_text
+    );
+    assert!(
+        !topic_list(&plain).contains(&"environment"),
+        "{}",
+        texts(&plain)
+    );
+    let regression = tagged(
+        "# `frob` returns the wrong value\n\nIt used to return one more; now it returns two \
+         more than it should.\n",
+    );
+    let q = question(&regression, "first_bad_version");
+    assert!(
+        q.question_text
+            .starts_with("Which version first showed it?"),
+        "{}",
+        q.question_text
+    );
+}
+
+#[test]
+fn a_message_in_a_comment_or_an_example_is_not_a_place_that_produces_it() {
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "src/cache.rs",
+                "/// Fails with \"could not open the cache\" when the folder is gone.\npub fn open() -> Result<(), String> {\n    Err(\"could not open the cache\".into())\n}\n",
+            ),
+            (
+                "examples/demo.rs",
+                "fn main() {\n    // error: could not open the cache\n    eprintln!(\"could not open the cache\");\n}\n",
+            ),
+        ],
+        "# Crash on start\n\n```\n$ app\nerror: could not open the cache\n```\n\nIt should \
+         start with an empty cache.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        !first.iter().any(|q| q.topic.starts_with("message_")),
+        "{}",
+        texts(&first)
+    );
+    let e = d
+        .entries
+        .iter()
+        .find(|e| e.title.contains("could not open the cache"))
+        .unwrap_or_else(|| panic!("the message's place: {d:?}"));
+    assert_eq!(e.clarity, Clarity::Confirmed);
+    assert!(e.sources.contains(&"src/cache.rs:3".to_string()), "{e:?}");
+}
+
+#[test]
+fn a_bug_its_apis_documentation_says_is_intended_is_asked_that_first() {
+    let blocking = "/// Runs `f` on a thread where blocking is fine.\n///\n/// Closures spawned using \
+                    `spawn_blocking` cannot be cancelled. Shut down with a timeout.\npub fn spawn_blocking<F>(f: F) -> JoinHandle {\n    run(f)\n}\n";
+    let other =
+        "pub fn spawn_blocking<F>(f: F) -> JoinHandle {\n    crate::task::spawn_blocking(f)\n}\n";
+    let abort = "impl JoinHandle {\n    /// Dropping the handle does *not* abort the task.\n    pub fn abort(&self) {}\n}\n";
+    let (repo, subject) = repo_with(
+        &[
+            ("src/task.rs", blocking),
+            ("src/runtime.rs", other),
+            ("src/handle.rs", other),
+            ("src/join.rs", abort),
+        ],
+        "# `JoinHandle::abort` does not abort tasks started with `spawn_blocking`\n\n\
+         **Version**\n1.2.0\n\n**Description**\nCalling `abort` on what `spawn_blocking` \
+         returned has no effect.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = &first[0];
+    assert_eq!(q.topic, "documented_spawn_blocking", "{}", texts(&first));
+    assert!(
+        q.question_text.contains(
+            "src/task.rs:3: \"Closures spawned using `spawn_blocking` cannot be cancelled.\""
+        ),
+        "{}",
+        q.question_text
+    );
+    assert_eq!(q.recommended.as_deref(), Some("documented"));
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn the_test_naming_the_most_of_what_the_item_names_is_recommended() {
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "src/join.rs",
+                "pub struct JoinHandle;\n\nimpl JoinHandle {\n    pub fn abort(&self) {}\n}\n",
+            ),
+            (
+                "tests/a_pinned.rs",
+                "#[test]\nfn pinned() {\n    let h = start();\n    h.abort();\n}\n",
+            ),
+            (
+                "tests/b_abort.rs",
+                "#[test]\nfn aborts() {\n    let h: JoinHandle = start();\n    h.abort();\n}\n",
+            ),
+        ],
+        "# fix: `abort` is ignored by a `JoinHandle` whose task sleeps\n\nCalling `abort` on a \
+         `JoinHandle` whose task sleeps has no effect; it should stop it.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let q = question(&first, "regression_test");
+    assert_eq!(
+        q.recommended.as_deref(),
+        Some("tests_b_abort_rs"),
+        "{}",
+        q.question_text
+    );
+}
+
+#[test]
+fn code_the_bug_quotes_that_is_still_there_recommends_that_it_reproduces() {
+    let usage = "function usage(cmd) {\n  var args = cmd.args;\n  var usage = '[options'\n    + (cmd.commands.length ? '] [command' : '')\n    + ']'\n    + (args.length ? ' ' + args : '');\n  return usage;\n}\n";
+    let (repo, subject) = repo_with(
+        &[
+            ("package.json", "{\"name\": \"cmd\"}\n"),
+            ("lib/usage.js", usage),
+        ],
+        "# fix: the help joins arguments with commas\n\nIn `usage()` the argument list is joined with commas:\n\n\
+         ```js\nvar usage = '[options'\n    + (cmd.commands.length ? '] [command' : '')\n    \
+         + (args.length ? ' ' + args : '');\n```\n\nIt should be joined with spaces.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let q = question(&first, "reproduces_on_head");
+    assert!(
+        q.question_text.contains("is still at lib/usage.js:3"),
+        "{}",
+        q.question_text
+    );
+    assert_eq!(q.recommended.as_deref(), Some("yes"));
+    // One common line of a user's program is no quote of the repository.
+    let (repo, subject) = repo_with(
+        &[
+            ("package.json", "{\"name\": \"cmd\"}\n"),
+            (
+                "lib/parse.js",
+                "function run(program) {\n  program.parse(process.argv);\n}\n",
+            ),
+        ],
+        "# fix: the help is not shown\n\n```js\nconst program = new Command();\nprogram.parse(process.argv);\n```\n\n\
+         It should show the help.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let q = question(&first, "reproduces_on_head");
+    assert_eq!(q.recommended, None, "{}", q.question_text);
+}
+
+#[test]
+fn updating_the_docs_is_asked_only_when_nothing_else_is() {
+    let cli = "pub fn app() -> App {\n    App::new(\"grep\")\n        .arg(Arg::new(\"files-without-match\")\n            .long(\"files-without-match\"))\n}\n";
+    let (repo, subject) = repo_with(
+        &[
+            ("src/app.rs", cli),
+            (
+                "README.md",
+                "Use `--files-without-match` to list the others.\n",
+            ),
+        ],
+        "# Add a `--files-without-match` flag\n\nI want to list the files that do not match.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    question(&first, "existing_files_without_match");
+    assert!(
+        !topic_list(&first).contains(&"docs_update"),
+        "{}",
+        texts(&first)
+    );
+}
+
+#[test]
+fn a_part_the_item_makes_optional_is_recommended_for_later() {
+    let (repo, subject) = repo_with(
+        &[("src/main.rs", "fn main() {}\n")],
+        "# Add an exclude option\n\nAdd an option that leaves matching entries out.\n\n\
+         Perhaps a complementary include option too.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let q = question(&first, "vague_maybe");
+    assert_eq!(q.recommended.as_deref(), Some("follow_up"));
+    // "Probably" hedges; it does not make a part optional.
+    let (repo, subject) = repo_with(
+        &[("src/main.rs", "fn main() {}\n")],
+        "# Add an exclude option\n\nAdd an option that leaves matching entries out.\n\n\
+         It should probably take a glob.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let q = question(&first, "vague_maybe");
+    assert_eq!(q.recommended, None);
+}
+
+#[test]
+fn a_refactor_only_tests_use_is_not_asked_about_behaviour_or_pinning_tests() {
+    let test = "package tool\n\nimport (\n\t\"io/ioutil\"\n\t\"testing\"\n)\n\nfunc TestRead(t *testing.T) {\n\tb, _ := ioutil.ReadAll(r)\n\t_ = b\n}\n\nfunc TestAgain(t *testing.T) {\n\tb, _ := ioutil.ReadAll(r)\n\t_ = b\n}\n";
+    let (repo, subject) = repo_with(
+        &[
+            ("go.mod", "module example.com/tool\n\ngo 1.15\n"),
+            ("tool.go", "package tool\n\nfunc Run() {}\n"),
+            ("tool_test.go", test),
+        ],
+        "# Remove deprecated `ioutil.ReadAll`\n\nA few tests call `ioutil.ReadAll`, deprecated \
+         since Go 1.16; use `io.ReadAll` instead.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let topics = topic_list(&first);
+    assert!(topics.contains(&"call_sites"), "{}", texts(&first));
+    // The declared Go is older than what the item relies on, but tests are built by CI.
+    assert!(topics.contains(&"msrv"), "{}", texts(&first));
+    for generic in ["behaviour_preserved", "tests_pin_behaviour"] {
+        assert!(!topics.contains(&generic), "{generic}: {}", texts(&first));
+    }
+}
+
+#[test]
+fn a_refactor_that_needs_a_newer_toolchain_than_declared_asks_that_alone() {
+    let cell = "pub struct OnceCell<T> {\n    value: Option<T>,\n}\n";
+    let user = "use crate::once_cell::OnceCell;\n\npub static A: OnceCell<u32> = OnceCell::new();\npub static B: OnceCell<u32> = OnceCell::new();\n";
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"rt\"\nrust-version = \"1.56\"\n",
+            ),
+            ("src/once_cell.rs", cell),
+            ("src/globals.rs", user),
+        ],
+        "# refactor: replace OnceCell with the standard library's\n\n`OnceCell` is stable in \
+         the standard library since Rust 1.70.0. Use it in place of our own `OnceCell`.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    assert_eq!(topic_list(&first), vec!["msrv"], "{}", texts(&first));
+    assert_eq!(first[0].recommended.as_deref(), Some("keep_msrv"));
+}
