@@ -2,7 +2,8 @@
 //! deny by default; read and execute everywhere except terminals; write only below the roots
 //! of the shared write decision ([`Writes`], the one Landlock's rules come from), never to a
 //! protected path; signals and process information only within the runner's own sandbox; the
-//! network to remote hosts (the CLI's model) and to named sockets of its own; and a short list
+//! network to remote hosts (the CLI's model) and to named sockets of its own — for a runner
+//! with its ports named (the model runner), TCP to those ports and DNS only; and a short list
 //! of system services (`mach-lookup`), none of which starts a program outside the sandbox.
 //!
 //! The profile is built as data ([`rules`]) and then written out ([`render`]), so the tests can
@@ -40,6 +41,8 @@ pub enum Filter {
     Service(&'static str),
     /// Any remote IP address and port.
     AnyRemoteIp,
+    /// A TCP connection to this port, on any host.
+    RemoteTcpPort(u16),
     /// Local IP addresses of this machine's loopback.
     Localhost,
     /// A UNIX socket to connect to, at a path below this one.
@@ -95,8 +98,10 @@ const TERMINALS: &[&str] = &["^/dev/tty", "^/dev/pty", "^/dev/ptmx$", "^/dev/con
 /// connect to (DNS).
 const RESOLVER: &str = "/private/var/run/mDNSResponder";
 
-/// The profile's rules for `writes`, in order.
-pub fn rules(writes: &Writes) -> Vec<Rule> {
+/// The profile's rules for `writes`, in order. With `connect_ports` (the model runner) the
+/// network is TCP to those ports and the resolver's socket only: no other connection, no
+/// socket of its own, nothing bound.
+pub fn rules(writes: &Writes, connect_ports: Option<&[u16]>) -> Vec<Rule> {
     use Action::{Allow, Deny};
     use Filter::*;
     let roots = || writes.roots.iter().cloned();
@@ -118,23 +123,44 @@ pub fn rules(writes: &Writes) -> Vec<Rule> {
             &["mach-lookup"],
             SERVICES.iter().map(|s| Service(s)).collect(),
         ),
-        // The network: the CLI talks to its model; named sockets only its own and DNS's.
         rule(Allow, &["system-socket"], vec![]),
-        rule(Allow, &["network-outbound"], vec![AnyRemoteIp]),
-        rule(
-            Allow,
-            &["network-outbound"],
-            std::iter::once(PathBuf::from(RESOLVER))
-                .chain(roots())
-                .map(RemoteSocket)
-                .collect(),
-        ),
-        rule(Allow, &["network-bind", "network-inbound"], vec![Localhost]),
-        rule(
-            Allow,
-            &["network-bind", "network-inbound"],
-            roots().map(LocalSocket).collect(),
-        ),
+    ];
+    match connect_ports {
+        // The model runner: its server's port (and a proxy's), and DNS.
+        Some(ports) => {
+            if !ports.is_empty() {
+                out.push(rule(
+                    Allow,
+                    &["network-outbound"],
+                    ports.iter().map(|p| RemoteTcpPort(*p)).collect(),
+                ));
+            }
+            out.push(rule(
+                Allow,
+                &["network-outbound"],
+                vec![RemoteSocket(PathBuf::from(RESOLVER))],
+            ));
+        }
+        // The network: the CLI talks to its model; named sockets only its own and DNS's.
+        None => out.extend([
+            rule(Allow, &["network-outbound"], vec![AnyRemoteIp]),
+            rule(
+                Allow,
+                &["network-outbound"],
+                std::iter::once(PathBuf::from(RESOLVER))
+                    .chain(roots())
+                    .map(RemoteSocket)
+                    .collect(),
+            ),
+            rule(Allow, &["network-bind", "network-inbound"], vec![Localhost]),
+            rule(
+                Allow,
+                &["network-bind", "network-inbound"],
+                roots().map(LocalSocket).collect(),
+            ),
+        ]),
+    }
+    out.extend([
         // Writes: below the roots only.
         rule(Allow, &["file-write*"], roots().map(Subpath).collect()),
         rule(
@@ -149,7 +175,7 @@ pub fn rules(writes: &Writes) -> Vec<Rule> {
             &["file-write-data"],
             vec![Subpath(PathBuf::from("/dev/fd"))],
         ),
-    ];
+    ]);
     if !writes.protected.is_empty() {
         out.push(rule(
             Deny,
@@ -165,9 +191,10 @@ pub fn rules(writes: &Writes) -> Vec<Rule> {
     out
 }
 
-/// The profile text for `writes`. Fails on a path that is not UTF-8 (APFS paths always are).
-pub fn profile(writes: &Writes) -> Result<String, String> {
-    render(&rules(writes))
+/// The profile text for `writes` and `connect_ports` (see [`rules`]). Fails on a path that is
+/// not UTF-8 (APFS paths always are).
+pub fn profile(writes: &Writes, connect_ports: Option<&[u16]>) -> Result<String, String> {
+    render(&rules(writes, connect_ports))
 }
 
 /// Write rules out as SBPL.
@@ -200,6 +227,7 @@ fn filter(f: &Filter) -> Result<String, String> {
         Filter::SameSandbox => "(target same-sandbox)".into(),
         Filter::Service(name) => format!("(global-name {})", string_literal(name)),
         Filter::AnyRemoteIp => "(remote ip \"*:*\")".into(),
+        Filter::RemoteTcpPort(port) => format!("(remote tcp \"*:{port}\")"),
         Filter::Localhost => "(local ip \"localhost:*\")".into(),
         Filter::RemoteSocket(p) => format!("(remote unix-socket (subpath {}))", path_literal(p)?),
         Filter::LocalSocket(p) => format!("(local unix-socket (subpath {}))", path_literal(p)?),
@@ -254,7 +282,7 @@ pub fn wrap(policy: &Policy, argv: &[OsString]) -> Result<Vec<OsString>, String>
     let (protected, roots) = (real(&writes.protected), real(&writes.roots));
     writes.protected.extend(protected);
     writes.roots.extend(roots);
-    let profile = profile(&writes)?;
+    let profile = profile(&writes, policy.connect_ports.as_deref())?;
     let mut out: Vec<OsString> = vec![
         SANDBOX_EXEC.into(),
         "-p".into(),

@@ -8,8 +8,10 @@ use serde::{Deserialize, Serialize};
 
 /// Set to `1` to make the tool behave as if the kernel had no Landlock: only ever weakens the
 /// sandbox; the tests use it to show what `--sandbox require` does on such a machine.
+#[cfg(target_os = "linux")]
 pub const SIMULATE_NO_LANDLOCK: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_LANDLOCK";
 /// Set to `1` to make the tool behave as if user namespaces were not allowed (Landlock alone).
+#[cfg(target_os = "linux")]
 pub const SIMULATE_NO_NAMESPACES: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES";
 /// Set to `1` to make the tool behave as if `sandbox-exec` did not work (macOS).
 #[cfg(not(target_os = "linux"))]
@@ -219,7 +221,7 @@ fn probe_seatbelt() -> Result<(), String> {
         roots: vec![root],
         devices: DEVICES.iter().map(|d| Path::new("/dev").join(d)).collect(),
     };
-    let profile = super::seatbelt::profile(&writes)?;
+    let profile = super::seatbelt::profile(&writes, None)?;
     let finished = Spawn::new(SANDBOX_EXEC)
         .args(["-p", profile.as_str(), "--", "/usr/bin/true"])
         .timeout(std::time::Duration::from_secs(10))

@@ -108,7 +108,7 @@ fn denies_every_write(rules: &[Rule], path: &str) -> bool {
 
 #[test]
 fn out_tmpdir_and_the_state_views_are_writable_below_them() {
-    let rules = rules(&Writes::decide(&turn()));
+    let rules = rules(&Writes::decide(&turn()), None);
     for root in [OUT, TMP, STATE, THROWAWAY] {
         assert!(writes(&rules, root), "{root}");
         assert!(writes(&rules, &format!("{root}/a/b.txt")), "{root}");
@@ -119,7 +119,7 @@ fn out_tmpdir_and_the_state_views_are_writable_below_them() {
 
 #[test]
 fn no_rule_lets_the_worktree_the_git_dir_home_or_git_config_be_written() {
-    let rules = rules(&Writes::decide(&turn()));
+    let rules = rules(&Writes::decide(&turn()), None);
     for path in [
         WORKTREE,
         &format!("{WORKTREE}/README.md"),
@@ -146,7 +146,7 @@ fn no_rule_lets_the_worktree_the_git_dir_home_or_git_config_be_written() {
 #[test]
 fn a_protected_path_inside_a_writable_root_stays_protected() {
     let p = policy(TMP, &[HOME], &[], &[WORKTREE, GITDIR]);
-    let rules = rules(&Writes::decide(&p));
+    let rules = rules(&Writes::decide(&p), None);
     assert!(writes(&rules, &format!("{HOME}/notes.txt")));
     assert!(denies_every_write(
         &rules,
@@ -157,7 +157,7 @@ fn a_protected_path_inside_a_writable_root_stays_protected() {
 
 #[test]
 fn terminals_cannot_even_be_opened_for_reading() {
-    let rules = rules(&Writes::decide(&turn()));
+    let rules = rules(&Writes::decide(&turn()), None);
     for tty in [
         "/dev/tty",
         "/dev/ttys003",
@@ -194,7 +194,7 @@ fn terminals_cannot_even_be_opened_for_reading() {
 
 #[test]
 fn signals_process_information_and_services_stay_inside() {
-    let rules = rules(&Writes::decide(&turn()));
+    let rules = rules(&Writes::decide(&turn()), None);
     let find = |op: &str| -> Vec<&Rule> {
         rules
             .iter()
@@ -239,7 +239,7 @@ fn signals_process_information_and_services_stay_inside() {
 fn the_linux_and_macos_rules_come_from_one_decision() {
     let decided = Writes::decide(&turn());
     // Seatbelt: the subpaths allowed for writing are exactly the decision's roots.
-    let rules = rules(&decided);
+    let rules = rules(&decided, None);
     let mut allowed: Vec<PathBuf> = rules
         .iter()
         .filter(|r| r.action == Action::Allow && r.ops.contains(&"file-write*"))
@@ -337,7 +337,7 @@ fn literals(profile: &str) -> Vec<String> {
 fn a_path_with_quotes_parentheses_and_non_ascii_reads_back_as_itself() {
     let odd = "/Users/ann/proj \"x\" (copy) \\ caf\u{e9} \u{65e5}\u{672c} \u{1F600}/out";
     let p = policy(TMP, &[odd], &[], &[WORKTREE]);
-    let text = profile(&Writes::decide(&p)).unwrap();
+    let text = profile(&Writes::decide(&p), None).unwrap();
     assert!(text.starts_with("(version 1)\n(deny default)\n"), "{text}");
     let read = literals(&text);
     assert!(read.iter().any(|l| l == odd), "{read:?}");
@@ -354,7 +354,7 @@ fn a_path_that_is_not_utf8_is_refused_by_name() {
     let bad = PathBuf::from(std::ffi::OsStr::from_bytes(b"/tmp/\xff/out"));
     let mut p = turn();
     p.writable.push(bad);
-    let err = profile(&Writes::decide(&p)).unwrap_err();
+    let err = profile(&Writes::decide(&p), None).unwrap_err();
     assert!(err.contains("not UTF-8"), "{err}");
 }
 
@@ -366,8 +366,46 @@ fn the_runner_starts_under_sandbox_exec_with_the_profile() {
     assert_eq!(wrapped[1], "-p");
     assert_eq!(
         wrapped[2],
-        profile(&Writes::decide(&turn())).unwrap().as_str()
+        profile(&Writes::decide(&turn()), None).unwrap().as_str()
     );
     assert_eq!(wrapped[3], "--");
     assert_eq!(&wrapped[4..], &argv[..]);
+}
+
+#[test]
+fn a_runner_with_its_ports_named_connects_to_those_and_dns_only_and_binds_nothing() {
+    let ports = [443, 3128];
+    let decided = rules(&Writes::decide(&turn()), Some(&ports));
+    let allowed = |op: &str| -> Vec<&Filter> {
+        decided
+            .iter()
+            .filter(|r| r.action == Action::Allow && r.ops.iter().any(|o| op_matches(o, op)))
+            .flat_map(|r| &r.filters)
+            .collect()
+    };
+    let outbound = allowed("network-outbound");
+    assert_eq!(
+        outbound,
+        [
+            &Filter::RemoteTcpPort(443),
+            &Filter::RemoteTcpPort(3128),
+            &Filter::RemoteSocket(PathBuf::from(RESOLVER)),
+        ]
+    );
+    assert!(allowed("network-bind").is_empty());
+    assert!(allowed("network-inbound").is_empty());
+    let text = profile(&Writes::decide(&turn()), Some(&ports)).unwrap();
+    assert!(text.contains("(remote tcp \"*:443\")"), "{text}");
+    assert!(!text.contains("(remote ip \"*:*\")"), "{text}");
+    // No port named (a runner that stops before any connection): no connection at all.
+    let none = rules(&Writes::decide(&turn()), Some(&[]));
+    assert!(none.iter().all(|r| r.action == Action::Deny
+        || !r.ops.iter().any(|o| op_matches(o, "network-outbound"))
+        || r.filters == [Filter::RemoteSocket(PathBuf::from(RESOLVER))]));
+    // Every other runner keeps the network.
+    let open = rules(&Writes::decide(&turn()), None);
+    assert!(
+        open.iter()
+            .any(|r| r.action == Action::Allow && r.filters.contains(&Filter::AnyRemoteIp))
+    );
 }
