@@ -5,9 +5,10 @@ Usage: scripts/devset-check.py CHECKOUT DOCUMENT
 
 Each "Defined at PATH:LINE", "First (in code) at PATH:LINE", every cited `path:line` source,
 every "N lines in M files name it", every "is new" and every "appear(s) nowhere" is checked
-against CHECKOUT (a clean checkout: git ls-files, the tool's own files left out, as the
-interviewer does). Prints one line per claim (ok / FALSE) and exits 1 when any claim is false.
+against CHECKOUT (a clean checkout: git ls-files, the tool's own files and what the tracked
+`.ignore` / `.rgignore` files leave out left out, as the interviewer does). Prints one line per claim (ok / FALSE) and exits 1 when any claim is false.
 """
+import fnmatch
 import os
 import re
 import subprocess
@@ -17,10 +18,42 @@ WORD = re.compile(r"[\w]")
 OWN = ("docs/interviews/", "fixtures/answers/", "ci/answers/", ".interview/")
 
 
+def search_ignored(root, tracked):
+    """The patterns of the tracked `.ignore` / `.rgignore` files (ripgrep's, which the
+    interviewer's walker respects as ripgrep does), each with the folder it applies under."""
+    rules = []
+    for rel in tracked:
+        base = os.path.basename(rel)
+        if base not in (".ignore", ".rgignore"):
+            continue
+        folder = os.path.dirname(rel)
+        with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
+            for line in f:
+                pat = line.strip()
+                if pat and not pat.startswith(("#", "!")):
+                    rules.append((folder, pat))
+
+    def ignored(rel):
+        for folder, pat in rules:
+            if folder and not rel.startswith(folder + "/"):
+                continue
+            sub = rel[len(folder) + 1:] if folder else rel
+            anchored = "/" in pat.rstrip("/")
+            p = pat.strip("/")
+            if anchored and (fnmatch.fnmatch(sub, p) or sub.startswith(p + "/")):
+                return True
+            if not anchored and any(fnmatch.fnmatch(part, p) for part in sub.split("/")):
+                return True
+        return False
+    return ignored
+
+
 def files(root):
     out = subprocess.run(["git", "-C", root, "ls-files", "-z"], capture_output=True, check=True)
-    for rel in out.stdout.decode("utf-8", "replace").split("\0"):
-        if not rel or rel.startswith(OWN) or rel == "interview.toml":
+    tracked = [r for r in out.stdout.decode("utf-8", "replace").split("\0") if r]
+    ignored = search_ignored(root, tracked)
+    for rel in tracked:
+        if not rel or rel.startswith(OWN) or rel == "interview.toml" or ignored(rel):
             continue
         # The interviewer's walker leaves hidden files and folders out.
         if any(part.startswith(".") for part in rel.split("/")):

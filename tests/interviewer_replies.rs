@@ -397,3 +397,94 @@ fn a_refactor_that_needs_a_newer_toolchain_than_declared_asks_that_alone() {
     assert_eq!(topic_list(&first), vec!["msrv"], "{}", texts(&first));
     assert_eq!(first[0].recommended.as_deref(), Some("keep_msrv"));
 }
+
+fn kind_of(d: &interview::receipt::Done) -> String {
+    d.entries
+        .iter()
+        .find(|e| e.title == "What kind of work item this is")
+        .map(|e| e.content.clone())
+        .unwrap_or_else(|| panic!("no kind entry: {d:?}"))
+}
+
+#[test]
+fn using_an_environment_variable_in_place_of_a_fixed_program_is_a_feature() {
+    let (repo, subject) = repo_with(
+        &[(
+            "src/output.rs",
+            "pub fn pager() -> Command {\n    Command::new(\"less\")\n}\n",
+        )],
+        "# Use PAGER environment variable instead of 'less'\n\n`app` should use the pager \
+         named in the `PAGER` environment variable, and only use `less` if `PAGER` is unset.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        kind_of(&d).starts_with("Read as a feature request"),
+        "{}",
+        kind_of(&d)
+    );
+    // `PAGER` is the environment's: not finding it in the code says nothing.
+    assert!(
+        !first.iter().any(|q| q.question_text.contains("`PAGER`")),
+        "{}",
+        texts(&first)
+    );
+}
+
+#[test]
+fn a_title_that_says_something_is_not_done_is_a_bug_report() {
+    let (repo, subject) = repo_with(
+        &[("src/lib.rs", LIB_RS)],
+        "# paging not done with a custom pager\n\nWith my pager set, the output is printed \
+         directly. Setting `--paging always` does not help.\n",
+    );
+    let (_, d) = all_questions(&repo, &subject);
+    assert!(
+        kind_of(&d).starts_with("Read as a bug report"),
+        "{}",
+        kind_of(&d)
+    );
+}
+
+#[test]
+fn the_flags_of_another_programs_command_line_are_not_the_projects() {
+    let cli = "pub fn app() -> App {\n    App::new(\"cat\")\n        .arg(Arg::new(\"paging\")\n            .long(\"paging\"))\n}\n";
+    let (repo, subject) = repo_with(
+        &[("src/app.rs", cli)],
+        "# Page through my pager\n\nMy PAGER is set to 'less -R' so that other tools page \
+         nicely. Add a way to page through it, like `less -S` does for long lines.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    for q in &first {
+        assert!(
+            !q.question_text.contains("`-R`") && !q.question_text.contains("`-S`"),
+            "{q:?}"
+        );
+    }
+    for e in &d.entries {
+        assert!(!e.content.contains("`-R`"), "{e:?}");
+    }
+}
+
+#[test]
+fn a_benchmark_script_under_tests_is_no_test_that_shows_a_bug() {
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "src/app.rs",
+                "pub fn app() -> App {\n    App::new(\"cat\")\n        .arg(Arg::new(\"paging\")\n            .long(\"paging\"))\n}\n",
+            ),
+            (
+                "tests/benchmarks/compare.sh",
+                "#!/bin/sh\nhyperfine 'cat --paging never big.txt'\n",
+            ),
+        ],
+        "# fix: paging does not start\n\nRunning with `--paging always` prints directly, without \
+         the pager.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first).contains(&"regression_test"),
+        "{}",
+        texts(&first)
+    );
+}

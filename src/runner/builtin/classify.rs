@@ -134,7 +134,18 @@ fn replacement(prose: &str) -> Option<String> {
             ]
             .iter()
             .any(|w| s.contains(w));
-            (uses && swaps) || (removes && relies)
+            // Using an environment variable or a setting in place of a fixed choice is new
+            // behaviour a user sees ("use the `PAGER` environment variable instead of less").
+            let setting = [
+                "environment variable",
+                "env var",
+                "config file",
+                "configuration",
+                "setting",
+            ]
+            .iter()
+            .any(|w| s.contains(w));
+            ((uses && swaps) || (removes && relies)) && !setting
         })
         .map(|s| {
             format!(

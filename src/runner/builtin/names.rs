@@ -105,7 +105,7 @@ pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
         for link in registry_links(line) {
             add(&link, NameKind::Ident, n, true);
         }
-        let bare = without_code_spans(line);
+        let bare = without_foreign_quotes(&without_code_spans(line));
         for flag in flags(&bare) {
             add(flag, NameKind::Flag, n, false);
         }
@@ -225,6 +225,25 @@ pub(super) fn code_spans(line: &str) -> Vec<&str> {
     out
 }
 
+/// A line without the quoted command lines of other programs (`PAGER='less -R'`): their
+/// flags are not this project's.
+fn without_foreign_quotes(line: &str) -> String {
+    let mut out = line.to_string();
+    for q in ['\'', '"'] {
+        let inside: Vec<String> = out
+            .split(q)
+            .skip(1)
+            .step_by(2)
+            .filter(|s| super::outside::foreign_command(s))
+            .map(str::to_string)
+            .collect();
+        for s in inside {
+            out = out.replacen(&s, " ", 1);
+        }
+    }
+    out
+}
+
 fn without_code_spans(line: &str) -> String {
     let mut out = line.to_string();
     for span in code_spans(line) {
@@ -284,7 +303,10 @@ fn classify_span(span: &str) -> Vec<(String, NameKind)> {
         }
         return Vec::new();
     }
-    // A command line: its flags.
+    // A command line: its flags, unless another program's (`less -R`).
+    if super::outside::foreign_command(span) {
+        return Vec::new();
+    }
     let found: Vec<(String, NameKind)> = flags(span)
         .into_iter()
         .map(|f| (f.to_string(), NameKind::Flag))

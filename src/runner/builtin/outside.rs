@@ -142,3 +142,20 @@ pub(super) fn outside_name(text: &str, langs: &[Lang]) -> bool {
         .any(|l| (first != text && l.modules().contains(&first)) || l.names().contains(&last))
         || OUTSIDE_NAMES.contains(&text.to_lowercase().as_str())
 }
+
+/// Programs whose command lines an item quotes beside the project's own: their flags are
+/// theirs (`less -R`, `grep -r`, `find -L`).
+const FOREIGN_PROGRAMS: &[&str] = &[
+    "less", "more", "most", "vi", "vim", "nvim", "emacs", "nano", "grep", "egrep", "sed", "awk",
+    "find", "ls", "cat", "sort", "xargs", "tmux", "ssh", "curl", "wget",
+];
+
+/// Whether a command line is another program's: its first word (after a prompt) is one of
+/// [`FOREIGN_PROGRAMS`] and more words follow.
+pub(super) fn foreign_command(line: &str) -> bool {
+    let mut words = line
+        .split_whitespace()
+        .skip_while(|w| matches!(*w, "$" | "%" | ">" | "#"));
+    let first = words.next().unwrap_or("").to_lowercase();
+    FOREIGN_PROGRAMS.contains(&first.as_str()) && words.next().is_some()
+}

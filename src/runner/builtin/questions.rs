@@ -113,6 +113,7 @@ fn names_not_found(r: &Reading) -> Vec<Finding> {
             names::code_shaped(&l.name.text)
                 && !super::outside::outside_name(&l.name.text, &r.repo.languages)
                 && !names::quoted_in_code(&r.item.all, &l.name.text)
+                && !environment_variable(r, l)
         })
         .filter(|l| !candidates.iter().any(|c| c.name.text == l.name.text))
         // What a feature asks for is new by nature: only names it refers to as existing count.
@@ -153,6 +154,18 @@ fn names_not_found(r: &Reading) -> Vec<Finding> {
         f = f.recommend("new");
     }
     vec![f]
+}
+
+/// Whether the item calls `l` an environment variable (`PAGER`, written in capitals, in a
+/// sentence about a variable or the environment): the environment's, not the repository's.
+fn environment_variable(r: &Reading, l: &Located) -> bool {
+    let name = l.name.text.as_str();
+    name.chars()
+        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && r.item.sentences.iter().any(|(_, s)| {
+            let lower = s.to_lowercase();
+            s.contains(name) && (lower.contains("environment") || lower.contains("variable"))
+        })
 }
 
 /// Whether a sentence naming `l` speaks of it as something that exists.

@@ -121,7 +121,7 @@ pub(in crate::runner::builtin) fn bug(r: &Reading) -> Vec<Finding> {
     }
     // Which test, only when a test names what the item names (else the question is the same
     // on every bug).
-    if found_names(r).iter().any(|l| !l.in_tests().is_empty()) {
+    if found_names(r).iter().any(|l| !test_hits(l).is_empty()) {
         out.push(test_question(
             r,
             "regression_test",

@@ -128,13 +128,26 @@ pub(super) fn proposed(r: &Reading, l: &Located) -> bool {
     })
 }
 
+/// The test lines that name `l`; a benchmark script under tests/ times the code and shows
+/// no bug.
+fn test_hits(l: &Located) -> Vec<&Hit> {
+    l.in_tests()
+        .into_iter()
+        .filter(|h| {
+            !h.path
+                .split('/')
+                .any(|p| matches!(p, "benchmarks" | "benchmark" | "benches" | "bench"))
+        })
+        .collect()
+}
+
 /// Which tests should show or pin the behaviour: test files naming what the item names.
 fn test_question(r: &Reading, topic: &str, severity: u8, what: &str) -> Finding {
     // Each test file with the names it holds; the file naming the most of them first (a
     // common word alone, `abort`, is weaker evidence than `abort` with `JoinHandle`).
     let mut files: Vec<(&str, Vec<&Located>)> = Vec::new();
     for l in found_names(r) {
-        for h in l.in_tests() {
+        for h in test_hits(l) {
             match files.iter_mut().find(|(p, _)| *p == h.path) {
                 Some((_, names)) => {
                     if !names.iter().any(|n| n.name.text == l.name.text) {
