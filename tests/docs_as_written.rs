@@ -280,6 +280,12 @@ fn fresh_clone(person: &Person, name: &str) -> PathBuf {
             "user.name=t",
             "-c",
             "user.email=t@example.com",
+            // No `git gc --auto` started in the background by this commit: it would repack the
+            // object store during the first interview, and the guard would rightly see it.
+            "-c",
+            "gc.auto=0",
+            "-c",
+            "maintenance.auto=false",
             "commit",
             "-q",
             "--allow-empty",
