@@ -136,16 +136,16 @@ fn a_recorded_interactive_session_replays_to_the_identical_document() {
 
 /// A fresh clone of `repo` (what a CI job checks out), with its own scratch directory.
 fn fresh_clone(repo: &TempRepo) -> TempRepo {
-    let clone = TempRepo {
-        dir: tempfile::Builder::new()
+    let clone = TempRepo::at(
+        tempfile::Builder::new()
             .prefix("interview-clone-")
             .tempdir()
             .unwrap(),
-        scratch: tempfile::Builder::new()
+        tempfile::Builder::new()
             .prefix("interview-scratch-")
             .tempdir()
             .unwrap(),
-    };
+    );
     let from = repo.path().display().to_string();
     let into = clone.path().display().to_string();
     repo.git(&["clone", "-q", &from, &into]);

@@ -58,7 +58,8 @@ impl Screen {
     }
 }
 
-/// `intent 7` at a terminal whose runner works `sleep` seconds before asking one question.
+/// `intent 7` at a terminal whose runner works `sleep` seconds before asking one question (with
+/// `go`, until the test creates `go` in the turn's `out/`).
 fn slow_interview(repo: &TempRepo, sleep: &str, env: &[(&str, &str)]) -> Screen {
     let mut interview = Interview::intent(repo, "7")
         .work_item()
@@ -83,7 +84,8 @@ fn answer_to_the_end(screen: &mut Screen) {
 fn a_working_runner_shows_a_progress_line_whose_time_moves_then_a_clean_prompt() {
     let repo = TempRepo::new();
     let started = Instant::now();
-    let mut screen = slow_interview(&repo, "5", &[("TERM", "xterm"), ("NO_COLOR", "")]);
+    // The runner works until the test has seen the time move.
+    let mut screen = slow_interview(&repo, "go", &[("TERM", "xterm"), ("NO_COLOR", "")]);
     let first = screen.expect(
         r"turn 1 of 5 · sleeps-then-asks\.sh · \d+s",
         Duration::from_secs(2),
@@ -107,6 +109,7 @@ fn a_working_runner_shows_a_progress_line_whose_time_moves_then_a_clean_prompt()
         Duration::from_secs(4),
     );
     assert_ne!(first, later, "the elapsed time does not move");
+    std::fs::write(repo.session_dir().join("turns/001/out/go"), "").unwrap();
     screen.expect("Press Enter or type Y", WAIT);
     let rows = screen.rows();
     assert!(

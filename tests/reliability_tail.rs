@@ -297,6 +297,9 @@ fn resume_ends_a_setsid_daemon_left_by_a_tool_killed_with_sigkill() {
     });
     tool.kill().expect("kill -9");
     tool.wait().expect("wait");
+    // Nothing to wait for: a death tied to the tool's (a parent-death signal, a namespace
+    // ending) lands within milliseconds, and 200 ms lets it show before the test relies on the
+    // daemon outliving the tool.
     std::thread::sleep(Duration::from_millis(200));
     assert!(
         alive(daemon),

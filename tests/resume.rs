@@ -344,3 +344,21 @@ fn resuming_with_fewer_max_turns_makes_the_current_turn_final() {
     assert_eq!(brief["final"], true);
     assert_eq!(repo.state()["status"], "done");
 }
+
+/// What these tests call the latest session (`TempRepo::session_dir`) is the one made last, not
+/// the greatest id: two sessions begun in the same second sort by their random part.
+#[test]
+fn the_latest_session_is_the_one_made_last_not_the_greatest_id() {
+    let repo = TempRepo::new();
+    let sessions = repo.path().join(".interview/sessions");
+    let (first, second) = (
+        "intent-7-20260101T000000-ffffffff",
+        "intent-7-20260101T000000-00000000",
+    );
+    std::fs::create_dir_all(sessions.join(first)).unwrap();
+    // A command looks at the sessions before it runs (this one only prints the version).
+    let out = repo.cmd().arg("--version").output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::create_dir_all(sessions.join(second)).unwrap();
+    assert_eq!(repo.session_dir(), sessions.join(second));
+}

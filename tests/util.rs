@@ -157,9 +157,22 @@ pub struct TempRepo {
     /// Outside the repository (so outside everything the guard watches): HOME, TMPDIR and the
     /// files a test hands to the tool or to a fixture runner.
     pub scratch: tempfile::TempDir,
+    /// The session ids in the order they were first seen: [`TempRepo::cmd`] looks before each
+    /// command, so the latest session is the one seen last. (Ids do not sort by time: two
+    /// sessions begun in the same second sort by their random part.)
+    seen: std::sync::Mutex<Vec<String>>,
 }
 
 impl TempRepo {
+    /// A repository already at `dir` (a clone, say), with its own `scratch` directory.
+    pub fn at(dir: tempfile::TempDir, scratch: tempfile::TempDir) -> TempRepo {
+        TempRepo {
+            dir,
+            scratch,
+            seen: Default::default(),
+        }
+    }
+
     pub fn new() -> TempRepo {
         let dir = tempfile::Builder::new()
             .prefix("interview-test-")
@@ -169,7 +182,7 @@ impl TempRepo {
             .prefix("interview-scratch-")
             .tempdir()
             .expect("tempdir");
-        let repo = TempRepo { dir, scratch };
+        let repo = TempRepo::at(dir, scratch);
         repo.git(&["init", "-q", "-b", "main"]);
         repo.git(&["config", "user.name", "Test Person"]);
         repo.git(&["config", "user.email", "test@example.com"]);
@@ -241,6 +254,7 @@ impl TempRepo {
 
     /// A command for the real binary, run in this repository with a clean environment.
     pub fn cmd(&self) -> Command {
+        self.note_sessions();
         let mut c = Command::new(bin());
         c.current_dir(self.path())
             .env_remove("NO_COLOR")
@@ -290,9 +304,40 @@ impl TempRepo {
         ids
     }
 
-    /// The single (latest) session directory under `.interview/sessions`.
+    /// Note the sessions not seen before, after those that were. Several new at once (made
+    /// without [`TempRepo::cmd`]) go in the order they were made, as far as the file system
+    /// tells (birth time), else by the time in their ids.
+    fn note_sessions(&self) {
+        let dir = self.path().join(".interview/sessions");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return;
+        };
+        let mut seen = self.seen.lock().unwrap();
+        let mut new: Vec<(Option<std::time::SystemTime>, String, String)> = entries
+            .flatten()
+            .map(|e| {
+                let id = e.file_name().to_string_lossy().into_owned();
+                let stamp = id.rsplit('-').nth(1).unwrap_or("").to_string();
+                (e.metadata().and_then(|m| m.created()).ok(), stamp, id)
+            })
+            .filter(|(_, _, id)| !seen.contains(id))
+            .collect();
+        new.sort();
+        seen.extend(new.into_iter().map(|(_, _, id)| id));
+    }
+
+    /// The latest session directory under `.interview/sessions`: the one seen last that is
+    /// still there (a session being made, `.new-…`, only when there is no other).
     pub fn session_dir(&self) -> PathBuf {
-        let id = self.session_ids().pop().expect("a session directory");
+        self.note_sessions();
+        let ids = self.session_ids();
+        let seen = self.seen.lock().unwrap();
+        let there: Vec<&String> = seen.iter().filter(|id| ids.contains(id)).collect();
+        let id = there
+            .iter()
+            .rfind(|id| !id.starts_with('.'))
+            .or(there.last())
+            .expect("a session directory");
         self.path().join(".interview/sessions").join(id)
     }
 
