@@ -801,10 +801,10 @@ fn keys_injected_with_tiocsti_do_not_answer_a_decision() {
 fn keys_typed_ahead_during_a_turn_do_not_answer_the_next_decision() {
     let repo = TempRepo::new();
     let mut pty = at_terminal(&repo, "sandbox/slow-done.sh", &[], &[]);
-    // Typed once the turn has begun; the runner works 1.5 s (what is tested: keys typed during
-    // a turn).
+    // Typed once the turn has begun; the runner works until they are.
     pty.expect("turn 1 of 5");
     pty.send_line("A");
+    std::fs::write(repo.session_dir().join("turns/001/out/go"), "").unwrap();
     pty.expect("Choose A, B, C or D");
     pty.send_line("C");
     let (code, rest) = pty.finish();
