@@ -6,7 +6,7 @@ use std::os::fd::OwnedFd;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::util::{Interview, TempRepo, started_paused, stderr, stdout};
+use crate::util::{Interview, TempRepo, finish_within, started_paused, stderr, stdout};
 
 const HONEST: &str = r#"{ "interview_answers": 1, "gate": "y",
   "answers": { "deployment_target": "2", "users": "analysts", "encoding": "utf-8" } }"#;
@@ -295,21 +295,12 @@ fn a_gate_answered_again_on_resume_is_recorded_once_and_the_answers_replay() {
 /// Run `interview` and wait at most `limit` for it; a run that does not end is killed and
 /// fails the test.
 fn run_bounded(mut cmd: std::process::Command, limit: Duration) -> std::process::Output {
-    let mut child = cmd
+    let child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start interview");
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("interview did not end within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
+    finish_within(child, limit, "interview")
 }
 
 fn fifo(repo: &TempRepo, name: &str) -> std::path::PathBuf {

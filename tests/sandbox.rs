@@ -551,7 +551,6 @@ fn daemons_left_behind_cannot_write_after_the_turn_nor_after_a_kill_9() {
         start(&killed_off, &["--sandbox", "off"]),
     ];
     for (tool, t) in tools.iter_mut().zip([&killed, &killed_off]) {
-        let started = Instant::now();
         let mark = || {
             t.repo
                 .path()
@@ -562,13 +561,7 @@ fn daemons_left_behind_cannot_write_after_the_turn_nor_after_a_kill_9() {
                 .map(|e| e.unwrap().path().join("turns/001/out/started"))
                 .is_some_and(|p| p.exists())
         };
-        while !mark() {
-            assert!(
-                started.elapsed() < Duration::from_secs(20),
-                "the runner never started"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        wait_until(WAIT, "the runner to start", mark);
         tool.kill().unwrap();
         tool.wait().unwrap();
     }

@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 use crate::util::*;
 
@@ -51,7 +50,7 @@ fn plant_link(repo: &TempRepo, file: &Path) {
 /// Run `interview ARGS` with stdin closed; it must end within 30 s (it is killed otherwise and
 /// the test fails: a command that blocks on a FIFO never ends by itself).
 fn run_bounded(repo: &TempRepo, args: &[&str]) -> Output {
-    let mut child: std::process::Child = Command::new(bin())
+    let child = Command::new(bin())
         .args(args)
         .current_dir(repo.path())
         .env("HOME", repo.home())
@@ -61,16 +60,7 @@ fn run_bounded(repo: &TempRepo, args: &[&str]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(30) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("`interview {}` did not end within 30 s", args.join(" "));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+    finish_within(child, WAIT, &format!("`interview {}`", args.join(" ")))
 }
 
 /// What each command says about the session whose `state.json` is `what`.
