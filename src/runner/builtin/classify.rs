@@ -3,67 +3,8 @@
 //! decided it.
 
 use super::cues::{CUES, Place};
-use super::intent::has_word;
-use super::item::Item;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum ItemKind {
-    Bug,
-    Dependency,
-    Refactor,
-    Performance,
-    Docs,
-    Feature,
-}
-
-impl ItemKind {
-    pub const ALL: [ItemKind; 6] = ORDER;
-
-    /// The option value a person picks for it.
-    pub fn value(self) -> &'static str {
-        match self {
-            ItemKind::Bug => "bug",
-            ItemKind::Dependency => "dependency",
-            ItemKind::Refactor => "refactor",
-            ItemKind::Performance => "performance",
-            ItemKind::Docs => "docs",
-            ItemKind::Feature => "feature",
-        }
-    }
-
-    pub fn from_value(value: &str) -> Option<ItemKind> {
-        ORDER.into_iter().find(|k| k.value() == value)
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ItemKind::Bug => "bug report",
-            ItemKind::Dependency => "dependency change",
-            ItemKind::Refactor => "refactor",
-            ItemKind::Performance => "performance work",
-            ItemKind::Docs => "documentation change",
-            ItemKind::Feature => "feature request",
-        }
-    }
-}
-
-/// The kind and the strongest cue for it, for the document.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Classification {
-    pub kind: ItemKind,
-    pub cue: String,
-    /// A second kind with strong cues close behind, and its cue: the kind is asked first.
-    pub runner_up: Option<(ItemKind, String)>,
-}
-
-const ORDER: [ItemKind; 6] = [
-    ItemKind::Bug,
-    ItemKind::Dependency,
-    ItemKind::Refactor,
-    ItemKind::Performance,
-    ItemKind::Docs,
-    ItemKind::Feature,
-];
+use super::item::{Item, has_word};
+use super::kind::{Classification, ItemKind, ORDER};
 
 /// A title's bracketed prefix (`[tool error]: …`, `[Feature Request] …`) read as a kind.
 fn bracket_kind(title: &str) -> Option<(ItemKind, String)> {

@@ -2,7 +2,7 @@
 //! that say "bug", "feature", "refactor" …, where each is looked for and how much it weighs.
 //! The table only; reading an item against it is `classify`.
 
-use super::classify::ItemKind;
+use super::kind::ItemKind;
 
 /// One cue: where it is looked for, what it is, and how much it weighs.
 pub(super) struct Cue {

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::intent::{is_doc, is_test};
+use super::place::{is_doc, is_test};
 use super::search::Hit;
 
 /// Lines looked back for the start of a multi-line declaration.

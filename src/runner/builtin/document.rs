@@ -10,7 +10,7 @@ use crate::receipt::{Clarity, Done, Entry, Question};
 use crate::subject::reflect::{cap, counted};
 
 use super::text::one_line;
-use super::{Analysis, Finding, intent, reflect};
+use super::{Analysis, Finding, questions, reflect};
 
 /// Every question asked so far with the person's answer, in the order asked.
 fn transcript(ctx: &BriefContext) -> Vec<(Question, Option<AnswerRecord>, bool)> {
@@ -138,15 +138,6 @@ pub(super) fn synthesise(ctx: &BriefContext, analysis: &Analysis) -> Done {
     }
 }
 
-pub(super) fn confirmed(title: &str, content: String, sources: Vec<String>) -> Entry {
-    Entry {
-        title: one_line(title, MAX_ENTRY_TITLE_CHARS),
-        content: cap(&content, MAX_CONTENT_CHARS),
-        clarity: Clarity::Confirmed,
-        sources,
-    }
-}
-
 fn open_question(findings: &[Finding], topic: &str, question: &str, why: &str) -> Entry {
     Entry {
         title: one_line(
@@ -168,7 +159,7 @@ fn topic_title(findings: &[Finding], topic: &str, question: &str) -> String {
     {
         return title;
     }
-    if let Some(name) = reflect::topic_name(topic).or_else(|| intent::topic_name(topic)) {
+    if let Some(name) = reflect::topic_name(topic).or_else(|| questions::topic_name(topic)) {
         return name.to_string();
     }
     // `open_point_N`: the quoted question from the item reads better than the question about it.

@@ -9,22 +9,24 @@ use std::path::Path;
 
 use crate::brief::BriefContext;
 use crate::subject::IntentFacts;
-use crate::subject::reflect::cap;
 
 use super::Finding;
-use super::classify::{Classification, ItemKind, classify};
+use super::classify::classify;
 use super::defs::{
     BARE_SHORT, Flag, Sources, bare_short_field, declares_flag, field_declares, in_test_code,
     may_define,
 };
 use super::intent_entries::{fact_entries, not_checked, title_and_lead};
-use super::item::Item;
+use super::item::{Item, has_word};
+use super::kind::{Classification, ItemKind};
 use super::names::{Name, NameKind, extract};
-use super::repo::RepoFacts;
-use super::search::{Found, Group, Hit, Search, search};
+use super::place::{is_doc, is_manifest, secondary};
+use super::reading::{BENCHMARKS, FLAG_CONVENTIONS, Located, Reading, SHORT_DECLS, same_package};
+use super::search::{Found, Group, Hit, search};
 use super::{Analysis, questions};
 
-pub(super) use super::item::has_word;
+/// The group of a clap attribute's bare `short` ([`BARE_SHORT`]).
+const BARE_SHORT_KEY: &str = "bare short";
 
 pub(super) fn facts(ctx: &BriefContext) -> IntentFacts {
     serde_json::from_value(ctx.subject.facts.clone()).unwrap_or_else(|_| IntentFacts {
@@ -32,125 +34,6 @@ pub(super) fn facts(ctx: &BriefContext) -> IntentFacts {
         title: ctx.subject.title.clone(),
         ..IntentFacts::default()
     })
-}
-
-/// Literals searched for alongside the names: how this repository defines command-line flags.
-pub(super) const FLAG_CONVENTIONS: &[&str] = &[
-    "#[arg(",
-    "#[clap(",
-    ".long(",
-    "add_argument(",
-    "@click.option(",
-    "Flags().",
-    "flag.String(",
-    ".option(",
-];
-
-/// Literals searched for alongside the names: where short flags are declared, to tell how many
-/// letters are taken.
-pub(super) const SHORT_DECLS: &[&str] = &[".short(", "short = '", "short='"];
-
-/// The group of a clap attribute's bare `short` ([`BARE_SHORT`]).
-const BARE_SHORT_KEY: &str = "bare short";
-
-/// Literals searched for alongside the names: how this repository declares benchmarks.
-pub(super) const BENCHMARKS: &[&str] = &["[[bench]]", "criterion_group!", "#[bench]"];
-
-/// Everything the interviewer learnt about one work item.
-pub(super) struct Reading<'a> {
-    pub facts: &'a IntentFacts,
-    pub item: Item<'a>,
-    pub class: Classification,
-    pub names: Vec<Located>,
-    pub search: Search,
-    pub repo: RepoFacts,
-    pub worktree: &'a Path,
-    /// Topics an earlier interview of this item left open, and those it answered (with the
-    /// line of the earlier document that records the answer).
-    pub previous_open: Vec<String>,
-    pub previous_answered: Vec<(String, String, u32)>,
-}
-
-/// A name from the item with what the repository holds of it.
-#[derive(Debug, Clone)]
-pub(super) struct Located {
-    pub name: Name,
-    /// Lines naming it (any spelling searched), in path order, at most 200.
-    pub hits: Vec<Hit>,
-    /// What the search counted of it, over every file (not only the kept lines).
-    pub count: Found,
-    /// Where it is defined or declared, when a line looks like it (the first of
-    /// `definitions`).
-    pub definition: Option<Hit>,
-    pub definitions: Vec<Hit>,
-}
-
-impl Located {
-    pub fn found(&self) -> bool {
-        !self.hits.is_empty()
-    }
-
-    pub fn in_tests(&self) -> Vec<&Hit> {
-        self.hits.iter().filter(|h| is_test(&h.path)).collect()
-    }
-
-    pub fn in_docs(&self) -> Vec<&Hit> {
-        self.hits.iter().filter(|h| is_doc(&h.path)).collect()
-    }
-
-    /// The source-code lines that name it (tests, documentation, manifests and other files
-    /// left out).
-    pub fn in_code(&self) -> Vec<&Hit> {
-        self.count.code.iter().collect()
-    }
-
-    /// `name` as the item wrote it, in backticks for a question.
-    pub fn shown(&self) -> String {
-        super::text::code_span(&cap(&self.name.text, 60))
-    }
-}
-
-pub(super) fn is_test(path: &str) -> bool {
-    crate::subject::reflect::is_test_path(path)
-}
-
-pub(super) fn is_doc(path: &str) -> bool {
-    let lower = path.to_lowercase();
-    lower.starts_with("docs/")
-        || lower.starts_with("doc/")
-        || [".md", ".txt", ".rst", ".adoc", ".1"]
-            .iter()
-            .any(|e| lower.ends_with(e))
-}
-
-/// Examples, benchmarks, tests and fuzz targets: where a name is used, not where it lives.
-pub(super) fn secondary(path: &str) -> bool {
-    path.split('/').any(|s| {
-        matches!(
-            s,
-            "examples" | "example" | "benches" | "fuzz" | "tests" | "test"
-        )
-    })
-}
-
-pub(super) fn is_manifest(path: &str) -> bool {
-    let file = path.rsplit('/').next().unwrap_or(path);
-    matches!(
-        file,
-        "Cargo.toml"
-            | "Cargo.lock"
-            | "package.json"
-            | "package-lock.json"
-            | "pyproject.toml"
-            | "setup.py"
-            | "setup.cfg"
-            | "go.mod"
-            | "go.sum"
-            | "requirements.txt"
-            | "yarn.lock"
-            | "pnpm-lock.yaml"
-            | "poetry.lock"
-    )
 }
 
 /// The spellings searched for one name: a crate `a-b` is `a_b` in code; a flag as written
@@ -180,12 +63,6 @@ fn field_key(name: &Name) -> Option<String> {
         Flag::Long(l) => Some(format!("{}:", l.replace('-', "_"))),
         Flag::Short(_) => None,
     }
-}
-
-/// Whether `a` and `b` name the same package (`a-b` is `a_b`, any case).
-pub(super) fn same_package(a: &str, b: &str) -> bool {
-    let norm = |s: &str| s.to_lowercase().replace('-', "_");
-    norm(a) == norm(b)
 }
 
 /// Read the item and the repository once: the whole basis of the questions and the entries.
@@ -539,25 +416,4 @@ fn capitalised(s: &str) -> String {
     c.next()
         .map(|f| f.to_uppercase().chain(c).collect())
         .unwrap_or_default()
-}
-
-/// The entry title of an answered intent topic.
-pub(super) fn topic_name(topic: &str) -> Option<&'static str> {
-    Some(match topic {
-        "kind" => "What kind of work item this is",
-        "acceptance_criteria" => "Acceptance criteria",
-        "scope" => "Scope",
-        "error_handling" => "Error handling",
-        "users" => "Users",
-        "data_format" => "Data and format",
-        "goal" => "Goal",
-        "vague_tbd" => "What is still to be decided",
-        "vague_fast" => "The performance target",
-        "vague_etc" => "The complete list",
-        "vague_maybe" => "Required or optional",
-        "vague_simple" => "What simple means here",
-        "vague_quality" => "The quality meant, concretely",
-        "vague_some" => "Which ones, and how many",
-        _ => return None,
-    })
 }

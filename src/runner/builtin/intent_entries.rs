@@ -6,9 +6,10 @@ use crate::protocol::limits::{MAX_CONTENT_CHARS, MAX_ENTRY_TITLE_CHARS};
 use crate::receipt::{Clarity, Entry};
 use crate::subject::reflect::{cap, counted};
 
-use super::classify::ItemKind;
-use super::intent::{Located, Reading, is_doc, is_test};
+use super::kind::ItemKind;
 use super::names::NameKind;
+use super::place::{is_doc, is_test};
+use super::reading::{Located, Reading};
 use super::search::Hit;
 use super::text::{code_span, line_exists, one_line};
 

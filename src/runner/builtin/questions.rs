@@ -4,10 +4,10 @@
 
 use super::Finding;
 use super::bank;
-use super::classify::ItemKind;
-use super::intent::{Located, Reading};
+use super::kind::ItemKind;
 use super::names::{self, NameKind};
-use super::text::{around, snippet};
+use super::reading::{Located, Reading};
+use super::text::{around, slug, snippet};
 
 pub(super) fn findings(r: &Reading) -> Vec<Finding> {
     if r.item.is_empty() {
@@ -29,21 +29,6 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
     out.extend(names_not_found(r));
     out.extend(vague(r));
     out
-}
-
-/// A topic id made from a name: lower case, `_` for anything else, at most 40 characters.
-pub(super) fn slug(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        let c = c.to_ascii_lowercase();
-        if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.ends_with('_') && !out.is_empty() {
-            out.push('_');
-        }
-    }
-    let out: String = out.trim_end_matches('_').chars().take(40).collect();
-    if out.is_empty() { "name".into() } else { out }
 }
 
 /// The item's own questions, each quoted whole; an "A or B?" question offers A and B.
@@ -184,7 +169,7 @@ fn refers(r: &Reading, l: &Located) -> bool {
                 "in",
             ]
             .iter()
-            .any(|w| super::intent::has_word(&lower, w))
+            .any(|w| super::item::has_word(&lower, w))
     })
 }
 
@@ -329,6 +314,27 @@ fn vague(r: &Reading) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// The entry title of an answered intent topic.
+pub(super) fn topic_name(topic: &str) -> Option<&'static str> {
+    Some(match topic {
+        "kind" => "What kind of work item this is",
+        "acceptance_criteria" => "Acceptance criteria",
+        "scope" => "Scope",
+        "error_handling" => "Error handling",
+        "users" => "Users",
+        "data_format" => "Data and format",
+        "goal" => "Goal",
+        "vague_tbd" => "What is still to be decided",
+        "vague_fast" => "The performance target",
+        "vague_etc" => "The complete list",
+        "vague_maybe" => "Required or optional",
+        "vague_simple" => "What simple means here",
+        "vague_quality" => "The quality meant, concretely",
+        "vague_some" => "Which ones, and how many",
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::subject::reflect::{
 
 use super::Finding;
 
-pub(super) use super::reflect_entries::{fact_entries, title_and_lead};
+pub(super) use super::reflect_entries::{base_name, fact_entries, title_and_lead};
 
 pub(super) fn facts(ctx: &BriefContext) -> ReflectFacts {
     serde_json::from_value(ctx.subject.facts.clone()).unwrap_or_else(|_| ReflectFacts {
@@ -244,11 +244,6 @@ pub(super) fn findings(f: &ReflectFacts) -> Vec<Finding> {
     out.push(Finding::new("went_well", 3, well).closing());
     out.push(Finding::new("do_differently", 3, differently).closing());
     out
-}
-
-/// The base as the range shows it: `v1.2.0` of `v1.2.0..81f8785a`.
-pub(super) fn base_name(f: &ReflectFacts) -> &str {
-    f.range.split("..").next().unwrap_or("the base")
 }
 
 /// The deleted file worth asking about: code (not docs, lockfiles, generated or vendored files,

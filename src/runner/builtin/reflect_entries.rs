@@ -3,13 +3,11 @@
 
 use std::path::Path;
 
-use crate::protocol::limits::MAX_SOURCES;
-use crate::receipt::Entry;
-use crate::subject::reflect::{CommitLine, FileEvent, ReflectFacts, counted};
+use crate::protocol::limits::{MAX_CONTENT_CHARS, MAX_ENTRY_TITLE_CHARS, MAX_SOURCES};
+use crate::receipt::{Clarity, Entry};
+use crate::subject::reflect::{CommitLine, FileEvent, ReflectFacts, cap, counted};
 
-use super::document::confirmed;
-use super::reflect::base_name;
-use super::text::{dedup, line_exists};
+use super::text::{dedup, line_exists, one_line};
 
 /// Items listed per entry at most; the rest is counted ("…and 3 more").
 const LISTED: usize = 5;
@@ -267,4 +265,19 @@ pub(in crate::runner::builtin) fn fact_entries(f: &ReflectFacts, worktree: &Path
         ));
     }
     out
+}
+
+/// A confirmed entry, its title and content cut to the receipt's limits.
+pub(super) fn confirmed(title: &str, content: String, sources: Vec<String>) -> Entry {
+    Entry {
+        title: one_line(title, MAX_ENTRY_TITLE_CHARS),
+        content: cap(&content, MAX_CONTENT_CHARS),
+        clarity: Clarity::Confirmed,
+        sources,
+    }
+}
+
+/// The base as the range shows it: `v1.2.0` of `v1.2.0..81f8785a`.
+pub(super) fn base_name(f: &ReflectFacts) -> &str {
+    f.range.split("..").next().unwrap_or("the base")
 }

@@ -318,10 +318,10 @@ const CODE_EXTS: &[&str] = &[
 
 impl Place {
     pub fn of(path: &str) -> Place {
-        if super::intent::is_test(path) {
+        if super::place::is_test(path) {
             return Place::Test;
         }
-        if super::intent::is_doc(path) {
+        if super::place::is_doc(path) {
             return Place::Doc;
         }
         let lower = path.to_lowercase();
@@ -348,7 +348,7 @@ impl Place {
         let code = file
             .rsplit_once('.')
             .is_some_and(|(_, ext)| CODE_EXTS.contains(&ext));
-        if code && !packaging && !super::intent::is_manifest(path) {
+        if code && !packaging && !super::place::is_manifest(path) {
             Place::Code
         } else {
             Place::Other

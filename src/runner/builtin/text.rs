@@ -116,3 +116,17 @@ pub(super) fn around(sentence: &str, word: &str, max: usize) -> String {
     }
     out
 }
+/// A topic id made from a name: lower case, `_` for anything else, at most 40 characters.
+pub(super) fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    let out: String = out.trim_end_matches('_').chars().take(40).collect();
+    if out.is_empty() { "name".into() } else { out }
+}

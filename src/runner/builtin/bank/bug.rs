@@ -11,7 +11,7 @@ pub(in crate::runner::builtin) fn bug(r: &Reading) -> Vec<Finding> {
         (l.contains("reproduc") || l.contains("still"))
             && ["head", "main", "master", "latest", "nightly", "git version"]
                 .iter()
-                .any(|w| super::super::intent::has_word(&l, w))
+                .any(|w| super::super::item::has_word(&l, w))
     });
     // What the documentation says comes first: if it is intended, the rest is moot.
     out.extend(documented(r));
@@ -81,7 +81,7 @@ pub(in crate::runner::builtin) fn bug(r: &Reading) -> Vec<Finding> {
             .filter(|h| {
                 !is_doc(&h.path)
                     && !is_test(&h.path)
-                    && !super::super::intent::secondary(&h.path)
+                    && !super::super::place::secondary(&h.path)
                     && !is_comment(&h.text)
             })
             .collect();
@@ -146,7 +146,7 @@ fn quoted_code(r: &Reading) -> Option<(u32, Hit)> {
             Some(
                 f.code
                     .iter()
-                    .filter(|h| !super::super::intent::secondary(&h.path) && !is_comment(&h.text))
+                    .filter(|h| !super::super::place::secondary(&h.path) && !is_comment(&h.text))
                     .map(move |h| (n, h))
                     .collect::<Vec<_>>(),
             )
@@ -211,7 +211,7 @@ fn named_versions(r: &Reading) -> Vec<Named> {
         };
         let good = ["works", "worked", "working", "fine", "last good", "used to"]
             .iter()
-            .any(|w| super::super::intent::has_word(&lower, w));
+            .any(|w| super::super::item::has_word(&lower, w));
         let bad = [
             "broken",
             "broke",
@@ -229,7 +229,7 @@ fn named_versions(r: &Reading) -> Vec<Named> {
             "before",
         ]
         .iter()
-        .any(|w| super::super::intent::has_word(&lower, w));
+        .any(|w| super::super::item::has_word(&lower, w));
         let verdict = match (good, bad) {
             (true, false) => Some(true),
             (false, true) => Some(false),
@@ -434,7 +434,7 @@ fn documented_limit(r: &Reading) -> Option<Finding> {
             let h = l.hits.iter().find(|h| {
                 !is_doc(&h.path)
                     && !is_test(&h.path)
-                    && !super::super::intent::secondary(&h.path)
+                    && !super::super::place::secondary(&h.path)
                     && is_comment(&h.text)
                     && denies(&h.text.to_lowercase(), &actions)
             })?;
@@ -488,7 +488,7 @@ fn documented(r: &Reading) -> Option<Finding> {
             return None;
         }
         let def = l.definitions.iter().find(|d| {
-            !is_doc(&d.path) && !is_test(&d.path) && !super::super::intent::is_manifest(&d.path)
+            !is_doc(&d.path) && !is_test(&d.path) && !super::super::place::is_manifest(&d.path)
         })?;
         let text = super::super::repo::read_text(r.worktree, &def.path)?;
         let above: Vec<&str> = text

@@ -215,7 +215,7 @@ fn call_sites(topic: &str, l: &Located, code: &[&Hit]) -> Finding {
 /// manifests or lockfiles already have or that the item lists itself (a list item or a
 /// registry link) — in the item's order, the ones already locked never cut by the cap.
 pub(in crate::runner::builtin) fn candidates<'r>(r: &'r Reading) -> Vec<&'r Located> {
-    if r.class.kind != super::super::classify::ItemKind::Dependency {
+    if r.class.kind != super::super::kind::ItemKind::Dependency {
         return Vec::new();
     }
     let old = replaced(r).map(|l| l.name.text.clone());

@@ -18,7 +18,7 @@ pub(in crate::runner::builtin) fn docs(r: &Reading) -> Vec<Finding> {
         .into_iter()
         .filter(|l| l.name.kind == NameKind::Ident)
         .filter_map(|l| Some((l, l.definition.as_ref()?)))
-        .filter(|(_, d)| !is_doc(&d.path) && !super::super::intent::is_manifest(&d.path))
+        .filter(|(_, d)| !is_doc(&d.path) && !super::super::place::is_manifest(&d.path))
         .collect();
     let mut places: Vec<String> = defined
         .iter()
@@ -234,13 +234,13 @@ fn comparison(r: &Reading) -> Option<Finding> {
     let title = r.facts.title.to_lowercase();
     let at = if TERMS
         .iter()
-        .any(|t| super::super::intent::has_word(&title, t))
+        .any(|t| super::super::item::has_word(&title, t))
     {
         "The title".to_string()
     } else {
         let (n, _) = r.item.sentences.iter().find(|(_, s)| {
             let l = s.to_lowercase();
-            TERMS.iter().any(|t| super::super::intent::has_word(&l, t)) || factor(&l)
+            TERMS.iter().any(|t| super::super::item::has_word(&l, t)) || factor(&l)
         })?;
         format!("Line {n}")
     };
@@ -311,13 +311,13 @@ fn workload_and_machine(r: &Reading) -> Option<Finding> {
                 w[0].chars().any(|c| c.is_ascii_digit())
                     && w[1].trim_matches(|c: char| !c.is_alphanumeric()) == *u
             })
-            || (*u == "empty" && super::super::intent::has_word(&all, u))
+            || (*u == "empty" && super::super::item::has_word(&all, u))
     });
     let machine = ["cores", "core", "threads", "cpus", "cpu"].iter().any(|w| {
-        super::super::intent::has_word(&all, w) && all.contains(|c: char| c.is_ascii_digit())
+        super::super::item::has_word(&all, w) && all.contains(|c: char| c.is_ascii_digit())
     }) && ["cores", "threads", "cpus"]
         .iter()
-        .any(|w| super::super::intent::has_word(&all, w));
+        .any(|w| super::super::item::has_word(&all, w));
     let missing: Vec<&str> = [
         (!sized).then_some("how large the input is"),
         (!machine).then_some("how many cores the machine has"),

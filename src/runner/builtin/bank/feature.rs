@@ -364,7 +364,7 @@ fn short_flag(r: &Reading) -> Option<Finding> {
 /// The short letters the repository's non-test code declares (`.short('x')`, `short = 'x'`).
 fn short_letters(r: &Reading) -> Vec<char> {
     let mut letters: Vec<char> = Vec::new();
-    for decl in super::super::intent::SHORT_DECLS {
+    for decl in super::super::reading::SHORT_DECLS {
         let Some(found) = r.search.get(decl) else {
             continue;
         };

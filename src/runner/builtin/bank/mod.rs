@@ -4,13 +4,12 @@
 //! relates to the flags and code it names — with the existing convention as the recommendation.
 
 use super::Finding;
-use super::intent::{
-    BENCHMARKS, FLAG_CONVENTIONS, Located, Reading, is_doc, is_test, same_package,
-};
 use super::names::NameKind;
-use super::questions::slug;
+use super::place::{is_doc, is_test};
+use super::reading::{BENCHMARKS, FLAG_CONVENTIONS, Located, Reading, same_package};
 use super::repo::{lock_parents, tag_for};
 use super::search::{Hit, has_name};
+use super::text::slug;
 use crate::subject::reflect::counted;
 
 /// `a:1, b:2, c:3` for the first `n` hits.
@@ -124,7 +123,7 @@ pub(super) fn proposed(r: &Reading, l: &Located) -> bool {
                 "provide",
             ]
             .iter()
-            .any(|w| super::intent::has_word(&lower, w))
+            .any(|w| super::item::has_word(&lower, w))
     })
 }
 
