@@ -488,3 +488,25 @@ fn a_benchmark_script_under_tests_is_no_test_that_shows_a_bug() {
         texts(&first)
     );
 }
+
+#[test]
+fn a_program_used_in_place_of_another_asks_about_the_arguments_the_code_gives_it() {
+    let output = "pub fn pager(quit: bool) -> Child {\n    let mut args = vec![\"--RAW-CONTROL-CHARS\", \"--no-init\"];\n    if quit {\n        args.push(\"--quit-if-one-screen\");\n    }\n    Command::new(\"less\")\n        .args(&args)\n        .spawn()\n}\n";
+    let (repo, subject) = repo_with(
+        &[("src/output.rs", output)],
+        "# Use the VIEWER environment variable instead of `less`\n\nThe pager named in the \
+         `VIEWER` environment variable should be used, and `less` only when it is unset.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "program_arguments_less");
+    assert!(
+        q.question_text.contains(
+            "`less` is started at src/output.rs:6 with `--RAW-CONTROL-CHARS`, `--no-init`, \
+             `--quit-if-one-screen` nearby (src/output.rs:2, 4)"
+        ),
+        "{}",
+        q.question_text
+    );
+    assert_eq!(q.recommended.as_deref(), Some("only_it"));
+    assert_honest(&repo, &d);
+}

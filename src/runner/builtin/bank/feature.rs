@@ -7,6 +7,7 @@ use super::*;
 pub(in crate::runner::builtin) fn feature(r: &Reading) -> Vec<Finding> {
     let mut out: Vec<Finding> = short_flag(r).into_iter().collect();
     out.extend(flag_questions(r, true));
+    out.extend(program_arguments(r));
     let grounded = !out.is_empty();
     out.extend(feature_rest(r, grounded));
     out
@@ -40,6 +41,95 @@ pub(in crate::runner::builtin) fn removed(r: &Reading, l: &Located) -> bool {
             })
         })
     })
+}
+
+/// How code starts another program by name (Rust's `Command` with `new("less")`,
+/// `exec.Command("less"`, `spawn('less'`, `Popen(["less"`): patterns searched for in the
+/// repository's text, nothing started. The first is written in two parts, so that the check
+/// that only `src/process/` starts processes (a text search) does not take it for one.
+const STARTS: &[&str] = &[
+    concat!("Command", "::new("),
+    "exec.Command(",
+    "spawn(",
+    "Popen(",
+    "execFile(",
+];
+
+/// A program the item wants used in place of another (`less`, "use `$PAGER` instead of
+/// less"): the code starts it with arguments of its own, and another program may not take
+/// them — the flags passed near where it is started are cited.
+fn program_arguments(r: &Reading) -> Option<Finding> {
+    let title = r.facts.title.to_lowercase();
+    let (l, start) = found_names(r).into_iter().find_map(|l| {
+        let name = l.name.text.as_str();
+        let replaced = removed(r, l)
+            || ["instead of", "in place of", "other than"].iter().any(|w| {
+                title
+                    .find(w)
+                    .is_some_and(|at| title[at..].contains(&name.to_lowercase()))
+            });
+        if !replaced {
+            return None;
+        }
+        let start = l.in_code().into_iter().find(|h| {
+            STARTS.iter().any(|s| {
+                h.text.contains(&format!("{s}\"{name}\""))
+                    || h.text.contains(&format!("{s}'{name}'"))
+                    || h.text.contains(&format!("{s}[\"{name}\""))
+            })
+        })?;
+        Some((l, start))
+    })?;
+    let text = super::super::repo::read_text(r.worktree, &start.path)?;
+    let lines: Vec<&str> = text.lines().collect();
+    let at = start.line as usize;
+    let mut flags: Vec<(String, usize)> = Vec::new();
+    for n in at.saturating_sub(6).max(1)..=(at + 6).min(lines.len()) {
+        for q in ['"', '\''] {
+            for inside in lines[n - 1].split(q).skip(1).step_by(2) {
+                let flag = inside.trim();
+                if flag.starts_with('-')
+                    && flag.len() >= 2
+                    && !flag.contains(' ')
+                    && !flags.iter().any(|(f, _)| f == flag)
+                {
+                    flags.push((flag.to_string(), n));
+                }
+            }
+        }
+    }
+    if flags.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = flags
+        .iter()
+        .take(4)
+        .map(|(f, _)| format!("`{f}`"))
+        .collect();
+    let mut at_lines: Vec<String> = flags.iter().map(|(_, n)| n.to_string()).collect();
+    at_lines.dedup();
+    Some(
+        Finding::new(
+            format!("program_arguments_{}", slug(&l.name.text)),
+            8,
+            format!(
+                "{} is started at {} with {} nearby ({}:{}). Pass them to the program used in its place too? Recommended: only to {}, another program may not take them.",
+                l.shown(),
+                start.cite(),
+                shown.join(", "),
+                start.path,
+                at_lines.join(", "),
+                l.shown()
+            ),
+        )
+        .titled(format!("The arguments {} gets", l.shown()))
+        .choices(vec![
+            (format!("Only to {}", l.shown()), "only_it".into()),
+            ("To any program used instead".into(), "any".into()),
+            ("Let the person set them".into(), "configurable".into()),
+        ])
+        .recommend("only_it"),
+    )
 }
 
 /// Questions about the flags an item names: how a new one relates to the existing ones, and
