@@ -256,27 +256,29 @@ fn vague(r: &Reading) -> Vec<Finding> {
             "if possible",
         ]
         .contains(&t);
-        out.push(
-            Finding::new(
-                "vague_maybe",
-                6,
-                format!(
-                    "Line {n} says \"{t}\": \"{}\". Is that part required?{}",
-                    around(&snippet(s, usize::MAX), t, 100),
-                    if optional {
-                        " Recommended: later, the item itself makes it optional."
-                    } else {
-                        ""
-                    }
-                ),
-            )
-            .options(&[
-                ("Required", "required"),
-                ("Nice to have, later", "follow_up"),
-                ("Not needed", "not_needed"),
-            ])
-            .recommend(if optional { "follow_up" } else { "" }),
-        );
+        let f = Finding::new(
+            "vague_maybe",
+            6,
+            format!(
+                "Line {n} says \"{t}\": \"{}\". Is that part required?{}",
+                around(&snippet(s, usize::MAX), t, 100),
+                if optional {
+                    " Recommended: later, the item itself makes it optional."
+                } else {
+                    ""
+                }
+            ),
+        )
+        .options(&[
+            ("Required", "required"),
+            ("Nice to have, later", "follow_up"),
+            ("Not needed", "not_needed"),
+        ]);
+        out.push(if optional {
+            f.recommend("follow_up")
+        } else {
+            f
+        });
     }
     if matches!(r.class.kind, ItemKind::Feature | ItemKind::Docs) {
         if let Some((n, _, t)) = item.first_sentence(&[
