@@ -792,3 +792,40 @@ fn repacking_the_object_store_is_a_git_metadata_change() {
     assert_eq!(g.code, 3, "{}", g.stderr);
     assert!(g.has("git_metadata", "objects/pack/"), "{:#}", g.json);
 }
+
+/// A `git gc --auto` that a commit started in the background, holding `gc.pid` until the test
+/// says go, then writing an object (as its repacking would): a turn waits for it instead of
+/// taking its writes for the runner's.
+#[test]
+fn a_turn_waits_for_gits_own_gc_before_its_snapshot() {
+    use crate::util::{Interview, wait_until};
+    use std::time::Duration;
+    let repo = TempRepo::new();
+    let go = repo.scratch("gc-go");
+    let mut gc = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(
+            r#"echo "$$ $(hostname)" > .git/gc.pid
+n=0
+while [ ! -f "$GO" ] && [ "$n" -lt 600 ]; do sleep 0.05; n=$((n + 1)); done
+echo "an object gc writes" | git hash-object -w --stdin >/dev/null
+rm .git/gc.pid"#,
+        )
+        .env("GO", &go)
+        .current_dir(repo.path())
+        .spawn()
+        .unwrap();
+    let pid_file = repo.path().join(".git/gc.pid");
+    wait_until(Duration::from_secs(30), "gc.pid", || pid_file.exists());
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
+        .without_sandbox()
+        .out("-")
+        .at_terminal();
+    pty.expect("Waiting for git's own work on its store (git gc, pid");
+    std::fs::write(&go, "").unwrap();
+    let (code, screen) = pty.finish();
+    assert!(gc.wait().unwrap().success());
+    assert_eq!(code, 0, "{screen}");
+    assert!(!screen.contains("changed the repository"), "{screen}");
+}

@@ -6,6 +6,7 @@
 //!
 //! Not for: deciding what to do about a change (the session applies the `--on-change` policy).
 
+mod busy;
 mod case;
 mod config;
 mod diff;
@@ -36,6 +37,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use busy::{WAIT_LIMIT as GIT_WAIT_LIMIT, wait_for_git};
 pub use files::FileDigest;
 pub use hooks::{Hooks, HooksDir};
 pub use index::IndexEntry;

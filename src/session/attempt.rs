@@ -55,6 +55,15 @@ impl Session<'_> {
             r#final: final_turn,
             retry: self.state.retry_count,
         })?;
+        // `git gc --auto` or `git maintenance` that a commit just started: its repacking would
+        // look like the runner's writes.
+        let common_dir = self.repo.common_dir.clone();
+        let person = &mut self.person;
+        if !crate::guard::wait_for_git(&common_dir, crate::guard::GIT_WAIT_LIMIT, &mut |s| {
+            person.say(s)
+        }) {
+            return Err(self.abort("interrupted before the runner started turn {turn}", turn));
+        }
         crate::guard::save_restore_copies(&scope, &files.restore)
             .map_err(|e| Error::Guard(format!("cannot keep copies before turn {turn}: {e}")))?;
         // A signal during a snapshot ends the session as aborted (exit 130), as during the runner.
