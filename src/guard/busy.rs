@@ -18,8 +18,10 @@ const GC_PID_STALE: Duration = Duration::from_secs(12 * 3600);
 const MAINTENANCE_LOCK_STALE: Duration = Duration::from_secs(600);
 
 /// What git is doing to the store of `common_dir` right now, in words for the person: `git gc`
-/// while `gc.pid` names a live process of this machine, `git maintenance` while its lock is
-/// fresh. Links are not followed: git writes both as plain files.
+/// while `gc.pid` (younger than git's own 12 hours) names a process alive here — its host name
+/// is not compared, so another machine's gc on a shared repository is not waited for — and
+/// `git maintenance` while its lock is fresh. Links are not followed: git writes both as plain
+/// files.
 pub fn git_at_work(common_dir: &Path) -> Option<String> {
     let young = |path: &Path, limit: Duration| {
         std::fs::symlink_metadata(path)
