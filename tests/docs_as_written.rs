@@ -233,20 +233,7 @@ impl Person {
     /// Run `line` at a terminal, answering as a person: yes at the gate, words to every
     /// question, A at every decision; `(exit code, screen)`.
     fn at_terminal(&self, dir: &Path, line: &str) -> (i32, String) {
-        use expectrl::{Expect, Regex};
-        let mut pty = Pty::command(self.command(dir, line));
-        let pattern = r"(\[Y\] Answer questions now|Q&A Progress|Choose A, B)[\s\S]*?(> |: )";
-        while let Ok(found) = pty.session.expect(Regex(pattern)) {
-            let reply = match found.get(1).unwrap_or_default() {
-                b"[Y] Answer questions now" => "y",
-                b"Q&A Progress" => "the analysts",
-                _ => "A",
-            };
-            if pty.session.send_line(reply).is_err() {
-                break;
-            }
-        }
-        pty.finish()
+        Pty::command(self.command(dir, line)).answer_as_a_person()
     }
 }
 

@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::util::mock_chat::{KEY, MockChat, Step};
+use crate::util::mock_model::wire;
 use crate::util::*;
 
 const ASK: &str = r#"{"receipt":"ask","version":1,"questions":[{"topic":"deployment_target","question_text":"Where will this service run?","severity":7,"options":[{"label":"Kubernetes","value":"k8s"},{"label":"One VM","value":"vm"}],"recommended":"k8s"}]}"#;
@@ -14,26 +15,6 @@ const DONE: &str = r#"{"receipt":"done","version":1,"title":"Intent of the CSV e
 
 const ANSWERS: &str =
     r#"{ "interview_answers": 1, "gate": "y", "answers": { "deployment_target": "2" } }"#;
-
-/// `strict` in the wire form: both forms' fields, the other form's and omitted ones `null`.
-fn wire(strict: &str) -> Value {
-    let mut v: Value = serde_json::from_str(strict).unwrap();
-    for key in ["questions", "title", "summary", "entries"] {
-        if v.get(key).is_none() {
-            v[key] = Value::Null;
-        }
-    }
-    if let Some(qs) = v["questions"].as_array_mut() {
-        for q in qs {
-            for key in ["options", "recommended"] {
-                if q.get(key).is_none() {
-                    q[key] = Value::Null;
-                }
-            }
-        }
-    }
-    v
-}
 
 fn call(name: &str, args: Value) -> (String, String) {
     (name.to_string(), args.to_string())

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use crate::util::mock_model::{MockModel, Reply, Rule};
+use crate::util::mock_model::{MockModel, Reply, Rule, wire};
 use crate::util::*;
 
 /// A real CLI, pinned to the version its preset was checked with.
@@ -154,33 +154,6 @@ fn install(cli: &RealCli) -> PathBuf {
 const ASK: &str = r#"{"receipt":"ask","version":1,"questions":[{"topic":"deployment_target","question_text":"Where will this service run?","severity":7,"options":[{"label":"Kubernetes","value":"k8s"},{"label":"One VM","value":"vm"}],"recommended":"k8s"}]}"#;
 
 const DONE: &str = r#"{"receipt":"done","version":1,"title":"Intent of the CSV export","summary":"The export runs on one VM.","entries":[{"title":"It runs on one VM","content":"The person chose one VM over Kubernetes.","clarity":"declared-by-user","sources":["qa:deployment_target"]},{"title":"The repository has a README","content":"It starts with a title.","clarity":"confirmed","sources":["README.md:1"]}]}"#;
-
-/// `strict` in the wire form: both forms' fields, the other form's and omitted ones `null`.
-fn wire(strict: &str) -> Value {
-    let mut v: Value = serde_json::from_str(strict).unwrap();
-    for key in ["questions", "title", "summary", "entries"] {
-        if v.get(key).is_none() {
-            v[key] = Value::Null;
-        }
-    }
-    if let Some(qs) = v["questions"].as_array_mut() {
-        for q in qs {
-            for key in ["options", "recommended"] {
-                if q.get(key).is_none() {
-                    q[key] = Value::Null;
-                }
-            }
-        }
-    }
-    if let Some(es) = v["entries"].as_array_mut() {
-        for e in es {
-            if e.get("sources").is_none() {
-                e["sources"] = Value::Null;
-            }
-        }
-    }
-    v
-}
 
 /// Turn 1 asks; once the brief carries the answer to `deployment_target`, turn 2 finishes.
 fn rules(ask: Value, done: Value) -> Vec<Rule> {

@@ -377,25 +377,6 @@ fn shell(repo: &TempRepo, dir: &std::path::Path, line: &str) -> std::process::Ou
         .unwrap()
 }
 
-/// Answer a whole interview at the terminal as a person would: every question in words, the
-/// consent with A.
-fn interview_at_terminal(mut pty: crate::util::Pty) {
-    use expectrl::{Expect, Regex};
-    let pattern = r"(\[Y\] Answer questions now|Q&A Progress|Choose A, B)[\s\S]*?(> |: )";
-    while let Ok(found) = pty.session.expect(Regex(pattern)) {
-        let reply = match found.get(1).unwrap_or_default() {
-            b"[Y] Answer questions now" => "y",
-            b"Q&A Progress" => "the analysts",
-            _ => "A",
-        };
-        if pty.session.send_line(reply).is_err() {
-            break;
-        }
-    }
-    let (code, screen) = pty.finish();
-    assert_eq!(code, 0, "{screen}");
-}
-
 #[test]
 fn the_readmes_record_and_replay_lines_work_as_written() {
     let record = readme_line("interview answers ");
@@ -417,7 +398,9 @@ fn the_readmes_record_and_replay_lines_work_as_written() {
     repo.git(&["add", "-A"]);
     repo.git(&["commit", "-q", "-m", "work item 42"]);
     // A person answers at the terminal, then a reflect session is the latest one.
-    interview_at_terminal(crate::util::Pty::spawn(&repo, &["intent", "42"], &[]));
+    let (code, screen) =
+        crate::util::Pty::spawn(&repo, &["intent", "42"], &[]).answer_as_a_person();
+    assert_eq!(code, 0, "{screen}");
     Interview::reflect(&repo, "HEAD")
         .answers(r#"{ "interview_answers": 1, "gate": "n" }"#)
         .yes()

@@ -7,7 +7,7 @@
 //! request only when the test releases it. Binds 127.0.0.1 on a free port; stops by itself after
 //! 10 minutes.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::mock_model::openai_strict_problems;
+use super::mock_model::{HttpRequest, openai_strict_problems, read_request};
 
 /// The key the mock expects as `Authorization: Bearer …`.
 pub const KEY: &str = "sk-test-mock";
@@ -143,29 +143,15 @@ impl Drop for MockChat {
 fn answer(stream: TcpStream, script: &Mutex<Script>, log: &Mutex<Vec<Seen>>) {
     let _ = stream.set_nonblocking(false);
     let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut line = String::new();
-    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+    let Some(HttpRequest {
+        method,
+        path,
+        authorization: auth,
+        body,
+    }) = read_request(&stream)
+    else {
         return;
-    }
-    let mut parts = line.split_whitespace();
-    let (method, path) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    let (mut length, mut auth) = (0usize, String::new());
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header).unwrap_or(0) == 0 || header == "\r\n" {
-            break;
-        }
-        let lower = header.to_ascii_lowercase();
-        if let Some(v) = lower.strip_prefix("content-length:") {
-            length = v.trim().parse().unwrap_or(0);
-        }
-        if lower.starts_with("authorization:") {
-            auth = header["authorization:".len()..].trim().to_string();
-        }
-    }
-    let mut body = vec![0; length];
-    let _ = reader.read_exact(&mut body);
+    };
     let parsed: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let (status, kind, payload, refused) = if method != "POST" || path != "/v1/chat/completions" {
         let m = format!("Invalid URL ({method} {path})");

@@ -120,48 +120,12 @@ impl Drop for MockModel {
 
 fn serve(stream: TcpStream, rules: &[Rule], log: &Mutex<Vec<Request>>, delay: Duration) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut line = String::new();
-    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+    let Some(HttpRequest {
+        method, path, body, ..
+    }) = read_request(&stream)
+    else {
         return;
-    }
-    let mut parts = line.split_whitespace();
-    let method = parts.next().unwrap_or("").to_string();
-    let path = parts.next().unwrap_or("").to_string();
-    let mut length = 0usize;
-    let mut chunked = false;
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header).unwrap_or(0) == 0 || header == "\r\n" {
-            break;
-        }
-        let lower = header.to_ascii_lowercase();
-        if let Some(v) = lower.strip_prefix("content-length:") {
-            length = v.trim().parse().unwrap_or(0);
-        }
-        if lower.starts_with("transfer-encoding:") && lower.contains("chunked") {
-            chunked = true;
-        }
-    }
-    let mut body = Vec::new();
-    if chunked {
-        loop {
-            let mut size = String::new();
-            if reader.read_line(&mut size).unwrap_or(0) == 0 {
-                break;
-            }
-            let n = usize::from_str_radix(size.trim().split(';').next().unwrap_or("0"), 16)
-                .unwrap_or(0);
-            let mut chunk = vec![0; n + 2];
-            if n == 0 || reader.read_exact(&mut chunk).is_err() {
-                break;
-            }
-            body.extend_from_slice(&chunk[..n]);
-        }
-    } else {
-        body.resize(length, 0);
-        let _ = reader.read_exact(&mut body);
-    }
+    };
     let body = String::from_utf8_lossy(&body).into_owned();
     let parsed: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
     let rule = rules
@@ -679,4 +643,95 @@ fn the_mock_accepts_the_wire_schema_of_each_family() {
         "{:?}",
         openai_strict_problems(&schema(Family::OpenAi), "$", true)
     );
+}
+
+/// `strict` in the wire form: both forms' fields, the other form's and omitted ones `null`.
+pub fn wire(strict: &str) -> Value {
+    let mut v: Value = serde_json::from_str(strict).unwrap();
+    for key in ["questions", "title", "summary", "entries"] {
+        if v.get(key).is_none() {
+            v[key] = Value::Null;
+        }
+    }
+    if let Some(qs) = v["questions"].as_array_mut() {
+        for q in qs {
+            for key in ["options", "recommended"] {
+                if q.get(key).is_none() {
+                    q[key] = Value::Null;
+                }
+            }
+        }
+    }
+    if let Some(es) = v["entries"].as_array_mut() {
+        for e in es {
+            if e.get("sources").is_none() {
+                e["sources"] = Value::Null;
+            }
+        }
+    }
+    v
+}
+
+/// One HTTP/1.1 request as a mock server reads it.
+pub struct HttpRequest {
+    pub method: String,
+    pub path: String,
+    /// The `Authorization` header's value, empty when there is none.
+    pub authorization: String,
+    /// The body, by `Content-Length` or chunked.
+    pub body: Vec<u8>,
+}
+
+/// Read one request from `stream`; `None` when the client sent nothing.
+pub fn read_request(stream: &TcpStream) -> Option<HttpRequest> {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        return None;
+    }
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or("").to_string();
+    let path = parts.next().unwrap_or("").to_string();
+    let (mut length, mut chunked, mut authorization) = (0usize, false, String::new());
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header).unwrap_or(0) == 0 || header == "\r\n" {
+            break;
+        }
+        let lower = header.to_ascii_lowercase();
+        if let Some(v) = lower.strip_prefix("content-length:") {
+            length = v.trim().parse().unwrap_or(0);
+        }
+        if lower.starts_with("transfer-encoding:") && lower.contains("chunked") {
+            chunked = true;
+        }
+        if lower.starts_with("authorization:") {
+            authorization = header["authorization:".len()..].trim().to_string();
+        }
+    }
+    let mut body = Vec::new();
+    if chunked {
+        loop {
+            let mut size = String::new();
+            if reader.read_line(&mut size).unwrap_or(0) == 0 {
+                break;
+            }
+            let n = usize::from_str_radix(size.trim().split(';').next().unwrap_or("0"), 16)
+                .unwrap_or(0);
+            let mut chunk = vec![0; n + 2];
+            if n == 0 || reader.read_exact(&mut chunk).is_err() {
+                break;
+            }
+            body.extend_from_slice(&chunk[..n]);
+        }
+    } else {
+        body.resize(length, 0);
+        let _ = reader.read_exact(&mut body);
+    }
+    Some(HttpRequest {
+        method,
+        path,
+        authorization,
+        body,
+    })
 }

@@ -127,6 +127,24 @@ impl Pty {
         let _ = self.session.get_process().wait();
     }
 
+    /// Answer a whole interview as a person would — yes at the gate, words to every question, A
+    /// at every decision — until the program ends; its exit code and what it showed last.
+    pub fn answer_as_a_person(mut self) -> (i32, String) {
+        use expectrl::{Expect, Regex};
+        let pattern = r"(\[Y\] Answer questions now|Q&A Progress|Choose A, B)[\s\S]*?(> |: )";
+        while let Ok(found) = self.session.expect(Regex(pattern)) {
+            let reply = match found.get(1).unwrap_or_default() {
+                b"[Y] Answer questions now" => "y",
+                b"Q&A Progress" => "the analysts",
+                _ => "A",
+            };
+            if self.session.send_line(reply).is_err() {
+                break;
+            }
+        }
+        self.finish()
+    }
+
     /// Read the rest of the output and return it with the exit code.
     pub fn finish(mut self) -> (i32, String) {
         use expectrl::Expect;
