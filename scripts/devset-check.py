@@ -74,7 +74,7 @@ def files(root):
 
 
 def has_name(line, name):
-    """The interviewer's whole-word rule (src/runner/builtin/search.rs `has_name`)."""
+    """The interviewer's whole-word rule (src/interviewer/builtin/search.rs `has_name`)."""
     start = 0
     while True:
         at = line.find(name, start)

@@ -2,6 +2,7 @@
 //! of `src/` is named there and every test module in tests/README.md; every top-level module has
 //! a row in the page's table of who may use whom, the code keeps it and the table has no circle;
 //! no circle of imports between the files of `src/` (`architecture/imports.rs`);
+//! `src/runner/` holds no interviewer (those are `src/interviewer/`'s, below the runner);
 //! only the command layer sees clap and returns exit codes; every child process is spawned in
 //! `src/process/`, `/proc` is read only behind `src/sys/`; test hooks stay out of release
 //! builds; an `unsafe` block without a `// SAFETY:` comment is denied; no file outgrows its room,
@@ -121,49 +122,125 @@ fn crate_references(code: &str) -> BTreeSet<String> {
 
 /// Pairs no layer may ever use (the table this test started with): data flows subject → brief →
 /// runner → receipt → person → document, with the guard, the sandbox and process control below
-/// all of them. The page's table (below) must forbid each of them too.
+/// all of them. An interviewer (a program the runner starts) sits below the runner and sees only
+/// what a runner is handed: never the runner, the session, the guard, the sandbox or process
+/// control. The page's table (below) must forbid each of them too.
 const FORBIDDEN: &[(&str, &[&str])] = &[
     (
         "error",
         &[
-            "ask", "session", "command", "runner", "guard", "subject", "receipt", "brief",
-            "document", "sandbox", "process",
+            "ask",
+            "session",
+            "command",
+            "runner",
+            "interviewer",
+            "guard",
+            "subject",
+            "receipt",
+            "brief",
+            "document",
+            "sandbox",
+            "process",
         ],
     ),
     (
         "process",
         &[
-            "session", "ask", "command", "runner", "subject", "guard", "receipt", "brief",
+            "session",
+            "ask",
+            "command",
+            "runner",
+            "interviewer",
+            "subject",
+            "guard",
+            "receipt",
+            "brief",
             "document",
         ],
     ),
     (
         "sandbox",
         &[
-            "session", "ask", "command", "runner", "subject", "brief", "receipt", "document",
+            "session",
+            "ask",
+            "command",
+            "runner",
+            "interviewer",
+            "subject",
+            "brief",
+            "receipt",
+            "document",
         ],
     ),
     (
         "guard",
         &[
-            "session", "ask", "command", "runner", "subject", "brief", "receipt", "document",
+            "session",
+            "ask",
+            "command",
+            "runner",
+            "interviewer",
+            "subject",
+            "brief",
+            "receipt",
+            "document",
         ],
     ),
     (
         "protocol",
-        &["session", "ask", "command", "runner", "guard", "subject"],
+        &[
+            "session",
+            "ask",
+            "command",
+            "runner",
+            "interviewer",
+            "guard",
+            "subject",
+        ],
     ),
     (
         "receipt",
         &[
-            "session", "ask", "command", "runner", "guard", "brief", "document",
+            "session",
+            "ask",
+            "command",
+            "runner",
+            "interviewer",
+            "guard",
+            "brief",
+            "document",
         ],
     ),
-    ("ask", &["session", "command", "runner", "guard"]),
-    ("subject", &["session", "ask", "command", "runner", "guard"]),
-    ("brief", &["session", "command", "runner", "guard"]),
+    (
+        "ask",
+        &["session", "command", "runner", "interviewer", "guard"],
+    ),
+    (
+        "subject",
+        &[
+            "session",
+            "ask",
+            "command",
+            "runner",
+            "interviewer",
+            "guard",
+        ],
+    ),
+    (
+        "brief",
+        &["session", "command", "runner", "interviewer", "guard"],
+    ),
+    (
+        "interviewer",
+        &[
+            "session", "command", "runner", "guard", "sandbox", "process", "ask",
+        ],
+    ),
     ("runner", &["session", "command"]),
-    ("document", &["session", "command", "runner", "guard"]),
+    (
+        "document",
+        &["session", "command", "runner", "interviewer", "guard"],
+    ),
     ("session", &["command"]),
 ];
 
@@ -481,6 +558,55 @@ fn every_child_process_is_spawned_in_the_process_module() {
     assert!(
         wrong.is_empty(),
         "processes spawned outside src/process/: {wrong:?}"
+    );
+}
+
+/// `src/runner/` starts runners and holds none: no file of it takes a turn as a runner does
+/// (reads the brief or the turn's environment, writes a receipt); the programs the tool starts
+/// as runners live in `src/interviewer/`, and `interview runner NAME` reaches only them.
+#[test]
+fn the_runner_room_holds_no_interviewer() {
+    let mut wrong = Vec::new();
+    for file in rust_files(&root().join("src/runner")) {
+        let rel = rel(&file);
+        if is_test_file(&rel) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = non_test_code(&text);
+        // What only a runner's side of the protocol reads: the turn's variables, the brief as
+        // data, and what writes a receipt.
+        for needle in [
+            "env::BRIEF",
+            "env::CONTEXT",
+            "env::RECEIPT",
+            "env::OUT",
+            "INTERVIEW_BRIEF",
+            "INTERVIEW_CONTEXT",
+            "INTERVIEW_RECEIPT",
+            "INTERVIEW_OUT",
+            "BriefContext",
+            "receipt_json",
+        ] {
+            if code.contains(needle) {
+                wrong.push(format!("src/{rel}: {needle}"));
+            }
+        }
+    }
+    let command = std::fs::read_to_string(root().join("src/command/runner.rs")).unwrap();
+    let reached = crate_references(non_test_code(&command));
+    for used in &reached {
+        if used != "interviewer" && used != "error" {
+            wrong.push(format!("src/command/runner.rs uses crate::{used}"));
+        }
+    }
+    if !reached.contains("interviewer") {
+        wrong.push("src/command/runner.rs does not start crate::interviewer".into());
+    }
+    assert!(
+        wrong.is_empty(),
+        "an interviewer's part outside src/interviewer/:\n{}",
+        wrong.join("\n")
     );
 }
 

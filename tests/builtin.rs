@@ -499,8 +499,8 @@ proptest::proptest! {
             rounds: Vec::new(),
             replayed: false,
         };
-        let receipt = interview::runner::builtin::decide(&ctx, repo.path());
-        let json = interview::runner::builtin::receipt_json(&receipt).unwrap();
+        let receipt = interview::interviewer::builtin::decide(&ctx, repo.path());
+        let json = interview::interviewer::builtin::receipt_json(&receipt).unwrap();
         let none = std::collections::BTreeSet::new();
         let check = interview::receipt::CheckContext {
             final_turn: false,

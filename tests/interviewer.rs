@@ -58,8 +58,8 @@ pub(crate) fn context(subject: &Subject, final_turn: bool, rounds: Vec<Round>) -
 /// The built-in interviewer's receipt for `ctx`, through the tool's own checks with the work
 /// item as the session names it (its lines are no evidence).
 pub(crate) fn decide(repo: &TempRepo, ctx: &BriefContext) -> Receipt {
-    let receipt = interview::runner::builtin::decide(ctx, repo.path());
-    let json = interview::runner::builtin::receipt_json(&receipt).unwrap();
+    let receipt = interview::interviewer::builtin::decide(ctx, repo.path());
+    let json = interview::interviewer::builtin::receipt_json(&receipt).unwrap();
     let mut asked = BTreeSet::new();
     let mut answered = BTreeSet::new();
     for r in &ctx.rounds {

@@ -37,10 +37,9 @@ fn first_receipt(repo: &TempRepo, final_turn: bool) -> Receipt {
         rounds: Vec::new(),
         replayed: false,
     };
-    let json = interview::runner::builtin::receipt_json(&interview::runner::builtin::decide(
-        &ctx,
-        repo.path(),
-    ))
+    let json = interview::interviewer::builtin::receipt_json(
+        &interview::interviewer::builtin::decide(&ctx, repo.path()),
+    )
     .unwrap();
     let none = BTreeSet::new();
     let check = CheckContext {

@@ -5,10 +5,10 @@ use crate::error::{Error, Result};
 pub fn run(name: &str, args: &[String]) -> Result<i32> {
     match name {
         "builtin" if args.is_empty() => {
-            crate::runner::builtin::run().map(|()| crate::error::code::DONE)
+            crate::interviewer::builtin::run().map(|()| crate::error::code::DONE)
         }
-        model if crate::runner::model::NAMES.contains(&model) => {
-            crate::runner::model::run(model, args).map(|()| crate::error::code::DONE)
+        model if crate::interviewer::model::NAMES.contains(&model) => {
+            crate::interviewer::model::run(model, args).map(|()| crate::error::code::DONE)
         }
         other => Err(Error::Usage(format!("unknown built-in runner `{other}`"))),
     }

@@ -49,7 +49,7 @@ pub fn run(cwd: &Path, json: bool) -> Result<i32> {
         });
         // In the order the text lists them: the embedded runners first.
         let runners: Vec<serde_json::Value> = std::iter::once(builtin)
-            .chain(crate::runner::model::describe_json())
+            .chain(crate::interviewer::model::describe_json())
             .chain(external)
             .collect();
         let doc = serde_json::json!({

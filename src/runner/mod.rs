@@ -1,10 +1,9 @@
-//! Runners: which program answers a turn, and how it is started.
+//! Runners: which program answers a turn, and how it is started. The programs themselves that
+//! come with the tool (the built-in interviewer, the model runner) are `interviewer`'s.
 //!
 //! Not for: reading or checking what it leaves behind (that is `receipt`).
 
-pub mod builtin;
 pub(crate) mod dispatch;
-pub(crate) mod model;
 pub(crate) mod presets;
 mod turn;
 

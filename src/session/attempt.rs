@@ -181,7 +181,7 @@ impl Session<'_> {
 
     /// The model runner's tool calls and notes, into the transcript (nothing for other runners).
     fn record_model_events(&mut self, turn: u32, stdout: &[u8]) -> Result<()> {
-        use crate::runner::model::events::{Event, of_runner};
+        use crate::interviewer::model::events::{Event, of_runner};
         let preset = self.settings.runner.preset.as_deref();
         for event in of_runner(preset, &String::from_utf8_lossy(stdout)) {
             let recorded = match &event {

@@ -24,7 +24,7 @@ pub fn render_list(path_var: &OsStr, repository: &Path, timeout: Duration) -> St
         "builtin  embedded, version {}\n         runs: interview runner builtin\n\n",
         env!("CARGO_PKG_VERSION")
     ));
-    out.push_str(&crate::runner::model::describe());
+    out.push_str(&crate::interviewer::model::describe());
     for preset in PRESETS {
         let status = match find_on_path(preset.program, path_var, repository) {
             None => format!("not installed ({} not found on PATH)", preset.program),

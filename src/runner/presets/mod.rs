@@ -4,12 +4,12 @@
 //! its state for the sandbox. What they share: taking the receipt out (`envelope`), what a
 //! failed turn said and what it cost (`report`), the activity words (`activity`), and what
 //! `interview runners` says about them (`installed`). `model.rs` holds the model runner's
-//! presets (`openai`, `ollama`: this executable, see `runner/model/`).
+//! presets (`openai`, `ollama`: this executable, see `interviewer/model/`).
 //!
 //! Not for: checking the receipt (that is `receipt`), or starting the process (`dispatch`).
 
-/// Also the model runner's (`runner/model/events.rs`): the words for a tool call.
-pub(in crate::runner) mod activity;
+/// Also the model runner's preset's (`model.rs`): the words for a tool call.
+mod activity;
 mod aider;
 mod claude;
 mod codex;
@@ -113,7 +113,7 @@ impl Preset {
 }
 
 /// The model runner's presets (`openai`, `ollama`): this executable, not a CLI on PATH, so
-/// not in the list of CLIs above (`model.rs`; the runner itself is `runner/model/`).
+/// not in the list of CLIs above (`model.rs`; the runner itself is `interviewer/model/`).
 pub const MODEL_PRESETS: &[Preset] = &[model::OPENAI, model::OLLAMA];
 
 /// The preset named `name`.

@@ -1,14 +1,14 @@
 //! The model runner as presets (`openai`, `ollama`): this executable started again as
 //! `interview runner NAME`, given the wire schema's rules in the brief, its receipt and usage
-//! read from the events it prints (`runner/model/events.rs`), its activity from its tool calls. It has no
+//! read from the events it prints (`interviewer/model/events.rs`), its activity from its tool calls. It has no
 //! state of its own for the sandbox to grant: it writes nothing.
 
 use std::path::Path;
 
 use super::{Preset, Usage};
+use crate::interviewer::model::events::{self, Event};
 use crate::protocol::wire::Family;
 use crate::receipt::ReceiptError;
-use crate::runner::model::events::{self, Event};
 use crate::sandbox::Agent;
 
 const RETURNS: &str = "Return the receipt as your final message: the JSON object alone, nothing \
@@ -18,7 +18,7 @@ const NO_STATE: Agent = Agent {
     state: |_| Vec::new(),
     credentials: |_| Vec::new(),
     nested: None,
-    connects: Some(crate::runner::model::ports),
+    connects: Some(crate::interviewer::model::ports),
 };
 
 /// `--runner openai`: `OPENAI_BASE_URL` (default OpenAI's), `OPENAI_API_KEY`.
@@ -46,9 +46,20 @@ const fn preset(name: &'static str, argv: &'static [&'static str]) -> Preset {
     }
 }
 
-/// The progress line's words for one line the runner printed.
+/// The progress line's words for one line the runner printed: a request, or a tool call (its
+/// git tools named here, the rest as an agent CLI's tool of the same name).
 fn activity(line: &str, _root: &Path) -> Option<String> {
-    Event::parse(line)?.activity()
+    match Event::parse(line)? {
+        Event::Request { .. } => Some("thinking".into()),
+        Event::ToolCall { tool, target, .. } => Some(match (tool.as_str(), target.as_str()) {
+            ("git_log", "") => "reading the history".to_string(),
+            ("git_log", path) => format!("reading the history of {path}"),
+            ("git_show", commit) => format!("looking at commit {commit}"),
+            ("git_blame", path) => format!("reading who changed {path}"),
+            (tool, target) => super::activity::tool_activity(tool, Some(target)),
+        }),
+        _ => None,
+    }
 }
 
 /// The receipt's text: the last `receipt` event.

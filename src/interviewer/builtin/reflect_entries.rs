@@ -13,7 +13,7 @@ use super::text::{dedup, line_exists, one_line};
 const LISTED: usize = 5;
 
 /// The document's title and the lead of its summary.
-pub(in crate::runner::builtin) fn title_and_lead(f: &ReflectFacts) -> (String, String) {
+pub(in crate::interviewer::builtin) fn title_and_lead(f: &ReflectFacts) -> (String, String) {
     let title = format!("Reflection on {}", f.range);
     if f.commits == 0 {
         return (
@@ -60,7 +60,10 @@ fn sources(v: Vec<String>) -> Vec<String> {
     v
 }
 
-pub(in crate::runner::builtin) fn fact_entries(f: &ReflectFacts, worktree: &Path) -> Vec<Entry> {
+pub(in crate::interviewer::builtin) fn fact_entries(
+    f: &ReflectFacts,
+    worktree: &Path,
+) -> Vec<Entry> {
     let mut out = Vec::new();
     if f.head.is_empty() {
         return out;

@@ -3,7 +3,7 @@
 
 use super::*;
 
-pub(in crate::runner::builtin) fn docs(r: &Reading) -> Vec<Finding> {
+pub(in crate::interviewer::builtin) fn docs(r: &Reading) -> Vec<Finding> {
     let mut out: Vec<Finding> = quoted_text(r).into_iter().collect();
     let mut pages: Vec<&Hit> = Vec::new();
     for l in found_names(r) {
@@ -105,7 +105,7 @@ fn quoted_text(r: &Reading) -> Option<Finding> {
     })
 }
 
-pub(in crate::runner::builtin) fn performance(r: &Reading) -> Vec<Finding> {
+pub(in crate::interviewer::builtin) fn performance(r: &Reading) -> Vec<Finding> {
     let mut out: Vec<Finding> = comparison(r).into_iter().collect();
     out.extend(workload_and_machine(r));
     let timed = r.item.sentences.iter().any(|(_, s)| has_measure(s)) || timing_output(r).is_some();

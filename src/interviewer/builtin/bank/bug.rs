@@ -3,7 +3,7 @@
 
 use super::*;
 
-pub(in crate::runner::builtin) fn bug(r: &Reading) -> Vec<Finding> {
+pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
     let mut out = Vec::new();
     let item = &r.item;
     let on_head = item.sentences.iter().any(|(_, s)| {

@@ -4,7 +4,7 @@
 
 use super::*;
 
-pub(in crate::runner::builtin) fn feature(r: &Reading) -> Vec<Finding> {
+pub(in crate::interviewer::builtin) fn feature(r: &Reading) -> Vec<Finding> {
     let mut out: Vec<Finding> = short_flag(r).into_iter().collect();
     out.extend(flag_questions(r, true));
     out.extend(program_arguments(r));
@@ -15,7 +15,7 @@ pub(in crate::runner::builtin) fn feature(r: &Reading) -> Vec<Finding> {
 
 /// Whether the item says to remove or replace `l` ("use X in place of `l`", "remove `l`",
 /// "replace `l` with X"): its pattern is what goes, never one to follow.
-pub(in crate::runner::builtin) fn removed(r: &Reading, l: &Located) -> bool {
+pub(in crate::interviewer::builtin) fn removed(r: &Reading, l: &Located) -> bool {
     const GOES: &[&str] = &[
         "in place of",
         "instead of",

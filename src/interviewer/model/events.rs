@@ -51,23 +51,6 @@ impl Event {
     pub fn parse(line: &str) -> Option<Event> {
         serde_json::from_str(line.trim()).ok()
     }
-
-    /// A few words for the progress line.
-    pub fn activity(&self) -> Option<String> {
-        match self {
-            Event::Request { .. } => Some("thinking".into()),
-            Event::ToolCall { tool, target, .. } => Some(match (tool.as_str(), target.as_str()) {
-                ("git_log", "") => "reading the history".to_string(),
-                ("git_log", path) => format!("reading the history of {path}"),
-                ("git_show", commit) => format!("looking at commit {commit}"),
-                ("git_blame", path) => format!("reading who changed {path}"),
-                (tool, target) => {
-                    crate::runner::presets::activity::tool_activity(tool, Some(target))
-                }
-            }),
-            _ => None,
-        }
-    }
 }
 
 /// The events a model runner printed (none for any other runner).

@@ -5,7 +5,7 @@
 use super::feature::flag_questions;
 use super::*;
 
-pub(in crate::runner::builtin) fn refactor(r: &Reading) -> Vec<Finding> {
+pub(in crate::interviewer::builtin) fn refactor(r: &Reading) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut used: Vec<&Located> = found_names(r)
         .into_iter()
@@ -214,7 +214,7 @@ fn call_sites(topic: &str, l: &Located, code: &[&Hit]) -> Finding {
 /// `yansi`: lower case, no type or log level) other than the one it replaces, that the
 /// manifests or lockfiles already have or that the item lists itself (a list item or a
 /// registry link) — in the item's order, the ones already locked never cut by the cap.
-pub(in crate::runner::builtin) fn candidates<'r>(r: &'r Reading) -> Vec<&'r Located> {
+pub(in crate::interviewer::builtin) fn candidates<'r>(r: &'r Reading) -> Vec<&'r Located> {
     if r.class.kind != super::super::kind::ItemKind::Dependency {
         return Vec::new();
     }
@@ -255,7 +255,7 @@ fn package_like(name: &str) -> bool {
 }
 
 /// Whether the manifests or lockfiles have `l` as a package.
-pub(in crate::runner::builtin) fn locked(r: &Reading, l: &Located) -> bool {
+pub(in crate::interviewer::builtin) fn locked(r: &Reading, l: &Located) -> bool {
     r.repo.locked.iter().any(|p| same_package(p, &l.name.text))
 }
 
@@ -305,7 +305,7 @@ fn replaced<'r>(r: &'r Reading) -> Option<&'r Located> {
         })
 }
 
-pub(in crate::runner::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
+pub(in crate::interviewer::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
     let mut out = Vec::new();
     let old = replaced(r);
     let shown_old = old.map_or("the dependency".to_string(), |l| l.shown());
