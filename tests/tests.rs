@@ -18,6 +18,8 @@ mod finish;
 mod first_run;
 mod from_stdin;
 mod guard;
+#[cfg(target_os = "linux")]
+mod guard_access;
 mod guard_git_dir;
 mod guard_metadata;
 mod guard_safety;

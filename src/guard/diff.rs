@@ -4,13 +4,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::config;
 use super::files::FileDigest;
 use super::index::{IndexEntry, flag_list};
 use super::path::RepoPath;
 use super::report::{Category, GuardReport, Op};
 use super::status::{FileStatus, Fingerprint, State};
 use super::{NestedRepo, Snapshot};
+use super::{config, gitdir, xattrs};
 
 /// Added, removed and changed keys of two maps.
 fn map_diff<'a, K: Ord, V>(
@@ -46,16 +46,13 @@ pub fn diff(before: &Snapshot, after: &Snapshot) -> GuardReport {
         ignored(&mut r, &before.ignored, &after.ignored);
     }
     hooks(&mut r, before, after);
-    let meta_b: BTreeMap<String, &FileDigest> = before
-        .git_metadata
-        .iter()
-        .map(|(k, v)| (k.clone(), v))
-        .collect();
-    let meta_a: BTreeMap<String, &FileDigest> = after
-        .git_metadata
-        .iter()
-        .map(|(k, v)| (k.clone(), v))
-        .collect();
+    if before.common_dir != after.common_dir {
+        common_dir(&mut r, before, after);
+    }
+    // Both by the labels of the snapshot before: a planted `commondir` that moved the common
+    // directory shows as itself (`+ commondir`), not as every file of the git directory renamed.
+    let meta_b = gitdir::relabel(&before.git_metadata, &before.common_dir, &before.common_dir);
+    let meta_a = gitdir::relabel(&after.git_metadata, &after.common_dir, &before.common_dir);
     files(&mut r, Category::GitMetadata, &meta_b, &meta_a);
     worktrees(&mut r, before, after);
     let user_b: BTreeMap<String, &FileDigest> = before
@@ -71,6 +68,23 @@ pub fn diff(before: &Snapshot, after: &Snapshot) -> GuardReport {
     files(&mut r, Category::UserConfig, &user_b, &user_a);
     nested(&mut r, &before.nested, &after.nested);
     r
+}
+
+/// The common directory moved: from where to where, and which file now names it.
+fn common_dir(r: &mut GuardReport, before: &Snapshot, after: &Snapshot) {
+    let named_by = if after.git_dir == after.common_dir {
+        "no commondir file any more".to_string()
+    } else {
+        let pointer = format!("{}/commondir", after.git_dir.escaped());
+        let base = format!("{}/", before.common_dir.escaped());
+        format!("named by {}", gitdir::relabelled(&pointer, &base, &base))
+    };
+    r.push(
+        Category::GitMetadata,
+        Op::Changed,
+        "common directory",
+        format!("{} → {} ({named_by})", before.common_dir, after.common_dir),
+    );
 }
 
 fn extensions(
@@ -339,6 +353,17 @@ fn permissions(r: &mut GuardReport, before: &Snapshot, after: &Snapshot) {
             r.push(Category::Status, Op::Changed, path.escaped(), detail);
         }
     });
+    map_diff(&b.xattrs, &a.xattrs, |path, xb, xa| {
+        let new_or_gone = match (xb, xa) {
+            (Some(_), None) => gone(path, before, after),
+            (None, Some(_)) => gone(path, after, before),
+            _ => false,
+        };
+        let detail = xattrs::describe_change(xb, xa);
+        if !new_or_gone && !detail.is_empty() {
+            r.push(Category::Status, Op::Changed, path.escaped(), detail);
+        }
+    });
 }
 
 fn ignored(r: &mut GuardReport, before: &[Fingerprint], after: &[Fingerprint]) {
@@ -381,6 +406,9 @@ fn describe_digest(d: &FileDigest) -> String {
     if let Some(l) = &d.link {
         s.push_str(&format!(" → {l}"));
     }
+    if let Some(x) = &d.xattrs {
+        s.push_str(&format!(", {}", x.names()));
+    }
     if let Some(e) = &d.error {
         s.push_str(&format!(" [unreadable: {e}]"));
     }
@@ -402,6 +430,12 @@ fn file_change(r: &mut GuardReport, cat: Category, subject: &str, b: &FileDigest
                 .unwrap_or_else(|| "-".into())
         };
         parts.push(format!("owner {} → {}", show(b.owner), show(a.owner)));
+    }
+    if b.xattrs != a.xattrs {
+        parts.push(xattrs::describe_change(
+            b.xattrs.as_ref(),
+            a.xattrs.as_ref(),
+        ));
     }
     if b.link != a.link {
         let show = |l: &Option<RepoPath>| {

@@ -11,6 +11,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::path::RepoPath;
+use super::xattrs::Xattrs;
 
 /// Config files bigger than this are hashed but not kept for a by-key diff.
 const KEEP_TEXT_LIMIT: u64 = 1024 * 1024;
@@ -221,6 +222,9 @@ pub struct FileDigest {
     /// The bytes of a config file, kept so a change can be reported by key.
     #[serde(skip)]
     pub text: Option<Arc<Vec<u8>>>,
+    /// ACLs and file capability (`xattrs.rs`), when it has any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xattrs: Option<Xattrs>,
 }
 
 impl FileDigest {
@@ -232,6 +236,7 @@ impl FileDigest {
             && self.sha256 == other.sha256
             && self.link == other.link
             && self.error == other.error
+            && self.xattrs == other.xattrs
     }
 }
 
@@ -257,6 +262,7 @@ pub fn digest_limited(path: &Path, keep_text: bool, limit: u64) -> Option<FileDi
                 link: None,
                 error: Some(e.kind().to_string()),
                 text: None,
+                xattrs: None,
             });
         }
     };
@@ -269,6 +275,7 @@ pub fn digest_limited(path: &Path, keep_text: bool, limit: u64) -> Option<FileDi
         link: None,
         error: None,
         text: None,
+        xattrs: Xattrs::of(path),
     };
     match kind {
         Kind::Symlink => match fs::read_link(path) {
@@ -307,11 +314,14 @@ pub fn digest_following(path: &Path) -> FileDigest {
             link: None,
             error: Some("not found".into()),
             text: None,
+            xattrs: None,
         };
     };
     if d.kind != Kind::Symlink {
         return d;
     }
+    // What git runs or reads is the target: its ACLs and capability, not the link's.
+    d.xattrs = Xattrs::of_target(path);
     match fs::metadata(path) {
         Ok(meta) if meta.is_file() => {
             d.mode = meta.mode() & 0o7777;

@@ -19,6 +19,7 @@ use super::files::{self, FileDigest, Kind};
 use super::index_file as index;
 use super::layout::Layout;
 use super::path::RepoPath;
+use super::xattrs::Xattrs;
 
 /// Files in the git directory bigger than this are fingerprinted, not hashed.
 const HASH_LIMIT: u64 = 1024 * 1024;
@@ -180,6 +181,7 @@ impl Walk<'_> {
                 link: None,
                 error: None,
                 text: None,
+                xattrs: Xattrs::of(path),
             },
         );
     }
@@ -305,6 +307,43 @@ impl Walk<'_> {
     }
 }
 
+/// The git metadata part `files`, taken with `taken_with` as its common directory, by labels
+/// relative to `common` (each unchanged when the two are the same directory).
+pub fn relabel<'a>(
+    files: &'a BTreeMap<String, FileDigest>,
+    taken_with: &RepoPath,
+    common: &RepoPath,
+) -> BTreeMap<String, &'a FileDigest> {
+    if taken_with == common {
+        return files.iter().map(|(k, v)| (k.clone(), v)).collect();
+    }
+    let (from, to) = (
+        format!("{}/", taken_with.escaped()),
+        format!("{}/", common.escaped()),
+    );
+    files
+        .iter()
+        .map(|(k, v)| (relabelled(k, &from, &to), v))
+        .collect()
+}
+
+/// One label of a record taken with the common directory `from` (escaped, with a trailing `/`),
+/// relative to `to` where it lies inside it.
+pub fn relabelled(label: &str, from: &str, to: &str) -> String {
+    // `.git` is the worktree's own `.git` file; absolute labels are outside the common dir.
+    let path = match label {
+        ".git" => return label.to_string(),
+        "." => from.to_string(),
+        _ if label.starts_with('/') => label.to_string(),
+        _ => format!("{from}{label}"),
+    };
+    match path.strip_prefix(to) {
+        Some("") => ".".to_string(),
+        Some(rel) => rel.to_string(),
+        None => path,
+    }
+}
+
 /// A FIFO, socket or device, or a link to one (a path that `open()` could block on).
 fn is_special(path: &Path) -> bool {
     match fs::metadata(path) {
@@ -348,6 +387,7 @@ fn stat_digest(path: &Path) -> Option<FileDigest> {
         link: None,
         error: None,
         text: None,
+        xattrs: Xattrs::of(path),
     })
 }
 
@@ -384,6 +424,7 @@ fn fan_out_digest(dir: &Path, per_object: bool, special: &mut Vec<String>) -> Op
         link: None,
         error: None,
         text: None,
+        xattrs: Xattrs::of(dir),
     })
 }
 

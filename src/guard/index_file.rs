@@ -217,6 +217,7 @@ pub fn file_digest(path: &Path) -> Option<FileDigest> {
             link: None,
             error: None,
             text: None,
+            xattrs: super::xattrs::Xattrs::of(path),
         }),
         // Not an index git could read either: compared by its bytes.
         Err(_) => files::digest(path, false),

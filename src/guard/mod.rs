@@ -30,6 +30,7 @@ mod take;
 mod test_hook;
 mod tracked;
 mod walk;
+mod xattrs;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -111,6 +112,13 @@ impl From<GuardError> for crate::Error {
 #[derive(Debug, Clone, Serialize)]
 pub struct Snapshot {
     pub worktree: RepoPath,
+    /// The common git directory, as `.git/commondir` (if any) names it: the git metadata part's
+    /// labels are relative to it.
+    #[serde(skip)]
+    common_dir: RepoPath,
+    /// The worktree's own git directory (the common one unless `commondir` names another).
+    #[serde(skip)]
+    git_dir: RepoPath,
     /// Why the repository itself was not read (special files in its git directory, an index
     /// that cannot be parsed): then refs, index, status and ignored are empty.
     #[serde(skip_serializing_if = "Option::is_none")]

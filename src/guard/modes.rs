@@ -13,6 +13,7 @@ use std::path::Path;
 use serde::{Serialize, Serializer};
 
 use super::path::RepoPath;
+use super::xattrs::Xattrs;
 
 /// What a path checked out or created here gets: the baseline unusual paths are recorded against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -43,6 +44,9 @@ pub struct Perm {
 pub struct Permissions {
     pub usual: Usual,
     pub unusual: BTreeMap<RepoPath, Perm>,
+    /// The same paths' ACLs and file capability (`xattrs.rs`), for those that have any.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub xattrs: BTreeMap<RepoPath, Xattrs>,
 }
 
 fn octal<S: Serializer>(mode: &u32, s: S) -> Result<S::Ok, S::Error> {

@@ -15,6 +15,7 @@ use std::os::unix::fs::MetadataExt;
 use std::sync::Arc;
 
 use super::files::Kind;
+use super::xattrs::Xattrs;
 
 /// How much older than a snapshot's start a path's times must be to be trusted unchanged while
 /// its stat is: more than the coarsest timestamp granularity of a filesystem git runs on (FAT's
@@ -116,8 +117,13 @@ impl Start {
     /// snapshot when its stat is the same then: both its times are older than the start by more
     /// than [`SETTLE_SECS`], so any later change gives it a newer ctime.
     pub fn settled(&self, key: &StatKey) -> bool {
+        self.settled_times(key.mtime, key.ctime)
+    }
+
+    /// [`Start::settled`] for a path's mtime and ctime (seconds, nanoseconds).
+    pub fn settled_times(&self, mtime: (i64, i64), ctime: (i64, i64)) -> bool {
         let limit = (self.0.0 - SETTLE_SECS, self.0.1);
-        key.mtime < limit && key.ctime < limit
+        mtime < limit && ctime < limit
     }
 }
 
@@ -293,6 +299,11 @@ pub struct Earlier {
     pub listings: HashMap<Vec<u8>, (StatKey, Arc<Listing>)>,
     /// Content hashes of dirty and untracked files, by path.
     pub hashes: HashMap<Vec<u8>, Hashed>,
+    /// When that snapshot started: a tracked file whose stat still matches its index entry, and
+    /// was settled by then, has had no ACL or capability set since (setting one moves the ctime).
+    pub start: Option<Start>,
+    /// The worktree paths that had ACLs or a file capability then, by path as recorded.
+    pub xattrs: HashMap<Vec<u8>, Xattrs>,
 }
 
 impl Earlier {

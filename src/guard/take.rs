@@ -92,6 +92,8 @@ pub fn take(
         .unwrap_or_else(|| modes::Usual::here(&layout.worktree));
     let mut snap = Snapshot {
         worktree: RepoPath::from_path(&layout.worktree),
+        common_dir: RepoPath::from_path(&layout.common_dir),
+        git_dir: RepoPath::from_path(&layout.git_dir),
         unreadable: None,
         refs: BTreeMap::new(),
         index_extensions: BTreeMap::new(),
@@ -99,6 +101,7 @@ pub fn take(
         permissions: modes::Permissions {
             usual,
             unusual: BTreeMap::new(),
+            xattrs: BTreeMap::new(),
         },
         ignored: Vec::new(),
         hooks,
@@ -123,7 +126,15 @@ pub fn take(
         return Ok(snap);
     };
 
-    let repo = open_isolated(&layout, &snap.git_metadata, &snap.user_config, env)?;
+    // A repository gix cannot open (a planted `commondir` leading nowhere) is recorded as
+    // unreadable, so the report after a turn still names what in the git directory changed.
+    let repo = match open_isolated(&layout, &snap.git_metadata, &snap.user_config, env) {
+        Ok(repo) => repo,
+        Err(e) => {
+            snap.unreadable = Some(e.to_string());
+            return Ok(snap);
+        }
+    };
     snap.refs = refs::refs(&repo, &layout);
     let hash = repo.object_hash();
     let (parsed, reused, live_stat) = match loaded {
@@ -242,7 +253,15 @@ pub fn take(
     }
     snap.ignored = walked.ignored;
     snap.permissions.unusual = walked.unusual.into_iter().collect();
+    snap.permissions.xattrs = walked.xattrs.into_iter().collect();
     snap.earlier = std::sync::Arc::new(Earlier {
+        start: Some(start),
+        xattrs: snap
+            .permissions
+            .xattrs
+            .iter()
+            .map(|(p, x)| (p.as_bytes().to_vec(), x.clone()))
+            .collect(),
         listings: walked
             .listings
             .into_iter()

@@ -121,12 +121,34 @@ impl Worker<'_> {
             }
         };
         let kind = meta.kind;
+        let st = &e.stat;
+        let time_eq = |secs: u32, nsecs: u32, (m_s, m_ns): (i64, i64)| {
+            secs == m_s as u32 && (nsecs == 0 || nsecs == m_ns as u32)
+        };
+        let matches = |st: &gix::index::entry::Stat| {
+            time_eq(st.mtime.secs, st.mtime.nsecs, meta.mtime)
+                && time_eq(st.ctime.secs, st.ctime.nsecs, meta.ctime)
+                && st.ino == meta.ino as u32
+                && st.size == meta.size as u32
+        };
+        let reference_same = match self.input.reference {
+            None => true,
+            Some(r) => r
+                .entry_by_path(e.path(state))
+                .is_some_and(|re| matches(&re.stat)),
+        };
+        let stat_same = matches(st) && reference_same;
         // Any mode bit (not only the exec bit git keeps) and the owner: a file made writable for
-        // others, or setuid, is a change even with its bytes untouched.
-        if kind == Kind::File
-            && let Some(p) = self.input.usual.check(meta.perm, meta.uid, meta.gid, false)
-        {
-            out.unusual.push((RepoPath::new(rel), p));
+        // others, or setuid, is a change even with its bytes untouched; so is an ACL or a file
+        // capability, read again unless the file's stat proves none was set since the snapshot
+        // before.
+        if kind == Kind::File {
+            if let Some(p) = self.input.usual.check(meta.perm, meta.uid, meta.gid, false) {
+                out.unusual.push((RepoPath::new(rel), p));
+            }
+            let settled =
+                (self.input.earlier.start).is_some_and(|s| s.settled_times(meta.mtime, meta.ctime));
+            self.xattrs(rel, stat_same && settled, out);
         }
         if unmerged {
             let sha256 = content_sha256(&abs(), kind);
@@ -175,23 +197,6 @@ impl Worker<'_> {
         }
         let exec_ok = kind == Kind::Symlink
             || ((meta.perm & 0o100 != 0) == (e.mode == Mode::FILE_EXECUTABLE));
-        let st = &e.stat;
-        let time_eq = |secs: u32, nsecs: u32, (m_s, m_ns): (i64, i64)| {
-            secs == m_s as u32 && (nsecs == 0 || nsecs == m_ns as u32)
-        };
-        let matches = |st: &gix::index::entry::Stat| {
-            time_eq(st.mtime.secs, st.mtime.nsecs, meta.mtime)
-                && time_eq(st.ctime.secs, st.ctime.nsecs, meta.ctime)
-                && st.ino == meta.ino as u32
-                && st.size == meta.size as u32
-        };
-        let reference_same = match self.input.reference {
-            None => true,
-            Some(r) => r
-                .entry_by_path(e.path(state))
-                .is_some_and(|re| matches(&re.stat)),
-        };
-        let stat_same = matches(st) && reference_same;
         let racy = (i64::from(st.mtime.secs), i64::from(st.mtime.nsecs)) >= self.input.index_mtime;
         if stat_same && !racy && exec_ok {
             return;

@@ -21,6 +21,7 @@ use super::path::RepoPath;
 use super::queue::{Job, Queue};
 use super::reuse::{Earlier, Hashed, Listing, Start, StatKey};
 use super::status::{FileStatus, Fingerprint, State};
+use super::xattrs::Xattrs;
 use super::{case, layout};
 
 /// What the walk needs to know.
@@ -50,6 +51,8 @@ pub struct WalkOutput {
     pub ignored: Vec<Fingerprint>,
     /// Files and directories whose permissions or owner are not the usual ones.
     pub unusual: Vec<(RepoPath, Perm)>,
+    /// Files and directories with ACLs or a file capability.
+    pub xattrs: Vec<(RepoPath, Xattrs)>,
     /// Directories below the root holding a `.git` entry.
     pub nested: Vec<Vec<u8>>,
     /// Settled directory listings and content hashes, for the next snapshot.
@@ -62,6 +65,7 @@ impl WalkOutput {
         self.status.extend(o.status);
         self.ignored.extend(o.ignored);
         self.unusual.extend(o.unusual);
+        self.xattrs.extend(o.xattrs);
         self.nested.extend(o.nested);
         self.listings.extend(o.listings);
         self.hashes.extend(o.hashes);
@@ -230,6 +234,9 @@ fn walk_tree(
                     let path = if dir.is_empty() { b"." } else { dir.as_slice() };
                     out.unusual.push((RepoPath::new(path), p));
                 }
+                // A listing taken over is a directory whose stat is what it was, settled.
+                let unchanged = w.input.earlier.listing(&dir, &key).is_some();
+                w.xattrs(&dir, unchanged, out);
                 listing
             }
             Err(e) => {
@@ -419,6 +426,7 @@ impl Worker<'_> {
                     if let Some(p) = self.input.usual.check(key.mode, key.uid, key.gid, false) {
                         out.unusual.push((RepoPath::new(rel.as_slice()), p));
                     }
+                    self.xattrs(&rel, false, out);
                 }
                 Err(e) => st.error = Some(e.kind().to_string()),
             },
@@ -429,6 +437,21 @@ impl Worker<'_> {
             Kind::Dir | Kind::Other => {}
         }
         out.status.push((RepoPath::new(rel), st));
+    }
+
+    /// Record the ACLs and file capability of `rel` (`""`: the root), if it has any: with
+    /// `unchanged` (its stat is what it was and settled in the snapshot before, so no attribute
+    /// was set since) what that snapshot recorded, else read (one `llistxattr`).
+    pub(super) fn xattrs(&self, rel: &[u8], unchanged: bool, out: &mut WalkOutput) {
+        let recorded: &[u8] = if rel.is_empty() { b"." } else { rel };
+        let found = if unchanged {
+            self.input.earlier.xattrs.get(recorded).cloned()
+        } else {
+            Xattrs::of(&self.input.root.join(os(rel)))
+        };
+        if let Some(x) = found {
+            out.xattrs.push((RepoPath::new(recorded), x));
+        }
     }
 
     /// The SHA-256 (and with `blob_kind` the git blob id) of the regular file at `rel`: taken

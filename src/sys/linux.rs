@@ -117,6 +117,95 @@ fn status_field(name: &str) -> Option<String> {
         .find_map(|l| l.strip_prefix(name).map(str::to_string))
 }
 
+/// The attributes `super::security_attributes` names: one `llistxattr` (`listxattr` with
+/// `follow`), and a `getxattr` only for those listed, so a path without any costs one call.
+pub(super) fn security_attributes(
+    path: &std::path::Path,
+    follow: bool,
+) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
+    use std::io::Error;
+    use std::os::unix::ffi::OsStrExt;
+    const NAMES: [&str; 3] = [
+        "system.posix_acl_access",
+        "system.posix_acl_default",
+        "security.capability",
+    ];
+    let c_path = std::ffi::CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| Error::from(std::io::ErrorKind::InvalidInput))?;
+    let list = |buf: &mut [u8]| {
+        // SAFETY: `c_path` is NUL-terminated and `buf` is writable for `buf.len()` bytes, the
+        // size passed; the call writes at most that many and returns how many (or -1).
+        let n = unsafe {
+            if follow {
+                libc::listxattr(c_path.as_ptr(), buf.as_mut_ptr().cast(), buf.len())
+            } else {
+                libc::llistxattr(c_path.as_ptr(), buf.as_mut_ptr().cast(), buf.len())
+            }
+        };
+        usize::try_from(n).map_err(|_| Error::last_os_error())
+    };
+    let get = |name: &std::ffi::CStr, buf: &mut [u8]| {
+        // SAFETY: as for `list`; `name` is NUL-terminated too.
+        let n = unsafe {
+            if follow {
+                libc::getxattr(
+                    c_path.as_ptr(),
+                    name.as_ptr(),
+                    buf.as_mut_ptr().cast(),
+                    buf.len(),
+                )
+            } else {
+                libc::lgetxattr(
+                    c_path.as_ptr(),
+                    name.as_ptr(),
+                    buf.as_mut_ptr().cast(),
+                    buf.len(),
+                )
+            }
+        };
+        usize::try_from(n).map_err(|_| Error::last_os_error())
+    };
+    // Most paths have no extended attribute at all: one call with a small buffer. A longer
+    // list is asked for its size first (and again if it grew in between).
+    let mut names = vec![0u8; 256];
+    let len = loop {
+        match list(&mut names) {
+            Ok(n) => break n,
+            Err(e) if e.raw_os_error() == Some(libc::ERANGE) => {
+                let need = list(&mut [])?;
+                names.resize(need.max(names.len() * 2), 0);
+            }
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ENOTSUP)) => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        }
+    };
+    let mut found = Vec::new();
+    for listed in names[..len].split(|b| *b == 0) {
+        let Some(name) = NAMES.iter().find(|n| n.as_bytes() == listed) else {
+            continue;
+        };
+        let c_name = std::ffi::CString::new(*name).map_err(|_| Error::other("xattr name"))?;
+        let mut value = vec![0u8; 256];
+        let got = loop {
+            match get(&c_name, &mut value) {
+                Ok(n) => break Some(n),
+                Err(e) if e.raw_os_error() == Some(libc::ERANGE) => {
+                    let need = get(&c_name, &mut [])?;
+                    value.resize(need.max(value.len() * 2), 0);
+                }
+                // Removed since it was listed.
+                Err(e) if e.raw_os_error() == Some(libc::ENODATA) => break None,
+                Err(e) => return Err(e),
+            }
+        };
+        if let Some(n) = got {
+            value.truncate(n);
+            found.push((*name, value));
+        }
+    }
+    Ok(found)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

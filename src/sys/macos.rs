@@ -122,3 +122,12 @@ pub(super) fn close_range(_first: RawFd, _cloexec: bool) -> Result<(), ()> {
 pub(super) fn open_descriptors(first: RawFd) -> Vec<RawFd> {
     (first..super::descriptor_limit()).collect()
 }
+
+/// macOS keeps ACLs outside the extended attributes (`acl_get_link_np`) and has no file
+/// capabilities: nothing to read (docs/guard.md says what is not recorded there).
+pub(super) fn security_attributes(
+    _path: &std::path::Path,
+    _follow: bool,
+) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
+    Ok(Vec::new())
+}

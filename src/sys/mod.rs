@@ -141,3 +141,15 @@ pub fn become_subreaper() -> std::io::Result<()> {
 pub fn stop_pending() -> bool {
     os::stop_pending()
 }
+
+/// The extended attributes that grant access or privilege beyond the mode bits and owner, by
+/// name: the POSIX ACLs (`system.posix_acl_access`, a directory's `system.posix_acl_default`)
+/// and file capabilities (`security.capability`), each with its raw bytes; only those present.
+/// `path` itself, or with `follow` what a link leads to. A file system without extended
+/// attributes has none. macOS has neither (its ACLs are not extended attributes): empty.
+pub fn security_attributes(
+    path: &std::path::Path,
+    follow: bool,
+) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
+    os::security_attributes(path, follow)
+}
