@@ -82,7 +82,7 @@ pub fn render_subject(done: &Done, subject: &Subject) -> String {
     let Some(text) = facts.get("text").and_then(|t| t.as_str()) else {
         return out;
     };
-    let (text, _) = crate::receipt::sanitize(&scrub(text));
+    let text = scrub(text);
     let source = facts.get("source").and_then(|s| s.as_str()).unwrap_or("");
     let truncated = facts.get("truncated").and_then(|t| t.as_bool()) == Some(true);
     out.push_str("\n## The work item\n\n");
@@ -346,7 +346,13 @@ pub fn clarifications_section(existing: &str, date: &str, qa: &[(String, String)
     };
     let bullets: String = qa
         .iter()
-        .map(|(q, a)| format!("- Q: {} → A: {}{nl}", one_line(q), one_line(a)))
+        .map(|(q, a)| {
+            format!(
+                "- Q: {} → A: {}{nl}",
+                markdown::inline(q),
+                markdown::inline(a)
+            )
+        })
         .collect();
     let session = format!("### Session {}", one_line(date));
 
@@ -603,6 +609,24 @@ mod tests {
         assert_eq!(
             out,
             "## Clarifications\n\n### Session 2025-03-01\n\n- Q: a → A: b\n- Q: c → A: d\n"
+        );
+    }
+
+    #[test]
+    fn clarifications_write_the_questions_and_answers_as_text() {
+        let out = clarifications_section(
+            "# Spec\n",
+            "2025-03-01",
+            &[(
+                "Keep <img src=x onerror=alert(1)>?\u{1b}[2J".into(),
+                "![](https://example.invalid/?leak=1) \u{202E}".into(),
+            )],
+        );
+        assert!(
+            out.ends_with(
+                "- Q: Keep \\<img src=x onerror=alert(1)>? → A: !\\[](`https://example.invalid/?leak=1`) \\<U+202E>\n"
+            ),
+            "{out}"
         );
     }
 

