@@ -270,18 +270,19 @@ fn url_at(text: &str, i: usize) -> Option<usize> {
     let mut len = rest
         .find(|c: char| c.is_whitespace() || matches!(c, '`' | '<' | '>' | '"' | '\''))
         .unwrap_or(rest.len());
+    // Counted once, so a URL ending in many `)` is trimmed in linear time.
+    let open = rest[..len].matches('(').count();
+    let mut close = rest[..len].matches(')').count();
     loop {
-        let url = &rest[..len];
-        let Some(last) = url.chars().next_back() else {
-            return None;
-        };
-        let unmatched_paren = last == ')' && url.matches(')').count() > url.matches('(').count();
+        let last = rest[..len].chars().next_back()?;
+        let unmatched_paren = last == ')' && close > open;
         if matches!(
             last,
             '.' | ',' | ':' | ';' | '!' | '?' | '*' | '_' | '~' | '\\'
         ) || unmatched_paren
         {
             len -= last.len_utf8();
+            close -= usize::from(last == ')');
         } else {
             break;
         }

