@@ -226,6 +226,10 @@ fn escape_inline(text: &str, out: &mut String) {
             if out.ends_with('`') {
                 out.push(' ');
             }
+            // Nor may a backslash before the URL escape the span's opening backtick.
+            if out.chars().rev().take_while(|&c| c == '\\').count() % 2 == 1 {
+                out.push('\\');
+            }
             out.push('`');
             out.push_str(&text[i..i + len]);
             out.push('`');
@@ -490,6 +494,13 @@ mod tests {
             let md = inline(text);
             assert_eq!(live(&md), Vec::<String>::new(), "{text} gave {md}");
         }
+    }
+
+    #[test]
+    fn a_backslash_before_a_url_cannot_escape_its_code_span() {
+        let md = inline("\\https://e.invalid/`<!-->`");
+        assert_eq!(live(&md), Vec::<String>::new(), "{md}");
+        assert_eq!(md, "\\\\`https://e.invalid/` `<!-->`");
     }
 
     #[test]
