@@ -15,7 +15,10 @@ fn main() {
         Ok(code) => code,
         Err(interview::Error::ClosedOutput) => interview::error::code::CLOSED_OUTPUT,
         Err(err) => {
-            interview::output::stderr_line(&format!("interview: {err}"));
+            // What an error quotes (a file name from the repository, a runner's words) is
+            // shown as text, never obeyed by the terminal.
+            let (shown, _) = interview::receipt::sanitize(&format!("interview: {err}"));
+            interview::output::stderr_line(&shown);
             err.code()
         }
     };

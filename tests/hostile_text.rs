@@ -180,3 +180,25 @@ fn a_github_issue_with_a_hostile_title_and_body_is_written_as_text() {
     assert!(out.stdout.contains("github issue 7"), "{}", out.stdout);
     assert!(out.stdout.contains("<U+202E>fdp.exe"), "{}", out.stdout);
 }
+
+#[test]
+fn an_error_naming_a_hostile_file_name_reaches_the_terminal_as_text() {
+    let repo = TempRepo::new();
+    // Too large to be a work item: the error names the file the repository holds.
+    let name = "docs/intents/7-x\u{1b}]52;c;cm0gLXJmIH4K\u{7}\u{1b}[2J\u{202E}.md";
+    repo.write(name, &"a".repeat(1100 * 1024));
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "work item 7"]);
+    let out = Interview::intent(&repo, "7")
+        .runner("honest.sh")
+        .answers(SKIP_ALL)
+        .yes()
+        .run();
+    assert_ne!(out.code, 0, "{}", out.stderr);
+    assert_text_only("standard error", &out.stderr);
+    assert!(
+        out.stderr.contains("7-x<U+202E>.md is larger than 1 MiB"),
+        "{}",
+        out.stderr
+    );
+}
