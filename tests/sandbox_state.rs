@@ -247,7 +247,7 @@ fn nothing_planted_in_a_clis_state_survives_but_its_refreshed_login() {
     );
     let (repo, env) = home_with_every_state();
     let credentials = repo.home().join(".claude/.credentials.json");
-    std::fs::write(&credentials, r#"{"token":"old"}"#).unwrap();
+    std::fs::write(&credentials, claude_login("old", "max")).unwrap();
     let home = std::fs::canonicalize(repo.home()).unwrap();
     let state = |home: &std::path::Path| {
         STATE
@@ -273,7 +273,7 @@ fn nothing_planted_in_a_clis_state_survives_but_its_refreshed_login() {
         .yes()
         .args(["--retries", "0"])
         .env("PATH", path)
-        .env("TEST_NEW_CREDENTIALS", r#"{"token":"refreshed"}"#);
+        .env("TEST_NEW_CREDENTIALS", claude_login("refreshed", "max"));
     let out = env
         .iter()
         .fold(interview, |run, (k, v)| run.env(k, v))
@@ -287,7 +287,19 @@ fn nothing_planted_in_a_clis_state_survives_but_its_refreshed_login() {
     let after = state(&home);
     before.insert(
         home.join(".claude/.credentials.json"),
-        r#"{"token":"refreshed"}"#.into(),
+        claude_login("refreshed", "max"),
     );
     assert_eq!(after, before, "{}", out.stderr);
+}
+
+/// A Claude Code login as `~/.claude/.credentials.json` holds it, with tokens `token`, on `plan`.
+fn claude_login(token: &str, plan: &str) -> String {
+    serde_json::json!({"claudeAiOauth": {
+        "accessToken": format!("sk-ant-oat01-{token}"),
+        "refreshToken": format!("sk-ant-ort01-{token}"),
+        "expiresAt": 1767225600000u64,
+        "scopes": ["user:inference", "user:profile"],
+        "subscriptionType": plan,
+    }})
+    .to_string()
 }

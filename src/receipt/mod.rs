@@ -22,7 +22,7 @@ mod stdout;
 pub use check::{is_topic, parse_and_check, parse_and_check_as};
 pub use json::json_kind;
 pub use read::{MAX_RECEIPT_BYTES, read};
-pub use sanitize::{SanitizeReport, is_forbidden, sanitize, sanitize_line};
+pub use sanitize::{SanitizeReport, is_forbidden, quoted, sanitize, sanitize_line};
 pub(crate) use search::{Attempt, Search};
 pub use stdout::{MAX_STDOUT_BYTES, extract_from_stdout};
 

@@ -118,8 +118,11 @@ pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
         );
     }
     let finished = spawn.run_into(CappedLog::create(inv)?);
-    // Whatever the runner left in its own directories: no setuid bit, nothing others may write.
-    crate::sandbox::state::settle_outputs(&inv.writable);
+    // Whatever the runner left in its own directories: no setuid bit, nothing others may write,
+    // no device, FIFO or socket.
+    for note in crate::sandbox::leftovers::settle_outputs(&inv.writable) {
+        crate::output::stderr_line(&format!("interview: warning: {note}"));
+    }
     let finished = finished?;
     let mut log = finished.sink;
     log.finish()?;

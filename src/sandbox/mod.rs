@@ -11,6 +11,7 @@
 pub(crate) mod agent;
 pub(crate) mod env;
 pub mod launch;
+pub(crate) mod leftovers;
 #[cfg(target_os = "linux")]
 mod namespace;
 pub(crate) mod paths;
@@ -60,7 +61,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-pub use agent::{Agent, Nested};
+pub use agent::{Agent, Credential, Login, Nested};
 pub use support::Support;
 
 /// `--sandbox auto|require|landlock-only|off` (config `sandbox`).
@@ -234,7 +235,9 @@ impl Confinement {
             let views = state::plan(&grant.throwaway, &dir);
             (
                 Some(dir.clone()),
-                views.inspect_err(|_| state::remove(&dir))?,
+                views.inspect_err(|_| {
+                    let _ = leftovers::remove(&dir);
+                })?,
             )
         };
         let mut visible: Vec<PathBuf> = vec![cwd.to_path_buf(), resolved.clone()];
@@ -286,7 +289,10 @@ impl Confinement {
         launcher.extend(argv.iter().skip(1).cloned());
         Ok(Prepared {
             argv: launcher,
-            _tmp: tmp,
+            tmp: {
+                let _kept = tmp.keep();
+                Some(tmp_path)
+            },
             views_dir,
             views,
             credentials: agent::credentials(self.cli.as_ref()),
@@ -374,14 +380,15 @@ impl Confinement {
 
 /// One prepared start: run `argv` (the launcher) instead. Dropping it, once the runner and all
 /// it started are gone, copies a refreshed credential back from the state views and removes the
-/// private TMPDIR and the views.
+/// private TMPDIR and the views, whatever modes the runner left in them.
 #[derive(Debug)]
 pub struct Prepared {
     pub argv: Vec<String>,
-    _tmp: tempfile::TempDir,
+    /// The private TMPDIR.
+    tmp: Option<PathBuf>,
     views_dir: Option<PathBuf>,
     views: Vec<state::View>,
-    credentials: Vec<PathBuf>,
+    credentials: Vec<Credential>,
 }
 
 impl Drop for Prepared {
@@ -390,7 +397,15 @@ impl Drop for Prepared {
             crate::output::stderr_line(&format!("interview: warning: {problem}"));
         }
         if let Some(dir) = self.views_dir.take() {
-            state::remove(&dir);
+            let _ = leftovers::remove(&dir);
+        }
+        if let Some(tmp) = self.tmp.take()
+            && let Err(e) = leftovers::remove(&tmp)
+        {
+            crate::output::stderr_line(&format!(
+                "interview: warning: the turn's temporary directory {} could not be removed: {e}",
+                tmp.display()
+            ));
         }
     }
 }

@@ -14,6 +14,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::agent::Credential;
+#[cfg(doc)]
+use super::agent::Login;
+
 /// A credential file larger than this is not copied back (they are a few hundred bytes).
 const CREDENTIAL_CAP: u64 = 1 << 20;
 /// A state file larger than this is shown as an empty file rather than copied.
@@ -145,14 +149,16 @@ fn overlay(view: &View) -> Result<(), nix::errno::Errno> {
 }
 
 /// After the turn, in the tool: copy each of `credentials` (real paths of the CLI's credential
-/// files) back from the view that took the turn's writes, when the runner's CLI changed it (a
-/// login refreshed). Only a regular file, at most 1 MiB, reached through no link on either
-/// side, replaces the real one (atomically, mode 0600). Returns what could not be copied back.
-pub fn write_back(views: &[View], credentials: &[PathBuf]) -> Vec<String> {
+/// files) back from the view that took the turn's writes, when the runner's CLI refreshed the
+/// login there: the same account's login in the same shape, in a file that was there before
+/// ([`Login::refreshes`]). Only a regular file, at most 1 MiB, reached through no link on either
+/// side, replaces the real one (atomically, mode 0600). Returns what was not copied back, and
+/// why: one line a file.
+pub fn write_back(views: &[View], credentials: &[Credential]) -> Vec<String> {
     let mut problems = Vec::new();
-    for credential in credentials {
+    for Credential { path, login } in credentials {
         let Some((view, rel)) = views.iter().find_map(|v| {
-            let rel = credential.strip_prefix(&v.real).ok()?;
+            let rel = path.strip_prefix(&v.real).ok()?;
             (v.upper.is_dir() && !rel.as_os_str().is_empty()).then_some((v, rel))
         }) else {
             continue;
@@ -164,10 +170,17 @@ pub fn write_back(views: &[View], credentials: &[PathBuf]) -> Vec<String> {
         if old.as_deref() == Some(new.as_slice()) {
             continue;
         }
+        if let Err(why) = login.refreshes(old.as_deref(), &new) {
+            problems.push(format!(
+                "{} was changed during the turn and not kept: {why}; the login from before the turn stays",
+                path.display()
+            ));
+            continue;
+        }
         if let Err(e) = replace(&view.real, rel, &new) {
             problems.push(format!(
                 "{} was refreshed during the turn but could not be kept: {e}",
-                credential.display()
+                path.display()
             ));
         }
     }
@@ -259,51 +272,10 @@ fn replace(base: &Path, rel: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Remove the turn's views: overlayfs leaves its work directories without any permission.
-pub fn remove(dir: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    for entry in walkdir::WalkDir::new(dir)
-        .follow_links(false)
-        .into_iter()
-        .flatten()
-    {
-        if entry.file_type().is_dir() {
-            let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o700));
-        }
-    }
-    let _ = std::fs::remove_dir_all(dir);
-}
-
-/// Files the runner left in its writable directories after the turn: no setuid or setgid bit
-/// survives (a copy of a shell made setuid there would give its owner's rights to whoever runs
-/// it), and nothing is left writable by others.
-pub fn settle_outputs(dirs: &[PathBuf]) {
-    use std::os::unix::fs::PermissionsExt;
-    for dir in dirs {
-        for entry in walkdir::WalkDir::new(dir)
-            .follow_links(false)
-            .into_iter()
-            .flatten()
-        {
-            if entry.file_type().is_symlink() {
-                continue;
-            }
-            let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
-                continue;
-            };
-            let mode = meta.permissions().mode() & 0o7777;
-            // setuid, setgid, writable by others.
-            let safe = mode & !0o6002;
-            if safe != mode {
-                let _ =
-                    std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(safe));
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     fn view(dir: &Path) -> View {
@@ -316,58 +288,201 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_refreshed_credential_is_copied_back_and_nothing_else() {
+    /// The credential file `name` of the preset `cli`, in the view `v` (its directory).
+    fn credential(cli: &str, v: &View, name: &str) -> Credential {
+        let agent = crate::runner::presets::preset(cli).unwrap().agent;
+        let mut found = (agent.credentials)(Path::new("/home/p"));
+        found.retain(|c| c.path.ends_with(name));
+        let Credential { login, .. } = found.pop().expect("the preset names it");
+        Credential {
+            path: v.real.join(name),
+            login,
+        }
+    }
+
+    /// A JSON Web Token with `claims` (unsigned: only its claims are read).
+    fn jwt(claims: serde_json::Value) -> String {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        let bytes = claims.to_string().into_bytes();
+        let mut payload = String::new();
+        for chunk in bytes.chunks(3) {
+            let n =
+                chunk.iter().fold(0u32, |n, &b| (n << 8) | u32::from(b)) << (8 * (3 - chunk.len()));
+            for i in 0..=chunk.len() {
+                payload.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            }
+        }
+        format!("eyJhbGciOiJub25lIn0.{payload}.c2ln")
+    }
+
+    fn claude(token: &str, plan: &str) -> String {
+        json!({"claudeAiOauth": {"accessToken": format!("sk-ant-oat01-{token}"),
+            "refreshToken": format!("sk-ant-ort01-{token}"), "expiresAt": 1767225600000u64,
+            "scopes": ["user:inference", "user:profile"], "subscriptionType": plan}})
+        .to_string()
+    }
+
+    fn codex(token: &str, account: &str) -> String {
+        let id = jwt(
+            json!({"sub": format!("auth0|{account}"), "email": format!("{account}@example.com"),
+            "https://api.openai.com/auth": {"chatgpt_account_id": account}}),
+        );
+        json!({"OPENAI_API_KEY": null, "tokens": {"id_token": id, "access_token": token,
+            "refresh_token": token, "account_id": account}, "last_refresh": "2026-12-01T00:00:00Z"})
+        .to_string()
+    }
+
+    fn gemini(token: &str, account: &str) -> String {
+        let id = jwt(json!({"sub": account, "email": format!("{account}@example.com")}));
+        json!({"access_token": token, "refresh_token": "1//keep", "scope": "openid",
+            "token_type": "Bearer", "id_token": id, "expiry_date": 1767225600000u64})
+        .to_string()
+    }
+
+    /// Write `before` (if any) and `after` as the credential `name` of `cli`, write back, and
+    /// return the real file's content and the problems said.
+    fn turn(
+        cli: &str,
+        name: &str,
+        before: Option<&str>,
+        after: &str,
+    ) -> (Option<String>, Vec<String>) {
         let dir = tempfile::tempdir().unwrap();
         let v = view(dir.path());
-        std::fs::write(v.real.join(".credentials.json"), "old").unwrap();
+        if let Some(parent) = Path::new(name).parent() {
+            std::fs::create_dir_all(v.real.join(parent)).unwrap();
+            std::fs::create_dir_all(v.upper.join(parent)).unwrap();
+        }
+        if let Some(before) = before {
+            std::fs::write(v.real.join(name), before).unwrap();
+        }
+        std::fs::write(v.upper.join(name), after).unwrap();
+        let problems = write_back(std::slice::from_ref(&v), &[credential(cli, &v, name)]);
+        (std::fs::read_to_string(v.real.join(name)).ok(), problems)
+    }
+
+    #[test]
+    fn a_login_refreshed_by_the_same_account_is_copied_back_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let v = view(dir.path());
+        let (old, new) = (claude("old", "max"), claude("new", "max"));
+        std::fs::write(v.real.join(".credentials.json"), &old).unwrap();
         std::fs::write(v.real.join("settings.json"), "{}").unwrap();
-        std::fs::write(v.upper.join(".credentials.json"), "new").unwrap();
+        std::fs::write(v.upper.join(".credentials.json"), &new).unwrap();
         std::fs::write(v.upper.join("settings.json"), "{\"hooks\":1}").unwrap();
-        let problems = write_back(
-            std::slice::from_ref(&v),
-            &[v.real.join(".credentials.json")],
-        );
+        let credentials = [credential("claude", &v, ".credentials.json")];
+        let problems = write_back(std::slice::from_ref(&v), &credentials);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(
             std::fs::read_to_string(v.real.join(".credentials.json")).unwrap(),
-            "new"
+            new
         );
         assert_eq!(
             std::fs::read_to_string(v.real.join("settings.json")).unwrap(),
             "{}"
         );
+        for (cli, name, old, new) in [
+            (
+                "codex",
+                "auth.json",
+                codex("old", "acct-1"),
+                codex("new", "acct-1"),
+            ),
+            (
+                "gemini",
+                "oauth_creds.json",
+                gemini("old", "1234"),
+                gemini("new", "1234"),
+            ),
+        ] {
+            assert_eq!(
+                turn(cli, name, Some(&old), &new),
+                (Some(new.clone()), vec![]),
+                "{cli}"
+            );
+        }
+    }
+
+    #[test]
+    fn another_accounts_login_is_not_copied_back_and_the_person_is_told() {
+        for (cli, name, old, new) in [
+            (
+                "claude",
+                ".credentials.json",
+                claude("old", "max"),
+                claude("new", "pro"),
+            ),
+            (
+                "codex",
+                "auth.json",
+                codex("old", "acct-1"),
+                codex("new", "acct-2"),
+            ),
+            (
+                "gemini",
+                "oauth_creds.json",
+                gemini("old", "1234"),
+                gemini("new", "5678"),
+            ),
+        ] {
+            let (kept, problems) = turn(cli, name, Some(&old), &new);
+            assert_eq!(kept, Some(old), "{cli}");
+            assert_eq!(problems.len(), 1, "{cli}: {problems:?}");
+            assert!(problems[0].contains(name), "{problems:?}");
+            assert!(
+                problems[0].contains("it names another account"),
+                "{problems:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_login_where_there_was_none_is_not_copied_back() {
+        let (kept, problems) = turn("codex", "auth.json", None, &codex("new", "acct-2"));
+        assert_eq!(kept, None);
+        assert!(
+            problems[0].contains("there was no login there before the turn"),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn a_login_of_another_shape_or_not_json_is_not_copied_back() {
+        let old = codex("old", "acct-1");
+        let mut planted: serde_json::Value = serde_json::from_str(&codex("new", "acct-1")).unwrap();
+        planted["mcp"] = json!({"command": "touch /tmp/pwned"});
+        let mut bare: serde_json::Value = serde_json::from_str(&old).unwrap();
+        bare["tokens"]["id_token"] = json!("not a token");
+        let api_key = json!({"OPENAI_API_KEY": "sk-other", "tokens": null, "last_refresh": null});
+        let api_key = api_key.to_string();
+        for (new, why) in [
+            (planted.to_string(), "its shape changed"),
+            (bare.to_string(), "its shape changed"),
+            ("{\"token\":".to_string(), "it is not JSON"),
+            (api_key, "it names another account"),
+        ] {
+            let (kept, problems) = turn("codex", "auth.json", Some(&old), &new);
+            assert_eq!(kept.as_deref(), Some(old.as_str()), "{new}");
+            assert!(problems[0].contains(why), "{new}: {problems:?}");
+        }
     }
 
     #[test]
     fn a_credential_that_is_a_link_is_never_followed() {
         let dir = tempfile::tempdir().unwrap();
         let v = view(dir.path());
+        let auth = credential("codex", &v, "auth.json");
         let victim = dir.path().join("authorized_keys");
         std::fs::write(&victim, "keep").unwrap();
         std::os::unix::fs::symlink(&victim, v.upper.join("auth.json")).unwrap();
-        assert!(write_back(std::slice::from_ref(&v), &[v.real.join("auth.json")]).is_empty());
+        assert!(write_back(std::slice::from_ref(&v), std::slice::from_ref(&auth)).is_empty());
         assert!(!v.real.join("auth.json").exists());
         // A link planted at the real place is not written through either.
         std::os::unix::fs::symlink(&victim, v.real.join("auth.json")).unwrap();
         std::fs::remove_file(v.upper.join("auth.json")).unwrap();
-        std::fs::write(v.upper.join("auth.json"), "evil").unwrap();
-        let problems = write_back(std::slice::from_ref(&v), &[v.real.join("auth.json")]);
+        std::fs::write(v.upper.join("auth.json"), codex("new", "acct-1")).unwrap();
+        let problems = write_back(std::slice::from_ref(&v), &[auth]);
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
-    }
-
-    #[test]
-    fn setuid_and_world_writable_bits_do_not_outlive_the_turn() {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("sh");
-        std::fs::write(&file, "x").unwrap();
-        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o6777)).unwrap();
-        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
-        settle_outputs(&[dir.path().to_path_buf()]);
-        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
-        assert_eq!(mode(&file), 0o775);
-        assert_eq!(mode(dir.path()), 0o775);
     }
 }

@@ -12,7 +12,7 @@ use super::envelope::{excerpt, last_event, last_object, only_envelope, within_li
 use super::{Preset, Usage};
 use crate::protocol::wire::Family;
 use crate::receipt::{ReceiptError, json_kind};
-use crate::sandbox::Agent;
+use crate::sandbox::{Agent, Credential, Login};
 
 /// Claude Code's own turn limit inside one interview turn (tool calls count): enough to read
 /// around a repository, small enough that a looping model stops well before the turn timeout.
@@ -83,9 +83,38 @@ fn state(home: &Path) -> Vec<PathBuf> {
 }
 
 /// Its login: `.credentials.json` in the configuration directory.
-fn credentials(home: &Path) -> Vec<PathBuf> {
-    vec![config_dir(home).join(".credentials.json")]
+fn credentials(home: &Path) -> Vec<Credential> {
+    vec![Credential {
+        path: config_dir(home).join(".credentials.json"),
+        login: LOGIN,
+    }]
 }
+
+/// `{"claudeAiOauth": {accessToken, refreshToken, expiresAt, scopes, subscriptionType, …}}`.
+/// Its tokens are opaque and name no account, so the account is what the file says of it: the
+/// plan (`subscriptionType`) and the scopes granted. Another account on the same plan with the
+/// same scopes cannot be told from the file alone (docs/sandbox.md says so).
+const LOGIN: Login = Login {
+    keys: &["claudeAiOauth"],
+    account: |file| {
+        let oauth = file.get("claudeAiOauth")?;
+        oauth.get("accessToken")?.as_str()?;
+        oauth.get("refreshToken")?.as_str()?;
+        oauth.get("expiresAt")?.as_number()?;
+        let mut scopes = oauth
+            .get("scopes")?
+            .as_array()?
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Option<Vec<_>>>()?;
+        scopes.sort_unstable();
+        let plan = oauth.get("subscriptionType").unwrap_or(&Value::Null);
+        Some(vec![
+            format!("subscriptionType={plan}"),
+            format!("scopes={}", scopes.join(" ")),
+        ])
+    },
+};
 
 /// Claude Code `--output-format stream-json` (its last `result` event) or `json` (the one
 /// envelope): `{subtype, is_error, result, structured_output, …}`.

@@ -11,7 +11,8 @@ use super::activity::{target, tool_activity};
 use super::envelope::{excerpt, last_object, only_envelope, within_limit};
 use super::{Preset, Usage};
 use crate::receipt::{ReceiptError, json_kind};
-use crate::sandbox::Agent;
+use crate::sandbox::agent::jwt_claims;
+use crate::sandbox::{Agent, Credential, Login};
 
 /// Gemini CLI's policy for every turn: read-only tools only. Denies what plan mode would let
 /// a model reach by leaving it (`exit_plan_mode` switches to YOLO mode), and everything that
@@ -70,9 +71,35 @@ pub(super) const PRESET: Preset = Preset {
     reads_files: false,
     agent: Agent {
         state: |home| vec![home.join(".gemini")],
-        credentials: |home| vec![home.join(".gemini").join("oauth_creds.json")],
+        credentials: |home| {
+            vec![Credential {
+                path: home.join(".gemini").join("oauth_creds.json"),
+                login: LOGIN,
+            }]
+        },
         nested: None,
         connects: None,
+    },
+};
+
+/// `oauth_creds.json`, Google's OAuth tokens: `{access_token, refresh_token, scope, token_type,
+/// id_token, expiry_date}`. The account: the ID token's `sub` and `email`.
+const LOGIN: Login = Login {
+    keys: &[
+        "access_token",
+        "refresh_token",
+        "scope",
+        "token_type",
+        "id_token",
+        "expiry_date",
+    ],
+    account: |file| {
+        file.get("access_token")?.as_str()?;
+        file.get("refresh_token")?.as_str()?;
+        let claims = jwt_claims(file.get("id_token")?.as_str()?)?;
+        let sub = claims.get("sub")?.as_str()?;
+        let email = claims.get("email").unwrap_or(&Value::Null);
+        Some(vec![format!("sub={sub}"), format!("email={email}")])
     },
 };
 
