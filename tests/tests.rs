@@ -51,6 +51,8 @@ mod sandbox_signals;
 #[cfg(target_os = "linux")]
 mod sandbox_state;
 #[cfg(target_os = "linux")]
+mod sandbox_wall;
+#[cfg(target_os = "linux")]
 mod sandbox_world;
 mod shared_settings;
 mod status;

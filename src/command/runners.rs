@@ -75,6 +75,8 @@ fn sandbox_json(s: &Support) -> serde_json::Value {
         "scoped_signals_and_sockets": s.scoped(),
         "namespaces": s.namespaces,
         "namespaces_missing": s.namespaces_missing,
+        "seccomp": s.seccomp,
+        "seccomp_missing": s.seccomp_missing,
         "seatbelt": s.seatbelt,
         "seatbelt_missing": s.seatbelt_missing,
         "summary": s.summary(),
@@ -121,6 +123,17 @@ fn sandbox_text(s: &Support) -> String {
             format!(
                 "no ({})",
                 s.namespaces_missing.as_deref().unwrap_or("not allowed")
+            )
+        }
+    ));
+    out.push_str(&format!(
+        "  seccomp filter            {}\n",
+        if s.seccomp {
+            "yes".to_string()
+        } else {
+            format!(
+                "no ({})",
+                s.seccomp_missing.as_deref().unwrap_or("not available")
             )
         }
     ));

@@ -24,7 +24,7 @@ use nix::sys::wait::{WaitStatus, waitpid};
 use nix::unistd::{ForkResult, Pid, fork, getppid};
 
 use super::policy::Policy;
-use super::{namespace, rules, stop, test_hook};
+use super::{namespace, rules, seccomp, stop, test_hook};
 
 /// The first argument that selects the launcher.
 pub const ARG: &str = "__sandbox";
@@ -193,6 +193,14 @@ fn confine_and_exec(policy: &Policy, argv: &[OsString]) -> ! {
             Err(message) => fail(&message),
         }
     }
+    // Last, after Landlock (which needs calls the filter refuses).
+    if policy.seccomp
+        && let Err(message) = seccomp::restrict(seccomp::Allowed {
+            unix_sockets: policy.unix_sockets,
+        })
+    {
+        fail(&message);
+    }
     let wrapped;
     let argv = if policy.seatbelt {
         wrapped = super::seatbelt::wrap(policy, argv).unwrap_or_else(|message| fail(&message));
@@ -276,6 +284,8 @@ fn probe() -> Result<i32, String> {
         visible: Vec::new(),
         views: Vec::new(),
         connect_ports: None,
+        seccomp: false,
+        unix_sockets: false,
     };
     std::env::set_current_dir("/").map_err(|e| format!("cannot enter /: {e}"))?;
     namespace::enter(&policy, &[])?;

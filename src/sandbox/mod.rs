@@ -19,6 +19,8 @@ pub(crate) mod policy;
 #[cfg(target_os = "linux")]
 mod rules;
 pub(crate) mod seatbelt;
+#[cfg(target_os = "linux")]
+pub(crate) mod seccomp;
 pub(crate) mod state;
 mod stop;
 pub(crate) mod support;
@@ -46,6 +48,16 @@ mod rules {
     }
     pub fn restrict(_: &super::policy::Policy) -> Result<Applied, String> {
         Err("Landlock exists only on Linux".into())
+    }
+}
+#[cfg(not(target_os = "linux"))]
+pub(crate) mod seccomp {
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct Allowed {
+        pub unix_sockets: bool,
+    }
+    pub fn restrict(_: Allowed) -> Result<(), String> {
+        Err("seccomp exists only on Linux".into())
     }
 }
 #[cfg(not(target_os = "linux"))]
@@ -140,6 +152,17 @@ pub fn decide(mode: Mode) -> Result<Option<Support>> {
         if !support.namespaces {
             return Ok(None);
         }
+    }
+    if mode == Mode::Require && !support.seccomp && cfg!(target_os = "linux") {
+        let reason = support
+            .seccomp_missing
+            .clone()
+            .unwrap_or_else(|| "not available".into());
+        return Err(Error::Sandbox(format!(
+            "--sandbox require: refusing to run a turn without a seccomp filter ({reason}): \
+             without it a server's named socket, the kernel keyrings and setuid bits are not \
+             refused by the kernel; `--sandbox auto` runs with what there is"
+        )));
     }
     if mode == Mode::Require && !support.namespaces && cfg!(target_os = "linux") {
         let reason = support
@@ -276,6 +299,8 @@ impl Confinement {
             visible,
             views: views.clone(),
             connect_ports: self.cli.and_then(|c| c.connects).map(|ports| ports(argv)),
+            seccomp: self.support.seccomp,
+            unix_sockets: false,
         };
         let exe = std::env::current_exe()?;
         let mut launcher = vec![

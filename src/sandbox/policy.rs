@@ -28,6 +28,12 @@ pub struct Policy {
     /// The preset's state, shown copy-on-write for the turn (see state.rs).
     #[serde(default)]
     pub views: Vec<View>,
+    /// Linux: install the seccomp filter (seccomp.rs) before executing the runner.
+    #[serde(default)]
+    pub seccomp: bool,
+    /// The runner may create UNIX sockets (a preset shown to need one); refused otherwise.
+    #[serde(default)]
+    pub unix_sockets: bool,
     /// The only TCP ports the runner may connect to (and none it may bind); `None`: the
     /// network is not restricted (see [`super::Agent::connects`]).
     #[serde(default)]

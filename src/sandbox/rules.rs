@@ -9,7 +9,7 @@ use landlock::{
 };
 
 use super::policy::Policy;
-use super::writes::{DEVICES, Writes, terminal};
+use super::writes::{DEVICES, Writes};
 
 /// The newest ABI this build knows; older kernels get what they support (best effort).
 const TARGET: ABI = ABI::V10;
@@ -22,14 +22,18 @@ pub struct Applied {
 /// Restrict the calling process (and everything it later executes). `tmp` is the private
 /// temporary directory as seen by the runner.
 pub fn restrict(policy: &Policy) -> Result<Applied, String> {
-    let all = AccessFs::from_all(TARGET);
+    let handled = AccessFs::from_all(TARGET);
+    // Handled, so refused, and granted nowhere: no device node, named socket or FIFO is made
+    // (a block device in out/ would reach the disk; a socket or FIFO would outlive the turn).
+    let all = handled
+        & !(AccessFs::MakeChar | AccessFs::MakeBlock | AccessFs::MakeSock | AccessFs::MakeFifo);
     let read = AccessFs::from_read(TARGET);
     let file_rights = AccessFs::from_file(TARGET);
     // A runner with its ports named (the model runner) connects to those TCP ports only and
     // binds none; every other runner keeps the network (its service, its tools' servers).
     let net = AccessNet::ConnectTcp | AccessNet::BindTcp;
     let mut ruleset = Ruleset::default()
-        .handle_access(all)
+        .handle_access(handled)
         .and_then(|r| match policy.connect_ports {
             Some(_) => r.handle_access(net),
             None => Ok(r),
@@ -84,25 +88,14 @@ pub fn restrict(policy: &Policy) -> Result<Applied, String> {
             grant(&entry.path(), read)?;
         }
     }
+    // /dev by allow list: only the harmless devices every program expects, nothing else (not
+    // a disk, a console's memory, a terminal). Its links (/dev/fd, /dev/stdin…) lead into /proc.
     grant(Path::new("/dev"), AccessFs::ReadDir.into())?;
-    if let Ok(devs) = std::fs::read_dir("/dev") {
-        for entry in devs.flatten() {
-            let name = entry.file_name();
-            let Some(text) = name.to_str() else { continue };
-            // Links (/dev/fd, /dev/stdin…) point into /proc, already readable.
-            if terminal(text) || entry.file_type().is_ok_and(|t| t.is_symlink()) {
-                continue;
-            }
-            let path = Path::new("/dev").join(text);
-            if DEVICES.contains(&text) {
-                grant(
-                    &path,
-                    read | AccessFs::WriteFile | AccessFs::Truncate | AccessFs::IoctlDev,
-                )?;
-            } else {
-                grant(&path, read)?;
-            }
-        }
+    for name in DEVICES {
+        grant(
+            &Path::new("/dev").join(name),
+            read | AccessFs::WriteFile | AccessFs::Truncate | AccessFs::IoctlDev,
+        )?;
     }
     for path in &Writes::decide(policy).roots {
         grant(path, all)?;

@@ -13,6 +13,9 @@ pub const SIMULATE_NO_LANDLOCK: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_LANDLOCK";
 /// Set to `1` to make the tool behave as if user namespaces were not allowed (Landlock alone).
 #[cfg(target_os = "linux")]
 pub const SIMULATE_NO_NAMESPACES: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES";
+/// Set to `1` to make the tool behave as if the kernel had no seccomp filters.
+#[cfg(target_os = "linux")]
+pub const SIMULATE_NO_SECCOMP: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_SECCOMP";
 /// Set to `1` to make the tool behave as if `sandbox-exec` did not work (macOS).
 #[cfg(not(target_os = "linux"))]
 pub const SIMULATE_NO_SEATBELT: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_SEATBELT";
@@ -27,6 +30,12 @@ pub struct Support {
     pub namespaces: bool,
     /// Why not.
     pub namespaces_missing: Option<String>,
+    /// Linux: the kernel applies seccomp filters (the third wall, seccomp.rs).
+    #[serde(default)]
+    pub seccomp: bool,
+    /// Why not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seccomp_missing: Option<String>,
     /// macOS: `sandbox-exec` applied a profile when probed (see seatbelt.rs).
     #[serde(default)]
     pub seatbelt: bool,
@@ -71,10 +80,18 @@ impl Support {
                 .then(|| "nothing enforced, changes are only detected".to_string());
         }
         match (self.landlock_abi, self.namespaces) {
+            (Some(abi), true) if abi >= 6 && !self.seccomp => Some(
+                "no seccomp: named sockets, keyrings and setuid bits not refused by the kernel"
+                    .to_string(),
+            ),
             (Some(abi), true) if abi >= 6 => None,
             (Some(abi), true) => Some(format!(
                 "Landlock ABI {abi}: signals and abstract sockets not scoped"
             )),
+            (Some(_), false) if self.seccomp => Some(
+                "Landlock and seccomp only: chmod of your files and the CLI's state not protected"
+                    .to_string(),
+            ),
             (Some(_), false) => {
                 Some("Landlock only: chmod, sockets and the CLI's state not protected".to_string())
             }
@@ -115,6 +132,17 @@ impl Support {
             missing.push(format!(
                 "user namespaces ({}): chmod, named sockets and the CLI's state are not protected, descendants are swept instead, /tmp and /proc are shared",
                 self.namespaces_missing.as_deref().unwrap_or("not allowed")
+            ));
+        }
+        if self.seccomp {
+            held.push(
+                "a seccomp filter (no UNIX sockets, keyrings, setuid or setgid bits, device nodes, file capabilities, tracing, BPF, io_uring or new user namespaces)"
+                    .into(),
+            );
+        } else {
+            missing.push(format!(
+                "seccomp ({}): a server's named socket, the session keyring and setuid bits are refused only where the namespaces hide them",
+                self.seccomp_missing.as_deref().unwrap_or("not available")
             ));
         }
         let mut line = if held.is_empty() {
@@ -167,11 +195,21 @@ fn probe_now() -> Support {
             Err(reason) => (false, Some(reason)),
         }
     };
+    let (seccomp, seccomp_missing) = if simulated(SIMULATE_NO_SECCOMP) {
+        (false, Some(format!("simulated by {SIMULATE_NO_SECCOMP}=1")))
+    } else {
+        match super::seccomp::available() {
+            Ok(()) => (true, None),
+            Err(reason) => (false, Some(reason)),
+        }
+    };
     Support {
         landlock_abi,
         landlock_missing,
         namespaces,
         namespaces_missing,
+        seccomp,
+        seccomp_missing,
         seatbelt: false,
         seatbelt_missing: None,
     }
@@ -197,6 +235,8 @@ fn probe_now() -> Support {
         landlock_missing: Some("Landlock exists only on Linux".into()),
         namespaces: false,
         namespaces_missing: Some("user namespaces exist only on Linux".into()),
+        seccomp: false,
+        seccomp_missing: None,
         seatbelt,
         seatbelt_missing,
     }
@@ -306,6 +346,8 @@ mod tests {
             landlock_missing: None,
             namespaces: false,
             namespaces_missing: Some("unshare: Operation not permitted".into()),
+            seccomp: false,
+            seccomp_missing: None,
             seatbelt: false,
             seatbelt_missing: None,
         };
@@ -329,6 +371,8 @@ mod tests {
             landlock_missing: Some("the kernel is built without Landlock".into()),
             namespaces: false,
             namespaces_missing: Some("x".into()),
+            seccomp: false,
+            seccomp_missing: None,
             seatbelt: false,
             seatbelt_missing: None,
         };

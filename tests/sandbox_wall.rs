@@ -1,0 +1,189 @@
+//! The third wall (seccomp, beside Landlock and the namespaces): what a block list of socket
+//! paths missed and what Landlock alone let through, each refused with the default sandbox —
+//! a server's socket however it is spelled, the session keyring, a setuid file made by `open`,
+//! a block device in out/ — and each shown to get through with `--sandbox off`, so that no test
+//! here passes by accident.
+//!
+//! Run as root, tests/sandbox.rs runs this module again as `nobody`.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+use crate::sandbox::{Target, Variant, is_root, offer};
+use crate::util::{fixtures, stderr, stdout};
+
+fn needs_the_whole_sandbox() {
+    assert!(
+        offer().landlock && offer().namespaces,
+        "this test needs Landlock and user namespaces (see `interview runners`)"
+    );
+}
+
+fn run(target: &Target, variant: Variant, env: &[(&str, &str)]) -> String {
+    let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+    envs.extend_from_slice(env);
+    let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
+    format!("{}{}", stdout(&out), stderr(&out))
+}
+
+/// A server bound by a relative name (`cd dir && bind("S")`): the kernel lists it as `S`, so
+/// no list of socket paths can hide it. The runner reaches it by the same relative name.
+#[test]
+fn a_server_bound_by_a_relative_name_cannot_be_reached() {
+    needs_the_whole_sandbox();
+    for (variant, prevented) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, false),
+    ] {
+        let target = Target::new("socket-relative");
+        let dir = target.home.path().join("my agent");
+        std::fs::create_dir(&dir).unwrap();
+        let mut server = Command::new("python3")
+            .args([
+                "-c",
+                "import os,socket,sys\n\
+                 os.chdir(sys.argv[1]); s=socket.socket(socket.AF_UNIX); s.bind('S'); s.listen()\n\
+                 print('ready', flush=True); s.settimeout(60); c,_=s.accept(); print('reached', flush=True)",
+            ])
+            .arg(&dir)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+        assert_eq!(lines.next().unwrap().unwrap(), "ready");
+        let screen = run(
+            &target,
+            variant,
+            &[("SANDBOX_SOCKET_DIR", dir.to_str().unwrap())],
+        );
+        let reached = target.attempt() == "wrote\n";
+        let _ = server.kill();
+        let said = lines.next().and_then(|l| l.ok());
+        let _ = server.wait();
+        assert_eq!(reached, !prevented, "{variant:?}: {screen}");
+        assert_eq!(
+            said.as_deref() == Some("reached"),
+            !prevented,
+            "{variant:?}: {screen}"
+        );
+    }
+}
+
+/// A server's socket renamed after it was bound, to a path with a space: what the kernel lists
+/// is the old name. Bound before the turn, it is reached by its new name only without the wall.
+#[test]
+fn a_server_socket_renamed_after_binding_cannot_be_reached() {
+    needs_the_whole_sandbox();
+    for (variant, prevented) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, false),
+    ] {
+        let target = Target::new("socket");
+        let first = target.home.path().join("agent.sock");
+        let listener = std::os::unix::net::UnixListener::bind(&first).unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let renamed = target.home.path().join("ssh agent.sock");
+        std::fs::rename(&first, &renamed).unwrap();
+        let screen = run(
+            &target,
+            variant,
+            &[("SANDBOX_SOCKET", renamed.to_str().unwrap())],
+        );
+        assert_eq!(
+            listener.accept().is_ok(),
+            !prevented,
+            "{variant:?}: {screen}"
+        );
+        let expected = if prevented { "denied\n" } else { "wrote\n" };
+        assert_eq!(target.attempt(), expected, "{variant:?}: {screen}");
+    }
+}
+
+/// The session keyring is the person's: a runner can neither read a key from it nor plant one
+/// that outlives the turn.
+#[test]
+fn the_session_keyring_is_out_of_reach() {
+    needs_the_whole_sandbox();
+    let fixtures_dir = fixtures().join("runners/sandbox");
+    for (variant, prevented) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, false),
+    ] {
+        let target = Target::new("keyring");
+        let screen = {
+            let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+            envs.push(("SANDBOX_FIXTURES", fixtures_dir.to_str().unwrap()));
+            let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
+            format!("{}{}", stdout(&out), stderr(&out))
+        };
+        let expected = if prevented { "denied\n" } else { "wrote\n" };
+        assert_eq!(target.attempt(), expected, "{variant:?}: {screen}");
+    }
+}
+
+/// `open(O_CREAT)` with mode 04755 makes a setuid file in one step, without a `chmod`: refused.
+#[test]
+fn a_setuid_file_cannot_be_created_by_open() {
+    needs_the_whole_sandbox();
+    for (variant, prevented) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, false),
+    ] {
+        let target = Target::new("setuid-create");
+        let screen = run(&target, variant, &[]);
+        let expected = if prevented { "denied\n" } else { "wrote\n" };
+        assert_eq!(target.attempt(), expected, "{variant:?}: {screen}");
+    }
+}
+
+/// As root without namespaces (a default Docker container), a block device node in out/ would
+/// reach the disk: no device node is made, with Landlock alone too. (An unprivileged user can
+/// never make one: there the attempt is refused in every variant.)
+#[test]
+fn no_device_node_is_made_in_out() {
+    needs_the_whole_sandbox();
+    for (variant, prevented) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, !is_root()),
+    ] {
+        let target = Target::new("mknod-block");
+        let screen = run(&target, variant, &[]);
+        let expected = if prevented { "denied\n" } else { "wrote\n" };
+        assert_eq!(target.attempt(), expected, "{variant:?}: {screen}");
+        let node = target.repo.session_dir().join("turns/001/out/disk");
+        if prevented {
+            assert!(
+                std::fs::symlink_metadata(&node).is_err(),
+                "{variant:?}: {screen}"
+            );
+        }
+    }
+}
+
+/// The start line says what is missing when the kernel has no seccomp, and `--sandbox require`
+/// refuses to run a turn then.
+#[test]
+fn require_refuses_a_machine_without_seccomp() {
+    needs_the_whole_sandbox();
+    let target = Target::new("tracked");
+    let out = target.run(
+        "sandbox/tries-write.sh",
+        &["--sandbox", "require"],
+        &[("INTERVIEW_SANDBOX_SIMULATE_NO_SECCOMP", "1")],
+    );
+    let screen = format!("{}{}", stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(1), "{screen}");
+    assert!(screen.contains("without a seccomp filter"), "{screen}");
+    let out = target.run(
+        "sandbox/tries-write.sh",
+        &[],
+        &[("INTERVIEW_SANDBOX_SIMULATE_NO_SECCOMP", "1")],
+    );
+    let screen = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(screen.contains("no seccomp"), "{screen}");
+}
