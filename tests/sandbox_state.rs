@@ -303,3 +303,66 @@ fn claude_login(token: &str, plan: &str) -> String {
     }})
     .to_string()
 }
+
+/// The stand-in for Claude Code writes `after` as its login, where `before` was (or nothing):
+/// what the person's login file holds after the turn, and what the tool said.
+fn login_after_a_turn(before: Option<String>, after: String) -> (Option<String>, String) {
+    assert!(
+        crate::sandbox::offer().landlock && crate::sandbox::offer().namespaces,
+        "this test needs Landlock with user namespaces (see `interview runners`)"
+    );
+    let (repo, env) = home_with_every_state();
+    let credentials = repo.home().join(".claude/.credentials.json");
+    if let Some(before) = before {
+        std::fs::write(&credentials, before).unwrap();
+    }
+    let bin_dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        runner("sandbox/plants-state.sh"),
+        bin_dir.path().join("claude"),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let interview = Interview::of_work_item(&repo)
+        .preset("claude")
+        .answers(r#"{ "interview_answers": 1, "answers": {} }"#)
+        .yes()
+        .args(["--retries", "0"])
+        .env("PATH", path)
+        .env("TEST_NEW_CREDENTIALS", after);
+    let out = env
+        .iter()
+        .fold(interview, |run, (k, v)| run.env(k, v))
+        .run();
+    (std::fs::read_to_string(&credentials).ok(), out.stderr)
+}
+
+/// A prompt injection puts another account's login in place of the person's: it is not copied
+/// back (the person's work would go to that account), and the person is told once.
+#[test]
+fn another_accounts_login_is_not_copied_back() {
+    let mine = claude_login("old", "max");
+    let (kept, said) = login_after_a_turn(Some(mine.clone()), claude_login("theirs", "pro"));
+    assert_eq!(kept, Some(mine), "{said}");
+    let lines: Vec<_> = said
+        .lines()
+        .filter(|l| l.contains(".credentials.json"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{said}");
+    assert!(lines[0].contains("it names another account"), "{said}");
+}
+
+/// A login created where the person had none is not copied back either.
+#[test]
+fn a_login_where_there_was_none_is_not_copied_back() {
+    let (kept, said) = login_after_a_turn(None, claude_login("theirs", "max"));
+    assert_eq!(kept, None, "{said}");
+    assert!(
+        said.contains("there was no login there before the turn"),
+        "{said}"
+    );
+}

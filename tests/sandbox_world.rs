@@ -70,6 +70,111 @@ fn no_setuid_file_or_world_writable_directory_outlives_the_turn() {
     }
 }
 
+/// The mode of `file` below `levels` directories named `name` in `dir`, reached one directory
+/// descriptor at a time (the path is longer than PATH_MAX).
+fn mode_below(dir: &Path, name: &str, levels: usize, file: &str) -> u32 {
+    use nix::fcntl::{AT_FDCWD, AtFlags, OFlag, openat};
+    use nix::sys::stat::{Mode, fstatat};
+    let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW;
+    let mut at = openat(AT_FDCWD, dir, flags, Mode::empty()).unwrap();
+    for _ in 0..levels {
+        at = openat(&at, name, flags, Mode::empty()).unwrap();
+    }
+    fstatat(&at, file, AtFlags::AT_SYMLINK_NOFOLLOW)
+        .unwrap()
+        .st_mode
+        & 0o7777
+}
+
+/// Setuid copies of a shell where a walk by path does not reach: behind a directory of mode
+/// 0111 and one of mode 0000 (as a normal user), and 8000 bytes deep (past PATH_MAX). Whatever
+/// the sandbox, none keeps its setuid bit after the turn.
+#[test]
+fn no_setuid_file_survives_behind_a_closed_directory_or_past_path_max() {
+    needs_the_whole_sandbox();
+    for variant in [Variant::Default, Variant::LandlockOnly, Variant::Off] {
+        let target = Target::new("setuid-hidden");
+        let out = target.run("sandbox/tries-write.sh", variant.args(), variant.env());
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        if variant == Variant::Off {
+            assert_eq!(target.attempt(), "wrote\n", "{variant:?}: {screen}");
+        }
+        let dir = target.repo.session_dir().join("turns/001/out");
+        for hidden in ["search-only", "closed"] {
+            let sh = dir.join(hidden).join("inner/sh");
+            if let Ok(meta) = std::fs::symlink_metadata(&sh) {
+                let mode = meta.permissions().mode();
+                assert_eq!(mode & 0o6000, 0, "{variant:?}: {hidden}: setuid kept");
+            } else {
+                assert_ne!(
+                    target.attempt(),
+                    "wrote\n",
+                    "{variant:?}: {hidden} not entered"
+                );
+            }
+        }
+        if target.attempt() == "wrote\n" {
+            let deep = mode_below(&dir, &"d".repeat(200), 40, "sh");
+            assert_eq!(deep & 0o6000, 0, "{variant:?}: setuid kept past PATH_MAX");
+        }
+    }
+}
+
+/// A FIFO and a socket left in out/ (something that reads out/ later could block on one or
+/// reach a server through the other): removed after the turn, and named.
+#[test]
+fn fifos_and_sockets_left_in_out_are_removed_and_named() {
+    needs_the_whole_sandbox();
+    for variant in [Variant::Default, Variant::Off] {
+        let target = Target::new("special-out");
+        let out = target.run("sandbox/tries-write.sh", variant.args(), variant.env());
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        let dir = target.repo.session_dir().join("turns/001/out");
+        assert!(
+            std::fs::symlink_metadata(dir.join("pipe")).is_err(),
+            "{variant:?}: FIFO kept"
+        );
+        assert!(
+            std::fs::symlink_metadata(dir.join("sub/sock")).is_err(),
+            "{variant:?}: socket kept"
+        );
+        if target.attempt() == "wrote\n" {
+            assert!(
+                screen.contains("\"pipe\" (a FIFO)") && screen.contains("\"sub/sock\" (a socket)"),
+                "{variant:?}: not named: {screen}"
+            );
+        } else {
+            assert_ne!(variant, Variant::Off, "{screen}");
+        }
+    }
+}
+
+/// The runner's private TMPDIR is removed after the turn though it left a read-only directory
+/// and one of mode 0000 in it.
+#[test]
+fn the_private_tmpdir_goes_whatever_modes_the_runner_left() {
+    needs_the_whole_sandbox();
+    for variant in [Variant::Default, Variant::LandlockOnly] {
+        let target = Target::new("tmpdir-modes");
+        let out = target.run("sandbox/tries-write.sh", variant.args(), variant.env());
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(target.attempt(), "wrote\n", "{variant:?}: {screen}");
+        let tmpdir =
+            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/tmpdir.txt"))
+                .unwrap();
+        let tmpdir = Path::new(tmpdir.trim());
+        assert!(
+            tmpdir.starts_with("/") && tmpdir.file_name().is_some(),
+            "{tmpdir:?}"
+        );
+        assert!(
+            std::fs::symlink_metadata(tmpdir).is_err(),
+            "{variant:?}: {} is left: {screen}",
+            tmpdir.display()
+        );
+    }
+}
+
 /// A server listening on a named socket in HOME (ssh-agent, gpg-agent, an editor's server): the
 /// runner cannot connect to it, so it cannot ask it to act outside the sandbox.
 #[test]
