@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::files;
+use sha2::{Digest, Sha256};
 
 /// The access-granting extended attributes of one path, each by a SHA-256 of its raw bytes.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -48,7 +48,7 @@ impl Xattrs {
                 "system.posix_acl_default" => &mut x.default_acl,
                 _ => &mut x.capability,
             };
-            *slot = Some(files::sha256_hex(&value));
+            *slot = Some(format!("{:x}", Sha256::digest(&value)));
         }
         (x != Xattrs::default()).then_some(x)
     }

@@ -327,7 +327,13 @@ fn notes(settled: &Settled) -> Vec<String> {
         }
         shown.join(", ")
     };
-    let quoted = |p: &Path| crate::receipt::quoted(&p.to_string_lossy());
+    // Quoted as Rust quotes a string: every control, escape and bidi character shown escaped.
+    let quoted = |p: &Path| {
+        let text = p.to_string_lossy();
+        let short: String = text.chars().take(60).collect();
+        let cut = if short.len() < text.len() { "…" } else { "" };
+        format!("{short:?}{cut}")
+    };
     let mut lines = Vec::new();
     if !settled.removed.is_empty() {
         let named = settled

@@ -260,14 +260,10 @@ pub fn restrict(allowed: Allowed) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether this kernel applies seccomp filters (`Seccomp_filters:` in our status, Linux 5.9
-/// and later; `Seccomp:` with filter support before) and this build has rules for its
-/// architecture.
+/// Whether this kernel applies seccomp filters and this build has rules for its architecture.
 pub fn available() -> Result<(), String> {
     arch()?;
-    let status = std::fs::read_to_string("/proc/self/status")
-        .map_err(|e| format!("cannot read /proc/self/status: {e}"))?;
-    if status.lines().any(|l| l.starts_with("Seccomp:")) {
+    if crate::sys::seccomp() {
         Ok(())
     } else {
         Err("the kernel is built without seccomp".into())

@@ -54,6 +54,11 @@ pub(super) fn umask() -> u32 {
         .unwrap_or(0o022)
 }
 
+/// Whether the kernel has seccomp (its status line is there).
+pub(super) fn seccomp() -> bool {
+    status_field("Seccomp:").is_some()
+}
+
 pub(super) fn forbid_inspection() {
     let _ = nix::sys::prctl::set_dumpable(false);
 }

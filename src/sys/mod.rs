@@ -61,6 +61,12 @@ pub fn umask() -> u32 {
     os::umask()
 }
 
+/// Linux: whether the kernel applies seccomp filters (the sandbox's third wall).
+#[cfg(target_os = "linux")]
+pub fn seccomp() -> bool {
+    os::seccomp()
+}
+
 /// First thing in `main`, before any thread exists: [`forbid_inspection`], and on macOS the
 /// umask read (and remembered) while setting it for a moment cannot race another thread.
 pub fn at_start() {
