@@ -5,10 +5,10 @@
 //! 127.0.0.1:PORT before its conversation and say in a note whether it got through: the test
 //! shows that the sandbox lets it reach its server's port and no other.
 
-use super::events::Event;
-
 #[cfg(any(debug_assertions, feature = "test-hooks"))]
 pub(super) fn try_connect() {
+    use super::events::Event;
+
     let Some(port) = std::env::var("INTERVIEW_TEST_MODEL_CONNECT")
         .ok()
         .and_then(|p| p.parse::<u16>().ok())
