@@ -212,6 +212,8 @@ pub struct RunOptions {
     pub retries: Option<u32>,
     /// Where to write the document (`-` prints it to standard output)
     /// [default: docs/interviews/<kind>-<id>.md]
+    // Help text, shown as written: `<kind>` is no HTML tag.
+    #[allow(rustdoc::invalid_html_tags)]
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
     /// Write the finished document without asking first.

@@ -1,5 +1,5 @@
 //! The command layer: one file per subcommand. A parsed command line comes in, settings are
-//! resolved once ([`settings`]), and the part of the tool that does the work is called with
+//! resolved once (`settings`), and the part of the tool that does the work is called with
 //! typed values; nothing below this layer sees a clap type (docs/architecture.md).
 
 mod answers;

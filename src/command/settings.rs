@@ -35,7 +35,7 @@ pub struct Presentation {
 /// Everything an interview (new or resumed) runs with.
 #[derive(Debug, Clone)]
 pub struct RunSettings {
-    /// What the session runs with (`out` is the flag's only; see [`RunSettings::out_pattern`]).
+    /// What the session runs with (`out` is the flag's only; see [`RunSettings::out_for`]).
     pub session: Settings,
     /// Which settings the command line gave (on resume those win over the session's).
     pub given: Given,

@@ -2,7 +2,7 @@
 //! HEAD's first-parent chain ends in (stable across clones, reveals no path).
 //!
 //! Finding the root decodes every commit on that chain (some 20 ms for 10,000 commits, on every
-//! command), so the local tier keeps the answer in `.interview/root-commit` ("<commit> <root>"):
+//! command), so the local tier keeps the answer in `.interview/root-commit` (`<commit> <root>`):
 //! a later run walks back from HEAD only until it meets that commit. The file is read without
 //! following a link or blocking, and only trusted for a commit on HEAD's chain and a root that
 //! is a commit without parents; anything else is walked again. Only a run that holds the

@@ -277,7 +277,7 @@ impl Spawn {
     }
 
     /// Tell `observer` each line of the piped `stream` while the child runs (the reader that
-    /// feeds the sink cuts the lines: there is no second reader). Lines past [`LINE_CAP`] are
+    /// feeds the sink cuts the lines: there is no second reader). Lines past [`output::LINE_CAP`] are
     /// not told.
     pub fn observe_lines(mut self, stream: Stream, observer: LineObserver) -> Spawn {
         self.observer = Some((stream, observer));

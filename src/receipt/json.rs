@@ -21,7 +21,7 @@ pub enum Json {
 }
 
 /// The JSON type name of a `serde_json` value, for messages ("a string", "an object"), the
-/// same words as [`Json::kind`].
+/// same words as `Json::kind`.
 pub fn json_kind(v: &serde_json::Value) -> &'static str {
     use serde_json::Value;
     match v {

@@ -1,8 +1,8 @@
 //! Receipts: the one JSON object a runner leaves at the end of a turn.
 //!
-//! This module owns the strict wire types, the capability-scoped read ([`read`], or
+//! This module owns the strict wire types, the capability-scoped read ([`fn@read`], or
 //! [`extract_from_stdout`] for runners that print), the checks ([`parse_and_check`]) and the
-//! sanitiser ([`sanitize`]). Once a value is a [`Receipt`], it is known to be sane: every string
+//! sanitiser ([`fn@sanitize`]). Once a value is a [`Receipt`], it is known to be sane: every string
 //! has been sanitised and every rule of `docs/receipt.md` holds. The format is documented for runner
 //! authors in `docs/receipt.md`.
 
@@ -156,7 +156,7 @@ pub enum ReceiptError {
          optionally inside one ```json fenced block"
     )]
     NoObjectInOutput,
-    /// `lines` are those of the first [`stdout::SEVERAL_LINES_SHOWN`] objects.
+    /// `lines` are those of the first `stdout::SEVERAL_LINES_SHOWN` objects.
     #[error(
         "{count} JSON objects in the runner's output (at lines {}{}); it must print exactly one",
         lines.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", "),

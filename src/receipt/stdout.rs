@@ -16,7 +16,7 @@ pub use crate::protocol::limits::MAX_STDOUT_BYTES;
 /// an example object next to the receipt is an error rather than a guess.
 ///
 /// Linear in the size of the text: each brace is tried once, a found object is skipped whole, and
-/// the bytes read by attempts that failed are bounded (see [`Search`]) (a text made of
+/// the bytes read by attempts that failed are bounded (see `Search`) (a text made of
 /// unfinished objects is refused rather than searched for minutes).
 pub fn extract_from_stdout(stdout: &str) -> Result<String, ReceiptError> {
     if stdout.len() > MAX_STDOUT_BYTES {

@@ -2,7 +2,7 @@
 //! the kernel allows them, and an environment without handles to outside servers.
 //!
 //! The tool never applies any of this to itself. Every spawn of a runner goes through
-//! [`crate::process`], whose launcher hook [`Prepared`] implements: it starts our own
+//! `crate::process`, whose launcher hook [`Prepared`] implements: it starts our own
 //! executable as a small launcher (`interview __sandbox run POLICY -- RUNNER…`, see [`launch`]),
 //! which confines itself and then executes the runner. The launcher is a fresh single-threaded process, so it may fork,
 //! allocate and make any system call between the steps; nothing unsafe runs between fork and
@@ -342,7 +342,7 @@ pub struct StateGrant {
 
 impl StateGrant {
     /// For the runner command line `argv` of the agent CLI `cli` under `support`, whose state
-    /// directories are `state` ([`agent::state_dirs`]).
+    /// directories are `state` (`agent::state_dirs`).
     pub fn decide(
         support: &Support,
         cli: Option<&Agent>,

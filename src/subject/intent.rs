@@ -51,7 +51,7 @@ pub struct IntentRequest<'a> {
     pub id: &'a str,
     /// `--from FILE|-`: used as is, no other tracker is consulted.
     pub from: Option<&'a WorkItemSource>,
-    /// `[intent] globs` of `interview.toml`; `None` uses [`DEFAULT_GLOBS`].
+    /// `[intent] globs` of `interview.toml`; `None` uses `DEFAULT_GLOBS`.
     pub globs: Option<&'a [String]>,
     pub github: GithubCli,
 }

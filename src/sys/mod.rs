@@ -1,12 +1,12 @@
 //! Operating-system facts behind one seam: the process table (parents, groups, sessions, start
 //! times), the umask, pending signals, the per-process switches (`prctl` on Linux) the tool
 //! and the sandbox launcher set, and the descriptors a child must not inherit. Each platform answers in its own file, the way nextest splits
-//! `unix.rs` / `windows.rs`: [`linux`] reads `/proc`, [`macos`] asks `libproc`.
+//! `unix.rs` / `windows.rs`: `linux` reads `/proc`, `macos` asks `libproc`.
 //!
 //! Nothing outside this module reads `/proc` (tests/architecture.rs checks it), except the
 //! Linux-only sandbox code that sets up the runner's own `/proc` (src/sandbox/namespace.rs).
 //!
-//! Not for: starting processes (that is [`crate::process`]) or deciding what to confine.
+//! Not for: starting processes (that is `crate::process`) or deciding what to confine.
 
 use std::collections::BTreeMap;
 use std::os::fd::RawFd;

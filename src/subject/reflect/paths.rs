@@ -191,7 +191,7 @@ impl<'a> PathKinds<'a> {
     }
 }
 
-/// The subject half of [`is_version_bump`]: the subject says the commit cuts a release.
+/// The subject half of `is_version_bump` (the tests' whole rule): the subject says the commit cuts a release.
 pub(super) fn says_release(subject: &str) -> bool {
     let lower = subject.trim().to_ascii_lowercase();
     // A word at the start, or after a space or an opening parenthesis (which also covers
