@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 mod imports;
+mod workflows;
 
 /// Non-test lines a source file may have ("about 600").
 const MAX_NON_TEST_LINES: usize = 640;
