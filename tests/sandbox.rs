@@ -431,7 +431,7 @@ fn auto_says_once_what_is_missing_and_nothing_when_all_is_enforced() {
     assert_eq!(err.matches("interview: sandbox: ").count(), 1, "{err}");
     assert!(
         err.contains(
-            "interview: sandbox: Landlock and seccomp only: chmod of your files and the CLI's state not protected; see `interview runners`"
+            "interview: sandbox: Landlock and seccomp only: credentials readable, chmod of your files and the CLI's state not protected; see `interview runners`"
         ),
         "{err}"
     );
@@ -879,6 +879,7 @@ fn the_sandbox_tests_hold_for_an_unprivileged_user_too() {
             "sandbox_state::",
             "sandbox_world::",
             "sandbox_wall::",
+            "sandbox_secrets::",
             "--skip",
             "unprivileged_user",
             "--test-threads",

@@ -81,6 +81,17 @@ fn sandbox_json(s: &Support) -> serde_json::Value {
         "seatbelt_missing": s.seatbelt_missing,
         "summary": s.summary(),
         "removed_variables": env::SERVER_HANDLES,
+        "hidden_credentials": {
+            "in_home": crate::sandbox::secrets::IN_HOME,
+            "moved_by": crate::sandbox::secrets::MOVED_BY
+                .iter()
+                .map(|(var, file)| match file {
+                    Some(file) => format!("${var}/{file}"),
+                    None => format!("${var}"),
+                })
+                .collect::<Vec<_>>(),
+            "hidden": s.hides_credentials(),
+        },
     })
 }
 
@@ -135,6 +146,18 @@ fn sandbox_text(s: &Support) -> String {
                 "no ({})",
                 s.seccomp_missing.as_deref().unwrap_or("not available")
             )
+        }
+    ));
+    out.push_str(&format!(
+        "  credential stores hidden  {}\n",
+        if s.hides_credentials() {
+            format!(
+                "yes, {} paths (~/.ssh, ~/.aws, ~/.netrc, ~/.config/gh, other CLIs' logins, …; \
+                 `--json` lists them)",
+                crate::sandbox::secrets::IN_HOME.len() + crate::sandbox::secrets::MOVED_BY.len()
+            )
+        } else {
+            "no (needs a mount namespace): a runner can read them".to_string()
         }
     ));
     out.push_str(&format!("  enforced                  {}\n", s.summary()));

@@ -286,6 +286,7 @@ fn probe() -> Result<i32, String> {
         connect_ports: None,
         seccomp: false,
         unix_sockets: false,
+        hidden: Vec::new(),
     };
     std::env::set_current_dir("/").map_err(|e| format!("cannot enter /: {e}"))?;
     namespace::enter(&policy, &[])?;

@@ -21,6 +21,7 @@ mod rules;
 pub(crate) mod seatbelt;
 #[cfg(target_os = "linux")]
 pub(crate) mod seccomp;
+pub(crate) mod secrets;
 pub(crate) mod state;
 mod stop;
 pub(crate) mod support;
@@ -104,6 +105,9 @@ pub struct Confinement {
     /// The agent CLI the runner's command line starts: its credentials, and its own sandbox
     /// handed to ours.
     pub cli: Option<Agent>,
+    /// The person's credential stores are hidden (secrets.rs): from every runner, not from a
+    /// command of the person's own (`interview guard -- CMD`).
+    pub hides_credentials: bool,
 }
 
 /// The one line said at the first runner's start when something of the sandbox is missing on
@@ -204,13 +208,16 @@ impl Confinement {
             protected: paths::protected(worktree, common_dir),
             state: agent::state_dirs(cli.as_ref()),
             cli,
+            hides_credentials: true,
         }
     }
 
     /// The same, without the CLI's state directories (a command of the person's own, `interview
-    /// guard -- CMD`: its credentials and its own sandbox are still handled).
+    /// guard -- CMD`: its CLI's login and own sandbox are still handled; the person's credential
+    /// stores stay readable to their own command).
     pub fn without_state(mut self) -> Confinement {
         self.state.clear();
+        self.hides_credentials = false;
         self
     }
 
@@ -301,6 +308,7 @@ impl Confinement {
             connect_ports: self.cli.and_then(|c| c.connects).map(|ports| ports(argv)),
             seccomp: self.support.seccomp,
             unix_sockets: false,
+            hidden: self.hidden(),
         };
         let exe = std::env::current_exe()?;
         let mut launcher = vec![
@@ -386,6 +394,23 @@ impl StateGrant {
 }
 
 impl Confinement {
+    /// The person's credential stores this runner must not read: all but its CLI's own login.
+    pub fn hidden(&self) -> Vec<PathBuf> {
+        if !self.hides_credentials {
+            return Vec::new();
+        }
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        // The CLI's own login, as named and by its real path.
+        let mut own: Vec<PathBuf> = agent::credentials(self.cli.as_ref())
+            .into_iter()
+            .map(|c| c.path)
+            .collect();
+        if let (Some(cli), Some(home)) = (&self.cli, &home) {
+            own.extend((cli.credentials)(home).into_iter().map(|c| c.path));
+        }
+        secrets::hidden(home.as_deref(), |name| std::env::var_os(name), &own, &[])
+    }
+
     /// Where private temporary directories go: the usual place, unless that is inside a
     /// protected path (a TMPDIR pointing into the repository), then /tmp.
     fn temp_base(&self) -> PathBuf {

@@ -58,6 +58,7 @@ pub fn enter(policy: &Policy, sockets: &[PathBuf]) -> Result<(), String> {
     state::mount_views(&policy.views, throwaway)?;
     private_tmp(policy)?;
     world::hide_servers(sockets, &policy.visible)?;
+    super::secrets::hide(&policy.hidden)?;
     world::private_shm()?;
     let mut writable: Vec<PathBuf> = policy.writable.clone();
     writable.push(policy.tmp.clone());

@@ -34,6 +34,9 @@ pub struct Policy {
     /// The runner may create UNIX sockets (a preset shown to need one); refused otherwise.
     #[serde(default)]
     pub unix_sockets: bool,
+    /// The person's credential stores (secrets.rs): hidden from the runner.
+    #[serde(default)]
+    pub hidden: Vec<PathBuf>,
     /// The only TCP ports the runner may connect to (and none it may bind); `None`: the
     /// network is not restricted (see [`super::Agent::connects`]).
     #[serde(default)]

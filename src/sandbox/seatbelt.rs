@@ -191,8 +191,24 @@ pub fn rules(writes: &Writes, connect_ports: Option<&[u16]>) -> Vec<Rule> {
     out
 }
 
+/// The person's credential stores (secrets.rs), by the paths given and their real paths: not
+/// even read. Last, so that it wins over the rules above that allow reading everything.
+pub fn hide(hidden: &[PathBuf]) -> Rule {
+    let mut filters: Vec<Filter> = Vec::new();
+    for path in hidden {
+        filters.push(Filter::Subpath(path.clone()));
+        if let Ok(real) = std::fs::canonicalize(path)
+            && &real != path
+        {
+            filters.push(Filter::Subpath(real));
+        }
+    }
+    rule(Action::Deny, &["file-read*"], filters)
+}
+
 /// The profile text for `writes` and `connect_ports` (see [`rules`]). Fails on a path that is
 /// not UTF-8 (APFS paths always are).
+#[cfg(any(not(target_os = "linux"), test))]
 pub fn profile(writes: &Writes, connect_ports: Option<&[u16]>) -> Result<String, String> {
     render(&rules(writes, connect_ports))
 }
@@ -282,7 +298,9 @@ pub fn wrap(policy: &Policy, argv: &[OsString]) -> Result<Vec<OsString>, String>
     let (protected, roots) = (real(&writes.protected), real(&writes.roots));
     writes.protected.extend(protected);
     writes.roots.extend(roots);
-    let profile = profile(&writes, policy.connect_ports.as_deref())?;
+    let mut rules = rules(&writes, policy.connect_ports.as_deref());
+    rules.push(hide(&policy.hidden));
+    let profile = render(&rules)?;
     let mut out: Vec<OsString> = vec![
         SANDBOX_EXEC.into(),
         "-p".into(),

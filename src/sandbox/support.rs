@@ -56,6 +56,12 @@ impl Support {
         self.landlock_abi.is_some_and(|abi| abi >= 6)
     }
 
+    /// The person's credential stores are hidden from runners: a mount namespace on Linux,
+    /// Seatbelt on macOS.
+    pub fn hides_credentials(&self) -> bool {
+        self.namespaces || self.seatbelt
+    }
+
     /// Writes are confined: Landlock on Linux, Seatbelt on macOS.
     pub fn confines_writes(&self) -> bool {
         self.landlock_abi.is_some() || self.seatbelt
@@ -89,7 +95,7 @@ impl Support {
                 "Landlock ABI {abi}: signals and abstract sockets not scoped"
             )),
             (Some(_), false) if self.seccomp => Some(
-                "Landlock and seccomp only: chmod of your files and the CLI's state not protected"
+                "Landlock and seccomp only: credentials readable, chmod of your files and the CLI's state not protected"
                     .to_string(),
             ),
             (Some(_), false) => {
@@ -125,12 +131,12 @@ impl Support {
         }
         if self.namespaces {
             held.push(
-                "own PID, mount and IPC namespaces (every file system read-only but out/ and a private TMPDIR, servers' sockets hidden, the CLI's state a throwaway view)"
+                "own PID, mount and IPC namespaces (every file system read-only but out/ and a private TMPDIR, servers' sockets and the person's credential stores hidden, the CLI's state a throwaway view)"
                     .into(),
             );
         } else {
             missing.push(format!(
-                "user namespaces ({}): chmod, named sockets and the CLI's state are not protected, descendants are swept instead, /tmp and /proc are shared",
+                "user namespaces ({}): credential stores readable; chmod, named sockets and the CLI's state are not protected, descendants are swept instead, /tmp and /proc are shared",
                 self.namespaces_missing.as_deref().unwrap_or("not allowed")
             ));
         }

@@ -29,6 +29,7 @@ fn policy(tmp: &str, writable: &[&str], throwaway: &[&str], protected: &[&str]) 
         connect_ports: None,
         seccomp: false,
         unix_sockets: false,
+        hidden: Vec::new(),
     }
 }
 

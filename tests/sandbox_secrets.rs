@@ -1,0 +1,96 @@
+//! The person's credential stores are absent for a runner: a prompt injection in the repository
+//! cannot make an agent read a key and send it away. Each planted secret is unreadable with the
+//! default sandbox and shown readable with `--sandbox off`, so that no test here passes by
+//! accident. Run as root, tests/sandbox.rs runs this module again as `nobody`.
+
+use std::path::PathBuf;
+
+use crate::sandbox::{Target, Variant, offer};
+use crate::util::{stderr, stdout};
+
+/// Plant a secret in each store (under HOME, and one moved by GNUPGHOME); their paths.
+fn plant(target: &Target) -> Vec<PathBuf> {
+    let home = target.home.path();
+    let moved = home.join("elsewhere/gnupg");
+    let files = [
+        home.join(".ssh/id_ed25519"),
+        home.join(".aws/credentials"),
+        home.join(".netrc"),
+        home.join(".docker/config.json"),
+        home.join(".config/gh/hosts.yml"),
+        home.join(".git-credentials"),
+        home.join(".npmrc"),
+        home.join(".cargo/credentials.toml"),
+        home.join(".claude/.credentials.json"),
+        home.join(".codex/auth.json"),
+        moved.join("private-keys-v1.d/key"),
+    ];
+    for f in &files {
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, "SECRET\n").unwrap();
+    }
+    files.to_vec()
+}
+
+#[test]
+fn a_runner_reads_none_of_the_persons_credentials() {
+    assert!(
+        offer().landlock && offer().namespaces,
+        "this test needs Landlock and user namespaces (see `interview runners`)"
+    );
+    for (variant, hidden) in [(Variant::Default, true), (Variant::Off, false)] {
+        let target = Target::new("read-secrets");
+        let files = plant(&target);
+        let list = files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let gnupg = target.home.path().join("elsewhere/gnupg");
+        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+        envs.push(("SANDBOX_SECRETS", &list));
+        envs.push(("GNUPGHOME", gnupg.to_str().unwrap()));
+        let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(target.attempt(), "done\n", "{variant:?}: {screen}");
+        let read =
+            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/read.txt"))
+                .unwrap_or_default();
+        if hidden {
+            assert_eq!(read, "", "{variant:?} read: {read}\n{screen}");
+        } else {
+            assert_eq!(read.lines().count(), files.len(), "{variant:?}: {read}");
+        }
+    }
+}
+
+/// `interview guard -- CMD` runs the person's own command: with the sandbox asked for, its
+/// writes are refused, but it still reads the person's own credentials (a private registry's
+/// token for a build).
+#[test]
+fn the_persons_own_command_under_guard_still_reads_their_credentials() {
+    assert!(
+        offer().landlock && offer().namespaces,
+        "needs the whole sandbox"
+    );
+    let target = Target::new("read-secrets");
+    let netrc = target.home.path().join(".netrc");
+    std::fs::write(&netrc, "SECRET\n").unwrap();
+    let out = target
+        .repo
+        .cmd()
+        .env("HOME", target.home.path())
+        .args([
+            "guard",
+            "--sandbox",
+            "require",
+            "--",
+            "grep",
+            "-q",
+            "SECRET",
+        ])
+        .arg(&netrc)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+}
