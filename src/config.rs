@@ -39,6 +39,21 @@ pub struct ConfigFile {
     /// Arguments added after the runner's own, e.g. `["--model", "NAME"]` (from `interview.toml`
     /// only a model choice: see docs/runners.md).
     pub runner_args: Option<Vec<String>>,
+    /// Variables of the person's environment a runner gets besides the base set and its
+    /// preset's own, as names or prefixes ending in `*` (`["MY_TOKEN", "MOCK_*"]`; only from
+    /// the local file: see docs/sandbox.md).
+    #[serde(default, deserialize_with = "variable_patterns")]
+    pub runner_env: Option<Vec<String>>,
+}
+
+fn variable_patterns<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<Vec<String>>, D::Error> {
+    let patterns = Vec::<String>::deserialize(d)?;
+    for pattern in &patterns {
+        crate::sandbox::env::check_pattern(pattern).map_err(de::Error::custom)?;
+    }
+    Ok(Some(patterns))
 }
 
 /// `runner = "NAME"`, `runner = "CMD ARGS"` or `[runner] command = [...] receipt = "file"`.
@@ -189,8 +204,8 @@ impl Config {
 }
 
 /// The repository's own file may only tighten what the person's defaults give: `sandbox` never
-/// `off`, `on_change` only `fail`, and no `guard_allow` glob that matches a tracked file or the
-/// git directory. Anything looser is ignored with a warning naming the key
+/// `off`, `on_change` only `fail`, no `guard_allow` glob that matches a tracked file or the
+/// git directory, and no `runner_env` (a repository would list `AWS_SECRET_ACCESS_KEY`). Anything looser is ignored with a warning naming the key
 /// (docs/config.md, "What the repository may set").
 fn only_tighter(shared: &mut ConfigFile, worktree: &Path) {
     let warn = |key: &str, value: &str, why: &str| {
@@ -225,6 +240,13 @@ fn only_tighter(shared: &mut ConfigFile, worktree: &Path) {
             );
         });
         shared.guard_allow = Some(kept);
+    }
+    if let Some(names) = shared.runner_env.take() {
+        warn(
+            "runner_env",
+            &format!("{names:?}"),
+            "a repository cannot hand your variables to a runner; list them in .interview/config.toml",
+        );
     }
 }
 
@@ -308,6 +330,7 @@ fn merge(shared: ConfigFile, local: ConfigFile) -> ConfigFile {
         sandbox: local.sandbox.or(shared.sandbox),
         guard_allow: local.guard_allow.or(shared.guard_allow),
         runner_args: local.runner_args.or(shared.runner_args),
+        runner_env: local.runner_env.or(shared.runner_env),
     }
 }
 

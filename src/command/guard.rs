@@ -160,7 +160,7 @@ fn run_command(program: &str, args: &[String], cwd: &Path, request: &GuardReques
             .chain(args.iter().cloned())
             .collect();
         let prepared = sandbox
-            .prepare(&argv, cwd, &[])
+            .prepare(&argv, cwd, &[], None)
             .map_err(|e| Error::io(format!("cannot start `{program}`"), e))?;
         spawn = spawn.confine(std::sync::Arc::new(prepared));
     }

@@ -24,6 +24,7 @@ pub fn run(cwd: &Path, json: bool) -> Result<i32> {
             "embedded": true,
             "version": env!("CARGO_PKG_VERSION"),
             "argv": ["interview", "runner", "builtin"],
+            "variables": [],
         });
         let external = PRESETS.iter().map(|p| {
             let found = find_on_path(p.program, &path, &repository);
@@ -45,11 +46,23 @@ pub fn run(cwd: &Path, json: bool) -> Result<i32> {
                 "writable_state": (support.confines_writes() || support.namespaces)
                     .then_some(&grant.kept),
                 "throwaway_state": &grant.throwaway,
+                // Besides the base set (`.sandbox.base_variables`); names, never values.
+                "variables": p.agent.variables,
             })
         });
+        let model = crate::interviewer::model::describe_json()
+            .into_iter()
+            .map(|mut runner| {
+                let variables = runner["name"]
+                    .as_str()
+                    .and_then(crate::runner::presets::preset)
+                    .map_or(&[][..], |p| p.agent.variables);
+                runner["variables"] = serde_json::json!(variables);
+                runner
+            });
         // In the order the text lists them: the embedded runners first.
         let runners: Vec<serde_json::Value> = std::iter::once(builtin)
-            .chain(crate::interviewer::model::describe_json())
+            .chain(model)
             .chain(external)
             .collect();
         let doc = serde_json::json!({
@@ -80,6 +93,7 @@ fn sandbox_json(s: &Support) -> serde_json::Value {
         "seatbelt": s.seatbelt,
         "seatbelt_missing": s.seatbelt_missing,
         "summary": s.summary(),
+        "base_variables": env::BASE,
         "removed_variables": env::SERVER_HANDLES,
         "hidden_credentials": {
             "in_home": crate::sandbox::secrets::IN_HOME,

@@ -195,6 +195,7 @@ impl RunSettings {
             clarify_into: None,
             sandbox: sandbox.0,
             sandbox_note: sandbox.1,
+            runner_env: file.runner_env.clone().unwrap_or_default(),
         };
         Ok(RunSettings {
             session,

@@ -21,7 +21,13 @@ pub use crate::process::{Ending, end_orphan};
 pub struct Invocation {
     pub argv: Vec<String>,
     pub cwd: PathBuf,
+    /// Set for the runner, on top of what of the tool's own environment `allowed_env` lets
+    /// through.
     pub env: Vec<(String, String)>,
+    /// The only variables of the tool's environment that reach the runner, as patterns
+    /// ([`crate::sandbox::env::allow_list`]): applied by the sandbox's launcher, or here with
+    /// `--sandbox off`.
+    pub allowed_env: Vec<String>,
     /// The file given as stdin (the brief, for presets that read it); `None` means null.
     pub stdin: Option<PathBuf>,
     /// Where stdout and stderr go, interleaved, capped at `log_cap` bytes.
@@ -83,8 +89,15 @@ pub type Report = Box<dyn Fn(&str) + Send>;
 /// Start the runner and wait for it, its group and its escapees to be gone; `report` is told
 /// what the agent does while it runs (with [`Invocation::activity`]).
 pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
-    let mut spawn = Spawn::argv(&inv.argv)?
-        .cwd(&inv.cwd)
+    let mut spawn = Spawn::argv(&inv.argv)?.cwd(&inv.cwd);
+    if inv.sandbox.is_none() {
+        // No launcher to leave the rest out: the same allow list, applied here.
+        spawn = spawn.clear_env().envs(crate::sandbox::env::unconfined(
+            std::env::vars_os(),
+            &inv.allowed_env,
+        ));
+    }
+    spawn = spawn
         .envs(inv.env.iter().map(|(k, v)| (k, v)))
         .stdin(match &inv.stdin {
             Some(path) => Input::File(path.clone()),
@@ -102,7 +115,8 @@ pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
     }
     if let Some(sandbox) = &inv.sandbox {
         // Owns the private TMPDIR, removed when the spawn (and all the runner started) is done.
-        let prepared = sandbox.prepare(&inv.argv, &inv.cwd, &inv.writable)?;
+        let prepared =
+            sandbox.prepare(&inv.argv, &inv.cwd, &inv.writable, Some(&inv.allowed_env))?;
         spawn = spawn.confine(std::sync::Arc::new(prepared));
     }
     if let Some(activity) = inv.activity.clone().filter(|_| !inv.verbose) {

@@ -29,6 +29,10 @@ pub struct Agent {
     /// runner: its server's port); `None`: the network is not restricted (an agent CLI reaches
     /// its service and its tools reach theirs). Enforced with Landlock ABI 4 and later.
     pub connects: Option<Ports>,
+    /// The variables of the person's environment it reads (its API key, base URL, model,
+    /// configuration directory), as names or prefixes ending in `*`: with the base set
+    /// ([`super::env::BASE`]) the only ones that reach it (docs/sandbox.md shows them).
+    pub variables: &'static [&'static str],
 }
 
 /// One credential file of a CLI: where it is, and what a login in it looks like.

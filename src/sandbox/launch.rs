@@ -208,7 +208,7 @@ fn confine_and_exec(policy: &Policy, argv: &[OsString]) -> ! {
     } else {
         argv
     };
-    let err = exec(&argv[0], argv, &policy.tmp);
+    let err = exec(&argv[0], argv, policy);
     crate::output::stderr_line(&format!(
         "interview sandbox: cannot start runner `{}`: {err}",
         argv[0].to_string_lossy()
@@ -218,7 +218,7 @@ fn confine_and_exec(policy: &Policy, argv: &[OsString]) -> ! {
 
 /// Replace this process by `program` (a resolved path) with `argv`, in the runner's
 /// environment (see [`super::env`]); returns only on failure.
-fn exec(program: &OsString, argv: &[OsString], tmp: &std::path::Path) -> String {
+fn exec(program: &OsString, argv: &[OsString], policy: &Policy) -> String {
     use std::ffi::CString;
     use std::os::unix::ffi::OsStrExt;
     let c = |s: &[u8]| CString::new(s).map_err(|_| "a NUL byte in the command line".to_string());
@@ -228,7 +228,7 @@ fn exec(program: &OsString, argv: &[OsString], tmp: &std::path::Path) -> String 
             .iter()
             .map(|a| c(a.as_bytes()))
             .collect::<Result<Vec<_>, _>>()?;
-        let env = super::env::for_runner(std::env::vars_os(), tmp)
+        let env = super::env::for_runner(std::env::vars_os(), &policy.tmp, policy.env.as_deref())
             .into_iter()
             .map(|(k, v)| {
                 let mut kv = k.as_bytes().to_vec();
@@ -287,6 +287,7 @@ fn probe() -> Result<i32, String> {
         seccomp: false,
         unix_sockets: false,
         hidden: Vec::new(),
+        env: None,
     };
     std::env::set_current_dir("/").map_err(|e| format!("cannot enter /: {e}"))?;
     namespace::enter(&policy, &[])?;

@@ -1,5 +1,5 @@
 //! The sandbox a runner starts in: Landlock write rules, its own PID and mount namespaces where
-//! the kernel allows them, and an environment without handles to outside servers.
+//! the kernel allows them, and an environment by allow list.
 //!
 //! The tool never applies any of this to itself. Every spawn of a runner goes through
 //! `crate::process`, whose launcher hook [`Prepared`] implements: it starts our own
@@ -223,12 +223,15 @@ impl Confinement {
 
     /// Prepare one start of a runner: a private temporary directory, the launcher's command
     /// line, and the environment changes. `writable` are the turn's own writable directories
-    /// (its `out/`). Keep the returned [`Prepared`] until the runner and all it started are gone.
+    /// (its `out/`); `env` the allow list of its environment ([`env::allow_list`]; `None`: a
+    /// command of the person's own keeps all but server handles). Keep the returned
+    /// [`Prepared`] until the runner and all it started are gone.
     pub fn prepare(
         &self,
         argv: &[String],
         cwd: &Path,
         writable: &[PathBuf],
+        env: Option<&[String]>,
     ) -> std::io::Result<Prepared> {
         let tmp = tempfile::Builder::new()
             .prefix("interview-turn-")
@@ -309,6 +312,7 @@ impl Confinement {
             seccomp: self.support.seccomp,
             unix_sockets: false,
             hidden: self.hidden(),
+            env: env.map(<[String]>::to_vec),
         };
         let exe = std::env::current_exe()?;
         let mut launcher = vec![

@@ -41,4 +41,9 @@ pub struct Policy {
     /// network is not restricted (see [`super::Agent::connects`]).
     #[serde(default)]
     pub connect_ports: Option<Vec<u16>>,
+    /// The variables of the launcher's environment that reach the runner, as patterns (a
+    /// trailing `*` is a prefix; see [`super::env`]); `None`: all but server handles (a command
+    /// of the person's own, `interview guard -- CMD`).
+    #[serde(default)]
+    pub env: Option<Vec<String>>,
 }

@@ -274,10 +274,16 @@ impl Session<'_> {
             agent,
         } = spec.prepare_turn(&files.paths(), &self.repo.worktree, &self.subject.facts)?;
         env.extend(preset_env);
+        let allowed_env = crate::sandbox::env::allow_list(
+            agent.map_or(&[][..], |a| a.variables),
+            &self.settings.runner_env,
+            env.iter().map(|(k, _)| k.as_str()),
+        );
         let invocation = Invocation {
             argv,
             cwd,
             env,
+            allowed_env,
             stdin: spec.brief_on_stdin.then(|| files.brief_md.clone()),
             log: files.log.clone(),
             log_cap: limits::RUNNER_LOG_BYTES,

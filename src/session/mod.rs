@@ -67,6 +67,9 @@ pub struct Settings {
     /// Said once at the first runner's start: what of the sandbox is missing here (with
     /// `--verbose`, what it enforces); `None` with `--sandbox off` or when all is enforced.
     pub sandbox_note: Option<String>,
+    /// What the person lists in `runner_env` (their own config only): variables a runner gets
+    /// besides the base set and its preset's (docs/sandbox.md).
+    pub runner_env: Vec<String>,
 }
 
 /// A session's place in the local tier, made before anything is asked (so every answer,

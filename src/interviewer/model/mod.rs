@@ -273,8 +273,9 @@ fn described() -> Vec<Described> {
         .collect()
 }
 
-/// The model runners as `interview runners` lists them.
-pub fn describe() -> String {
+/// The model runners as `interview runners` lists them, each with the line its runner's
+/// `variables` gives (the preset's environment, which the runner layer knows).
+pub fn describe(variables: impl Fn(&str) -> String) -> String {
     let mut out = String::new();
     for d in described() {
         let model = d
@@ -284,8 +285,9 @@ pub fn describe() -> String {
             .unwrap_or_else(|| "model: -- --model NAME".into());
         if d.name == "ollama" {
             out.push_str(&format!(
-                "ollama   embedded: {}, no key; {model}\n         runs: interview runner ollama\n\n",
-                d.url
+                "ollama   embedded: {}, no key; {model}\n         runs: interview runner ollama\n{}\n",
+                d.url,
+                variables(d.name)
             ));
         } else {
             let key = if d.key_set {
@@ -294,8 +296,11 @@ pub fn describe() -> String {
                 "OPENAI_API_KEY not set"
             };
             out.push_str(&format!(
-                "{:<8} embedded: any OpenAI-compatible server, {}, {key}; {model}\n         runs: interview runner {} (read-only tools only; docs/runners.md)\n\n",
-                d.name, d.url, d.name
+                "{:<8} embedded: any OpenAI-compatible server, {}, {key}; {model}\n         runs: interview runner {} (read-only tools only; docs/runners.md)\n{}\n",
+                d.name,
+                d.url,
+                d.name,
+                variables(d.name)
             ));
         }
     }

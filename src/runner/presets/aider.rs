@@ -61,8 +61,35 @@ pub(super) const PRESET: Preset = Preset {
         credentials: |_| Vec::new(),
         nested: None,
         connects: None,
+        variables: VARIABLES,
     },
 };
+
+/// What aider reads of the environment: its own options (`AIDER_*`), and the keys and base URLs
+/// of the providers it talks to through litellm. A provider not listed here is added with
+/// `runner_env` in `.interview/config.toml`.
+const VARIABLES: &[&str] = &[
+    "AIDER_*",
+    "OPENAI_API_KEY",
+    "OPENAI_API_BASE",
+    "OPENAI_BASE_URL",
+    "OPENAI_API_TYPE",
+    "OPENAI_API_VERSION",
+    "OPENAI_ORGANIZATION",
+    "ANTHROPIC_API_KEY",
+    "GEMINI_API_KEY",
+    "OPENROUTER_API_KEY",
+    "DEEPSEEK_API_KEY",
+    "GROQ_API_KEY",
+    "MISTRAL_API_KEY",
+    "XAI_API_KEY",
+    "COHERE_API_KEY",
+    "AZURE_API_KEY",
+    "AZURE_API_BASE",
+    "AZURE_API_VERSION",
+    "OLLAMA_API_BASE",
+    "LITELLM_LOCAL_MODEL_COST_MAP",
+];
 
 /// aider's `Tokens: 1.2k sent, 50 received. Cost: $0.01 message, $0.02 session.` lines.
 pub(super) fn usage(stdout: &str) -> Option<Usage> {

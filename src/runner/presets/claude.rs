@@ -62,8 +62,22 @@ pub(super) const PRESET: Preset = Preset {
         credentials,
         nested: None,
         connects: None,
+        variables: VARIABLES,
     },
 };
+
+/// What Claude Code reads of the environment: its key or token, base URL, models and
+/// providers (`ANTHROPIC_*`), its own settings and login (`CLAUDE_CODE_*`, `CLAUDE_CONFIG_DIR`),
+/// the `DISABLE_*` switches (telemetry, updates, error reports) and its timeouts.
+const VARIABLES: &[&str] = &[
+    "ANTHROPIC_*",
+    "CLAUDE_CODE_*",
+    "CLAUDE_CONFIG_DIR",
+    "DISABLE_*",
+    "API_TIMEOUT_MS",
+    "MAX_THINKING_TOKENS",
+    "MCP_TIMEOUT",
+];
 
 /// `$CLAUDE_CONFIG_DIR`, or `~/.claude`.
 fn config_dir(home: &Path) -> PathBuf {

@@ -88,6 +88,7 @@ pub(super) const PRESET: Preset = Preset {
             home,
         }),
         connects: None,
+        variables: VARIABLES,
     },
 };
 
@@ -133,6 +134,17 @@ const LOGIN: Login = Login {
         Some(account)
     },
 };
+
+/// What Codex reads of the environment: OpenAI's key, base URL, organization and project, and
+/// its own home, key, token and settings (`CODEX_*`). A custom provider's `env_key` is added with
+/// `runner_env` in `.interview/config.toml`.
+const VARIABLES: &[&str] = &[
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "OPENAI_ORGANIZATION",
+    "OPENAI_PROJECT",
+    "CODEX_*",
+];
 
 /// Codex's state directory: `$CODEX_HOME`, or `~/.codex`.
 fn home() -> Option<PathBuf> {

@@ -79,6 +79,7 @@ pub(super) const PRESET: Preset = Preset {
         },
         nested: None,
         connects: None,
+        variables: VARIABLES,
     },
 };
 
@@ -102,6 +103,20 @@ const LOGIN: Login = Login {
         Some(vec![format!("sub={sub}"), format!("email={email}")])
     },
 };
+
+/// What Gemini CLI reads of the environment: its key, model and settings (`GEMINI_*`), and
+/// Google's key, project, location, base URLs and Vertex AI switches.
+const VARIABLES: &[&str] = &[
+    "GEMINI_*",
+    "GOOGLE_API_KEY",
+    "GOOGLE_CLOUD_PROJECT",
+    "GOOGLE_CLOUD_PROJECT_ID",
+    "GOOGLE_CLOUD_LOCATION",
+    "GOOGLE_GENAI_*",
+    "GOOGLE_GEMINI_BASE_URL",
+    "GOOGLE_VERTEX_BASE_URL",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+];
 
 /// Gemini CLI `--output-format stream-json`: JSONL events (`init`, `message`, `tool_use`,
 /// `tool_result`, `error`, `result`); the receipt is what the model said, its `assistant`

@@ -21,10 +21,13 @@ pub fn render_list(path_var: &OsStr, repository: &Path, timeout: Duration) -> St
         "Runners (choose with --runner NAME, or runner = \"NAME\" in interview.toml):\n\n",
     );
     out.push_str(&format!(
-        "builtin  embedded, version {}\n         runs: interview runner builtin\n\n",
-        env!("CARGO_PKG_VERSION")
+        "builtin  embedded, version {}\n         runs: interview runner builtin\n{}\n",
+        env!("CARGO_PKG_VERSION"),
+        variables_of(&[])
     ));
-    out.push_str(&crate::interviewer::model::describe());
+    out.push_str(&crate::interviewer::model::describe(|name| {
+        super::preset(name).map_or_else(String::new, variables_line)
+    }));
     for preset in PRESETS {
         let status = match find_on_path(preset.program, path_var, repository) {
             None => format!("not installed ({} not found on PATH)", preset.program),
@@ -42,7 +45,7 @@ pub fn render_list(path_var: &OsStr, repository: &Path, timeout: Duration) -> St
         };
         let spec = preset.spec();
         out.push_str(&format!(
-            "{:<8} {status}\n         runs: {}\n         brief: {}; receipt: printed on stdout; flags checked with {} {}\n\n",
+            "{:<8} {status}\n         runs: {}\n         brief: {}; receipt: printed on stdout; flags checked with {} {}\n{}\n",
             preset.name,
             shell_words(&spec.argv),
             if spec.brief_on_stdin {
@@ -51,7 +54,8 @@ pub fn render_list(path_var: &OsStr, repository: &Path, timeout: Duration) -> St
                 "as {brief}, stdin null"
             },
             preset.program,
-            preset.checked
+            preset.checked,
+            variables_line(preset)
         ));
     }
     out.push_str(
@@ -60,7 +64,24 @@ pub fn render_list(path_var: &OsStr, repository: &Path, timeout: Duration) -> St
          it), {out} (the turn's out dir), {brief} (the brief file), {receipt}, {worktree}, {policy} \
          (Gemini CLI's policy file), {read_files} (--read FILE for each file the facts name).\n",
     );
+    out.push_str(&format!(
+        "\nEvery runner's environment (docs/sandbox.md): {}; its preset's variables above; \
+         what runner_env in .interview/config.toml lists. Nothing else.\n",
+        crate::sandbox::env::BASE.join(", ")
+    ));
     out
+}
+
+/// The line naming the variables a preset's runner gets besides the base set (names only).
+fn variables_line(preset: &Preset) -> String {
+    variables_of(preset.agent.variables)
+}
+
+fn variables_of(names: &[&str]) -> String {
+    match names {
+        [] => "         variables: none but the base set\n".to_string(),
+        names => format!("         variables: {}\n", names.join(", ")),
+    }
 }
 
 /// The first `N.N.N` in a version line (`2.1.332 (Claude Code)`, `codex-cli 0.171.0`).

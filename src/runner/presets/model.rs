@@ -14,19 +14,32 @@ use crate::sandbox::Agent;
 const RETURNS: &str = "Return the receipt as your final message: the JSON object alone, nothing \
     around it. You cannot write files: do not try to write receipt.json.";
 
-const NO_STATE: Agent = Agent {
-    state: |_| Vec::new(),
-    credentials: |_| Vec::new(),
-    nested: None,
-    connects: Some(crate::interviewer::model::ports),
-};
+/// No state; the network only to its server's port; of the environment only what it reads
+/// (`interviewer/model/mod.rs`: the key, base URL and model).
+const fn reads(variables: &'static [&'static str]) -> Agent {
+    Agent {
+        state: |_| Vec::new(),
+        credentials: |_| Vec::new(),
+        nested: None,
+        connects: Some(crate::interviewer::model::ports),
+        variables,
+    }
+}
 
 /// `--runner openai`: `OPENAI_BASE_URL` (default OpenAI's), `OPENAI_API_KEY`.
-pub const OPENAI: Preset = preset("openai", &["{self}", "runner", "openai"]);
+pub const OPENAI: Preset = preset(
+    "openai",
+    &["{self}", "runner", "openai"],
+    reads(&["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"]),
+);
 /// `--runner ollama`: ollama on this machine, no key.
-pub const OLLAMA: Preset = preset("ollama", &["{self}", "runner", "ollama"]);
+pub const OLLAMA: Preset = preset(
+    "ollama",
+    &["{self}", "runner", "ollama"],
+    reads(&["OPENAI_MODEL"]),
+);
 
-const fn preset(name: &'static str, argv: &'static [&'static str]) -> Preset {
+const fn preset(name: &'static str, argv: &'static [&'static str], agent: Agent) -> Preset {
     Preset {
         name,
         program: "interview",
@@ -42,7 +55,7 @@ const fn preset(name: &'static str, argv: &'static [&'static str]) -> Preset {
         usage,
         policy: None,
         reads_files: false,
-        agent: NO_STATE,
+        agent,
     }
 }
 

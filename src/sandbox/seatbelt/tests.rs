@@ -30,6 +30,7 @@ fn policy(tmp: &str, writable: &[&str], throwaway: &[&str], protected: &[&str]) 
         seccomp: false,
         unix_sockets: false,
         hidden: Vec::new(),
+        env: None,
     }
 }
 
