@@ -230,7 +230,7 @@ fn an_interview_without_the_sandbox_reports_mode_and_directory_changes() {
     let out = Interview::of_work_item(&repo)
         .runner("runs-script.sh")
         .without_sandbox()
-        .env(
+        .runner_env(
             "RUNNER_SCRIPT",
             "chmod 777 .git .git/objects src && chmod 666 README.md && chmod u+s src/lib.rs && mkdir .git/rr-cache",
         )

@@ -212,7 +212,7 @@ fn restore_in_a_turn_leaves_a_linked_directory_and_a_new_user_config_to_the_pers
         .answers(r#"{ "interview_answers": 1, "decisions": { "guard": "B" } }"#)
         .yes()
         .args(["--on-change", "ask"])
-        .env("OUTSIDE_DIR", outside.path())
+        .runner_env("OUTSIDE_DIR", outside.path())
         .run()
         .exits(3);
     for name in ["precious.txt", "exclude"] {
@@ -246,7 +246,7 @@ fn a_nested_repository_planted_in_a_turn_stops_the_interview() {
         .without_sandbox()
         .answers(r#"{ "interview_answers": 1 }"#)
         .yes()
-        .env("EVIL_GIT_DIR", evil.path().join(".git"))
+        .runner_env("EVIL_GIT_DIR", evil.path().join(".git"))
         .run()
         .exits(3);
     assert!(
@@ -429,7 +429,7 @@ fn a_runner_pid_file_turned_into_a_fifo_does_not_hang_the_retry() {
         .answers(r#"{ "interview_answers": 1 }"#)
         .yes()
         .args(["--retries", "1"])
-        .env("PID_SWAP", "fifo")
+        .runner_env("PID_SWAP", "fifo")
         .run()
         .exits(4);
     assert!(
@@ -452,8 +452,8 @@ fn a_runner_pid_file_turned_into_a_link_is_never_written_through() {
         .yes()
         // Warned about, not stopped at: the retry runs and writes its pid file again.
         .args(["--retries", "1", "--on-change", "warn"])
-        .env("PID_SWAP", "link")
-        .env("PID_TARGET", &target)
+        .runner_env("PID_SWAP", "link")
+        .runner_env("PID_TARGET", &target)
         .run()
         .exits(4);
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious\n");

@@ -652,7 +652,7 @@ fn under_the_sandbox_the_model_runner_reaches_its_servers_port_and_no_other() {
         let repo = TempRepo::new();
         let mock = MockChat::start(vec![Step::Receipt(wire(ASK)), Step::Receipt(wire(DONE))]);
         let out = against(interview(&repo).args(["--sandbox", sandbox]), &mock, &[])
-            .env("INTERVIEW_TEST_MODEL_CONNECT", port.to_string())
+            .runner_env("INTERVIEW_TEST_MODEL_CONNECT", port.to_string())
             .run()
             .exits(0);
         let notes = out.events("runner_note");

@@ -33,9 +33,9 @@ fn printing<'r>(repo: &'r TempRepo, pattern: &str, bytes: usize, receipt: bool) 
         .answers(r#"{ "interview_answers": 1, "answers": {} }"#)
         .yes()
         .out("-")
-        .env("PRINT_PATTERN", pattern)
-        .env("PRINT_BYTES", bytes.to_string())
-        .env("PRINT_RECEIPT", if receipt { "yes" } else { "no" })
+        .runner_env("PRINT_PATTERN", pattern)
+        .runner_env("PRINT_BYTES", bytes.to_string())
+        .runner_env("PRINT_RECEIPT", if receipt { "yes" } else { "no" })
 }
 
 /// Run it with no retries, wait for it (a bounded wait: the search this replaced took hours on

@@ -64,7 +64,7 @@ fn slow_interview(repo: &TempRepo, sleep: &str, env: &[(&str, &str)]) -> Screen 
     let mut interview = Interview::intent(repo, "7")
         .work_item()
         .runner("sleeps-then-asks.sh")
-        .env("TEST_SLEEP", sleep);
+        .runner_env("TEST_SLEEP", sleep);
     for (k, v) in env {
         interview = interview.env(k, v);
     }
@@ -134,7 +134,7 @@ fn without_a_terminal_one_plain_line_and_no_redraws() {
     let out = Interview::intent(&repo, "7")
         .work_item()
         .runner("sleeps-then-asks.sh")
-        .env("TEST_SLEEP", "2")
+        .runner_env("TEST_SLEEP", "2")
         .env("TERM", "xterm")
         .answers(r#"{ "interview_answers": 1, "answers": { "first": "skip" } }"#)
         .yes()
@@ -164,7 +164,7 @@ fn verbose_shows_the_runner_output_and_no_progress_line() {
     let out = Interview::intent(&repo, "7")
         .work_item()
         .runner("sleeps-then-asks.sh")
-        .env("TEST_SLEEP", "0")
+        .runner_env("TEST_SLEEP", "0")
         .answers(r#"{ "interview_answers": 1, "answers": { "first": "skip" } }"#)
         .yes()
         .arg("--verbose")
@@ -243,7 +243,7 @@ fn streamed_at_terminal(
     let mut interview = Interview::of_work_item(&repo)
         .preset("claude")
         .env("PATH", &path)
-        .env("STREAM_HOSTILE", "1");
+        .runner_env("STREAM_HOSTILE", "1");
     for (k, v) in env {
         interview = interview.env(k, v);
     }
@@ -316,7 +316,7 @@ fn a_streaming_preset_without_a_terminal_shows_no_activity() {
     let out = Interview::of_work_item(&repo)
         .preset("claude")
         .env("PATH", &path)
-        .env("STREAM_PAUSE", "0.05")
+        .runner_env("STREAM_PAUSE", "0.05")
         .answers(
             r#"{ "interview_answers": 1, "gate": "y", "answers": { "deployment_target": "2" } }"#,
         )
@@ -342,7 +342,7 @@ fn a_streaming_preset_with_verbose_shows_its_events_and_no_activity_line() {
         Interview::of_work_item(&repo)
             .preset("claude")
             .env("PATH", &path)
-            .env("STREAM_PAUSE", "0.05")
+            .runner_env("STREAM_PAUSE", "0.05")
             .env("TERM", "xterm")
             .arg("--verbose")
             .at_terminal(),

@@ -277,8 +277,8 @@ fn resume_ends_a_setsid_daemon_left_by_a_tool_killed_with_sigkill() {
         .without_sandbox()
         .answers(HONEST)
         .yes()
-        .env("TEST_PIDS", &pid_file)
-        .env("TEST_MARK", &mark)
+        .runner_env("TEST_PIDS", &pid_file)
+        .runner_env("TEST_MARK", &mark)
         .command()
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -310,8 +310,8 @@ fn resume_ends_a_setsid_daemon_left_by_a_tool_killed_with_sigkill() {
         .without_sandbox()
         .answers(HONEST)
         .yes()
-        .env("TEST_PIDS", &pid_file)
-        .env("TEST_MARK", &mark)
+        .runner_env("TEST_PIDS", &pid_file)
+        .runner_env("TEST_MARK", &mark)
         .run()
         .exits(0);
     wait_until(WAIT, "the daemon to be ended", || !alive(daemon));

@@ -106,9 +106,9 @@ fn sigkill_while_the_runner_works_then_resume_ends_it_and_redoes_the_turn() {
     let pty = start_and_answer_turn_one(
         Interview::intent(&repo, "7")
             .without_sandbox()
-            .env("TEST_BLOCK", &block)
-            .env("TEST_MARK", &mark)
-            .env("TEST_PIDS", &pids),
+            .runner_env("TEST_BLOCK", &block)
+            .runner_env("TEST_MARK", &mark)
+            .runner_env("TEST_PIDS", &pids),
     );
     wait_until(WAIT, "the runner of turn 2 to start", || mark.exists());
     pty.kill9();

@@ -3,8 +3,8 @@
 //! attempt is prevented and the repository and config stay byte-identical; with
 //! `--sandbox off` the same runner gets through (shown, so that no test here passes by accident).
 //!
-//! Run as root, the module also runs itself, `sandbox_signals` and `sandbox_state` again as
-//! `nobody` (see the last test).
+//! Run as root, the module also runs itself, `sandbox_env`, `sandbox_signals`, `sandbox_state`
+//! and `sandbox_world` again as `nobody` (see the last test).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -102,6 +102,8 @@ impl Target {
         repo.write("item.md", WORK_ITEM);
         // What the tool adds on its first run, there already, so the tool itself changes nothing.
         repo.write(".git/info/exclude", "/.interview/\n");
+        // The hostile runner's instructions, which the person hands it.
+        repo.hand_to_runner(&["SANDBOX_*"]);
         let home = tempfile::Builder::new()
             .prefix("interview-home-")
             .tempdir()
@@ -492,7 +494,11 @@ fn the_runner_environment_has_no_server_handles_and_a_private_tmpdir() {
         let env =
             std::fs::read_to_string(repo.session_dir().join("turns/001/out/env.txt")).unwrap();
         let has = |k: &str| env.lines().any(|l| l.starts_with(&format!("{k}=")));
-        assert!(has("ANTHROPIC_API_KEY") && has("OPENAI_BASE_URL"), "{env}");
+        // A script is given no provider's key (sandbox_env.rs), with the sandbox or without.
+        assert!(
+            !has("ANTHROPIC_API_KEY") && !has("OPENAI_BASE_URL"),
+            "{env}"
+        );
         for k in [
             "TMUX",
             "SSH_AUTH_SOCK",
@@ -500,7 +506,7 @@ fn the_runner_environment_has_no_server_handles_and_a_private_tmpdir() {
             "DOCKER_HOST",
             "GIT_DIR",
         ] {
-            assert_eq!(has(k), variant == Variant::Off, "{variant:?} {k}: {env}");
+            assert!(!has(k), "{variant:?} {k}: {env}");
         }
         let tmpdir = env
             .lines()
@@ -648,7 +654,10 @@ fn a_tmux_server_cannot_write_for_the_runner() {
         let readme = target.repo.read("README.md");
         match variant {
             Variant::Off => {
-                assert!(attempt.contains("wrote via TMUX"), "{attempt}");
+                // $TMUX is never handed to a runner, even without the sandbox (sandbox_env.rs);
+                // its socket path, which nothing hides here, still reaches the server.
+                assert!(!attempt.contains("wrote via TMUX"), "{attempt}");
+                assert!(attempt.contains("wrote via socket"), "{attempt}");
                 assert!(readme.contains("evil-from-tmux"), "off: {readme}");
             }
             Variant::Default if offer().namespaces => {
@@ -875,6 +884,7 @@ fn the_sandbox_tests_hold_for_an_unprivileged_user_too() {
         .arg(&exe)
         .args([
             "sandbox::",
+            "sandbox_env::",
             "sandbox_signals::",
             "sandbox_state::",
             "sandbox_world::",

@@ -143,7 +143,7 @@ fn granted(
         .yes()
         .args(["--retries", "0"])
         .env("PATH", path)
-        .env("TEST_STATE_PATHS", joined.join("\n"));
+        .runner_env("TEST_STATE_PATHS", joined.join("\n"));
     let out = env.iter().fold(interview, |run, (k, v)| run.env(k, v));
     let out = mode.iter().fold(out, |run, (k, v)| run.env(k, v)).run();
     let log = repo.session_file("turns/001/runner.log");
@@ -273,7 +273,7 @@ fn nothing_planted_in_a_clis_state_survives_but_its_refreshed_login() {
         .yes()
         .args(["--retries", "0"])
         .env("PATH", path)
-        .env("TEST_NEW_CREDENTIALS", claude_login("refreshed", "max"));
+        .runner_env("TEST_NEW_CREDENTIALS", claude_login("refreshed", "max"));
     let out = env
         .iter()
         .fold(interview, |run, (k, v)| run.env(k, v))

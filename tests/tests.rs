@@ -47,6 +47,8 @@ mod resume;
 #[cfg(target_os = "linux")]
 mod sandbox;
 #[cfg(target_os = "linux")]
+mod sandbox_env;
+#[cfg(target_os = "linux")]
 mod sandbox_secrets;
 #[cfg(target_os = "linux")]
 mod sandbox_signals;

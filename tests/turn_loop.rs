@@ -241,7 +241,7 @@ fn a_runner_that_never_exits_is_stopped_at_the_timeout() {
         .without_sandbox()
         .answers(NO_ANSWERS)
         .args(["--turn-timeout", "1", "--grace", "1", "--retries", "0"])
-        .env("TEST_PIDS", &pid_file)
+        .runner_env("TEST_PIDS", &pid_file)
         .run()
         .exits(4);
     assert!(
@@ -263,7 +263,7 @@ fn a_runner_ignoring_sigterm_and_its_children_are_killed() {
         .without_sandbox()
         .answers(NO_ANSWERS)
         .args(["--turn-timeout", "1", "--grace", "1", "--retries", "0"])
-        .env("TEST_PIDS", &pid_file)
+        .runner_env("TEST_PIDS", &pid_file)
         .run()
         .exits(4);
     let pids = pids(&pid_file);
@@ -279,7 +279,7 @@ fn a_setsid_escapee_is_killed_and_reported() {
         .runner("setsid-daemon.sh")
         .without_sandbox()
         .out("-")
-        .env("TEST_PIDS", &pid_file)
+        .runner_env("TEST_PIDS", &pid_file)
         .at_terminal();
     let (code, screen) = pty.finish();
     assert_eq!(code, 0, "{screen}");
@@ -297,8 +297,8 @@ fn ctrl_c_during_a_turn_saves_the_session_as_aborted_and_exits_130() {
     let mut pty = Interview::of_work_item(&repo)
         .runner("slow-ask.sh")
         .without_sandbox()
-        .env("TEST_PIDS", &pid_file)
-        .env("TEST_MARK", &mark)
+        .runner_env("TEST_PIDS", &pid_file)
+        .runner_env("TEST_MARK", &mark)
         .at_terminal();
     pty.answer("[Y]", "y");
     pty.answer("First question?", "my first answer");
@@ -363,8 +363,8 @@ fn a_second_ctrl_c_kills_the_runner_at_once() {
         .runner("ignores-term.sh")
         .without_sandbox()
         .args(["--grace", "60"])
-        .env("TEST_PIDS", &pid_file)
-        .env("TEST_TERMS", &terms)
+        .runner_env("TEST_PIDS", &pid_file)
+        .runner_env("TEST_TERMS", &terms)
         .at_terminal();
     wait_until(WAIT, "the runner and its child to start", || {
         pids(&pid_file).len() == 2

@@ -277,6 +277,28 @@ impl TempRepo {
         self.scratch.path().join(name)
     }
 
+    /// Hand the variables `names` of the tool's environment to the runner, as a person does:
+    /// listed in `runner_env` in their own `.interview/config.toml` (a runner gets none of
+    /// theirs but the base set and its preset's; docs/sandbox.md, "The runner's environment").
+    pub fn hand_to_runner(&self, names: &[&str]) {
+        let path = self.path().join(".interview/config.toml");
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let mut listed: Vec<String> = Vec::new();
+        let mut rest = String::new();
+        for line in text.lines() {
+            match line.strip_prefix("runner_env = ") {
+                Some(list) => listed = serde_json::from_str(list).expect("runner_env on one line"),
+                None => rest.push_str(&format!("{line}\n")),
+            }
+        }
+        listed.extend(names.iter().map(|n| n.to_string()));
+        listed.dedup();
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        // First: after a `[runner]` table it would be the table's.
+        let list = serde_json::to_string(&listed).unwrap();
+        std::fs::write(&path, format!("runner_env = {list}\n{rest}")).unwrap();
+    }
+
     /// The HOME of every command a test runs: the scratch directory.
     pub fn home(&self) -> &Path {
         self.scratch.path()

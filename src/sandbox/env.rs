@@ -11,12 +11,11 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use crate::protocol::env as protocol;
-
 /// What every runner gets: what a program needs to run (its programs, home, user, locale,
 /// terminal, time zone), the proxy and TLS trust settings it is meant to use, the XDG
-/// directories (not `XDG_RUNTIME_DIR`, a server handle), the temporary directory and the
-/// protocol's own variables. A pattern ending in `*` is a prefix.
+/// directories (not `XDG_RUNTIME_DIR`, a server handle) and the temporary directory. (The
+/// protocol's `INTERVIEW_*` are set by the tool for the turn, so they pass too.) A pattern
+/// ending in `*` is a prefix.
 pub const BASE: &[&str] = &[
     "PATH",
     "HOME",
@@ -52,14 +51,6 @@ pub const BASE: &[&str] = &[
     "TMP",
     "TEMP",
     "TEMPDIR",
-    protocol::BRIEF,
-    protocol::CONTEXT,
-    protocol::OUT,
-    protocol::RECEIPT,
-    protocol::SCHEMA,
-    protocol::TURN,
-    protocol::FINAL,
-    protocol::SESSION,
 ];
 
 /// Variables naming a server that would run commands, open windows or sign for the runner.

@@ -120,6 +120,13 @@ impl<'r> Interview<'r> {
         self
     }
 
+    /// A variable for the runner: in the tool's environment, and handed on to the runner in the
+    /// person's own config ([`TempRepo::hand_to_runner`]).
+    pub fn runner_env(self, key: &str, value: impl AsRef<OsStr>) -> Self {
+        self.repo.hand_to_runner(&[key]);
+        self.env(key, value)
+    }
+
     /// Make the tool stop still at `step` (`<sub-step>@<turn>`, e.g. `dispatch@2`) after saving
     /// its state, touching [`TempRepo::pause_mark`], until it is killed (the resume tests'
     /// hook; wait for it with [`TempRepo::wait_until_paused`]).

@@ -65,8 +65,9 @@ pub fn render_list(path_var: &OsStr, repository: &Path, timeout: Duration) -> St
          (Gemini CLI's policy file), {read_files} (--read FILE for each file the facts name).\n",
     );
     out.push_str(&format!(
-        "\nEvery runner's environment (docs/sandbox.md): {}; its preset's variables above; \
-         what runner_env in .interview/config.toml lists. Nothing else.\n",
+        "\nEvery runner's environment (docs/sandbox.md): {}; the protocol's INTERVIEW_*; its \
+         preset's variables above; what runner_env in .interview/config.toml lists. Nothing \
+         else.\n",
         crate::sandbox::env::BASE.join(", ")
     ));
     out
