@@ -124,7 +124,7 @@ fn an_interview_without_the_sandbox_reports_an_acl_and_a_capability() {
     let out = Interview::of_work_item(&repo)
         .runner("runs-script.sh")
         .without_sandbox()
-        .env(
+        .runner_env(
             "RUNNER_SCRIPT",
             "setfacl -m u:nobody:r src/lib.rs && setcap cap_setuid+ep .git/hooks/pre-commit.sample",
         )
