@@ -205,8 +205,9 @@ impl Config {
 
 /// The repository's own file may only tighten what the person's defaults give: `sandbox` never
 /// `off`, `on_change` only `fail`, no `guard_allow` glob that matches a tracked file or the
-/// git directory, and no `runner_env` (a repository would list `AWS_SECRET_ACCESS_KEY`). Anything looser is ignored with a warning naming the key
-/// (docs/config.md, "What the repository may set").
+/// git directory, and no `runner_env` (a repository would list `AWS_SECRET_ACCESS_KEY`).
+/// Anything looser is ignored with a warning naming the key (docs/config.md, "What the
+/// repository may set").
 fn only_tighter(shared: &mut ConfigFile, worktree: &Path) {
     let warn = |key: &str, value: &str, why: &str| {
         crate::output::stderr_line(&format!(
@@ -349,6 +350,19 @@ mod tests {
             let file: ConfigFile = toml::from_str(&format!("sandbox = {text:?}")).unwrap();
             assert_eq!(file.sandbox, Some(mode), "{text}");
         }
+    }
+
+    #[test]
+    fn runner_env_takes_names_and_prefixes_and_nothing_that_matches_everything() {
+        let file: ConfigFile = toml::from_str(r#"runner_env = ["MY_TOKEN", "MOCK_*"]"#).unwrap();
+        assert_eq!(file.runner_env.unwrap(), ["MY_TOKEN", "MOCK_*"]);
+        let text = "runner_env = [\"MY_TOKEN\", \"*\"]\n";
+        let error = toml::from_str::<ConfigFile>(text).unwrap_err();
+        let said = explain(text, &error);
+        assert!(
+            said.starts_with("runner_env: \"*\" is not a variable's name"),
+            "{said}"
+        );
     }
 
     #[test]

@@ -333,7 +333,7 @@ fn login_after_a_turn(before: Option<String>, after: String) -> (Option<String>,
         .yes()
         .args(["--retries", "0"])
         .env("PATH", path)
-        .env("TEST_NEW_CREDENTIALS", after);
+        .runner_env("TEST_NEW_CREDENTIALS", after);
     let out = env
         .iter()
         .fold(interview, |run, (k, v)| run.env(k, v))
