@@ -25,7 +25,7 @@ pub struct Invocation {
     /// through.
     pub env: Vec<(String, String)>,
     /// The only variables of the tool's environment that reach the runner, as patterns
-    /// ([`crate::sandbox::env::allow_list`]): applied by the sandbox's launcher, or here with
+    /// (`sandbox::env::allow_list`): applied by the sandbox's launcher, or here with
     /// `--sandbox off`.
     pub allowed_env: Vec<String>,
     /// The file given as stdin (the brief, for presets that read it); `None` means null.

@@ -31,7 +31,7 @@ pub struct Agent {
     pub connects: Option<Ports>,
     /// The variables of the person's environment it reads (its API key, base URL, model,
     /// configuration directory), as names or prefixes ending in `*`: with the base set
-    /// ([`super::env::BASE`]) the only ones that reach it (docs/sandbox.md shows them).
+    /// (`sandbox::env::BASE`) the only ones that reach it (docs/sandbox.md shows them).
     pub variables: &'static [&'static str],
 }
 

@@ -223,7 +223,7 @@ impl Confinement {
 
     /// Prepare one start of a runner: a private temporary directory, the launcher's command
     /// line, and the environment changes. `writable` are the turn's own writable directories
-    /// (its `out/`); `env` the allow list of its environment ([`env::allow_list`]; `None`: a
+    /// (its `out/`); `env` the allow list of its environment (`env::allow_list`; `None`: a
     /// command of the person's own keeps all but server handles). Keep the returned
     /// [`Prepared`] until the runner and all it started are gone.
     pub fn prepare(
