@@ -256,6 +256,18 @@ fn nothing_planted_in_a_clis_state_survives_but_its_refreshed_login() {
             .collect::<std::collections::BTreeMap<_, _>>()
     };
     let mut before = state(&home);
+    let said = turn_of_a_planting_claude(&repo, &env, claude_login("refreshed", "max"));
+    let after = state(&home);
+    before.insert(
+        home.join(".claude/.credentials.json"),
+        claude_login("refreshed", "max"),
+    );
+    assert_eq!(after, before, "{said}");
+}
+
+/// One turn of the stand-in for Claude Code taken over by a prompt injection
+/// (`plants-state.sh`), which writes `login` as its login: what the tool said on stderr.
+fn turn_of_a_planting_claude(repo: &TempRepo, env: &[(&str, String)], login: String) -> String {
     let bin_dir = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(
         runner("sandbox/plants-state.sh"),
@@ -267,13 +279,13 @@ fn nothing_planted_in_a_clis_state_survives_but_its_refreshed_login() {
         bin_dir.path().display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let interview = Interview::of_work_item(&repo)
+    let interview = Interview::of_work_item(repo)
         .preset("claude")
         .answers(r#"{ "interview_answers": 1, "answers": {} }"#)
         .yes()
         .args(["--retries", "0"])
         .env("PATH", path)
-        .runner_env("TEST_NEW_CREDENTIALS", claude_login("refreshed", "max"));
+        .runner_env("TEST_NEW_CREDENTIALS", login);
     let out = env
         .iter()
         .fold(interview, |run, (k, v)| run.env(k, v))
@@ -284,12 +296,7 @@ fn nothing_planted_in_a_clis_state_survives_but_its_refreshed_login() {
         "the stand-in did not run: {log}\n{}",
         out.stderr
     );
-    let after = state(&home);
-    before.insert(
-        home.join(".claude/.credentials.json"),
-        claude_login("refreshed", "max"),
-    );
-    assert_eq!(after, before, "{}", out.stderr);
+    out.stderr
 }
 
 /// A Claude Code login as `~/.claude/.credentials.json` holds it, with tokens `token`, on `plan`.
@@ -316,29 +323,8 @@ fn login_after_a_turn(before: Option<String>, after: String) -> (Option<String>,
     if let Some(before) = before {
         std::fs::write(&credentials, before).unwrap();
     }
-    let bin_dir = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(
-        runner("sandbox/plants-state.sh"),
-        bin_dir.path().join("claude"),
-    )
-    .unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.path().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let interview = Interview::of_work_item(&repo)
-        .preset("claude")
-        .answers(r#"{ "interview_answers": 1, "answers": {} }"#)
-        .yes()
-        .args(["--retries", "0"])
-        .env("PATH", path)
-        .runner_env("TEST_NEW_CREDENTIALS", after);
-    let out = env
-        .iter()
-        .fold(interview, |run, (k, v)| run.env(k, v))
-        .run();
-    (std::fs::read_to_string(&credentials).ok(), out.stderr)
+    let said = turn_of_a_planting_claude(&repo, &env, after);
+    (std::fs::read_to_string(&credentials).ok(), said)
 }
 
 /// A prompt injection puts another account's login in place of the person's: it is not copied

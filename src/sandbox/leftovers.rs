@@ -342,7 +342,7 @@ fn notes(settled: &Settled) -> Vec<String> {
             .map(|(p, what)| format!("{} ({what})", quoted(p)))
             .collect();
         lines.push(format!(
-            "removed from out/ what the runner left there that is no plain file: {}",
+            "removed from out/ what the runner left there that may not stay: {}",
             list(named)
         ));
     }

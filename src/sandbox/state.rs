@@ -15,8 +15,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::agent::Credential;
-#[cfg(doc)]
-use super::agent::Login;
 
 /// A credential file larger than this is not copied back (they are a few hundred bytes).
 const CREDENTIAL_CAP: u64 = 1 << 20;
@@ -151,9 +149,9 @@ fn overlay(view: &View) -> Result<(), nix::errno::Errno> {
 /// After the turn, in the tool: copy each of `credentials` (real paths of the CLI's credential
 /// files) back from the view that took the turn's writes, when the runner's CLI refreshed the
 /// login there: the same account's login in the same shape, in a file that was there before
-/// ([`Login::refreshes`]). Only a regular file, at most 1 MiB, reached through no link on either
-/// side, replaces the real one (atomically, mode 0600). Returns what was not copied back, and
-/// why: one line a file.
+/// ([`super::agent::Login::refreshes`]). Only a regular file, at most 1 MiB, reached through no
+/// link on either side, replaces the real one (atomically, mode 0600). Returns what was not
+/// copied back, and why: one line a file.
 pub fn write_back(views: &[View], credentials: &[Credential]) -> Vec<String> {
     let mut problems = Vec::new();
     for Credential { path, login } in credentials {
