@@ -9,19 +9,19 @@ use crate::util::mock_chat::{KEY, MockChat, Step};
 use crate::util::mock_model::wire;
 use crate::util::*;
 
-const ASK: &str = r#"{"receipt":"ask","version":1,"questions":[{"topic":"deployment_target","question_text":"Where will this service run?","severity":7,"options":[{"label":"Kubernetes","value":"k8s"},{"label":"One VM","value":"vm"}],"recommended":"k8s"}]}"#;
+pub(crate) const ASK: &str = r#"{"receipt":"ask","version":1,"questions":[{"topic":"deployment_target","question_text":"Where will this service run?","severity":7,"options":[{"label":"Kubernetes","value":"k8s"},{"label":"One VM","value":"vm"}],"recommended":"k8s"}]}"#;
 
-const DONE: &str = r#"{"receipt":"done","version":1,"title":"Intent of the CSV export","summary":"The export runs on one VM.","entries":[{"title":"It runs on one VM","content":"The person chose one VM over Kubernetes.","clarity":"declared-by-user","sources":["qa:deployment_target"]},{"title":"The repository has a README","content":"It starts with a title.","clarity":"confirmed","sources":["README.md:1"]}]}"#;
+pub(crate) const DONE: &str = r#"{"receipt":"done","version":1,"title":"Intent of the CSV export","summary":"The export runs on one VM.","entries":[{"title":"It runs on one VM","content":"The person chose one VM over Kubernetes.","clarity":"declared-by-user","sources":["qa:deployment_target"]},{"title":"The repository has a README","content":"It starts with a title.","clarity":"confirmed","sources":["README.md:1"]}]}"#;
 
 const ANSWERS: &str =
     r#"{ "interview_answers": 1, "gate": "y", "answers": { "deployment_target": "2" } }"#;
 
-fn call(name: &str, args: Value) -> (String, String) {
+pub(crate) fn call(name: &str, args: Value) -> (String, String) {
     (name.to_string(), args.to_string())
 }
 
 /// `intent 7 --runner openai`, the key in the environment, answered from [`ANSWERS`].
-fn interview(repo: &TempRepo) -> Interview<'_> {
+pub(crate) fn interview(repo: &TempRepo) -> Interview<'_> {
     Interview::of_work_item(repo)
         .preset("openai")
         .answers(ANSWERS)
@@ -30,7 +30,11 @@ fn interview(repo: &TempRepo) -> Interview<'_> {
 }
 
 /// The runner's own arguments, last: `-- --model mock-model --base-url MOCK …`.
-fn against<'r>(interview: Interview<'r>, mock: &MockChat, extra: &[&str]) -> Interview<'r> {
+pub(crate) fn against<'r>(
+    interview: Interview<'r>,
+    mock: &MockChat,
+    extra: &[&str],
+) -> Interview<'r> {
     interview
         .arg("--")
         .args(["--model", "mock-model", "--base-url", &mock.base_url()])
@@ -38,7 +42,7 @@ fn against<'r>(interview: Interview<'r>, mock: &MockChat, extra: &[&str]) -> Int
 }
 
 /// The tool messages the model was given in its longest conversation, in order.
-fn tool_results(mock: &MockChat) -> Vec<String> {
+pub(crate) fn tool_results(mock: &MockChat) -> Vec<String> {
     mock.seen()
         .into_iter()
         .filter(|s| s.status == 200)
@@ -155,7 +159,9 @@ fn an_interview_completes_through_the_model_runner_with_its_tool_calls_on_record
             "git_blame"
         ]
     );
-    assert_eq!(first["response_format"]["json_schema"]["strict"], true);
+    // Tools and a response format never share a request: a server that constrains the answer
+    // to a schema (llama.cpp's) drops the tools, and the mock does as it does.
+    assert!(first.get("response_format").is_none(), "{first}");
 }
 
 #[test]
@@ -599,39 +605,6 @@ fn the_model_runners_tool_calls_show_on_the_progress_line() {
     pty.ctrl_c();
     let _ = pty.finish();
     assert_eq!(repo.events("tool_call").len(), 3);
-}
-
-/// A real local model, opt-in: `INTERVIEW_E2E_MODEL_URL=http://127.0.0.1:11434/v1` and
-/// `INTERVIEW_E2E_MODEL=NAME` (ollama, llama.cpp's server, vLLM): an interview must end with a
-/// document the checks accepted, with at least one tool call on record.
-#[test]
-fn a_real_local_model_interviews_end_to_end() {
-    let (Ok(url), Ok(model)) = (
-        std::env::var("INTERVIEW_E2E_MODEL_URL"),
-        std::env::var("INTERVIEW_E2E_MODEL"),
-    ) else {
-        not_run(
-            "set INTERVIEW_E2E_MODEL_URL and INTERVIEW_E2E_MODEL to a local OpenAI-compatible server and model",
-        );
-        return;
-    };
-    let repo = TempRepo::new();
-    repo.commit_files(&["export"]);
-    let out = Interview::of_work_item(&repo)
-        .preset("openai")
-        .answers(r#"{ "interview_answers": 1, "gate": "y" }"#)
-        .args(["--missing", "skip"])
-        .yes()
-        .out("-")
-        .env("OPENAI_API_KEY", "")
-        .arg("--")
-        .args(["--model", &model, "--base-url", &url])
-        .run();
-    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
-    assert!(
-        !repo.events("tool_call").is_empty(),
-        "the model used no tool"
-    );
 }
 
 /// A port something listens on that is not the model's server.

@@ -3,7 +3,10 @@
 //! request field, a tool or `response_format` schema that breaks the strict rules, a tool
 //! message that answers no call, an assistant's tool calls left unanswered, a wrong key. Each
 //! valid request is answered by the next step of a script: tool calls, the receipt, plain text,
-//! or an HTTP error. Streams (SSE) when the request asks for it. A paced mock answers each
+//! or an HTTP error. As llama.cpp's server does, it ignores `tools` in a request that also asks
+//! for a `json_schema` response format: a scripted tool call is then skipped for the next
+//! answer. One mock refuses tools, one refuses `json_schema`. Streams (SSE) when the request
+//! asks for it. A paced mock answers each
 //! request only when the test releases it. Binds 127.0.0.1 on a free port; stops by itself after
 //! 10 minutes.
 
@@ -57,25 +60,32 @@ struct Script {
     next: usize,
     /// Refuse any request that offers tools, as a server without tool support does.
     no_tools: bool,
+    /// Refuse any request that asks for a `json_schema` response format.
+    no_schema: bool,
     /// When paced, each answer waits for the test's release (a model that thinks until told).
     gate: Option<Receiver<()>>,
 }
 
 impl MockChat {
     pub fn start(steps: Vec<Step>) -> MockChat {
-        MockChat::serve(steps, false, None)
+        MockChat::serve(steps, (false, false), None)
     }
 
     /// A server that refuses `tools` (400 "does not support tools").
     pub fn without_tools(steps: Vec<Step>) -> MockChat {
-        MockChat::serve(steps, true, None)
+        MockChat::serve(steps, (true, false), None)
+    }
+
+    /// A server that refuses a `json_schema` response format (400, as some local servers do).
+    pub fn without_schema(steps: Vec<Step>) -> MockChat {
+        MockChat::serve(steps, (false, true), None)
     }
 
     /// A server that answers each request only after [`MockChat::release`], so a test sees what
     /// the tool shows while it waits, however loaded the machine.
     pub fn paced(steps: Vec<Step>) -> MockChat {
         let (release, gate) = std::sync::mpsc::channel();
-        let mut mock = MockChat::serve(steps, false, Some(gate));
+        let mut mock = MockChat::serve(steps, (false, false), Some(gate));
         mock.release = Some(release);
         mock
     }
@@ -89,7 +99,11 @@ impl MockChat {
             .expect("the mock is serving");
     }
 
-    fn serve(steps: Vec<Step>, no_tools: bool, gate: Option<Receiver<()>>) -> MockChat {
+    fn serve(
+        steps: Vec<Step>,
+        (no_tools, no_schema): (bool, bool),
+        gate: Option<Receiver<()>>,
+    ) -> MockChat {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let port = listener.local_addr().unwrap().port();
         listener.set_nonblocking(true).unwrap();
@@ -99,6 +113,7 @@ impl MockChat {
             steps,
             next: 0,
             no_tools,
+            no_schema,
             gate,
         }));
         let (log, halt) = (seen.clone(), stop.clone());
@@ -175,7 +190,7 @@ fn answer(stream: TcpStream, script: &Mutex<Script>, log: &Mutex<Vec<Seen>>) {
             // Dropping the mock (a failed test) lets every waiting request through.
             let _ = gate.recv_timeout(Duration::from_secs(60));
         }
-        match problems(&parsed, script.no_tools) {
+        match problems(&parsed, script.no_tools, script.no_schema) {
             Some(m) => (
                 400,
                 "application/json",
@@ -183,6 +198,12 @@ fn answer(stream: TcpStream, script: &Mutex<Script>, log: &Mutex<Vec<Seen>>) {
                 Some(m),
             ),
             None => {
+                // Constrained to the schema, the model cannot call a tool (llama.cpp's server
+                // drops `tools` then, and says nothing): a scripted call is skipped.
+                let constrained = parsed["response_format"]["type"] == json!("json_schema");
+                while constrained && matches!(script.steps.get(script.next), Some(Step::Calls(_))) {
+                    script.next += 1;
+                }
                 let step = script.steps.get(script.next).cloned();
                 script.next += 1;
                 let (s, k, p) = reply(&parsed, step, script.next);
@@ -229,7 +250,7 @@ const FIELDS: &[&str] = &[
 ];
 
 /// What the real API would refuse in `body`, in its words.
-fn problems(body: &Value, no_tools: bool) -> Option<String> {
+fn problems(body: &Value, no_tools: bool, no_schema: bool) -> Option<String> {
     let map = body.as_object()?;
     for key in map.keys() {
         if !FIELDS.contains(&key.as_str()) {
@@ -286,6 +307,9 @@ fn problems(body: &Value, no_tools: bool) -> Option<String> {
     }
     let format = &body["response_format"];
     if format["type"] == json!("json_schema") {
+        if no_schema {
+            return Some("'response_format.type' must be 'json_object' or 'text'".into());
+        }
         let js = &format["json_schema"];
         if js["name"].as_str().is_none_or(|n| n.is_empty()) {
             return Some("Missing required parameter: 'response_format.json_schema.name'.".into());

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use super::client::{Endpoint, Refusal, Reply};
 use super::events::Event;
+use super::form::{self, BriefFacts};
 use super::tools::{Budget, Limits, Tools};
 
 /// Requests to the model in one turn at most (tool rounds and corrections together).
@@ -18,6 +19,30 @@ const MAX_CALLS_PER_MESSAGE: usize = 64;
 /// Times the model is asked again for a receipt it did not give (empty, cut, no JSON), and
 /// rounds of tool calls it may make after its budget is spent.
 const MAX_CORRECTIONS: u32 = 2;
+/// Requests for the receipt after the model is done reading: the first, and one that quotes
+/// why the one before could not be used.
+const RECEIPT_REQUESTS: u32 = 2;
+
+const RECEIPT_SHAPE: &str = "Answer with one JSON object `{\"reply\": {...}}` holding the \
+receipt in one of the forms the brief describes (`\"receipt\": \"ask\"` or `\"done\"`), \
+with your own words about this repository, nothing else.";
+
+/// Why a request gave no reply the conversation can use.
+enum Refused {
+    /// The server does not take tools.
+    NoTools(String),
+    /// The turn ends, for this reason.
+    Fatal(String),
+}
+
+impl From<Refused> for String {
+    fn from(r: Refused) -> String {
+        match r {
+            Refused::NoTools(said) => format!("the server refused the request: {said}"),
+            Refused::Fatal(said) => said,
+        }
+    }
+}
 
 const SYSTEM: &str = "You are the interviewer of `interview`: you read a software repository \
 and the brief the user gives you, then return one receipt (questions for a person, or the \
@@ -70,8 +95,8 @@ pub struct Chat<'a> {
     pub endpoint: &'a Endpoint,
     pub tools: &'a Tools,
     pub limits: Limits,
-    /// The receipt's wire schema, sent as `response_format` `json_schema` (strict).
-    pub schema: Value,
+    /// The worktree, where the receipt's `path:line` sources are checked before it is given.
+    pub root: std::path::PathBuf,
     pub stream: bool,
 }
 
@@ -79,21 +104,85 @@ impl Chat<'_> {
     /// Hold the turn's conversation; `Err` is the reason the turn failed, for the person.
     /// Usage is counted in `outcome` even when the turn fails.
     pub fn run(&self, brief: &str, outcome: &mut Outcome) -> Result<(), String> {
+        let facts = BriefFacts::read(brief);
         let mut messages = vec![
             json!({"role": "system", "content": SYSTEM}),
-            json!({"role": "user", "content": brief}),
+            json!({"role": "user", "content": form::brief(brief, &facts)}),
         ];
+        let mut schema_on = true;
+        let draft = self.explore(&mut messages, outcome)?;
+        // A draft that already is a receipt the checks accept needs no second request.
+        let mut problem = match self.tidied(&draft, &facts) {
+            Ok(text) => match facts.check(&text, &self.root) {
+                Ok(()) => return self.found(text, outcome),
+                Err(why) => format!("it was rejected: {why}"),
+            },
+            Err(why) => why,
+        };
+        if !draft.trim().is_empty() {
+            messages.push(json!({"role": "assistant", "content": draft}));
+        }
+        let mut last = None;
+        for attempt in 0..RECEIPT_REQUESTS {
+            let ask = if attempt == 0 && !draft.trim_start().starts_with('{') {
+                format!("Now write the receipt of this turn. {}", RECEIPT_SHAPE)
+            } else {
+                format!(
+                    "That receipt cannot be used: {problem}. Fix exactly that and return the whole receipt again. {RECEIPT_SHAPE}"
+                )
+            };
+            messages.push(json!({"role": "user", "content": ask}));
+            let reply = self.request(&messages, None, &mut schema_on, Some(&facts), outcome)?;
+            let content = reply.content.clone().unwrap_or_default();
+            match receipt_text(&reply, false).and_then(|t| self.tidied(&t, &facts)) {
+                Ok(text) => match facts.check(&text, &self.root) {
+                    Ok(()) => return self.found(text, outcome),
+                    Err(why) => {
+                        problem = format!("it was rejected: {why}");
+                        last = Some(text);
+                    }
+                },
+                Err(why) => problem = why,
+            }
+            messages.push(json!({"role": "assistant", "content": content}));
+        }
+        match last {
+            // The session checks it again and says why, as for any runner.
+            Some(text) => self.found(text, outcome),
+            None => Err(format!("the model returned no receipt: {problem}")),
+        }
+    }
+
+    fn found(&self, text: String, outcome: &mut Outcome) -> Result<(), String> {
+        outcome.receipt = text;
+        Ok(())
+    }
+
+    /// The receipt in `text` (the one JSON object in it), put in order for the checks.
+    fn tidied(&self, text: &str, facts: &BriefFacts) -> Result<String, String> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err("the final message was empty".into());
+        }
+        let found = match serde_json::from_str::<Value>(text) {
+            Ok(v) if v.is_object() => v,
+            _ => {
+                let one = crate::receipt::extract_from_stdout(text).map_err(|e| e.to_string())?;
+                serde_json::from_str(&one).map_err(|e| e.to_string())?
+            }
+        };
+        Ok(form::tidy(found, facts).to_string())
+    }
+
+    /// Let the model read the repository with its tools (no `response_format`: a server that
+    /// constrains the answer to a schema drops the tools); its last message, which called no
+    /// tool, is the draft.
+    fn explore(&self, messages: &mut Vec<Value>, outcome: &mut Outcome) -> Result<String, String> {
         let mut budget = Budget::new(self.limits);
         let mut tools_on = true;
-        let mut schema_on = true;
         let mut budget_said = false;
         let mut corrections = 0;
         loop {
-            if outcome.requests >= MAX_REQUESTS {
-                return Err(format!(
-                    "the model made {MAX_REQUESTS} requests without returning a receipt"
-                ));
-            }
             let spent = budget.spent();
             if let (Some(why), false, true) = (&spent, budget_said, tools_on) {
                 budget_said = true;
@@ -101,18 +190,9 @@ impl Chat<'_> {
                     "The tool budget of this turn is spent ({why}). Return the receipt now, as your final message."
                 )}));
             }
-            let body = self.body(&messages, tools_on, spent.is_some(), schema_on);
-            outcome.requests += 1;
-            Event::Request {
-                n: outcome.requests,
-            }
-            .print();
-            let reply = match self
-                .endpoint
-                .complete(&body, |said| Event::Note { text: said.into() }.print())
-            {
-                Ok(reply) => reply,
-                Err(Refusal::NoTools(said)) if tools_on && budget.calls() == 0 => {
+            let tools = tools_on.then_some(spent.is_some());
+            let reply = match self.request(messages, tools, &mut false, None, outcome) {
+                Err(Refused::NoTools(said)) if tools_on && budget.calls() == 0 => {
                     Event::Note {
                         text: format!(
                             "the server does not take tool calls ({said}): asking once, with the brief's facts only"
@@ -124,60 +204,89 @@ impl Chat<'_> {
                         json!({"role": "system", "content": format!("{SYSTEM} {NO_TOOLS}")});
                     continue;
                 }
-                Err(Refusal::NoSchema(said)) if schema_on => {
+                other => other?,
+            };
+            if reply.tool_calls.is_empty() {
+                if reply.finish_reason.as_deref() == Some("length") {
+                    return Ok(String::new());
+                }
+                return Ok(reply.content.unwrap_or_default());
+            }
+            if !tools_on {
+                return Err("the model called tools the server does not offer".into());
+            }
+            if spent.is_some() {
+                corrections += 1;
+                if corrections > MAX_CORRECTIONS {
+                    return Err(format!(
+                        "the model kept calling tools after the turn's budget was spent ({} calls made)",
+                        budget.calls()
+                    ));
+                }
+            }
+            self.answer_calls(reply, messages, &mut budget, outcome);
+        }
+    }
+
+    /// One request: with the tools when `tools` is `Some(spent)`, else with the receipt's schema
+    /// (when `schema_on`: a server that refuses it is asked again without, and the receipt is
+    /// taken from the text).
+    fn request(
+        &self,
+        messages: &[Value],
+        tools: Option<bool>,
+        schema_on: &mut bool,
+        facts: Option<&BriefFacts>,
+        outcome: &mut Outcome,
+    ) -> Result<Reply, Refused> {
+        loop {
+            if outcome.requests >= MAX_REQUESTS {
+                return Err(Refused::Fatal(format!(
+                    "the model made {MAX_REQUESTS} requests without returning a receipt"
+                )));
+            }
+            let schema = facts
+                .filter(|_| *schema_on)
+                .map(|f| form::schema(f.final_turn));
+            let body = self.body(messages, tools, schema);
+            outcome.requests += 1;
+            Event::Request {
+                n: outcome.requests,
+            }
+            .print();
+            match self
+                .endpoint
+                .complete(&body, |said| Event::Note { text: said.into() }.print())
+            {
+                Ok(reply) => {
+                    outcome.add(&reply);
+                    return Ok(reply);
+                }
+                Err(Refusal::NoSchema(said)) if *schema_on && facts.is_some() => {
                     Event::Note {
                         text: format!(
                             "the server does not take a json_schema response format ({said}): the receipt is taken from the model's text"
                         ),
                     }
                     .print();
-                    schema_on = false;
-                    continue;
+                    *schema_on = false;
+                }
+                Err(Refusal::NoTools(said)) if tools.is_some() => {
+                    return Err(Refused::NoTools(said));
                 }
                 Err(Refusal::NoTools(said) | Refusal::NoSchema(said)) => {
-                    return Err(format!("the server refused the request: {said}"));
+                    return Err(Refused::Fatal(format!(
+                        "the server refused the request: {said}"
+                    )));
                 }
-                Err(Refusal::ContextTooLong(said) | Refusal::Fatal(said)) => return Err(said),
-            };
-            outcome.add(&reply);
-            if !reply.tool_calls.is_empty() {
-                if !tools_on {
-                    return Err("the model called tools the server does not offer".into());
-                }
-                if spent.is_some() {
-                    corrections += 1;
-                    if corrections > MAX_CORRECTIONS {
-                        return Err(format!(
-                            "the model kept calling tools after the turn's budget was spent ({} calls made)",
-                            budget.calls()
-                        ));
-                    }
-                }
-                self.answer_calls(reply, &mut messages, &mut budget, outcome);
-                continue;
-            }
-            match receipt_text(&reply, schema_on) {
-                Ok(text) => {
-                    outcome.receipt = text;
-                    return Ok(());
-                }
-                Err(problem) => {
-                    corrections += 1;
-                    if corrections > MAX_CORRECTIONS {
-                        return Err(format!("the model returned no receipt: {problem}"));
-                    }
-                    messages.push(
-                        json!({"role": "assistant", "content": reply.content.unwrap_or_default()}),
-                    );
-                    messages.push(json!({"role": "user", "content": format!(
-                        "That was not a receipt ({problem}). Return the receipt now: one JSON object, nothing around it."
-                    )}));
+                Err(Refusal::ContextTooLong(said) | Refusal::Fatal(said)) => {
+                    return Err(Refused::Fatal(said));
                 }
             }
         }
     }
 
-    fn body(&self, messages: &[Value], tools_on: bool, spent: bool, schema_on: bool) -> Value {
+    fn body(&self, messages: &[Value], tools: Option<bool>, schema: Option<Value>) -> Value {
         let mut body = json!({
             "model": self.endpoint.model,
             "messages": messages,
@@ -186,15 +295,15 @@ impl Chat<'_> {
         if self.stream {
             body["stream_options"] = json!({"include_usage": true});
         }
-        if tools_on {
+        if let Some(spent) = tools {
             body["tools"] = super::tools::definitions();
             body["tool_choice"] = json!(if spent { "none" } else { "auto" });
             body["parallel_tool_calls"] = json!(true);
         }
-        if schema_on {
+        if let Some(schema) = schema {
             body["response_format"] = json!({
                 "type": "json_schema",
-                "json_schema": {"name": "receipt", "strict": true, "schema": self.schema},
+                "json_schema": {"name": "receipt", "strict": true, "schema": schema},
             });
         }
         body

@@ -103,6 +103,9 @@ impl Endpoint {
             }
             let wait = match request.send(&bytes[..]) {
                 Err(e) => {
+                    if let Some(said) = unreachable(&e, &shown) {
+                        return Err(Refusal::Fatal(said));
+                    }
                     last = format!("cannot reach {shown}: {e}");
                     backoff(attempt, None)
                 }
@@ -145,6 +148,12 @@ impl Endpoint {
                             );
                             backoff(attempt, retry_after)
                         }
+                        401 | 403 if self.key.is_none() => {
+                            return Err(Refusal::Fatal(format!(
+                                "{shown} wants a key ({status}: {}): OPENAI_API_KEY is not set; export it",
+                                server_message(&text.unwrap_or_default())
+                            )));
+                        }
                         _ => return Err(refusal(status, &text.unwrap_or_default(), &shown)),
                     }
                 }
@@ -158,6 +167,41 @@ impl Endpoint {
             }
         }
         Err(Refusal::Fatal(format!("{last} ({ATTEMPTS} attempts)")))
+    }
+}
+
+/// A failure to connect that no retry fixes, said plainly: the host name does not resolve, or
+/// nothing listens at the address.
+fn unreachable(e: &ureq::Error, shown: &str) -> Option<String> {
+    let dns = || {
+        format!(
+            "cannot reach {shown}: its host name does not resolve (DNS); check --base-url or OPENAI_BASE_URL"
+        )
+    };
+    let refused = || {
+        format!(
+            "cannot reach {shown}: connection refused, nothing listens there; start the model's server or point --base-url at it (docs/runners.md)"
+        )
+    };
+    match e {
+        ureq::Error::HostNotFound => Some(dns()),
+        ureq::Error::ConnectionFailed => Some(refused()),
+        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
+            Some(refused())
+        }
+        ureq::Error::Io(io) => {
+            let said = io.to_string().to_ascii_lowercase();
+            [
+                "lookup address",
+                "name or service not known",
+                "nodename nor servname",
+                "no such host",
+            ]
+            .iter()
+            .any(|w| said.contains(w))
+            .then(dns)
+        }
+        _ => None,
     }
 }
 

@@ -10,6 +10,7 @@
 mod chat;
 mod client;
 pub mod events;
+mod form;
 mod history;
 mod test_hook;
 mod tools;
@@ -21,7 +22,6 @@ use std::time::Duration;
 
 use crate::error::{Error, Result};
 use crate::protocol::env;
-use crate::protocol::wire::{self, Family};
 
 /// The two names the model runner answers to.
 pub const NAMES: [&str; 2] = ["openai", "ollama"];
@@ -30,6 +30,9 @@ pub const NAMES: [&str; 2] = ["openai", "ollama"];
 pub const OLLAMA_BASE_URL: &str = "http://localhost:11434/v1";
 /// OpenAI's, when `OPENAI_BASE_URL` is not set.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+/// How long one request may take by default: a 1.5B model on two busy CPU cores has taken
+/// five minutes for one answer; a hosted API answers in seconds.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(900);
 /// The brief is refused past this size (the session writes far less).
 const MAX_BRIEF_BYTES: u64 = 4 * 1024 * 1024;
 
@@ -49,7 +52,7 @@ fn parse(args: &[String]) -> Result<Options> {
         base_url: None,
         stream: false,
         limits: tools::Limits::default(),
-        request_timeout: Duration::from_secs(300),
+        request_timeout: REQUEST_TIMEOUT,
     };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -123,6 +126,12 @@ fn endpoint(name: &str, o: &Options) -> Result<client::Endpoint> {
         ))
     })?;
     check_address(&base_url, key.is_some())?;
+    if key.is_none() && host_and_port(&base_url).0 == "api.openai.com" {
+        return Err(Error::Usage(format!(
+            "OPENAI_API_KEY is not set, and {} needs your key: export OPENAI_API_KEY=… (a local server needs none: `--runner {name} -- --base-url http://127.0.0.1:8080/v1 --model NAME`, docs/runners.md)",
+            shown_url(&base_url)
+        )));
+    }
     Ok(client::Endpoint {
         base_url,
         model,
@@ -256,7 +265,7 @@ fn described() -> Vec<Described> {
         base_url: None,
         stream: false,
         limits: tools::Limits::default(),
-        request_timeout: Duration::from_secs(300),
+        request_timeout: REQUEST_TIMEOUT,
     };
     let key_set = std::env::var("OPENAI_API_KEY").is_ok_and(|k| !k.trim().is_empty());
     let model = std::env::var("OPENAI_MODEL")
@@ -346,12 +355,16 @@ pub fn run(name: &str, args: &[String]) -> Result<()> {
         endpoint: &endpoint,
         tools: &tools,
         limits: options.limits,
-        schema: wire::schema(Family::OpenAi),
+        root: root.clone(),
         stream: options.stream,
     };
     let mut outcome = chat::Outcome::default();
     let result = chat.run(&brief, &mut outcome);
-    outcome.usage_event().print();
+    // A turn that failed before any answer has no usage to record, and its reason (on stderr)
+    // is then the only thing it says.
+    if result.is_ok() || outcome.input_tokens.is_some() || outcome.output_tokens.is_some() {
+        outcome.usage_event().print();
+    }
     result.map_err(Error::Other)?;
     events::Event::Receipt {
         text: outcome.receipt,

@@ -1,0 +1,189 @@
+//! The model runner with what a small local model does (docs/runners.md, "`openai` and
+//! `ollama`"): it reads with its tools in requests without a response format, then gives the
+//! receipt in a request of its own; its receipt is put in order before the checks (no
+//! `version`, the other form's fields, a question cited by its position); a rejected receipt is
+//! corrected once inside the turn with the checks' exact words; a server that refuses
+//! `json_schema`. And, opt-in, a real local model end to end.
+
+use serde_json::{Value, json};
+
+use crate::model_runner::{ASK, DONE, against, call, interview, tool_results};
+use crate::util::mock_chat::{MockChat, Step};
+use crate::util::mock_model::wire;
+use crate::util::*;
+
+/// `{"reply": receipt}`, the shape the runner asks for, without `version` (a small model
+/// leaves it out).
+fn reply(strict: &str) -> Value {
+    let mut receipt: Value = serde_json::from_str(strict).unwrap();
+    receipt.as_object_mut().unwrap().remove("version");
+    json!({ "reply": receipt })
+}
+
+#[test]
+fn the_model_reads_with_its_tools_then_gives_the_receipt_in_a_request_of_its_own() {
+    let repo = TempRepo::new();
+    let mock = MockChat::start(vec![
+        Step::Calls(vec![call(
+            "read_file",
+            json!({"path": "README.md", "start_line": null, "end_line": null}),
+        )]),
+        Step::Text("The README has a title. I know what to ask.".into()),
+        Step::Receipt(reply(ASK)),
+        Step::Receipt(wire(DONE)),
+    ]);
+    let out = against(interview(&repo), &mock, &[]).run().exits(0);
+    assert_eq!(mock.refusals(), Vec::<String>::new());
+    assert_eq!(out.events("tool_call").len(), 1, "the model read README.md");
+    assert!(tool_results(&mock)[0].contains("# test repo"));
+    let seen = mock.seen();
+    for s in &seen {
+        assert!(
+            s.body.get("tools").is_none() || s.body.get("response_format").is_none(),
+            "tools and a response format in one request: {}",
+            s.body
+        );
+    }
+    let receipt_request = &seen[2].body;
+    let forms = &receipt_request["response_format"]["json_schema"]["schema"]["properties"]["reply"]
+        ["anyOf"];
+    assert_eq!(forms.as_array().map(Vec::len), Some(2), "{receipt_request}");
+    assert!(out.events("receipt_rejected").is_empty());
+}
+
+#[test]
+fn a_small_models_receipt_is_put_in_order_before_the_checks() {
+    let repo = TempRepo::new();
+    // An `ask` with every field of `done` filled in too, and no `version`.
+    let mut ask = reply(ASK);
+    ask["reply"]["title"] = json!("Export");
+    ask["reply"]["summary"] = json!("A summary.");
+    ask["reply"]["entries"] = json!([{"title": "t", "content": "c", "clarity": "inferred"}]);
+    // A `done` that cites the person's answer by the question's position.
+    let done = DONE.replace("qa:deployment_target", "qa:question_1");
+    let mock = MockChat::start(vec![Step::Receipt(ask), Step::Receipt(reply(&done))]);
+    let out = against(interview(&repo).out("-"), &mock, &[])
+        .run()
+        .exits(0);
+    assert!(out.stdout.contains("It runs on one VM"), "{}", out.stdout);
+    // The entry cites the answer by its topic, as the person's own answer does.
+    assert_eq!(
+        out.stdout
+            .matches("Sources: answer to `deployment_target`")
+            .count(),
+        2,
+        "{}",
+        out.stdout
+    );
+    assert!(out.events("receipt_rejected").is_empty());
+    assert_eq!(mock.seen().len(), 2, "each receipt was taken as it came");
+}
+
+#[test]
+fn a_rejected_receipt_is_corrected_once_inside_the_turn_with_the_checks_words() {
+    let repo = TempRepo::new();
+    let copied = ASK.replace(r#""recommended":"k8s""#, r#""recommended":"value""#);
+    let mock = MockChat::start(vec![
+        Step::Text("I will ask where it runs.".into()),
+        Step::Receipt(reply(&copied)),
+        Step::Receipt(reply(ASK)),
+        Step::Receipt(wire(DONE)),
+    ]);
+    let out = against(interview(&repo), &mock, &[]).run().exits(0);
+    let seen = mock.seen();
+    let told = seen[2].body["messages"].as_array().unwrap().last().unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        told.contains(r#"$.questions[0].recommended: "value" is not one of the option values"#),
+        "{told}"
+    );
+    assert!(
+        out.events("receipt_rejected").is_empty(),
+        "the session never saw the bad one"
+    );
+    assert_eq!(out.events("turn_start").len(), 2, "no turn was retried");
+}
+
+#[test]
+fn a_server_that_refuses_json_schema_is_asked_for_the_receipt_as_text() {
+    let repo = TempRepo::new();
+    let fenced = format!("```json\n{}\n```", reply(ASK));
+    let mock = MockChat::without_schema(vec![
+        Step::Text("Ready to ask.".into()),
+        Step::Text(fenced),
+        Step::Receipt(wire(DONE)),
+    ]);
+    let out = against(interview(&repo), &mock, &[]).run().exits(0);
+    let seen = mock.seen();
+    assert_eq!(seen[1].status, 400);
+    assert!(seen[2].body.get("response_format").is_none());
+    let notes = out.events("runner_note");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n["text"].as_str().unwrap().contains("json_schema")),
+        "{notes:#?}"
+    );
+}
+
+/// A real local model, opt-in: `INTERVIEW_MODEL_URL=http://127.0.0.1:8099/v1` (llama.cpp's
+/// server, ollama, vLLM; `INTERVIEW_MODEL=NAME` where the server needs a model name): an
+/// interview about a small repository, its answers replayed, must end with a document the
+/// checks accepted and at least one tool call on record. It prints what it measured.
+#[test]
+fn a_real_local_model_interviews_end_to_end() {
+    let var = |names: [&str; 2]| {
+        names
+            .iter()
+            .find_map(|n| std::env::var(n).ok().filter(|v| !v.is_empty()))
+    };
+    let Some(url) = var(["INTERVIEW_MODEL_URL", "INTERVIEW_E2E_MODEL_URL"]) else {
+        not_run(
+            "set INTERVIEW_MODEL_URL to a local OpenAI-compatible server (and INTERVIEW_MODEL to its model)",
+        );
+        return;
+    };
+    let model = var(["INTERVIEW_MODEL", "INTERVIEW_E2E_MODEL"]).unwrap_or("local".into());
+    let repo = TempRepo::new();
+    repo.commit_files(&["export"]);
+    let started = std::time::Instant::now();
+    let out = Interview::of_work_item(&repo)
+        .preset("openai")
+        .answers(r#"{ "interview_answers": 1, "gate": "y" }"#)
+        .args(["--missing", "skip"])
+        .yes()
+        .out("-")
+        .env("OPENAI_API_KEY", "")
+        .arg("--")
+        .args(["--model", &model, "--base-url", &url])
+        .run();
+    let ends = out.events("turn_end");
+    let seconds: Vec<String> = ends
+        .iter()
+        .map(|e| format!("{:.0}", e["duration_ms"].as_f64().unwrap_or(0.0) / 1000.0))
+        .collect();
+    let tokens: Vec<String> = ends
+        .iter()
+        .map(|e| {
+            let u = &e["usage"];
+            format!("{}+{}", u["input_tokens"], u["output_tokens"])
+        })
+        .collect();
+    eprintln!(
+        "real model: exit {}, {} turns (seconds each: {}; tokens in+out: {}), {} tool calls, {} receipts rejected, {:.0} s in all",
+        out.code,
+        ends.len(),
+        seconds.join(", "),
+        tokens.join(", "),
+        out.events("tool_call").len(),
+        out.events("receipt_rejected").len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        !out.events("tool_call").is_empty(),
+        "the model used no tool"
+    );
+}
