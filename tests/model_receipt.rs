@@ -128,6 +128,50 @@ fn a_server_that_refuses_json_schema_is_asked_for_the_receipt_as_text() {
     );
 }
 
+#[test]
+fn no_server_no_such_host_and_no_key_are_said_at_once_and_plainly() {
+    let repo = TempRepo::new();
+    let brief = repo.scratch("brief.md");
+    std::fs::write(&brief, "# A brief\n").unwrap();
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let run = |base: Option<String>| {
+        let started = std::time::Instant::now();
+        let mut cmd = std::process::Command::new(bin());
+        cmd.args(["runner", "openai", "--model", "m"])
+            .current_dir(repo.path())
+            .env("INTERVIEW_BRIEF", &brief)
+            .env("OPENAI_API_KEY", "")
+            .env_remove("OPENAI_BASE_URL");
+        if let Some(base) = base {
+            cmd.args(["--base-url", &base]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(!out.status.success());
+        let seconds = started.elapsed().as_secs_f64();
+        assert!(seconds < 5.0, "{seconds} s");
+        assert!(!stdout(&out).contains("usage"), "{}", stdout(&out));
+        stderr(&out)
+    };
+    let refused = run(Some(format!("http://127.0.0.1:{closed}/v1")));
+    assert!(
+        refused.contains("connection refused, nothing listens there"),
+        "{refused}"
+    );
+    let dns = run(Some("http://no-such-host.invalid/v1".into()));
+    assert!(
+        dns.contains("its host name does not resolve (DNS)"),
+        "{dns}"
+    );
+    let keyless = run(None);
+    assert!(
+        keyless.contains("OPENAI_API_KEY is not set, and https://api.openai.com/v1 needs your key"),
+        "{keyless}"
+    );
+}
+
 /// A real local model, opt-in: `INTERVIEW_MODEL_URL=http://127.0.0.1:8099/v1` (llama.cpp's
 /// server, ollama, vLLM; `INTERVIEW_MODEL=NAME` where the server needs a model name): an
 /// interview about a small repository, its answers replayed, must end with a document the

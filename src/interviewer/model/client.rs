@@ -193,6 +193,7 @@ fn unreachable(e: &ureq::Error, shown: &str) -> Option<String> {
             let said = io.to_string().to_ascii_lowercase();
             [
                 "lookup address",
+                "name resolution",
                 "name or service not known",
                 "nodename nor servname",
                 "no such host",
