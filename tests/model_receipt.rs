@@ -44,6 +44,9 @@ fn the_model_reads_with_its_tools_then_gives_the_receipt_in_a_request_of_its_own
             s.body
         );
     }
+    // The first request makes the model look at the repository before it answers.
+    assert_eq!(seen[0].body["tool_choice"], "required");
+    assert_eq!(seen[1].body["tool_choice"], "auto");
     let receipt_request = &seen[2].body;
     let forms = &receipt_request["response_format"]["json_schema"]["schema"]["properties"]["reply"]
         ["anyOf"];

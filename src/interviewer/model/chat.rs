@@ -182,6 +182,9 @@ impl Chat<'_> {
         let mut tools_on = true;
         let mut budget_said = false;
         let mut corrections = 0;
+        // The first request makes the model look before it answers (a small model otherwise
+        // answers from the brief alone); a server that refuses `required` is asked with `auto`.
+        let mut must_look = true;
         loop {
             let spent = budget.spent();
             if let (Some(why), false, true) = (&spent, budget_said, tools_on) {
@@ -190,8 +193,20 @@ impl Chat<'_> {
                     "The tool budget of this turn is spent ({why}). Return the receipt now, as your final message."
                 )}));
             }
-            let tools = tools_on.then_some(spent.is_some());
+            let choice = match (&spent, must_look && budget.calls() == 0) {
+                (Some(_), _) => "none",
+                (None, true) => "required",
+                (None, false) => "auto",
+            };
+            let tools = tools_on.then_some(choice);
             let reply = match self.request(messages, tools, &mut false, None, outcome) {
+                Err(Refused::NoTools(said))
+                    if tools == Some("required")
+                        && (said.contains("tool_choice") || said.contains("required")) =>
+                {
+                    must_look = false;
+                    continue;
+                }
                 Err(Refused::NoTools(said)) if tools_on && budget.calls() == 0 => {
                     Event::Note {
                         text: format!(
@@ -228,13 +243,13 @@ impl Chat<'_> {
         }
     }
 
-    /// One request: with the tools when `tools` is `Some(spent)`, else with the receipt's schema
+    /// One request: with the tools when `tools` is `Some(tool_choice)`, else with the receipt's schema
     /// (when `schema_on`: a server that refuses it is asked again without, and the receipt is
     /// taken from the text).
     fn request(
         &self,
         messages: &[Value],
-        tools: Option<bool>,
+        tools: Option<&str>,
         schema_on: &mut bool,
         facts: Option<&BriefFacts>,
         outcome: &mut Outcome,
@@ -286,7 +301,7 @@ impl Chat<'_> {
         }
     }
 
-    fn body(&self, messages: &[Value], tools: Option<bool>, schema: Option<Value>) -> Value {
+    fn body(&self, messages: &[Value], tools: Option<&str>, schema: Option<Value>) -> Value {
         let mut body = json!({
             "model": self.endpoint.model,
             "messages": messages,
@@ -295,9 +310,9 @@ impl Chat<'_> {
         if self.stream {
             body["stream_options"] = json!({"include_usage": true});
         }
-        if let Some(spent) = tools {
+        if let Some(choice) = tools {
             body["tools"] = super::tools::definitions();
-            body["tool_choice"] = json!(if spent { "none" } else { "auto" });
+            body["tool_choice"] = json!(choice);
             body["parallel_tool_calls"] = json!(true);
         }
         if let Some(schema) = schema {
