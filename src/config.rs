@@ -19,7 +19,7 @@ const MAX_CONFIG_BYTES: u64 = 256 * 1024;
 /// at the edge: a wrong one fails to parse, and [`read_file`] names the file and the key.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ConfigFile {
+pub(crate) struct ConfigFile {
     pub runner: Option<RunnerSetting>,
     pub max_turns: Option<u32>,
     pub turn_timeout: Option<u64>,
@@ -58,7 +58,7 @@ fn variable_patterns<'de, D: Deserializer<'de>>(
 
 /// `runner = "NAME"`, `runner = "CMD ARGS"` or `[runner] command = [...] receipt = "file"`.
 #[derive(Debug, Clone)]
-pub enum RunnerSetting {
+pub(crate) enum RunnerSetting {
     /// A preset's name or a command line (one that splits into words: checked when read).
     Name(String),
     Table(RunnerTable),
@@ -67,7 +67,7 @@ pub enum RunnerSetting {
 /// `[runner]`: a program of the person's own and where it leaves its receipt.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RunnerTable {
+pub(crate) struct RunnerTable {
     /// The program and its arguments; never empty.
     #[serde(deserialize_with = "non_empty_argv")]
     pub command: Vec<String>,
@@ -123,21 +123,21 @@ impl<'de> Deserialize<'de> for RunnerSetting {
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct IntentConfig {
+pub(crate) struct IntentConfig {
     /// Globs for the local tracker; `<id>` is replaced by the work item id.
     pub globs: Option<Vec<String>>,
 }
 
 /// What the repository's own file may not set, found by the command layer (which knows the
 /// runners): the key, and why.
-pub struct Refused {
+pub(crate) struct Refused {
     pub key: &'static str,
     pub why: String,
 }
 
 /// The merged settings of both files (local overrides shared).
 #[derive(Debug, Clone, Default)]
-pub struct Config {
+pub(crate) struct Config {
     pub file: ConfigFile,
     /// The local file's own settings, to tell which file set a key.
     local: ConfigFile,
@@ -148,7 +148,7 @@ pub struct Config {
 impl Config {
     /// Read both files. `repository_may` refuses what `interview.toml` may not set (a runner
     /// of the repository's own, arguments beyond a model choice), before the local file is read.
-    pub fn load(
+    pub(crate) fn load(
         worktree: &Path,
         repository_may: impl FnOnce(&ConfigFile) -> std::result::Result<(), Refused>,
     ) -> Result<Config> {
@@ -176,7 +176,7 @@ impl Config {
     }
 
     /// The file that set a key: the local one when `set_locally` says so, else the shared one.
-    pub fn file_of(&self, set_locally: impl Fn(&ConfigFile) -> bool) -> &Path {
+    pub(crate) fn file_of(&self, set_locally: impl Fn(&ConfigFile) -> bool) -> &Path {
         if set_locally(&self.local) {
             &self.local_path
         } else {
@@ -185,7 +185,7 @@ impl Config {
     }
 
     /// The error for a bad value of `key`, naming the file that set it (exit 1).
-    pub fn bad_value(
+    pub(crate) fn bad_value(
         &self,
         key: &str,
         set_locally: impl Fn(&ConfigFile) -> bool,

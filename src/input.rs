@@ -19,7 +19,7 @@ use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
 /// Why an input could not be read.
 #[derive(Debug, thiserror::Error)]
-pub enum InputError {
+pub(crate) enum InputError {
     #[error("{0}")]
     Io(#[from] std::io::Error),
     #[error("it is larger than {cap} bytes; at most {cap} are read")]
@@ -36,7 +36,7 @@ pub enum InputError {
 
 /// Whether a symbolic link in place of a file is followed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Links {
+pub(crate) enum Links {
     /// Read the file a link points to (a document the person linked on purpose).
     Follow,
     /// Refuse a link (the tool's own files: nobody else has reason to link them).
@@ -46,7 +46,7 @@ pub enum Links {
 /// Open `path` for reading as a regular file: never blocking in `open()`, never through a link
 /// when `links` refuses them, and anything but a regular file (a FIFO, a socket, a device, a
 /// directory) refused by what it is.
-pub fn open_regular(path: &Path, links: Links) -> Result<File, InputError> {
+pub(crate) fn open_regular(path: &Path, links: Links) -> Result<File, InputError> {
     let mut flags = OFlag::O_NONBLOCK;
     if links == Links::Refuse {
         flags |= OFlag::O_NOFOLLOW;
@@ -94,7 +94,7 @@ fn what_else(file: &File) -> std::io::Result<Option<InputError>> {
 /// Open `path` to append to (and read), creating it with mode 0600: never through a link and
 /// never blocked on a FIFO put in its place; anything but a regular file is refused by what it
 /// is. Every error in opening it is [`InputError::Io`].
-pub fn open_append(path: &Path) -> Result<File, InputError> {
+pub(crate) fn open_append(path: &Path) -> Result<File, InputError> {
     let file = std::fs::OpenOptions::new()
         .read(true)
         .create(true)
@@ -110,7 +110,7 @@ pub fn open_append(path: &Path) -> Result<File, InputError> {
 
 /// Read the regular file at `path` whole, at most `cap` bytes (more is an error), as
 /// [`open_regular`] opens it.
-pub fn read_regular(path: &Path, cap: u64, links: Links) -> Result<Vec<u8>, InputError> {
+pub(crate) fn read_regular(path: &Path, cap: u64, links: Links) -> Result<Vec<u8>, InputError> {
     let file = open_regular(path, links)?;
     let mut bytes = Vec::new();
     file.take(cap + 1).read_to_end(&mut bytes)?;
@@ -122,7 +122,7 @@ pub fn read_regular(path: &Path, cap: u64, links: Links) -> Result<Vec<u8>, Inpu
 
 impl InputError {
     /// Whether the file is simply not there.
-    pub fn is_not_found(&self) -> bool {
+    pub(crate) fn is_not_found(&self) -> bool {
         matches!(self, InputError::Io(e) if e.kind() == std::io::ErrorKind::NotFound)
     }
 }
@@ -131,7 +131,7 @@ impl InputError {
 const POLL_SLICE: Duration = Duration::from_millis(100);
 
 /// Read at most `cap` bytes of `path` (more is an error), never blocking in `open()`.
-pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, InputError> {
+pub(crate) fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, InputError> {
     let file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(OFlag::O_NONBLOCK.bits())
@@ -141,7 +141,7 @@ pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, InputError> {
 
 /// Read at most `cap` bytes of an open file (standard input, say), waiting for data only while
 /// no interrupting signal arrived.
-pub fn read_file_capped(mut file: File, cap: u64) -> Result<Vec<u8>, InputError> {
+pub(crate) fn read_file_capped(mut file: File, cap: u64) -> Result<Vec<u8>, InputError> {
     let kind = file.metadata()?.file_type();
     if kind.is_dir() {
         return Err(InputError::Directory);
@@ -183,7 +183,7 @@ pub fn read_file_capped(mut file: File, cap: u64) -> Result<Vec<u8>, InputError>
 }
 
 /// `bytes` as text without a leading UTF-8 byte-order mark.
-pub fn without_bom(text: &str) -> &str {
+pub(crate) fn without_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 

@@ -8,7 +8,7 @@
 //! Not for: deciding what a document contains (see `document`).
 
 /// Text of one line for a heading or a list item the tool writes: one line, escaped.
-pub fn inline(text: &str) -> String {
+pub(crate) fn inline(text: &str) -> String {
     let flat = flatten(text)
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -19,7 +19,7 @@ pub fn inline(text: &str) -> String {
 /// A block of text as paragraphs and lists: every line kept (a paragraph's ended by a hard
 /// break), blank lines kept as paragraph breaks, a line that is a list item (`- x`, `* x`,
 /// `1. x`) a list item of one level, nothing in it able to open any other block.
-pub fn prose(text: &str) -> String {
+pub(crate) fn prose(text: &str) -> String {
     let text = flatten(text);
     let lines: Vec<&str> = text.lines().collect();
     blocks(&lines, Lists::Kept)
@@ -29,7 +29,7 @@ pub fn prose(text: &str) -> String {
 /// [`prose`] and whose fenced or indented code blocks are code blocks again, each closed by the
 /// tool with a fence no line inside can close early (an unclosed fence runs to the end, as it
 /// does in the item).
-pub fn quoted_item(text: &str) -> String {
+pub(crate) fn quoted_item(text: &str) -> String {
     let text = flatten(text);
     let mut out: Vec<String> = Vec::new();
     let mut paragraph: Vec<&str> = Vec::new();

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 static COUNT: OnceLock<std::sync::Arc<AtomicUsize>> = OnceLock::new();
 
 /// Register the handlers. Safe to call more than once.
-pub fn install() -> std::io::Result<()> {
+pub(crate) fn install() -> std::io::Result<()> {
     if COUNT.get().is_some() {
         return Ok(());
     }
@@ -36,11 +36,11 @@ fn increment_on(sig: i32, count: &std::sync::Arc<AtomicUsize>) -> std::io::Resul
 }
 
 /// How many interrupting signals have arrived since [`install`].
-pub fn count() -> usize {
+pub(crate) fn count() -> usize {
     COUNT.get().map(|c| c.load(Ordering::SeqCst)).unwrap_or(0)
 }
 
 /// True once any interrupting signal has arrived.
-pub fn interrupted() -> bool {
+pub(crate) fn interrupted() -> bool {
     count() > 0
 }

@@ -13,15 +13,15 @@ use crate::ask::clock::{Clock, SystemClock};
 use crate::ask::{AbortReason, RoundOutcome, SKIP_ABORT, SKIP_ENTIRE};
 
 /// The file name inside the local tier.
-pub const FILE: &str = "telemetry.jsonl";
+pub(crate) const FILE: &str = "telemetry.jsonl";
 
 /// The `event` value of a round record.
-pub const ROUND_EVENT: &str = "qa_round";
+pub(crate) const ROUND_EVENT: &str = "qa_round";
 
 /// How a round ended, by the skip types docs/person.md names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum SkipType {
+pub(crate) enum SkipType {
     /// `n` at the entry gate.
     PreLoop,
     /// `skip all` during the loop.
@@ -39,7 +39,7 @@ pub enum SkipType {
 /// What the person did at the entry gate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum GateRecord {
+pub(crate) enum GateRecord {
     UserSkipEntire,
     UserAbort,
     Proceeded,
@@ -47,7 +47,7 @@ pub enum GateRecord {
 
 /// One line of `telemetry.jsonl`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RoundEvent {
+pub(crate) struct RoundEvent {
     pub event: String,
     pub ts: String,
     pub workspace_id: Option<String>,
@@ -72,7 +72,7 @@ pub struct RoundEvent {
 
 impl RoundEvent {
     /// The event for a round's outcome, at time `ts`.
-    pub fn from_outcome(outcome: &RoundOutcome, replayed: bool, ts: String) -> RoundEvent {
+    pub(crate) fn from_outcome(outcome: &RoundOutcome, replayed: bool, ts: String) -> RoundEvent {
         let answers = outcome.qa_answers.as_deref().unwrap_or(&[]);
         let skipped_positions: Vec<usize> = answers
             .iter()
@@ -123,13 +123,17 @@ impl RoundEvent {
 
 /// Append the round's record to `tier/telemetry.jsonl` (`tier` is the `.interview/` directory,
 /// which must exist: this never creates the local tier).
-pub fn record_round(tier: &Path, outcome: &RoundOutcome, replayed: bool) -> std::io::Result<()> {
+pub(crate) fn record_round(
+    tier: &Path,
+    outcome: &RoundOutcome,
+    replayed: bool,
+) -> std::io::Result<()> {
     let event = RoundEvent::from_outcome(outcome, replayed, SystemClock::new().now_iso());
     append(tier, &event)
 }
 
 /// Append one event as one line.
-pub fn append(tier: &Path, event: &RoundEvent) -> std::io::Result<()> {
+pub(crate) fn append(tier: &Path, event: &RoundEvent) -> std::io::Result<()> {
     let mut line = serde_json::to_string(event).map_err(std::io::Error::other)?;
     line.push('\n');
     // Never appended through a link, nor blocked on a FIFO, put in its place.
@@ -144,7 +148,7 @@ pub fn append(tier: &Path, event: &RoundEvent) -> std::io::Result<()> {
 
 /// Skip rates and counts read back from the telemetry file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Stats {
+pub(crate) struct Stats {
     /// Rounds typed by a person (replayed rounds are counted apart and left out of every rate).
     pub rounds: usize,
     pub replayed_rounds: usize,
@@ -174,7 +178,7 @@ pub struct Stats {
 
 /// How long the runners ran and what their CLIs reported using, over every session.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct RunnerStats {
+pub(crate) struct RunnerStats {
     /// Runs of a runner (attempts at a turn).
     pub runs: usize,
     pub duration_ms_total: u64,
@@ -187,7 +191,7 @@ pub struct RunnerStats {
 
 impl RunnerStats {
     /// The report for a person (nothing when no runner ran).
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         if self.runs == 0 {
             return String::new();
         }
@@ -212,7 +216,7 @@ fn rate(part: usize, whole: usize) -> Option<f64> {
 
 impl Stats {
     /// Read stats from the lines of a telemetry file. Never fails on content.
-    pub fn read(input: impl BufRead) -> std::io::Result<Stats> {
+    pub(crate) fn read(input: impl BufRead) -> std::io::Result<Stats> {
         let mut s = Stats::default();
         for (i, line) in input.split(b'\n').enumerate() {
             let line = line?;
@@ -261,7 +265,7 @@ impl Stats {
     }
 
     /// The report for a person.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let pct = |r: Option<f64>| {
             r.map(|r| format!("  ({:.0}%)", r * 100.0))
                 .unwrap_or_default()

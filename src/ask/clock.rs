@@ -13,12 +13,12 @@ pub trait Clock {
 
 /// The real clock: [`Instant`] for durations, [`SystemTime`] for timestamps.
 #[derive(Debug, Clone, Copy)]
-pub struct SystemClock {
+pub(crate) struct SystemClock {
     start: Instant,
 }
 
 impl SystemClock {
-    pub fn new() -> SystemClock {
+    pub(crate) fn new() -> SystemClock {
         SystemClock {
             start: Instant::now(),
         }
@@ -46,7 +46,7 @@ impl Clock for SystemClock {
 }
 
 /// Format seconds since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ`.
-pub fn iso_utc(secs: u64) -> String {
+pub(crate) fn iso_utc(secs: u64) -> String {
     let t = i64::try_from(secs)
         .ok()
         .and_then(|s| jiff::Timestamp::from_second(s).ok())
@@ -55,7 +55,7 @@ pub fn iso_utc(secs: u64) -> String {
 }
 
 /// True when `s` has the exact shape `iso_utc` produces.
-pub fn is_iso_utc(s: &str) -> bool {
+pub(crate) fn is_iso_utc(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() == 20
         && b.iter().enumerate().all(|(i, c)| match i {
@@ -70,20 +70,20 @@ pub fn is_iso_utc(s: &str) -> bool {
 /// A clock that only moves when told to: for tests of exact timings.
 #[cfg(test)]
 #[derive(Debug, Default)]
-pub struct ManualClock {
+pub(crate) struct ManualClock {
     now: std::cell::Cell<u64>,
 }
 
 #[cfg(test)]
 impl ManualClock {
-    pub fn new(start_ms: u64) -> ManualClock {
+    pub(crate) fn new(start_ms: u64) -> ManualClock {
         ManualClock {
             now: std::cell::Cell::new(start_ms),
         }
     }
 
     /// Move the clock forward by `ms`.
-    pub fn advance(&self, ms: u64) {
+    pub(crate) fn advance(&self, ms: u64) {
         self.now.set(self.now.get().saturating_add(ms));
     }
 }

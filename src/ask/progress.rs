@@ -15,7 +15,7 @@ use crate::ask::ColorChoice;
 
 /// How the progress line is shown, decided once per run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProgressLook {
+pub(crate) enum ProgressLook {
     /// Redrawn in place with the terminal's own escapes (a capable terminal, colour allowed).
     Live,
     /// Redrawn in place with carriage returns and spaces only: no escape byte is written
@@ -29,7 +29,7 @@ pub enum ProgressLook {
 
 impl ProgressLook {
     /// Decide from the command line and this process's standard error and environment.
-    pub fn resolve(color: ColorChoice, verbose: bool) -> ProgressLook {
+    pub(crate) fn resolve(color: ColorChoice, verbose: bool) -> ProgressLook {
         ProgressLook::decide(
             color,
             verbose,
@@ -42,7 +42,7 @@ impl ProgressLook {
     /// The rule itself. Escapes are used only at a terminal whose `TERM` is set and not `dumb`,
     /// and only while colour is allowed: `NO_COLOR` (unless `--color always`) and
     /// `--color never` mean no escape byte at all.
-    pub fn decide(
+    pub(crate) fn decide(
         color: ColorChoice,
         verbose: bool,
         stderr_is_terminal: bool,
@@ -80,7 +80,7 @@ const ACTIVITY_MAX: usize = 80;
 /// The progress line of one runner turn. Cleared when dropped, so no prompt, message or error
 /// that follows the turn ever shares its line.
 #[derive(Debug)]
-pub struct Progress {
+pub(crate) struct Progress {
     /// The line while it is shown; shared with [`Progress::reporter`], emptied when dropped.
     bar: Arc<Mutex<Option<ProgressBar>>>,
 }
@@ -88,7 +88,7 @@ pub struct Progress {
 impl Progress {
     /// Start showing "turn `turn` of `max_turns` · `runner` · elapsed" on standard error.
     /// `retry` counts the attempts before this one (0 for the first).
-    pub fn start(
+    pub(crate) fn start(
         look: ProgressLook,
         turn: u32,
         max_turns: u32,
@@ -125,7 +125,7 @@ impl Progress {
     /// shown after the elapsed time while this line is shown, nothing once it is gone or when
     /// there is none. The text comes from the runner, so it is sanitised and kept short like
     /// any runner text. Callable from any thread.
-    pub fn reporter(&self) -> impl Fn(&str) + Send + 'static {
+    pub(crate) fn reporter(&self) -> impl Fn(&str) + Send + 'static {
         let bar = Arc::clone(&self.bar);
         move |text: &str| {
             if let Some(bar) = bar.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
@@ -180,7 +180,7 @@ impl Drop for Progress {
 
 /// The activity as shown after the elapsed time: one sanitised line, at most
 /// [`ACTIVITY_MAX`] characters, introduced by " · " (empty when there is nothing to say).
-pub fn activity_text(text: &str) -> String {
+pub(crate) fn activity_text(text: &str) -> String {
     let clean = crate::receipt::sanitize_line(text).0;
     let words: Vec<&str> = clean.split_whitespace().collect();
     let one = words.join(" ");

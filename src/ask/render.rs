@@ -8,13 +8,13 @@ use crate::ask::style::Style;
 use crate::receipt::Question;
 
 /// Runner-supplied text made safe for one terminal line.
-pub fn line(text: &str) -> String {
+pub(crate) fn line(text: &str) -> String {
     crate::receipt::sanitize_line(text).0
 }
 
 /// The entry gate (answer the questions, or skip them all), wrapped to a terminal `width`
 /// columns wide.
-pub fn gate(count: usize, width: usize) -> String {
+pub(crate) fn gate(count: usize, width: usize) -> String {
     let count_line =
         format!("📋 The interviewer has {count} clarifying question(s) about your work.");
     paragraphs(
@@ -53,7 +53,7 @@ fn paragraphs(parts: &[(&str, usize)], width: usize) -> String {
 /// `text` wrapped to `width` columns at spaces, its continuation lines indented by `indent`
 /// spaces (a word longer than a line is broken; paths keep their hyphens). Leading spaces of
 /// the first line are kept. An empty text is one empty line.
-pub fn wrap(text: &str, indent: usize, width: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, indent: usize, width: usize) -> Vec<String> {
     if text.is_empty() {
         return vec![String::new()];
     }
@@ -69,18 +69,18 @@ pub fn wrap(text: &str, indent: usize, width: usize) -> Vec<String> {
 }
 
 /// Said when the gate's answer is neither yes nor no.
-pub const GATE_REASK: &str =
+pub(crate) const GATE_REASK: &str =
     "Please press Enter or type Y to answer the questions, or N to skip them.";
 
 /// Said when a number picks no option; the question is asked again (issue 24: such a number
 /// is never kept as the answer's text).
-pub fn no_such_option(raw: &str, options: usize) -> String {
+pub(crate) fn no_such_option(raw: &str, options: usize) -> String {
     format!("{raw} is not an option: type a number from 1 to {options}, your own answer, or skip.")
 }
 
 /// The intro before the first question, wrapped to `width`. It counts this
 /// round's questions only, so it never disagrees with a document that lists more open points.
-pub fn intro(total: usize, width: usize) -> String {
+pub(crate) fn intro(total: usize, width: usize) -> String {
     let first = format!("This round has {total} point(s) needing clarification.");
     let second =
         format!("I'll ask up to {total} question(s) — you can type \"skip\" to skip a question");
@@ -97,7 +97,7 @@ pub fn intro(total: usize, width: usize) -> String {
 /// The time-remaining label over each question, worded as an estimate rather than a
 /// countdown ("about 25 s left"). `index` is 0-based; `elapsed_ms` is the time since the loop
 /// started.
-pub fn time_label(index: usize, total: usize, elapsed_ms: u64) -> String {
+pub(crate) fn time_label(index: usize, total: usize, elapsed_ms: u64) -> String {
     if index == 0 {
         return String::new();
     }
@@ -116,7 +116,7 @@ pub fn time_label(index: usize, total: usize, elapsed_ms: u64) -> String {
 
 /// A question with its progress header ("Question 2 of 3"), plus which option is recommended
 /// and how to pick it, wrapped to a terminal `width` columns wide.
-pub fn question(
+pub(crate) fn question(
     style: &Style,
     index: usize,
     total: usize,
@@ -166,13 +166,13 @@ pub fn question(
 
 /// One line of a box: its text, and how far its continuation lines are indented when it wraps.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BoxLine {
+pub(crate) struct BoxLine {
     pub text: String,
     pub indent: usize,
 }
 
 impl BoxLine {
-    pub fn new(text: impl Into<String>, indent: usize) -> BoxLine {
+    pub(crate) fn new(text: impl Into<String>, indent: usize) -> BoxLine {
         BoxLine {
             text: text.into(),
             indent,
@@ -184,7 +184,7 @@ impl BoxLine {
 /// as wide as the widest line (at least `min`, at most `width`), and a line wider than `width`
 /// wraps (see [`wrap`]), so the box fits its text at any width. With `bold_head` the first
 /// section and the rules around it are bold.
-pub fn framed(
+pub(crate) fn framed(
     style: &Style,
     sections: &[Vec<BoxLine>],
     min: usize,
@@ -231,7 +231,7 @@ const RULE_MIN: usize = 38;
 /// The Choose A/B/C/D box of a decision, and the prompt line under it, for a terminal
 /// `width` columns wide. The rules are as wide as the longest line (at least [`RULE_MIN`]); a
 /// line wider than the terminal wraps, its continuation indented, so the box fits at any width.
-pub fn decision(style: &Style, d: &Decision, width: usize) -> String {
+pub(crate) fn decision(style: &Style, d: &Decision, width: usize) -> String {
     let title = BoxLine::new(format!(" DECISION REQUIRED: {}", line(&d.context)), 1);
     let options: Vec<BoxLine> = d
         .options
@@ -259,7 +259,7 @@ pub fn decision(style: &Style, d: &Decision, width: usize) -> String {
 }
 
 /// Said when a decision's answer is not one of its letters.
-pub fn decision_reask(raw: &str, count: usize) -> String {
+pub(crate) fn decision_reask(raw: &str, count: usize) -> String {
     format!(
         "“{}” is not one of the choices: type {}.",
         line(raw.trim()),
@@ -268,7 +268,7 @@ pub fn decision_reask(raw: &str, count: usize) -> String {
 }
 
 /// `A`, `B`, … for option `i`.
-pub fn letter(i: usize) -> char {
+pub(crate) fn letter(i: usize) -> char {
     (b'A' + (i.min(25) as u8)) as char
 }
 

@@ -77,7 +77,7 @@ impl Style {
 
 /// How many columns the text for the person is wrapped to: the width of the terminal standard
 /// output is, else `COLUMNS` when it is a number, else 80.
-pub fn terminal_width() -> usize {
+pub(crate) fn terminal_width() -> usize {
     width_from(
         console::Term::stdout().size_checked().map(|(_, cols)| cols),
         std::env::var("COLUMNS").ok().as_deref(),
@@ -85,7 +85,7 @@ pub fn terminal_width() -> usize {
 }
 
 /// The rule of [`terminal_width`]: a terminal's own width wins over `COLUMNS`.
-pub fn width_from(terminal_cols: Option<u16>, columns: Option<&str>) -> usize {
+pub(crate) fn width_from(terminal_cols: Option<u16>, columns: Option<&str>) -> usize {
     match terminal_cols {
         Some(cols) if cols > 0 => usize::from(cols),
         _ => columns

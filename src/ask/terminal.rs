@@ -20,7 +20,7 @@ const POLL_MS: u16 = 100;
 
 /// The terminal that controls this process (`/dev/tty`), opened to ask on: for a run whose
 /// standard input carries the work item. Never made the controlling terminal by opening it.
-pub fn controlling_terminal() -> std::io::Result<std::fs::File> {
+pub(crate) fn controlling_terminal() -> std::io::Result<std::fs::File> {
     use std::io::IsTerminal;
     use std::os::unix::fs::OpenOptionsExt;
     let tty = std::fs::OpenOptions::new()
@@ -36,7 +36,7 @@ pub fn controlling_terminal() -> std::io::Result<std::fs::File> {
 
 /// Bytes read from an input but not yet handed out as lines.
 #[derive(Debug, Default)]
-pub struct LineReader {
+pub(crate) struct LineReader {
     buf: Vec<u8>,
     eof: bool,
 }
@@ -51,7 +51,11 @@ impl LineReader {
     /// The next line of `fd` without its line ending. Waits in poll steps; returns
     /// `Interrupted` once `crate::signals::count()` differs from `base`, `Closed` at end of
     /// input (a last line without newline is still returned first).
-    pub fn next_line(&mut self, fd: BorrowedFd<'_>, base: usize) -> Result<String, AskError> {
+    pub(crate) fn next_line(
+        &mut self,
+        fd: BorrowedFd<'_>,
+        base: usize,
+    ) -> Result<String, AskError> {
         loop {
             if crate::signals::count() != base {
                 return Err(AskError::Interrupted);

@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::session::history::{self, Which};
 
-pub fn run(cwd: &Path, which: &[String], output: Option<&Path>) -> Result<i32> {
+pub(super) fn run(cwd: &Path, which: &[String], output: Option<&Path>) -> Result<i32> {
     let repo = super::discover(cwd)?;
     let which = match which {
         [] => Which::Latest,

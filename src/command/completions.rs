@@ -6,7 +6,7 @@ use clap::CommandFactory;
 use crate::cli::{Cli, Shell};
 use crate::error::Result;
 
-pub fn run(shell: Shell) -> Result<i32> {
+pub(super) fn run(shell: Shell) -> Result<i32> {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut visible_command(), "interview", &mut script);
     super::print_bytes(&script, "the completion script")

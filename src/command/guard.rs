@@ -7,7 +7,7 @@ use crate::cli::{GuardCommand, GuardOnChange, GuardOptions};
 use crate::error::{Error, Result};
 use crate::guard::{GuardError, GuardScope, Snapshot};
 
-pub fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
+pub(super) fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
     let repo = super::discover(cwd)?;
     let (command, json) = match &args.snapshot {
         Some(GuardCommand::Snapshot { json }) => (vec!["snapshot".to_string()], args.json || *json),

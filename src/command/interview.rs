@@ -14,7 +14,7 @@ use crate::session::{Prepared, Repo, Session, history};
 use crate::subject::{Kind, Subject, WorkItemSource};
 
 /// `interview reflect TAG`.
-pub fn reflect(cwd: &Path, look: Presentation, tag: &str, run: &RunOptions) -> Result<i32> {
+pub(super) fn reflect(cwd: &Path, look: Presentation, tag: &str, run: &RunOptions) -> Result<i32> {
     let find = |repo: &Repo, _: &RunSettings, _: &mut RecordingPerson<'_>| {
         let subject = crate::subject::reflect(&repo.worktree, tag)?;
         Ok((subject, None))
@@ -26,7 +26,7 @@ pub fn reflect(cwd: &Path, look: Presentation, tag: &str, run: &RunOptions) -> R
 }
 
 /// `interview intent ID [--from FILE|-] [--clarify-into FILE]`.
-pub fn intent(
+pub(super) fn intent(
     cwd: &Path,
     look: Presentation,
     id: &str,

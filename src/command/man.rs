@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 
-pub fn run() -> Result<i32> {
+pub(super) fn run() -> Result<i32> {
     let mut command = super::completions::visible_command();
     command.build();
     let command = command.clone().override_usage(synopsis(&command));

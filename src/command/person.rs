@@ -8,7 +8,7 @@ use crate::ask::{AskError, Decision, Person, ReplayFile, ReplayPerson, Style, Te
 use crate::error::{Error, Result};
 use crate::receipt::Question;
 
-pub enum Who {
+pub(super) enum Who {
     Terminal(TerminalPerson),
     Replay(ReplayPerson),
     /// No terminal and no answers file: what can be checked first is, then [`Who::ready`]
@@ -29,7 +29,7 @@ const ITEM_FROM_TERMINAL: &str = "--from -: standard input is a terminal, not th
      (`--from item.md`)";
 
 /// The person when there is none: every prompt is the "no terminal" error, which says why.
-pub struct Nobody(&'static str);
+pub(super) struct Nobody(&'static str);
 
 impl Person for Nobody {
     fn gate(&mut self, _count: usize) -> std::result::Result<String, AskError> {
@@ -57,14 +57,18 @@ impl Person for Nobody {
 }
 
 impl Who {
-    pub fn new(look: Presentation, settings: &RunSettings) -> Result<Who> {
+    pub(super) fn new(look: Presentation, settings: &RunSettings) -> Result<Who> {
         Who::new_for(look, settings, false)
     }
 
     /// [`Who::new`] for a run whose work item comes on standard input (`--from -` when
     /// `item_on_stdin`): the person answers at the controlling terminal, prompts shown there;
     /// standard input being a terminal is refused.
-    pub fn new_for(look: Presentation, settings: &RunSettings, item_on_stdin: bool) -> Result<Who> {
+    pub(super) fn new_for(
+        look: Presentation,
+        settings: &RunSettings,
+        item_on_stdin: bool,
+    ) -> Result<Who> {
         // A terminal is never read as the work item: the wait for its end (Ctrl+D) could not
         // be interrupted, and at a terminal it is where the person answers.
         if item_on_stdin && std::io::stdin().is_terminal() {
@@ -96,7 +100,7 @@ impl Who {
         Ok(Who::Terminal(TerminalPerson::new(style)))
     }
 
-    pub fn person(&mut self) -> &mut dyn Person {
+    pub(super) fn person(&mut self) -> &mut dyn Person {
         match self {
             Who::Terminal(p) => p,
             Who::Replay(p) => p,
@@ -105,7 +109,7 @@ impl Who {
     }
 
     /// Someone can be asked; otherwise the "no terminal" error (exit 2).
-    pub fn ready(&self) -> Result<()> {
+    pub(super) fn ready(&self) -> Result<()> {
         match self {
             Who::Nobody(Nobody(why)) => Err(Error::Usage((*why).into())),
             _ => Ok(()),
@@ -113,7 +117,7 @@ impl Who {
     }
 
     /// The topics a resumed session asked before it was interrupted (not asked again).
-    pub fn asked_before(&mut self, state: &crate::session::state::State) {
+    pub(super) fn asked_before(&mut self, state: &crate::session::state::State) {
         if let Who::Replay(p) = self {
             let topics = state.rounds.iter().flat_map(|r| &r.answers);
             p.asked_before(topics.map(|a| a.question_id.as_str()));
@@ -122,7 +126,7 @@ impl Who {
 
     /// An answers file recorded about another subject than `subject` (`intent 42`) is refused,
     /// unless `any` (`--any-subject`).
-    pub fn check_subject(&self, subject: &str, any: bool) -> Result<()> {
+    pub(super) fn check_subject(&self, subject: &str, any: bool) -> Result<()> {
         if let Who::Replay(p) = self
             && let Some(recorded) = p.subject()
             && recorded != subject
@@ -138,7 +142,7 @@ impl Who {
     /// After a replayed run that went through, warn about answers for topics never asked (a
     /// stale fixture) and name the questions `--missing skip` skipped. A run that stopped early (a missing answer, a failed runner) never got
     /// to ask them: the warning would point at the wrong problem.
-    pub fn finish(self, result: Result<i32>) -> Result<i32> {
+    pub(super) fn finish(self, result: Result<i32>) -> Result<i32> {
         if let (Who::Replay(p), Ok(0)) = (&self, &result) {
             let unused = p.unused_topics();
             if !unused.is_empty() {

@@ -9,7 +9,7 @@ use crate::session::prune::{self, PruneRule};
 
 const DAY_SECS: u64 = 24 * 60 * 60;
 
-pub fn run(
+pub(super) fn run(
     cwd: &Path,
     older_than_days: Option<u64>,
     keep: Option<usize>,

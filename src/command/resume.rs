@@ -11,7 +11,7 @@ use crate::cli::RunOptions;
 use crate::error::{Error, Result};
 use crate::session::{Repo, history};
 
-pub fn run(
+pub(super) fn run(
     cwd: &Path,
     look: Presentation,
     session: Option<&str>,
@@ -52,7 +52,7 @@ pub fn run(
 }
 
 /// Resume `listed` with the settings of this command line.
-pub fn resume_listed(
+pub(super) fn resume_listed(
     repo: Repo,
     listed: history::Listed,
     settings: &RunSettings,

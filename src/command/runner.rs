@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 
-pub fn run(name: &str, args: &[String]) -> Result<i32> {
+pub(super) fn run(name: &str, args: &[String]) -> Result<i32> {
     match name {
         "builtin" if args.is_empty() => {
             crate::interviewer::builtin::run().map(|()| crate::error::code::DONE)

@@ -12,7 +12,7 @@ use crate::sandbox::{StateGrant, Support, agent, env};
 
 /// Print the report; returns the exit code. A program inside the repository around `cwd` (or
 /// `cwd` itself outside one) is never found, as the run would never start it.
-pub fn run(cwd: &Path, json: bool) -> Result<i32> {
+pub(super) fn run(cwd: &Path, json: bool) -> Result<i32> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let repository = super::discover(cwd)
         .map(|r| r.worktree)

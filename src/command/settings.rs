@@ -18,23 +18,23 @@ use crate::session::{OnChange, Settings};
 use crate::subject::Kind;
 
 /// Defaults of the settings docs/config.md lists.
-pub mod defaults {
-    pub const MAX_TURNS: u32 = 5;
-    pub const TURN_TIMEOUT_SECS: u64 = 600;
-    pub const GRACE_SECS: u64 = 5;
-    pub const RETRIES: u32 = 3;
+pub(crate) mod defaults {
+    pub(crate) const MAX_TURNS: u32 = 5;
+    pub(crate) const TURN_TIMEOUT_SECS: u64 = 600;
+    pub(crate) const GRACE_SECS: u64 = 5;
+    pub(crate) const RETRIES: u32 = 3;
 }
 
 /// How prompts look (`--color`, `--no-bell`).
 #[derive(Debug, Clone, Copy)]
-pub struct Presentation {
+pub(crate) struct Presentation {
     pub color: ColorChoice,
     pub no_bell: bool,
 }
 
 /// Everything an interview (new or resumed) runs with.
 #[derive(Debug, Clone)]
-pub struct RunSettings {
+pub(crate) struct RunSettings {
     /// What the session runs with (`out` is the flag's only; see [`RunSettings::out_for`]).
     pub session: Settings,
     /// Which settings the command line gave (on resume those win over the session's).
@@ -55,7 +55,7 @@ pub struct RunSettings {
 
 /// The settings given on the command line, by name.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Given {
+pub(crate) struct Given {
     pub runner: bool,
     pub out: bool,
     pub max_turns: bool,
@@ -91,13 +91,17 @@ fn check_out_pattern(pattern: &str) -> std::result::Result<(), String> {
 
 impl RunSettings {
     /// Merge the flags of one run with the configuration files and the defaults.
-    pub fn resolve(run: &RunOptions, config: &Config, look: Presentation) -> Result<RunSettings> {
+    pub(crate) fn resolve(
+        run: &RunOptions,
+        config: &Config,
+        look: Presentation,
+    ) -> Result<RunSettings> {
         RunSettings::resolve_for(run, config, look, false)
     }
 
     /// [`RunSettings::resolve`] for a run whose work item comes on standard input (`--from -`
     /// when `item_on_stdin`): the person then answers at the controlling terminal, if any.
-    pub fn resolve_for(
+    pub(crate) fn resolve_for(
         run: &RunOptions,
         config: &Config,
         look: Presentation,
@@ -218,7 +222,7 @@ impl RunSettings {
     /// Where a new interview on `kind id` writes its document: the flag, else the configured
     /// pattern (`{id}` as in runner arguments, or `<id>` as in the tracker globs), else `None`
     /// (the default path).
-    pub fn out_for(&self, kind: Kind, id: &str) -> Option<PathBuf> {
+    pub(crate) fn out_for(&self, kind: Kind, id: &str) -> Option<PathBuf> {
         if let Some(out) = &self.session.out {
             return Some(out.clone());
         }
@@ -234,7 +238,7 @@ impl RunSettings {
 
     /// Where [`RunSettings::out_for`]'s path comes from, for a message: the flag, the key of
     /// the file that set it, or the default.
-    pub fn out_source(&self, kind: Kind, config: &Config) -> String {
+    pub(crate) fn out_source(&self, kind: Kind, config: &Config) -> String {
         if self.session.out.is_some() {
             return "--out".into();
         }
@@ -249,7 +253,7 @@ impl RunSettings {
     }
 
     /// What `resume` needs to know about this command line.
-    pub fn resume_flags(&self, ack: bool) -> ResumeFlags {
+    pub(crate) fn resume_flags(&self, ack: bool) -> ResumeFlags {
         ResumeFlags {
             runner: self.given.runner,
             out: self.given.out,
@@ -278,7 +282,7 @@ fn sandbox_setting(
 /// Both configuration files, with what `interview.toml` may not set refused (exit 1, naming
 /// the file and the key): a runner of the repository's own — anything but a preset's name —
 /// and runner arguments beyond a model choice.
-pub fn load_config(worktree: &Path) -> Result<Config> {
+pub(crate) fn load_config(worktree: &Path) -> Result<Config> {
     Config::load(worktree, |shared| {
         // A repository may pick a preset, never a program of its own: that would run its code.
         let command = match &shared.runner {

@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::telemetry::{FILE, RunnerStats, Stats};
 
-pub fn run(cwd: &Path, json: bool) -> Result<i32> {
+pub(super) fn run(cwd: &Path, json: bool) -> Result<i32> {
     let repo = super::discover(cwd)?;
     let worktree = &repo.worktree;
     let path = worktree.join(".interview").join(FILE);

@@ -10,7 +10,7 @@ use crate::session::history::{Listed, Running, StatusJson, find, list, place, st
 use crate::session::state::State;
 use crate::session::tier::TIER_DIR;
 
-pub fn run(cwd: &Path, id: Option<&str>, all: bool, json: bool) -> Result<i32> {
+pub(super) fn run(cwd: &Path, id: Option<&str>, all: bool, json: bool) -> Result<i32> {
     let repo = super::discover(cwd)?;
     if all {
         let sessions = list(&repo.worktree);

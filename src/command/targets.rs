@@ -10,7 +10,7 @@ use crate::session::Repo;
 
 /// Check each `(where it was set, path)`; `None` and `-` (standard output) are skipped. With
 /// `probe` (only once the worktree's lock is held) the directory is also made to take a file.
-pub fn check(repo: &Repo, targets: &[(String, Option<PathBuf>)], probe: bool) -> Result<()> {
+pub(super) fn check(repo: &Repo, targets: &[(String, Option<PathBuf>)], probe: bool) -> Result<()> {
     let beneath = Beneath::new(&repo.worktree, &repo.common_dir);
     for (source, path) in targets {
         let Some(path) = path.as_deref().filter(|p| p.as_os_str() != "-") else {

@@ -19,7 +19,7 @@ const FILE: &str = "root-commit";
 
 /// The workspace id (of the worktree path when there is no commit yet). Reads the note, never
 /// writes it.
-pub fn workspace_id(repo: &gix::Repository, worktree: &Path) -> String {
+pub(super) fn workspace_id(repo: &gix::Repository, worktree: &Path) -> String {
     let tier = tier_dir(worktree);
     let seed = root_commit(repo, tier.as_ref(), false)
         .map(|id| id.to_string())
@@ -29,7 +29,7 @@ pub fn workspace_id(repo: &gix::Repository, worktree: &Path) -> String {
 }
 
 /// Note HEAD's root commit in the local tier for the next run (with the worktree's lock held).
-pub fn note_root(worktree: &Path) {
+pub(super) fn note_root(worktree: &Path) {
     let Ok(repo) = gix::open_opts(worktree, gix::open::Options::isolated()) else {
         return;
     };

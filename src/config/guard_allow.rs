@@ -12,7 +12,7 @@ const GIT_DIR_PATHS: [&str; 3] = [".git", ".git/config", ".git/hooks/pre-commit"
 
 /// The globs that match neither a tracked file nor the git directory; `refused(glob, path)` is
 /// called for each other one with the first path it matches.
-pub fn tighter(
+pub(super) fn tighter(
     worktree: &Path,
     globs: Vec<String>,
     mut refused: impl FnMut(&str, &str),

@@ -6,7 +6,7 @@
 //!
 //! Not for: reading the repository (the guard and the subject do), the runner's own writes.
 
-pub mod names;
+pub(crate) mod names;
 
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
@@ -18,7 +18,7 @@ use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
 
 /// Why the tool will not write at a path: said to the person with the path.
 #[derive(Debug)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// A component is a symbolic link (never followed: the repository could aim it anywhere).
     Link(PathBuf),
     /// A component is a git directory (`.git` in any spelling, the common directory, or one
@@ -62,7 +62,7 @@ impl std::fmt::Display for Refusal {
 
 /// Where the tool may write in one worktree.
 #[derive(Debug, Clone)]
-pub struct Beneath {
+pub(crate) struct Beneath {
     worktree: PathBuf,
     /// The git common directory, as it is on the disk (`None` if it cannot be read).
     common_dir: Option<PathBuf>,
@@ -70,7 +70,7 @@ pub struct Beneath {
 
 /// A file the tool may write: its directory, opened without following any link, and its name.
 #[derive(Debug)]
-pub struct Place {
+pub(crate) struct Place {
     /// The whole path, as the person sees it.
     pub path: PathBuf,
     dir: Dir,
@@ -87,14 +87,14 @@ enum Walked {
 
 /// What mode a written file gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// A document (or git's `info/exclude`): a new file the umask's mode, a rewritten one its
     /// own read and write bits; never an exec, setuid or sticky bit.
     Document,
 }
 
 impl Beneath {
-    pub fn new(worktree: &Path, common_dir: &Path) -> Beneath {
+    pub(crate) fn new(worktree: &Path, common_dir: &Path) -> Beneath {
         Beneath {
             worktree: worktree.to_path_buf(),
             common_dir: std::fs::canonicalize(common_dir).ok(),
@@ -103,7 +103,7 @@ impl Beneath {
 
     /// `path` (relative to the worktree, or absolute) as a place to write, with its missing
     /// directories made when `create`; nothing is written when not.
-    pub fn place(&self, path: &Path, create: bool) -> Result<Place, Refusal> {
+    pub(crate) fn place(&self, path: &Path, create: bool) -> Result<Place, Refusal> {
         let (start, shown, dirs, name) = self.split(path)?;
         let dir = match self.walk(start, shown, &dirs, create)? {
             Walked::Found(dir) => dir,
@@ -126,7 +126,7 @@ impl Beneath {
     /// Whether a document can be written at `path`, checked without writing anything in the
     /// worktree: no link or git directory on the way, no file where a directory must be, the
     /// path not a directory or a FIFO.
-    pub fn check(&self, path: &Path) -> Result<(), Refusal> {
+    pub(crate) fn check(&self, path: &Path) -> Result<(), Refusal> {
         let (start, shown, dirs, name) = self.split(path)?;
         match self.walk(start, shown, &dirs, false)? {
             Walked::Found(dir) => Place {
@@ -141,7 +141,7 @@ impl Beneath {
 
     /// Whether the directory that would hold `path` (or its deepest existing ancestor) takes a
     /// new file: one is made there and removed at once. Only once the worktree's lock is held.
-    pub fn probe(&self, path: &Path) -> Result<(), Refusal> {
+    pub(crate) fn probe(&self, path: &Path) -> Result<(), Refusal> {
         let (start, shown, dirs, _) = self.split(path)?;
         let (dir, at) = match self.walk(start, shown.clone(), &dirs, false)? {
             Walked::Found(dir) => (dir, dirs.iter().fold(shown, |p, d| p.join(d))),
@@ -349,13 +349,13 @@ impl Place {
     }
 
     /// Whether something is there under the file's name.
-    pub fn exists(&self) -> bool {
+    pub(crate) fn exists(&self) -> bool {
         self.dir.symlink_metadata(&self.name).is_ok()
     }
 
     /// The regular file there, at most `cap` bytes, never through a link, never blocking;
     /// `Ok(None)` when there is none.
-    pub fn read(&self, cap: u64) -> std::io::Result<Option<Vec<u8>>> {
+    pub(crate) fn read(&self, cap: u64) -> std::io::Result<Option<Vec<u8>>> {
         use std::io::Read;
         let mut options = OpenOptions::new();
         options.read(true).follow(FollowSymlinks::No).nonblock(true);
@@ -376,7 +376,7 @@ impl Place {
     }
 
     /// Whether `other` is on the file system of this file's directory (a rename cannot cross).
-    pub fn same_filesystem(&self, other: &Dir) -> bool {
+    pub(crate) fn same_filesystem(&self, other: &Dir) -> bool {
         match (self.dir.dir_metadata(), other.dir_metadata()) {
             (Ok(a), Ok(b)) => a.dev() == b.dev(),
             _ => false,
@@ -386,7 +386,7 @@ impl Place {
     /// Write `bytes` here atomically and synced: made afresh as a temporary file (named
     /// `tmp_name`, else a fresh name) in `tmp_dir` when that is on the same file system (else
     /// beside the file), never through a link, then renamed into place after `before_rename`.
-    pub fn write(
+    pub(crate) fn write(
         &self,
         bytes: &[u8],
         mode: Mode,
@@ -471,7 +471,7 @@ fn lexical(path: &Path) -> PathBuf {
 /// Add `line` (with `comment` above it) to `<common dir>/info/exclude` unless `covered` says a
 /// line there already covers it: the one write of the tool in git's directory. `info/` and
 /// `exclude` are never followed as links (a link there is refused, naming it).
-pub fn add_exclude_line(
+pub(crate) fn add_exclude_line(
     common_dir: &Path,
     comment: &str,
     line: &str,

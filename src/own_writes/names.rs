@@ -8,7 +8,7 @@ use unicode_normalization::UnicodeNormalization;
 
 /// A file name as such a file system compares it: code points HFS+ ignores removed, canonically
 /// decomposed, case-folded, and the trailing dots and spaces Windows drops trimmed.
-pub fn folded(name: &OsStr) -> String {
+pub(crate) fn folded(name: &OsStr) -> String {
     let name = name.to_string_lossy();
     let kept: String = name.chars().filter(|c| !ignored(*c)).collect();
     let folded: String = kept.nfd().flat_map(char::to_lowercase).collect();
@@ -19,20 +19,20 @@ pub fn folded(name: &OsStr) -> String {
 
 /// Whether `name` is the same name as `protected` (written in lowercase ASCII) on some file
 /// system the repository may be checked out on.
-pub fn same_name(name: &OsStr, protected: &str) -> bool {
+pub(crate) fn same_name(name: &OsStr, protected: &str) -> bool {
     folded(name) == protected
 }
 
 /// Whether a path component names a git directory: `.git` in any case or spelling, or its
 /// Windows short name `git~1`.
-pub fn is_git_dir_name(name: &OsStr) -> bool {
+pub(crate) fn is_git_dir_name(name: &OsStr) -> bool {
     let f = folded(name);
     f == ".git" || f == "git~1"
 }
 
 /// Whether a path component is one the tool keeps for itself or protects: a git directory or
 /// the local tier `.interview`.
-pub fn is_protected(name: &OsStr) -> bool {
+pub(crate) fn is_protected(name: &OsStr) -> bool {
     is_git_dir_name(name) || same_name(name, ".interview")
 }
 

@@ -11,7 +11,7 @@
 
 mod output;
 mod pid_file;
-pub mod program;
+pub(crate) mod program;
 mod tree;
 mod wait;
 
@@ -24,15 +24,16 @@ use std::time::{Duration, Instant};
 
 use nix::unistd::Pid;
 
-pub use crate::sys::start_time;
-pub use output::{Capture, LineObserver, Sink, Stream};
-pub use tree::{end_orphan, live_runner};
+pub(crate) use crate::sys::start_time;
+pub(crate) use output::{Capture, LineObserver, Sink, Stream};
+pub use tree::end_orphan;
+pub(crate) use tree::live_runner;
 
 use pid_file::note_pids;
 
 /// What the child reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Input {
+pub(crate) enum Input {
     /// `/dev/null`.
     Null,
     /// This file, opened read-only (never a pipe the child could wait on).
@@ -43,7 +44,7 @@ pub enum Input {
 
 /// Where one of the child's output streams goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Output {
+pub(crate) enum Output {
     Null,
     /// The tool's own stream of the same name.
     Inherit,
@@ -55,7 +56,7 @@ pub enum Output {
 
 /// How the child is separated from the tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Detach {
+pub(crate) enum Detach {
     /// A new session (so a new process group) with no controlling terminal: it cannot open
     /// `/dev/tty` to read the person's keys or write past the sanitiser.
     Session,
@@ -75,7 +76,7 @@ pub enum Ending {
 
 impl Ending {
     /// A shell's idea of the exit code: the status, or 128 + the signal.
-    pub fn code(self) -> Option<i32> {
+    pub(crate) fn code(self) -> Option<i32> {
         match self {
             Ending::Exited(code) => Some(code),
             Ending::Signalled(sig) => Some(128 + sig),
@@ -87,13 +88,13 @@ impl Ending {
 /// The sandbox's hook into every spawn (see `docs/architecture.md` and `docs/sandbox.md`): what
 /// is started instead of the program, a launcher that confines itself and then executes it.
 /// It runs in the tool before the fork, never in the child.
-pub trait Launcher: Send + Sync {
+pub(crate) trait Launcher: Send + Sync {
     /// The command line started in place of `argv`.
     fn argv(&self, argv: &[OsString]) -> std::io::Result<Vec<OsString>>;
 }
 
 /// One program to start, and how.
-pub struct Spawn {
+pub(crate) struct Spawn {
     argv: Vec<OsString>,
     cwd: Option<PathBuf>,
     env: Vec<(OsString, OsString)>,
@@ -116,7 +117,7 @@ pub struct Spawn {
 
 /// How a spawned program ended, with what it printed.
 #[derive(Debug)]
-pub struct Finished<S> {
+pub(crate) struct Finished<S> {
     pub ending: Ending,
     pub sink: S,
     /// Processes still alive after the program itself ended (its group and, with
@@ -133,7 +134,7 @@ pub struct Finished<S> {
 impl Spawn {
     /// `program` with no arguments yet; stdin and both outputs null, a new session, no timeout,
     /// a grace of 5 s.
-    pub fn new(program: impl AsRef<OsStr>) -> Spawn {
+    pub(crate) fn new(program: impl AsRef<OsStr>) -> Spawn {
         Spawn {
             argv: vec![program.as_ref().to_os_string()],
             cwd: None,
@@ -156,31 +157,31 @@ impl Spawn {
     }
 
     /// A command line: its first word is the program. Fails on an empty one.
-    pub fn argv<S: AsRef<OsStr>>(argv: &[S]) -> std::io::Result<Spawn> {
+    pub(crate) fn argv<S: AsRef<OsStr>>(argv: &[S]) -> std::io::Result<Spawn> {
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| std::io::Error::other("the command is empty"))?;
         Ok(Spawn::new(program).args(args))
     }
 
-    pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Spawn {
+    pub(crate) fn arg(mut self, arg: impl AsRef<OsStr>) -> Spawn {
         self.argv.push(arg.as_ref().to_os_string());
         self
     }
 
-    pub fn args<S: AsRef<OsStr>>(mut self, args: impl IntoIterator<Item = S>) -> Spawn {
+    pub(crate) fn args<S: AsRef<OsStr>>(mut self, args: impl IntoIterator<Item = S>) -> Spawn {
         self.argv
             .extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
         self
     }
 
-    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Spawn {
+    pub(crate) fn cwd(mut self, dir: impl Into<PathBuf>) -> Spawn {
         self.cwd = Some(dir.into());
         self
     }
 
     /// Add one variable to the environment the child inherits.
-    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Spawn {
+    pub(crate) fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Spawn {
         self.env
             .push((key.as_ref().to_os_string(), value.as_ref().to_os_string()));
         self
@@ -188,12 +189,12 @@ impl Spawn {
 
     /// Start the child with an empty environment (plus what [`Spawn::env`] adds): for a probe
     /// whose answer nothing of the person's or the repository's settings may steer.
-    pub fn clear_env(mut self) -> Spawn {
+    pub(crate) fn clear_env(mut self) -> Spawn {
         self.env_clear = true;
         self
     }
 
-    pub fn envs<K: AsRef<OsStr>, V: AsRef<OsStr>>(
+    pub(crate) fn envs<K: AsRef<OsStr>, V: AsRef<OsStr>>(
         mut self,
         vars: impl IntoIterator<Item = (K, V)>,
     ) -> Spawn {
@@ -203,42 +204,42 @@ impl Spawn {
         self
     }
 
-    pub fn stdin(mut self, input: Input) -> Spawn {
+    pub(crate) fn stdin(mut self, input: Input) -> Spawn {
         self.stdin = input;
         self
     }
 
-    pub fn stdout(mut self, output: Output) -> Spawn {
+    pub(crate) fn stdout(mut self, output: Output) -> Spawn {
         self.stdout = output;
         self
     }
 
-    pub fn stderr(mut self, output: Output) -> Spawn {
+    pub(crate) fn stderr(mut self, output: Output) -> Spawn {
         self.stderr = output;
         self
     }
 
-    pub fn detach(mut self, detach: Detach) -> Spawn {
+    pub(crate) fn detach(mut self, detach: Detach) -> Spawn {
         self.detach = detach;
         self
     }
 
     /// Stop the group (TERM, CONT, grace, KILL) when it has not ended after `timeout`.
-    pub fn timeout(mut self, timeout: Duration) -> Spawn {
+    pub(crate) fn timeout(mut self, timeout: Duration) -> Spawn {
         self.timeout = Some(timeout);
         self
     }
 
     /// How long the group has between SIGTERM and SIGKILL; also how long the pipes are waited
     /// for after the group is gone.
-    pub fn grace(mut self, grace: Duration) -> Spawn {
+    pub(crate) fn grace(mut self, grace: Duration) -> Spawn {
         self.grace = grace;
         self
     }
 
     /// End the group when the tool is interrupted (Ctrl+C, SIGTERM, SIGHUP): the first signal
     /// stops it with the grace, a second kills it at once.
-    pub fn interruptible(mut self) -> Spawn {
+    pub(crate) fn interruptible(mut self) -> Spawn {
         self.interruptible = true;
         self
     }
@@ -246,32 +247,32 @@ impl Spawn {
     /// Become a child subreaper and, once the program has ended, kill every descendant of the
     /// tool, even those that left the group with `setsid`. Only for the runner: it assumes no
     /// other child of the tool is running at the same time.
-    pub fn reap_escapees(mut self) -> Spawn {
+    pub(crate) fn reap_escapees(mut self) -> Spawn {
         self.reap_escapees = true;
         self
     }
 
     /// After the program has ended, give what is left in its group this long to finish on its
     /// own before it is ended (`interview guard -- CMD`: a background write is waited for).
-    pub fn linger(mut self, linger: Duration) -> Spawn {
+    pub(crate) fn linger(mut self, linger: Duration) -> Spawn {
         self.linger = linger;
         self
     }
 
     /// Note the child's pid and start time in this file, for [`end_orphan`].
-    pub fn pid_file(mut self, path: impl Into<PathBuf>) -> Spawn {
+    pub(crate) fn pid_file(mut self, path: impl Into<PathBuf>) -> Spawn {
         self.pid_file = Some(path.into());
         self
     }
 
     /// Confine the child: start it through the sandbox's launcher.
-    pub fn confine(mut self, launcher: Arc<dyn Launcher>) -> Spawn {
+    pub(crate) fn confine(mut self, launcher: Arc<dyn Launcher>) -> Spawn {
         self.launcher = Some(launcher);
         self
     }
 
     /// How messages name the program (default: `` `program` ``).
-    pub fn label(mut self, label: impl Into<String>) -> Spawn {
+    pub(crate) fn label(mut self, label: impl Into<String>) -> Spawn {
         self.label = Some(label.into());
         self
     }
@@ -279,7 +280,7 @@ impl Spawn {
     /// Tell `observer` each line of the piped `stream` while the child runs (the reader that
     /// feeds the sink cuts the lines: there is no second reader). Lines past [`output::LINE_CAP`] are
     /// not told.
-    pub fn observe_lines(mut self, stream: Stream, observer: LineObserver) -> Spawn {
+    pub(crate) fn observe_lines(mut self, stream: Stream, observer: LineObserver) -> Spawn {
         self.observer = Some((stream, observer));
         self
     }
@@ -291,7 +292,7 @@ impl Spawn {
     }
 
     /// Run to the end, capturing piped stdout and stderr up to the given sizes each.
-    pub fn capture(
+    pub(crate) fn capture(
         self,
         stdout_cap: usize,
         stderr_cap: usize,
@@ -301,7 +302,7 @@ impl Spawn {
     }
 
     /// Run to the end, handing piped output to `sink` as it comes.
-    pub fn run_into<S: Sink>(mut self, sink: S) -> std::io::Result<Finished<S>> {
+    pub(crate) fn run_into<S: Sink>(mut self, sink: S) -> std::io::Result<Finished<S>> {
         if self.reap_escapees {
             // Idempotent; makes orphaned descendants ours so they can be found and reaped.
             crate::sys::become_subreaper()?;

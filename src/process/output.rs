@@ -11,23 +11,23 @@ use super::Output;
 
 /// Which of the child's streams a chunk came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stream {
+pub(crate) enum Stream {
     Stdout,
     Stderr,
 }
 
 /// Where piped output goes, chunk by chunk, in the order it is read.
-pub trait Sink: Send + 'static {
+pub(crate) trait Sink: Send + 'static {
     fn push(&mut self, stream: Stream, bytes: &[u8]);
 }
 
 /// Told each complete line of one stream while the child runs (without its line break), on
 /// the thread that reads that stream, after the sink got the bytes. A line longer than
 /// [`LINE_CAP`] is not told at all, nor anything read after the sink was taken.
-pub type LineObserver = Box<dyn FnMut(&[u8]) + Send>;
+pub(crate) type LineObserver = Box<dyn FnMut(&[u8]) + Send>;
 
 /// The longest line an observer is told, in bytes.
-pub const LINE_CAP: usize = 256 * 1024;
+pub(super) const LINE_CAP: usize = 256 * 1024;
 
 /// Cuts a stream into lines for an observer, holding at most [`LINE_CAP`] bytes.
 struct Lines {
@@ -83,7 +83,7 @@ impl Lines {
 
 /// Stdout and stderr kept apart, each up to its cap; the rest is read and dropped.
 #[derive(Debug, Default)]
-pub struct Capture {
+pub(crate) struct Capture {
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
     stdout_cap: usize,
@@ -93,7 +93,7 @@ pub struct Capture {
 }
 
 impl Capture {
-    pub fn new(stdout_cap: usize, stderr_cap: usize) -> Capture {
+    pub(crate) fn new(stdout_cap: usize, stderr_cap: usize) -> Capture {
         Capture {
             stdout_cap,
             stderr_cap,
@@ -102,7 +102,7 @@ impl Capture {
     }
 
     /// True when something was dropped at a cap.
-    pub fn truncated(&self) -> bool {
+    pub(crate) fn truncated(&self) -> bool {
         self.dropped > 0
     }
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// Where `program` is, looked up in `path_var` (a `PATH` value), skipping every directory inside
 /// `repository`; a name with a slash is taken relative to `cwd`.
-pub fn find_in(
+pub(crate) fn find_in(
     program: &OsStr,
     path_var: &OsStr,
     cwd: &Path,
@@ -30,7 +30,7 @@ pub fn find_in(
 
 /// Every executable `program` (a bare name) in the absolute directories of `path_var`, in order,
 /// skipping every directory inside `repository` (by its path or its real path).
-pub fn each_in<'a>(
+pub(crate) fn each_in<'a>(
     program: &'a OsStr,
     path_var: &'a OsStr,
     repository: &Path,
@@ -47,7 +47,7 @@ pub fn each_in<'a>(
 }
 
 /// [`find_in`] with this process's `PATH`.
-pub fn find(program: &OsStr, cwd: &Path, repository: &Path) -> Option<PathBuf> {
+pub(crate) fn find(program: &OsStr, cwd: &Path, repository: &Path) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     find_in(program, &path, cwd, repository)
 }

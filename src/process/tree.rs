@@ -176,7 +176,7 @@ pub fn end_orphan(pid_file: &std::path::Path) -> bool {
 }
 
 /// The pid of the runner noted in `pid_file`, if that very process is still running.
-pub fn live_runner(pid_file: &std::path::Path) -> Option<i32> {
+pub(crate) fn live_runner(pid_file: &std::path::Path) -> Option<i32> {
     let &(pid, start) = noted(pid_file).first()?;
     (start_time(pid) == Some(start)).then_some(pid)
 }

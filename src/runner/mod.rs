@@ -7,14 +7,14 @@ pub(crate) mod dispatch;
 pub(crate) mod presets;
 mod turn;
 
-pub use turn::TurnSetup;
+pub(crate) use turn::TurnSetup;
 
 use crate::error::{Error, Result};
-pub use crate::protocol::ReceiptFrom;
+pub(crate) use crate::protocol::ReceiptFrom;
 
 /// A resolved runner: what to start and how to talk to it.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct RunnerSpec {
+pub(crate) struct RunnerSpec {
     /// A short name for messages and the state file (`builtin`, or the program name).
     pub name: String,
     pub argv: Vec<String>,
@@ -31,7 +31,7 @@ pub struct RunnerSpec {
 impl RunnerSpec {
     /// A program of the person's own, `[runner] command = [...]` in `.interview/config.toml`
     /// (`argv` is never empty: the configuration's type says so).
-    pub fn command(argv: Vec<String>, receipt: ReceiptFrom) -> RunnerSpec {
+    pub(crate) fn command(argv: Vec<String>, receipt: ReceiptFrom) -> RunnerSpec {
         RunnerSpec {
             name: argv.first().map(|p| program_name(p)).unwrap_or_default(),
             argv,
@@ -44,7 +44,7 @@ impl RunnerSpec {
 
     /// `--runner NAME|'CMD ARGS…'` (or the configuration's `runner = "…"`): `builtin`, a preset's
     /// name, or a command line.
-    pub fn from_text(text: &str) -> Result<RunnerSpec> {
+    pub(crate) fn from_text(text: &str) -> Result<RunnerSpec> {
         if text.trim() == "builtin" {
             return Self::builtin();
         }
@@ -69,7 +69,7 @@ impl RunnerSpec {
     }
 
     /// The same runner in a later run of the tool (the built-in one from this executable).
-    pub fn reopen(&self) -> Result<RunnerSpec> {
+    pub(crate) fn reopen(&self) -> Result<RunnerSpec> {
         if self.name == "builtin" && self.preset.is_none() {
             return Self::builtin();
         }
@@ -77,7 +77,7 @@ impl RunnerSpec {
     }
 
     /// The built-in interviewer, run from this executable (the default runner).
-    pub fn builtin() -> Result<RunnerSpec> {
+    pub(crate) fn builtin() -> Result<RunnerSpec> {
         let exe = std::env::current_exe()
             .map_err(|e| Error::io("cannot find the interview executable", e))?;
         Ok(RunnerSpec {
@@ -92,12 +92,12 @@ impl RunnerSpec {
 }
 
 /// Whether `name` is the built-in runner's or a preset's name (not a command line).
-pub fn is_preset_name(name: &str) -> bool {
+pub(crate) fn is_preset_name(name: &str) -> bool {
     name == "builtin" || presets::preset(name).is_some()
 }
 
 /// Every name `--runner` takes without a command line: `builtin` and the presets.
-pub fn preset_names() -> Vec<&'static str> {
+pub(crate) fn preset_names() -> Vec<&'static str> {
     std::iter::once("builtin")
         .chain(presets::PRESETS.iter().map(|p| p.name))
         .chain(presets::MODEL_PRESETS.iter().map(|p| p.name))
@@ -107,7 +107,7 @@ pub fn preset_names() -> Vec<&'static str> {
 /// Whether `interview.toml` (which the repository controls) may add `args` to a runner: only a
 /// model choice, `--model NAME`, `--model=NAME` or `-m NAME`. Anything else could undo what keeps
 /// a preset read-only (`--setting-sources project`, `-c model_provider=…`, `--yolo`).
-pub fn shared_args_allowed(args: &[String]) -> std::result::Result<(), String> {
+pub(crate) fn shared_args_allowed(args: &[String]) -> std::result::Result<(), String> {
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {

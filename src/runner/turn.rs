@@ -20,7 +20,7 @@ const MAX_READ_FILES: usize = 20;
 
 /// A turn's runner, ready to start.
 #[derive(Debug)]
-pub struct TurnSetup {
+pub(crate) struct TurnSetup {
     pub argv: Vec<String>,
     /// The worktree, or an empty scratch directory outside it (see [`Preset::scratch_cwd`]).
     pub cwd: PathBuf,
@@ -39,17 +39,17 @@ impl RunnerSpec {
     }
 
     /// How the brief tells this runner to return its receipt; `None`: write it to the file.
-    pub fn returns(&self) -> Option<String> {
+    pub(crate) fn returns(&self) -> Option<String> {
         self.preset_entry().map(Preset::returns)
     }
 
     /// How this runner streams the agent's activity, when it is a preset whose CLI does.
-    pub fn events(&self) -> Option<presets::Events> {
+    pub(crate) fn events(&self) -> Option<presets::Events> {
         self.preset_entry().and_then(|p| p.events)
     }
 
     /// How this runner's receipts are written.
-    pub fn form(&self) -> crate::receipt::Form {
+    pub(crate) fn form(&self) -> crate::receipt::Form {
         match self.preset_entry().and_then(|p| p.wire) {
             Some(_) => crate::receipt::Form::Wire,
             None => crate::receipt::Form::Strict,
@@ -58,7 +58,7 @@ impl RunnerSpec {
 
     /// Write what the preset is handed this turn and fill in its argv. `facts` are the
     /// subject's (they name the files aider may read).
-    pub fn prepare_turn(
+    pub(crate) fn prepare_turn(
         &self,
         paths: &TurnPaths,
         worktree: &Path,
@@ -168,7 +168,7 @@ fn write(path: &Path, text: &str) -> Result<()> {
 
 /// The repository files the subject's facts name (the work item; the most churned files of a
 /// range), as absolute paths: regular files only, never through a symbolic link.
-pub fn files_to_read(facts: &Value, worktree: &Path) -> Vec<PathBuf> {
+pub(super) fn files_to_read(facts: &Value, worktree: &Path) -> Vec<PathBuf> {
     let mut named: Vec<&str> = Vec::new();
     if let Some(p) = facts.get("path").and_then(Value::as_str) {
         named.push(p);

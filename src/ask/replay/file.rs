@@ -11,10 +11,10 @@ use crate::ask::{GateChoice, classify_gate};
 use crate::receipt::{is_topic, json_kind};
 
 /// The version of the format this tool reads and writes.
-pub const VERSION: u64 = 1;
+pub(super) const VERSION: u64 = 1;
 
 /// Replay files larger than this are refused: they are hand-written fixtures, not data.
-pub const MAX_BYTES: u64 = 1024 * 1024;
+pub(super) const MAX_BYTES: u64 = 1024 * 1024;
 
 /// Why a replay file was refused: the file, the JSON path, and what to do.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

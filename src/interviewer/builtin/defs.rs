@@ -26,7 +26,7 @@ pub(super) struct Sources {
 }
 
 impl Sources {
-    pub fn lines(&mut self, worktree: &Path, path: &str) -> Option<&[String]> {
+    pub(super) fn lines(&mut self, worktree: &Path, path: &str) -> Option<&[String]> {
         if self.files.len() >= MAX_FILES_READ && !self.files.contains_key(path) {
             return None;
         }
@@ -48,7 +48,7 @@ pub(super) enum Flag<'a> {
 }
 
 impl<'a> Flag<'a> {
-    pub fn parse(text: &'a str) -> Option<Flag<'a>> {
+    pub(super) fn parse(text: &'a str) -> Option<Flag<'a>> {
         if let Some(long) = text.strip_prefix("--") {
             return (!long.is_empty()).then_some(Flag::Long(long));
         }
@@ -61,7 +61,7 @@ impl<'a> Flag<'a> {
     }
 
     /// How a line names it: `--format`, `-X` (counted as lines that name the flag).
-    pub fn written(self) -> String {
+    pub(super) fn written(self) -> String {
         match self {
             Flag::Long(l) => format!("--{l}"),
             Flag::Short(c) => format!("-{c}"),
@@ -70,7 +70,7 @@ impl<'a> Flag<'a> {
 
     /// The spellings a declaration may use instead (`long = "format"`, `short = 'X'`):
     /// searched for its definition only, never counted as lines naming it.
-    pub fn declared(self) -> Vec<String> {
+    pub(super) fn declared(self) -> Vec<String> {
         match self {
             Flag::Long(l) => vec![format!("\"{l}\"")],
             Flag::Short(c) => vec![

@@ -22,7 +22,7 @@ pub(super) struct Item<'a> {
 }
 
 impl<'a> Item<'a> {
-    pub fn new(text: &'a str) -> Item<'a> {
+    pub(super) fn new(text: &'a str) -> Item<'a> {
         let mut all = Vec::new();
         let mut fence: Option<(char, usize)> = None;
         for (i, line) in text.lines().enumerate() {
@@ -82,7 +82,7 @@ impl<'a> Item<'a> {
     /// The text the item quotes (`> …` lines), a searchable piece of each quote: the first
     /// words of its first line (at most eight, at least four), without Markdown's marks — as a
     /// repository line that says the same would spell it.
-    pub fn quotes(&self) -> Vec<(u32, String)> {
+    pub(super) fn quotes(&self) -> Vec<(u32, String)> {
         let mut out: Vec<(u32, String)> = Vec::new();
         let mut inside = false;
         for (n, line) in &self.lines {
@@ -112,7 +112,7 @@ impl<'a> Item<'a> {
     /// Lines of the code blocks that read like source code a repository could hold (a call,
     /// an assignment, an expression — not a shell prompt, output or a trace), trimmed: at
     /// most six, each searched for as written.
-    pub fn code_quotes(&self) -> Vec<(u32, String)> {
+    pub(super) fn code_quotes(&self) -> Vec<(u32, String)> {
         self.all
             .iter()
             .filter(|(_, _, code)| *code)
@@ -132,7 +132,7 @@ impl<'a> Item<'a> {
     }
 
     /// The text of the code blocks, lower case.
-    pub fn code_lower(&self) -> String {
+    pub(super) fn code_lower(&self) -> String {
         self.all
             .iter()
             .filter(|(_, _, code)| *code)
@@ -141,17 +141,17 @@ impl<'a> Item<'a> {
             .join("\n")
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.lines.iter().all(|(_, l)| l.trim().is_empty())
             && self.all.iter().all(|(_, l, _)| l.trim().is_empty())
     }
 
-    pub fn mentions(&self, terms: &[&str]) -> bool {
+    pub(super) fn mentions(&self, terms: &[&str]) -> bool {
         terms.iter().any(|t| has_word(&self.lower, t))
     }
 
     /// Whether a heading or bold prompt contains one of `terms`.
-    pub fn has_heading(&self, terms: &[&str]) -> bool {
+    pub(super) fn has_heading(&self, terms: &[&str]) -> bool {
         self.headings
             .iter()
             .any(|h| terms.iter().any(|t| h.contains(t)))
@@ -159,7 +159,10 @@ impl<'a> Item<'a> {
 
     /// The first sentence containing one of `terms` as a word, skipping sentences that ask
     /// (those are open points of their own).
-    pub fn first_sentence(&self, terms: &[&'static str]) -> Option<(u32, &str, &'static str)> {
+    pub(super) fn first_sentence(
+        &self,
+        terms: &[&'static str],
+    ) -> Option<(u32, &str, &'static str)> {
         self.sentences.iter().find_map(|(n, s)| {
             if s.ends_with('?') {
                 return None;
@@ -174,7 +177,7 @@ impl<'a> Item<'a> {
 
     /// The questions the item leaves open: whole sentences ending in `?`, neither a request
     /// ("Can you add …?") nor an invitation ("Any thoughts?") nor a template's prompt.
-    pub fn open_points(&self) -> Vec<(u32, &str)> {
+    pub(super) fn open_points(&self) -> Vec<(u32, &str)> {
         self.sentences
             .iter()
             .filter(|(_, s)| s.ends_with('?') && is_open_point(s))

@@ -14,10 +14,10 @@ pub(super) enum ItemKind {
 }
 
 impl ItemKind {
-    pub const ALL: [ItemKind; 6] = ORDER;
+    pub(super) const ALL: [ItemKind; 6] = ORDER;
 
     /// The option value a person picks for it.
-    pub fn value(self) -> &'static str {
+    pub(super) fn value(self) -> &'static str {
         match self {
             ItemKind::Bug => "bug",
             ItemKind::Dependency => "dependency",
@@ -28,11 +28,11 @@ impl ItemKind {
         }
     }
 
-    pub fn from_value(value: &str) -> Option<ItemKind> {
+    pub(super) fn from_value(value: &str) -> Option<ItemKind> {
         ORDER.into_iter().find(|k| k.value() == value)
     }
 
-    pub fn as_str(self) -> &'static str {
+    pub(super) fn as_str(self) -> &'static str {
         match self {
             ItemKind::Bug => "bug report",
             ItemKind::Dependency => "dependency change",

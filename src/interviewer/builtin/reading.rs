@@ -65,26 +65,26 @@ pub(super) struct Located {
 }
 
 impl Located {
-    pub fn found(&self) -> bool {
+    pub(super) fn found(&self) -> bool {
         !self.hits.is_empty()
     }
 
-    pub fn in_tests(&self) -> Vec<&Hit> {
+    pub(super) fn in_tests(&self) -> Vec<&Hit> {
         self.hits.iter().filter(|h| is_test(&h.path)).collect()
     }
 
-    pub fn in_docs(&self) -> Vec<&Hit> {
+    pub(super) fn in_docs(&self) -> Vec<&Hit> {
         self.hits.iter().filter(|h| is_doc(&h.path)).collect()
     }
 
     /// The source-code lines that name it (tests, documentation, manifests and other files
     /// left out).
-    pub fn in_code(&self) -> Vec<&Hit> {
+    pub(super) fn in_code(&self) -> Vec<&Hit> {
         self.count.code.iter().collect()
     }
 
     /// `name` as the item wrote it, in backticks for a question.
-    pub fn shown(&self) -> String {
+    pub(super) fn shown(&self) -> String {
         super::text::code_span(&cap(&self.name.text, 60))
     }
 }

@@ -45,7 +45,7 @@ pub(super) struct Hit {
 }
 
 impl Hit {
-    pub fn cite(&self) -> String {
+    pub(super) fn cite(&self) -> String {
         format!("{}:{}", self.path, self.line)
     }
 }
@@ -61,7 +61,7 @@ pub(super) struct Group {
 }
 
 impl Group {
-    pub fn one(text: &str) -> Group {
+    pub(super) fn one(text: &str) -> Group {
         Group {
             key: text.to_string(),
             spellings: vec![text.to_string()],
@@ -92,7 +92,7 @@ pub(super) struct Found {
 
 impl Found {
     /// Count one more line (a definition found by its structure, not by a spelling).
-    pub fn add(&mut self, hit: &Hit) {
+    pub(super) fn add(&mut self, hit: &Hit) {
         if self
             .hits
             .iter()
@@ -124,7 +124,7 @@ impl Found {
     }
 
     /// The counts of exactly these lines.
-    pub fn of_hits(hits: &[Hit]) -> Found {
+    pub(super) fn of_hits(hits: &[Hit]) -> Found {
         let mut f = Found::default();
         for h in hits {
             f.add(h);
@@ -145,7 +145,7 @@ pub(super) struct Search {
 }
 
 impl Search {
-    pub fn get(&self, name: &str) -> Option<&Found> {
+    pub(super) fn get(&self, name: &str) -> Option<&Found> {
         self.found.get(name).filter(|f| !f.hits.is_empty())
     }
 }
@@ -317,7 +317,7 @@ const CODE_EXTS: &[&str] = &[
 ];
 
 impl Place {
-    pub fn of(path: &str) -> Place {
+    pub(super) fn of(path: &str) -> Place {
         if super::place::is_test(path) {
             return Place::Test;
         }

@@ -14,12 +14,12 @@ use serde_json::Value;
 /// How a preset's CLI streams its events: the words for one line that looks like a JSON object
 /// (`None` when it is no event of the CLI's, or one that changes nothing). A path inside the
 /// root given is shown relative to it.
-pub type Events = fn(&str, &Path) -> Option<String>;
+pub(crate) type Events = fn(&str, &Path) -> Option<String>;
 
 /// The words for one line of the CLI's stdout, or `None` when it says nothing new (not an
 /// event, not JSON, an event that changes nothing). A path inside `root` is shown relative to
 /// it.
-pub fn words(events: Events, line: &[u8], root: &Path) -> Option<String> {
+pub(crate) fn words(events: Events, line: &[u8], root: &Path) -> Option<String> {
     let line = std::str::from_utf8(line).ok()?.trim();
     if !line.starts_with('{') {
         return None;
@@ -30,7 +30,7 @@ pub fn words(events: Events, line: &[u8], root: &Path) -> Option<String> {
 /// A few words for an agent's tool call, as its CLI names the tool: `Read` of `src/x.rs` is
 /// "reading src/x.rs", `Grep` of `ProjectList` is "searching for `ProjectList`". A tool not
 /// known here is named as it is ("using WebFetch").
-pub fn tool_activity(tool: &str, target: Option<&str>) -> String {
+pub(super) fn tool_activity(tool: &str, target: Option<&str>) -> String {
     let verb = match tool.to_ascii_lowercase().as_str() {
         "read" | "read_file" | "readfile" | "read_many_files" | "view" | "cat" | "notebookread" => {
             "reading"

@@ -16,7 +16,7 @@ use crate::sandbox::{Agent, Credential, Login};
 
 /// Claude Code's own turn limit inside one interview turn (tool calls count): enough to read
 /// around a repository, small enough that a looping model stops well before the turn timeout.
-pub const MAX_TURNS: &str = "30";
+pub(super) const MAX_TURNS: &str = "30";
 
 pub(super) const PRESET: Preset = Preset {
     name: "claude",

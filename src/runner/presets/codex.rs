@@ -343,20 +343,20 @@ pub(super) fn unwrap_shell(command: &str) -> String {
 
 /// The warning, once per run of the tool.
 #[cfg(not(target_os = "macos"))]
-pub const WARNING: &str = "interview: warning: Codex cannot start its own sandbox inside \
+pub(super) const WARNING: &str = "interview: warning: Codex cannot start its own sandbox inside \
 this one (Landlock refuses the mounts bubblewrap needs), so it runs no command and reads no \
 file of the repository; `--sandbox off` gives Codex its own read-only sandbox back (this tool \
 then only detects changes), see docs/sandbox.md";
 /// The warning on macOS: Seatbelt profiles do not nest, so Codex's own `sandbox-exec` fails
 /// inside ours.
 #[cfg(target_os = "macos")]
-pub const WARNING: &str = "interview: warning: Codex cannot start its own sandbox inside \
+pub(super) const WARNING: &str = "interview: warning: Codex cannot start its own sandbox inside \
 this one (a Seatbelt profile cannot be applied inside another), so it runs no command and reads \
 no file of the repository; `--sandbox off` gives Codex its own read-only sandbox back (this \
 tool then only detects changes), see docs/sandbox.md";
 
 /// The name of the permission profile given to Codex.
-pub const PROFILE: &str = "interview-sandboxed";
+pub(super) const PROFILE: &str = "interview-sandboxed";
 
 /// The `-c` overrides that define and select the profile, replacing `--sandbox read-only`.
 fn profile_args() -> Vec<String> {

@@ -10,7 +10,7 @@ use crate::receipt::{
 
 /// Extract the receipt JSON text from a runner's stdout, per preset (its envelope first, then
 /// exactly one JSON object, optionally in one fenced block).
-pub fn extract(preset: Option<&str>, stdout: &str) -> Result<String, ReceiptError> {
+pub(crate) fn extract(preset: Option<&str>, stdout: &str) -> Result<String, ReceiptError> {
     match preset.and_then(super::preset).and_then(|p| p.envelope) {
         Some(unwrap) => extract_from_stdout(&unwrap(stdout)?),
         // A CLI that prints plain text (aider), and custom runners.

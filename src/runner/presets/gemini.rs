@@ -17,7 +17,7 @@ use crate::sandbox::{Agent, Credential, Login};
 /// Gemini CLI's policy for every turn: read-only tools only. Denies what plan mode would let
 /// a model reach by leaving it (`exit_plan_mode` switches to YOLO mode), and everything that
 /// writes, runs, fetches or delegates.
-pub const POLICY: &str = r#"# Written by interview for one turn: the model may only read.
+pub(super) const POLICY: &str = r#"# Written by interview for one turn: the model may only read.
 [[rule]]
 toolName = ["exit_plan_mode", "enter_plan_mode", "write_file", "replace", "run_shell_command", "invoke_agent", "web_fetch", "google_web_search", "save_memory", "activate_skill", "write_todos", "ask_user"]
 decision = "deny"

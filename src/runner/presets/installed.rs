@@ -12,11 +12,11 @@ use crate::receipt::sanitize_line;
 const VERSION_GRACE: Duration = Duration::from_millis(200);
 
 /// How long `interview runners` waits for `<cli> --version`.
-pub const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The text of `interview runners` for a given PATH, in `repository` (whose programs are never
 /// found).
-pub fn render_list(path_var: &OsStr, repository: &Path, timeout: Duration) -> String {
+pub(crate) fn render_list(path_var: &OsStr, repository: &Path, timeout: Duration) -> String {
     let mut out = String::from(
         "Runners (choose with --runner NAME, or runner = \"NAME\" in interview.toml):\n\n",
     );
@@ -86,7 +86,7 @@ fn variables_of(names: &[&str]) -> String {
 }
 
 /// The first `N.N.N` in a version line (`2.1.332 (Claude Code)`, `codex-cli 0.171.0`).
-pub fn version_number(line: &str) -> Option<&str> {
+pub(super) fn version_number(line: &str) -> Option<&str> {
     line.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == 'v')
         .find(|w| {
             let parts: Vec<&str> = w.split('.').collect();
@@ -98,7 +98,7 @@ pub fn version_number(line: &str) -> Option<&str> {
 }
 
 /// What to say when the installed version is not the one the preset's flags were checked with.
-pub fn drift(preset: &Preset, version_line: &str) -> Option<String> {
+pub(crate) fn drift(preset: &Preset, version_line: &str) -> Option<String> {
     let installed = version_number(version_line)?;
     (installed != preset.checked).then(|| {
         format!(
@@ -122,13 +122,13 @@ fn shell_words(argv: &[String]) -> String {
 
 /// Find `program` in `path_var` by the one lookup of every child the tool starts
 /// ([`crate::process::program`]): absolute directories only, none inside `repository`.
-pub fn find_on_path(program: &str, path_var: &OsStr, repository: &Path) -> Option<PathBuf> {
+pub(crate) fn find_on_path(program: &str, path_var: &OsStr, repository: &Path) -> Option<PathBuf> {
     crate::process::program::find_in(program.as_ref(), path_var, repository, repository)
 }
 
 /// The first line `<program> --version` prints, sanitised; waits at most `timeout`, with stdin
 /// null and its own process group (killed whole when it does not answer in time).
-pub fn version_of(program: &Path, timeout: Duration) -> String {
+pub(crate) fn version_of(program: &Path, timeout: Duration) -> String {
     match run_version(program, timeout) {
         Ok(v) => v,
         Err(why) => format!("unknown ({why})"),

@@ -19,10 +19,10 @@ mod installed;
 mod model;
 mod report;
 
-pub use activity::{Events, words as activity_words};
-pub use envelope::extract;
-pub use installed::{VERSION_TIMEOUT, drift, find_on_path, render_list, version_of};
-pub use report::{Usage, json_error, said_on_failure, usage};
+pub(crate) use activity::{Events, words as activity_words};
+pub(crate) use envelope::extract;
+pub(crate) use installed::{VERSION_TIMEOUT, drift, find_on_path, render_list, version_of};
+pub(crate) use report::{Usage, json_error, said_on_failure, usage};
 
 use super::{ReceiptFrom, RunnerSpec};
 use crate::protocol::wire::Family;
@@ -35,7 +35,7 @@ pub(crate) type Unwrap = fn(&str) -> Result<String, ReceiptError>;
 /// One preset: the CLI it starts, the version its flags were checked against, and what it
 /// needs around it for a turn (see `docs/runners.md`).
 #[derive(Debug, Clone, Copy)]
-pub struct Preset {
+pub(crate) struct Preset {
     pub name: &'static str,
     /// The program looked up on PATH.
     pub program: &'static str,
@@ -80,15 +80,16 @@ const SCRATCH_NOTE: &str = "You were started outside the repository and given it
 
 /// Every preset, in the order `interview runners` lists them. A new CLI is one more file here
 /// with its `PRESET`, and one more line.
-pub const PRESETS: &[Preset] = &[claude::PRESET, codex::PRESET, gemini::PRESET, aider::PRESET];
+pub(crate) const PRESETS: &[Preset] =
+    &[claude::PRESET, codex::PRESET, gemini::PRESET, aider::PRESET];
 
 impl Preset {
     /// The argv, placeholders not yet expanded.
-    pub fn argv(&self) -> Vec<String> {
+    pub(crate) fn argv(&self) -> Vec<String> {
         self.argv.iter().map(|a| a.to_string()).collect()
     }
 
-    pub fn spec(&self) -> RunnerSpec {
+    pub(crate) fn spec(&self) -> RunnerSpec {
         RunnerSpec {
             name: self.name.to_string(),
             argv: self.argv(),
@@ -100,7 +101,7 @@ impl Preset {
     }
 
     /// What the brief says about returning the receipt.
-    pub fn returns(&self) -> String {
+    pub(crate) fn returns(&self) -> String {
         let mut said = self.returns.to_string();
         if self.wire.is_some() {
             said = format!("{said} {WIRE_NOTE}");
@@ -114,21 +115,21 @@ impl Preset {
 
 /// The model runner's presets (`openai`, `ollama`): this executable, not a CLI on PATH, so
 /// not in the list of CLIs above (`model.rs`; the runner itself is `interviewer/model/`).
-pub const MODEL_PRESETS: &[Preset] = &[model::OPENAI, model::OLLAMA];
+pub(crate) const MODEL_PRESETS: &[Preset] = &[model::OPENAI, model::OLLAMA];
 
 /// The preset named `name`.
-pub fn preset(name: &str) -> Option<&'static Preset> {
+pub(crate) fn preset(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().chain(MODEL_PRESETS).find(|p| p.name == name)
 }
 
 /// The preset named `name`, if there is one.
-pub fn lookup(name: &str) -> Option<RunnerSpec> {
+pub(crate) fn lookup(name: &str) -> Option<RunnerSpec> {
     preset(name).map(Preset::spec)
 }
 
 /// The preset whose CLI a command line starts (`claude …`, `/opt/bin/codex exec …`), by the
 /// program's file name: a command line starting one gets its state and its sandbox handling.
-pub fn by_program(argv: &[String]) -> Option<&'static Preset> {
+pub(crate) fn by_program(argv: &[String]) -> Option<&'static Preset> {
     let name = std::path::Path::new(argv.first()?).file_name()?.to_str()?;
     PRESETS.iter().find(|p| p.program == name)
 }

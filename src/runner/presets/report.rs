@@ -9,7 +9,7 @@ use crate::receipt::ReceiptError;
 
 /// Tokens and cost of one turn, as the CLI reported them (absent when it did not).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Usage {
+pub(crate) struct Usage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_tokens: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -19,12 +19,12 @@ pub struct Usage {
 }
 
 impl Usage {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self == &Usage::default()
     }
 
     /// `12 in / 34 out tokens, $0.0100` (the parts that are known).
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let mut parts = Vec::new();
         match (self.input_tokens, self.output_tokens) {
             (Some(i), Some(o)) => parts.push(format!("{i} in / {o} out tokens")),
@@ -39,7 +39,7 @@ impl Usage {
     }
 
     /// Add another turn's usage (a part stays unknown only when unknown in both).
-    pub fn add(&mut self, other: &Usage) {
+    pub(crate) fn add(&mut self, other: &Usage) {
         let sum = |a: Option<u64>, b: Option<u64>| match (a, b) {
             (None, None) => None,
             (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
@@ -55,14 +55,14 @@ impl Usage {
 
 /// The tokens and cost a preset's CLI printed for the turn (`None` without a preset or when it
 /// printed none).
-pub fn usage(preset: Option<&str>, stdout: &str) -> Option<Usage> {
+pub(crate) fn usage(preset: Option<&str>, stdout: &str) -> Option<Usage> {
     let usage = (super::preset(preset?)?.usage)(stdout)?;
     (!usage.is_empty()).then_some(usage)
 }
 
 /// The error a CLI run as a custom command printed as JSON (an envelope with `is_error`, a
 /// `turn.failed` or `error` event, an `error` object), the latest one in `log`.
-pub fn json_error(log: &str) -> Option<String> {
+pub(crate) fn json_error(log: &str) -> Option<String> {
     log.lines().rev().take(200).find_map(|line| {
         let Ok(Value::Object(map)) = serde_json::from_str::<Value>(line.trim()) else {
             return None;
@@ -84,7 +84,7 @@ pub fn json_error(log: &str) -> Option<String> {
 
 /// What the runner itself said about a failed turn: a preset's error from its envelope or
 /// events, else the last line of its output (from `runner.log`), sanitised and shortened.
-pub fn said_on_failure(preset: Option<&str>, stdout: &str, log: &str) -> Option<String> {
+pub(crate) fn said_on_failure(preset: Option<&str>, stdout: &str, log: &str) -> Option<String> {
     if preset.is_some() {
         for text in [stdout, log] {
             match extract(preset, text) {
