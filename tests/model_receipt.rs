@@ -199,7 +199,7 @@ fn a_real_local_model_interviews_end_to_end() {
     let out = Interview::of_work_item(&repo)
         .preset("openai")
         .answers(r#"{ "interview_answers": 1, "gate": "y" }"#)
-        .args(["--missing", "skip"])
+        .args(["--missing", "skip", "--turn-timeout", "3600"])
         .yes()
         .out("-")
         .env("OPENAI_API_KEY", "")
