@@ -227,6 +227,10 @@ pub struct RunOptions {
     /// changes) [default: auto]
     #[arg(long, value_enum, value_name = "MODE")]
     pub sandbox: Option<crate::sandbox::Mode>,
+    /// The runner's network under the sandbox: `auto` (none for the built-in interviewer and a
+    /// command of your own; an agent CLI keeps its own), `on` or `off` [default: auto]
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub network: Option<crate::sandbox::Network>,
     /// Arguments for the runner, after its own (`--runner claude -- --model NAME`).
     #[arg(last = true, value_name = "RUNNER ARGS")]
     pub runner_args: Vec<String>,

@@ -94,3 +94,49 @@ fn the_persons_own_command_under_guard_still_reads_their_credentials() {
         .unwrap();
     assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
 }
+
+/// A runner that needs no network (the built-in interviewer, a script) gets none: what it sends
+/// to a server standing in for the internet, by TCP or in a UDP datagram, never arrives. With
+/// `--network on` or without the sandbox it does.
+#[test]
+fn a_script_runner_sends_nothing_anywhere_unless_the_network_is_asked_for() {
+    use std::net::{TcpListener, UdpSocket};
+    use std::time::Duration;
+    assert!(
+        offer().landlock && offer().namespaces,
+        "needs the whole sandbox"
+    );
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], bool);
+    let cases: [Case; 4] = [
+        (&[], &[], false),
+        (
+            &[],
+            &[("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1")],
+            false,
+        ),
+        (&["--network", "on"], &[], true),
+        (&["--sandbox", "off"], &[], true),
+    ];
+    for (args, env, arrives) in cases {
+        let target = Target::new("exfiltrate");
+        let tcp = TcpListener::bind("127.0.0.1:0").unwrap();
+        tcp.set_nonblocking(true).unwrap();
+        let udp = UdpSocket::bind("127.0.0.1:0").unwrap();
+        udp.set_read_timeout(Some(Duration::from_millis(200)))
+            .unwrap();
+        let tcp_port = tcp.local_addr().unwrap().port().to_string();
+        let udp_port = udp.local_addr().unwrap().port().to_string();
+        let mut envs: Vec<(&str, &str)> = env.to_vec();
+        envs.push(("SANDBOX_TCP_PORT", &tcp_port));
+        envs.push(("SANDBOX_UDP_PORT", &udp_port));
+        let out = target.run("sandbox/tries-write.sh", args, &envs);
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        let mut buf = [0u8; 16];
+        let datagram = udp.recv(&mut buf).is_ok();
+        let connected = tcp.accept().is_ok();
+        assert_eq!(datagram, arrives, "{args:?} {env:?} UDP: {screen}");
+        assert_eq!(connected, arrives, "{args:?} {env:?} TCP: {screen}");
+        let expected = if arrives { "wrote\n" } else { "denied\n" };
+        assert_eq!(target.attempt(), expected, "{args:?} {env:?}: {screen}");
+    }
+}

@@ -33,8 +33,14 @@ pub(super) fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
             .strip_prefix(&["--".to_string()])
             .unwrap_or(&command);
         let cli = crate::runner::presets::by_program(argv).map(|p| p.agent);
-        crate::sandbox::Confinement::new(support, &repo.worktree, &repo.common_dir, cli)
-            .without_state()
+        crate::sandbox::Confinement::new(
+            support,
+            &repo.worktree,
+            &repo.common_dir,
+            cli,
+            crate::sandbox::Network::On,
+        )
+        .without_state()
     });
     let request = GuardRequest {
         sandbox,

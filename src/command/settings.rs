@@ -200,6 +200,7 @@ impl RunSettings {
             sandbox: sandbox.0,
             sandbox_note: sandbox.1,
             runner_env: file.runner_env.clone().unwrap_or_default(),
+            network: run.network.unwrap_or_default(),
         };
         Ok(RunSettings {
             session,

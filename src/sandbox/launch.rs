@@ -24,7 +24,9 @@ use nix::sys::wait::{WaitStatus, waitpid};
 use nix::unistd::{ForkResult, Pid, fork, getppid};
 
 use super::policy::Policy;
-use super::{namespace, rules, seccomp, stop, test_hook};
+#[cfg(target_os = "linux")]
+use super::seccomp;
+use super::{namespace, rules, stop, test_hook};
 
 /// The first argument that selects the launcher.
 pub const ARG: &str = "__sandbox";
@@ -193,10 +195,13 @@ fn confine_and_exec(policy: &Policy, argv: &[OsString]) -> ! {
             Err(message) => fail(&message),
         }
     }
-    // Last, after Landlock (which needs calls the filter refuses).
+    // Last, after Landlock (which needs calls the filter refuses). Linux only: elsewhere the
+    // tool never asks for it.
+    #[cfg(target_os = "linux")]
     if policy.seccomp
         && let Err(message) = seccomp::restrict(seccomp::Allowed {
             unix_sockets: policy.unix_sockets,
+            network: !policy.network_off,
         })
     {
         fail(&message);
@@ -288,6 +293,7 @@ fn probe() -> Result<i32, String> {
         unix_sockets: false,
         hidden: Vec::new(),
         env: None,
+        network_off: false,
     };
     std::env::set_current_dir("/").map_err(|e| format!("cannot enter /: {e}"))?;
     namespace::enter(&policy, &[])?;

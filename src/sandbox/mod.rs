@@ -52,16 +52,6 @@ mod rules {
     }
 }
 #[cfg(not(target_os = "linux"))]
-pub(crate) mod seccomp {
-    #[derive(Debug, Clone, Copy, Default)]
-    pub struct Allowed {
-        pub unix_sockets: bool,
-    }
-    pub fn restrict(_: Allowed) -> Result<(), String> {
-        Err("seccomp exists only on Linux".into())
-    }
-}
-#[cfg(not(target_os = "linux"))]
 mod world {
     /// No mount namespace to hide sockets in elsewhere.
     pub fn sockets() -> Vec<std::path::PathBuf> {
@@ -93,6 +83,20 @@ pub enum Mode {
     Off,
 }
 
+/// `--network auto|on|off` (config `network`): the network a runner gets under the sandbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Network {
+    /// None for the built-in interviewer and a command of your own (a script); an agent CLI
+    /// keeps its own, and the model runner its server's port.
+    #[default]
+    Auto,
+    /// Not restricted (but the model runner's ports).
+    On,
+    /// None for any runner: no TCP or UDP socket, and on Linux a network namespace of its own.
+    Off,
+}
+
 /// What a run of the tool applies to every runner it starts: decided once from the mode and the
 /// machine's support.
 #[derive(Debug, Clone)]
@@ -108,6 +112,8 @@ pub struct Confinement {
     /// The person's credential stores are hidden (secrets.rs): from every runner, not from a
     /// command of the person's own (`interview guard -- CMD`).
     pub hides_credentials: bool,
+    /// The runner gets no network at all (see [`Network`]).
+    pub network_off: bool,
 }
 
 /// The one line said at the first runner's start when something of the sandbox is missing on
@@ -202,13 +208,20 @@ impl Confinement {
         worktree: &Path,
         common_dir: &Path,
         cli: Option<Agent>,
+        network: Network,
     ) -> Confinement {
+        let network_off = match network {
+            Network::Off => true,
+            Network::On => false,
+            Network::Auto => cli.is_none(),
+        };
         Confinement {
             support,
             protected: paths::protected(worktree, common_dir),
             state: agent::state_dirs(cli.as_ref()),
             cli,
             hides_credentials: true,
+            network_off,
         }
     }
 
@@ -313,6 +326,7 @@ impl Confinement {
             unix_sockets: false,
             hidden: self.hidden(),
             env: env.map(<[String]>::to_vec),
+            network_off: self.network_off,
         };
         let exe = std::env::current_exe()?;
         let mut launcher = vec![

@@ -31,14 +31,16 @@ fn err(what: &str, e: impl std::fmt::Display) -> String {
 /// read-only, `nosuid` and `nodev`.
 pub fn enter(policy: &Policy, sockets: &[PathBuf]) -> Result<(), String> {
     let (uid, gid) = (getuid().as_raw(), getgid().as_raw());
-    unshare(
-        CloneFlags::CLONE_NEWUSER
-            | CloneFlags::CLONE_NEWNS
-            | CloneFlags::CLONE_NEWPID
-            | CloneFlags::CLONE_NEWIPC
-            | CloneFlags::CLONE_NEWUTS,
-    )
-    .map_err(|e| err("cannot create user namespaces (unshare)", e))?;
+    let mut flags = CloneFlags::CLONE_NEWUSER
+        | CloneFlags::CLONE_NEWNS
+        | CloneFlags::CLONE_NEWPID
+        | CloneFlags::CLONE_NEWIPC
+        | CloneFlags::CLONE_NEWUTS;
+    if policy.network_off {
+        // No interface but a loopback that is down: nothing outside is reachable.
+        flags |= CloneFlags::CLONE_NEWNET;
+    }
+    unshare(flags).map_err(|e| err("cannot create user namespaces (unshare)", e))?;
     let inner = |id: u32| if id == 0 { INNER_ID_FOR_ROOT } else { id };
     std::fs::write("/proc/self/setgroups", "deny")
         .map_err(|e| err("cannot write /proc/self/setgroups", e))?;

@@ -37,6 +37,9 @@ pub struct Policy {
     /// The person's credential stores (secrets.rs): hidden from the runner.
     #[serde(default)]
     pub hidden: Vec<PathBuf>,
+    /// No network: no TCP or UDP socket (seccomp), and its own network namespace.
+    #[serde(default)]
+    pub network_off: bool,
     /// The only TCP ports the runner may connect to (and none it may bind); `None`: the
     /// network is not restricted (see [`super::Agent::connects`]).
     #[serde(default)]

@@ -299,7 +299,10 @@ pub fn wrap(policy: &Policy, argv: &[OsString]) -> Result<Vec<OsString>, String>
     writes.protected.extend(protected);
     writes.roots.extend(roots);
     let mut rules = rules(&writes, policy.connect_ports.as_deref());
-    rules.push(hide(&policy.hidden));
+    // Never a rule without filters: `(deny file-read*)` alone would deny every read.
+    if !policy.hidden.is_empty() {
+        rules.push(hide(&policy.hidden));
+    }
     let profile = render(&rules)?;
     let mut out: Vec<OsString> = vec![
         SANDBOX_EXEC.into(),

@@ -28,6 +28,8 @@ use seccompiler::{
 pub struct Allowed {
     /// `socket(AF_UNIX, …)`: for a preset shown to need a UNIX socket of its own.
     pub unix_sockets: bool,
+    /// `socket(AF_INET, …)` and `socket(AF_INET6, …)`: TCP and UDP (`--network`).
+    pub network: bool,
 }
 
 /// The system calls refused outright, by name (for the docs and the tests) and number.
@@ -135,10 +137,20 @@ fn rules(allowed: Allowed) -> BTreeMap<i64, Vec<SeccompRule>> {
         .into_iter()
         .map(|(_, nr)| (nr, Vec::new()))
         .collect();
+    let mut domains = Vec::new();
     if !allowed.unix_sockets {
+        domains.push(libc::AF_UNIX);
+    }
+    if !allowed.network {
+        domains.extend([libc::AF_INET, libc::AF_INET6, libc::AF_PACKET]);
+    }
+    if !domains.is_empty() {
         map.insert(
             libc::SYS_socket,
-            vec![rule(vec![when(0, SeccompCmpOp::Eq, libc::AF_UNIX as u64)])],
+            domains
+                .into_iter()
+                .map(|d| rule(vec![when(0, SeccompCmpOp::Eq, d as u64)]))
+                .collect(),
         );
     }
     map.insert(libc::SYS_fchmod, sets_an_id_bit(1));
@@ -443,7 +455,10 @@ mod tests {
     fn what_no_runner_needs_is_refused_and_the_rest_works() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("f"), "x").unwrap();
-        let none = Allowed::default();
+        let none = Allowed {
+            network: true,
+            ..Allowed::default()
+        };
         let cases: &[(&str, Call, i32)] = &[
             ("socket(AF_UNIX)", unix_socket, libc::EPERM),
             ("add_key", add_key, libc::EPERM),
@@ -476,9 +491,21 @@ mod tests {
             "the setuid file was made"
         );
         assert_eq!(
-            in_child(Allowed { unix_sockets: true }, dir.path(), unix_socket),
+            in_child(
+                Allowed {
+                    unix_sockets: true,
+                    network: true
+                },
+                dir.path(),
+                unix_socket
+            ),
             0,
             "a preset that needs a UNIX socket gets one"
+        );
+        assert_eq!(
+            in_child(Allowed::default(), dir.path(), inet_socket),
+            libc::EPERM,
+            "--network off"
         );
     }
 

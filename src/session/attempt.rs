@@ -302,6 +302,7 @@ impl Session<'_> {
                     &self.repo.worktree,
                     &self.repo.common_dir,
                     agent,
+                    self.settings.network,
                 )
             }),
             // The turn's out/, and the preset's scratch working directory where it has one.

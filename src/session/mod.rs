@@ -70,6 +70,8 @@ pub struct Settings {
     /// What the person lists in `runner_env` (their own config only): variables a runner gets
     /// besides the base set and its preset's (docs/sandbox.md).
     pub runner_env: Vec<String>,
+    /// `--network`: what network a runner gets under the sandbox.
+    pub network: crate::sandbox::Network,
 }
 
 /// A session's place in the local tier, made before anything is asked (so every answer,

@@ -31,6 +31,7 @@ fn policy(tmp: &str, writable: &[&str], throwaway: &[&str], protected: &[&str]) 
         unix_sockets: false,
         hidden: Vec::new(),
         env: None,
+        network_off: false,
     }
 }
 
@@ -374,6 +375,25 @@ fn the_runner_starts_under_sandbox_exec_with_the_profile() {
     );
     assert_eq!(wrapped[3], "--");
     assert_eq!(&wrapped[4..], &argv[..]);
+}
+
+#[test]
+fn the_persons_credential_stores_are_denied_last_and_nothing_else() {
+    let mut policy = turn();
+    policy.hidden = vec![
+        PathBuf::from("/Users/ann/.ssh"),
+        PathBuf::from("/Users/ann/.netrc"),
+    ];
+    let argv: Vec<OsString> = vec!["/usr/local/bin/claude".into()];
+    let wrapped = wrap(&policy, &argv).unwrap();
+    let text = wrapped[2].to_str().unwrap();
+    assert!(
+        text.ends_with(
+            "(deny file-read*\n  (subpath \"/Users/ann/.ssh\")\n  (subpath \"/Users/ann/.netrc\"))\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(text.matches("(deny file-read*\n").count(), 1, "{text}");
 }
 
 #[test]
