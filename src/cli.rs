@@ -231,6 +231,10 @@ pub struct RunOptions {
     /// command of your own; an agent CLI keeps its own), `on` or `off` [default: auto]
     #[arg(long, value_enum, value_name = "MODE")]
     pub network: Option<crate::sandbox::Network>,
+    /// The most a runner may write under the sandbox, in MiB: its TMPDIR, and each file it
+    /// writes anywhere [default: 1024]
+    #[arg(long, value_name = "MIB")]
+    pub runner_disk: Option<u64>,
     /// Arguments for the runner, after its own (`--runner claude -- --model NAME`).
     #[arg(last = true, value_name = "RUNNER ARGS")]
     pub runner_args: Vec<String>,

@@ -187,3 +187,40 @@ fn require_refuses_a_machine_without_seccomp() {
     let screen = format!("{}{}", stdout(&out), stderr(&out));
     assert!(screen.contains("no seccomp"), "{screen}");
 }
+
+/// A runner cannot fill the person's disk: no file it writes grows past `--runner-disk` (here
+/// 1 MiB), in out/ or anywhere, and its TMPDIR holds no more than that. Without the sandbox the
+/// same writes go through.
+#[test]
+fn a_runner_writes_no_more_than_its_disk_cap() {
+    needs_the_whole_sandbox();
+    for (variant, capped) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, false),
+    ] {
+        let target = Target::new("fill-out");
+        let mut args = variant.args().to_vec();
+        args.extend(["--runner-disk", "1"]);
+        let out = target.run("sandbox/tries-write.sh", &args, variant.env());
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        let expected = if capped { "denied\n" } else { "wrote\n" };
+        assert_eq!(target.attempt(), expected, "{variant:?}: {screen}");
+        let big = target.repo.session_dir().join("turns/001/out/big");
+        let size = std::fs::metadata(&big).map(|m| m.len()).unwrap_or(0);
+        assert_eq!(
+            size <= 1024 * 1024,
+            capped,
+            "{variant:?}: {size} bytes\n{screen}"
+        );
+    }
+    for (variant, capped) in [(Variant::Default, true), (Variant::Off, false)] {
+        let target = Target::new("fill-tmp");
+        let mut args = variant.args().to_vec();
+        args.extend(["--runner-disk", "1"]);
+        let out = target.run("sandbox/tries-write.sh", &args, variant.env());
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        let expected = if capped { "denied\n" } else { "wrote\n" };
+        assert_eq!(target.attempt(), expected, "{variant:?} TMPDIR: {screen}");
+    }
+}

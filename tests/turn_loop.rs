@@ -189,7 +189,34 @@ misbehaving! {
     a_confirmed_entry_must_cite_an_existing_line: "confirmed-missing-path.sh" => "$.entries[0].sources";
     an_oversized_receipt_is_refused: "oversized.sh" => "256";
     a_symlinked_receipt_is_never_followed: "symlink-receipt.sh" => "symbolic link";
-    a_fifo_receipt_is_refused_without_blocking: "fifo-receipt.sh" => "regular file";
+}
+
+/// A receipt that is a FIFO (reading it would block forever) is refused, named, without
+/// blocking. Under the sandbox the runner cannot even make one (Landlock makes no FIFO); the
+/// refusal is what holds without it.
+#[test]
+fn a_fifo_receipt_is_refused_without_blocking() {
+    for (args, fragment) in [
+        // Without the sandbox it is made, then removed from out/ and named before it is read.
+        (&["--sandbox", "off"][..], "\"receipt.json\" (a fifo)"),
+        (&[][..], "mkfifo"),
+    ] {
+        let repo = TempRepo::new();
+        let out = Interview::of_work_item(&repo)
+            .runner("fifo-receipt.sh")
+            .answers(NO_ANSWERS)
+            .args(["--retries", "1"])
+            .args(args.iter().copied())
+            .run()
+            .exits(4);
+        let screen = out.screen();
+        assert!(
+            screen.to_lowercase().contains(fragment),
+            "{args:?}: expected {fragment:?} in:\n{screen}"
+        );
+        assert_eq!(out.events("turn_failed").len(), 2);
+        assert!(!repo.path().join(DOCUMENT).exists());
+    }
 }
 
 #[test]

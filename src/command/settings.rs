@@ -201,6 +201,7 @@ impl RunSettings {
             sandbox_note: sandbox.1,
             runner_env: file.runner_env.clone().unwrap_or_default(),
             network: run.network.unwrap_or_default(),
+            runner_disk: run.runner_disk.unwrap_or(crate::sandbox::DISK_MIB).max(1),
         };
         Ok(RunSettings {
             session,

@@ -195,6 +195,9 @@ fn confine_and_exec(policy: &Policy, argv: &[OsString]) -> ! {
             Err(message) => fail(&message),
         }
     }
+    if policy.disk_mib > 0 {
+        cap_file_size(policy.disk_mib);
+    }
     // Last, after Landlock (which needs calls the filter refuses). Linux only: elsewhere the
     // tool never asks for it.
     #[cfg(target_os = "linux")]
@@ -260,6 +263,23 @@ fn exec(program: &OsString, argv: &[OsString], policy: &Policy) -> String {
     }
 }
 
+/// No file the runner writes grows past `mib` MiB (a write beyond it ends the runner with
+/// SIGXFSZ, which the tool names): it cannot fill the person's disk through out/ or a state view.
+fn cap_file_size(mib: u64) {
+    let bytes = mib.saturating_mul(1024 * 1024) as libc::rlim_t;
+    let limit = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
+    // SAFETY: setrlimit reads the struct we pass by reference for the duration of the call.
+    if unsafe { libc::setrlimit(libc::RLIMIT_FSIZE, &limit) } != 0 {
+        fail(&format!(
+            "cannot cap the size of the runner's files: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+}
+
 fn fail(message: &str) -> ! {
     crate::output::stderr_line(&format!("interview sandbox: {message}"));
     std::process::exit(126)
@@ -294,6 +314,7 @@ fn probe() -> Result<i32, String> {
         hidden: Vec::new(),
         env: None,
         network_off: false,
+        disk_mib: 0,
     };
     std::env::set_current_dir("/").map_err(|e| format!("cannot enter /: {e}"))?;
     namespace::enter(&policy, &[])?;

@@ -114,7 +114,12 @@ pub struct Confinement {
     pub hides_credentials: bool,
     /// The runner gets no network at all (see [`Network`]).
     pub network_off: bool,
+    /// The most a runner may write, in MiB (`--runner-disk`; see [`policy::Policy::disk_mib`]).
+    pub disk_mib: u64,
 }
+
+/// `--runner-disk`'s default: what a runner may write, in MiB.
+pub const DISK_MIB: u64 = 1024;
 
 /// The one line said at the first runner's start when something of the sandbox is missing on
 /// this machine (nothing when all is enforced; `interview runners` has the details).
@@ -222,6 +227,7 @@ impl Confinement {
             cli,
             hides_credentials: true,
             network_off,
+            disk_mib: DISK_MIB,
         }
     }
 
@@ -327,6 +333,7 @@ impl Confinement {
             hidden: self.hidden(),
             env: env.map(<[String]>::to_vec),
             network_off: self.network_off,
+            disk_mib: self.disk_mib,
         };
         let exe = std::env::current_exe()?;
         let mut launcher = vec![

@@ -62,11 +62,12 @@ pub fn enter(policy: &Policy, sockets: &[PathBuf]) -> Result<(), String> {
     world::hide_servers(sockets, &policy.visible)?;
     super::secrets::hide(&policy.hidden)?;
     world::private_shm()?;
-    let mut writable: Vec<PathBuf> = policy.writable.clone();
-    writable.push(policy.tmp.clone());
-    for path in &writable {
+    for path in &policy.writable {
         bind(path, false)?;
     }
+    private_tmpdir(policy)?;
+    let mut writable: Vec<PathBuf> = policy.writable.clone();
+    writable.push(policy.tmp.clone());
     for path in &policy.protected {
         bind(path, true)?;
     }
@@ -78,6 +79,28 @@ pub fn enter(policy: &Policy, sockets: &[PathBuf]) -> Result<(), String> {
     // the new ones (or a relative path would reach the worktree past its read-only bind).
     let cwd = std::env::current_dir().map_err(|e| err("cannot read the working directory", e))?;
     std::env::set_current_dir(&cwd).map_err(|e| err(&format!("cannot enter {}", cwd.display()), e))
+}
+
+/// The runner's TMPDIR: with a cap, a file system of its own of that size (a full one says "No
+/// space left on device" to the runner, never to the person's disk; gone with the namespace),
+/// else the directory the tool made, bound `nosuid,nodev`.
+fn private_tmpdir(policy: &Policy) -> Result<(), String> {
+    if policy.disk_mib == 0 {
+        return bind(&policy.tmp, false);
+    }
+    mount(
+        Some("tmpfs"),
+        &policy.tmp,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some(format!("mode=0700,size={}m", policy.disk_mib).as_str()),
+    )
+    .map_err(|e| {
+        err(
+            &format!("cannot mount the runner's TMPDIR {}", policy.tmp.display()),
+            e,
+        )
+    })
 }
 
 /// In the PID namespace's first process: a /proc that shows only the runner's processes.

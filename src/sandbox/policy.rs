@@ -40,6 +40,10 @@ pub struct Policy {
     /// No network: no TCP or UDP socket (seccomp), and its own network namespace.
     #[serde(default)]
     pub network_off: bool,
+    /// The most a runner may write, in MiB: the size of its TMPDIR (a file system of its own
+    /// with namespaces) and of each file it writes anywhere; 0: no cap.
+    #[serde(default)]
+    pub disk_mib: u64,
     /// The only TCP ports the runner may connect to (and none it may bind); `None`: the
     /// network is not restricted (see [`super::Agent::connects`]).
     #[serde(default)]

@@ -296,15 +296,20 @@ impl Session<'_> {
             grace: self.settings.grace,
             verbose: self.settings.verbose,
             pid_file: Some(files.pid.clone()),
-            sandbox: self.settings.sandbox.clone().map(|support| {
-                crate::sandbox::Confinement::new(
-                    support,
-                    &self.repo.worktree,
-                    &self.repo.common_dir,
-                    agent,
-                    self.settings.network,
-                )
-            }),
+            sandbox: self
+                .settings
+                .sandbox
+                .clone()
+                .map(|support| crate::sandbox::Confinement {
+                    disk_mib: self.settings.runner_disk,
+                    ..crate::sandbox::Confinement::new(
+                        support,
+                        &self.repo.worktree,
+                        &self.repo.common_dir,
+                        agent,
+                        self.settings.network,
+                    )
+                }),
             // The turn's out/, and the preset's scratch working directory where it has one.
             writable: std::iter::once(files.out.clone())
                 .chain(scratch.as_ref().map(|d| d.path().to_path_buf()))
@@ -353,6 +358,12 @@ impl Session<'_> {
             Ending::Exited(0) | Ending::Interrupted => return None,
             Ending::Exited(code) => {
                 format!("the runner exited with status {code}{}", said())
+            }
+            Ending::Signalled(sig) if sig == libc::SIGXFSZ && self.settings.sandbox.is_some() => {
+                format!(
+                    "the runner wrote a file past the cap of {} MiB and was stopped (raise it with --runner-disk MIB)",
+                    self.settings.runner_disk
+                )
             }
             Ending::Signalled(sig) => format!("the runner was killed by signal {sig}"),
             Ending::TimedOut => format!(

@@ -72,6 +72,8 @@ pub struct Settings {
     pub runner_env: Vec<String>,
     /// `--network`: what network a runner gets under the sandbox.
     pub network: crate::sandbox::Network,
+    /// `--runner-disk`: the most a runner may write under the sandbox, in MiB.
+    pub runner_disk: u64,
 }
 
 /// A session's place in the local tier, made before anything is asked (so every answer,

@@ -32,6 +32,7 @@ fn policy(tmp: &str, writable: &[&str], throwaway: &[&str], protected: &[&str]) 
         hidden: Vec::new(),
         env: None,
         network_off: false,
+        disk_mib: 0,
     }
 }
 
