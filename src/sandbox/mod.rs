@@ -114,7 +114,7 @@ pub struct Confinement {
     pub hides_credentials: bool,
     /// The runner gets no network at all (see [`Network`]).
     pub network_off: bool,
-    /// The most a runner may write, in MiB (`--runner-disk`; see [`policy::Policy::disk_mib`]).
+    /// The most a runner may write, in MiB (`--runner-disk`; see `Policy::disk_mib`).
     pub disk_mib: u64,
 }
 
