@@ -44,6 +44,39 @@ pub(crate) struct ConfigFile {
     /// the local file: see docs/sandbox.md).
     #[serde(default, deserialize_with = "variable_patterns")]
     pub runner_env: Option<Vec<String>>,
+    /// More credential stores no runner reads, besides the built-in list (absolute, or under
+    /// HOME as `~/…`). Both files may add; neither can remove (docs/sandbox.md).
+    #[serde(default, deserialize_with = "store_paths")]
+    pub hide_credentials: Option<Vec<String>>,
+}
+
+fn store_paths<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<Vec<String>>, D::Error> {
+    let paths = Vec::<String>::deserialize(d)?;
+    if let Some(bad) = paths
+        .iter()
+        .find(|p| !(p.starts_with('/') || p.starts_with("~/")))
+    {
+        return Err(serde::de::Error::custom(format!(
+            "{bad:?} is neither an absolute path nor one under HOME (`~/…`)"
+        )));
+    }
+    Ok(Some(paths))
+}
+
+impl ConfigFile {
+    /// `hide_credentials` with `~/` made HOME (`home`); a `~/` path without a HOME is left out.
+    pub fn hidden_stores(&self, home: Option<&std::path::Path>) -> Vec<std::path::PathBuf> {
+        self.hide_credentials
+            .iter()
+            .flatten()
+            .filter_map(|p| match p.strip_prefix("~/") {
+                Some(rest) => home.map(|h| h.join(rest)),
+                None => Some(std::path::PathBuf::from(p)),
+            })
+            .collect()
+    }
 }
 
 fn variable_patterns<'de, D: Deserializer<'de>>(
@@ -332,6 +365,11 @@ fn merge(shared: ConfigFile, local: ConfigFile) -> ConfigFile {
         guard_allow: local.guard_allow.or(shared.guard_allow),
         runner_args: local.runner_args.or(shared.runner_args),
         runner_env: local.runner_env.or(shared.runner_env),
+        // Both add: a repository may hide more, never less.
+        hide_credentials: match (local.hide_credentials, shared.hide_credentials) {
+            (None, None) => None,
+            (a, b) => Some(a.into_iter().chain(b).flatten().collect()),
+        },
     }
 }
 
@@ -350,6 +388,24 @@ mod tests {
             let file: ConfigFile = toml::from_str(&format!("sandbox = {text:?}")).unwrap();
             assert_eq!(file.sandbox, Some(mode), "{text}");
         }
+    }
+
+    #[test]
+    fn hide_credentials_takes_absolute_and_home_paths_only() {
+        let file: ConfigFile =
+            toml::from_str(r#"hide_credentials = ["~/keys", "/srv/token"]"#).unwrap();
+        assert_eq!(
+            file.hidden_stores(Some(std::path::Path::new("/home/ann"))),
+            [
+                std::path::PathBuf::from("/home/ann/keys"),
+                std::path::PathBuf::from("/srv/token")
+            ]
+        );
+        let err = toml::from_str::<ConfigFile>(r#"hide_credentials = ["keys"]"#).unwrap_err();
+        assert!(
+            err.to_string().contains("neither an absolute path"),
+            "{err}"
+        );
     }
 
     #[test]

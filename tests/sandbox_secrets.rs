@@ -140,3 +140,47 @@ fn a_script_runner_sends_nothing_anywhere_unless_the_network_is_asked_for() {
         assert_eq!(target.attempt(), expected, "{args:?} {env:?}: {screen}");
     }
 }
+
+/// The person's own configuration, and the repository's, may add stores to hide (never remove
+/// one): a secret in each is unreadable with the default sandbox, readable with `--sandbox off`.
+#[test]
+fn the_configuration_may_add_stores_to_hide() {
+    assert!(
+        offer().landlock && offer().namespaces,
+        "needs the whole sandbox"
+    );
+    for (variant, hidden) in [(Variant::Default, true), (Variant::Off, false)] {
+        let target = Target::new("read-secrets");
+        let home = target.home.path();
+        let mine = home.join("work-keys/deploy.pem");
+        let theirs = home.join("vault.txt");
+        for f in [&mine, &theirs] {
+            std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+            std::fs::write(f, "SECRET\n").unwrap();
+        }
+        let local = target.repo.path().join(".interview/config.toml");
+        let mut text = std::fs::read_to_string(&local).unwrap_or_default();
+        text.insert_str(0, "hide_credentials = [\"~/work-keys\"]\n");
+        std::fs::write(&local, text).unwrap();
+        target.repo.write(
+            "interview.toml",
+            &format!("hide_credentials = [\"{}\"]\n", theirs.display()),
+        );
+        target.repo.git(&["add", "interview.toml"]);
+        target.repo.git(&["commit", "-qm", "config"]);
+        let list = format!("{} {}", mine.display(), theirs.display());
+        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+        envs.push(("SANDBOX_SECRETS", &list));
+        let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        let read =
+            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/read.txt"))
+                .unwrap_or_default();
+        let expected = if hidden { 0 } else { 2 };
+        assert_eq!(
+            read.lines().count(),
+            expected,
+            "{variant:?}: {read}\n{screen}"
+        );
+    }
+}

@@ -202,6 +202,11 @@ impl RunSettings {
             runner_env: file.runner_env.clone().unwrap_or_default(),
             network: run.network.unwrap_or_default(),
             runner_disk: run.runner_disk.unwrap_or(crate::sandbox::DISK_MIB).max(1),
+            hidden_stores: file.hidden_stores(
+                std::env::var_os("HOME")
+                    .map(std::path::PathBuf::from)
+                    .as_deref(),
+            ),
         };
         Ok(RunSettings {
             session,

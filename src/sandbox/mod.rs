@@ -116,6 +116,8 @@ pub struct Confinement {
     pub network_off: bool,
     /// The most a runner may write, in MiB (`--runner-disk`; see `Policy::disk_mib`).
     pub disk_mib: u64,
+    /// Credential stores the person's configuration adds to the built-in list.
+    pub extra_hidden: Vec<PathBuf>,
 }
 
 /// `--runner-disk`'s default: what a runner may write, in MiB.
@@ -228,6 +230,7 @@ impl Confinement {
             hides_credentials: true,
             network_off,
             disk_mib: DISK_MIB,
+            extra_hidden: Vec::new(),
         }
     }
 
@@ -433,7 +436,12 @@ impl Confinement {
         if let (Some(cli), Some(home)) = (&self.cli, &home) {
             own.extend((cli.credentials)(home).into_iter().map(|c| c.path));
         }
-        secrets::hidden(home.as_deref(), |name| std::env::var_os(name), &own, &[])
+        secrets::hidden(
+            home.as_deref(),
+            |name| std::env::var_os(name),
+            &own,
+            &self.extra_hidden,
+        )
     }
 
     /// Where private temporary directories go: the usual place, unless that is inside a

@@ -302,6 +302,7 @@ impl Session<'_> {
                 .clone()
                 .map(|support| crate::sandbox::Confinement {
                     disk_mib: self.settings.runner_disk,
+                    extra_hidden: self.settings.hidden_stores.clone(),
                     ..crate::sandbox::Confinement::new(
                         support,
                         &self.repo.worktree,

@@ -74,6 +74,8 @@ pub struct Settings {
     pub network: crate::sandbox::Network,
     /// `--runner-disk`: the most a runner may write under the sandbox, in MiB.
     pub runner_disk: u64,
+    /// `hide_credentials` of both config files: stores hidden besides the built-in list.
+    pub hidden_stores: Vec<PathBuf>,
 }
 
 /// A session's place in the local tier, made before anything is asked (so every answer,
