@@ -44,7 +44,7 @@ fn a_server_bound_by_a_relative_name_cannot_be_reached() {
                 "-c",
                 "import os,socket,sys\n\
                  os.chdir(sys.argv[1]); s=socket.socket(socket.AF_UNIX); s.bind('S'); s.listen()\n\
-                 print('ready', flush=True); s.settimeout(60); c,_=s.accept(); print('reached', flush=True)",
+                 print('ready', flush=True); s.settimeout(60); c,_=s.accept(); c.recv(64); print('reached', flush=True)",
             ])
             .arg(&dir)
             .stdout(Stdio::piped())
@@ -58,10 +58,17 @@ fn a_server_bound_by_a_relative_name_cannot_be_reached() {
             &[("SANDBOX_SOCKET_DIR", dir.to_str().unwrap())],
         );
         let reached = target.attempt() == "wrote\n";
-        let _ = server.kill();
+        // A server that was reached says so and exits by itself; one that was not is stopped.
+        if !reached {
+            let _ = server.kill();
+        }
         let said = lines.next().and_then(|l| l.ok());
+        let _ = server.kill();
         let _ = server.wait();
-        assert_eq!(reached, !prevented, "{variant:?}: {screen}");
+        let errors =
+            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/errors.txt"))
+                .unwrap_or_default();
+        assert_eq!(reached, !prevented, "{variant:?}: {errors}\n{screen}");
         assert_eq!(
             said.as_deref() == Some("reached"),
             !prevented,
@@ -189,8 +196,9 @@ fn require_refuses_a_machine_without_seccomp() {
 }
 
 /// A runner cannot fill the person's disk: no file it writes grows past `--runner-disk` (here
-/// 1 MiB), in out/ or anywhere, and its TMPDIR holds no more than that. Without the sandbox the
-/// same writes go through.
+/// 1 MiB; the write fails, and the file at the cap fails the turn, out/ emptied), in out/ or
+/// anywhere, and its TMPDIR holds no more than that. Without the sandbox the same writes go
+/// through.
 #[test]
 fn a_runner_writes_no_more_than_its_disk_cap() {
     needs_the_whole_sandbox();
@@ -204,15 +212,18 @@ fn a_runner_writes_no_more_than_its_disk_cap() {
         args.extend(["--runner-disk", "1"]);
         let out = target.run("sandbox/tries-write.sh", &args, variant.env());
         let screen = format!("{}{}", stdout(&out), stderr(&out));
-        let expected = if capped { "denied\n" } else { "wrote\n" };
-        assert_eq!(target.attempt(), expected, "{variant:?}: {screen}");
         let big = target.repo.session_dir().join("turns/001/out/big");
         let size = std::fs::metadata(&big).map(|m| m.len()).unwrap_or(0);
-        assert_eq!(
-            size <= 1024 * 1024,
-            capped,
-            "{variant:?}: {size} bytes\n{screen}"
-        );
+        if capped {
+            assert!(
+                screen.contains("wrote more than 1 MiB"),
+                "{variant:?}: {screen}"
+            );
+            assert_eq!(size, 0, "{variant:?}: {size} bytes left\n{screen}");
+        } else {
+            assert_eq!(target.attempt(), "wrote\n", "{variant:?}: {screen}");
+            assert_eq!(size, 3 * 1024 * 1024, "{variant:?}: {screen}");
+        }
     }
     for (variant, capped) in [(Variant::Default, true), (Variant::Off, false)] {
         let target = Target::new("fill-tmp");
@@ -223,4 +234,37 @@ fn a_runner_writes_no_more_than_its_disk_cap() {
         let expected = if capped { "denied\n" } else { "wrote\n" };
         assert_eq!(target.attempt(), expected, "{variant:?} TMPDIR: {screen}");
     }
+}
+
+/// Many files, each below the cap, add up: a runner leaving more than `--runner-disk` in out/
+/// fails its turn with the reason, and what it wrote there is removed; one that keeps writing is
+/// stopped while it runs, long before its timeout. Without the sandbox nothing is capped.
+#[test]
+fn what_a_runner_leaves_in_out_is_capped_in_all() {
+    needs_the_whole_sandbox();
+    for (variant, capped) in [(Variant::Default, true), (Variant::Off, false)] {
+        let target = Target::new("fill-out-many");
+        let mut args = variant.args().to_vec();
+        args.extend(["--runner-disk", "1"]);
+        let out = target.run("sandbox/tries-write.sh", &args, variant.env());
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        let part = target.repo.session_dir().join("turns/001/out/part5");
+        if capped {
+            assert!(screen.contains("wrote more than 1 MiB"), "{screen}");
+            assert!(!part.exists(), "{screen}");
+            assert_ne!(out.status.code(), Some(0), "{screen}");
+        } else {
+            assert_eq!(out.status.code(), Some(0), "{screen}");
+            assert!(part.exists(), "{screen}");
+        }
+    }
+    let target = Target::new("fill-out-forever");
+    let start = std::time::Instant::now();
+    let out = target.run("sandbox/tries-write.sh", &["--runner-disk", "1"], &[]);
+    let screen = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(screen.contains("wrote more than 1 MiB"), "{screen}");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(60),
+        "{screen}"
+    );
 }

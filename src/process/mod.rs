@@ -70,6 +70,8 @@ pub enum Ending {
     Exited(i32),
     Signalled(i32),
     TimedOut,
+    /// It broke the limit it was given ([`Spawn::limit`]) and was killed.
+    OverLimit,
     /// The person pressed Ctrl+C (or the tool got SIGTERM/SIGHUP) while it ran.
     Interrupted,
 }
@@ -80,7 +82,7 @@ impl Ending {
         match self {
             Ending::Exited(code) => Some(code),
             Ending::Signalled(sig) => Some(128 + sig),
-            Ending::TimedOut | Ending::Interrupted => None,
+            Ending::TimedOut | Ending::OverLimit | Ending::Interrupted => None,
         }
     }
 }
@@ -113,7 +115,11 @@ pub(crate) struct Spawn {
     launcher: Option<Arc<dyn Launcher>>,
     label: Option<String>,
     observer: Option<(Stream, LineObserver)>,
+    limit: Option<(Duration, Limit)>,
 }
+
+/// A limit a program must stay within, checked while it runs: true when broken.
+pub(crate) type Limit = Box<dyn Fn() -> bool + Send + Sync>;
 
 /// How a spawned program ended, with what it printed.
 #[derive(Debug)]
@@ -153,6 +159,7 @@ impl Spawn {
             launcher: None,
             label: None,
             observer: None,
+            limit: None,
         }
     }
 
@@ -280,6 +287,13 @@ impl Spawn {
     /// Tell `observer` each line of the piped `stream` while the child runs (the reader that
     /// feeds the sink cuts the lines: there is no second reader). Lines past [`output::LINE_CAP`] are
     /// not told.
+    /// Check `broken` about every `every` while the program runs; when it holds, kill the whole
+    /// group at once (no grace: it is filling the disk) and end [`Ending::OverLimit`].
+    pub(crate) fn limit(mut self, every: Duration, broken: Limit) -> Spawn {
+        self.limit = Some((every, broken));
+        self
+    }
+
     pub(crate) fn observe_lines(mut self, stream: Stream, observer: LineObserver) -> Spawn {
         self.observer = Some((stream, observer));
         self

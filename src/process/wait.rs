@@ -40,6 +40,7 @@ impl Spawn {
         // the runner's), and the end of the turn those that left our tree (macOS has no
         // subreaper: an orphan goes to launchd).
         let mut noted_at: Option<Instant> = None;
+        let mut limit_checked = Instant::now();
         loop {
             self.reap(pid, &mut status);
             if status.is_some() && exited_at.is_none() {
@@ -74,6 +75,18 @@ impl Spawn {
             }
             if status.is_some() && !group_alive(pid) {
                 break;
+            }
+            if let Some((every, broken)) = &self.limit
+                && ending.is_none()
+                && status.is_none()
+                && limit_checked.elapsed() >= *every
+            {
+                limit_checked = Instant::now();
+                if broken() {
+                    ending = Some(Ending::OverLimit);
+                    let _ = killpg(pid, Signal::SIGKILL);
+                    term_sent_at = Some(Instant::now());
+                }
             }
             if ending.is_none() && self.timeout.is_some_and(|t| started.elapsed() >= t) {
                 ending = Some(Ending::TimedOut);

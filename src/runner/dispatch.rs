@@ -113,6 +113,19 @@ pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
     if let Some(path) = &inv.pid_file {
         spawn = spawn.pid_file(path);
     }
+    // What the runner may leave in out/ (and its scratch directory) in all: checked while it
+    // runs, so that it cannot fill the disk, and once more at the end.
+    let cap = inv
+        .sandbox
+        .as_ref()
+        .map(|s| s.disk_mib.saturating_mul(1024 * 1024));
+    if let Some(cap) = cap {
+        let dirs = inv.writable.clone();
+        spawn = spawn.limit(
+            Duration::from_millis(250),
+            Box::new(move || crate::sandbox::leftovers::over_cap(&dirs, cap)),
+        );
+    }
     if let Some(sandbox) = &inv.sandbox {
         // Owns the private TMPDIR, removed when the spawn (and all the runner started) is done.
         let prepared =
@@ -131,7 +144,17 @@ pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
             }),
         );
     }
-    let finished = spawn.run_into(CappedLog::create(inv)?);
+    let mut finished = spawn.run_into(CappedLog::create(inv)?);
+    if let (Some(cap), Ok(f)) = (cap, finished.as_mut())
+        && (f.ending == Ending::OverLimit
+            || crate::sandbox::leftovers::over_cap(&inv.writable, cap))
+    {
+        // Nothing of it outlives the turn: the receipt, if any, is not read.
+        f.ending = Ending::OverLimit;
+        for dir in &inv.writable {
+            crate::sandbox::leftovers::empty(dir);
+        }
+    }
     // Whatever the runner left in its own directories: no setuid bit, nothing others may write,
     // no device, FIFO or socket.
     for note in crate::sandbox::leftovers::settle_outputs(&inv.writable) {

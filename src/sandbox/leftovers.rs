@@ -367,6 +367,43 @@ fn notes(settled: &Settled) -> Vec<String> {
     lines
 }
 
+/// Whether the turn's writable directories hold more than `cap` bytes (allocated blocks, so a
+/// sparse file counts as what it takes on disk) or more than [`MAX_ENTRIES`] entries; stops
+/// counting as soon as either is passed. Links are not followed.
+pub fn over_cap(dirs: &[PathBuf], cap: u64) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let mut bytes: u64 = 0;
+    let mut entries: usize = 0;
+    for dir in dirs {
+        for entry in walkdir::WalkDir::new(dir)
+            .follow_links(false)
+            .into_iter()
+            .flatten()
+        {
+            entries += 1;
+            if let Ok(meta) = entry.metadata() {
+                bytes = bytes.saturating_add(meta.blocks().saturating_mul(512));
+            }
+            if bytes > cap || entries > MAX_ENTRIES {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The most entries a runner may leave in its writable directories.
+pub const MAX_ENTRIES: usize = 100_000;
+
+/// Remove everything in `dir` (whatever its modes), keeping `dir` itself.
+pub fn empty(dir: &Path) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let _ = remove(&entry.path());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::PermissionsExt;

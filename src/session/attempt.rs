@@ -367,6 +367,11 @@ impl Session<'_> {
                 )
             }
             Ending::Signalled(sig) => format!("the runner was killed by signal {sig}"),
+            Ending::OverLimit => format!(
+                "the runner wrote more than {} MiB (or {} files) into its out/ and was stopped; what it wrote there is removed (raise it with --runner-disk MIB)",
+                self.settings.runner_disk,
+                crate::sandbox::leftovers::MAX_ENTRIES
+            ),
             Ending::TimedOut => format!(
                 "the runner did not finish within {} s and was stopped",
                 self.settings.turn_timeout.as_secs()

@@ -154,6 +154,7 @@ fn run_version(program: &Path, timeout: Duration) -> std::result::Result<String,
         Ending::Exited(code) => Some(format!("exit status: {code}")),
         Ending::Signalled(sig) => Some(format!("signal: {sig}")),
         Ending::Interrupted => Some("an interrupt".to_string()),
+        Ending::OverLimit => Some("over its limit".to_string()),
     };
     let text = String::from_utf8_lossy(&finished.sink.stdout);
     let first = text.lines().map(str::trim).find(|l| !l.is_empty());
