@@ -118,6 +118,7 @@ pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
     let cap = inv
         .sandbox
         .as_ref()
+        .filter(|s| s.disk_mib > 0)
         .map(|s| s.disk_mib.saturating_mul(1024 * 1024));
     if let Some(cap) = cap {
         let dirs = inv.writable.clone();

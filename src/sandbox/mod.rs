@@ -236,10 +236,12 @@ impl Confinement {
 
     /// The same, without the CLI's state directories (a command of the person's own, `interview
     /// guard -- CMD`: its CLI's login and own sandbox are still handled; the person's credential
-    /// stores stay readable to their own command).
+    /// stores stay readable to their own command, and its disk use is not capped).
     pub fn without_state(mut self) -> Confinement {
         self.state.clear();
         self.hides_credentials = false;
+        // Nor is its disk use capped: a build may write what it must.
+        self.disk_mib = 0;
         self
     }
 
