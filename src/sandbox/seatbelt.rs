@@ -298,7 +298,14 @@ pub fn wrap(policy: &Policy, argv: &[OsString]) -> Result<Vec<OsString>, String>
     let (protected, roots) = (real(&writes.protected), real(&writes.roots));
     writes.protected.extend(protected);
     writes.roots.extend(roots);
-    let mut rules = rules(&writes, policy.connect_ports.as_deref());
+    // `--network off`: as the model runner's rule with no port at all (the resolver's socket
+    // stays: name lookups go through it).
+    let ports = if policy.network_off {
+        Some(&[][..])
+    } else {
+        policy.connect_ports.as_deref()
+    };
+    let mut rules = rules(&writes, ports);
     // Never a rule without filters: `(deny file-read*)` alone would deny every read.
     if !policy.hidden.is_empty() {
         rules.push(hide(&policy.hidden));

@@ -398,6 +398,21 @@ fn the_persons_credential_stores_are_denied_last_and_nothing_else() {
 }
 
 #[test]
+fn network_off_leaves_no_remote_address_and_binds_nothing() {
+    let mut policy = turn();
+    policy.network_off = true;
+    let argv: Vec<OsString> = vec!["/usr/local/bin/python3".into()];
+    let wrapped = wrap(&policy, &argv).unwrap();
+    let text = wrapped[2].to_str().unwrap();
+    assert!(!text.contains("(remote ip"), "{text}");
+    assert!(!text.contains("network-bind"), "{text}");
+    assert!(text.contains(RESOLVER), "{text}");
+    policy.network_off = false;
+    let wrapped = wrap(&policy, &argv).unwrap();
+    assert!(wrapped[2].to_str().unwrap().contains("(remote ip"));
+}
+
+#[test]
 fn a_runner_with_its_ports_named_connects_to_those_and_dns_only_and_binds_nothing() {
     let ports = [443, 3128];
     let decided = rules(&Writes::decide(&turn()), Some(&ports));
