@@ -439,9 +439,8 @@ impl Worker<'_> {
         out.status.push((RepoPath::new(rel), st));
     }
 
-    /// Record the ACLs and file capability of `rel` (`""`: the root), if it has any: with
-    /// `unchanged` (its stat is what it was and settled in the snapshot before, so no attribute
-    /// was set since) what that snapshot recorded, else read (one `llistxattr`).
+    /// Record the ACLs and file capability of `rel` (`""`: the root): what the snapshot before
+    /// recorded when `unchanged` (its stat settled and the same since), else read.
     pub(super) fn xattrs(&self, rel: &[u8], unchanged: bool, out: &mut WalkOutput) {
         let recorded: &[u8] = if rel.is_empty() { b"." } else { rel };
         let found = if unchanged {

@@ -299,22 +299,9 @@ fn wait_for(child: Pid) -> WaitStatus {
 /// private /tmp, a private /proc — and exit 0 when all of it worked.
 fn probe() -> Result<i32, String> {
     let policy = Policy {
-        tool_pid: 0,
-        landlock: false,
         namespaces: true,
-        seatbelt: false,
         tmp: PathBuf::from("/nonexistent"),
-        writable: Vec::new(),
-        protected: Vec::new(),
-        visible: Vec::new(),
-        views: Vec::new(),
-        connect_ports: None,
-        seccomp: false,
-        unix_sockets: false,
-        hidden: Vec::new(),
-        env: None,
-        network_off: false,
-        disk_mib: 0,
+        ..Policy::default()
     };
     std::env::set_current_dir("/").map_err(|e| format!("cannot enter /: {e}"))?;
     namespace::enter(&policy, &[])?;

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::state::View;
 
 /// What the launcher applies, decided by the tool.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Policy {
     /// The tool's pid: the launcher's parent, checked after it asks to die with it.
     pub tool_pid: i32,

@@ -26,13 +26,7 @@ fn policy(tmp: &str, writable: &[&str], throwaway: &[&str], protected: &[&str]) 
                 real,
             })
             .collect(),
-        connect_ports: None,
-        seccomp: false,
-        unix_sockets: false,
-        hidden: Vec::new(),
-        env: None,
-        network_off: false,
-        disk_mib: 0,
+        ..Policy::default()
     }
 }
 
