@@ -99,6 +99,52 @@ enum Input {
     Fd(OwnedFd, LineReader),
 }
 
+/// Standard output written one whole prompt at a time. `std::io::Stdout` is line-buffered: a
+/// prompt reached the terminal in two writes (up to its last newline, then "> "), and a key
+/// typed as the question appeared was echoed between them — the cursor was left after a "> "
+/// on a line of its own, and the next progress line was drawn from there and wrapped.
+struct WholeWrites<W: Write> {
+    inner: W,
+    pending: Vec<u8>,
+}
+
+impl WholeWrites<Box<dyn Write>> {
+    /// Standard output's descriptor written directly (a duplicate of it, after what std still
+    /// buffers is flushed); std's own stdout where it cannot be duplicated.
+    fn stdout() -> WholeWrites<Box<dyn Write>> {
+        let stdout = std::io::stdout();
+        let inner: Box<dyn Write> = match stdout.as_fd().try_clone_to_owned() {
+            Ok(fd) => Box::new(std::fs::File::from(fd)),
+            Err(_) => Box::new(stdout),
+        };
+        WholeWrites::new(inner)
+    }
+}
+
+impl<W: Write> WholeWrites<W> {
+    fn new(inner: W) -> WholeWrites<W> {
+        WholeWrites {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+}
+
+impl<W: Write> Write for WholeWrites<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        // What others printed through std's stdout goes first, in order.
+        std::io::stdout().flush()?;
+        let pending = std::mem::take(&mut self.pending);
+        self.inner.write_all(&pending)?;
+        self.inner.flush()
+    }
+}
+
 /// A [`Person`] at a terminal.
 pub struct TerminalPerson {
     style: Style,
@@ -113,7 +159,7 @@ impl TerminalPerson {
     pub fn new(style: Style) -> TerminalPerson {
         TerminalPerson {
             style,
-            out: Box::new(std::io::stdout()),
+            out: Box::new(WholeWrites::stdout()),
             input: Input::Stdin,
             acted_on: crate::signals::count(),
         }
@@ -306,6 +352,43 @@ mod tests {
         let mut p = TerminalPerson::with_io(Style::PLAIN, Box::new(Screen::default()), rd);
         assert_eq!(p.gate(1).unwrap(), "late");
         writer.join().unwrap();
+    }
+
+    /// Every write call the terminal receives, as it received it.
+    #[derive(Clone, Default)]
+    struct Calls(Rc<RefCell<Vec<Vec<u8>>>>);
+
+    impl Write for Calls {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().push(buf.to_vec());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_prompt_reaches_the_terminal_in_one_write() {
+        let question = "Which one?\n  1. a\n  2. b\n> ";
+        // What std's line-buffered stdout does: two writes, a key's echo can come between.
+        let line_buffered = Calls::default();
+        let mut out = std::io::LineWriter::new(line_buffered.clone());
+        out.write_all(question.as_bytes()).unwrap();
+        out.flush().unwrap();
+        assert_eq!(line_buffered.0.borrow().len(), 2);
+
+        let calls = Calls::default();
+        let (rd, wr) = nix::unistd::pipe().unwrap();
+        std::fs::File::from(wr).write_all(b"1\n").unwrap();
+        let mut p =
+            TerminalPerson::with_io(Style::PLAIN, Box::new(WholeWrites::new(calls.clone())), rd);
+        p.show(question).unwrap();
+        assert_eq!(*calls.0.borrow(), vec![question.as_bytes().to_vec()]);
+        assert_eq!(p.gate(1).unwrap(), "1");
+        let gate = calls.0.borrow().last().cloned().unwrap();
+        assert!(String::from_utf8_lossy(&gate).ends_with("> "));
+        assert_eq!(calls.0.borrow().len(), 2, "the gate in one write too");
     }
 
     #[test]
