@@ -29,6 +29,7 @@ mod interviewer_devset;
 mod interviewer_findings;
 mod interviewer_replies;
 mod kill_windows;
+mod model_reads;
 mod model_receipt;
 mod model_runner;
 mod own_writes;

@@ -81,7 +81,21 @@ impl Endpoint {
 
     /// Send `body`; retry what may pass later; `on_retry` is told each wait.
     pub fn complete(&self, body: &Value, mut on_retry: impl FnMut(&str)) -> Result<Reply, Refusal> {
+        let url = self.url();
+        // A plain-http server (only a loopback one is given a key, see `check_address`) is
+        // reached directly: through a proxy its key and the repository's text would cross the
+        // proxy in clear. An https server may be reached through the person's proxy (a tunnel:
+        // the proxy sees the host, never the request).
+        let proxy = if url
+            .get(..7)
+            .is_some_and(|s| s.eq_ignore_ascii_case("http://"))
+        {
+            None
+        } else {
+            ureq::Proxy::try_from_env()
+        };
         let agent: ureq::Agent = ureq::Agent::config_builder()
+            .proxy(proxy)
             .http_status_as_error(false)
             .max_redirects(0)
             .timeout_global(Some(self.request_timeout))
@@ -90,7 +104,6 @@ impl Endpoint {
             .into();
         let bytes = serde_json::to_vec(body)
             .map_err(|e| Refusal::Fatal(format!("cannot encode the request: {e}")))?;
-        let url = self.url();
         let shown = self.shown();
         let mut last = String::new();
         for attempt in 1..=ATTEMPTS {

@@ -24,6 +24,9 @@ const MAX_BLOB_BYTES: usize = 4 * 1024 * 1024;
 
 pub struct History {
     repo: gix::Repository,
+    /// Every commit on a branch, a tag, a remote branch or HEAD: the only commits shown (see
+    /// [`History::commit_id`]). Found at the first commit asked for.
+    shown: std::cell::OnceCell<std::collections::HashSet<gix::ObjectId>>,
 }
 
 fn err(what: &str, e: impl std::fmt::Display) -> String {
@@ -34,7 +37,10 @@ impl History {
     pub fn open(worktree: &std::path::Path) -> Option<History> {
         let mut repo = gix::open(worktree).ok()?;
         repo.object_cache_size(Some(16 * 1024 * 1024));
-        Some(History { repo })
+        Some(History {
+            repo,
+            shown: std::cell::OnceCell::new(),
+        })
     }
 
     fn head(&self) -> std::result::Result<gix::ObjectId, String> {
@@ -44,7 +50,51 @@ impl History {
             .map_err(|e| err("the repository has no commit at HEAD", e))
     }
 
+    /// The commit `rev` names, if it is on a branch, a tag, a remote branch or HEAD. Never one
+    /// only a reflog (`HEAD@{1}`: a commit amended away, with what it removed) or the stash
+    /// (`stash@{0}`, `refs/stash`, its index and untracked-files commits) still holds: those
+    /// are the person's own drafts, not the repository's history. Refused however they are
+    /// named (a reflog selector, a message search, a hexadecimal id).
     fn commit_id(&self, rev: &str) -> std::result::Result<gix::ObjectId, String> {
+        const NOT_SHOWN: &str = "reflog and stash entries are not shown: name a commit on a \
+                                 branch or a tag (a hash, a branch, a tag, HEAD~N)";
+        if rev.contains("@{") {
+            return Err(format!("{rev:?}: {NOT_SHOWN}"));
+        }
+        let id = self.resolve(rev)?;
+        if !self.shown().contains(&id) {
+            return Err(format!("{rev:?} is not on any branch or tag: {NOT_SHOWN}"));
+        }
+        Ok(id)
+    }
+
+    fn shown(&self) -> &std::collections::HashSet<gix::ObjectId> {
+        self.shown.get_or_init(|| {
+            let mut tips: Vec<gix::ObjectId> = self.head().into_iter().collect();
+            if let Ok(refs) = self.repo.references() {
+                let prefixes = ["refs/heads/", "refs/tags/", "refs/remotes/"];
+                for r in refs.all().into_iter().flatten().flatten() {
+                    let name = r.name().as_bstr().to_str_lossy().into_owned();
+                    if !prefixes.iter().any(|p| name.starts_with(p)) {
+                        continue;
+                    }
+                    let mut r = r;
+                    if let Ok(id) = r.peel_to_id()
+                        && let Ok(commit) = id.object().and_then(|o| Ok(o.peel_to_commit()?.id))
+                    {
+                        tips.push(commit);
+                    }
+                }
+            }
+            self.repo
+                .rev_walk(tips)
+                .all()
+                .map(|walk| walk.filter_map(Result::ok).map(|info| info.id).collect())
+                .unwrap_or_default()
+        })
+    }
+
+    fn resolve(&self, rev: &str) -> std::result::Result<gix::ObjectId, String> {
         let id = self
             .repo
             .rev_parse_single(rev)

@@ -12,6 +12,7 @@ use grep::regex::RegexMatcherBuilder;
 use grep::searcher::sinks::Lossy;
 use grep::searcher::{BinaryDetection, SearcherBuilder};
 use ignore::WalkBuilder;
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 /// A file larger than this is not read at all (a line range of it neither).
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
@@ -34,17 +35,26 @@ const HIDDEN_DIRS: &[&str] = &[".git", ".interview"];
 /// A tool's refusal or failure, given back to the model as the call's result.
 pub type ToolResult = std::result::Result<String, String>;
 
+/// An excludes file larger than this is not read (nothing more is hidden by it).
+const MAX_EXCLUDES_BYTES: u64 = 1024 * 1024;
+
 /// The worktree, by its real path.
 #[derive(Debug, Clone)]
 pub struct Worktree {
     root: PathBuf,
+    /// The patterns of `core.excludesFile` as git reads it (see [`excludes_file`]).
+    excludes: Option<Gitignore>,
 }
 
 impl Worktree {
     pub fn open(root: &Path) -> std::io::Result<Worktree> {
-        Ok(Worktree {
-            root: root.canonicalize()?,
-        })
+        let root = root.canonicalize()?;
+        let excludes = excludes_file(&root).and_then(|file| {
+            let mut builder = GitignoreBuilder::new(&root);
+            builder.add(&file);
+            builder.build().ok()
+        });
+        Ok(Worktree { root, excludes })
     }
 
     pub fn root(&self) -> &Path {
@@ -101,7 +111,7 @@ impl Worktree {
         }
         if path != self.root && self.ignored(&path) {
             return Err(format!(
-                "{rel:?} is ignored by the repository's ignore files (.gitignore); ignored files are not shown (they often hold secrets or build output)"
+                "{rel:?} is ignored by the repository's ignore files (.gitignore, info/exclude, core.excludesFile); ignored files are not shown (they often hold secrets or build output)"
             ));
         }
         Ok(path)
@@ -126,7 +136,7 @@ impl Worktree {
         let mut dir = self.root.clone();
         for c in rel.components() {
             let name = c.as_os_str();
-            let shown = walker(&dir, Some(1))
+            let shown = walker(&dir, Some(1), self)
                 .build()
                 .flatten()
                 .any(|e| e.depth() == 1 && e.file_name() == name);
@@ -153,7 +163,7 @@ impl Worktree {
         if !dir.is_dir() {
             return Err(format!("{rel:?} is not a directory"));
         }
-        let mut entries: Vec<String> = walker(&dir, Some(1))
+        let mut entries: Vec<String> = walker(&dir, Some(1), self)
             .build()
             .flatten()
             .filter(|e| e.depth() == 1)
@@ -266,7 +276,7 @@ impl Worktree {
         let mut hits = Vec::new();
         let mut total = 0usize;
         let mut files = 0usize;
-        for entry in walker(&base, None)
+        for entry in walker(&base, None, self)
             .max_filesize(Some(MAX_SEARCH_FILE_BYTES))
             .build()
             .flatten()
@@ -306,19 +316,44 @@ impl Worktree {
     }
 }
 
-/// The walker every tool shares: ignore files applied (also outside a git repository), hidden
-/// files shown, links not followed, `.git/` and `.interview/` never entered, sorted.
-fn walker(dir: &Path, depth: Option<usize>) -> WalkBuilder {
+/// `core.excludesFile` as git reads it for this repository: from every configuration file git
+/// would read (the repository's own, the global one, what they include), `~/` expanded, a
+/// relative path taken from the worktree's root. Only a regular file is read (never a FIFO or
+/// a device a hostile configuration names), and only up to [`MAX_EXCLUDES_BYTES`]. The default
+/// file (`~/.config/git/ignore`) and the global one the `ignore` crate reads itself.
+fn excludes_file(root: &Path) -> Option<PathBuf> {
+    let repo = gix::open(root).ok()?;
+    let config = repo.config_snapshot();
+    let path = config.trusted_path("core.excludesFile").ok()??;
+    let path = root.join(&*path);
+    let meta = std::fs::metadata(&path).ok()?;
+    (meta.is_file() && meta.len() <= MAX_EXCLUDES_BYTES).then_some(path)
+}
+
+/// The walker every tool shares: ignore files applied (also outside a git repository, and
+/// `worktree`'s `core.excludesFile`), hidden files shown, links not followed, `.git/` and
+/// `.interview/` never entered, sorted.
+fn walker(dir: &Path, depth: Option<usize>, worktree: &Worktree) -> WalkBuilder {
     let mut w = WalkBuilder::new(dir);
+    let root = worktree.root.clone();
+    let excludes = worktree.excludes.clone();
     w.require_git(false)
         .hidden(false)
         .follow_links(false)
         .max_depth(depth)
         .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry(|e| {
-            !HIDDEN_DIRS
+        .filter_entry(move |e| {
+            let hidden = HIDDEN_DIRS
                 .iter()
-                .any(|h| e.file_name().to_string_lossy().eq_ignore_ascii_case(h))
+                .any(|h| e.file_name().to_string_lossy().eq_ignore_ascii_case(h));
+            let excluded = excludes.as_ref().is_some_and(|gi| {
+                let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+                e.path().strip_prefix(&root).is_ok_and(|rel| {
+                    !rel.as_os_str().is_empty()
+                        && gi.matched_path_or_any_parents(rel, is_dir).is_ignore()
+                })
+            });
+            !hidden && !excluded
         });
     w
 }
