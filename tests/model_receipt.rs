@@ -20,6 +20,56 @@ fn reply(strict: &str) -> Value {
     json!({ "reply": receipt })
 }
 
+/// A CPU-only model can be silent for minutes: when the tool stops the turn (its timeout,
+/// Ctrl+C), the runner waiting for it ends at once on SIGTERM instead of counting the signal
+/// and waiting on (the tool would wait out its grace period and kill it).
+#[test]
+fn the_model_runner_ends_at_once_on_sigterm_while_its_server_is_silent() {
+    use std::os::unix::process::ExitStatusExt;
+    let repo = TempRepo::new();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let (accepted, connected) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        // Hold every connection open and answer nothing.
+        let mut held = Vec::new();
+        for stream in listener.incoming() {
+            held.push(stream);
+            let _ = accepted.send(());
+        }
+    });
+    let brief = repo.scratch("brief.md");
+    std::fs::write(&brief, "# Brief\n\nAsk about the export.\n").unwrap();
+    let mut runner = std::process::Command::new(bin())
+        .args(["runner", "openai", "--model", "m", "--base-url", &url])
+        .current_dir(repo.path())
+        .env("HOME", repo.home())
+        .env("OPENAI_API_KEY", "")
+        .env("INTERVIEW_BRIEF", &brief)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    connected
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the runner never reached its server");
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(runner.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+    let start = std::time::Instant::now();
+    let mut ended = runner.try_wait().unwrap();
+    while ended.is_none() && start.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        ended = runner.try_wait().unwrap();
+    }
+    if ended.is_none() {
+        let _ = runner.kill();
+        let _ = runner.wait();
+        panic!("the runner went on waiting for its server 10 s after SIGTERM");
+    }
+    assert_eq!(ended.unwrap().signal(), Some(15));
+}
+
 #[test]
 fn the_model_reads_with_its_tools_then_gives_the_receipt_in_a_request_of_its_own() {
     let repo = TempRepo::new();

@@ -28,6 +28,12 @@ use crate::session::tier::LocalTier;
 
 /// Run a command; returns the exit code of a successful run.
 pub fn run(cli: Cli) -> Result<i32> {
+    // A built-in runner is the tool's subprocess: a signal ends it at once (it holds nothing
+    // to save), as it would any agent CLI — counted instead, a runner waiting minutes for a
+    // silent model would wait on after the tool stopped the turn.
+    if let Command::Runner { name, args } = &cli.command {
+        return runner::run(name, args);
+    }
     crate::signals::install().map_err(|e| Error::io("cannot install signal handlers", e))?;
     let cwd = match &cli.dir {
         Some(d) => d.clone(),
