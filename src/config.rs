@@ -48,6 +48,26 @@ pub(crate) struct ConfigFile {
     /// HOME as `~/…`). Both files may add; neither can remove (docs/sandbox.md).
     #[serde(default, deserialize_with = "store_paths")]
     pub hide_credentials: Option<Vec<String>>,
+    /// Hosts every runner that keeps the network may reach through the sandbox's proxy besides
+    /// its preset's (`["api.example.com", "127.0.0.1:8080"]`; only from the local file: see
+    /// docs/sandbox.md).
+    #[serde(default, deserialize_with = "host_names")]
+    pub allow_hosts: Option<Vec<String>>,
+}
+
+fn host_names<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<Vec<String>>, D::Error> {
+    let names = Vec::<String>::deserialize(d)?;
+    if let Some(bad) = names
+        .iter()
+        .find(|n| crate::sandbox::hosts::Host::parse(n).is_none())
+    {
+        return Err(serde::de::Error::custom(format!(
+            "{bad:?} is not a host (a name or an address, with an optional :PORT, or *.domain)"
+        )));
+    }
+    Ok(Some(names))
 }
 
 fn store_paths<'de, D: Deserializer<'de>>(
@@ -238,7 +258,8 @@ impl Config {
 
 /// The repository's own file may only tighten what the person's defaults give: `sandbox` never
 /// `off`, `on_change` only `fail`, no `guard_allow` glob that matches a tracked file or the
-/// git directory, and no `runner_env` (a repository would list `AWS_SECRET_ACCESS_KEY`).
+/// git directory, no `runner_env` (a repository would list `AWS_SECRET_ACCESS_KEY`) and no
+/// `allow_hosts` (it would name its own server to send the repository to).
 /// Anything looser is ignored with a warning naming the key (docs/config.md, "What the
 /// repository may set").
 fn only_tighter(shared: &mut ConfigFile, worktree: &Path) {
@@ -280,6 +301,13 @@ fn only_tighter(shared: &mut ConfigFile, worktree: &Path) {
             "runner_env",
             &format!("{names:?}"),
             "a repository cannot hand your variables to a runner; list them in .interview/config.toml",
+        );
+    }
+    if let Some(hosts) = shared.allow_hosts.take() {
+        warn(
+            "allow_hosts",
+            &format!("{hosts:?}"),
+            "a repository cannot open the network to a host; list it in .interview/config.toml",
         );
     }
 }
@@ -365,6 +393,7 @@ fn merge(shared: ConfigFile, local: ConfigFile) -> ConfigFile {
         guard_allow: local.guard_allow.or(shared.guard_allow),
         runner_args: local.runner_args.or(shared.runner_args),
         runner_env: local.runner_env.or(shared.runner_env),
+        allow_hosts: local.allow_hosts.or(shared.allow_hosts),
         // Both add: a repository may hide more, never less.
         hide_credentials: match (local.hide_credentials, shared.hide_credentials) {
             (None, None) => None,

@@ -890,6 +890,7 @@ fn the_sandbox_tests_hold_for_an_unprivileged_user_too() {
             "sandbox_world::",
             "sandbox_wall::",
             "sandbox_secrets::",
+            "sandbox_net::",
             "--skip",
             "unprivileged_user",
             "--test-threads",

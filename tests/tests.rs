@@ -51,6 +51,8 @@ mod sandbox;
 #[cfg(target_os = "linux")]
 mod sandbox_env;
 #[cfg(target_os = "linux")]
+mod sandbox_net;
+#[cfg(target_os = "linux")]
 mod sandbox_secrets;
 #[cfg(target_os = "linux")]
 mod sandbox_signals;

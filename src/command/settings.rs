@@ -200,6 +200,9 @@ impl RunSettings {
             sandbox: sandbox.0,
             sandbox_note: sandbox.1,
             runner_env: file.runner_env.clone().unwrap_or_default(),
+            allow_hosts: crate::sandbox::hosts::parse_all(
+                file.allow_hosts.iter().flatten().map(String::as_str),
+            ),
             network: run.network.unwrap_or_default(),
             runner_disk: run.runner_disk.unwrap_or(crate::sandbox::DISK_MIB).max(1),
             hidden_stores: file.hidden_stores(

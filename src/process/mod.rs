@@ -93,6 +93,12 @@ impl Ending {
 pub(crate) trait Launcher: Send + Sync {
     /// The command line started in place of `argv`.
     fn argv(&self, argv: &[OsString]) -> std::io::Result<Vec<OsString>>;
+
+    /// A descriptor of the tool's the launcher gets as its descriptor 3 (the proxy's socket
+    /// pair, sandbox/netns.rs); every other one is closed at exec, as always.
+    fn descriptor(&self) -> Option<std::os::fd::RawFd> {
+        None
+    }
 }
 
 /// One program to start, and how.
@@ -412,17 +418,32 @@ impl Spawn {
         cmd.stdout(output::stdio(self.stdout)?);
         cmd.stderr(output::stdio(self.stderr)?);
         let detach = self.detach;
+        let handed = self.launcher.as_ref().and_then(|l| l.descriptor());
         // SAFETY: the closure runs in the child between fork and exec. It calls only setsid(2)
-        // or setpgid(2), both async-signal-safe: no allocation, no lock, no memory shared with
-        // the parent is touched (`detach` is a `Copy` value moved in), so nothing can be left
-        // inconsistent by the fork.
+        // or setpgid(2), and dup2(2) or fcntl(2), all async-signal-safe: no allocation, no
+        // lock, no memory shared with the parent is touched (`detach` and `handed` are `Copy`
+        // values moved in), so nothing can be left inconsistent by the fork.
         unsafe {
             std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
                 match detach {
                     Detach::Session => nix::unistd::setsid().map(|_| ()),
                     Detach::Group => nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0)),
                 }
-                .map_err(std::io::Error::from)
+                .map_err(std::io::Error::from)?;
+                if let Some(fd) = handed {
+                    const AT: i32 = 3;
+                    // dup2 leaves the new descriptor open across exec; onto itself it does
+                    // nothing, so there the close-on-exec flag is cleared instead.
+                    let done = if fd == AT {
+                        nix::libc::fcntl(fd, nix::libc::F_SETFD, 0)
+                    } else {
+                        nix::libc::dup2(fd, AT)
+                    };
+                    if done < 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
+                Ok(())
             });
         }
         Ok(cmd)

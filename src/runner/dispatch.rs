@@ -80,6 +80,8 @@ pub struct Outcome {
     pub log_truncated: bool,
     /// How long the runner ran.
     pub elapsed: Duration,
+    /// What its network connected to through the sandbox's proxy, and what it refused.
+    pub connections: Vec<crate::sandbox::proxy::Connection>,
 }
 
 /// Where a streaming runner's activity is told, in a few words ("reading src/export.rs"): the
@@ -127,10 +129,12 @@ pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
             Box::new(move || crate::sandbox::leftovers::over_cap(&dirs, cap)),
         );
     }
+    let mut proxy = None;
     if let Some(sandbox) = &inv.sandbox {
         // Owns the private TMPDIR, removed when the spawn (and all the runner started) is done.
         let prepared =
             sandbox.prepare(&inv.argv, &inv.cwd, &inv.writable, Some(&inv.allowed_env))?;
+        proxy = prepared.proxy();
         spawn = spawn.confine(std::sync::Arc::new(prepared));
     }
     if let Some(activity) = inv.activity.clone().filter(|_| !inv.verbose) {
@@ -146,6 +150,8 @@ pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
         );
     }
     let mut finished = spawn.run_into(CappedLog::create(inv)?);
+    // The runner and all it started are gone: what is still open through the proxy is ended.
+    let connections = proxy.map(|p| p.stop()).unwrap_or_default();
     if let (Some(cap), Ok(f)) = (cap, finished.as_mut())
         && (f.ending == Ending::OverLimit
             || crate::sandbox::leftovers::over_cap(&inv.writable, cap))
@@ -174,6 +180,7 @@ pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
         stderr_tail: log.stderr_tail,
         log_truncated: log.truncated,
         elapsed: finished.elapsed,
+        connections,
     })
 }
 

@@ -33,6 +33,9 @@ pub struct Agent {
     /// configuration directory), as names or prefixes ending in `*`: with the base set
     /// (`sandbox::env::BASE`) the only ones that reach it (docs/sandbox.md shows them).
     pub variables: &'static [&'static str],
+    /// The hosts it may reach through the proxy, given its command line: its provider's API and
+    /// login hosts, and a base-URL override's host (docs/sandbox.md lists them).
+    pub hosts: fn(&[String]) -> Vec<super::hosts::Host>,
 }
 
 /// One credential file of a CLI: where it is, and what a login in it looks like.

@@ -162,6 +162,25 @@ pub fn for_runner(
     env
 }
 
+/// The proxy variables of `env` replaced by the tool's proxy at `url`, with nothing exempt
+/// from it (`NO_PROXY` empty): every client the runner starts goes through it.
+pub fn through_proxy(env: &mut Vec<(OsString, OsString)>, url: &str) {
+    const PROXIED: &[&str] = &[
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ];
+    env.retain(|(k, _)| {
+        k.to_str()
+            .is_none_or(|k| !PROXIED.contains(&k) && !k.eq_ignore_ascii_case("no_proxy"))
+    });
+    env.extend(PROXIED.iter().map(|k| (OsString::from(k), OsString::from(url))));
+    env.extend(["NO_PROXY", "no_proxy"].map(|k| (OsString::from(k), OsString::new())));
+}
+
 /// The runner's environment from the tool's own (`vars`) with `--sandbox off`: what
 /// [`passes`] `allowed`, the person's temporary directory kept.
 pub fn unconfined(

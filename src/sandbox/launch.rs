@@ -72,6 +72,10 @@ fn run(args: &[OsString]) -> Result<i32, String> {
     // Found as the tool's own user, before the runner's (mapped) one would see less of them.
     let sockets = super::world::sockets();
     namespace::enter(&policy, &sockets)?;
+    #[cfg(target_os = "linux")]
+    if let Some(plan) = policy.proxy.as_ref().filter(|p| p.in_namespace) {
+        super::netns::hand_listeners(plan)?;
+    }
     test_hook::hold("launcher");
     let (report_read, report_write) = nix::unistd::pipe().map_err(|e| e.to_string())?;
     let (go_read, go_write) = nix::unistd::pipe().map_err(|e| e.to_string())?;
@@ -236,7 +240,12 @@ fn exec(program: &OsString, argv: &[OsString], policy: &Policy) -> String {
             .iter()
             .map(|a| c(a.as_bytes()))
             .collect::<Result<Vec<_>, _>>()?;
-        let env = super::env::for_runner(std::env::vars_os(), &policy.tmp, policy.env.as_deref())
+        let mut env =
+            super::env::for_runner(std::env::vars_os(), &policy.tmp, policy.env.as_deref());
+        if let Some(plan) = &policy.proxy {
+            super::env::through_proxy(&mut env, &plan.url());
+        }
+        let env = env
             .into_iter()
             .map(|(k, v)| {
                 let mut kv = k.as_bytes().to_vec();

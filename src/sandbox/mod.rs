@@ -10,12 +10,16 @@
 
 pub(crate) mod agent;
 pub(crate) mod env;
+pub(crate) mod hosts;
 pub mod launch;
 pub(crate) mod leftovers;
 #[cfg(target_os = "linux")]
 mod namespace;
+#[cfg(target_os = "linux")]
+mod netns;
 pub(crate) mod paths;
 pub(crate) mod policy;
+pub(crate) mod proxy;
 #[cfg(target_os = "linux")]
 mod rules;
 pub(crate) mod seatbelt;
@@ -60,6 +64,7 @@ mod world {
 }
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -114,6 +119,11 @@ pub struct Confinement {
     pub hides_credentials: bool,
     /// The runner gets no network at all (see [`Network`]).
     pub network_off: bool,
+    /// `--network` as asked: `on` leaves the network of a runner that keeps one unrestricted;
+    /// otherwise it goes through the proxy to its allowed hosts only (hosts.rs).
+    pub network: Network,
+    /// Hosts the person's own config adds (`allow_hosts`) to every runner's.
+    pub allow_hosts: Vec<hosts::Host>,
     /// The most a runner may write, in MiB (`--runner-disk`; see `Policy::disk_mib`).
     pub disk_mib: u64,
     /// Credential stores the person's configuration adds to the built-in list.
@@ -229,9 +239,34 @@ impl Confinement {
             cli,
             hides_credentials: true,
             network_off,
+            network,
+            allow_hosts: Vec::new(),
             disk_mib: DISK_MIB,
             extra_hidden: Vec::new(),
         }
+    }
+
+    /// The same, where the person's own config allows `hosts` too: a script's network with
+    /// `--network auto` is then on, through the proxy, to those hosts only.
+    pub fn allowing(mut self, hosts: Vec<hosts::Host>) -> Confinement {
+        if self.network == Network::Auto && self.cli.is_none() && !hosts.is_empty() {
+            self.network_off = false;
+        }
+        self.allow_hosts = hosts;
+        self
+    }
+
+    /// The hosts a runner started as `argv` may reach through the proxy: its preset's, and the
+    /// person's. `None`: it is not proxied (no network at all, or `--network on`).
+    pub fn egress(&self, argv: &[String]) -> Option<Vec<hosts::Host>> {
+        if self.network_off || self.network == Network::On {
+            return None;
+        }
+        let mut allowed: Vec<hosts::Host> = self.cli.map(|c| (c.hosts)(argv)).unwrap_or_default();
+        allowed.extend(self.allow_hosts.iter().cloned());
+        allowed.sort();
+        allowed.dedup();
+        Some(allowed)
     }
 
     /// The same, without the CLI's state directories (a command of the person's own, `interview
@@ -322,6 +357,21 @@ impl Confinement {
         if let Some(home) = std::env::var_os("HOME") {
             visible.push(PathBuf::from(home));
         }
+        let egress = self.egress(argv).map(|allowed| self.start_proxy(allowed)).transpose()?;
+        let mut connect_ports = self.cli.and_then(|c| c.connects).map(|ports| ports(argv));
+        if let Some((plan, ..)) = &egress {
+            let mut ports = connect_ports.take().unwrap_or_default();
+            ports.push(plan.port);
+            if plan.in_namespace {
+                // The namespace confines an agent CLI; the model runner keeps its port rule.
+                connect_ports = self.cli.and_then(|c| c.connects).map(|_| ports);
+            } else {
+                // Landlock (ABI 4) or Seatbelt alone: the proxy's port and the loopback
+                // servers' only.
+                ports.extend(plan.forwards.iter().copied());
+                connect_ports = Some(ports);
+            }
+        }
         let policy = policy::Policy {
             tool_pid: std::process::id() as i32,
             landlock: self.support.landlock_abi.is_some(),
@@ -332,13 +382,14 @@ impl Confinement {
             protected: self.protected.clone(),
             visible,
             views: views.clone(),
-            connect_ports: self.cli.and_then(|c| c.connects).map(|ports| ports(argv)),
+            connect_ports,
             seccomp: self.support.seccomp,
             unix_sockets: false,
             hidden: self.hidden(),
             env: env.map(<[String]>::to_vec),
             network_off: self.network_off,
             disk_mib: self.disk_mib,
+            proxy: egress.as_ref().map(|(plan, ..)| plan.clone()),
         };
         let exe = std::env::current_exe()?;
         let mut launcher = vec![
@@ -359,7 +410,45 @@ impl Confinement {
             views_dir,
             views,
             credentials: agent::credentials(self.cli.as_ref()),
+            proxy: egress.map(|(_, proxy, pair)| (proxy, pair)),
         })
+    }
+
+    /// Start the proxy for a runner allowed `allowed`: with namespaces it waits for the
+    /// listeners the launcher makes in the runner's network namespace (netns.rs), which it
+    /// reaches through the returned socket pair's end (placed as the launcher's descriptor 3);
+    /// without them it listens on the host's 127.0.0.1 itself.
+    fn start_proxy(
+        &self,
+        allowed: Vec<hosts::Host>,
+    ) -> std::io::Result<(policy::ProxyPlan, Arc<proxy::Proxy>, Option<std::os::fd::OwnedFd>)> {
+        let forwards = hosts::loopback_ports(&allowed);
+        let proxy = proxy::Proxy::new(allowed.clone());
+        #[cfg(target_os = "linux")]
+        if self.support.namespaces {
+            // Any free port of the runner's own namespace: the first from 3128 not forwarded.
+            let port = (3128..=u16::MAX)
+                .find(|p| !forwards.contains(p))
+                .unwrap_or(3128);
+            let plan = policy::ProxyPlan {
+                port,
+                forwards,
+                in_namespace: true,
+            };
+            let (tool_end, launcher_end) = std::os::unix::net::UnixStream::pair()?;
+            let loopback: Vec<hosts::Host> =
+                allowed.into_iter().filter(|h| h.is_loopback()).collect();
+            netns::receive(tool_end, &proxy, &plan, loopback);
+            return Ok((plan, proxy, Some(launcher_end.into())));
+        }
+        let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
+        let plan = policy::ProxyPlan {
+            port: listener.local_addr()?.port(),
+            forwards,
+            in_namespace: false,
+        };
+        proxy.serve(listener, proxy::Role::Proxy);
+        Ok((plan, proxy, None))
     }
 }
 
@@ -474,10 +563,24 @@ pub struct Prepared {
     views_dir: Option<PathBuf>,
     views: Vec<state::View>,
     credentials: Vec<Credential>,
+    /// The runner's proxy, and the launcher's end of the socket pair its listeners come back
+    /// on (Linux with namespaces).
+    proxy: Option<(Arc<proxy::Proxy>, Option<std::os::fd::OwnedFd>)>,
+}
+
+impl Prepared {
+    /// The runner's proxy, if its network goes through one: [`proxy::Proxy::stop`] it once the
+    /// runner is gone for what it connected to.
+    pub fn proxy(&self) -> Option<Arc<proxy::Proxy>> {
+        self.proxy.as_ref().map(|(p, _)| Arc::clone(p))
+    }
 }
 
 impl Drop for Prepared {
     fn drop(&mut self) {
+        if let Some((proxy, _)) = self.proxy.take() {
+            proxy.stop();
+        }
         for problem in state::write_back(&self.views, &self.credentials) {
             crate::output::stderr_line(&format!("interview: warning: {problem}"));
         }
@@ -505,5 +608,14 @@ impl crate::process::Launcher for Prepared {
     /// The launcher, which confines itself and then executes the runner.
     fn argv(&self, _argv: &[std::ffi::OsString]) -> std::io::Result<Vec<std::ffi::OsString>> {
         Ok(self.argv.iter().map(Into::into).collect())
+    }
+
+    /// The launcher's end of the proxy's socket pair (netns.rs), as its descriptor 3.
+    fn descriptor(&self) -> Option<std::os::fd::RawFd> {
+        use std::os::fd::AsRawFd;
+        self.proxy
+            .as_ref()
+            .and_then(|(_, fd)| fd.as_ref())
+            .map(AsRawFd::as_raw_fd)
     }
 }

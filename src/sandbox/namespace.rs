@@ -36,8 +36,9 @@ pub fn enter(policy: &Policy, sockets: &[PathBuf]) -> Result<(), String> {
         | CloneFlags::CLONE_NEWPID
         | CloneFlags::CLONE_NEWIPC
         | CloneFlags::CLONE_NEWUTS;
-    if policy.network_off {
-        // No interface but a loopback that is down: nothing outside is reachable.
+    if policy.network_off || policy.proxy.as_ref().is_some_and(|p| p.in_namespace) {
+        // No interface but a loopback (down, or up with the proxy's bridge only): nothing
+        // outside is reachable but through the tool's proxy.
         flags |= CloneFlags::CLONE_NEWNET;
     }
     unshare(flags).map_err(|e| err("cannot create user namespaces (unshare)", e))?;

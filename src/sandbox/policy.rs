@@ -53,4 +53,26 @@ pub struct Policy {
     /// of the person's own, `interview guard -- CMD`).
     #[serde(default)]
     pub env: Option<Vec<String>>,
+    /// The network only through the tool's proxy (proxy.rs); `None`: not proxied.
+    #[serde(default)]
+    pub proxy: Option<ProxyPlan>,
+}
+
+/// Where the runner's proxy is: the port its `HTTPS_PROXY`/`HTTP_PROXY`/`ALL_PROXY` name on
+/// 127.0.0.1, and the loopback ports forwarded as they are.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct ProxyPlan {
+    pub port: u16,
+    pub forwards: Vec<u16>,
+    /// Linux with namespaces: the launcher makes these listeners in the runner's own network
+    /// namespace and hands them to the tool (netns.rs); otherwise the tool listens on the
+    /// host's 127.0.0.1 itself and the runner shares its network.
+    pub in_namespace: bool,
+}
+
+impl ProxyPlan {
+    /// The proxy's URL, as the runner's variables name it.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
 }

@@ -90,6 +90,9 @@ impl Session<'_> {
         let outcome = dispatch::dispatch(&invocation, Box::new(progress.reporter()));
         // Gone before anything else is said or asked.
         drop(progress);
+        if let Ok(outcome) = &outcome {
+            crate::sandbox::proxy::say_refused(&outcome.connections);
+        }
         drop(scratch);
         let outcome = outcome.map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
@@ -144,6 +147,17 @@ impl Session<'_> {
         }
         // What the model runner's model did: each tool call, and what it said of the server.
         self.record_model_events(turn, &outcome.stdout)?;
+        // Where the runner's network went through the proxy: every connection, and each refusal.
+        for c in &outcome.connections {
+            self.transcript.record(&TranscriptEvent::Connection {
+                turn,
+                host: &c.host,
+                port: c.port,
+                allowed: c.allowed,
+                bytes_up: c.bytes_up,
+                bytes_down: c.bytes_down,
+            })?;
+        }
         self.transcript.record(&TranscriptEvent::TurnEnd {
             turn,
             ending: format!("{:?}", outcome.ending),
@@ -300,16 +314,19 @@ impl Session<'_> {
                 .settings
                 .sandbox
                 .clone()
-                .map(|support| crate::sandbox::Confinement {
-                    disk_mib: self.settings.runner_disk,
-                    extra_hidden: self.settings.hidden_stores.clone(),
-                    ..crate::sandbox::Confinement::new(
-                        support,
-                        &self.repo.worktree,
-                        &self.repo.common_dir,
-                        agent,
-                        self.settings.network,
-                    )
+                .map(|support| {
+                    crate::sandbox::Confinement {
+                        disk_mib: self.settings.runner_disk,
+                        extra_hidden: self.settings.hidden_stores.clone(),
+                        ..crate::sandbox::Confinement::new(
+                            support,
+                            &self.repo.worktree,
+                            &self.repo.common_dir,
+                            agent,
+                            self.settings.network,
+                        )
+                    }
+                    .allowing(self.settings.allow_hosts.clone())
                 }),
             // The turn's out/, and the preset's scratch working directory where it has one.
             writable: std::iter::once(files.out.clone())

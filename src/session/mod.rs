@@ -76,6 +76,9 @@ pub struct Settings {
     pub runner_disk: u64,
     /// `hide_credentials` of both config files: stores hidden besides the built-in list.
     pub hidden_stores: Vec<PathBuf>,
+    /// What the person lists in `allow_hosts` (their own config only): hosts a runner may reach
+    /// through the sandbox's proxy besides its preset's.
+    pub allow_hosts: Vec<crate::sandbox::hosts::Host>,
 }
 
 /// A session's place in the local tier, made before anything is asked (so every answer,

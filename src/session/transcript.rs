@@ -73,6 +73,16 @@ pub enum TranscriptEvent<'a> {
         turn: u32,
         text: &'a str,
     },
+    /// A connection the runner made through the sandbox's proxy, or that it refused
+    /// (docs/sandbox.md).
+    Connection {
+        turn: u32,
+        host: &'a str,
+        port: u16,
+        allowed: bool,
+        bytes_up: u64,
+        bytes_down: u64,
+    },
     GuardViolation {
         turn: u32,
         changes: &'a GuardReport,
@@ -128,6 +138,7 @@ impl TranscriptEvent<'_> {
             | TranscriptEvent::TurnFailed { .. }
             | TranscriptEvent::ToolCall { .. }
             | TranscriptEvent::RunnerNote { .. }
+            | TranscriptEvent::Connection { .. }
             | TranscriptEvent::GuardViolation { .. }
             | TranscriptEvent::Receipt { .. }
             | TranscriptEvent::ReceiptRejected { .. } => false,

@@ -250,6 +250,20 @@ pub fn ports(argv: &[String]) -> Vec<u16> {
     ports
 }
 
+/// The host the model runner reaches (its server), given its command line: for the sandbox's
+/// proxy (`sandbox::hosts`).
+pub fn hosts(argv: &[String]) -> Vec<crate::sandbox::hosts::Host> {
+    let Some(at) = argv.iter().position(|a| NAMES.contains(&a.as_str())) else {
+        return Vec::new();
+    };
+    let Ok(options) = parse(&argv[at + 1..]) else {
+        return Vec::new();
+    };
+    crate::sandbox::hosts::Host::of_url(&base_url(&argv[at], &options))
+        .into_iter()
+        .collect()
+}
+
 /// What `interview runners` says of the model runners: for each name, where it talks to (as
 /// [`shown_url`] shows it), whether a key is set (never the key itself), and the model.
 struct Described {

@@ -62,8 +62,39 @@ pub(super) const PRESET: Preset = Preset {
         nested: None,
         connects: None,
         variables: VARIABLES,
+        hosts,
     },
 };
+
+/// Where aider connects: the providers of its keys above; and the host of each base-URL
+/// variable it reads.
+const HOSTS: &[&str] = &[
+    "api.openai.com",
+    "api.anthropic.com",
+    "generativelanguage.googleapis.com",
+    "openrouter.ai",
+    "api.deepseek.com",
+    "api.groq.com",
+    "api.mistral.ai",
+    "api.x.ai",
+    "api.cohere.com",
+];
+
+fn hosts(_argv: &[String]) -> Vec<crate::sandbox::hosts::Host> {
+    use crate::sandbox::hosts;
+    let mut allowed = hosts::parse_all(HOSTS.iter().copied());
+    allowed.extend(hosts::of_variables(
+        &[
+            "AIDER_OPENAI_API_BASE",
+            "OPENAI_API_BASE",
+            "OPENAI_BASE_URL",
+            "AZURE_API_BASE",
+            "OLLAMA_API_BASE",
+        ],
+        |v| std::env::var(v).ok(),
+    ));
+    allowed
+}
 
 /// What aider reads of the environment: its own options (`AIDER_*`), and the keys and base URLs
 /// of the providers it talks to through litellm. A provider not listed here is added with

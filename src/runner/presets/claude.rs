@@ -12,6 +12,7 @@ use super::envelope::{excerpt, last_event, last_object, only_envelope, within_li
 use super::{Preset, Usage};
 use crate::protocol::wire::Family;
 use crate::receipt::{ReceiptError, json_kind};
+use crate::sandbox::hosts::Host;
 use crate::sandbox::{Agent, Credential, Login};
 
 /// Claude Code's own turn limit inside one interview turn (tool calls count): enough to read
@@ -63,8 +64,26 @@ pub(super) const PRESET: Preset = Preset {
         nested: None,
         connects: None,
         variables: VARIABLES,
+        hosts,
     },
 };
+
+/// Where Claude Code connects: its API, its login and token refresh (`console.anthropic.com`,
+/// `claude.ai`), its feature flags (`statsig.anthropic.com`); and `ANTHROPIC_BASE_URL`'s host.
+const HOSTS: &[&str] = &[
+    "api.anthropic.com",
+    "console.anthropic.com",
+    "claude.ai",
+    "statsig.anthropic.com",
+];
+
+fn hosts(_argv: &[String]) -> Vec<Host> {
+    let mut hosts = crate::sandbox::hosts::parse_all(HOSTS.iter().copied());
+    hosts.extend(crate::sandbox::hosts::of_variables(&["ANTHROPIC_BASE_URL"], |v| {
+        std::env::var(v).ok()
+    }));
+    hosts
+}
 
 /// What Claude Code reads of the environment: its key or token, base URL, models and
 /// providers (`ANTHROPIC_*`), its own settings and login (`CLAUDE_CODE_*`, `CLAUDE_CONFIG_DIR`),

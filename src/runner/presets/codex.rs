@@ -38,6 +38,7 @@ use super::{Preset, Usage};
 use crate::protocol::wire::Family;
 use crate::receipt::ReceiptError;
 use crate::sandbox::agent::jwt_claims;
+use crate::sandbox::hosts::Host;
 use crate::sandbox::{Agent, Credential, Login, Nested};
 
 pub(super) const PRESET: Preset = Preset {
@@ -89,8 +90,41 @@ pub(super) const PRESET: Preset = Preset {
         }),
         connects: None,
         variables: VARIABLES,
+        hosts,
     },
 };
+
+/// Where Codex connects: the OpenAI API, ChatGPT's (a ChatGPT login's endpoint) and its login
+/// host; `OPENAI_BASE_URL`'s host and every `base_url` of the person's `$CODEX_HOME/config.toml`
+/// (their model providers).
+const HOSTS: &[&str] = &["api.openai.com", "chatgpt.com", "auth.openai.com"];
+
+fn hosts(_argv: &[String]) -> Vec<Host> {
+    use crate::sandbox::hosts;
+    let mut allowed = hosts::parse_all(HOSTS.iter().copied());
+    allowed.extend(hosts::of_variables(&["OPENAI_BASE_URL"], |v| std::env::var(v).ok()));
+    let config = home()
+        .and_then(|h| crate::input::read_capped(&h.join("config.toml"), 1024 * 1024).ok())
+        .and_then(|bytes| toml::from_str::<toml::Value>(&String::from_utf8_lossy(&bytes)).ok());
+    fn urls(value: &toml::Value, out: &mut Vec<Host>) {
+        match value {
+            toml::Value::Table(table) => {
+                for (key, v) in table {
+                    match v.as_str() {
+                        Some(url) if key.ends_with("base_url") => out.extend(Host::of_url(url)),
+                        _ => urls(v, out),
+                    }
+                }
+            }
+            toml::Value::Array(items) => items.iter().for_each(|v| urls(v, out)),
+            _ => {}
+        }
+    }
+    if let Some(config) = &config {
+        urls(config, &mut allowed);
+    }
+    allowed
+}
 
 /// `auth.json`: `{OPENAI_API_KEY, tokens: {id_token, access_token, refresh_token, account_id},
 /// last_refresh}` (newer versions add `auth_mode`). The account: `tokens.account_id`, the

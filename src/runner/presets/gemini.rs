@@ -12,6 +12,7 @@ use super::envelope::{excerpt, last_object, only_envelope, within_limit};
 use super::{Preset, Usage};
 use crate::receipt::{ReceiptError, json_kind};
 use crate::sandbox::agent::jwt_claims;
+use crate::sandbox::hosts::Host;
 use crate::sandbox::{Agent, Credential, Login};
 
 /// Gemini CLI's policy for every turn: read-only tools only. Denies what plan mode would let
@@ -80,8 +81,40 @@ pub(super) const PRESET: Preset = Preset {
         nested: None,
         connects: None,
         variables: VARIABLES,
+        hosts,
     },
 };
+
+/// Where Gemini CLI connects: the Gemini API, Code Assist (its Google login's endpoint) and
+/// Google's OAuth hosts; and the host of `GOOGLE_GEMINI_BASE_URL`, from the environment or the
+/// person's `~/.gemini/.env`.
+const HOSTS: &[&str] = &[
+    "generativelanguage.googleapis.com",
+    "cloudcode-pa.googleapis.com",
+    "oauth2.googleapis.com",
+    "accounts.google.com",
+    "www.googleapis.com",
+];
+
+const BASE_URL: &str = "GOOGLE_GEMINI_BASE_URL";
+
+fn hosts(_argv: &[String]) -> Vec<Host> {
+    use crate::sandbox::hosts;
+    let mut allowed = hosts::parse_all(HOSTS.iter().copied());
+    allowed.extend(hosts::of_variables(&[BASE_URL], |v| std::env::var(v).ok()));
+    let dotenv = std::env::var_os("HOME")
+        .map(|h| std::path::PathBuf::from(h).join(".gemini/.env"))
+        .and_then(|f| crate::input::read_capped(&f, 64 * 1024).ok())
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_default();
+    allowed.extend(dotenv.lines().filter_map(|line| {
+        let (name, value) = line.trim().strip_prefix("export ").unwrap_or(line.trim()).split_once('=')?;
+        (name.trim() == BASE_URL)
+            .then(|| Host::of_url(value.trim().trim_matches(['"', '\''])))
+            .flatten()
+    }));
+    allowed
+}
 
 /// `oauth_creds.json`, Google's OAuth tokens: `{access_token, refresh_token, scope, token_type,
 /// id_token, expiry_date}`. The account: the ID token's `sub` and `email`.

@@ -23,6 +23,7 @@ const fn reads(variables: &'static [&'static str]) -> Agent {
         nested: None,
         connects: Some(crate::interviewer::model::ports),
         variables,
+        hosts: crate::interviewer::model::hosts,
     }
 }
 
