@@ -268,6 +268,40 @@ impl Bench {
         assert!(doc.contains("It runs on one VM"), "{doc}");
         assert!(doc.contains("README.md:1"), "{doc}");
     }
+
+    /// Under the default sandbox its network went through the proxy, to its stand-in's host
+    /// (its base URL's): the transcript records it.
+    fn assert_reached(&self, out: &Output, model: &MockModel) {
+        let reached = connections(&self.repo);
+        let host = model.url().trim_start_matches("http://").to_string();
+        assert!(
+            reached.contains(&format!("{host} allowed")),
+            "reached {reached:?}, not {host}; stderr:\n{}",
+            stderr(out)
+        );
+        eprintln!("reached through the proxy: {reached:?}");
+    }
+}
+
+/// The connections the turns' transcript records, as `HOST:PORT allowed|refused`.
+fn connections(repo: &TempRepo) -> Vec<String> {
+    let text = std::fs::read_to_string(repo.session_dir().join("transcript.jsonl")).unwrap();
+    let mut seen: Vec<String> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["event"] == "connection")
+        .map(|e| {
+            let verdict = if e["allowed"] == true {
+                "allowed"
+            } else {
+                "refused"
+            };
+            format!("{}:{} {verdict}", e["host"].as_str().unwrap_or(""), e["port"])
+        })
+        .collect();
+    seen.sort();
+    seen.dedup();
+    seen
 }
 
 fn commit(repo: &TempRepo) {
@@ -324,6 +358,7 @@ fn claude_ends_with_a_document_against_a_strict_mock_and_loads_no_repository_set
     hostile_claude(&bench, &attacker);
     let out = bench.interview(&CLAUDE, "claude", &claude_env(&model));
     bench.assert_document(&out, &model);
+    bench.assert_reached(&out, &model);
     assert!(model.count("/v1/messages") >= 2, "{:?}", model.summary());
     assert!(
         model.requests().iter().all(|r| r.status != 400),
@@ -408,6 +443,7 @@ fn codex_ends_with_a_document_against_a_strict_mock_and_ignores_the_repositorys_
         &[("CODEX_HOME", codex_home(&bench, &model))],
     );
     bench.assert_document(&out, &model);
+    bench.assert_reached(&out, &model);
     assert_eq!(model.count("/v1/responses"), 2, "{:?}", model.summary());
     assert_eq!(attacker.requests().len(), 0, "{:?}", attacker.summary());
     assert_eq!(bench.markers(), Vec::<String>::new());
@@ -516,6 +552,7 @@ fn gemini_leaving_plan_mode_writing_and_running_changes_nothing_and_loads_no_rep
     .unwrap();
     let out = bench.interview(&GEMINI, "gemini", &[]);
     bench.assert_document(&out, &model);
+    bench.assert_reached(&out, &model);
     assert_eq!(attacker.requests().len(), 0, "{:?}", attacker.summary());
     assert_eq!(bench.markers(), Vec::<String>::new());
     assert!(!bench.repo.path().join("planted").exists());
@@ -575,6 +612,7 @@ fn aider_returns_a_long_one_line_receipt_intact_and_loads_no_repository_config()
         ],
     );
     bench.assert_document(&out, &model);
+    bench.assert_reached(&out, &model);
     assert!(bench.repo.read(DOCUMENT).contains(long));
     assert_eq!(attacker.requests().len(), 0, "{:?}", attacker.summary());
     assert_eq!(bench.markers(), Vec::<String>::new());

@@ -82,6 +82,7 @@ fn codex_under_the_sandbox_reads_through_its_commands_and_cannot_write_or_connec
     let out = bench.interview(&CODEX, "codex", &[("CODEX_HOME", home)]);
 
     bench.assert_document(&out, &model);
+    bench.assert_reached(&out, &model);
     let bodies: Vec<String> = model.requests().into_iter().map(|r| r.body).collect();
     assert!(
         bodies.iter().any(|b| b.contains("xyzzy-7341")),
