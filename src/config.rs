@@ -451,6 +451,26 @@ mod tests {
     }
 
     #[test]
+    fn allow_hosts_takes_hosts_and_only_from_the_persons_own_file() {
+        let text = "allow_hosts = [\"api.example.com\", \"127.0.0.1:8080\"]\n";
+        let mut shared: ConfigFile = toml::from_str(text).unwrap();
+        let local: ConfigFile = toml::from_str(text).unwrap();
+        assert_eq!(
+            merge(ConfigFile::default(), local).allow_hosts.unwrap(),
+            ["api.example.com", "127.0.0.1:8080"]
+        );
+        only_tighter(&mut shared, Path::new("/nonexistent"));
+        assert_eq!(merge(shared, ConfigFile::default()).allow_hosts, None);
+        let text = "allow_hosts = [\"https://x.test/\"]\n";
+        let error = toml::from_str::<ConfigFile>(text).unwrap_err();
+        assert!(
+            explain(text, &error).starts_with("allow_hosts: \"https://x.test/\" is not a host"),
+            "{}",
+            explain(text, &error)
+        );
+    }
+
+    #[test]
     fn a_parse_error_names_the_dotted_key_at_any_depth() {
         let text = "max_turns = 2\n\n[runner]\ncommand = [\"sh\"]\nreceipt = \"x\"\n";
         let error = toml::from_str::<ConfigFile>(text).unwrap_err();

@@ -296,7 +296,11 @@ fn connections(repo: &TempRepo) -> Vec<String> {
             } else {
                 "refused"
             };
-            format!("{}:{} {verdict}", e["host"].as_str().unwrap_or(""), e["port"])
+            format!(
+                "{}:{} {verdict}",
+                e["host"].as_str().unwrap_or(""),
+                e["port"]
+            )
         })
         .collect();
     seen.sort();

@@ -69,9 +69,12 @@ impl Outside {
             let _ = stream.read_to_end(&mut bytes);
             got.push(format!("{name}:{}", String::from_utf8_lossy(&bytes)));
         };
-        for (name, l) in [("allowed", Some(&self.allowed)), ("other", Some(&self.other))]
-            .into_iter()
-            .chain([("other6", self.other6.as_ref())])
+        for (name, l) in [
+            ("allowed", Some(&self.allowed)),
+            ("other", Some(&self.other)),
+        ]
+        .into_iter()
+        .chain([("other6", self.other6.as_ref())])
         {
             while let Some(Ok((mut s, _))) = l.map(TcpListener::accept) {
                 s.set_nonblocking(false).unwrap();
@@ -97,7 +100,10 @@ impl Outside {
 fn run(variant: Variant) -> (Target, Outside, String) {
     let target = Target::new("net");
     let outside = Outside::start();
-    let (allowed, other) = (Outside::port(&outside.allowed), Outside::port(&outside.other));
+    let (allowed, other) = (
+        Outside::port(&outside.allowed),
+        Outside::port(&outside.other),
+    );
     let other6 = outside.other6.as_ref().map_or("9".into(), Outside::port);
     let udp = outside.udp.local_addr().unwrap().port().to_string();
     let local = target.repo.path().join(".interview/config.toml");
@@ -191,8 +197,13 @@ fn without_the_sandbox_every_direct_attempt_arrives() {
         expected.push("other6:SECRET-TCP6".into());
     }
     expected.sort();
-    let udp = arrived.iter().any(|a| a.starts_with("udp:") && a.contains("SECRET"));
+    let udp = arrived
+        .iter()
+        .any(|a| a.starts_with("udp:") && a.contains("SECRET"));
     arrived.retain(|a| !a.starts_with("udp:"));
     assert_eq!(arrived, expected, "{screen}");
-    assert!(udp, "the DNS-like datagram arrives without the sandbox: {screen}");
+    assert!(
+        udp,
+        "the DNS-like datagram arrives without the sandbox: {screen}"
+    );
 }

@@ -48,16 +48,19 @@ pub(super) fn run(cwd: &Path, json: bool) -> Result<i32> {
                 "throwaway_state": &grant.throwaway,
                 // Besides the base set (`.sandbox.base_variables`); names, never values.
                 "variables": p.agent.variables,
+                // Reached through the sandbox's proxy (with `allow_hosts`).
+                "hosts": crate::runner::presets::hosts_of(p),
             })
         });
         let model = crate::interviewer::model::describe_json()
             .into_iter()
             .map(|mut runner| {
-                let variables = runner["name"]
+                let preset = runner["name"]
                     .as_str()
-                    .and_then(crate::runner::presets::preset)
-                    .map_or(&[][..], |p| p.agent.variables);
-                runner["variables"] = serde_json::json!(variables);
+                    .and_then(crate::runner::presets::preset);
+                runner["variables"] =
+                    serde_json::json!(preset.map_or(&[][..], |p| p.agent.variables));
+                runner["hosts"] = serde_json::json!(preset.map(crate::runner::presets::hosts_of));
                 runner
             });
         // In the order the text lists them: the embedded runners first.

@@ -177,7 +177,11 @@ pub fn through_proxy(env: &mut Vec<(OsString, OsString)>, url: &str) {
         k.to_str()
             .is_none_or(|k| !PROXIED.contains(&k) && !k.eq_ignore_ascii_case("no_proxy"))
     });
-    env.extend(PROXIED.iter().map(|k| (OsString::from(k), OsString::from(url))));
+    env.extend(
+        PROXIED
+            .iter()
+            .map(|k| (OsString::from(k), OsString::from(url))),
+    );
     env.extend(["NO_PROXY", "no_proxy"].map(|k| (OsString::from(k), OsString::new())));
 }
 

@@ -158,10 +158,7 @@ mod tests {
             of("https://api.example.com/v1").as_deref(),
             Some("api.example.com:443")
         );
-        assert_eq!(
-            of("http://127.0.0.1:9/v1").as_deref(),
-            Some("127.0.0.1:9")
-        );
+        assert_eq!(of("http://127.0.0.1:9/v1").as_deref(), Some("127.0.0.1:9"));
         assert_eq!(of("http://k@[::1]/").as_deref(), Some("[::1]:80"));
         assert_eq!(of("file:///x"), None);
         assert_eq!(of("example.com"), None);
@@ -169,7 +166,11 @@ mod tests {
 
     #[test]
     fn only_the_named_host_and_its_port_are_admitted() {
-        let allowed = vec![host("api.example.com"), host("*.cdn.test"), host("127.0.0.1:9")];
+        let allowed = vec![
+            host("api.example.com"),
+            host("*.cdn.test"),
+            host("127.0.0.1:9"),
+        ];
         assert!(admitted(&allowed, "API.example.com", 443));
         assert!(admitted(&allowed, "api.example.com.", 80));
         assert!(!admitted(&allowed, "api.example.com.evil.test", 443));

@@ -357,7 +357,10 @@ impl Confinement {
         if let Some(home) = std::env::var_os("HOME") {
             visible.push(PathBuf::from(home));
         }
-        let egress = self.egress(argv).map(|allowed| self.start_proxy(allowed)).transpose()?;
+        let egress = self
+            .egress(argv)
+            .map(|allowed| self.start_proxy(allowed))
+            .transpose()?;
         let mut connect_ports = self.cli.and_then(|c| c.connects).map(|ports| ports(argv));
         if let Some((plan, ..)) = &egress {
             let mut ports = connect_ports.take().unwrap_or_default();
@@ -421,7 +424,11 @@ impl Confinement {
     fn start_proxy(
         &self,
         allowed: Vec<hosts::Host>,
-    ) -> std::io::Result<(policy::ProxyPlan, Arc<proxy::Proxy>, Option<std::os::fd::OwnedFd>)> {
+    ) -> std::io::Result<(
+        policy::ProxyPlan,
+        Arc<proxy::Proxy>,
+        Option<std::os::fd::OwnedFd>,
+    )> {
         let forwards = hosts::loopback_ports(&allowed);
         let proxy = proxy::Proxy::new(allowed.clone());
         #[cfg(target_os = "linux")]

@@ -91,7 +91,12 @@ fn loopback_up() -> Result<(), String> {
 /// In the tool: wait (on a thread) for the launcher's listeners on `pair` and serve each with
 /// `proxy`: the proxy's port as the proxy, any other as a forward to the same loopback port on
 /// this side. Ends when they came, or the launcher is gone, or the proxy stopped.
-pub fn receive(pair: UnixStream, proxy: &Arc<Proxy>, plan: &ProxyPlan, forwards: Vec<super::hosts::Host>) {
+pub fn receive(
+    pair: UnixStream,
+    proxy: &Arc<Proxy>,
+    plan: &ProxyPlan,
+    forwards: Vec<super::hosts::Host>,
+) {
     let proxy = Arc::clone(proxy);
     let proxy_port = plan.port;
     proxy.clone().on_thread(move || {

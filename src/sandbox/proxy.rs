@@ -173,7 +173,11 @@ impl Proxy {
         };
         let _ = client.set_read_timeout(None);
         let Some(request) = Request::parse(&head) else {
-            answer(&mut client, "400 Bad Request", "interview: not a proxy request\n");
+            answer(
+                &mut client,
+                "400 Bad Request",
+                "interview: not a proxy request\n",
+            );
             return;
         };
         if !hosts::admitted(&self.allowed, &request.host, request.port) {

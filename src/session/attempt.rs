@@ -310,24 +310,20 @@ impl Session<'_> {
             grace: self.settings.grace,
             verbose: self.settings.verbose,
             pid_file: Some(files.pid.clone()),
-            sandbox: self
-                .settings
-                .sandbox
-                .clone()
-                .map(|support| {
-                    crate::sandbox::Confinement {
-                        disk_mib: self.settings.runner_disk,
-                        extra_hidden: self.settings.hidden_stores.clone(),
-                        ..crate::sandbox::Confinement::new(
-                            support,
-                            &self.repo.worktree,
-                            &self.repo.common_dir,
-                            agent,
-                            self.settings.network,
-                        )
-                    }
-                    .allowing(self.settings.allow_hosts.clone())
-                }),
+            sandbox: self.settings.sandbox.clone().map(|support| {
+                crate::sandbox::Confinement {
+                    disk_mib: self.settings.runner_disk,
+                    extra_hidden: self.settings.hidden_stores.clone(),
+                    ..crate::sandbox::Confinement::new(
+                        support,
+                        &self.repo.worktree,
+                        &self.repo.common_dir,
+                        agent,
+                        self.settings.network,
+                    )
+                }
+                .allowing(self.settings.allow_hosts.clone())
+            }),
             // The turn's out/, and the preset's scratch working directory where it has one.
             writable: std::iter::once(files.out.clone())
                 .chain(scratch.as_ref().map(|d| d.path().to_path_buf()))

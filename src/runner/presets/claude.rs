@@ -79,9 +79,10 @@ const HOSTS: &[&str] = &[
 
 fn hosts(_argv: &[String]) -> Vec<Host> {
     let mut hosts = crate::sandbox::hosts::parse_all(HOSTS.iter().copied());
-    hosts.extend(crate::sandbox::hosts::of_variables(&["ANTHROPIC_BASE_URL"], |v| {
-        std::env::var(v).ok()
-    }));
+    hosts.extend(crate::sandbox::hosts::of_variables(
+        &["ANTHROPIC_BASE_URL"],
+        |v| std::env::var(v).ok(),
+    ));
     hosts
 }
 

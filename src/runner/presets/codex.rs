@@ -102,7 +102,9 @@ const HOSTS: &[&str] = &["api.openai.com", "chatgpt.com", "auth.openai.com"];
 fn hosts(_argv: &[String]) -> Vec<Host> {
     use crate::sandbox::hosts;
     let mut allowed = hosts::parse_all(HOSTS.iter().copied());
-    allowed.extend(hosts::of_variables(&["OPENAI_BASE_URL"], |v| std::env::var(v).ok()));
+    allowed.extend(hosts::of_variables(&["OPENAI_BASE_URL"], |v| {
+        std::env::var(v).ok()
+    }));
     let config = home()
         .and_then(|h| crate::input::read_capped(&h.join("config.toml"), 1024 * 1024).ok())
         .and_then(|bytes| toml::from_str::<toml::Value>(&String::from_utf8_lossy(&bytes)).ok());

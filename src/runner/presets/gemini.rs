@@ -108,7 +108,11 @@ fn hosts(_argv: &[String]) -> Vec<Host> {
         .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
         .unwrap_or_default();
     allowed.extend(dotenv.lines().filter_map(|line| {
-        let (name, value) = line.trim().strip_prefix("export ").unwrap_or(line.trim()).split_once('=')?;
+        let (name, value) = line
+            .trim()
+            .strip_prefix("export ")
+            .unwrap_or(line.trim())
+            .split_once('=')?;
         (name.trim() == BASE_URL)
             .then(|| Host::of_url(value.trim().trim_matches(['"', '\''])))
             .flatten()

@@ -67,15 +67,30 @@ pub(crate) fn render_list(path_var: &OsStr, repository: &Path, timeout: Duration
     out.push_str(&format!(
         "\nEvery runner's environment (docs/sandbox.md): {}; the protocol's INTERVIEW_*; its \
          preset's variables above; what runner_env in .interview/config.toml lists. Nothing \
-         else.\n",
+         else. Its network (one that keeps it) reaches only its preset's hosts above and what \
+         allow_hosts in .interview/config.toml lists, through the tool's proxy.\n",
         crate::sandbox::env::BASE.join(", ")
     ));
     out
 }
 
-/// The line naming the variables a preset's runner gets besides the base set (names only).
+/// The lines naming the variables a preset's runner gets besides the base set (names only),
+/// and the hosts its network reaches through the sandbox's proxy.
 fn variables_line(preset: &Preset) -> String {
-    variables_of(preset.agent.variables)
+    format!(
+        "{}         hosts: {}\n",
+        variables_of(preset.agent.variables),
+        hosts_of(preset).join(", ")
+    )
+}
+
+/// The hosts a preset's runner may reach through the sandbox's proxy (its base-URL override's
+/// host included), as the person would write them.
+pub(crate) fn hosts_of(preset: &Preset) -> Vec<String> {
+    (preset.agent.hosts)(&preset.argv())
+        .iter()
+        .map(crate::sandbox::hosts::Host::shown)
+        .collect()
 }
 
 fn variables_of(names: &[&str]) -> String {

@@ -21,7 +21,9 @@ mod report;
 
 pub(crate) use activity::{Events, words as activity_words};
 pub(crate) use envelope::extract;
-pub(crate) use installed::{VERSION_TIMEOUT, drift, find_on_path, render_list, version_of};
+pub(crate) use installed::{
+    VERSION_TIMEOUT, drift, find_on_path, hosts_of, render_list, version_of,
+};
 pub(crate) use report::{Usage, json_error, said_on_failure, usage};
 
 use super::{ReceiptFrom, RunnerSpec};

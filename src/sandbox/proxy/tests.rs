@@ -64,7 +64,10 @@ fn an_allowed_host_is_tunnelled_and_its_bytes_counted() {
 fn another_host_is_refused_before_anything_is_resolved_or_sent() {
     let up = server(|_| b"never".to_vec());
     let (proxy, port) = proxy(&["api.example.com"]);
-    for target in [format!("127.0.0.1:{up}"), "secret.evil.test:443".to_string()] {
+    for target in [
+        format!("127.0.0.1:{up}"),
+        "secret.evil.test:443".to_string(),
+    ] {
         let mut client = TcpStream::connect(("127.0.0.1", port)).unwrap();
         write!(client, "CONNECT {target} HTTP/1.1\r\n\r\n").unwrap();
         assert_eq!(status_line(&mut client), "HTTP/1.1 403 Forbidden");
@@ -73,7 +76,10 @@ fn another_host_is_refused_before_anything_is_resolved_or_sent() {
     let refused: Vec<(String, bool)> = log.iter().map(|c| (c.host.clone(), c.allowed)).collect();
     assert_eq!(
         refused,
-        [("127.0.0.1".into(), false), ("secret.evil.test".into(), false)]
+        [
+            ("127.0.0.1".into(), false),
+            ("secret.evil.test".into(), false)
+        ]
     );
 }
 
