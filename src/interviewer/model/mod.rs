@@ -250,18 +250,12 @@ pub fn ports(argv: &[String]) -> Vec<u16> {
     ports
 }
 
-/// The host the model runner reaches (its server), given its command line: for the sandbox's
-/// proxy (`sandbox::hosts`).
-pub fn hosts(argv: &[String]) -> Vec<crate::sandbox::hosts::Host> {
-    let Some(at) = argv.iter().position(|a| NAMES.contains(&a.as_str())) else {
-        return Vec::new();
-    };
-    let Ok(options) = parse(&argv[at + 1..]) else {
-        return Vec::new();
-    };
-    crate::sandbox::hosts::Host::of_url(&base_url(&argv[at], &options))
-        .into_iter()
-        .collect()
+/// The URL of the server the model runner reaches, given its command line (for the sandbox's
+/// proxy, which allows its host).
+pub fn server_url(argv: &[String]) -> Option<String> {
+    let at = argv.iter().position(|a| NAMES.contains(&a.as_str()))?;
+    let options = parse(&argv[at + 1..]).ok()?;
+    Some(base_url(&argv[at], &options))
 }
 
 /// What `interview runners` says of the model runners: for each name, where it talks to (as

@@ -23,7 +23,12 @@ const fn reads(variables: &'static [&'static str]) -> Agent {
         nested: None,
         connects: Some(crate::interviewer::model::ports),
         variables,
-        hosts: crate::interviewer::model::hosts,
+        hosts: |argv| {
+            crate::interviewer::model::server_url(argv)
+                .and_then(|url| crate::sandbox::hosts::Host::of_url(&url))
+                .into_iter()
+                .collect()
+        },
     }
 }
 
