@@ -207,3 +207,26 @@ fn without_the_sandbox_every_direct_attempt_arrives() {
         "the DNS-like datagram arrives without the sandbox: {screen}"
     );
 }
+
+/// With Landlock alone (no user namespaces, so no network namespace), the proxy listens on the
+/// host's loopback and Landlock lets the runner connect to its port only: the allowed host is
+/// reached through it, no other TCP port; UDP is open there (the start line says so).
+#[test]
+fn with_landlock_alone_tcp_goes_only_to_the_proxy_and_udp_is_said_open() {
+    assert!(offer().landlock, "needs Landlock");
+    let (target, outside, screen) = run(Variant::LandlockOnly);
+    let mut arrived = outside.arrived();
+    let udp = arrived.iter().any(|a| a.starts_with("udp:"));
+    arrived.retain(|a| !a.starts_with("udp:"));
+    assert_eq!(arrived, ["allowed:SECRET-THROUGH-PROXY"], "{screen}");
+    assert!(udp, "UDP is open with Landlock alone: {screen}");
+    assert!(
+        screen.contains("UDP open"),
+        "the start line says so: {screen}"
+    );
+    let other = Outside::port(&outside.other);
+    assert!(
+        recorded(&target).contains(&format!("127.0.0.1:{other} refused")),
+        "{screen}"
+    );
+}

@@ -94,13 +94,14 @@ impl Support {
             (Some(abi), true) => Some(format!(
                 "Landlock ABI {abi}: signals and abstract sockets not scoped"
             )),
-            (Some(_), false) if self.seccomp => Some(
-                "Landlock and seccomp only: credentials readable, chmod of your files and the CLI's state not protected"
-                    .to_string(),
-            ),
-            (Some(_), false) => {
-                Some("Landlock only: chmod, sockets and the CLI's state not protected".to_string())
-            }
+            (Some(abi), false) if self.seccomp => Some(format!(
+                "Landlock and seccomp only: credentials readable, chmod of your files and the CLI's state not protected, {}",
+                network_open(abi)
+            )),
+            (Some(abi), false) => Some(format!(
+                "Landlock only: chmod, sockets and the CLI's state not protected, {}",
+                network_open(abi)
+            )),
             (None, true) => Some("no Landlock: writes outside the repository not prevented".into()),
             (None, false) => Some("nothing enforced, changes are only detected".into()),
         }
@@ -128,6 +129,19 @@ impl Support {
                 "Landlock ({})",
                 reason.as_deref().unwrap_or("not available")
             )),
+        }
+        match (self.namespaces, self.landlock_abi) {
+            (true, _) => held.push(
+                "the network only through the tool's proxy to the allowed hosts (own network namespace: no UDP, no DNS)"
+                    .into(),
+            ),
+            (false, Some(abi)) if abi >= 4 => {
+                held.push("TCP only to the tool's proxy (Landlock ABI 4)".into());
+                missing.push("a network namespace: UDP is open".into());
+            }
+            (false, _) => missing.push(
+                "a network namespace and Landlock ABI 4: the network is not confined".into(),
+            ),
         }
         if self.namespaces {
             held.push(
@@ -161,6 +175,11 @@ impl Support {
         }
         line
     }
+}
+
+/// What of the network Landlock alone leaves open (ABI 4 filters TCP ports, nothing else).
+fn network_open(abi: i32) -> &'static str {
+    if abi >= 4 { "UDP open" } else { "network open" }
 }
 
 impl Support {
@@ -368,6 +387,14 @@ mod tests {
             "{line}"
         );
         assert!(!s.scoped());
+        // Landlock filters TCP ports, not UDP: the start line says what is open.
+        let short = s.missing_short().unwrap();
+        assert!(short.ends_with(", UDP open"), "{short}");
+        let old = Support {
+            landlock_abi: Some(3),
+            ..s
+        };
+        assert!(old.missing_short().unwrap().ends_with(", network open"));
     }
 
     #[test]
