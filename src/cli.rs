@@ -192,6 +192,11 @@ pub struct RunOptions {
     /// Replay an answers file that was recorded about another subject.
     #[arg(long, requires = "answers")]
     pub any_subject: bool,
+    /// With --answers: write nothing, compare the replayed document with the one at --out (or
+    /// its default place) and exit 7 with a unified diff and the command that refreshes it
+    /// when they differ (as `cargo fmt --check` does).
+    #[arg(long, requires = "answers")]
+    pub check: bool,
     /// In replay, what to do with a question that has no recorded answer.
     #[arg(long, value_enum, default_value_t = Missing::Fail)]
     pub missing: Missing,

@@ -257,9 +257,10 @@ pub fn add_uncovered_skips(done: &mut Done, skipped: &[(String, String)]) {
     }
 }
 
-/// One of the person's answers, for the document: the question, the answer as a reader
-/// understands it (an option's label with its value), and where it came from when an earlier
-/// interview gave it.
+/// One of the person's answers, for the document: the question and the answer as a reader
+/// understands it (an option's label with its value). An answer carried from an earlier
+/// interview reads the same as one given now: the document is a function of the work item, the
+/// repository and the answers, so that a replay of them writes it byte for byte.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GivenAnswer {
     pub topic: String,
@@ -268,53 +269,36 @@ pub struct GivenAnswer {
     pub recorded: String,
     /// The answer as shown: `One VM (vm)`, or the person's text.
     pub shown: String,
-    /// `Answered in an earlier interview: …` for a carried answer; `None` for this one's.
-    pub provenance: Option<String>,
 }
 
 /// Make sure every answer is in the document in the person's own words, whatever the runner
-/// wrote: an entry that cites `qa:<topic>` and quotes the answer keeps it (with where a carried
-/// answer came from added); otherwise the tool adds a declared entry of its own with the
+/// wrote: an entry that cites `qa:<topic>` and quotes the answer keeps it; otherwise the tool adds a declared entry of its own with the
 /// question and the answer. A runner can thus neither drop nor reword an answer (issue 24).
 pub fn add_unquoted_answers(done: &mut Done, answers: &[GivenAnswer]) {
     for a in answers {
         let cite = format!("qa:{}", a.topic);
         let (recorded, shown) = (one_line(&a.recorded), one_line(&a.shown));
-        let quoting = done.entries.iter_mut().find(|e| {
+        let quoted = done.entries.iter().any(|e| {
             let content = one_line(&e.content);
             e.sources.contains(&cite)
                 && e.clarity == Clarity::DeclaredByUser
                 && (content.contains(&shown) || content.contains(&recorded))
         });
-        match quoting {
-            Some(e) => {
-                if let Some(p) = &a.provenance
-                    && !e.content.contains(p.as_str())
-                {
-                    e.content.push('\n');
-                    e.content.push_str(p);
-                }
-            }
-            None => {
-                let question = one_line(&a.question);
-                let title: String = if question.chars().count() > 80 {
-                    question.chars().take(79).chain(['…']).collect()
-                } else {
-                    question.clone()
-                };
-                let mut content = format!("Q: {question}\nA: {shown}");
-                if let Some(p) = &a.provenance {
-                    content.push('\n');
-                    content.push_str(p);
-                }
-                done.entries.push(Entry {
-                    title,
-                    content,
-                    clarity: Clarity::DeclaredByUser,
-                    sources: vec![cite],
-                });
-            }
+        if quoted {
+            continue;
         }
+        let question = one_line(&a.question);
+        let title: String = if question.chars().count() > 80 {
+            question.chars().take(79).chain(['…']).collect()
+        } else {
+            question.clone()
+        };
+        done.entries.push(Entry {
+            title,
+            content: format!("Q: {question}\nA: {shown}"),
+            clarity: Clarity::DeclaredByUser,
+            sources: vec![cite],
+        });
     }
 }
 

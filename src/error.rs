@@ -11,6 +11,8 @@ pub mod code {
     pub const RUNNER_FAILED: i32 = 4;
     pub const MISSING_ANSWER: i32 = 5;
     pub const CIRCUIT_OPEN: i32 = 6;
+    /// `--check`: the replayed document differs from the committed one.
+    pub const CHECK_DIFFERS: i32 = 7;
     pub const INTERRUPTED: i32 = 130;
     /// The reader of standard output went away while a document was printed (the session is
     /// left to resume): 128 + SIGPIPE, as if killed by it. A command that only prints ends 0.

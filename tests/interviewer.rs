@@ -562,7 +562,7 @@ fn topics_beyond_the_first_round_are_asked_in_the_next() {
 }
 
 #[test]
-fn a_re_run_asks_what_the_earlier_document_left_open_first() {
+fn a_re_run_puts_to_the_person_only_what_the_earlier_interview_left_open() {
     let (repo, _) = repo_with(&[], "x\n");
     repo.write("item.md", &fixture_text("intents/vague-export.md"));
     // First interview: the first round answered, the second skipped at its gate.
@@ -582,16 +582,19 @@ fn a_re_run_asks_what_the_earlier_document_left_open_first() {
     assert!(doc.contains("## Open questions"), "{doc}");
     drop(first);
     let earlier = repo.session_ids();
-    // The re-run asks the open ones, never an answered one again. (At a terminal: a replay reads
-    // no earlier document, so that it gives the document its answers give.)
+    // The re-run at a terminal carries the earlier answers into the very questions the
+    // interviewer asks again (the same rounds as a replay: the document is a function of the
+    // item, the repository and the answers) and puts only the open ones to the person.
     let mut pty = Interview::intent(&repo, "7")
         .from("item.md")
         .preset("builtin")
         .yes()
         .out("-")
         .at_terminal();
-    pty.answer("N to skip entirely.", "n");
-    let (code, shown) = pty.finish();
+    let mut shown = pty.expect("Already answered in an earlier interview, not asked again");
+    shown.push_str(&pty.answer("N to skip entirely.", "n"));
+    let (code, rest) = pty.finish();
+    shown.push_str(&rest);
     assert_eq!(code, 0, "{shown}");
     // Two sessions may start in the same second: read the new one by its id.
     let id = repo
@@ -599,39 +602,42 @@ fn a_re_run_asks_what_the_earlier_document_left_open_first() {
         .into_iter()
         .find(|id| !earlier.contains(id))
         .expect("the re-run's session");
-    let transcript = repo.read(&format!(".interview/sessions/{id}/transcript.jsonl"));
-    let receipts: Vec<serde_json::Value> = transcript
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|e| e["event"] == "receipt")
-        .collect();
-    let asked: Vec<String> = receipts
+    let state: serde_json::Value =
+        serde_json::from_str(&repo.read(&format!(".interview/sessions/{id}/state.json"))).unwrap();
+    let rounds = state["rounds"].as_array().unwrap();
+    let carried_round = &rounds[0];
+    let answered: Vec<&str> = carried_round["answers"]
+        .as_array()
+        .unwrap()
         .iter()
-        .filter(|e| e["receipt"]["receipt"] == "ask")
-        .flat_map(|e| {
-            e["receipt"]["questions"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
-        })
-        .map(|q| q["topic"].as_str().unwrap_or_default().to_string())
+        .map(|a| a["question_id"].as_str().unwrap())
         .collect();
-    assert!(!asked.is_empty());
-    for answered in [
-        "vague_tbd",
-        "open_point_1",
-        "acceptance_criteria",
-        "vague_fast",
-        "vague_etc",
-    ] {
-        assert!(
-            !asked.contains(&answered.to_string()),
-            "{answered} asked again: {asked:?}"
-        );
-    }
-    assert!(asked.contains(&"vague_maybe".to_string()), "{asked:?}");
+    assert_eq!(
+        answered,
+        [
+            "vague_tbd",
+            "open_point_1",
+            "acceptance_criteria",
+            "vague_fast",
+            "vague_etc"
+        ],
+        "{state}"
+    );
+    assert_eq!(
+        carried_round["gate_skipped"], false,
+        "no gate for carried answers"
+    );
+    let put: Vec<&str> = rounds[1]["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["topic"].as_str().unwrap())
+        .collect();
+    assert!(put.contains(&"vague_maybe"), "{put:?}");
+    assert!(!put.iter().any(|t| answered.contains(t)), "{put:?}");
+    assert_eq!(rounds[1]["gate_skipped"], true, "{state}");
     assert!(
-        shown.contains("Answered in an earlier interview"),
+        !shown.contains("Answered in an earlier interview"),
         "{shown}"
     );
 }

@@ -238,7 +238,13 @@ fn a_replay_on_a_subject_with_an_unfinished_session_starts_over_unless_told_to_r
 #[test]
 fn a_new_interview_at_a_terminal_on_a_subject_with_an_unfinished_session_asks_first() {
     let repo = TempRepo::new();
-    fail_three_times(&repo);
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .yes()
+        .at_terminal();
+    pty.expect("N to skip entirely.");
+    pty.ctrl_c();
+    assert_eq!(pty.finish().0, 130);
     let mut pty = Interview::of_work_item(&repo)
         .runner("honest.sh")
         .yes()
@@ -247,6 +253,36 @@ fn a_new_interview_at_a_terminal_on_a_subject_with_an_unfinished_session_asks_fi
     pty.answer("Choose A, B or C", "C");
     let (_, screen) = pty.finish();
     assert!(!screen.contains("Where will this service run?"), "{screen}");
+}
+
+/// Issue 37: what a replay (CI) left unfinished is not offered at a terminal, whose run starts
+/// afresh and says so; `interview resume` still continues it from its answers file.
+#[test]
+fn a_replays_leftover_is_not_offered_at_a_terminal_and_said_to_be_one() {
+    let repo = TempRepo::new();
+    fail_three_times(&repo);
+    let leftover = repo.session_ids();
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .yes()
+        .at_terminal();
+    let screen = pty.answer("N to skip entirely.", "n");
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 0, "{screen}{rest}");
+    assert!(!screen.contains("DECISION REQUIRED"), "{screen}");
+    assert!(
+        screen.contains(&format!("Session {} is a replay's leftover", leftover[0])),
+        "{screen}"
+    );
+    Interview::resume(&repo)
+        .arg(&leftover[0])
+        .arg("--ack")
+        .answers(ANSWERS)
+        .runner("honest.sh")
+        .yes()
+        .out("resumed.md")
+        .run()
+        .exits(0);
 }
 
 #[test]

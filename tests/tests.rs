@@ -7,6 +7,7 @@ mod answers;
 mod architecture;
 mod ask;
 mod builtin;
+mod ci_loop;
 mod ci_replay;
 mod config_values;
 #[cfg(target_os = "linux")]

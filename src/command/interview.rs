@@ -128,25 +128,35 @@ fn new_interview(
     session_settings.out = settings.out_for(subject.kind, &subject.id);
     session_settings.clarify_into = clarify_into;
     let replayed = person.replayed();
-    // A re-run at a terminal whose earlier document leaves nothing open asks nothing and
-    // changes nothing (a replay gives the document its answers file gives).
-    if !replayed && session_settings.clarify_into.is_none() {
-        let document = match &session_settings.out {
-            Some(p) if p.as_os_str() == "-" => None,
-            Some(p) => Some(p.clone()),
-            None => Some(PathBuf::from(crate::document::default_out_path(
-                subject.kind,
-                subject.document_name(),
-            ))),
-        };
-        if let Some(said) =
-            document.and_then(|d| crate::session::carried::nothing_open(&repo.worktree, &d))
-        {
-            person.say(&said);
-            prepared.discard();
-            drop(person);
-            return who.finish(Ok(code::DONE));
+    // `--check`: the replay writes its document aside, to compare with the committed one.
+    let check = match run.check {
+        true => {
+            let committed = session_settings.out.clone().unwrap_or_else(|| {
+                PathBuf::from(crate::document::default_out_path(
+                    subject.kind,
+                    subject.document_name(),
+                ))
+            });
+            let made = match session_settings.clarify_into {
+                Some(_) => Err(crate::error::Error::Usage(
+                    "--check writes nothing, and --clarify-into writes a file: use one of them"
+                        .into(),
+                )),
+                None => super::check::Check::new(&repo.worktree, &committed),
+            };
+            match made {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    prepared.discard();
+                    return Err(e);
+                }
+            }
         }
+        false => None,
+    };
+    if let Some(c) = &check {
+        session_settings.out = Some(c.replayed.clone());
+        session_settings.yes = true;
     }
     let prepared = match prepared
         .clone()
@@ -172,6 +182,12 @@ fn new_interview(
         Ok(code::DONE)
     })();
     drop(person);
+    let result = match (result, &check, &run.answers) {
+        (Ok(_), Some(check), Some(answers)) => {
+            check.compare(&super::check::refresh_command(std::env::args()), answers)
+        }
+        (other, _, _) => other,
+    };
     who.finish(result)
 }
 
@@ -202,6 +218,17 @@ fn offer_resume(
     let Some(listed) = history::unfinished_for(&repo.worktree, kind, subject_id) else {
         return Ok(None);
     };
+    // What a replay (CI) left unfinished is not offered at a terminal: its answers come from
+    // its file, and a run at a terminal starts from the item, the repository and the answers
+    // of the last finished interview.
+    if !person.replayed() && listed.state.as_ref().is_ok_and(|s| s.replayed) {
+        person.say(&format!(
+            "Session {} is a replay's leftover (--answers, unfinished): not resumed here, a new \
+             session is started (`interview resume {}` continues it from its answers file).",
+            listed.id, listed.id
+        ));
+        return Ok(None);
+    }
     let status = listed
         .state
         .as_ref()

@@ -3,6 +3,7 @@
 //! typed values; nothing below this layer sees a clap type (docs/architecture.md).
 
 mod answers;
+mod check;
 mod completions;
 mod guard;
 mod interview;

@@ -1,6 +1,7 @@
 //! Answers carried into a re-run: what the person answered in an earlier interview of the same
-//! subject, so that a re-run asks only what is still open and its document keeps every answer,
-//! old and new, in the person's words with where each came from.
+//! subject, so that a re-run asks only what is new or changed. A carried answer answers the
+//! question of this interview as if typed again (recorded in `answers.json` as it was typed, `2`
+//! for an option), so the re-run's document is the one a replay of its answers writes.
 //!
 //! The earlier session's recorded answers are the source; without one (the local tier was
 //! cleaned, or the document came from another clone), the tool's own earlier document is read
@@ -25,9 +26,13 @@ pub fn earlier_answers(
 ) -> Vec<CarriedAnswer> {
     let latest = history::list(worktree).into_iter().rev().find_map(|l| {
         let s = l.state.ok()?;
-        (s.status == Status::Done && s.kind == kind && s.subject_id == subject_id).then_some(s)
+        (s.status == Status::Done && s.kind == kind && s.subject_id == subject_id)
+            .then_some((l.dir, s))
     });
-    if let Some(state) = latest {
+    if let Some((dir, state)) = latest {
+        let typed = crate::ask::ReplayFile::load(&dir.join("answers.json"))
+            .map(|f| f.answers)
+            .unwrap_or_default();
         let from = format!("the interview of {}", when(&state.session));
         let mut out: Vec<CarriedAnswer> = state
             .answered()
@@ -35,7 +40,8 @@ pub fn earlier_answers(
             .map(|(q, a)| CarriedAnswer {
                 topic: q.topic.clone(),
                 question: q.question_text.clone(),
-                answer: shown_answer(q, &a.answer_text),
+                answer: a.answer_text.clone(),
+                typed: typed.get(&q.topic).cloned(),
                 from: from.clone(),
                 session: Some(state.session.clone()),
             })
@@ -55,18 +61,44 @@ pub fn earlier_answers(
         .unwrap_or_default()
 }
 
-/// When the tool's earlier document at `document` leaves nothing open (no open question):
-/// what to tell the person, for a re-run that then asks nothing and changes nothing.
-pub fn nothing_open(worktree: &Path, document: &Path) -> Option<String> {
-    let (_, text) = own_document(worktree, document)?;
-    let open = text.lines().any(|l| l.trim_end() == "## Open questions");
-    (!open).then(|| {
-        format!(
-            "Nothing is open in {}: every question of the earlier interview is answered, so \
-             there is nothing to ask and the document stays as it is.",
-            document.display()
-        )
-    })
+/// What carrying `c` into the question `q` of this interview records: the answer (an option's
+/// value, or the text) and the line recorded as typed (what the person typed, `2` for an
+/// option). `None` when the question changed since (other words, besides the line numbers and
+/// counts it cites, or options that no longer give the same answer): it is asked again.
+pub fn carry(q: &Question, c: &CarriedAnswer) -> Option<(String, String)> {
+    if without_numbers(&q.question_text) != without_numbers(&c.question) {
+        return None;
+    }
+    let options = q.options.iter().flatten();
+    let (value, number) = match options
+        .enumerate()
+        .find(|(_, o)| o.value == c.answer || format!("{} ({})", o.label, o.value) == c.answer)
+    {
+        Some((i, o)) => (o.value.clone(), Some((i + 1).to_string())),
+        None => (c.answer.clone(), None),
+    };
+    let gives = |line: &str| matches!(crate::ask::classify_reply(line, q), crate::ask::Reply::Answer(v) if v == value);
+    [c.typed.clone(), number, Some(value.clone())]
+        .into_iter()
+        .flatten()
+        .find(|line| gives(line))
+        .map(|typed| (value, typed))
+}
+
+/// A question's words without the numbers in them (`Line #`, `src/a.rs:#`), which move with
+/// the code and the item while the question stays the same.
+fn without_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.trim().chars() {
+        if c.is_ascii_digit() {
+            if !out.ends_with('#') {
+                out.push('#');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// An option's value as a reader understands it: `One VM (vm)`; anything else as typed.
@@ -132,6 +164,7 @@ fn from_document(path: &Path, worktree: &Path) -> Vec<CarriedAnswer> {
                     topic: topic.to_string(),
                     question: q.clone(),
                     answer: a.clone(),
+                    typed: None,
                     from: from.clone(),
                     session: None,
                 });
@@ -181,6 +214,61 @@ mod tests {
             when("intent-7-20261130T101500-1a2b3c4d"),
             "2026-11-30 10:15 UTC"
         );
+    }
+
+    fn question(text: &str, options: &[(&str, &str)]) -> Question {
+        serde_json::from_value(serde_json::json!({
+            "topic": "deployment_target",
+            "question_text": text,
+            "severity": 5,
+            "options": options.iter().map(|(l, v)| serde_json::json!({"label": l, "value": v}))
+                .collect::<Vec<_>>(),
+        }))
+        .unwrap()
+    }
+
+    fn earlier(question: &str, answer: &str, typed: Option<&str>) -> CarriedAnswer {
+        CarriedAnswer {
+            topic: "deployment_target".into(),
+            question: question.into(),
+            answer: answer.into(),
+            typed: typed.map(String::from),
+            from: "the interview of 2026-11-30 10:15 UTC".into(),
+            session: None,
+        }
+    }
+
+    const OPTIONS: &[(&str, &str)] = &[("Kubernetes", "k8s"), ("One VM", "vm")];
+
+    #[test]
+    fn an_answer_is_carried_as_typed_into_the_same_question_at_another_line() {
+        let q = question("Line 9 asks: where does it run?", OPTIONS);
+        let c = earlier("Line 7 asks: where does it run?", "vm", Some("2"));
+        assert_eq!(carry(&q, &c), Some(("vm".into(), "2".into())));
+    }
+
+    #[test]
+    fn an_answer_read_back_from_a_document_is_recorded_as_its_option_number() {
+        let q = question("Where does it run?", OPTIONS);
+        let c = earlier("Where does it run?", "One VM (vm)", None);
+        assert_eq!(carry(&q, &c), Some(("vm".into(), "2".into())));
+    }
+
+    #[test]
+    fn a_changed_question_is_asked_again() {
+        let q = question("Where does the export run?", OPTIONS);
+        assert_eq!(
+            carry(&q, &earlier("Where does it run?", "vm", Some("2"))),
+            None
+        );
+        // The options moved: the number typed then picks another answer now, so the value's
+        // number is recorded instead.
+        let moved = question(
+            "Where does it run?",
+            &[("One VM", "vm"), ("Kubernetes", "k8s")],
+        );
+        let c = earlier("Where does it run?", "vm", Some("2"));
+        assert_eq!(carry(&moved, &c), Some(("vm".into(), "1".into())));
     }
 
     #[test]

@@ -155,12 +155,10 @@ impl Session<'_> {
         }
     }
 
-    /// Every answer of the session, in the order asked, then the carried answers no round
-    /// asked again (a runner that knew them from the earlier document).
+    /// Every answer of the session, in the order asked (a carried answer is one of them: it
+    /// answered a question of this interview).
     fn given_answers(&self) -> Vec<document::GivenAnswer> {
-        let carried = |topic: &str| self.state.carried.iter().find(|c| c.topic == topic);
-        let mut out: Vec<document::GivenAnswer> = self
-            .state
+        self.state
             .answered()
             .into_iter()
             .map(|(q, a)| {
@@ -170,26 +168,9 @@ impl Session<'_> {
                     question: q.question_text.clone(),
                     shown: super::carried::shown_answer(q, &recorded),
                     recorded,
-                    provenance: carried(&q.topic)
-                        .filter(|c| c.answer == a.answer_text)
-                        .map(|c| c.provenance()),
                 }
             })
-            .collect();
-        for c in &self.state.carried {
-            if out.iter().any(|g| g.topic == c.topic) {
-                continue;
-            }
-            let recorded = receipt::sanitize_line(&c.answer).0;
-            out.push(document::GivenAnswer {
-                topic: c.topic.clone(),
-                question: receipt::sanitize_line(&c.question).0,
-                shown: recorded.clone(),
-                recorded,
-                provenance: Some(c.provenance()),
-            });
-        }
-        out
+            .collect()
     }
 
     /// Questions asked and not answered (skipped, or never presented): `(topic, question)`.

@@ -36,8 +36,17 @@ pub fn list(worktree: &Path) -> Vec<Listed> {
             Some(Listed { id, dir, state })
         })
         .collect();
-    out.sort_by(|a, b| stamp(&a.id).cmp(&stamp(&b.id)).then(a.id.cmp(&b.id)));
+    // Two sessions begun in the same second are ordered by when each was made (its
+    // `session.json`, written once), not by the random part of their ids.
+    out.sort_by_cached_key(|l| (stamp(&l.id), made(&l.dir), l.id.clone()));
     out
+}
+
+/// When the session at `dir` was made: its `session.json`'s modification time.
+fn made(dir: &Path) -> Option<std::time::SystemTime> {
+    std::fs::symlink_metadata(dir.join("session.json"))
+        .and_then(|m| m.modified())
+        .ok()
 }
 
 /// The `YYYYMMDDTHHMMSS` part of a session id, for ordering.

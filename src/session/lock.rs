@@ -117,13 +117,18 @@ impl WorktreeLock {
                     let gone = holder
                         .pid
                         .is_some_and(|pid| !i32::try_from(pid).is_ok_and(crate::sys::alive));
-                    if gone && start.elapsed() < GONE_HOLDER_WAIT {
+                    // A holder that took the lock an instant ago has not written its name yet.
+                    let unnamed = holder.pid.is_none();
+                    if (gone || unnamed) && start.elapsed() < GONE_HOLDER_WAIT {
                         std::thread::sleep(Duration::from_millis(20));
                         continue;
                     }
+                    let who = match holder.describe() {
+                        d if d.is_empty() => "it is starting and has not named itself yet".into(),
+                        d => d,
+                    };
                     return Err(Error::Busy(format!(
-                        "another interview is running in this worktree ({}); wait for it to end, or stop it",
-                        holder.describe()
+                        "another interview is running in this worktree ({who}); wait for it to end, or stop it"
                     )));
                 }
                 Err(TryLockError::Error(e)) => {
@@ -153,9 +158,11 @@ impl WorktreeLock {
     fn write_holder(&mut self) -> Result<()> {
         let text = self.holder.render();
         let file = &mut self.file;
-        file.set_len(0)
-            .and_then(|_| file.rewind())
+        // Written over the old text, then cut to length: a reader never finds the file empty
+        // once a holder named itself.
+        file.rewind()
             .and_then(|_| file.write_all(text.as_bytes()))
+            .and_then(|_| file.set_len(text.len() as u64))
             .map_err(|e| Error::io(format!("cannot write {}", self.path.display()), e))
     }
 }
@@ -201,6 +208,20 @@ mod tests {
         drop(first);
         assert_eq!(holder(dir.path()), None);
         WorktreeLock::acquire(dir.path(), "intent 43").unwrap();
+    }
+
+    /// Two runs started at the same instant: the one refused while the other has the lock but
+    /// has not written its name yet is never told "()".
+    #[test]
+    fn a_holder_that_has_not_named_itself_yet_is_said_to_be_starting() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = open(&dir.path().join(LOCK_FILE), true).unwrap();
+        FileExt::try_lock(&file).unwrap();
+        let msg = WorktreeLock::acquire(dir.path(), "intent 43")
+            .unwrap_err()
+            .to_string();
+        assert!(!msg.contains("()"), "{msg}");
+        assert!(msg.contains("it is starting"), "{msg}");
     }
 
     #[test]

@@ -133,8 +133,11 @@ impl Prepared {
             clarify_into: settings.clarify_into.clone(),
         }
         .save(&self.dir, durability)?;
-        State::new(self.id.clone(), subject, settings)
-            .save(&self.dir.join("state.json"), durability)?;
+        State {
+            replayed,
+            ..State::new(self.id.clone(), subject, settings)
+        }
+        .save(&self.dir.join("state.json"), durability)?;
         let place = self.tier.sessions().join(&self.id);
         std::fs::rename(&self.dir, &place)
             .map_err(|e| Error::io(format!("cannot create {}", place.display()), e))?;
@@ -235,7 +238,10 @@ impl<'p> Session<'p> {
             prepared.publish(&subject, &settings, replayed)?
         };
         let Prepared { tier, id, dir, .. } = prepared;
-        let state = State::new(id, &subject, &settings);
+        let state = State {
+            replayed,
+            ..State::new(id, &subject, &settings)
+        };
         let transcript = Transcript::open(&dir.join("transcript.jsonl"), replayed)?;
         let session = Session {
             repo,

@@ -76,51 +76,51 @@ impl Session<'_> {
         self.put_questions(turn, open)
     }
 
-    /// Answer the questions an earlier interview answered with those answers (saved like typed
-    /// ones, and said once); returns the questions still open.
+    /// Answer the questions an earlier interview answered, and that are still asked the same,
+    /// with those answers: saved like typed ones (recorded in `answers.json` as they were
+    /// typed), and said once. Returns the questions still open: new, changed, or unanswered.
     fn answer_carried(
         &mut self,
         turn: u32,
         questions: Vec<crate::receipt::Question>,
     ) -> Result<Vec<crate::receipt::Question>> {
-        let (carried, open): (Vec<_>, Vec<_>) = questions
-            .into_iter()
-            .partition(|q| self.state.carried.iter().any(|c| c.topic == q.topic));
-        if carried.is_empty() {
-            return Ok(open);
-        }
+        let mut open = Vec::new();
         let mut lines = Vec::new();
-        for q in &carried {
-            let Some(c) = self
+        for q in questions {
+            let carried = self
                 .state
                 .carried
                 .iter()
                 .find(|c| c.topic == q.topic)
-                .cloned()
-            else {
+                .and_then(|c| super::carried::carry(&q, c));
+            let Some((answer, typed)) = carried else {
+                open.push(q);
                 continue;
             };
             let record = crate::answer::AnswerRecord {
                 question_id: q.topic.clone(),
-                answer_text: c.answer.clone(),
+                answer_text: answer,
                 skipped: false,
                 response_time_ms: 0,
             };
-            if let Err(e) = self.person.carried(&q.topic, &c.answer) {
+            if let Err(e) = self.person.carried(&q.topic, &typed) {
                 return Err(self.ask_error(e));
             }
             self.transcript.record(&TranscriptEvent::Answer {
                 turn,
                 answer: &record,
             })?;
-            if let Some(round) = self.state.rounds.last_mut() {
-                round.answers.push(record);
-            }
             lines.push(format!(
                 "  · {} — {}",
                 receipt::sanitize_line(&q.question_text).0,
-                receipt::sanitize_line(&super::carried::shown_answer(q, &c.answer)).0
+                receipt::sanitize_line(&super::carried::shown_answer(&q, &record.answer_text)).0
             ));
+            if let Some(round) = self.state.rounds.last_mut() {
+                round.answers.push(record);
+            }
+        }
+        if lines.is_empty() {
+            return Ok(open);
         }
         self.save()?;
         self.person.say(&format!(

@@ -108,9 +108,13 @@ pub struct State {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clarifying: Option<Writing>,
     /// Answers an earlier interview of the subject gave, carried into this one (a re-run at a
-    /// terminal): not asked again, and in the document with where they came from.
+    /// terminal): not asked again; where they came from is kept here, not in the document.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub carried: Vec<CarriedAnswer>,
+    /// The answers came from a file (`--answers`): a run at a terminal does not offer such a
+    /// session for resuming, it starts afresh (`interview resume` still continues it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub replayed: bool,
     /// Why the session could not go on (its run failed before any answer, with nothing to
     /// resume): it is not offered for resuming, and `prune` removes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -165,6 +169,7 @@ impl State {
             writing: None,
             clarifying: None,
             carried: Vec::new(),
+            replayed: false,
             closed: None,
         }
     }
@@ -259,19 +264,16 @@ pub struct CarriedAnswer {
     pub topic: String,
     /// The question as it was asked.
     pub question: String,
-    /// The answer as it was recorded (an option's value, or the person's text).
+    /// The answer as it was recorded (an option's value, or the person's text); read back from
+    /// a document, as it reads there (`One VM (vm)`).
     pub answer: String,
+    /// What the person typed for it (`2` for an option), from the earlier session's answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub typed: Option<String>,
     /// Where it came from, for a reader: `the interview of 2026-11-30 10:15 UTC` or
     /// `docs/interviews/intent-7.md as it was on 2026-11-30`.
     pub from: String,
     /// The earlier session's id, when the answer came from one (never shown in a document).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-}
-
-impl CarriedAnswer {
-    /// The line a document and the person read about where the answer came from.
-    pub fn provenance(&self) -> String {
-        format!("Answered in an earlier interview: {}.", self.from)
-    }
 }

@@ -180,11 +180,3 @@ fn shown_answer(q: &Question, answer: &str) -> String {
         .map(|o| format!("{} ({})", o.label, o.value))
         .unwrap_or_else(|| answer.to_string())
 }
-
-/// The title an entry about finding `f` gets in the document.
-pub(super) fn title_of(f: &Finding) -> String {
-    one_line(
-        &topic_title(std::slice::from_ref(f), &f.topic, &f.question),
-        MAX_ENTRY_TITLE_CHARS,
-    )
-}

@@ -234,7 +234,6 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         .iter()
         .any(|l| repo.locked.iter().any(|p| same_package(p, &l.name.text)));
     let class = super::classify::without_package(class, names_package, &item);
-    let (previous_open, previous_answered) = previous(worktree, &f.id);
     Reading {
         facts: f,
         item,
@@ -243,8 +242,6 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         search: found,
         repo,
         worktree,
-        previous_open,
-        previous_answered,
     }
 }
 
@@ -287,53 +284,12 @@ fn looks_defined(name: &Name, h: &Hit) -> bool {
     (keyworded && !is_doc(&h.path)) || declared
 }
 
-/// What an earlier document of this item (at its default place) recorded: the titles of its
-/// open questions, and the topics it holds answers to with the line of each answer.
-fn previous(worktree: &Path, id: &str) -> (Vec<String>, Vec<(String, String, u32)>) {
-    let rel = crate::document::default_out_path(crate::subject::Kind::Intent, id);
-    let Some(text) = super::repo::read_text(worktree, &rel) else {
-        return (Vec::new(), Vec::new());
-    };
-    let mut open = Vec::new();
-    let mut answered = Vec::new();
-    let mut group = "";
-    let mut entry_line = 0;
-    for (i, line) in text.lines().enumerate() {
-        let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        if let Some(h) = line.strip_prefix("## ") {
-            group = if h.trim() == "Open questions" {
-                "open"
-            } else {
-                "other"
-            };
-        } else if let Some(title) = line.strip_prefix("### ") {
-            entry_line = n;
-            if group == "open" {
-                open.push(title.replace('\\', "").trim().to_string());
-            }
-        } else if let Some(rest) = line.strip_prefix("Sources: ") {
-            for part in rest.split(", ") {
-                if let Some(topic) = part
-                    .strip_prefix("answer to `")
-                    .and_then(|t| t.strip_suffix('`'))
-                {
-                    answered.push((topic.to_string(), rel.clone(), entry_line));
-                }
-            }
-        }
-    }
-    (open, answered)
-}
-
 /// The analysis the decision of a turn needs.
 pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
     let f = facts(ctx);
+    // No earlier document is read: the document is a function of the item, the repository
+    // and the answers, at a terminal as in a replay (the session carries earlier answers).
     let mut r = read(&f, worktree);
-    // A replay must give the document its answers give, whatever an earlier run committed.
-    if ctx.replayed {
-        r.previous_open.clear();
-        r.previous_answered.clear();
-    }
     // The kind, when the person was asked it: their answer decides the questions.
     let answered_kind = ctx
         .rounds
@@ -355,12 +311,6 @@ pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
     };
     let mut findings: Vec<Finding> = kind_question.into_iter().collect();
     findings.extend(questions::findings(&r));
-    // Answered in an earlier interview: not asked again (the answer is carried as an entry).
-    findings.retain(|x| !r.previous_answered.iter().any(|(t, _, _)| *t == x.topic));
-    for x in &mut findings {
-        let title = super::document::title_of(x);
-        x.carried = r.previous_open.contains(&title);
-    }
     let (facts, tally) = fact_entries(&r);
     let (title, lead) = title_and_lead(&r, tally);
     Analysis {

@@ -1,6 +1,6 @@
 //! The intent document's own entries: what the repository shows about the names a work item
-//! uses (`confirmed` with `path:line`), what the interviewer inferred, earlier answers carried,
-//! and the title, lead and "not checked" line of its summary (see `docs/interviews.md`).
+//! uses (`confirmed` with `path:line`), what the interviewer inferred, and the title, lead and
+//! "not checked" line of its summary (see `docs/interviews.md`).
 
 use crate::protocol::limits::{MAX_CONTENT_CHARS, MAX_ENTRY_TITLE_CHARS};
 use crate::receipt::{Clarity, Entry};
@@ -28,7 +28,7 @@ pub(super) struct Tally {
 const MAX_FOUND_LISTED: usize = 8;
 
 /// The entries of what the repository shows: each name found, with its lines, is confirmed;
-/// names not found and the kind of item are inferred; earlier answers are carried.
+/// names not found and the kind of item are inferred.
 pub(super) fn fact_entries(r: &Reading) -> (Vec<Entry>, Tally) {
     let mut out = Vec::new();
     let mut tally = Tally {
@@ -78,16 +78,6 @@ pub(super) fn fact_entries(r: &Reading) -> (Vec<Entry>, Tally) {
             Clarity::Inferred,
             Vec::new(),
         ));
-    }
-    for (topic, path, line) in &r.previous_answered {
-        if line_exists(r.worktree, path, *line) {
-            out.push(entry(
-                &format!("Answered in an earlier interview: {topic}"),
-                format!("The earlier document records the person's answer at {path}:{line}."),
-                Clarity::Inferred,
-                vec![format!("{path}:{line}")],
-            ));
-        }
     }
     (out, tally)
 }

@@ -170,9 +170,6 @@ struct Finding {
     recommended: Option<String>,
     /// The document's title for the topic, when the question itself reads worse.
     title: Option<String>,
-    /// Asked before later topics of the same severity and above more severe new ones: the
-    /// topic was left open by an earlier interview.
-    carried: bool,
     /// A closing question: always asked, after the others of its round.
     closing: bool,
     /// Asked alone in its round: the other questions depend on its answer.
@@ -188,7 +185,6 @@ impl Finding {
             options: Vec::new(),
             recommended: None,
             title: None,
-            carried: false,
             closing: false,
             alone: false,
         }
@@ -263,8 +259,7 @@ impl Finding {
     }
 }
 
-/// The findings not asked before, at most five: topics an earlier interview left open first,
-/// then the most severe; ties keep the order of discovery. Closing questions keep their places
+/// The findings not asked before, at most five: the most severe first; ties keep the order of discovery. Closing questions keep their places
 /// at the end of the round.
 fn rank(findings: &[Finding], asked: &[&str]) -> Vec<Question> {
     let mut fresh: Vec<(usize, &Finding)> = findings
@@ -272,12 +267,7 @@ fn rank(findings: &[Finding], asked: &[&str]) -> Vec<Question> {
         .enumerate()
         .filter(|(_, f)| !asked.contains(&f.topic.as_str()))
         .collect();
-    fresh.sort_by(|(ia, a), (ib, b)| {
-        b.carried
-            .cmp(&a.carried)
-            .then(b.severity.cmp(&a.severity))
-            .then(ia.cmp(ib))
-    });
+    fresh.sort_by(|(ia, a), (ib, b)| b.severity.cmp(&a.severity).then(ia.cmp(ib)));
     let mut seen = Vec::new();
     fresh.retain(|(_, f)| {
         let new = !seen.contains(&f.topic);

@@ -44,10 +44,6 @@ pub(super) struct Reading<'a> {
     pub search: Search,
     pub repo: RepoFacts,
     pub worktree: &'a Path,
-    /// Topics an earlier interview of this item left open, and those it answered (with the
-    /// line of the earlier document that records the answer).
-    pub previous_open: Vec<String>,
-    pub previous_answered: Vec<(String, String, u32)>,
 }
 
 /// A name from the item with what the repository holds of it.
