@@ -69,4 +69,5 @@ mod subject;
 mod terminal;
 mod tier_files;
 mod turn_loop;
+mod unfixable;
 mod widths;

@@ -9,10 +9,12 @@
 use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::process::{Input, Output, Sink, Spawn, Stream};
 use crate::receipt::sanitize;
+use crate::runner::presets::Unfixable;
 
 pub use crate::process::{Ending, end_orphan};
 
@@ -49,6 +51,9 @@ pub struct Invocation {
     /// Read the agent's activity from the events the runner streams on stdout, for the progress
     /// line (not with `verbose`, which shows the output itself).
     pub activity: Option<Activity>,
+    /// Recognise, in each line the runner prints on stdout, a failure a retry cannot fix: the
+    /// runner is stopped at once (a CLI waiting for a network or a login that will not come).
+    pub unfixable: Option<crate::runner::presets::Recognise>,
 }
 
 /// What the progress line is told of a streaming runner's work.
@@ -82,6 +87,8 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// What its network connected to through the sandbox's proxy, and what it refused.
     pub connections: Vec<crate::sandbox::proxy::Connection>,
+    /// The failure a retry cannot fix it printed on stdout, for which it was stopped.
+    pub unfixable: Option<crate::runner::presets::Unfixable>,
 }
 
 /// Where a streaming runner's activity is told, in a few words ("reading src/export.rs"): the
@@ -122,11 +129,18 @@ pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
         .as_ref()
         .filter(|s| s.disk_mib > 0)
         .map(|s| s.disk_mib.saturating_mul(1024 * 1024));
-    if let Some(cap) = cap {
+    // A failure a retry cannot fix, as soon as the runner prints it: it is stopped like a
+    // runner over its cap.
+    let unfixable: Arc<Mutex<Option<Unfixable>>> = Arc::default();
+    if cap.is_some() || inv.unfixable.is_some() {
         let dirs = inv.writable.clone();
+        let seen = unfixable.clone();
         spawn = spawn.limit(
             Duration::from_millis(250),
-            Box::new(move || crate::sandbox::leftovers::over_cap(&dirs, cap)),
+            Box::new(move || {
+                seen.lock().is_ok_and(|s| s.is_some())
+                    || cap.is_some_and(|cap| crate::sandbox::leftovers::over_cap(&dirs, cap))
+            }),
         );
     }
     let mut proxy = None;
@@ -137,12 +151,24 @@ pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
         proxy = prepared.proxy();
         spawn = spawn.confine(std::sync::Arc::new(prepared));
     }
-    if let Some(activity) = inv.activity.clone().filter(|_| !inv.verbose) {
+    let activity = inv.activity.clone().filter(|_| !inv.verbose);
+    if activity.is_some() || inv.unfixable.is_some() {
+        let recognise = inv.unfixable;
+        let seen = unfixable.clone();
         spawn = spawn.observe_lines(
             Stream::Stdout,
             Box::new(move |line: &[u8]| {
-                if let Some(words) =
-                    crate::runner::presets::activity_words(activity.events, line, &activity.root)
+                if let (Some(recognise), Ok(mut seen)) = (recognise, seen.lock())
+                    && seen.is_none()
+                {
+                    *seen = recognise(String::from_utf8_lossy(line).trim());
+                }
+                if let Some(activity) = &activity
+                    && let Some(words) = crate::runner::presets::activity_words(
+                        activity.events,
+                        line,
+                        &activity.root,
+                    )
                 {
                     report(&words);
                 }
@@ -152,7 +178,9 @@ pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
     let mut finished = spawn.run_into(CappedLog::create(inv)?);
     // The runner and all it started are gone: what is still open through the proxy is ended.
     let connections = proxy.map(|p| p.stop()).unwrap_or_default();
+    let unfixable = unfixable.lock().ok().and_then(|mut s| s.take());
     if let (Some(cap), Ok(f)) = (cap, finished.as_mut())
+        && unfixable.is_none()
         && (f.ending == Ending::OverLimit
             || crate::sandbox::leftovers::over_cap(&inv.writable, cap))
     {
@@ -181,6 +209,7 @@ pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
         log_truncated: log.truncated,
         elapsed: finished.elapsed,
         connections,
+        unfixable,
     })
 }
 

@@ -48,6 +48,11 @@ impl RunnerSpec {
         self.preset_entry().and_then(|p| p.events)
     }
 
+    /// How this runner's CLI says a failure a retry cannot fix, when it is a preset.
+    pub(crate) fn unfixable(&self) -> Option<presets::Recognise> {
+        self.preset_entry().map(|p| p.unfixable)
+    }
+
     /// How this runner's receipts are written.
     pub(crate) fn form(&self) -> crate::receipt::Form {
         match self.preset_entry().and_then(|p| p.wire) {

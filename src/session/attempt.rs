@@ -332,23 +332,38 @@ impl Session<'_> {
                 events,
                 root: self.repo.worktree.clone(),
             }),
+            unfixable: spec.unfixable(),
         };
         Ok((invocation, scratch))
     }
 
     /// A runner that did not end cleanly failed its turn, whatever it wrote; what it said about
-    /// it (a preset's error, or its last line) goes with the reason.
+    /// it (a preset's error, or its last line) goes with the reason, and a failure a retry
+    /// cannot fix that its CLI said (while it ran, or in its log) with the failure.
     fn judge_ending(&self, outcome: &dispatch::Outcome, files: &TurnFiles) -> Option<TurnFailure> {
+        if matches!(outcome.ending, Ending::Exited(0) | Ending::Interrupted) {
+            return None;
+        }
+        // The runner could have put a link or a FIFO in the log's place: neither is read.
+        let mut full = Vec::new();
+        if let Ok(log) = crate::input::open_regular(&files.log, crate::input::Links::Refuse) {
+            use std::io::Read;
+            let _ = log.take(limits::RUNNER_LOG_BYTES).read_to_end(&mut full);
+        }
+        let preset = self.settings.runner.preset.as_deref();
+        let unfixable = outcome
+            .unfixable
+            .clone()
+            .or_else(|| crate::runner::presets::unfixable(preset, &String::from_utf8_lossy(&full)));
+        if let Some(said) = unfixable.as_ref().filter(|_| outcome.unfixable.is_some()) {
+            // Stopped by the tool as soon as it said it.
+            let reason = format!("the runner was stopped when it said: {}", said.said);
+            return Some(TurnFailure::dispatch(reason).unfixable(unfixable));
+        }
         let said = || {
             // A preset's CLI says why in its JSON, somewhere in the log; a runner of one's own
             // says it last on stderr (the log interleaves stdout, so its last line is chance).
-            // The runner could have put a link or a FIFO in the log's place: neither is read.
-            let mut full = Vec::new();
-            if let Ok(log) = crate::input::open_regular(&files.log, crate::input::Links::Refuse) {
-                use std::io::Read;
-                let _ = log.take(limits::RUNNER_LOG_BYTES).read_to_end(&mut full);
-            }
-            let log = match self.settings.runner.preset {
+            let log = match preset {
                 Some(_) => full,
                 None => {
                     // An agent CLI run as a command of one's own still says why in its JSON.
@@ -361,7 +376,7 @@ impl Session<'_> {
                 }
             };
             crate::runner::presets::said_on_failure(
-                self.settings.runner.preset.as_deref(),
+                preset,
                 &String::from_utf8_lossy(&outcome.stdout),
                 &String::from_utf8_lossy(&log),
             )
@@ -390,7 +405,7 @@ impl Session<'_> {
                 self.settings.turn_timeout.as_secs()
             ),
         };
-        Some(TurnFailure::dispatch(reason))
+        Some(TurnFailure::dispatch(reason).unfixable(unfixable))
     }
 
     /// Read, sanitise and check the receipt, against everything asked and answered so far.
@@ -568,6 +583,8 @@ pub(super) struct TurnFailure {
     reason: String,
     /// The last lines of the runner's standard error (sanitised).
     pub(super) stderr: Vec<String>,
+    /// What its CLI said of a failure a retry cannot fix, and what fixes it.
+    pub(super) unfixable: Option<crate::runner::presets::Unfixable>,
 }
 
 impl TurnFailure {
@@ -576,13 +593,18 @@ impl TurnFailure {
             sub_step: SubStep::Dispatch,
             reason,
             stderr: Vec::new(),
+            unfixable: None,
         }
+    }
+    fn unfixable(self, unfixable: Option<crate::runner::presets::Unfixable>) -> Self {
+        TurnFailure { unfixable, ..self }
     }
     fn receipt(reason: String) -> Self {
         TurnFailure {
             sub_step: SubStep::Receipt,
             reason,
             stderr: Vec::new(),
+            unfixable: None,
         }
     }
     pub(super) fn reason(&self) -> String {

@@ -76,8 +76,9 @@ pub fn times(n: u32) -> String {
     }
 }
 
-/// The retries are used up (or a retry cannot help: `permanent` says why): how often and how
-/// it failed, where the log is, what it last said.
+/// The retries are used up (or a retry cannot help: `permanent` says why, `fix` what fixes
+/// it): how often and how it failed, where the log is, what it last said.
+#[allow(clippy::too_many_arguments)]
 pub fn exhausted(
     turn: u32,
     attempts: u32,
@@ -86,6 +87,7 @@ pub fn exhausted(
     log: &Path,
     stderr: &[String],
     permanent: Option<&str>,
+    fix: Option<&str>,
 ) -> String {
     let reason = crate::receipt::sanitize(reason).0;
     let head = if all_the_same && attempts > 1 {
@@ -100,6 +102,10 @@ pub fn exhausted(
     let why = permanent
         .map(|w| format!("\n  not retried: {w}, which a retry cannot fix"))
         .unwrap_or_default();
+    let why = match fix {
+        Some(fix) => format!("{why}\n  to fix it: {fix}"),
+        None => why,
+    };
     format!(
         "{head}{why}\n  its log: {}{}",
         crate::receipt::sanitize_line(&log.display().to_string()).0,
@@ -242,13 +248,14 @@ mod tests {
             Path::new(".interview/sessions/s/turns/001/runner.log"),
             &[],
             None,
+            None,
         );
         assert_eq!(
             text,
             "the runner failed 4 times the same way at turn 1: the runner exited with status 2\n  \
              its log: .interview/sessions/s/turns/001/runner.log"
         );
-        let text = exhausted(1, 4, false, "r", Path::new("l"), &[], None);
+        let text = exhausted(1, 4, false, "r", Path::new("l"), &[], None, None);
         assert!(text.starts_with("the runner failed 4 times in a row at turn 1; last failure: r"));
     }
 
@@ -294,6 +301,7 @@ mod tests {
             Path::new("l"),
             &[],
             Some("the connection was refused"),
+            None,
         );
         assert!(text.starts_with("the runner failed 1 time at turn 1: r\n  not retried: the connection was refused, which a retry cannot fix"), "{text}");
     }

@@ -32,13 +32,22 @@ impl Options for AfterExhausted {
 }
 
 /// The `runner_failed` decision put to the person when the retries are used up, or at once
-/// when a retry cannot help (`permanent` says why). The failure itself was said just before,
-/// once: the title only counts (the letters keep their meaning in recorded answers files).
-fn runner_failed_decision(attempts: u32, turn: u32, permanent: Option<&str>) -> Decision {
+/// when a retry cannot help (`permanent` says why, `fix` what fixes it). The failure itself was
+/// said just before, once: the title only counts (the letters keep their meaning in recorded
+/// answers files).
+fn runner_failed_decision(
+    attempts: u32,
+    turn: u32,
+    permanent: Option<&str>,
+    fix: Option<&str>,
+) -> Decision {
     let (recommended, reason) = match permanent {
         Some(why) => (
             AfterExhausted::Stop.index(),
-            format!("{why}: a retry cannot fix that; fix it, then resume"),
+            format!(
+                "{why}: a retry cannot fix that; {}, then resume",
+                fix.unwrap_or("fix it")
+            ),
         ),
         None => (
             AfterExhausted::Retry.index(),
@@ -113,8 +122,14 @@ impl Session<'_> {
             let same = previous_failure.as_deref() == Some(reason.as_str());
             all_the_same &= previous_failure.is_none() || same;
             let attempts = self.state.retry_count + 1;
-            // A failure a retry cannot fix goes to the person (or ends a replay) at once.
-            let permanent = failure::not_fixable_by_retry(&reason, &failure.stderr);
+            // A failure a retry cannot fix goes to the person (or ends a replay) at once: the
+            // preset's CLI said it, or it is one any runner says alike.
+            let unfixable = failure.unfixable.clone();
+            let permanent = unfixable
+                .as_ref()
+                .map(|u| u.what)
+                .or_else(|| failure::not_fixable_by_retry(&reason, &failure.stderr));
+            let fix = unfixable.as_ref().map(|u| u.fix);
             if permanent.is_some() || self.state.retry_count >= self.settings.retries {
                 let log = self.turn_dir(turn).join(crate::protocol::files::RUNNER_LOG);
                 let summary = failure::exhausted(
@@ -125,9 +140,10 @@ impl Session<'_> {
                     Path::new(&self.shown(&log)),
                     &failure.stderr,
                     permanent,
+                    fix,
                 );
                 let after =
-                    self.retries_exhausted(turn, attempts, &failure, &summary, permanent)?;
+                    self.retries_exhausted(turn, attempts, &failure, &summary, permanent, fix)?;
                 let session = &self.state.session;
                 let message = match after {
                     AfterExhausted::Retry => {
@@ -182,6 +198,7 @@ impl Session<'_> {
         failure: &TurnFailure,
         summary: &str,
         permanent: Option<&str>,
+        fix: Option<&str>,
     ) -> Result<AfterExhausted> {
         let blocker = exhausted_blocker(&self.state.runner, attempts, turn, failure, permanent);
         let session = self.state.session.clone();
@@ -200,7 +217,7 @@ impl Session<'_> {
             return Ok(AfterExhausted::Stop);
         }
         self.person.say(&upper_first(summary));
-        let after = self.decide(&runner_failed_decision(attempts, turn, permanent))?;
+        let after = self.decide(&runner_failed_decision(attempts, turn, permanent, fix))?;
         self.record(|s| match after {
             AfterExhausted::Retry => {
                 s.status = Status::InProgress;

@@ -2,7 +2,7 @@
 //! files the subject's facts name given read-only; it prints its receipt as plain text.
 //! Everything that is aider's own is here.
 
-use super::{Preset, Usage};
+use super::{Preset, Unfixable, Usage, unfixable_as};
 use crate::sandbox::Agent;
 
 pub(super) const PRESET: Preset = Preset {
@@ -64,6 +64,7 @@ pub(super) const PRESET: Preset = Preset {
         variables: VARIABLES,
         hosts,
     },
+    unfixable,
 };
 
 /// Where aider connects: the providers of its keys above; and the host of each base-URL
@@ -94,6 +95,28 @@ fn hosts(_argv: &[String]) -> Vec<crate::sandbox::hosts::Host> {
         |v| std::env::var(v).ok(),
     ));
     allowed
+}
+
+/// Its failures a retry cannot fix: no key (it then offers to log in to OpenRouter in a
+/// browser and waits five minutes for it), and its own usage error (`aider: error: …`).
+fn unfixable(line: &str) -> Option<Unfixable> {
+    if line.starts_with("No LLM model was specified and no API keys were provided") {
+        return unfixable_as(
+            line,
+            "aider has no API key",
+            "set your provider's key variable (`export ANTHROPIC_API_KEY=…`, OPENAI_API_KEY, \
+             GEMINI_API_KEY, …; another one: `runner_env` in .interview/config.toml)",
+        );
+    }
+    line.starts_with("aider: error:")
+        .then(|| {
+            unfixable_as(
+                line,
+                "aider refused its arguments",
+                "check the arguments after `--` against `aider --help`",
+            )
+        })
+        .flatten()
 }
 
 /// What aider reads of the environment: its own options (`AIDER_*`), and the keys and base URLs

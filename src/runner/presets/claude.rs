@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::activity::{target, tool_activity};
 use super::envelope::{excerpt, last_event, last_object, only_envelope, within_limit};
-use super::{Preset, Usage};
+use super::{Preset, Unfixable, Usage, unfixable_as};
 use crate::protocol::wire::Family;
 use crate::receipt::{ReceiptError, json_kind};
 use crate::sandbox::hosts::Host;
@@ -66,6 +66,7 @@ pub(super) const PRESET: Preset = Preset {
         variables: VARIABLES,
         hosts,
     },
+    unfixable,
 };
 
 /// Where Claude Code connects: its API, its login and token refresh (`console.anthropic.com`,
@@ -84,6 +85,54 @@ fn hosts(_argv: &[String]) -> Vec<Host> {
         |v| std::env::var(v).ok(),
     ));
     hosts
+}
+
+/// Its failures a retry cannot fix: not logged in (its `authentication_failed` message, or a
+/// result that says so), and its own usage error (`error: unknown option '--x'` on stderr).
+fn unfixable(line: &str) -> Option<Unfixable> {
+    if let Some(text) = line.strip_prefix("error: ") {
+        let usage = [
+            "unknown option",
+            "option '",
+            "too many arguments",
+            "missing required",
+        ];
+        return usage
+            .iter()
+            .any(|u| text.starts_with(u))
+            .then(|| {
+                unfixable_as(
+                    line,
+                    "Claude Code refused its arguments",
+                    "check the arguments after `--` against `claude --help`",
+                )
+            })
+            .flatten();
+    }
+    let event: Value = serde_json::from_str(line).ok()?;
+    let text_at = |pointer: &str| event.pointer(pointer).and_then(Value::as_str);
+    let failed_login = text_at("/error") == Some("authentication_failed");
+    let said = match (failed_login, event.get("is_error").and_then(Value::as_bool)) {
+        (true, _) => text_at("/message/content/0/text").unwrap_or("authentication_failed"),
+        (false, Some(true)) => text_at("/result")?,
+        _ => return None,
+    };
+    let lower = said.to_lowercase();
+    let login = [
+        "not logged in",
+        "invalid api key",
+        "/login",
+        "oauth token has expired",
+    ];
+    (failed_login || login.iter().any(|l| lower.contains(l)))
+        .then(|| {
+            unfixable_as(
+                said,
+                "Claude Code is not logged in",
+                "run `claude /login` (or set ANTHROPIC_API_KEY)",
+            )
+        })
+        .flatten()
 }
 
 /// What Claude Code reads of the environment: its key or token, base URL, models and
@@ -245,6 +294,9 @@ enum ClaudeEvent {
     },
     Assistant {
         message: ClaudeMessage,
+        /// Set on a message the CLI made up from an error (`authentication_failed`, …).
+        #[serde(default)]
+        error: Option<String>,
     },
     #[serde(other)]
     Other,
@@ -261,7 +313,10 @@ struct ClaudeMessage {
 enum ClaudeBlock {
     Thinking {},
     RedactedThinking {},
-    Text {},
+    Text {
+        #[serde(default)]
+        text: String,
+    },
     ToolUse {
         name: String,
         #[serde(default)]
@@ -276,10 +331,21 @@ pub(super) fn activity(line: &str, root: &Path) -> Option<String> {
     match serde_json::from_str(line).ok()? {
         ClaudeEvent::System { subtype } if subtype == "thinking_tokens" => Some("thinking".into()),
         ClaudeEvent::System { .. } | ClaudeEvent::Other => None,
+        // An error is said as one, in its words, not as text the model writes.
+        ClaudeEvent::Assistant {
+            error: Some(error),
+            message,
+        } => {
+            let text = message.content.into_iter().find_map(|b| match b {
+                ClaudeBlock::Text { text } if !text.trim().is_empty() => Some(text),
+                _ => None,
+            });
+            Some(format!("error: {}", text.unwrap_or(error)))
+        }
         // The last block says what it does now.
-        ClaudeEvent::Assistant { message } => match message.content.last()? {
+        ClaudeEvent::Assistant { message, .. } => match message.content.last()? {
             ClaudeBlock::Thinking {} | ClaudeBlock::RedactedThinking {} => Some("thinking".into()),
-            ClaudeBlock::Text {} => Some("writing".into()),
+            ClaudeBlock::Text { .. } => Some("writing".into()),
             ClaudeBlock::ToolUse { name, input } => {
                 Some(tool_activity(name, target(input, root).as_deref()))
             }

@@ -34,7 +34,7 @@ use serde_json::Value;
 
 use super::activity::tool_activity;
 use super::envelope::{excerpt, within_limit};
-use super::{Preset, Usage};
+use super::{Preset, Unfixable, Usage, unfixable_as};
 use crate::protocol::wire::Family;
 use crate::receipt::ReceiptError;
 use crate::sandbox::agent::jwt_claims;
@@ -92,6 +92,7 @@ pub(super) const PRESET: Preset = Preset {
         variables: VARIABLES,
         hosts,
     },
+    unfixable,
 };
 
 /// Where Codex connects: the OpenAI API, ChatGPT's (a ChatGPT login's endpoint) and its login
@@ -126,6 +127,48 @@ fn hosts(_argv: &[String]) -> Vec<Host> {
         urls(config, &mut allowed);
     }
     allowed
+}
+
+/// Its failures a retry cannot fix: waiting for a network that is not there (its `error`
+/// event, which it repeats until the turn times out), no state directory (`~/.codex` is made by
+/// `codex login`; inside the sandbox it cannot be made), and its own usage error.
+fn unfixable(line: &str) -> Option<Unfixable> {
+    if let Ok(Value::Object(event)) = serde_json::from_str::<Value>(line) {
+        let message = event.get("message").and_then(Value::as_str)?;
+        return (event.get("type").and_then(Value::as_str) == Some("error")
+            && message.contains("waiting for network"))
+        .then(|| {
+            unfixable_as(
+                message,
+                "Codex cannot reach its server (no network)",
+                "connect this machine to the network (and leave `--network` at auto)",
+            )
+        })
+        .flatten();
+    }
+    if line.starts_with("Error:") && line.contains("Read-only file system") {
+        return unfixable_as(
+            line,
+            "Codex has no state directory (~/.codex, or $CODEX_HOME): it was never logged in here",
+            "run `codex login`",
+        );
+    }
+    let usage = [
+        "error: unexpected argument",
+        "error: invalid value",
+        "error: the argument",
+    ];
+    usage
+        .iter()
+        .any(|u| line.starts_with(u))
+        .then(|| {
+            unfixable_as(
+                line,
+                "Codex refused its arguments",
+                "check the arguments after `--` against `codex exec --help`",
+            )
+        })
+        .flatten()
 }
 
 /// `auth.json`: `{OPENAI_API_KEY, tokens: {id_token, access_token, refresh_token, account_id},
@@ -297,6 +340,12 @@ enum CodexEvent {
     ItemUpdated { item: CodexItem },
     #[serde(rename = "item.completed")]
     ItemCompleted { item: CodexItem },
+    /// Often a retry of its own ("Reconnecting... 2/5 (…)").
+    #[serde(rename = "error")]
+    Error {
+        #[serde(default)]
+        message: String,
+    },
     #[serde(other)]
     Other,
 }
@@ -339,6 +388,7 @@ struct CodexChange {
 pub(super) fn activity(line: &str, _root: &Path) -> Option<String> {
     let (item, started) = match serde_json::from_str(line).ok()? {
         CodexEvent::TurnStarted => return Some("thinking".into()),
+        CodexEvent::Error { message } => return Some(format!("error: {message}")),
         CodexEvent::ItemStarted { item } | CodexEvent::ItemUpdated { item } => (item, true),
         CodexEvent::ItemCompleted { item } => (item, false),
         CodexEvent::Other => return None,

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::activity::{target, tool_activity};
 use super::envelope::{excerpt, last_object, only_envelope, within_limit};
-use super::{Preset, Usage};
+use super::{Preset, Unfixable, Usage, unfixable_as};
 use crate::receipt::{ReceiptError, json_kind};
 use crate::sandbox::agent::jwt_claims;
 use crate::sandbox::hosts::Host;
@@ -83,6 +83,7 @@ pub(super) const PRESET: Preset = Preset {
         variables: VARIABLES,
         hosts,
     },
+    unfixable,
 };
 
 /// Where Gemini CLI connects: the Gemini API, Code Assist (its Google login's endpoint) and
@@ -118,6 +119,34 @@ fn hosts(_argv: &[String]) -> Vec<Host> {
             .flatten()
     }));
     allowed
+}
+
+/// Its failures a retry cannot fix: no way to sign in chosen (it exits 41 saying so), and its
+/// own usage error (`Unknown arguments: …`, before its whole help).
+fn unfixable(line: &str) -> Option<Unfixable> {
+    if line.starts_with("Please set an Auth method") {
+        return unfixable_as(
+            line,
+            "Gemini CLI is not signed in",
+            "run `gemini` once and choose how to sign in (or set GEMINI_API_KEY)",
+        );
+    }
+    let usage = [
+        "Unknown argument",
+        "Not enough arguments",
+        "Invalid values:",
+    ];
+    usage
+        .iter()
+        .any(|u| line.starts_with(u))
+        .then(|| {
+            unfixable_as(
+                line,
+                "Gemini CLI refused its arguments",
+                "check the arguments after `--` against `gemini --help`",
+            )
+        })
+        .flatten()
 }
 
 /// `oauth_creds.json`, Google's OAuth tokens: `{access_token, refresh_token, scope, token_type,
@@ -279,6 +308,17 @@ enum GeminiEvent {
         #[serde(default)]
         role: String,
     },
+    Error {
+        #[serde(default)]
+        message: String,
+    },
+    /// The end of the turn: `status` is `success`, or `error` with its `error`.
+    Result {
+        #[serde(default)]
+        status: String,
+        #[serde(default)]
+        error: Value,
+    },
     ToolUse {
         tool_name: String,
         #[serde(default)]
@@ -292,6 +332,14 @@ enum GeminiEvent {
 pub(super) fn activity(line: &str, root: &Path) -> Option<String> {
     match serde_json::from_str(line).ok()? {
         GeminiEvent::Message { role } if role == "assistant" => Some("writing".into()),
+        GeminiEvent::Error { message } => Some(format!("error: {message}")),
+        GeminiEvent::Result { status, error } if status != "success" => Some(format!(
+            "error: {}",
+            error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or(&status)
+        )),
         GeminiEvent::ToolUse {
             tool_name,
             parameters,

@@ -70,6 +70,40 @@ pub(crate) struct Preset {
     pub reads_files: bool,
     /// What the sandbox must know of the CLI: its state, its credentials, its own sandbox.
     pub agent: Agent,
+    /// Recognises, in one line the CLI printed, a failure a retry cannot fix (not logged in,
+    /// no key, its own usage error, no state directory, no network).
+    pub(crate) unfixable: Recognise,
+}
+
+/// A failure a retry cannot fix, as a CLI said it: its own words, what is wrong, and the
+/// command that fixes it (docs/runners.md, "Failures a retry cannot fix").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Unfixable {
+    /// The CLI's own words (sanitised, shortened).
+    pub said: String,
+    /// What is wrong, in a few words: "Claude Code is not logged in".
+    pub what: &'static str,
+    /// What fixes it: "run `claude /login`".
+    pub fix: &'static str,
+}
+
+/// Recognises a failure a retry cannot fix in one line a CLI printed (on stdout or stderr).
+pub(crate) type Recognise = fn(&str) -> Option<Unfixable>;
+
+/// The first failure a retry cannot fix that `preset`'s CLI said in `text` (`None` without a
+/// preset, or when it said none).
+pub(crate) fn unfixable(preset: Option<&str>, text: &str) -> Option<Unfixable> {
+    let recognise = self::preset(preset?)?.unfixable;
+    text.lines().find_map(|line| recognise(line.trim()))
+}
+
+/// The failure `what`, fixed by `fix`, in the CLI's words `said`.
+fn unfixable_as(said: &str, what: &'static str, fix: &'static str) -> Option<Unfixable> {
+    Some(Unfixable {
+        said: envelope::excerpt(said),
+        what,
+        fix,
+    })
 }
 
 /// What the brief says about the wire form, for presets given the wire schema.
@@ -288,6 +322,102 @@ mod tests {
         assert_eq!(cli_of(&["sh", "claude"]), None);
         assert_eq!(cli_of(&["claude-wrapper"]), None);
         assert_eq!(cli_of(&[]), None);
+    }
+
+    macro_rules! recorded {
+        ($file:literal) => {
+            include_str!(concat!("../../../fixtures/cli-outputs/", $file))
+        };
+    }
+
+    #[test]
+    fn each_clis_failures_a_retry_cannot_fix_are_recognised_with_their_fix() {
+        let cases = [
+            (
+                "claude",
+                recorded!("claude-not-logged-in.jsonl"),
+                "Not logged in",
+                "claude /login",
+            ),
+            (
+                "claude",
+                recorded!("claude-usage-error.txt"),
+                "--bogus-flag",
+                "claude --help",
+            ),
+            (
+                "codex",
+                recorded!("codex-no-state-dir.log"),
+                "os error 30",
+                "codex login",
+            ),
+            (
+                "codex",
+                recorded!("codex-offline.log"),
+                "waiting for network",
+                "network",
+            ),
+            (
+                "codex",
+                recorded!("codex-usage-error.txt"),
+                "--bogus-flag",
+                "codex exec --help",
+            ),
+            (
+                "gemini",
+                recorded!("gemini-no-auth.log"),
+                "Auth method",
+                "GEMINI_API_KEY",
+            ),
+            (
+                "gemini",
+                recorded!("gemini-usage-error.txt"),
+                "bogus-flag",
+                "gemini --help",
+            ),
+            (
+                "aider",
+                recorded!("aider-no-key.txt"),
+                "no API keys",
+                "ANTHROPIC_API_KEY",
+            ),
+            (
+                "aider",
+                recorded!("aider-usage-error.txt"),
+                "--bogus-flag",
+                "aider --help",
+            ),
+        ];
+        for (cli, text, said, fix) in cases {
+            let found = unfixable(Some(cli), text).unwrap_or_else(|| panic!("{cli}: {said}"));
+            assert!(found.said.contains(said), "{cli}: {found:?}");
+            assert!(found.fix.contains(fix), "{cli}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn failures_that_may_pass_and_answers_are_not_unfixable() {
+        let cases = [
+            ("claude", recorded!("claude-server-error.json")),
+            ("claude", recorded!("claude-unreachable.json")),
+            ("claude", recorded!("claude-stream.jsonl")),
+            ("codex", recorded!("codex-server-error.jsonl")),
+            ("codex", recorded!("codex-stream.jsonl")),
+            ("gemini", recorded!("gemini-server-error.stderr.json")),
+            ("gemini", recorded!("gemini-stream.jsonl")),
+            ("aider", recorded!("aider-server-error.txt")),
+            ("aider", recorded!("aider-fenced.txt")),
+        ];
+        for (cli, text) in cases {
+            assert_eq!(unfixable(Some(cli), text), None, "{cli}");
+        }
+        // Codex's own retries before it waits for the network pass.
+        let retrying = r#"{"type":"error","message":"Reconnecting... 2/5 (stream disconnected)"}"#;
+        assert_eq!(unfixable(Some("codex"), retrying), None);
+        assert_eq!(
+            unfixable(None, recorded!("claude-not-logged-in.jsonl")),
+            None
+        );
     }
 
     #[test]

@@ -61,6 +61,8 @@ const fn preset(name: &'static str, argv: &'static [&'static str], agent: Agent)
         usage,
         policy: None,
         reads_files: false,
+        // The model runner says its own failures (interviewer/model/).
+        unfixable: |_| None,
         agent,
     }
 }

@@ -95,15 +95,25 @@ fn gemini_cli_reads_searches_and_writes() {
 }
 
 #[test]
-fn error_outputs_say_nothing_of_their_own() {
-    for line in recorded!("claude-stream-server-error.jsonl").lines() {
-        // The CLI's synthetic error message is text: "writing" at most, never the error.
-        let w = words(CLAUDE, line.as_bytes(), Path::new("/r"));
-        assert!(w.is_none() || w.as_deref() == Some("writing"), "{w:?}");
-    }
-    for line in recorded!("gemini-stream-server-error.jsonl").lines() {
-        assert_eq!(words(GEMINI, line.as_bytes(), Path::new("/r")), None);
-    }
+fn error_events_are_said_as_errors_in_the_clis_words() {
+    // Issue 40: the CLI's message made up from an error was shown as "writing".
+    let said = |events: Events, text: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|line| words(events, line.as_bytes(), Path::new("/r")))
+            .collect()
+    };
+    let claude = said(CLAUDE, recorded!("claude-stream-server-error.jsonl"));
+    assert_eq!(claude, ["error: API Error: 400 stop"]);
+    let claude = said(CLAUDE, recorded!("claude-not-logged-in.jsonl"));
+    assert_eq!(claude, ["error: Not logged in · Please run /login"]);
+    let gemini = said(GEMINI, recorded!("gemini-stream-server-error.jsonl"));
+    assert_eq!(gemini.len(), 1, "{gemini:?}");
+    assert!(gemini[0].starts_with("error: [API Error:"), "{gemini:?}");
+    let codex = said(CODEX, recorded!("codex-offline.log"));
+    assert!(
+        codex.contains(&"error: Reconnecting... waiting for network (Connection failed: error sending request)".to_string()),
+        "{codex:?}"
+    );
 }
 
 #[test]
