@@ -95,6 +95,41 @@ fn a_file_capability_on_a_tracked_program_is_a_change() {
     assert_eq!(detail(&g, "status", "run.sh"), "file capability set");
 }
 
+/// Read before the command, in a directory below the root and at it: an ACL and a capability
+/// each removed, a default ACL changed (what the first snapshot found, not only what appeared).
+#[test]
+fn acls_and_capabilities_there_before_the_command_and_removed_are_changes() {
+    let repo = TempRepo::new();
+    if !acl_and_capabilities(&repo) {
+        return;
+    }
+    repo.write("src/run.sh", "#!/bin/sh\necho hi\n");
+    repo.git(&["add", "src/run.sh"]);
+    repo.git(&["commit", "-q", "-m", "a program"]);
+    let set = "setfacl -m u:nobody:r src/lib.rs && setcap cap_setuid+ep src/run.sh && \
+               setfacl -d -m u:nobody:rwx src && setfacl -m u:nobody:r README.md";
+    assert!(
+        Command::new("sh")
+            .args(["-c", set])
+            .current_dir(repo.path())
+            .status()
+            .unwrap()
+            .success()
+    );
+    let g = sh(
+        &repo,
+        "setfacl -b src/lib.rs README.md && setcap -r src/run.sh && setfacl -d -m u:nobody:r src",
+    );
+    assert_eq!(g.code, 3, "{}", g.stderr);
+    assert_eq!(detail(&g, "status", "src/lib.rs"), "ACL removed");
+    assert_eq!(detail(&g, "status", "README.md"), "ACL removed");
+    assert_eq!(
+        detail(&g, "status", "src/run.sh"),
+        "file capability removed"
+    );
+    assert_eq!(detail(&g, "status", "src"), "default ACL changed");
+}
+
 #[test]
 fn acls_and_capabilities_in_the_git_directory_are_changes() {
     let repo = TempRepo::new();

@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::io;
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
@@ -148,7 +148,13 @@ impl Worker<'_> {
             }
             let settled =
                 (self.input.earlier.start).is_some_and(|s| s.settled_times(meta.mtime, meta.ctime));
-            self.xattrs(rel, stat_same && settled, out);
+            let at = match rel.iter().rposition(|b| *b == b'/') {
+                None => Some((self.root_fd.as_fd(), rel)),
+                Some(i) => dir
+                    .as_ref()
+                    .and_then(|(_, fd)| Some((fd.as_ref()?.as_fd(), &rel[i + 1..]))),
+            };
+            self.xattrs((rel, at), stat_same && settled, out);
         }
         if unmerged {
             let sha256 = content_sha256(&abs(), kind);

@@ -236,7 +236,11 @@ fn walk_tree(
                 }
                 // A listing taken over is a directory whose stat is what it was, settled.
                 let unchanged = w.input.earlier.listing(&dir, &key).is_some();
-                w.xattrs(&dir, unchanged, out);
+                let at = (
+                    w.root_fd.as_fd(),
+                    if dir.is_empty() { b"." } else { &dir[..] },
+                );
+                w.xattrs((&dir, Some(at)), unchanged, out);
                 listing
             }
             Err(e) => {
@@ -426,7 +430,7 @@ impl Worker<'_> {
                     if let Some(p) = self.input.usual.check(key.mode, key.uid, key.gid, false) {
                         out.unusual.push((RepoPath::new(rel.as_slice()), p));
                     }
-                    self.xattrs(&rel, false, out);
+                    self.xattrs((&rel, Some((self.root_fd.as_fd(), &rel))), false, out);
                 }
                 Err(e) => st.error = Some(e.kind().to_string()),
             },
@@ -437,20 +441,6 @@ impl Worker<'_> {
             Kind::Dir | Kind::Other => {}
         }
         out.status.push((RepoPath::new(rel), st));
-    }
-
-    /// Record the ACLs and file capability of `rel` (`""`: the root): what the snapshot before
-    /// recorded when `unchanged` (its stat settled and the same since), else read.
-    pub(super) fn xattrs(&self, rel: &[u8], unchanged: bool, out: &mut WalkOutput) {
-        let recorded: &[u8] = if rel.is_empty() { b"." } else { rel };
-        let found = if unchanged {
-            self.input.earlier.xattrs.get(recorded).cloned()
-        } else {
-            Xattrs::of(&self.input.root.join(os(rel)))
-        };
-        if let Some(x) = found {
-            out.xattrs.push((RepoPath::new(recorded), x));
-        }
     }
 
     /// The SHA-256 (and with `blob_kind` the git blob id) of the regular file at `rel`: taken

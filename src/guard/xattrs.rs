@@ -7,11 +7,15 @@
 //! Not for: reading them (`crate::sys::security_attributes`: Linux only; macOS keeps its ACLs
 //! outside the extended attributes and has no file capabilities).
 
+use std::os::fd::BorrowedFd;
 use std::path::Path;
 
 use serde::Serialize;
 
 use sha2::{Digest, Sha256};
+
+use super::path::RepoPath;
+use super::walk::WalkOutput;
 
 /// The access-granting extended attributes of one path, each by a SHA-256 of its raw bytes.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -32,6 +36,16 @@ impl Xattrs {
     /// be read (a path that is gone is told by the rest of the snapshot).
     pub fn of(path: &Path) -> Option<Xattrs> {
         Xattrs::read(path, false)
+    }
+
+    /// Those of `name` in the open directory `dir` (which `path` names): the many paths without
+    /// any are told by one single-component `listxattrat`, not a walk of the whole path; a
+    /// path with one, or a kernel without that call, is read by `path`.
+    pub fn of_at(dir: BorrowedFd<'_>, name: &[u8], path: &Path) -> Option<Xattrs> {
+        match crate::sys::lists_security_attributes(dir, name) {
+            Some(false) => None,
+            Some(true) | None => Xattrs::of(path),
+        }
     }
 
     /// Those of what `path` leads to, if it is a link.
@@ -69,6 +83,29 @@ impl Xattrs {
             ("default ACL", &self.default_acl),
             ("file capability", &self.capability),
         ]
+    }
+}
+
+impl super::walk::Worker<'_> {
+    /// Record the ACLs and file capability of `rel` (`""`: the root), which is `name` in the
+    /// open directory `dir` when given: what the snapshot before recorded when `unchanged` (its
+    /// stat settled and the same since), else read.
+    pub(super) fn xattrs(
+        &self,
+        (rel, at): (&[u8], Option<(BorrowedFd<'_>, &[u8])>),
+        unchanged: bool,
+        out: &mut WalkOutput,
+    ) {
+        let recorded: &[u8] = if rel.is_empty() { b"." } else { rel };
+        let path = || self.input.root.join(super::walk::os(rel));
+        let found = match at {
+            _ if unchanged => self.input.earlier.xattrs.get(recorded).cloned(),
+            Some((dir, name)) => Xattrs::of_at(dir, name, &path()),
+            None => Xattrs::of(&path()),
+        };
+        if let Some(x) = found {
+            out.xattrs.push((RepoPath::new(recorded), x));
+        }
     }
 }
 

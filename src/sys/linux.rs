@@ -122,6 +122,55 @@ fn status_field(name: &str) -> Option<String> {
         .find_map(|l| l.strip_prefix(name).map(str::to_string))
 }
 
+/// The names `super::security_attributes` reads.
+const SECURITY_NAMES: [&str; 3] = [
+    "system.posix_acl_access",
+    "system.posix_acl_default",
+    "security.capability",
+];
+
+/// `listxattrat(2)` (Linux 6.13), which `libc` names on no architecture this builds for yet: 465
+/// in the table every architecture shares from 424 on (x86-64 and arm64 alike).
+const SYS_LISTXATTRAT: libc::c_long = 465;
+
+/// Whether `name` in the open directory `dir` (a link not followed) lists one of the names
+/// `super::security_attributes` reads: one `listxattrat` looking up a single component.
+/// `None` when the kernel has no `listxattrat` or the list cannot be read here.
+pub(super) fn lists_security_attributes(
+    dir: std::os::fd::BorrowedFd<'_>,
+    name: &[u8],
+) -> Option<bool> {
+    use std::os::fd::AsRawFd;
+    let c_name = std::ffi::CString::new(name).ok()?;
+    let mut names = [0u8; 256];
+    // SAFETY: `c_name` is NUL-terminated, `dir` is an open descriptor borrowed for the call,
+    // and `names` is writable for the size passed; the call writes at most that many bytes and
+    // returns how many (or -1).
+    let n = unsafe {
+        libc::syscall(
+            SYS_LISTXATTRAT,
+            dir.as_raw_fd(),
+            c_name.as_ptr(),
+            libc::AT_SYMLINK_NOFOLLOW as libc::c_uint,
+            names.as_mut_ptr(),
+            names.len(),
+        )
+    };
+    match usize::try_from(n) {
+        Ok(len) => Some(
+            names[..len.min(names.len())]
+                .split(|b| *b == 0)
+                .any(|listed| SECURITY_NAMES.iter().any(|n| n.as_bytes() == listed)),
+        ),
+        // A file system without extended attributes has none.
+        Err(_) if std::io::Error::last_os_error().raw_os_error() == Some(libc::ENOTSUP) => {
+            Some(false)
+        }
+        // ENOSYS (an older kernel), ERANGE (a long list) or anything else: read by the path.
+        Err(_) => None,
+    }
+}
+
 /// The attributes `super::security_attributes` names: one `llistxattr` (`listxattr` with
 /// `follow`), and a `getxattr` only for those listed, so a path without any costs one call.
 pub(super) fn security_attributes(
@@ -130,11 +179,6 @@ pub(super) fn security_attributes(
 ) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
     use std::io::Error;
     use std::os::unix::ffi::OsStrExt;
-    const NAMES: [&str; 3] = [
-        "system.posix_acl_access",
-        "system.posix_acl_default",
-        "security.capability",
-    ];
     let c_path = std::ffi::CString::new(path.as_os_str().as_bytes())
         .map_err(|_| Error::from(std::io::ErrorKind::InvalidInput))?;
     let list = |buf: &mut [u8]| {
@@ -186,7 +230,7 @@ pub(super) fn security_attributes(
     };
     let mut found = Vec::new();
     for listed in names[..len].split(|b| *b == 0) {
-        let Some(name) = NAMES.iter().find(|n| n.as_bytes() == listed) else {
+        let Some(name) = SECURITY_NAMES.iter().find(|n| n.as_bytes() == listed) else {
             continue;
         };
         let c_name = std::ffi::CString::new(*name).map_err(|_| Error::other("xattr name"))?;

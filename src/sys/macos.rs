@@ -131,3 +131,11 @@ pub(super) fn security_attributes(
 ) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
     Ok(Vec::new())
 }
+
+/// Nothing is read on macOS (above): none listed.
+pub(super) fn lists_security_attributes(
+    _dir: std::os::fd::BorrowedFd<'_>,
+    _name: &[u8],
+) -> Option<bool> {
+    Some(false)
+}

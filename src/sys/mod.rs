@@ -159,3 +159,11 @@ pub fn security_attributes(
 ) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
     os::security_attributes(path, follow)
 }
+
+/// Whether `name` in the open directory `dir` (a link not followed) has any of the attributes
+/// [`security_attributes`] reads, asked with a single-component lookup (Linux 6.13's
+/// `listxattrat`): `Some(false)` for the many paths without, so they cost no walk of the whole
+/// path; `None` when this kernel cannot tell that way (read with [`security_attributes`]).
+pub fn lists_security_attributes(dir: std::os::fd::BorrowedFd<'_>, name: &[u8]) -> Option<bool> {
+    os::lists_security_attributes(dir, name)
+}
