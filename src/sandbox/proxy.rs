@@ -99,7 +99,7 @@ impl Proxy {
 
     fn accept_loop(self: &Arc<Self>, listener: &TcpListener, role: &Role) {
         use std::os::fd::AsFd;
-        while !self.stopped.load(Ordering::SeqCst) {
+        while !self.stopped() {
             if !readable(listener.as_fd()) {
                 continue;
             }
@@ -252,7 +252,7 @@ impl Proxy {
                 }
             }
         }
-        if self.stopped.load(Ordering::SeqCst) {
+        if self.stopped() {
             let _ = client.shutdown(Shutdown::Both);
         }
         let up = std::thread::spawn(move || {

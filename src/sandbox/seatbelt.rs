@@ -43,6 +43,8 @@ pub enum Filter {
     AnyRemoteIp,
     /// A TCP connection to this port, on any host.
     RemoteTcpPort(u16),
+    /// A TCP connection to this port on this machine's loopback (the tool's proxy).
+    LoopbackTcpPort(u16),
     /// Local IP addresses of this machine's loopback.
     Localhost,
     /// A UNIX socket to connect to, at a path below this one.
@@ -244,6 +246,7 @@ fn filter(f: &Filter) -> Result<String, String> {
         Filter::Service(name) => format!("(global-name {})", string_literal(name)),
         Filter::AnyRemoteIp => "(remote ip \"*:*\")".into(),
         Filter::RemoteTcpPort(port) => format!("(remote tcp \"*:{port}\")"),
+        Filter::LoopbackTcpPort(port) => format!("(remote tcp \"localhost:{port}\")"),
         Filter::Localhost => "(local ip \"localhost:*\")".into(),
         Filter::RemoteSocket(p) => format!("(remote unix-socket (subpath {}))", path_literal(p)?),
         Filter::LocalSocket(p) => format!("(local unix-socket (subpath {}))", path_literal(p)?),
@@ -306,6 +309,16 @@ pub fn wrap(policy: &Policy, argv: &[OsString]) -> Result<Vec<OsString>, String>
         policy.connect_ports.as_deref()
     };
     let mut rules = rules(&writes, ports);
+    if policy.proxy.is_some() {
+        // Through the tool's proxy: its port (and the loopback servers') on this machine only.
+        for rule in &mut rules {
+            for f in &mut rule.filters {
+                if let Filter::RemoteTcpPort(port) = *f {
+                    *f = Filter::LoopbackTcpPort(port);
+                }
+            }
+        }
+    }
     // Never a rule without filters: `(deny file-read*)` alone would deny every read.
     if !policy.hidden.is_empty() {
         rules.push(hide(&policy.hidden));

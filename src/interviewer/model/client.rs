@@ -84,15 +84,18 @@ impl Endpoint {
         let url = self.url();
         // A plain-http server (only a loopback one is given a key, see `check_address`) is
         // reached directly: through a proxy its key and the repository's text would cross the
-        // proxy in clear. An https server may be reached through the person's proxy (a tunnel:
-        // the proxy sees the host, never the request).
-        let proxy = if url
+        // proxy in clear — but for another machine's (given no key), a proxy on this machine (the
+        // sandbox's, the only way out of its network namespace) carries it. An https server may
+        // be reached through the person's proxy (a tunnel: the proxy sees the host, never the
+        // request).
+        let plain = url
             .get(..7)
-            .is_some_and(|s| s.eq_ignore_ascii_case("http://"))
-        {
-            None
-        } else {
-            ureq::Proxy::try_from_env()
+            .is_some_and(|s| s.eq_ignore_ascii_case("http://"));
+        let proxy = match plain {
+            false => ureq::Proxy::try_from_env(),
+            true if super::is_loopback(&url) => None,
+            true => ureq::Proxy::try_from_env()
+                .filter(|p| super::is_loopback(&format!("http://{}:{}/", p.host(), p.port()))),
         };
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .proxy(proxy)

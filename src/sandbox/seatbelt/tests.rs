@@ -407,6 +407,25 @@ fn network_off_leaves_no_remote_address_and_binds_nothing() {
 }
 
 #[test]
+fn a_runner_behind_the_proxy_connects_to_its_port_on_this_machine_only() {
+    let mut policy = turn();
+    policy.connect_ports = Some(vec![3128, 8080]);
+    policy.proxy = Some(crate::sandbox::policy::ProxyPlan {
+        port: 3128,
+        forwards: vec![8080],
+        in_namespace: false,
+    });
+    let argv: Vec<OsString> = vec!["/usr/local/bin/claude".into()];
+    let wrapped = wrap(&policy, &argv).unwrap();
+    let text = wrapped[2].to_str().unwrap();
+    assert!(text.contains("(remote tcp \"localhost:3128\")"), "{text}");
+    assert!(text.contains("(remote tcp \"localhost:8080\")"), "{text}");
+    assert!(!text.contains("(remote tcp \"*:"), "{text}");
+    assert!(!text.contains("(remote ip"), "{text}");
+    assert!(!text.contains("network-bind"), "{text}");
+}
+
+#[test]
 fn a_runner_with_its_ports_named_connects_to_those_and_dns_only_and_binds_nothing() {
     let ports = [443, 3128];
     let decided = rules(&Writes::decide(&turn()), Some(&ports));
