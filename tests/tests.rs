@@ -16,6 +16,7 @@ mod docs_as_written;
 #[cfg(target_os = "linux")]
 mod durability;
 mod finish;
+mod first_contact;
 mod first_run;
 mod from_stdin;
 mod guard;

@@ -1,6 +1,7 @@
 //! `interview reflect TAG` and `interview intent ID`: start an interview (docs/interviews.md),
 //! or resume an unfinished one on the same subject if the person says so.
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use super::person::Who;
@@ -169,6 +170,13 @@ fn new_interview(
         }
     };
     person.move_to(prepared.answers_path());
+    if !replayed && std::io::stderr().is_terminal() {
+        person.say(&start_line(
+            &repo.worktree,
+            &subject,
+            &session_settings.runner.name,
+        ));
+    }
     let result = (|| {
         let mut session = Session::create(repo, prepared, subject, session_settings, &mut person)?;
         if let Some(choice) = tracker {
@@ -189,6 +197,25 @@ fn new_interview(
         (other, _, _) => other,
     };
     who.finish(result)
+}
+
+/// The one line said at a terminal before the first turn: what is interviewed, in which
+/// repository, from what, by which runner (issue 40: an interview ran in the wrong repository
+/// with nothing on the screen to say so).
+fn start_line(worktree: &Path, subject: &Subject, runner: &str) -> String {
+    let source = match subject.kind {
+        Kind::Intent => format!(
+            "work item from {}",
+            subject.facts["source"].as_str().unwrap_or(&subject.id)
+        ),
+        Kind::Reflect => format!("commits {}..HEAD", subject.id),
+    };
+    let line = format!(
+        "{} · repository {} · {source} · runner {runner}",
+        subject.title,
+        worktree.display()
+    );
+    crate::receipt::sanitize_line(&line).0
 }
 
 /// The `unfinished` decision's options.

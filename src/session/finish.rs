@@ -91,6 +91,23 @@ impl Session<'_> {
         self.conclude(written, notice)
     }
 
+    /// What to do with a document just written: commit it, and record the answers so that CI
+    /// can replay the interview (docs/ci.md).
+    fn next_steps(&self, written: &Path) -> String {
+        let shown = self.shown(written);
+        let subject = format!("{} {}", self.subject.kind.as_str(), self.subject.id);
+        let answers = format!(
+            "ci/answers/{}-{}.json",
+            self.subject.kind.as_str(),
+            self.subject.document_name()
+        );
+        let line = format!(
+            "Next: commit it (`git add {shown} && git commit`), and record your answers for CI to \
+             replay: `interview answers {subject} -o {answers}` (docs/ci.md)"
+        );
+        crate::receipt::sanitize_line(&line).0
+    }
+
     /// The document this session wrote before a kill ended the run (its file holds what the
     /// state recorded before the write): nothing is left but to mark the session done.
     pub(super) fn document_written(&self) -> Option<PathBuf> {
@@ -124,6 +141,10 @@ impl Session<'_> {
         if let Some(notice) = notice {
             self.person.say(notice.trim_end());
         }
+        if let Some(path) = written.as_ref().filter(|_| !self.person.replayed()) {
+            let next = self.next_steps(path);
+            self.person.say(&next);
+        }
         super::test_hook::pause_at("concluded", self.state.turn);
         let document = written.as_ref().map(|p| self.shown(p));
         self.record(|s| {
@@ -131,7 +152,13 @@ impl Session<'_> {
             s.document = document;
             s.writing = None;
             s.clarifying = None;
-            s.note("the interview finished", "nothing: the document is written");
+            match &s.document {
+                Some(_) => s.note("the interview finished", "nothing: the document is written"),
+                None => s.note(
+                    "the interview finished; its document was shown, not written",
+                    "nothing: another run with --out PATH writes it to a file",
+                ),
+            }
         })?;
         self.transcript.record(&TranscriptEvent::Done {
             document: self.state.document.as_deref(),
