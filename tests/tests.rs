@@ -25,6 +25,7 @@ mod guard_access;
 mod guard_git_dir;
 mod guard_metadata;
 mod guard_safety;
+mod guard_shared_objects;
 mod hostile_text;
 mod interviewer;
 mod interviewer_devset;

@@ -5,7 +5,8 @@
 //! Small files are hashed (config files kept for a by-key diff), large ones fingerprinted by stat
 //! and a sample; index files are digested without their stat data; under `objects/` the layout is
 //! recorded (each loose fan-out directory, each pack file by stat, each loose object by stat while
-//! there are few) and `objects/info/*` by content. The default hooks directory is left to the
+//! there are few; an object file's ctime only moves a check of its content: `objects.rs`) and
+//! `objects/info/*` by content. The default hooks directory is left to the
 //! hooks part. Anything that is neither a regular file, a directory nor a link to one (a FIFO,
 //! socket or device) makes the repository unsafe to open: it is named, and gix is not run.
 
@@ -18,7 +19,9 @@ use std::path::{Path, PathBuf};
 use super::files::{self, FileDigest, Kind};
 use super::index_file as index;
 use super::layout::Layout;
+use super::objects;
 use super::path::RepoPath;
+use super::reuse::Start;
 use super::xattrs::Xattrs;
 
 /// Files in the git directory bigger than this are fingerprinted, not hashed.
@@ -68,14 +71,18 @@ struct Walk<'a> {
     /// Inside a directory whose files are recorded by the refs part: only checked for special
     /// files, not digested here.
     check_only: bool,
+    /// When the snapshot before started: an object file whose ctime moved since is read back.
+    since: Option<Start>,
 }
 
-/// Record the git directories of `layout`.
-pub fn record(layout: &Layout) -> GitDirRecord {
+/// Record the git directories of `layout`; `since`, the start of the snapshot this one is
+/// compared with (`None` for a first one).
+pub fn record(layout: &Layout, since: Option<Start>) -> GitDirRecord {
     let mut w = Walk {
         layout,
         out: GitDirRecord::default(),
         check_only: false,
+        since,
     };
     if layout.dot_git_is_file()
         && let Some(d) = files::digest(&layout.dot_git, false)
@@ -234,7 +241,12 @@ impl Walk<'_> {
             let label = self.label(&path);
             let fan_out = bytes.len() == 2 && bytes.iter().all(u8::is_ascii_hexdigit);
             if fan_out && ft.is_dir() {
-                if let Some(d) = fan_out_digest(&path, per_object, &mut self.out.unsafe_entries) {
+                let d = fan_out_digest(
+                    &path,
+                    per_object.then_some(self.since),
+                    &mut self.out.unsafe_entries,
+                );
+                if let Some(d) = d {
                     self.out.files.insert(format!("{label}/"), d);
                 }
             } else if bytes == b"pack" && ft.is_dir() {
@@ -245,7 +257,7 @@ impl Walk<'_> {
                 for pack in packs.flatten() {
                     let p = pack.path();
                     let label = self.label(&p);
-                    if let Some(d) = stat_digest(&p) {
+                    if let Some(d) = pack_digest(&p, self.since) {
                         if d.kind != Kind::File {
                             self.out.unsafe_entries.push(label.clone());
                         }
@@ -376,14 +388,41 @@ fn stat_line(meta: &fs::Metadata) -> String {
     )
 }
 
-/// A file identified by its stat alone (pack files: big, and never rewritten in place by git).
-fn stat_digest(path: &Path) -> Option<FileDigest> {
+/// An object file's stat without its ctime (a hard link to it made or removed by another local
+/// clone moves only that and the link count), and `altered` when the ctime moved since `since`
+/// and the content is not what its name or checksum says (`intact`).
+fn object_line(meta: &fs::Metadata, since: Option<Start>, intact: impl FnOnce() -> bool) -> String {
+    let mut line = format!(
+        "{}.{} {} {} {:o}",
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ino(),
+        meta.size(),
+        meta.mode()
+    );
+    let moved =
+        since.is_some_and(|s| !s.settled_times((i64::MIN, 0), (meta.ctime(), meta.ctime_nsec())));
+    if moved && !intact() {
+        line.push_str(" altered");
+    }
+    line
+}
+
+/// A file of `objects/pack/`: a `.keep` or `.promisor` note by content; a pack, index or other
+/// file that ends in its own checksum by [`object_line`] (packs are big, and git never rewrites
+/// them in place).
+fn pack_digest(path: &Path, since: Option<Start>) -> Option<FileDigest> {
     let meta = fs::symlink_metadata(path).ok()?;
+    let name = path.file_name().map(|n| n.as_bytes()).unwrap_or_default();
+    if meta.is_file() && (name.ends_with(b".keep") || name.ends_with(b".promisor")) {
+        return files::digest_limited(path, false, HASH_LIMIT);
+    }
+    let line = object_line(&meta, since, || objects::checksum_intact(path));
     Some(FileDigest {
         kind: Kind::of(meta.file_type()),
         mode: meta.mode() & 0o7777,
         owner: Some((meta.uid(), meta.gid())),
-        sha256: Some(files::sha256_hex(stat_line(&meta).as_bytes())),
+        sha256: Some(files::sha256_hex(line.as_bytes())),
         link: None,
         error: None,
         text: None,
@@ -392,12 +431,20 @@ fn stat_digest(path: &Path) -> Option<FileDigest> {
 }
 
 /// A loose fan-out directory: its stat (any object added, removed or replaced by a rename changes
-/// it) and, with `per_object`, each object's name and stat (an object rewritten in place changes
-/// its own times; git writes objects once and never rewrites them).
-fn fan_out_digest(dir: &Path, per_object: bool, special: &mut Vec<String>) -> Option<FileDigest> {
+/// it) and, with `per_object` (the start of the snapshot before, if any), each object's name and
+/// [`object_line`] (an object rewritten in place changes its ctime and no longer inflates to the
+/// object its name says; git writes objects once and never rewrites them).
+fn fan_out_digest(
+    dir: &Path,
+    per_object: Option<Option<Start>>,
+    special: &mut Vec<String>,
+) -> Option<FileDigest> {
     let meta = fs::symlink_metadata(dir).ok()?;
     let mut line = stat_line(&meta);
-    if per_object && let Ok(entries) = fs::read_dir(dir) {
+    let fan = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+    if let (Some(since), Some(fan)) = (per_object, fan)
+        && let Ok(entries) = fs::read_dir(dir)
+    {
         let mut objects: Vec<(Vec<u8>, String)> = Vec::new();
         for e in entries.flatten() {
             let Ok(m) = e.metadata() else {
@@ -406,7 +453,10 @@ fn fan_out_digest(dir: &Path, per_object: bool, special: &mut Vec<String>) -> Op
             if !m.is_file() {
                 special.push(RepoPath::from_path(&e.path()).escaped());
             }
-            objects.push((e.file_name().as_bytes().to_vec(), stat_line(&m)));
+            let name = e.file_name();
+            let id = format!("{fan}{}", name.to_string_lossy());
+            let line = object_line(&m, since, || objects::loose_intact(&e.path(), &id));
+            objects.push((name.as_bytes().to_vec(), line));
         }
         objects.sort();
         for (name, stat) in objects {

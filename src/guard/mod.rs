@@ -18,6 +18,7 @@ mod index_file;
 mod layout;
 mod metadata;
 mod modes;
+mod objects;
 pub(crate) mod path;
 mod queue;
 mod refs;
@@ -337,7 +338,7 @@ fn json_sha256<T: Serialize>(part: &'static str, v: &T) -> Result<String, GuardE
 /// with blocking opens), if it must not: a FIFO, socket or device (or a link to one) in its git
 /// directory or object stores.
 pub fn unsafe_to_open(layout: &Layout) -> Option<String> {
-    gitdir::record(layout).unsafe_reason()
+    gitdir::record(layout, None).unsafe_reason()
 }
 
 fn scope_path(s: &Snapshot) -> PathBuf {

@@ -70,7 +70,7 @@ pub fn take(
             .name("index".into())
             .spawn_scoped(s, || load_index(&index_path, prior));
         // Hashed before gix reads anything, so what gix could be steered by is on record.
-        let record = gitdir::record(&layout);
+        let record = gitdir::record(&layout, references.earlier.start);
         let user_config = if depth == 0 {
             metadata::user_config(env, &layout, &record.files)
         } else {
