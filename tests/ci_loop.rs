@@ -278,3 +278,40 @@ fn a_re_run_with_another_runner_on_an_answered_item_asks_that_runners_questions(
 const ANSWERED: &str = r#"{ "interview_answers": 1, "answers": {
     "open_point_1": "No Excel for now", "follow_export_projects": "1",
     "vague_fast": "Under a second" } }"#;
+
+/// A replay that stopped (exit 5) and is resumed after the code moved writes the document a
+/// fresh replay of the same answers writes: its questions are cited as they are asked now, not
+/// with the line numbers of the run that stopped.
+#[test]
+fn a_resumed_replay_writes_what_a_fresh_run_with_the_same_answers_writes() {
+    let repo = project();
+    let partial = r#"{ "interview_answers": 1, "answers": { "open_point_1": "No Excel for now",
+        "follow_export_projects": "1" } }"#;
+    Interview::intent(&repo, "42")
+        .from("item.md")
+        .preset("builtin")
+        .answers(partial)
+        .yes()
+        .out("stopped.md")
+        .run()
+        .exits(5);
+    repo.write("src/export.rs", &format!("//! Export.\n\n{CODE}"));
+    commit(&repo, "the code moves");
+    repo.write(FIXTURE, ANSWERED);
+    Interview::resume(&repo)
+        .answers_file(FIXTURE)
+        .yes()
+        .out("resumed.md")
+        .run()
+        .exits(0);
+    Interview::intent(&repo, "42")
+        .from("item.md")
+        .preset("builtin")
+        .answers_file(FIXTURE)
+        .yes()
+        .out("fresh.md")
+        .run()
+        .exits(0);
+    assert!(repo.read("fresh.md").contains("src/export.rs:6"));
+    assert_eq!(repo.read("resumed.md"), repo.read("fresh.md"));
+}

@@ -12,20 +12,30 @@ use crate::subject::reflect::{cap, counted};
 use super::text::one_line;
 use super::{Analysis, Finding, questions, reflect};
 
-/// Every question asked so far with the person's answer, in the order asked.
-fn transcript(ctx: &BriefContext) -> Vec<(Question, Option<AnswerRecord>, bool)> {
+/// Every question asked so far with the person's answer, in the order asked. A question is
+/// cited as the item and the repository ask it now (a session resumed after the code moved
+/// writes the lines a fresh run with the same answers writes), or as it was asked when nothing
+/// asks it any more.
+fn transcript(
+    ctx: &BriefContext,
+    findings: &[Finding],
+) -> Vec<(Question, Option<AnswerRecord>, bool)> {
     let mut out: Vec<(Question, Option<AnswerRecord>, bool)> = Vec::new();
     for round in &ctx.rounds {
-        for q in &round.questions {
-            if out.iter().any(|(seen, _, _)| seen.topic == q.topic) {
+        for asked in &round.questions {
+            if out.iter().any(|(seen, _, _)| seen.topic == asked.topic) {
                 continue;
             }
+            let q = findings
+                .iter()
+                .find(|f| f.topic == asked.topic)
+                .map_or_else(|| asked.clone(), Finding::to_question);
             let answer = round
                 .answers
                 .iter()
                 .find(|a| a.question_id == q.topic)
                 .cloned();
-            out.push((q.clone(), answer, round.gate_skipped));
+            out.push((q, answer, round.gate_skipped));
         }
     }
     out
@@ -33,7 +43,7 @@ fn transcript(ctx: &BriefContext) -> Vec<(Question, Option<AnswerRecord>, bool)>
 
 pub(super) fn synthesise(ctx: &BriefContext, analysis: &Analysis) -> Done {
     let findings = &analysis.findings;
-    let qa = transcript(ctx);
+    let qa = transcript(ctx, findings);
     let mut declared = Vec::new();
     let mut open = Vec::new();
     for (q, answer, gate_skipped) in &qa {
