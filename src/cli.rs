@@ -8,6 +8,9 @@ use clap::{Args, Parser, Subcommand};
 pub use crate::ask::{ColorChoice, Missing};
 pub use crate::session::OnChange;
 
+/// The heading the options of every command are listed under, apart from each command's own.
+const GLOBAL: &str = "Global options";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "interview",
@@ -16,13 +19,13 @@ pub use crate::session::OnChange;
 )]
 pub struct Cli {
     /// Run as if started in DIR.
-    #[arg(short = 'C', global = true, value_name = "DIR")]
+    #[arg(short = 'C', global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub dir: Option<PathBuf>,
     /// When to use colour and bold text.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, help_heading = GLOBAL)]
     pub color: ColorChoice,
     /// Do not ring the terminal bell before a decision.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub no_bell: bool,
     #[command(subcommand)]
     pub command: Command,
@@ -79,8 +82,13 @@ pub enum Command {
         #[arg(num_args = 0..=2, value_name = "SESSION | KIND ID")]
         which: Vec<String>,
         /// Write the answers to FILE (atomically: on any failure FILE is left as it was)
-        /// instead of standard output.
-        #[arg(short = 'o', long, value_name = "FILE")]
+        /// instead of standard output (`--out`, as everywhere; `-o` and `--output` too).
+        #[arg(
+            short = 'o',
+            long = "out",
+            visible_alias = "output",
+            value_name = "FILE"
+        )]
         output: Option<std::path::PathBuf>,
     },
     /// Run a command and report what it changed in the repository, or print a snapshot.

@@ -64,3 +64,60 @@ fn status_does_not_say_the_document_is_written_when_it_was_printed() {
     assert!(!status.contains("the document is written"), "{status}");
     assert!(status.contains("shown, not written"), "{status}");
 }
+
+#[test]
+fn interview_answers_takes_out_as_every_command_does_and_keeps_o() {
+    let repo = TempRepo::new();
+    Interview::of_work_item(&repo)
+        .runner("honest.sh")
+        .answers(ANSWERS)
+        .yes()
+        .run()
+        .exits(0);
+    for flag in ["--out", "-o", "--output"] {
+        let file = repo.scratch(&format!("answers{flag}.json"));
+        let out = repo.run(&["answers", "intent", "7", flag, file.to_str().unwrap()]);
+        assert!(out.status.success(), "{flag}: {}", stderr(&out));
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains("\"interview_answers\": 1"), "{flag}: {text}");
+    }
+    let help = stdout(&repo.run(&["answers", "--help"]));
+    assert!(help.contains("-o, --out <FILE>"), "{help}");
+}
+
+#[test]
+fn global_options_have_their_own_section_in_every_commands_help() {
+    let repo = TempRepo::new();
+    for command in ["intent", "answers", "status", "runners"] {
+        let help = stdout(&repo.run(&[command, "--help"]));
+        let (own, global) = help
+            .split_once("Global options:")
+            .unwrap_or_else(|| panic!("{command}: no global section\n{help}"));
+        assert!(!own.contains("--no-bell"), "{command}: interleaved\n{help}");
+        assert!(
+            global.contains("--no-bell") && global.contains("-C <DIR>"),
+            "{help}"
+        );
+    }
+}
+
+#[test]
+fn interview_runners_says_how_to_install_a_missing_cli() {
+    let repo = TempRepo::new();
+    let empty = tempfile::tempdir().unwrap();
+    let out = repo
+        .cmd()
+        .arg("runners")
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert!(
+        text.contains("not installed (claude not found on PATH)\n         install: npm install -g @anthropic-ai/claude-code@2.1.332"),
+        "{text}"
+    );
+    assert!(
+        text.contains("install: pipx install aider-chat==0.86.2"),
+        "{text}"
+    );
+}

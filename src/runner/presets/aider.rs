@@ -9,6 +9,7 @@ pub(super) const PRESET: Preset = Preset {
     name: "aider",
     program: "aider",
     checked: "0.86.2",
+    install: "pipx install aider-chat==0.86.2 (or: python3 -m pip install aider-install && aider-install)",
     // Ask mode and a dry run: no edits, no commits, no git at all. Started in an empty
     // scratch directory, so the repository's `.aider.conf.yml` (its `load:` runs commands)
     // and `.env` (endpoint, model) are not found; the files it needs are given read-only.

@@ -23,6 +23,7 @@ pub(super) const PRESET: Preset = Preset {
     name: "claude",
     program: "claude",
     checked: "2.1.332",
+    install: "npm install -g @anthropic-ai/claude-code@2.1.332",
     // Plan mode and a read-only tool list; the schema makes the CLI offer a
     // `StructuredOutput` tool and return its input as `structured_output`. User settings
     // only: the repository's `.claude/settings*.json` (hooks, env, endpoint) are not read,

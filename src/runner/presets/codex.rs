@@ -45,6 +45,7 @@ pub(super) const PRESET: Preset = Preset {
     name: "codex",
     program: "codex",
     checked: "0.171.0",
+    install: "npm install -g @openai/codex@0.171.0",
     // `--disable plugins`: otherwise it runs `git ls-remote` on a plugins repository.
     // An untrusted project's `.codex/config.toml` is not loaded (tested).
     argv: &[

@@ -37,6 +37,7 @@ pub(super) const PRESET: Preset = Preset {
     name: "gemini",
     program: "gemini",
     checked: "0.61.0",
+    install: "npm install -g @google/gemini-cli@0.61.0",
     // Started in an empty scratch directory (trusted for the session with `--skip-trust`):
     // the repository's `.gemini/` settings, `.env` and extensions are never looked at; the
     // repository is an included directory it may read. The policy denies leaving plan mode,

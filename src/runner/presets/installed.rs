@@ -30,7 +30,10 @@ pub(crate) fn render_list(path_var: &OsStr, repository: &Path, timeout: Duration
     }));
     for preset in PRESETS {
         let status = match find_on_path(preset.program, path_var, repository) {
-            None => format!("not installed ({} not found on PATH)", preset.program),
+            None => format!(
+                "not installed ({} not found on PATH)\n         install: {}",
+                preset.program, preset.install
+            ),
             Some(found) => {
                 let version = version_of(&found, timeout);
                 let mut said = format!(
@@ -327,5 +330,26 @@ mod tests {
             );
         }
         assert!(text.contains("builtin  embedded"), "{text}");
+    }
+
+    #[test]
+    fn a_missing_cli_is_given_the_command_that_installs_the_checked_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = render_list(
+            dir.path().as_os_str(),
+            Path::new("/no-repository"),
+            Duration::from_secs(1),
+        );
+        for install in [
+            "install: npm install -g @anthropic-ai/claude-code@2.1.332",
+            "install: npm install -g @openai/codex@0.171.0",
+            "install: npm install -g @google/gemini-cli@0.61.0",
+            "install: pipx install aider-chat==0.86.2 (or: python3 -m pip install aider-install",
+        ] {
+            assert!(text.contains(install), "{install}:\n{text}");
+        }
+        for p in PRESETS {
+            assert!(p.install.contains(p.checked), "{}", p.name);
+        }
     }
 }

@@ -43,6 +43,8 @@ pub(crate) struct Preset {
     pub program: &'static str,
     /// The CLI version every flag was checked against (see docs/runners.md).
     pub checked: &'static str,
+    /// The command that installs that version, said when the CLI is not on PATH.
+    pub install: &'static str,
     pub(crate) argv: &'static [&'static str],
     pub(crate) brief_on_stdin: bool,
     /// The provider family whose wire schema the CLI is given (`{wire_schema}`,

@@ -50,6 +50,7 @@ const fn preset(name: &'static str, argv: &'static [&'static str], agent: Agent)
         name,
         program: "interview",
         checked: "",
+        install: "",
         argv,
         brief_on_stdin: false,
         wire: Some(Family::OpenAi),
