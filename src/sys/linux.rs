@@ -141,6 +141,12 @@ pub(super) fn lists_security_attributes(
     name: &[u8],
 ) -> Option<bool> {
     use std::os::fd::AsRawFd;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // Set once the kernel said it has no such call: not asked again for every path.
+    static MISSING: AtomicBool = AtomicBool::new(false);
+    if MISSING.load(Ordering::Relaxed) {
+        return None;
+    }
     let c_name = std::ffi::CString::new(name).ok()?;
     let mut names = [0u8; 256];
     // SAFETY: `c_name` is NUL-terminated, `dir` is an open descriptor borrowed for the call,
@@ -162,12 +168,17 @@ pub(super) fn lists_security_attributes(
                 .split(|b| *b == 0)
                 .any(|listed| SECURITY_NAMES.iter().any(|n| n.as_bytes() == listed)),
         ),
-        // A file system without extended attributes has none.
-        Err(_) if std::io::Error::last_os_error().raw_os_error() == Some(libc::ENOTSUP) => {
-            Some(false)
-        }
-        // ENOSYS (an older kernel), ERANGE (a long list) or anything else: read by the path.
-        Err(_) => None,
+        Err(_) => match std::io::Error::last_os_error().raw_os_error() {
+            // A file system without extended attributes has none.
+            Some(libc::ENOTSUP) => Some(false),
+            // A kernel before 6.13: every path is read by its whole path.
+            Some(libc::ENOSYS) => {
+                MISSING.store(true, Ordering::Relaxed);
+                None
+            }
+            // ERANGE (a long list) or anything else: read by the path.
+            _ => None,
+        },
     }
 }
 
