@@ -192,9 +192,15 @@ pub enum Delivery {
 }
 
 /// The text shown at the end when entries stayed open, naming them and saying how many of them
-/// the person skipped (`skipped`: questions asked and not answered), in words that match what
-/// became of the document; `None` when nothing is open.
-pub fn open_questions_notice(done: &Done, skipped: usize, delivery: &Delivery) -> Option<String> {
+/// the person skipped (`skipped`: questions asked and not answered; `answered`: whether any
+/// question was answered), in words that match what became of the document; `None` when
+/// nothing is open.
+pub fn open_questions_notice(
+    done: &Done,
+    skipped: usize,
+    answered: bool,
+    delivery: &Delivery,
+) -> Option<String> {
     let open: Vec<&Entry> = done
         .entries
         .iter()
@@ -206,7 +212,9 @@ pub fn open_questions_notice(done: &Done, skipped: usize, delivery: &Delivery) -
     let skipped = skipped.min(open.len());
     let why = match skipped {
         0 => String::new(),
-        n if n == open.len() => " (Q&A was skipped)".to_string(),
+        // Issue 40: "(Q&A was skipped)" was said after half the questions were answered.
+        n if n == open.len() && !answered => " (Q&A was skipped)".to_string(),
+        n if n == open.len() => " (skipped in the Q&A)".to_string(),
         n => format!(" ({n} of them skipped in the Q&A)"),
     };
     let mut text = format!("ℹ️  {} topic(s) remain ambiguous{why}:\n", open.len());
@@ -508,10 +516,25 @@ mod tests {
             entry("seen", Clarity::Confirmed, &["a:1"]),
         ]);
         let written = Delivery::Written("docs/interviews/x.md".into());
-        let text = open_questions_notice(&d, 1, &written).unwrap();
+        let text = open_questions_notice(&d, 1, false, &written).unwrap();
         assert!(text.starts_with("ℹ️  1 topic(s) remain ambiguous (Q&A was skipped):\n"));
         assert!(text.contains("  · Which encodings?\n"));
-        assert!(open_questions_notice(&done(vec![]), 1, &written).is_none());
+        assert!(open_questions_notice(&done(vec![]), 1, false, &written).is_none());
+    }
+
+    #[test]
+    fn notice_does_not_say_qa_was_skipped_when_something_was_answered() {
+        let d = done(vec![
+            entry("Which encodings?", Clarity::OpenQuestion, &[]),
+            entry("Where it runs", Clarity::DeclaredByUser, &["qa:where"]),
+        ]);
+        let written = Delivery::Written("docs/interviews/x.md".into());
+        let text = open_questions_notice(&d, 1, true, &written).unwrap();
+        assert!(
+            text.starts_with("ℹ️  1 topic(s) remain ambiguous (skipped in the Q&A):\n"),
+            "{text}"
+        );
+        assert!(!text.contains("Q&A was skipped"), "{text}");
     }
 
     #[test]
@@ -523,12 +546,12 @@ mod tests {
                 .collect(),
         );
         let written = Delivery::Written("docs/interviews/x.md".into());
-        let text = open_questions_notice(&d, 2, &written).unwrap();
+        let text = open_questions_notice(&d, 2, false, &written).unwrap();
         assert!(
             text.starts_with("ℹ️  4 topic(s) remain ambiguous (2 of them skipped in the Q&A):\n"),
             "{text}"
         );
-        let text = open_questions_notice(&d, 0, &written).unwrap();
+        let text = open_questions_notice(&d, 0, false, &written).unwrap();
         assert!(
             text.starts_with("ℹ️  4 topic(s) remain ambiguous:\n"),
             "{text}"
@@ -538,10 +561,10 @@ mod tests {
     #[test]
     fn notice_says_what_became_of_the_document() {
         let d = done(vec![entry("Scope", Clarity::OpenQuestion, &[])]);
-        let stopped = open_questions_notice(&d, 1, &Delivery::NotWritten).unwrap();
+        let stopped = open_questions_notice(&d, 1, false, &Delivery::NotWritten).unwrap();
         assert!(!stopped.contains("in the document"), "{stopped}");
         assert!(stopped.contains("No document was written"), "{stopped}");
-        let printed = open_questions_notice(&d, 1, &Delivery::Printed).unwrap();
+        let printed = open_questions_notice(&d, 1, false, &Delivery::Printed).unwrap();
         assert!(printed.contains("in the printed document"), "{printed}");
     }
 

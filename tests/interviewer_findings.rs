@@ -531,6 +531,30 @@ fn version_options_keep_the_good_version_the_item_names_and_never_offer_the_bad_
     );
 }
 
+#[test]
+fn the_entry_over_the_last_good_version_is_headed_so() {
+    // Issue 40: "The first bad version" headed the answer to "Which version was the last good one?".
+    let (repo, subject) = repo_with(
+        &[("src/main.rs", MAIN_RS)],
+        "# fix: the list is empty\n\nIt works in 1.1.0. It is broken in 1.3.0.\n",
+    );
+    for tag in ["v1.0.0", "v1.1.0", "v1.2.0", "v1.3.0"] {
+        repo.write("CHANGELOG.md", &format!("# {tag}\n"));
+        repo.git(&["add", "-A"]);
+        repo.git(&["commit", "-q", "-m", tag]);
+        repo.git(&["tag", tag]);
+    }
+    let (first, d) = all_questions(&repo, &subject);
+    let asked = question(&first, "first_bad_version");
+    assert!(
+        asked.question_text.contains("the last good one"),
+        "{asked:?}"
+    );
+    let titles: Vec<&str> = d.entries.iter().map(|e| e.title.as_str()).collect();
+    assert!(titles.contains(&"The last good version"), "{titles:?}");
+    assert!(!titles.contains(&"The first bad version"), "{titles:?}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // found on the development set (examples/devset/)
 

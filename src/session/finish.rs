@@ -83,7 +83,12 @@ impl Session<'_> {
             }
         };
         super::test_hook::pause_at("written", self.state.turn);
-        let notice = document::open_questions_notice(&done, unanswered.len(), &delivery);
+        let answered = self
+            .state
+            .rounds
+            .iter()
+            .any(|r| r.answers.iter().any(|a| !a.skipped));
+        let notice = document::open_questions_notice(&done, unanswered.len(), answered, &delivery);
         let written = match delivery {
             Delivery::Written(path) => Some(path),
             Delivery::Printed | Delivery::NotWritten => None,

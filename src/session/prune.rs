@@ -156,10 +156,22 @@ pub fn report(pruned: &Pruned) -> String {
     if pruned.removed.is_empty() {
         out.push_str("Nothing to prune: no finished session matches.\n");
     } else {
-        out.push_str(&format!(
-            "Removed {} finished session(s):\n",
-            pruned.removed.len()
-        ));
+        // Said as what they were (issue 40: `--unfinished` said "14 finished session(s)").
+        let unfinished = pruned
+            .removed
+            .iter()
+            .filter(|(_, word)| word.starts_with("unfinished"))
+            .count();
+        let finished = pruned.removed.len() - unfinished;
+        let what = match (finished, unfinished) {
+            (f, 0) => format!("{f} finished session(s)"),
+            (0, u) => format!("{u} unfinished session(s) without an answer"),
+            (f, u) => format!(
+                "{} session(s): {f} finished, {u} unfinished without an answer",
+                f + u
+            ),
+        };
+        out.push_str(&format!("Removed {what}:\n"));
         for (id, word) in &pruned.removed {
             out.push_str(&format!("  {id}  ({word})\n"));
         }
@@ -178,4 +190,42 @@ pub fn report(pruned: &Pruned) -> String {
         out.push_str(&format!("Kept {}.\n", kept.join(", ")));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn removed(words: &[&'static str]) -> Pruned {
+        Pruned {
+            removed: words
+                .iter()
+                .enumerate()
+                .map(|(i, w)| (format!("s{i}"), *w))
+                .collect(),
+            ..Pruned::default()
+        }
+    }
+
+    #[test]
+    fn removed_sessions_are_counted_as_what_they_were() {
+        let unfinished = report(&removed(&[
+            "unfinished, no answer",
+            "unfinished, no answer",
+        ]));
+        assert!(
+            unfinished.starts_with("Removed 2 unfinished session(s) without an answer:\n"),
+            "{unfinished}"
+        );
+        let both = report(&removed(&["finished", "unfinished, no answer", "closed"]));
+        assert!(
+            both.starts_with("Removed 3 session(s): 2 finished, 1 unfinished without an answer:\n"),
+            "{both}"
+        );
+        let finished = report(&removed(&["finished", "given up"]));
+        assert!(
+            finished.starts_with("Removed 2 finished session(s):\n"),
+            "{finished}"
+        );
+    }
 }

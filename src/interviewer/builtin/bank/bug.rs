@@ -314,7 +314,9 @@ fn first_bad_version(r: &Reading, named: &[Named]) -> Option<Finding> {
             .first()
             .map(|t| format!(" Recommended: {t}, where the item says it worked."))
             .unwrap_or_default();
-        let mut f = titled(
+        // Its heading is what the question asks (issue 40: "The first bad version" was over
+        // the answer to "Which version was the last good one?").
+        let mut f = Some(
             Finding::new(
                 "first_bad_version",
                 7,
@@ -322,7 +324,8 @@ fn first_bad_version(r: &Reading, named: &[Named]) -> Option<Finding> {
                     "Line {n} names {said}; tag {tag} exists. Which version was the last good one?{why}"
                 ),
             )
-            .choices(options),
+            .choices(options)
+            .titled("The last good version"),
         );
         if let Some(t) = good.first() {
             f = f.map(|f| f.recommend(&slug(t)));
