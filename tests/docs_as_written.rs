@@ -19,11 +19,6 @@ const EXEMPT: &[(&str, &str)] = &[
         "builds a release binary (minutes); the rest of the Install block runs with the binary these tests built, where `cargo install` puts it",
     ),
     (
-        "cargo run -- intent 42",
-        "builds the tool (minutes); the same interview runs as `interview intent 42 --from …` (docs/interviews.md)",
-    ),
-    ("cargo test", "the test suite this test is part of"),
-    (
         "interview guard --allow 'target/**' -- cargo build",
         "builds the tool in the clone (minutes); docs/guard.md's other line runs a command under the guard",
     ),
