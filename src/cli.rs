@@ -118,6 +118,10 @@ pub enum Command {
         unfinished: bool,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    ///
+    /// bash: save it in ~/.local/share/bash-completion/completions/interview (read by the
+    /// bash-completion package), or without that package add `source <(interview completions
+    /// bash)` to ~/.bashrc.
     Completions {
         /// The shell to complete for.
         #[arg(value_enum)]

@@ -121,3 +121,18 @@ fn interview_runners_says_how_to_install_a_missing_cli() {
         "{text}"
     );
 }
+
+#[test]
+fn completions_help_gives_the_source_fallback_for_bash_without_bash_completion() {
+    let repo = TempRepo::new();
+    let help = stdout(&repo.run(&["completions", "--help"]));
+    assert!(
+        help.contains("source <(interview completions bash)"),
+        "{help}"
+    );
+    let man = stdout(&repo.run(&["man"]));
+    assert!(
+        man.contains("source <(interview completions"),
+        "not in the man page"
+    );
+}
