@@ -234,10 +234,13 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         .iter()
         .any(|l| repo.locked.iter().any(|p| same_package(p, &l.name.text)));
     let class = super::classify::without_package(class, names_package, &item);
+    let named: Vec<&str> = located.iter().map(|l| l.name.text.as_str()).collect();
+    let nearest = super::nearest::about(worktree, &skip, f, &item, &named);
     Reading {
         facts: f,
         item,
         class,
+        nearest,
         names: located,
         search: found,
         repo,
@@ -318,7 +321,15 @@ pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
         facts,
         title,
         lead,
-        tail: not_checked(&r),
+        tail: if r.nearest.is_empty() {
+            format!(
+                "{} Nothing the repository defines (a function, type, flag, variable or \
+                 heading) matched the item's words.",
+                not_checked(&r)
+            )
+        } else {
+            not_checked(&r)
+        },
         more_rounds: true,
     }
 }

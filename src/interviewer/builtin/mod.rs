@@ -28,6 +28,7 @@ mod intent_entries;
 mod item;
 mod kind;
 mod names;
+mod nearest;
 mod outside;
 mod place;
 mod questions;

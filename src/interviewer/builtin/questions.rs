@@ -26,9 +26,72 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
         ItemKind::Docs => bank::docs(r),
         ItemKind::Performance => bank::performance(r),
     });
+    out.extend(nearest_code(r));
     out.extend(names_not_found(r));
     out.extend(vague(r));
     out
+}
+
+/// The code nearest to the item (`nearest.rs`), named with where it is: what a maintainer
+/// answers first — the option that already does it, the function the change would touch, the
+/// section the text belongs in. Documentation items get the nearest headings, the others the
+/// nearest code. Nothing when nothing matched (the document says so).
+fn nearest_code(r: &Reading) -> Option<Finding> {
+    use super::nearest::DefKind;
+    let docs = r.class.kind == ItemKind::Docs;
+    let near: Vec<&super::nearest::Match> = r
+        .nearest
+        .iter()
+        .filter(|m| (m.def.kind == DefKind::Heading) == docs)
+        .take(2)
+        .collect();
+    let first = near.first()?;
+    let list = near
+        .iter()
+        .map(|m| m.def.shown())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let top = first.def.named();
+    let (question, options): (String, [(&str, &str); 3]) = match r.class.kind {
+        ItemKind::Feature => (
+            format!("Nearest existing code: {list}. Extend {top}, or add something beside it?"),
+            [
+                ("Extend it", "extend"),
+                ("Add something beside it", "beside"),
+                ("Neither: other code", "other"),
+            ],
+        ),
+        ItemKind::Bug => (
+            format!("Nearest code to the report: {list}. Is {top} where it goes wrong?"),
+            [
+                ("Yes", "yes"),
+                ("No: elsewhere", "elsewhere"),
+                ("Not known yet", "unknown"),
+            ],
+        ),
+        ItemKind::Docs => (
+            format!("Nearest documentation: {list}. Change {top}, or add a section of its own?"),
+            [
+                ("Change it there", "there"),
+                ("A section of its own", "new_section"),
+                ("Elsewhere", "elsewhere"),
+            ],
+        ),
+        ItemKind::Performance => (
+            format!("Nearest code: {list}. Is {top} the path to measure and speed up?"),
+            [
+                ("Yes", "yes"),
+                ("Another path", "other"),
+                ("Not known yet", "unknown"),
+            ],
+        ),
+        ItemKind::Refactor | ItemKind::Dependency => return None,
+    };
+    Some(
+        Finding::new("nearest_code", 7, question)
+            .titled("The code this item is about")
+            .options(&options),
+    )
 }
 
 /// The item's own questions, each quoted whole; an "A or B?" question offers A and B.

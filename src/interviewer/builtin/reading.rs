@@ -41,6 +41,8 @@ pub(super) struct Reading<'a> {
     pub item: Item<'a>,
     pub class: Classification,
     pub names: Vec<Located>,
+    /// The repository's definitions nearest to the item's words, best first (`nearest.rs`).
+    pub nearest: Vec<super::nearest::Match>,
     pub search: Search,
     pub repo: RepoFacts,
     pub worktree: &'a Path,

@@ -1,0 +1,569 @@
+//! The code an item is about: what the repository defines — functions, types, flags,
+//! environment variables, documentation headings — indexed once per run with the words of their
+//! names and of the text beside them (a doc comment, a flag's help), and ranked against all the
+//! words of the item with BM25, so that rare words weigh most. What the maintainers asked was
+//! almost always about the code nearest to the request: the option that already does it, the
+//! function the change would touch. A name inside a test, a lockfile or the item's own file is
+//! never a definition.
+//!
+//! Not for: the names the item spells out (`search.rs`, `defs.rs` check those exactly).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use grep::regex::RegexMatcherBuilder;
+use grep::searcher::sinks::Lossy;
+use grep::searcher::{BinaryDetection, SearcherBuilder};
+use ignore::WalkBuilder;
+use regex::Regex;
+
+use super::item::Item;
+use super::place::{is_doc, is_manifest, is_test, secondary};
+use super::search::Place;
+use crate::subject::IntentFacts;
+
+/// Definitions kept as the nearest at most (a question names up to three of one sort).
+const MAX_NEAREST: usize = 8;
+
+/// The definitions nearest to the item (its title counted twice, its prose and its code), less
+/// those the item names itself (the exact search finds and grounds those).
+pub(super) fn about(
+    worktree: &Path,
+    skip: &[String],
+    f: &IntentFacts,
+    item: &Item,
+    named: &[&str],
+) -> Vec<Match> {
+    let mut query = words(&f.title);
+    query.extend(words(&f.title));
+    for (_, line, _) in &item.all {
+        query.extend(words(line));
+    }
+    let defs = index(worktree, skip);
+    let spelled = |d: &Def| {
+        named.iter().any(|n| {
+            n.trim_start_matches('-')
+                .eq_ignore_ascii_case(d.name.trim_start_matches('-'))
+        })
+    };
+    let defs: Vec<Def> = defs.into_iter().filter(|d| !spelled(d)).collect();
+    rank(&defs, &query, MAX_NEAREST)
+}
+
+/// Files read for definitions at most, and the largest read.
+const MAX_FILES: usize = 50_000;
+const MAX_FILE_BYTES: u64 = 512 * 1024;
+/// Definitions kept at most (the index's bound on memory).
+const MAX_DEFS: usize = 200_000;
+/// BM25's parameters (the usual ones).
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+/// What a definition is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum DefKind {
+    Flag,
+    Function,
+    Type,
+    EnvVar,
+    Heading,
+}
+
+/// One thing the repository defines, where, and the words it is found by.
+#[derive(Debug, Clone)]
+pub(super) struct Def {
+    pub kind: DefKind,
+    /// As the code spells it: `--color`, `parse_args`, `Config`, `RUST_LOG`, `Installation`.
+    pub name: String,
+    pub path: String,
+    pub line: u32,
+    /// The words of its name (stemmed), then those of the text beside it.
+    name_words: Vec<String>,
+    words: Vec<String>,
+}
+
+impl Def {
+    /// `--color`, `parse_args()`, `Config`, "Installation": as a question names it.
+    pub(super) fn named(&self) -> String {
+        match self.kind {
+            DefKind::Flag | DefKind::EnvVar | DefKind::Type => format!("`{}`", self.name),
+            DefKind::Function => format!("`{}()`", self.name),
+            DefKind::Heading => format!("\"{}\"", self.name),
+        }
+    }
+
+    /// `--color` (src/app.rs:120): named with where it is.
+    pub(super) fn shown(&self) -> String {
+        format!("{} ({}:{})", self.named(), self.path, self.line)
+    }
+}
+
+/// A definition ranked against an item.
+#[derive(Debug, Clone)]
+pub(super) struct Match {
+    pub def: Def,
+    pub score: f64,
+}
+
+/// The definitions of the worktree's code and documentation (one walk; tests, samples,
+/// lockfiles, manifests, the item's own file and the tool's own files and documents — wherever
+/// they were written — left out).
+pub(super) fn index(worktree: &Path, skip: &[String]) -> Vec<Def> {
+    let patterns = Patterns::new();
+    let Ok(matcher) = RegexMatcherBuilder::new().build(Patterns::PREFILTER) else {
+        return Vec::new();
+    };
+    let mut searcher = SearcherBuilder::new()
+        .line_number(true)
+        .binary_detection(BinaryDetection::quit(0))
+        .build();
+    let walker = WalkBuilder::new(worktree)
+        .require_git(false)
+        .max_filesize(Some(MAX_FILE_BYTES))
+        .follow_links(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(|e| {
+            let name = e.file_name();
+            name != ".git" && name != ".interview"
+        })
+        .build();
+    let mut defs = Vec::new();
+    let mut files = 0usize;
+    for entry in walker.flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Some(rel) = entry
+            .path()
+            .strip_prefix(worktree)
+            .ok()
+            .and_then(Path::to_str)
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        let place = Place::of(&rel);
+        let doc = is_doc(&rel) && rel.to_ascii_lowercase().ends_with(".md");
+        if skip.contains(&rel)
+            || super::search::own_file(&rel)
+            || is_test(&rel)
+            || test_like(&rel)
+            || secondary(&rel)
+            || is_manifest(&rel)
+            || !(place == Place::Code || doc)
+        {
+            continue;
+        }
+        files += 1;
+        if files > MAX_FILES || defs.len() >= MAX_DEFS {
+            break;
+        }
+        let mut candidates: Vec<u32> = Vec::new();
+        let _ = searcher.search_path(
+            &matcher,
+            entry.path(),
+            Lossy(|n, _| {
+                candidates.push(u32::try_from(n).unwrap_or(u32::MAX));
+                Ok(true)
+            }),
+        );
+        // The lines around a candidate: the file read once more, only when it has one.
+        if candidates.is_empty() {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(entry.path()) else {
+            continue;
+        };
+        let all: Vec<&str> = text.lines().collect();
+        // A document the tool wrote (wherever it was put) is no definition of the repository.
+        if doc && all.iter().any(|l| l.starts_with(crate::document::LEGEND)) {
+            continue;
+        }
+        for n in candidates {
+            let i = n as usize - 1;
+            let Some(line) = all.get(i) else { continue };
+            for (kind, name) in patterns.defs(line, doc) {
+                let beside = beside(&all, i, kind);
+                defs.push(Def {
+                    kind,
+                    name_words: words(&name),
+                    words: words(&beside),
+                    name,
+                    path: rel.clone(),
+                    line: n,
+                });
+            }
+        }
+    }
+    defs
+}
+
+/// A path of tests, specs, samples or typings in any language's convention (`Tests/`,
+/// `Foo.Tests.Shared/`, `commander-tests.ts`, `FooTest.php`, `foo_spec.rb`, `samples/`):
+/// where names are used, not defined.
+fn test_like(path: &str) -> bool {
+    let lower = path.to_lowercase();
+    lower.split(['/', '.', '-', '_']).any(|part| {
+        matches!(
+            part,
+            "test"
+                | "tests"
+                | "spec"
+                | "specs"
+                | "__tests__"
+                | "testing"
+                | "samples"
+                | "sample"
+                | "demo"
+                | "demos"
+                | "benchmark"
+                | "benchmarks"
+                | "typings"
+        )
+    }) || path
+        .rsplit('/')
+        .next()
+        .is_some_and(|file| file.contains("Test.") || file.contains("Tests."))
+}
+
+/// The text beside a definition: the comment lines right above it, the line itself, and for a
+/// flag the two lines below (its help text).
+fn beside(all: &[&str], i: usize, kind: DefKind) -> String {
+    let mut text = Vec::new();
+    let mut j = i;
+    while j > 0 && i - j < 4 {
+        j -= 1;
+        let t = all[j].trim_start();
+        if t.starts_with("//") || t.starts_with('#') || t.starts_with('*') || t.starts_with("/*") {
+            text.push(t);
+        } else {
+            break;
+        }
+    }
+    text.push(all[i]);
+    if kind == DefKind::Flag {
+        text.extend(all.iter().skip(i + 1).take(2));
+    }
+    text.join(" ")
+}
+
+struct Patterns {
+    function: Regex,
+    ty: Regex,
+    flag: Regex,
+    env: Regex,
+    heading: Regex,
+}
+
+impl Patterns {
+    /// What a line must hold to be looked at (the search's literal prefilter).
+    const PREFILTER: &'static str = r"\(\)\s*\{|\b(fn|def|func|function|fun|sub|struct|enum|trait|class|interface|type|protocol|module|record|object)\s|--[a-z]|\blong\b|\.option\(|Flags\(\)|(env|getenv|environ|Getenv|ENV)\b|^#{1,4} ";
+
+    fn new() -> Patterns {
+        let re = |s: &str| Regex::new(s).expect("a fixed pattern");
+        Patterns {
+            function: re(
+                r"\b(?:fn|def|func|function|fun|sub)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)|^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\)\s*\{",
+            ),
+            ty: re(
+                r"\b(?:struct|enum|trait|class|interface|type|protocol|module|record|object)\s+([A-Za-z_][A-Za-z0-9_]*)",
+            ),
+            flag: re(
+                r#"(?:["'`](?:-[A-Za-z],\s*)?--|\.long\(\s*"|\blong\s*=\s*"|\.option\(\s*['"]|Flags\(\)\.\w+\(\s*(?:&[\w.]+,\s*)?")([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?:[=\s"'`,<\[]|$)"#,
+            ),
+            env: re(
+                r#"(?:env::var(?:_os)?|getenv|environ(?:\.get)?|Getenv|process\.env|ENV|System\.getenv)\W{0,3}([A-Z][A-Z0-9_]{2,})"#,
+            ),
+            heading: re(r"^#{1,4}\s+(.+?)\s*#*$"),
+        }
+    }
+
+    /// The definitions one line holds. A flag counts where code declares it (a string
+    /// literal), never inside a comment or another program's command line.
+    fn defs(&self, line: &str, doc: bool) -> Vec<(DefKind, String)> {
+        if doc {
+            return self
+                .heading
+                .captures(line)
+                .map(|c| (DefKind::Heading, c[1].trim_matches('`').to_string()))
+                .into_iter()
+                .collect();
+        }
+        let t = line.trim_start();
+        let comment = t.starts_with("//")
+            || t.starts_with("* ")
+            || (t.starts_with('#') && !t.starts_with("#[") && !t.starts_with("#!"));
+        if comment {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for (re, kind) in [
+            (&self.function, DefKind::Function),
+            (&self.ty, DefKind::Type),
+        ] {
+            if let Some(name) = re
+                .captures(line)
+                .and_then(|c| c.get(1).or_else(|| c.get(2)))
+                .map(|m| m.as_str().to_string())
+            {
+                let test = name.starts_with("test") || name.starts_with("Test");
+                if name.len() > 2 && !test && !KEYWORDS.contains(&name.as_str()) {
+                    out.push((kind, name));
+                }
+            }
+        }
+        for c in self.flag.captures_iter(line) {
+            out.push((DefKind::Flag, format!("--{}", &c[1])));
+        }
+        for c in self.env.captures_iter(line) {
+            out.push((DefKind::EnvVar, c[1].to_string()));
+        }
+        out
+    }
+}
+
+/// Words after a definition keyword that are not names.
+const KEYWORDS: &[&str] = &["self", "this", "new", "main", "test", "init", "fmt", "from"];
+
+/// Words too common in items to say anything about the code, and an issue template's own words
+/// ("expected", "version", "steps"): they say nothing about the code.
+const STOP: &str = "the and for with that this from into when then than are was were been have has had not \
+     but can could would should will shall may might must its it's you your our their there \
+     which what where who how why also just like some any all more most other such only very \
+     each per via use using used get set let make want need add new way one two does did \
+     doing done etc e.g i.e please thanks thank think maybe seem seems would it is in on of \
+     to a an be or if as at by we i me my so do no yes out up now here after before about \
+     because same work works working issue currently instead possible able still without see \
+     know even well fn def func function class struct type return true false null none self \
+     str string int let var const pub http https com www github version expected actual \
+     behavior behaviour reproduce steps step bug feature request problem describe description \
+     context additional information environment platform system linux macos windows ubuntu \
+     debian install installed release latest project repository report result results happen \
+     happens solution alternative alternatives considered screenshot screenshots log logs \
+     output example following";
+
+/// The words of a text: identifiers split at `_`, `-`, `.` and camelCase, lower case, light
+/// stemming; stop words and one- or two-letter words left out.
+pub(super) fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for token in text.split(|c: char| !c.is_alphanumeric()) {
+        let mut part = String::new();
+        let mut prev_lower = false;
+        for c in token.chars() {
+            if c.is_uppercase() && prev_lower {
+                push_word(&mut out, &part);
+                part.clear();
+            }
+            prev_lower = c.is_lowercase() || c.is_ascii_digit();
+            part.push(c);
+        }
+        push_word(&mut out, &part);
+    }
+    out
+}
+
+fn push_word(out: &mut Vec<String>, word: &str) {
+    let lower = word.to_lowercase();
+    if lower.len() < 3
+        || lower.chars().all(|c| c.is_ascii_digit())
+        || STOP.split_whitespace().any(|w| w == lower)
+    {
+        return;
+    }
+    out.push(stem(&lower));
+}
+
+/// A light English stemmer: plurals, `-ing`, `-ed`, `-ly` (enough for names and items to meet:
+/// `colors`/`color`, `sorting`/`sort`).
+fn stem(word: &str) -> String {
+    let strip = |w: &str, suffix: &str, min: usize| -> Option<String> {
+        w.strip_suffix(suffix)
+            .filter(|s| s.len() >= min)
+            .map(str::to_string)
+    };
+    if let Some(s) = strip(word, "ies", 3) {
+        return format!("{s}y");
+    }
+    for (suffix, min) in [("ing", 4), ("ed", 4), ("ly", 4), ("es", 4), ("s", 3)] {
+        if word.ends_with("ss") {
+            break;
+        }
+        if let Some(s) = strip(word, suffix, min) {
+            return s;
+        }
+    }
+    word.to_string()
+}
+
+/// The definitions that best match `query` (the item's words), best first, at most `max`: each
+/// must match at least one of the item's words in its name, and the score counts the name's
+/// matches twice. Equal scores keep the index's order (path, line): the same input gives the
+/// same answer.
+pub(super) fn rank(defs: &[Def], query: &[String], max: usize) -> Vec<Match> {
+    if defs.is_empty() || query.is_empty() {
+        return Vec::new();
+    }
+    let n = defs.len() as f64;
+    let mut df: BTreeMap<&str, usize> = BTreeMap::new();
+    for d in defs {
+        let unique: BTreeSet<&str> = d
+            .name_words
+            .iter()
+            .chain(&d.words)
+            .map(String::as_str)
+            .collect();
+        for w in unique {
+            *df.entry(w).or_default() += 1;
+        }
+    }
+    let avg = defs
+        .iter()
+        .map(|d| (d.name_words.len() * 2 + d.words.len()) as f64)
+        .sum::<f64>()
+        / n;
+    let terms: BTreeSet<&str> = query.iter().map(String::as_str).collect();
+    let mut scored: Vec<Match> = Vec::new();
+    for d in defs {
+        // Named by the item: two of its words in the name, or the whole of a one-word name.
+        let in_name: BTreeSet<&str> = d
+            .name_words
+            .iter()
+            .map(String::as_str)
+            .filter(|w| terms.contains(w))
+            .collect();
+        let unique_name: BTreeSet<&str> = d.name_words.iter().map(String::as_str).collect();
+        if !(in_name.len() >= 2 || (in_name.len() == 1 && unique_name.len() == 1)) {
+            continue;
+        }
+        let len = (d.name_words.len() * 2 + d.words.len()) as f64;
+        let mut score = 0.0;
+        for t in &terms {
+            let tf = (d.name_words.iter().filter(|w| w == t).count() * 2
+                + d.words.iter().filter(|w| w == t).count()) as f64;
+            if tf == 0.0 {
+                continue;
+            }
+            let df = *df.get(t).unwrap_or(&0) as f64;
+            let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
+            score += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg));
+        }
+        scored.push(Match {
+            def: d.clone(),
+            score,
+        });
+    }
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score));
+    // One place per name: its first definition by score.
+    let mut seen = BTreeSet::new();
+    scored.retain(|m| seen.insert(m.def.name.clone()));
+    scored.truncate(max);
+    scored
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn def(kind: DefKind, name: &str, beside: &str) -> Def {
+        Def {
+            kind,
+            name: name.into(),
+            path: "src/a.rs".into(),
+            line: 1,
+            name_words: words(name),
+            words: words(beside),
+        }
+    }
+
+    #[test]
+    fn stop_words_and_template_words_say_nothing() {
+        assert!(words("the version and expected behaviour, steps").is_empty());
+        assert_eq!(words("not but"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn identifiers_split_into_stemmed_words() {
+        assert_eq!(words("parseArgs"), vec!["parse", "arg"]);
+        assert_eq!(
+            words("max_columns-preview"),
+            vec!["max", "column", "preview"]
+        );
+        assert_eq!(words("Sorting the colors"), vec!["sort", "color"]);
+        assert_eq!(words("HTTPServer"), vec!["httpserver"]);
+    }
+
+    #[test]
+    fn a_rare_word_of_the_item_outranks_a_common_one() {
+        let mut defs: Vec<Def> = (0..20)
+            .map(|i| def(DefKind::Function, &format!("read_file_{i}"), "read a file"))
+            .collect();
+        defs.push(def(
+            DefKind::Flag,
+            "--max-columns",
+            "Don't print lines longer than this limit",
+        ));
+        let query =
+            words("Print a preview of long lines instead of omitting them, with max columns");
+        let ranked = rank(&defs, &query, 3);
+        assert_eq!(ranked[0].def.name, "--max-columns", "{ranked:?}");
+    }
+
+    #[test]
+    fn a_definition_must_match_by_its_name() {
+        let defs = vec![def(DefKind::Function, "run", "sort the colors")];
+        assert!(rank(&defs, &words("sort colors"), 3).is_empty());
+        // One word of a longer name is not enough; the whole of a one-word name is.
+        let defs = vec![
+            def(DefKind::Function, "print_entry", ""),
+            def(DefKind::Type, "Subcommand", ""),
+        ];
+        let ranked = rank(&defs, &words("nested subcommands of each entry"), 3);
+        assert_eq!(ranked.len(), 1);
+        assert_eq!(ranked[0].def.name, "Subcommand");
+    }
+
+    #[test]
+    fn lines_give_their_definitions() {
+        let p = Patterns::new();
+        let got = |line: &str| p.defs(line, false);
+        assert_eq!(
+            got("    pub fn parse_args(argv: &[String]) -> Args {"),
+            vec![(DefKind::Function, "parse_args".to_string())]
+        );
+        assert_eq!(
+            got(r#"        .arg(Arg::new("color").long("color").help("When to use colors"))"#),
+            vec![(DefKind::Flag, "--color".to_string())]
+        );
+        assert_eq!(
+            got(r#"    #[arg(long = "max-columns", short = 'M')]"#),
+            vec![(DefKind::Flag, "--max-columns".to_string())]
+        );
+        assert_eq!(
+            got(r#"  .option('-p, --port <number>', 'port')"#),
+            vec![(DefKind::Flag, "--port".to_string())]
+        );
+        assert_eq!(
+            got(r#"  cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "talk")"#),
+            vec![(DefKind::Flag, "--verbose".to_string())]
+        );
+        // Another program's command line is no declaration of this one's.
+        assert!(got(r#"    run("git log --oneline")"#).is_empty());
+        assert_eq!(
+            got(r#"  program.option('--no-color', 'disable colors')"#),
+            vec![(DefKind::Flag, "--no-color".to_string())]
+        );
+        assert_eq!(
+            got(r#"    let level = std::env::var("RUST_LOG").ok();"#),
+            vec![(DefKind::EnvVar, "RUST_LOG".to_string())]
+        );
+        assert!(got("// fn commented_out()").is_empty());
+        assert_eq!(
+            got("pyenv_rehash() {"),
+            vec![(DefKind::Function, "pyenv_rehash".to_string())]
+        );
+        assert_eq!(
+            p.defs("## Configuration file", true),
+            vec![(DefKind::Heading, "Configuration file".to_string())]
+        );
+    }
+}
