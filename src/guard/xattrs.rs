@@ -14,9 +14,6 @@ use serde::Serialize;
 
 use sha2::{Digest, Sha256};
 
-use super::path::RepoPath;
-use super::walk::WalkOutput;
-
 /// The access-granting extended attributes of one path, each by a SHA-256 of its raw bytes.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Xattrs {
@@ -83,29 +80,6 @@ impl Xattrs {
             ("default ACL", &self.default_acl),
             ("file capability", &self.capability),
         ]
-    }
-}
-
-impl super::walk::Worker<'_> {
-    /// Record the ACLs and file capability of `rel` (`""`: the root), which is `name` in the
-    /// open directory `dir` when given: what the snapshot before recorded when `unchanged` (its
-    /// stat settled and the same since), else read.
-    pub(super) fn xattrs(
-        &self,
-        (rel, at): (&[u8], Option<(BorrowedFd<'_>, &[u8])>),
-        unchanged: bool,
-        out: &mut WalkOutput,
-    ) {
-        let recorded: &[u8] = if rel.is_empty() { b"." } else { rel };
-        let path = || self.input.root.join(super::walk::os(rel));
-        let found = match at {
-            _ if unchanged => self.input.earlier.xattrs.get(recorded).cloned(),
-            Some((dir, name)) => Xattrs::of_at(dir, name, &path()),
-            None => Xattrs::of(&path()),
-        };
-        if let Some(x) = found {
-            out.xattrs.push((RepoPath::new(recorded), x));
-        }
     }
 }
 
