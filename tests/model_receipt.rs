@@ -20,6 +20,33 @@ fn reply(strict: &str) -> Value {
     json!({ "reply": receipt })
 }
 
+/// A small model on a CPU that repeats itself would write until its context is full: a server
+/// on this machine gets a cap on each answer (`max_tokens`, 4096), `--max-tokens` sets another
+/// or none (0).
+#[test]
+fn a_local_server_gets_a_cap_on_each_answer() {
+    for (extra, want) in [
+        (&[][..], Some(4096)),
+        (&["--max-tokens", "300"][..], Some(300)),
+        (&["--max-tokens", "0"][..], None),
+    ] {
+        let repo = TempRepo::new();
+        let mock = MockChat::start(vec![
+            Step::Receipt(crate::util::mock_model::wire(ASK)),
+            Step::Receipt(crate::util::mock_model::wire(DONE)),
+        ]);
+        against(interview(&repo), &mock, extra).run().exits(0);
+        for seen in mock.seen() {
+            assert_eq!(
+                seen.body.get("max_tokens").and_then(Value::as_u64),
+                want,
+                "{extra:?}: {}",
+                seen.body
+            );
+        }
+    }
+}
+
 /// A CPU-only model can be silent for minutes: when the tool stops the turn (its timeout,
 /// Ctrl+C), the runner waiting for it ends at once on SIGTERM instead of counting the signal
 /// and waiting on (the tool would wait out its grace period and kill it).

@@ -310,6 +310,9 @@ impl Chat<'_> {
         if self.stream {
             body["stream_options"] = json!({"include_usage": true});
         }
+        if let Some(max) = self.endpoint.max_tokens {
+            body["max_tokens"] = json!(max);
+        }
         if let Some(choice) = tools {
             body["tools"] = super::tools::definitions();
             body["tool_choice"] = json!(choice);

@@ -27,6 +27,8 @@ pub struct Endpoint {
     /// Sent as `Authorization: Bearer …` when set (a local server needs none).
     pub key: Option<String>,
     pub request_timeout: Duration,
+    /// Sent as `max_tokens` when set (see `--max-tokens`).
+    pub max_tokens: Option<u64>,
 }
 
 /// What the model answered.

@@ -44,7 +44,15 @@ struct Options {
     stream: bool,
     limits: tools::Limits,
     request_timeout: Duration,
+    /// `--max-tokens`: what one answer may hold at most (0: no cap); `None`: the default
+    /// ([`LOCAL_MAX_TOKENS`] for a server on this machine, no cap for another).
+    max_tokens: Option<u64>,
 }
+
+/// The cap on one answer of a server on this machine, unless `--max-tokens` says otherwise: a
+/// small model on a CPU that falls into repeating itself would otherwise write until its
+/// context is full (minutes at a few tokens a second) before the turn could go on.
+const LOCAL_MAX_TOKENS: u64 = 4096;
 
 fn parse(args: &[String]) -> Result<Options> {
     let mut o = Options {
@@ -53,6 +61,7 @@ fn parse(args: &[String]) -> Result<Options> {
         stream: false,
         limits: tools::Limits::default(),
         request_timeout: REQUEST_TIMEOUT,
+        max_tokens: None,
     };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -81,9 +90,10 @@ fn parse(args: &[String]) -> Result<Options> {
             "--max-tool-bytes" => o.limits.bytes = number(value()?)? as usize,
             "--tool-seconds" => o.limits.seconds = number(value()?)?,
             "--request-timeout" => o.request_timeout = Duration::from_secs(number(value()?)?),
+            "--max-tokens" => o.max_tokens = Some(number(value()?)?),
             other => {
                 return Err(Error::Usage(format!(
-                    "the model runner does not take {other:?} (it takes --model, --base-url, --stream, --max-tool-calls, --max-tool-bytes, --tool-seconds, --request-timeout)"
+                    "the model runner does not take {other:?} (it takes --model, --base-url, --stream, --max-tool-calls, --max-tool-bytes, --tool-seconds, --request-timeout, --max-tokens)"
                 )));
             }
         }
@@ -132,11 +142,17 @@ fn endpoint(name: &str, o: &Options) -> Result<client::Endpoint> {
             shown_url(&base_url)
         )));
     }
+    let max_tokens = match o.max_tokens {
+        Some(0) => None,
+        Some(n) => Some(n),
+        None => is_loopback(&base_url).then_some(LOCAL_MAX_TOKENS),
+    };
     Ok(client::Endpoint {
         base_url,
         model,
         key,
         request_timeout: o.request_timeout,
+        max_tokens,
     })
 }
 
@@ -274,6 +290,7 @@ fn described() -> Vec<Described> {
         stream: false,
         limits: tools::Limits::default(),
         request_timeout: REQUEST_TIMEOUT,
+        max_tokens: None,
     };
     let key_set = std::env::var("OPENAI_API_KEY").is_ok_and(|k| !k.trim().is_empty());
     let model = std::env::var("OPENAI_MODEL")
