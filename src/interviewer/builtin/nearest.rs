@@ -198,32 +198,43 @@ pub(super) fn index(worktree: &Path, skip: &[String]) -> Vec<Def> {
     defs
 }
 
-/// A path of tests, specs, samples or typings in any language's convention (`Tests/`,
-/// `Foo.Tests.Shared/`, `commander-tests.ts`, `FooTest.php`, `foo_spec.rb`, `samples/`):
-/// where names are used, not defined.
+/// The parts of a path (split at `/`, `.`, `-`, `_`) that make it a place where names are used,
+/// not defined: tests, specs, samples, typings, fixtures, vendored code.
+const USED_NOT_DEFINED: &[&str] = &[
+    "test",
+    "tests",
+    "spec",
+    "specs",
+    "testing",
+    "testable",
+    "samples",
+    "sample",
+    "demo",
+    "demos",
+    "benchmark",
+    "benchmarks",
+    "typings",
+    "vendor",
+    "vendored",
+    "thirdparty",
+    "third",
+    "snapshots",
+    "fixtures",
+    "external",
+];
+
+/// A path of tests, specs, samples, typings, fixtures or vendored code in any language's
+/// convention (`Tests/`, `Foo.Tests.Shared/`, `commander-tests.ts`, `FooTest.php`,
+/// `foo_spec.rb`, `samples/`, `third_party/`).
 fn test_like(path: &str) -> bool {
     let lower = path.to_lowercase();
-    lower.split(['/', '.', '-', '_']).any(|part| {
-        matches!(
-            part,
-            "test"
-                | "tests"
-                | "spec"
-                | "specs"
-                | "__tests__"
-                | "testing"
-                | "samples"
-                | "sample"
-                | "demo"
-                | "demos"
-                | "benchmark"
-                | "benchmarks"
-                | "typings"
-        )
-    }) || path
-        .rsplit('/')
-        .next()
-        .is_some_and(|file| file.contains("Test.") || file.contains("Tests."))
+    lower
+        .split(['/', '.', '-', '_'])
+        .any(|part| USED_NOT_DEFINED.contains(&part))
+        || path
+            .rsplit('/')
+            .next()
+            .is_some_and(|file| file.contains("Test.") || file.contains("Tests."))
 }
 
 /// The text beside a definition: the comment lines right above it, the line itself, and for a
@@ -290,8 +301,8 @@ impl Patterns {
                 .collect();
         }
         let t = line.trim_start();
-        let comment = t.starts_with("//")
-            || t.starts_with("* ")
+        let comment = COMMENTS.iter().any(|c| t.starts_with(c))
+            || t == "*"
             || (t.starts_with('#') && !t.starts_with("#[") && !t.starts_with("#!"));
         if comment {
             return Vec::new();
@@ -303,6 +314,7 @@ impl Patterns {
         ] {
             if let Some(name) = re
                 .captures(line)
+                .filter(|c| !in_string(line, c.get(0).map_or(0, |m| m.start())))
                 .and_then(|c| c.get(1).or_else(|| c.get(2)))
                 .map(|m| m.as_str().to_string())
             {
@@ -313,13 +325,40 @@ impl Patterns {
             }
         }
         for c in self.flag.captures_iter(line) {
-            out.push((DefKind::Flag, format!("--{}", &c[1])));
+            // Every program has these: they say nothing of what an item is about.
+            if !matches!(&c[1], "help" | "version") {
+                out.push((DefKind::Flag, format!("--{}", &c[1])));
+            }
         }
         for c in self.env.captures_iter(line) {
             out.push((DefKind::EnvVar, c[1].to_string()));
         }
         out
     }
+}
+
+/// How a comment line starts, in the languages indexed (`#` apart: `#[` and `#!` are code).
+const COMMENTS: &[&str] = &[
+    "//", "* ", "/*", "-- ", "--|", "{-", ";", "%", "\"\"\"", "'''", "<!--", "rem ",
+];
+
+/// Whether byte `at` of `line` is inside a string literal (an odd number of unescaped double
+/// quotes before it): a keyword there is text — a usage line, a help string — not code.
+fn in_string(line: &str, at: usize) -> bool {
+    let mut inside = false;
+    let mut escaped = false;
+    for c in line.get(..at).unwrap_or(line).chars() {
+        match c {
+            '\\' if !escaped => {
+                escaped = true;
+                continue;
+            }
+            '"' if !escaped => inside = !inside,
+            _ => {}
+        }
+        escaped = false;
+    }
+    inside
 }
 
 /// Words after a definition keyword that are not names.
@@ -493,6 +532,20 @@ mod tests {
     }
 
     #[test]
+    fn tests_fixtures_and_vendored_code_define_nothing() {
+        for path in [
+            "lib/pry/testable/pry_tester.rb",
+            "Tests/ApplicationTest.php",
+            "src/Humanizer.Tests.Shared/UseCultureAttribute.cs",
+            "third_party/x/lib.c",
+            "Snapshots/Layout/Sources/main.swift",
+        ] {
+            assert!(test_like(path), "{path}");
+        }
+        assert!(!test_like("src/attestation.rs"));
+    }
+
+    #[test]
     fn a_rare_word_of_the_item_outranks_a_common_one() {
         let mut defs: Vec<Def> = (0..20)
             .map(|i| def(DefKind::Function, &format!("read_file_{i}"), "read a file"))
@@ -557,6 +610,10 @@ mod tests {
             vec![(DefKind::EnvVar, "RUST_LOG".to_string())]
         );
         assert!(got("// fn commented_out()").is_empty());
+        // A comment of any language, a usage or help string: text, not a definition.
+        assert!(got("-- | This function behaves like the other one").is_empty());
+        assert!(got(r#"    "Usage: rg [OPTIONS] — type rg --help","#).is_empty());
+        assert!(got(r#"  .option('-h, --help', 'show help')"#).is_empty());
         assert_eq!(
             got("pyenv_rehash() {"),
             vec![(DefKind::Function, "pyenv_rehash".to_string())]

@@ -46,52 +46,43 @@ fn nearest_code(r: &Reading) -> Option<Finding> {
         .take(2)
         .collect();
     let first = near.first()?;
-    let list = near
+    let top = first.def.named();
+    // Two when both fit in a question, else the nearest alone (long paths are never cut).
+    let both = near
         .iter()
         .map(|m| m.def.shown())
         .collect::<Vec<_>>()
         .join(", ");
-    let top = first.def.named();
-    let (question, options): (String, [(&str, &str); 3]) = match r.class.kind {
-        ItemKind::Feature => (
-            format!("Nearest existing code: {list}. Extend {top}, or add something beside it?"),
-            [
-                ("Extend it", "extend"),
-                ("Add something beside it", "beside"),
-                ("Neither: other code", "other"),
-            ],
-        ),
-        ItemKind::Bug => (
-            format!("Nearest code to the report: {list}. Is {top} where it goes wrong?"),
-            [
-                ("Yes", "yes"),
-                ("No: elsewhere", "elsewhere"),
-                ("Not known yet", "unknown"),
-            ],
-        ),
-        ItemKind::Docs => (
-            format!("Nearest documentation: {list}. Change {top}, or add a section of its own?"),
-            [
-                ("Change it there", "there"),
-                ("A section of its own", "new_section"),
-                ("Elsewhere", "elsewhere"),
-            ],
-        ),
-        ItemKind::Performance => (
-            format!("Nearest code: {list}. Is {top} the path to measure and speed up?"),
-            [
-                ("Yes", "yes"),
-                ("Another path", "other"),
-                ("Not known yet", "unknown"),
-            ],
-        ),
+    let question = ask_nearest(r.class.kind, &both, &top)?;
+    let question = if question.chars().count() > crate::protocol::limits::MAX_QUESTION_TEXT_CHARS {
+        ask_nearest(r.class.kind, &first.def.shown(), &top)?
+    } else {
+        question
+    };
+    Some(Finding::new("nearest_code", 7, question).titled("The code this item is about"))
+}
+
+/// The question about the nearest code (`list`, the nearest named `top`), for an item of `kind`.
+fn ask_nearest(kind: ItemKind, list: &str, top: &str) -> Option<String> {
+    // Asked open (no options): which way is the person's to say in their words.
+    let question = match kind {
+        ItemKind::Feature => {
+            format!("Nearest existing code: {list}. Extend {top}, or add something beside it?")
+        }
+        ItemKind::Bug => {
+            format!(
+                "Nearest code to the report: {list}. Is {top} involved, or is the cause elsewhere?"
+            )
+        }
+        ItemKind::Docs => {
+            format!("Nearest documentation: {list}. Change {top}, or add a section of its own?")
+        }
+        ItemKind::Performance => {
+            format!("Nearest code: {list}. Is {top} the path to measure and speed up?")
+        }
         ItemKind::Refactor | ItemKind::Dependency => return None,
     };
-    Some(
-        Finding::new("nearest_code", 7, question)
-            .titled("The code this item is about")
-            .options(&options),
-    )
+    Some(question)
 }
 
 /// The item's own questions, each quoted whole; an "A or B?" question offers A and B.
