@@ -136,3 +136,138 @@ fn completions_help_gives_the_source_fallback_for_bash_without_bash_completion()
         "not in the man page"
     );
 }
+
+/// One section of the manual page, as roff (`EXIT STATUS` is quoted, having a space).
+fn man_section<'a>(page: &'a str, title: &str) -> &'a str {
+    let heading = if title.contains(' ') {
+        format!(".SH \"{title}\"\n")
+    } else {
+        format!(".SH {title}\n")
+    };
+    page.split(&heading)
+        .nth(1)
+        .and_then(|s| s.split("\n.SH ").next())
+        .unwrap_or_else(|| panic!("no {title} section in the man page"))
+}
+
+fn repository_file(path: &str) -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(root.join(path)).expect(path)
+}
+
+#[test]
+fn the_man_page_has_examples_exit_status_files_and_environment_as_git_and_cargo_do() {
+    let repo = TempRepo::new();
+    let page = stdout(&repo.run(&["man"]));
+    let roff = |text: &str| text.replace('-', "\\-");
+
+    // EXAMPLES: every command line of the README's "Everyday use", as written there.
+    let readme = repository_file("README.md");
+    let everyday = readme
+        .split("\n## Everyday use\n")
+        .nth(1)
+        .and_then(|s| s.split("```sh\n").nth(1))
+        .and_then(|s| s.split("```").next())
+        .expect("README has an Everyday use block");
+    let examples = man_section(&page, "EXAMPLES");
+    for line in everyday.lines() {
+        let command = line.split("   #").next().unwrap().trim_end();
+        let command = command.split(" #").next().unwrap().trim_end();
+        assert!(
+            examples.contains(&format!("\\fB{}\\fR", roff(command))),
+            "not in EXAMPLES: {command}\n{examples}"
+        );
+    }
+
+    // EXIT STATUS: every code docs/ci.md lists, with its meaning.
+    let ci = repository_file("docs/ci.md");
+    let table = ci
+        .split("\n## Exit codes\n")
+        .nth(1)
+        .expect("docs/ci.md exit codes");
+    let exit_status = man_section(&page, "EXIT STATUS");
+    let mut codes = 0;
+    for row in table
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| code"))
+    {
+        let code = row.split('|').nth(1).unwrap().trim();
+        assert!(
+            exit_status.contains(&format!(".TP\n\\fB{code}\\fR\n")),
+            "exit {code} not in EXIT STATUS\n{exit_status}"
+        );
+        codes += 1;
+    }
+    assert_eq!(codes, 10, "{table}");
+    assert!(
+        exit_status.contains("circuit breaker open"),
+        "{exit_status}"
+    );
+
+    let files = man_section(&page, "FILES").replace("\\&", "");
+    for path in [
+        ".interview/",
+        ".interview/config.toml",
+        "interview.toml",
+        "docs/interviews/",
+        "ci/answers/",
+    ] {
+        assert!(
+            files.contains(&format!("\\fB{}\\fR", roff(path))),
+            "{path}:\n{files}"
+        );
+    }
+    let environment = man_section(&page, "ENVIRONMENT");
+    for variable in [
+        "NO_COLOR",
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "OPENAI_MODEL",
+        "INTERVIEW_OUT",
+        "INTERVIEW_RECEIPT",
+    ] {
+        assert!(
+            environment.contains(&roff(variable)),
+            "{variable}:\n{environment}"
+        );
+    }
+}
+
+#[test]
+fn the_man_page_lists_the_values_of_every_option_that_takes_a_fixed_set() {
+    let repo = TempRepo::new();
+    let page = stdout(&repo.run(&["man"]));
+    let commands = man_section(&page, "COMMANDS");
+    let intent = commands
+        .split(".TP\n\\fBinterview intent")
+        .nth(1)
+        .and_then(|s| s.split(".TP\n\\fBinterview ").next())
+        .expect("interview intent in COMMANDS");
+    for (option, values) in [
+        ("\\-\\-missing", "[possible values: fail, skip]"),
+        ("\\-\\-on\\-change", "[possible values: fail, ask, warn]"),
+    ] {
+        let entry = intent
+            .split(&format!("\\fB{option} "))
+            .nth(1)
+            .expect(option);
+        let entry = entry.split(".RE").next().unwrap();
+        assert!(entry.contains(values), "{option}:\n{entry}");
+    }
+    for (option, value) in [
+        ("\\-\\-sandbox", "\\fIlandlock\\-only\\fR: "),
+        ("\\-\\-network", "\\fIoff\\fR: None for any runner"),
+    ] {
+        let entry = intent
+            .split(&format!("\\fB{option} "))
+            .nth(1)
+            .expect(option);
+        let entry = entry.split(".RE").next().unwrap();
+        assert!(entry.contains(value), "{option}:\n{entry}");
+    }
+    // Global options are in GLOBAL OPTIONS once, not repeated under every command.
+    assert!(
+        !commands.contains("\\fB\\-\\-color <COLOR>\\fR"),
+        "{commands}"
+    );
+}
