@@ -271,3 +271,21 @@ fn the_man_page_lists_the_values_of_every_option_that_takes_a_fixed_set() {
         "{commands}"
     );
 }
+
+#[test]
+fn reflect_on_a_tag_past_the_newest_suggests_the_newest_tags() {
+    let repo = TempRepo::new();
+    for minor in 1..=12 {
+        repo.git(&["tag", &format!("v0.{minor}.0")]);
+    }
+    repo.git(&["tag", "v1.0.0"]);
+    repo.git(&["tag", "v1.1.0"]);
+    let out = repo.run(&["reflect", "v9.9.9"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("newest tags: v1.1.0, v1.0.0, v0.12.0, v0.11.0, v0.10.0."),
+        "{err}"
+    );
+    assert!(!err.contains("v0.9.0"), "an old tag suggested:\n{err}");
+}

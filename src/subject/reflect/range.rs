@@ -51,7 +51,11 @@ fn short(id: &str) -> &str {
 pub fn resolve(repo: &gix::Repository, rev: &str) -> Result<gix::ObjectId> {
     let unknown = || {
         let tags = tag_names(repo);
-        let near = rank_nearest(rev, &tags, 5);
+        // `v9.9.9` past every tag: the newest are what was meant, not the nearest in spelling.
+        let (label, near) = match newest_past(rev, &tags, 5) {
+            Some(newest) => ("newest tags", newest),
+            None => ("nearest tags", rank_nearest(rev, &tags, 5)),
+        };
         // `git tag` is worth running only when it lists more than the message does.
         let more = if tags.len() > near.len() {
             format!(" `git tag` lists all {} tags.", tags.len())
@@ -62,7 +66,7 @@ pub fn resolve(repo: &gix::Repository, rev: &str) -> Result<gix::ObjectId> {
             let tags = if near.is_empty() {
                 String::new()
             } else {
-                format!(" (nearest tags: {})", near.join(", "))
+                format!(" ({label}: {})", near.join(", "))
             };
             format!(
                 "the repository is a shallow clone, so its history may end before it{tags}; fetch more of it with `git fetch --deepen=100` (or `git fetch --unshallow`).{more}"
@@ -83,7 +87,7 @@ pub fn resolve(repo: &gix::Repository, rev: &str) -> Result<gix::ObjectId> {
                 oldest(repo, 20)
             )
         } else {
-            format!("nearest tags: {}.{more}", near.join(", "))
+            format!("{label}: {}.{more}", near.join(", "))
         };
         Error::Subject(format!("unknown tag or revision `{rev}`; {hint}"))
     };
@@ -130,6 +134,40 @@ fn oldest(repo: &gix::Repository, commits: usize) -> String {
         Some(0 | 1) | None => "HEAD".to_string(),
         Some(n) => format!("HEAD~{}", n - 1),
     }
+}
+
+/// A version in a tag's name: what comes before its first digit, and its numbers up to the
+/// first part that is not one (`v1.2.0-rc1` → `("v", [1, 2, 0])`).
+fn version(name: &str) -> Option<(&str, Vec<u64>)> {
+    let (prefix, rest) = name.split_at(name.find(|c: char| c.is_ascii_digit())?);
+    let numbers: Vec<u64> = rest
+        .split(['.', '-', '_'])
+        .map_while(|part| part.parse().ok())
+        .collect();
+    Some((prefix, numbers))
+}
+
+/// When `wanted` is a version past every tag with its prefix (`v9.9.9`, the newest tag `v1.20.0`),
+/// the `limit` newest of those tags, newest first; else `None`.
+fn newest_past(wanted: &str, names: &[String], limit: usize) -> Option<Vec<String>> {
+    let (prefix, wanted) = version(wanted)?;
+    let mut same: Vec<(Vec<u64>, &String)> = names
+        .iter()
+        .filter_map(|name| match version(name) {
+            Some((p, numbers)) if p == prefix => Some((numbers, name)),
+            _ => None,
+        })
+        .collect();
+    if same.is_empty() || same.iter().any(|(numbers, _)| *numbers >= wanted) {
+        return None;
+    }
+    same.sort_by(|a, b| b.cmp(a));
+    Some(
+        same.into_iter()
+            .take(limit)
+            .map(|(_, n)| n.clone())
+            .collect(),
+    )
 }
 
 /// The `limit` names nearest to `wanted`, best first; ties broken by name.
@@ -186,5 +224,20 @@ mod tests {
             .collect();
         let near = rank_nearest("v1.2.9", &names, 3);
         assert_eq!(near, vec!["v1.2.0", "v1.2.1", "v1.3.0"]);
+    }
+
+    #[test]
+    fn a_version_past_every_tag_gets_the_newest_of_its_prefix() {
+        let names: Vec<String> = ["v0.9.9", "v1.10.0", "v1.9.0", "release-99", "v1.2.0-rc1"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let newest = newest_past("v9.9.9", &names, 2);
+        assert_eq!(
+            newest,
+            Some(vec!["v1.10.0".to_string(), "v1.9.0".to_string()])
+        );
+        assert_eq!(newest_past("v1.3.0", &names, 2), None, "not past v1.10.0");
+        assert_eq!(newest_past("main", &names, 2), None, "not a version");
     }
 }
