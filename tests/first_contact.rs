@@ -289,3 +289,31 @@ fn reflect_on_a_tag_past_the_newest_suggests_the_newest_tags() {
     );
     assert!(!err.contains("v0.9.0"), "an old tag suggested:\n{err}");
 }
+
+#[test]
+fn a_long_title_is_cut_between_words_not_inside_one() {
+    let repo = TempRepo::new();
+    repo.write(
+        "item.md",
+        "# Export every monthly report to comma separated values so that accountants can import \
+         them into spreadsheets\n\nUsers want their data as CSV.\n",
+    );
+    Interview::intent(&repo, "7")
+        .from("item.md")
+        .preset("builtin")
+        .answers(r#"{ "interview_answers": 1, "answers": {} }"#)
+        .args(["--missing", "skip"])
+        .yes()
+        .run()
+        .exits(0);
+    let document = repo.read(DOCUMENT);
+    let title = document.lines().next().unwrap();
+    assert!(title.ends_with('…'), "not cut: {title}");
+    let kept = title.trim_end_matches('…');
+    let words = "# Intent of 7: Export every monthly report to comma separated values so that \
+                 accountants can import them into spreadsheets";
+    assert!(
+        words.starts_with(kept) && words[kept.len()..].starts_with(' '),
+        "cut inside a word: {title}"
+    );
+}

@@ -9,7 +9,7 @@ use crate::protocol::limits::{
 use crate::receipt::{Clarity, Done, Entry, Question};
 use crate::subject::reflect::{cap, counted};
 
-use super::text::one_line;
+use super::text;
 use super::{Analysis, Finding, questions, reflect};
 
 /// Every question asked so far with the person's answer, in the order asked. A question is
@@ -52,7 +52,7 @@ pub(super) fn synthesise(ctx: &BriefContext, analysis: &Analysis) -> Done {
             .filter(|a| !a.skipped && !a.answer_text.trim().is_empty())
         {
             Some(a) => declared.push(Entry {
-                title: one_line(
+                title: text::title(
                     &topic_title(findings, &q.topic, &q.question_text),
                     MAX_ENTRY_TITLE_CHARS,
                 ),
@@ -142,7 +142,7 @@ pub(super) fn synthesise(ctx: &BriefContext, analysis: &Analysis) -> Done {
     );
     let title = &analysis.title;
     Done {
-        title: one_line(title, MAX_TITLE_CHARS),
+        title: text::title(title, MAX_TITLE_CHARS),
         summary: cap(&summary, MAX_SUMMARY_CHARS),
         entries,
     }
@@ -150,7 +150,7 @@ pub(super) fn synthesise(ctx: &BriefContext, analysis: &Analysis) -> Done {
 
 fn open_question(findings: &[Finding], topic: &str, question: &str, why: &str) -> Entry {
     Entry {
-        title: one_line(
+        title: text::title(
             &topic_title(findings, topic, question),
             MAX_ENTRY_TITLE_CHARS,
         ),

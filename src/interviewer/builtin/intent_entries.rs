@@ -11,7 +11,7 @@ use super::names::NameKind;
 use super::place::{is_doc, is_test};
 use super::reading::{Located, Reading};
 use super::search::Hit;
-use super::text::{code_span, line_exists, one_line};
+use super::text::{self, code_span, line_exists};
 
 /// How many names the item has, and how many of them the document lists: the summary's counts
 /// come from here, so they always equal what the document shows.
@@ -162,7 +162,7 @@ fn found_entry(r: &Reading, l: &Located) -> Option<Entry> {
 
 fn entry(title: &str, content: String, clarity: Clarity, sources: Vec<String>) -> Entry {
     Entry {
-        title: one_line(title, MAX_ENTRY_TITLE_CHARS),
+        title: text::title(title, MAX_ENTRY_TITLE_CHARS),
         content: cap(&content, MAX_CONTENT_CHARS),
         clarity,
         sources,

@@ -7,7 +7,7 @@ use crate::protocol::limits::{MAX_CONTENT_CHARS, MAX_ENTRY_TITLE_CHARS, MAX_SOUR
 use crate::receipt::{Clarity, Entry};
 use crate::subject::reflect::{CommitLine, FileEvent, ReflectFacts, cap, counted};
 
-use super::text::{dedup, line_exists, one_line};
+use super::text::{self, dedup, line_exists};
 
 /// Items listed per entry at most; the rest is counted ("…and 3 more").
 const LISTED: usize = 5;
@@ -273,7 +273,7 @@ pub(in crate::interviewer::builtin) fn fact_entries(
 /// A confirmed entry, its title and content cut to the receipt's limits.
 pub(super) fn confirmed(title: &str, content: String, sources: Vec<String>) -> Entry {
     Entry {
-        title: one_line(title, MAX_ENTRY_TITLE_CHARS),
+        title: text::title(title, MAX_ENTRY_TITLE_CHARS),
         content: cap(&content, MAX_CONTENT_CHARS),
         clarity: Clarity::Confirmed,
         sources,

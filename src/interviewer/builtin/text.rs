@@ -59,6 +59,27 @@ pub(super) fn one_line(text: &str, max: usize) -> String {
     cap(&squeezed, max)
 }
 
+/// A title on one line, at most `max` characters: cut where a word ends, with `…`, never
+/// inside a word (but a first word longer than half of `max`, which is cut as it must be).
+pub(super) fn title(text: &str, max: usize) -> String {
+    let flat = one_line(text, usize::MAX);
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let room: String = flat.chars().take(max.saturating_sub(1)).collect();
+    let next = flat.chars().nth(room.chars().count());
+    let kept = if next.is_some_and(char::is_whitespace) {
+        room.as_str()
+    } else {
+        match room.rfind(' ') {
+            Some(space) if room[..space].chars().count() >= max / 2 => &room[..space],
+            _ => room.as_str(),
+        }
+    };
+    let kept = kept.trim_end_matches(|c: char| c.is_whitespace() || ",;:-–—".contains(c));
+    format!("{kept}…")
+}
+
 pub(super) fn snippet(line: &str, max: usize) -> String {
     one_line(
         line.trim().trim_start_matches(['-', '*', '#', '>']).trim(),
@@ -129,4 +150,20 @@ pub(super) fn slug(text: &str) -> String {
     }
     let out: String = out.trim_end_matches('_').chars().take(40).collect();
     if out.is_empty() { "name".into() } else { out }
+}
+
+#[cfg(test)]
+mod title_tests {
+    use super::*;
+
+    #[test]
+    fn a_title_is_cut_where_a_word_ends() {
+        assert_eq!(title("Export to CSV", 80), "Export to CSV");
+        assert_eq!(
+            title("Export every report, monthly", 22),
+            "Export every report…"
+        );
+        assert_eq!(title("Export everything", 13), "Export…");
+        assert_eq!(title("Exporteverythingnow", 8), "Exporte…");
+    }
 }
