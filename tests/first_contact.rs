@@ -317,3 +317,41 @@ fn a_long_title_is_cut_between_words_not_inside_one() {
         "cut inside a word: {title}"
     );
 }
+
+#[test]
+fn a_re_run_says_once_what_was_already_answered_over_all_its_turns() {
+    let repo = TempRepo::new();
+    let item = std::fs::read_to_string(fixtures().join("intents/vague-export.md")).unwrap();
+    repo.write("item.md", &item);
+    // The first interview answers both rounds the built-in interviewer asks.
+    Interview::intent(&repo, "7")
+        .from("item.md")
+        .preset("builtin")
+        .answers(
+            r#"{ "interview_answers": 1, "gate": ["y", "y"], "answers": {
+                 "vague_tbd": "report-<month>.csv", "open_point_1": "Next to the month picker",
+                 "acceptance_criteria": "March matches the fixture", "vague_fast": "under_1s",
+                 "vague_etc": "CSV only", "vague_maybe": "no",
+                 "error_handling": "Show an error line", "vague_simple": "one click" } }"#,
+        )
+        .yes()
+        .run()
+        .exits(0);
+    // The re-run carries them into both rounds again and asks nothing.
+    let pty = Interview::intent(&repo, "7")
+        .from("item.md")
+        .preset("builtin")
+        .yes()
+        .out("-")
+        .at_terminal();
+    let (code, shown) = pty.finish();
+    assert_eq!(code, 0, "{shown}");
+    let said = shown
+        .matches("Already answered in an earlier interview, not asked again:")
+        .count();
+    assert_eq!(said, 1, "{shown}");
+    assert!(shown.contains("Also not asked again:"), "{shown}");
+    for answer in ["— CSV only", "— one click"] {
+        assert!(shown.contains(answer), "{answer}:\n{shown}");
+    }
+}

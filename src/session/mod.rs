@@ -220,6 +220,9 @@ pub struct Session<'p> {
     settings: Settings,
     person: &'p mut dyn Person,
     transcript: Transcript,
+    /// "Already answered in an earlier interview" was said in this run: a later round's
+    /// carried answers are listed under a shorter line.
+    carried_said: bool,
 }
 
 impl<'p> Session<'p> {
@@ -252,6 +255,7 @@ impl<'p> Session<'p> {
             settings,
             person,
             transcript,
+            carried_said: false,
         };
         let mut session = session;
         session.transcript.record(&TranscriptEvent::SessionStart {
@@ -302,6 +306,7 @@ impl<'p> Session<'p> {
             settings,
             person,
             transcript,
+            carried_said: false,
         };
         // A runner orphaned when an earlier run of the tool was killed is ended first.
         let pid_file = session

@@ -123,10 +123,14 @@ impl Session<'_> {
             return Ok(open);
         }
         self.save()?;
-        self.person.say(&format!(
-            "Already answered in an earlier interview, not asked again:\n{}",
-            lines.join("\n")
-        ));
+        // Said once a run; the carried answers of a later round follow under a shorter line.
+        let heading = if self.carried_said {
+            "Also not asked again:"
+        } else {
+            "Already answered in an earlier interview, not asked again:"
+        };
+        self.carried_said = true;
+        self.person.say(&format!("{heading}\n{}", lines.join("\n")));
         Ok(open)
     }
 
