@@ -576,7 +576,7 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// The runner's proxy, if its network goes through one: [`proxy::Proxy::stop`] it once the
+    /// The runner's proxy, if its network goes through one: `Proxy::stop` it once the
     /// runner is gone for what it connected to.
     pub fn proxy(&self) -> Option<Arc<proxy::Proxy>> {
         self.proxy.as_ref().map(|(p, _)| Arc::clone(p))
