@@ -355,3 +355,36 @@ fn a_re_run_says_once_what_was_already_answered_over_all_its_turns() {
         assert!(shown.contains(answer), "{answer}:\n{shown}");
     }
 }
+
+/// A work item found nowhere, where `gh` is not installed: the message says GitHub was not
+/// asked, and how to get `gh`, rather than reading as if GitHub had no such issue.
+#[test]
+fn not_found_says_gh_is_missing_when_it_is() {
+    let repo = TempRepo::new();
+    // A PATH with git and nothing else: no `gh` on it, whatever the machine has.
+    let only_git = repo.scratch("only-git");
+    std::fs::create_dir_all(&only_git).unwrap();
+    let git = String::from_utf8(
+        std::process::Command::new("sh")
+            .args(["-c", "command -v git"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(git.trim(), only_git.join("git")).unwrap();
+    let out = repo
+        .cmd()
+        .env("PATH", &only_git)
+        .args(["intent", "9999"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("no work item `9999` found"), "{err}");
+    assert!(
+        err.contains("`gh` (GitHub CLI) is not installed, so GitHub issues were not looked up"),
+        "{err}"
+    );
+    assert!(err.contains("https://cli.github.com"), "{err}");
+}

@@ -533,7 +533,15 @@ fn github_lookup(
     github: &GithubCli,
 ) -> std::result::Result<Option<(String, String)>, String> {
     let Some(gh) = gh_program(github, repo_root) else {
-        return Ok(None);
+        // Looked for and not there: say so, or "not found" reads as if GitHub had been asked.
+        return match github {
+            GithubCli::Auto => Err(
+                "`gh` (GitHub CLI) is not installed, so GitHub issues were not looked up: \
+                 install it from https://cli.github.com and run `gh auth login`"
+                    .into(),
+            ),
+            _ => Ok(None),
+        };
     };
     let number = id.strip_prefix('#').unwrap_or(id);
     if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
