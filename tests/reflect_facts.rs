@@ -585,3 +585,52 @@ fn the_template_scales_with_the_range() {
     assert!(open.contains(&"What went well"), "{open:?}");
     assert!(open.contains(&"What to do differently"), "{open:?}");
 }
+
+/// A release or version bump ("Bump clap from 4.1.0 to 4.2.0" over the manifest and the
+/// lockfile, "Release 2.0.0") has no code a test could cover: it is left out of "code changed
+/// without tests", and the facts say how many were left out.
+#[test]
+fn release_and_version_bump_commits_are_not_code_without_tests() {
+    let repo = TempRepo::new();
+    let mut h = History::on(&repo);
+    h.commit(Commit::on_main(
+        T0,
+        "Bump clap from 4.1.0 to 4.2.0",
+        vec![
+            write(
+                "Cargo.toml",
+                "[dependencies]\nclap = \"4.2.0\"\n".to_string(),
+            ),
+            write("Cargo.lock", "clap 4.2.0\n".to_string()),
+        ],
+    ));
+    h.commit(Commit::on_main(
+        T0 + 3_600,
+        "Release 2.0.0",
+        vec![write(
+            "src/version.rs",
+            "pub const V: &str = \"2.0.0\";\n".to_string(),
+        )],
+    ));
+    h.commit(Commit::on_main(
+        T0 + 7_200,
+        "Add the export",
+        vec![write("src/export.rs", "pub fn export() {}\n".to_string())],
+    ));
+    h.import(&repo);
+    let f = facts(&repo);
+    let listed: Vec<&str> = f
+        .tests
+        .code_without_tests
+        .iter()
+        .map(|c| c.subject.as_str())
+        .collect();
+    assert_eq!(listed, ["Add the export"]);
+    assert_eq!(f.tests.commits_code_without_tests, 1);
+    assert_eq!(f.tests.release_commits, 2);
+    let md = reflect::facts_markdown(&f);
+    assert!(
+        md.contains("Code changed without tests (release and version-bump commits left out: 2):"),
+        "{md}"
+    );
+}

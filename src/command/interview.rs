@@ -171,11 +171,10 @@ fn new_interview(
     };
     person.move_to(prepared.answers_path());
     if !replayed && std::io::stderr().is_terminal() {
-        person.say(&start_line(
-            &repo.worktree,
-            &subject,
-            &session_settings.runner.name,
-        ));
+        // Wrapped between words to the terminal's width (a long path is never cut by it).
+        let line = start_line(&repo.worktree, &subject, &session_settings.runner.name);
+        let width = crate::ask::style::terminal_width();
+        person.say(&crate::ask::render::wrap(&line, 2, width).join("\n"));
     }
     let result = (|| {
         let mut session = Session::create(repo, prepared, subject, session_settings, &mut person)?;

@@ -101,7 +101,8 @@ pub struct TestFacts {
     /// Distinct test paths and other code paths changed in the range.
     pub test_files_touched: usize,
     pub code_files_touched: usize,
-    /// Non-merge commits touching tests, touching code, and touching code but no test.
+    /// Non-merge commits touching tests, touching code, and touching code but no test — none of
+    /// them a release or version bump ([`TestFacts::release_commits`]).
     pub commits_touching_tests: usize,
     pub commits_touching_code: usize,
     pub commits_code_without_tests: usize,
@@ -111,6 +112,10 @@ pub struct TestFacts {
     /// the examples worth asking about, at most 5.
     #[serde(default)]
     pub notable_untested: Vec<CommitLine>,
+    /// Release and version-bump commits ("Release 1.2.0", "Bump clap from 4.1.0 to 4.2.0", or
+    /// only manifests, lockfiles and changelogs changed): left out of the counts above.
+    #[serde(default)]
+    pub release_commits: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

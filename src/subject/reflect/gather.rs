@@ -359,6 +359,12 @@ fn test_facts<'a>(
     let mut untested: Vec<(u64, usize)> = Vec::new();
     for (i, facts) in per_commit.iter().enumerate() {
         let Some(facts) = facts else { continue };
+        // A release or version bump (its subject, or only manifests, lockfiles and
+        // changelogs): no code a test could cover. Counted apart, so the document says so.
+        if bumps[i] {
+            tests.release_commits += 1;
+            continue;
+        }
         let (mut touches_test, mut touches_code, mut code_lines) = (false, false, 0);
         for change in &facts.changes {
             let kind = kinds.of(&change.path);
@@ -381,7 +387,7 @@ fn test_facts<'a>(
             if tests.code_without_tests.len() < MAX_LIST {
                 tests.code_without_tests.push(commits[i].line.clone());
             }
-            if code_lines > 0 && !bumps[i] {
+            if code_lines > 0 {
                 untested.push((code_lines, i));
             }
         }

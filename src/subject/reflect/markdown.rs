@@ -123,7 +123,14 @@ pub fn facts_markdown(f: &ReflectFacts) -> String {
         f.todos_count,
     ));
     sections.push((
-        "Code changed without tests".into(),
+        if f.tests.release_commits > 0 {
+            format!(
+                "Code changed without tests (release and version-bump commits left out: {})",
+                f.tests.release_commits
+            )
+        } else {
+            "Code changed without tests".into()
+        },
         f.tests
             .code_without_tests
             .iter()
