@@ -388,3 +388,36 @@ fn not_found_says_gh_is_missing_when_it_is() {
     );
     assert!(err.contains("https://cli.github.com"), "{err}");
 }
+
+/// `--from` a file outside the repository: a clean checkout in CI has no such file, so the next
+/// steps say to copy it into the repository, where the replay finds it without `--from`.
+#[test]
+fn an_item_from_outside_the_repository_is_to_be_copied_in_for_ci() {
+    let repo = TempRepo::new();
+    let outside = repo.scratch("notes-7.md");
+    std::fs::write(&outside, WORK_ITEM).unwrap();
+    let mut pty = Interview::intent(&repo, "7")
+        .from(outside.display().to_string())
+        .preset("builtin")
+        .at_terminal_sized(400);
+    pty.expect("turn 1 of");
+    let (code, end) = pty.answer_as_a_person();
+    assert_eq!(code, 0, "{end}");
+    assert!(
+        end.contains(
+            "The work item (notes-7.md) is outside the repository, where CI cannot read it: \
+             copy it to docs/intents/7.md and commit it too"
+        ),
+        "{end}"
+    );
+    // An item inside the repository needs no such step.
+    let inside = TempRepo::new();
+    let mut pty = Interview::of_work_item(&inside)
+        .preset("builtin")
+        .at_terminal_sized(400);
+    pty.expect("turn 1 of");
+    let (code, end) = pty.answer_as_a_person();
+    assert_eq!(code, 0, "{end}");
+    assert!(end.contains("Next: commit it"), "{end}");
+    assert!(!end.contains("outside the repository"), "{end}");
+}

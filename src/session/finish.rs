@@ -106,10 +106,22 @@ impl Session<'_> {
             self.subject.kind.as_str(),
             self.subject.document_name()
         );
-        let line = format!(
+        let mut line = format!(
             "Next: commit it (`git add {shown} && git commit`), and record your answers for CI to \
              replay: `interview answers {subject} -o {answers}` (docs/ci.md)"
         );
+        // `--from` a file outside the repository: a clean checkout in CI has no such file, so its
+        // replay could never read the same item. Say where to put it.
+        let facts = &self.subject.facts;
+        if facts["tracker"] == "from" && facts["path"].is_null() {
+            let id = &self.subject.id;
+            line.push_str(&format!(
+                ". The work item ({}) is outside the repository, where CI cannot read it: copy it \
+                 to docs/intents/{id}.md and commit it too (CI's replay then finds it without \
+                 --from)",
+                facts["source"].as_str().unwrap_or("its file")
+            ));
+        }
         crate::receipt::sanitize_line(&line).0
     }
 
