@@ -217,3 +217,64 @@ fn a_replay_that_stops_early_does_not_call_the_files_topics_never_asked() {
         .exits(5);
     assert!(!out.stderr.contains("never asked"), "{}", out.stderr);
 }
+
+/// "Some can follow later" is followed by "which?": the next round names the listed lines, and
+/// a replay that leaves it unanswered lists it as open. "All of them" asks nothing more.
+#[test]
+fn some_can_follow_later_is_followed_by_which() {
+    let repo = example_repo();
+    let answers = |scope: &str| {
+        format!(
+            r#"{{ "interview_answers": 1, "gate": "y", "answers": {{ "open_point_1": "No Excel for now",
+            "open_point_2": "Only admins", "acceptance_criteria": "one CSV file", "vague_fast": "skip",
+            "vague_etc": "name, owner", "scope": "{scope}", "error_handling": "Show an error" }} }}"#
+        )
+    };
+    let later = Interview::intent(&repo, "42")
+        .from(EXAMPLE)
+        .answers(&answers("2"))
+        .args(["--missing", "skip"])
+        .yes()
+        .out("later.md")
+        .run();
+    later.exits(0);
+    let doc = repo.read("later.md");
+    assert!(
+        doc.contains("Some of the listed things (lines 6–8) can follow later: which are in this change, and which follow?"),
+        "{doc}"
+    );
+    let all = Interview::intent(&repo, "42")
+        .from(EXAMPLE)
+        .answers(&answers("1"))
+        .args(["--missing", "skip"])
+        .yes()
+        .out("all.md")
+        .run();
+    all.exits(0);
+    assert!(!repo.read("all.md").contains("can follow later: which"));
+}
+
+/// A list whose every line is a question of its own is asked line by line (the item's open
+/// points): the scope of the list is not asked again over them.
+#[test]
+fn a_list_of_questions_gets_no_scope_question_over_them() {
+    let repo = TempRepo::new();
+    repo.write(
+        "item.md",
+        "# 9: Export\n\nAdd an export.\n\n- Should it be CSV?\n- Who may export archived projects?\n- Must it run at night?\n",
+    );
+    let out = Interview::intent(&repo, "9")
+        .from("item.md")
+        .answers(r#"{ "interview_answers": 1, "gate": "y", "answers": {} }"#)
+        .args(["--missing", "skip"])
+        .yes()
+        .out("doc.md")
+        .run();
+    out.exits(0);
+    let doc = repo.read("doc.md");
+    assert!(doc.contains("Who may export archived projects?"), "{doc}");
+    assert!(
+        !doc.contains("All in this change, or can some follow?"),
+        "{doc}"
+    );
+}

@@ -314,6 +314,27 @@ pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
     };
     let mut findings: Vec<Finding> = kind_question.into_iter().collect();
     findings.extend(questions::findings(&r));
+    // "Some can follow later" asks which: the next round names the listed lines.
+    let later =
+        ctx.rounds.iter().flat_map(|round| &round.answers).any(|a| {
+            a.question_id == "scope" && !a.skipped && a.answer_text.trim() == "some_later"
+        });
+    if let (true, Some(first), Some(last)) =
+        (later, r.item.list_items.first(), r.item.list_items.last())
+    {
+        findings.push(
+            Finding::new(
+                "scope_later",
+                6,
+                format!(
+                    "Some of the listed things (lines {}–{}) can follow later: which are in this \
+                     change, and which follow?",
+                    first.0, last.0
+                ),
+            )
+            .titled("What follows later"),
+        );
+    }
     let (facts, tally) = fact_entries(&r);
     let (title, lead) = title_and_lead(&r, tally);
     Analysis {

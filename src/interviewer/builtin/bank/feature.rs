@@ -284,7 +284,13 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
             "not in scope",
             "in scope",
         ]);
-    if !scoped && item.list_items.len() >= 3 {
+    // Each listed line a question of its own (asked as the item's open points): asking the scope
+    // of the list again would repeat them.
+    let each_asked = item
+        .list_items
+        .iter()
+        .all(|(_, t)| t.trim_end().ends_with('?'));
+    if !scoped && !each_asked && item.list_items.len() >= 3 {
         let (a, b) = (
             item.list_items[0].0,
             item.list_items[item.list_items.len() - 1].0,
