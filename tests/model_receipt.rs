@@ -21,8 +21,8 @@ fn reply(strict: &str) -> Value {
 }
 
 /// A small model on a CPU that repeats itself would write until its context is full: a server
-/// on this machine gets a cap on each answer (`max_tokens`, 4096), `--max-tokens` sets another
-/// or none (0).
+/// on this machine gets a cap on each answer (`max_tokens`, 4096; 1024 with tools),
+/// `--max-tokens` sets another or none (0).
 #[test]
 fn a_local_server_gets_a_cap_on_each_answer() {
     for (extra, want) in [
@@ -37,6 +37,12 @@ fn a_local_server_gets_a_cap_on_each_answer() {
         ]);
         against(interview(&repo), &mock, extra).run().exits(0);
         for seen in mock.seen() {
+            // A request with tools wants a call, not a document: at most 1024 of the cap.
+            let want = if seen.body.get("tools").is_some() {
+                want.map(|w| w.min(1024))
+            } else {
+                want
+            };
             assert_eq!(
                 seen.body.get("max_tokens").and_then(Value::as_u64),
                 want,
@@ -45,6 +51,27 @@ fn a_local_server_gets_a_cap_on_each_answer() {
             );
         }
     }
+}
+
+/// A small model served without its tool-call template writes its call as text (a fenced JSON
+/// object with the tool's name and arguments, then blank lines to the cap): the call is made
+/// all the same, and the model is given its result.
+#[test]
+fn a_tool_call_written_as_text_is_made() {
+    let repo = TempRepo::new();
+    let mock = MockChat::start(vec![
+        Step::Text(
+            "```json\n{\n  \"name\": \"read_file\",\n  \"arguments\": {\"path\": \"README.md\", \"start_line\": null, \"end_line\": null}\n}\n```\n\n\n".into(),
+        ),
+        Step::Receipt(crate::util::mock_model::wire(ASK)),
+        Step::Receipt(crate::util::mock_model::wire(DONE)),
+    ]);
+    against(interview(&repo), &mock, &[]).run().exits(0);
+    let results = tool_results(&mock);
+    assert!(
+        results.iter().any(|r| r.contains("1: # test repo")),
+        "{results:?}"
+    );
 }
 
 /// A CPU-only model can be silent for minutes: when the tool stops the turn (its timeout,

@@ -19,6 +19,40 @@ const MAX_CALLS_PER_MESSAGE: usize = 64;
 /// Times the model is asked again for a receipt it did not give (empty, cut, no JSON), and
 /// rounds of tool calls it may make after its budget is spent.
 const MAX_CORRECTIONS: u32 = 2;
+/// The cap on one answer of a request with tools, where a cap is set at all (`--max-tokens`).
+const EXPLORE_MAX_TOKENS: u64 = 1024;
+
+/// Tool calls a model wrote as text instead of as calls — `{"name": "list_directory",
+/// "arguments": {"path": "."}}`, bare or in a fenced block, as small models served without their
+/// tool-call template do: taken as the calls they are (each one object with a tool's name and
+/// an object of arguments; anything else is no call).
+fn written_calls(content: &str) -> Vec<super::tools::Call> {
+    let mut calls = Vec::new();
+    let mut rest = content;
+    while let Some(start) = rest.find('{') {
+        let mut stream = serde_json::Deserializer::from_str(&rest[start..]).into_iter::<Value>();
+        match stream.next() {
+            Some(Ok(v)) => {
+                let name = v["name"]
+                    .as_str()
+                    .filter(|n| super::tools::NAMES.contains(n));
+                if let (Some(name), Some(args)) = (name, v["arguments"].as_object()) {
+                    calls.push(super::tools::Call {
+                        id: format!("written_{}", calls.len() + 1),
+                        name: name.to_string(),
+                        arguments: Value::Object(args.clone()).to_string(),
+                    });
+                }
+                rest = &rest[start + stream.byte_offset()..];
+            }
+            _ => rest = &rest[start + 1..],
+        }
+        if calls.len() >= 8 {
+            break;
+        }
+    }
+    calls
+}
 /// Requests for the receipt after the model is done reading: the first, and one that quotes
 /// why the one before could not be used.
 const RECEIPT_REQUESTS: u32 = 2;
@@ -221,6 +255,10 @@ impl Chat<'_> {
                 }
                 other => other?,
             };
+            let mut reply = reply;
+            if tools_on && reply.tool_calls.is_empty() {
+                reply.tool_calls = written_calls(reply.content.as_deref().unwrap_or(""));
+            }
             if reply.tool_calls.is_empty() {
                 if reply.finish_reason.as_deref() == Some("length") {
                     return Ok(String::new());
@@ -311,6 +349,13 @@ impl Chat<'_> {
             body["stream_options"] = json!({"include_usage": true});
         }
         if let Some(max) = self.endpoint.max_tokens {
+            // A request with tools wants a call or two, not a document: a small model that
+            // loses its way there is cut sooner (the receipt's request gets the whole cap).
+            let max = if tools.is_some() {
+                max.min(EXPLORE_MAX_TOKENS)
+            } else {
+                max
+            };
             body["max_tokens"] = json!(max);
         }
         if let Some(choice) = tools {
@@ -401,4 +446,27 @@ fn receipt_text(reply: &Reply, schema_on: bool) -> Result<String, String> {
         return Ok(text.to_string());
     }
     crate::receipt::extract_from_stdout(text).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::written_calls;
+
+    #[test]
+    fn a_call_written_as_text_is_taken_as_the_call() {
+        // What Qwen2.5-Coder 1.5B wrote under llama-server, before a run of blank lines.
+        let text = "```json\n{\n  \"name\": \"list_directory\",\n  \"arguments\": {\n    \"path\": \".\"\n  }\n}\n```\n\n\n\n";
+        let calls = written_calls(text);
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].name, "list_directory");
+        assert_eq!(calls[0].arguments, r#"{"path":"."}"#);
+    }
+
+    #[test]
+    fn a_receipt_or_an_unknown_tool_is_no_call() {
+        assert!(written_calls(r#"{"receipt":"ask","questions":[]}"#).is_empty());
+        assert!(written_calls(r#"{"name":"delete_file","arguments":{"path":"a"}}"#).is_empty());
+        assert!(written_calls(r#"{"name":"read_file","arguments":"a"}"#).is_empty());
+        assert!(written_calls("no json at all { nor this").is_empty());
+    }
 }
