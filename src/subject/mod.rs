@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+mod github;
 mod glob;
 pub(crate) mod intent;
 pub mod reflect;

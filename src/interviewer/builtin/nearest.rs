@@ -14,7 +14,6 @@ use std::path::Path;
 use grep::regex::RegexMatcherBuilder;
 use grep::searcher::sinks::Lossy;
 use grep::searcher::{BinaryDetection, SearcherBuilder};
-use ignore::WalkBuilder;
 use regex::Regex;
 
 use super::item::Item;
@@ -117,16 +116,7 @@ pub(super) fn index(worktree: &Path, skip: &[String]) -> Vec<Def> {
         .line_number(true)
         .binary_detection(BinaryDetection::quit(0))
         .build();
-    let walker = WalkBuilder::new(worktree)
-        .require_git(false)
-        .max_filesize(Some(MAX_FILE_BYTES))
-        .follow_links(false)
-        .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry(|e| {
-            let name = e.file_name();
-            name != ".git" && name != ".interview"
-        })
-        .build();
+    let walker = super::search::walk(worktree, MAX_FILE_BYTES);
     let mut defs = Vec::new();
     let mut files = 0usize;
     for entry in walker.flatten() {

@@ -183,16 +183,7 @@ pub(super) fn search(worktree: &Path, groups: &[Group], skip: &[String]) -> Sear
         .line_number(true)
         .binary_detection(BinaryDetection::quit(0))
         .build();
-    let walker = WalkBuilder::new(worktree)
-        .require_git(false)
-        .max_filesize(Some(MAX_FILE_BYTES))
-        .follow_links(false)
-        .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry(|e| {
-            let name = e.file_name();
-            name != ".git" && name != ".interview"
-        })
-        .build();
+    let walker = walk(worktree, MAX_FILE_BYTES);
     let mut bytes = 0u64;
     for entry in walker.flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
@@ -294,6 +285,22 @@ pub(super) fn search(worktree: &Path, groups: &[Group], skip: &[String]) -> Sear
         }
     }
     result
+}
+
+/// The walk the built-in interviewer reads the worktree with: the ignore files respected (also
+/// outside a git repository), links not followed, `.git/` and `.interview/` never entered, files
+/// over `max_file_bytes` left out, in name order (the same tree gives the same answer).
+pub(super) fn walk(worktree: &Path, max_file_bytes: u64) -> ignore::Walk {
+    WalkBuilder::new(worktree)
+        .require_git(false)
+        .max_filesize(Some(max_file_bytes))
+        .follow_links(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(|e| {
+            let name = e.file_name();
+            name != ".git" && name != ".interview"
+        })
+        .build()
 }
 
 /// What a file of the repository is, for counting where a name occurs.
