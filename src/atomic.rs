@@ -16,7 +16,7 @@ use std::path::Path;
 /// Either way the file is replaced in one rename, so a reader or a killed process sees the old
 /// file or the new one, whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Durability {
+pub(crate) enum Durability {
     /// The file's data, then its directory (the rename), are synced: a power loss right after
     /// leaves the new file. For what the person typed or decided, what a resume needs, and
     /// every file outside the local tier.
@@ -33,7 +33,7 @@ impl Durability {
     /// What a session records: synced when a person types the answers; only renamed into place
     /// when they are replayed from an answers file, which still holds them (a crash is answered
     /// by replaying again). Files outside the local tier are synced either way.
-    pub fn of_session(replayed: bool) -> Durability {
+    pub(crate) fn of_session(replayed: bool) -> Durability {
         if replayed {
             Durability::Replaced
         } else {
@@ -44,13 +44,13 @@ impl Durability {
 
 /// Write `bytes` to `path` atomically and synced, with permission bits `mode` when given (else
 /// the existing file's, else the umask's).
-pub fn write_with_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<()> {
+pub(crate) fn write_with_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<()> {
     write_via(path, bytes, mode, None, Durability::Synced)
 }
 
 /// [`write_with_mode`] as `durability` says, with the temporary file made in `tmp_dir` when it
 /// is on the same file system as `path` (beside `path` otherwise).
-pub fn write_via(
+pub(crate) fn write_via(
     path: &Path,
     bytes: &[u8],
     mode: Option<u32>,
@@ -78,7 +78,7 @@ pub fn write_via(
 
 /// Sync directory `dir`, so the renames and new names in it survive a power loss (best effort:
 /// a file system that cannot sync a directory has nothing more to offer).
-pub fn sync_dir(dir: &Path) {
+pub(crate) fn sync_dir(dir: &Path) {
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }

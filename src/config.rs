@@ -87,7 +87,7 @@ fn store_paths<'de, D: Deserializer<'de>>(
 
 impl ConfigFile {
     /// `hide_credentials` with `~/` made HOME (`home`); a `~/` path without a HOME is left out.
-    pub fn hidden_stores(&self, home: Option<&std::path::Path>) -> Vec<std::path::PathBuf> {
+    pub(crate) fn hidden_stores(&self, home: Option<&std::path::Path>) -> Vec<std::path::PathBuf> {
         self.hide_credentials
             .iter()
             .flatten()

@@ -260,7 +260,7 @@ fn forge_cache_tree(from: &Path, to: &Path, old: &str, new: &str) {
 
 /// SHA-1 through `git hash-object` would add a header; `sha1sum` gives the raw digest.
 mod sha1_smol_like {
-    pub fn sha1(data: &[u8]) -> Vec<u8> {
+    pub(super) fn sha1(data: &[u8]) -> Vec<u8> {
         use std::io::Write;
         let mut child = std::process::Command::new("sha1sum")
             .stdin(std::process::Stdio::piped())

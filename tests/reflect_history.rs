@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use crate::util::TempRepo;
 
 /// One change of a commit.
-pub enum Op {
+pub(crate) enum Op {
     /// Write a regular file.
     Write(String, String),
     /// Write an executable file.
@@ -16,20 +16,20 @@ pub enum Op {
     Rename(String, String),
 }
 
-pub fn write(path: &str, text: impl Into<String>) -> Op {
+pub(crate) fn write(path: &str, text: impl Into<String>) -> Op {
     Op::Write(path.into(), text.into())
 }
 
 /// A stream for `git fast-import` that continues `main` of a [`TempRepo`] (tag `v1` marks the
 /// base, set by [`History::on`]).
-pub struct History {
+pub(crate) struct History {
     stream: String,
     marks: usize,
     started: bool,
 }
 
 /// What a commit is made of.
-pub struct Commit<'a> {
+pub(crate) struct Commit<'a> {
     pub branch: &'a str,
     pub author: (&'a str, &'a str),
     pub when: i64,
@@ -41,7 +41,7 @@ pub struct Commit<'a> {
 }
 
 impl<'a> Commit<'a> {
-    pub fn on_main(when: i64, message: &'a str, ops: Vec<Op>) -> Commit<'a> {
+    pub(crate) fn on_main(when: i64, message: &'a str, ops: Vec<Op>) -> Commit<'a> {
         Commit {
             branch: "main",
             author: ("Ada", "ada@example.com"),
@@ -53,7 +53,7 @@ impl<'a> Commit<'a> {
         }
     }
 
-    pub fn by(mut self, name: &'a str, email: &'a str) -> Commit<'a> {
+    pub(crate) fn by(mut self, name: &'a str, email: &'a str) -> Commit<'a> {
         self.author = (name, email);
         self
     }
@@ -65,7 +65,7 @@ fn data(stream: &mut String, text: &str) {
 
 impl History {
     /// A history continuing `repo`'s `main`; its current commit is tagged `v1`.
-    pub fn on(repo: &TempRepo) -> History {
+    pub(crate) fn on(repo: &TempRepo) -> History {
         repo.git(&["tag", "v1"]);
         History {
             stream: String::new(),
@@ -75,7 +75,7 @@ impl History {
     }
 
     /// Add a commit; returns its mark (for `from` and `merge`).
-    pub fn commit(&mut self, c: Commit<'_>) -> usize {
+    pub(crate) fn commit(&mut self, c: Commit<'_>) -> usize {
         self.marks += 1;
         let mark = self.marks;
         let s = &mut self.stream;
@@ -116,7 +116,7 @@ impl History {
     }
 
     /// Run `git fast-import` and check `main` out.
-    pub fn import(self, repo: &TempRepo) {
+    pub(crate) fn import(self, repo: &TempRepo) {
         let mut child = Command::new("git")
             .args(["fast-import", "--quiet", "--force"])
             .current_dir(repo.path())
@@ -136,14 +136,14 @@ impl History {
 }
 
 /// A small deterministic generator (an LCG), so every run builds the same history.
-pub struct Dice(u64);
+pub(crate) struct Dice(u64);
 
 impl Dice {
-    pub fn new(seed: u64) -> Dice {
+    pub(crate) fn new(seed: u64) -> Dice {
         Dice(seed)
     }
 
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         self.0 = self
             .0
             .wrapping_mul(6_364_136_223_846_793_005)

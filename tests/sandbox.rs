@@ -20,14 +20,14 @@ use crate::util::{
 };
 
 /// What this machine offers, as `interview runners --json` reports it.
-pub struct Offer {
+pub(crate) struct Offer {
     pub landlock: bool,
     pub namespaces: bool,
     /// Landlock ABI 6: signals and abstract sockets scoped.
     pub scoped: bool,
 }
 
-pub fn offer() -> &'static Offer {
+pub(crate) fn offer() -> &'static Offer {
     static OFFER: OnceLock<Offer> = OnceLock::new();
     OFFER.get_or_init(|| {
         let out = Command::new(bin())

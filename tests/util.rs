@@ -5,45 +5,45 @@
 #![allow(dead_code)]
 
 mod interview;
-pub mod mock_chat;
-pub mod mock_model;
+pub(crate) mod mock_chat;
+pub(crate) mod mock_model;
 mod pty;
 
-pub use interview::{Interview, Outcome};
-pub use pty::Pty;
+pub(crate) use interview::{Interview, Outcome};
+pub(crate) use pty::Pty;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// The work item most interview tests use (written at `item.md` by [`Interview::work_item`]).
-pub const WORK_ITEM: &str = "# Export to CSV\n\nUsers want their data as CSV.\n";
+pub(crate) const WORK_ITEM: &str = "# Export to CSV\n\nUsers want their data as CSV.\n";
 
 /// Where the interview of [`Interview::of_work_item`] writes its document.
-pub const DOCUMENT: &str = "docs/interviews/intent-7.md";
+pub(crate) const DOCUMENT: &str = "docs/interviews/intent-7.md";
 
 /// The real `interview` executable built by cargo.
-pub fn bin() -> PathBuf {
+pub(crate) fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_interview"))
 }
 
 /// The `fixtures/` directory of this repository.
-pub fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
 /// A runner fixture by file name, as an absolute path.
-pub fn runner(name: &str) -> String {
+pub(crate) fn runner(name: &str) -> String {
     fixtures().join("runners").join(name).display().to_string()
 }
 
 /// An answers-file fixture by file name, as an absolute path.
-pub fn answers_fixture(name: &str) -> String {
+pub(crate) fn answers_fixture(name: &str) -> String {
     fixtures().join("answers").join(name).display().to_string()
 }
 
 /// Wait until `cond` holds, checking every 50 ms; fail the test naming `what` after `timeout`.
-pub fn wait_until(timeout: Duration, what: &str, mut cond: impl FnMut() -> bool) {
+pub(crate) fn wait_until(timeout: Duration, what: &str, mut cond: impl FnMut() -> bool) {
     let start = Instant::now();
     while !cond() {
         assert!(
@@ -55,7 +55,7 @@ pub fn wait_until(timeout: Duration, what: &str, mut cond: impl FnMut() -> bool)
 }
 
 /// Wait for `child` at most `limit`; kill it and fail the test when it is still running.
-pub fn finish_within(mut child: Child, limit: Duration, what: &str) -> Output {
+pub(crate) fn finish_within(mut child: Child, limit: Duration, what: &str) -> Output {
     let start = Instant::now();
     loop {
         if child.try_wait().unwrap().is_some() {
@@ -75,10 +75,10 @@ pub fn finish_within(mut child: Child, limit: Duration, what: &str) -> Output {
 }
 
 /// How long a test waits for something another process does (a file appearing, a pid written).
-pub const WAIT: Duration = Duration::from_secs(30);
+pub(crate) const WAIT: Duration = Duration::from_secs(30);
 
 /// The pids a fixture runner recorded in `path`, one a line (none if the file is not there yet).
-pub fn pids(path: &Path) -> Vec<i32> {
+pub(crate) fn pids(path: &Path) -> Vec<i32> {
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
@@ -87,15 +87,15 @@ pub fn pids(path: &Path) -> Vec<i32> {
 }
 
 /// Whether a process with this pid still exists (and is not a zombie).
-pub fn alive(pid: i32) -> bool {
+pub(crate) fn alive(pid: i32) -> bool {
     ::interview::sys::alive(pid)
 }
 
 /// The variable `.ci/run` sets: under it a test whose prerequisite is missing fails.
-pub const CI: &str = "INTERVIEW_CI";
+pub(crate) const CI: &str = "INTERVIEW_CI";
 
 /// Whether this run is CI's ([`CI`] is `1`).
-pub fn in_ci() -> bool {
+pub(crate) fn in_ci() -> bool {
     std::env::var(CI).as_deref() == Ok("1")
 }
 
@@ -103,7 +103,7 @@ pub fn in_ci() -> bool {
 /// `what` is missing (a CI run never passes by skipping); elsewhere it says it skipped and the
 /// caller returns.
 #[track_caller]
-pub fn prerequisite(ok: bool, what: &str) -> bool {
+pub(crate) fn prerequisite(ok: bool, what: &str) -> bool {
     if ok {
         return true;
     }
@@ -120,7 +120,7 @@ pub fn prerequisite(ok: bool, what: &str) -> bool {
 /// Say that an opt-in test (the real agent CLIs, `INTERVIEW_E2E=1`) did not run, and `why`.
 /// It stays opt-in under [`CI`] (it installs the CLIs), but says plainly there that cargo
 /// counts it as passed although it tested nothing.
-pub fn not_run(why: &str) {
+pub(crate) fn not_run(why: &str) {
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("this test");
     if in_ci() {
@@ -130,29 +130,29 @@ pub fn not_run(why: &str) {
     }
 }
 
-pub fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-pub fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// One `answer` event of a transcript: (question_id, answer_text, skipped).
-pub type AnswerEvent = (String, String, bool);
+pub(crate) type AnswerEvent = (String, String, bool);
 
 /// The answer event of a question answered with `text`.
-pub fn answered(topic: &str, text: &str) -> AnswerEvent {
+pub(crate) fn answered(topic: &str, text: &str) -> AnswerEvent {
     (topic.into(), text.into(), false)
 }
 
 /// The answer event of a skipped question.
-pub fn skipped(topic: &str) -> AnswerEvent {
+pub(crate) fn skipped(topic: &str) -> AnswerEvent {
     (topic.into(), String::new(), true)
 }
 
 /// A git repository in a temporary directory, with one commit.
-pub struct TempRepo {
+pub(crate) struct TempRepo {
     pub dir: tempfile::TempDir,
     /// Outside the repository (so outside everything the guard watches): HOME, TMPDIR and the
     /// files a test hands to the tool or to a fixture runner.
@@ -165,7 +165,7 @@ pub struct TempRepo {
 
 impl TempRepo {
     /// A repository already at `dir` (a clone, say), with its own `scratch` directory.
-    pub fn at(dir: tempfile::TempDir, scratch: tempfile::TempDir) -> TempRepo {
+    pub(crate) fn at(dir: tempfile::TempDir, scratch: tempfile::TempDir) -> TempRepo {
         TempRepo {
             dir,
             scratch,
@@ -173,7 +173,7 @@ impl TempRepo {
         }
     }
 
-    pub fn new() -> TempRepo {
+    pub(crate) fn new() -> TempRepo {
         let dir = tempfile::Builder::new()
             .prefix("interview-test-")
             .tempdir()
@@ -194,22 +194,22 @@ impl TempRepo {
         repo
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 
-    pub fn write(&self, rel: &str, text: &str) {
+    pub(crate) fn write(&self, rel: &str, text: &str) {
         let p = self.path().join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     }
 
-    pub fn read(&self, rel: &str) -> String {
+    pub(crate) fn read(&self, rel: &str) -> String {
         std::fs::read_to_string(self.path().join(rel)).unwrap_or_else(|e| panic!("read {rel}: {e}"))
     }
 
     /// Run git in the repository (test set-up only; the tool itself never runs git).
-    pub fn git(&self, args: &[&str]) -> String {
+    pub(crate) fn git(&self, args: &[&str]) -> String {
         let out = Command::new("git")
             .args(args)
             .current_dir(self.path())
@@ -226,7 +226,7 @@ impl TempRepo {
     }
 
     /// Add `sub` as a submodule at `rel` and commit it.
-    pub fn add_submodule(&self, sub: &TempRepo, rel: &str) {
+    pub(crate) fn add_submodule(&self, sub: &TempRepo, rel: &str) {
         let url = sub.path().display().to_string();
         self.git(&[
             "-c",
@@ -241,7 +241,7 @@ impl TempRepo {
     }
 
     /// Commit `src/<name>.rs` for each name, one commit each (`add <name>`).
-    pub fn commit_files(&self, names: &[&str]) {
+    pub(crate) fn commit_files(&self, names: &[&str]) {
         for (i, name) in names.iter().enumerate() {
             self.write(
                 &format!("src/{name}.rs"),
@@ -253,7 +253,7 @@ impl TempRepo {
     }
 
     /// A command for the real binary, run in this repository with a clean environment.
-    pub fn cmd(&self) -> Command {
+    pub(crate) fn cmd(&self) -> Command {
         self.note_sessions();
         let mut c = Command::new(bin());
         c.current_dir(self.path())
@@ -267,20 +267,20 @@ impl TempRepo {
     }
 
     /// Run the binary with `args` and stdin closed.
-    pub fn run(&self, args: &[&str]) -> Output {
+    pub(crate) fn run(&self, args: &[&str]) -> Output {
         self.cmd().args(args).output().expect("run interview")
     }
 
     /// A scratch path outside the repository (the guard watches the whole git directory), for
     /// the files a test hands to the tool or to a fixture runner (answers, pid lists, marks).
-    pub fn scratch(&self, name: &str) -> PathBuf {
+    pub(crate) fn scratch(&self, name: &str) -> PathBuf {
         self.scratch.path().join(name)
     }
 
     /// Hand the variables `names` of the tool's environment to the runner, as a person does:
     /// listed in `runner_env` in their own `.interview/config.toml` (a runner gets none of
     /// theirs but the base set and its preset's; docs/sandbox.md, "The runner's environment").
-    pub fn hand_to_runner(&self, names: &[&str]) {
+    pub(crate) fn hand_to_runner(&self, names: &[&str]) {
         let path = self.path().join(".interview/config.toml");
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         let mut listed: Vec<String> = Vec::new();
@@ -300,23 +300,23 @@ impl TempRepo {
     }
 
     /// The HOME of every command a test runs: the scratch directory.
-    pub fn home(&self) -> &Path {
+    pub(crate) fn home(&self) -> &Path {
         self.scratch.path()
     }
 
     /// The mark file [`Interview::pause_at`] asks the tool to touch when it pauses.
-    pub fn pause_mark(&self) -> PathBuf {
+    pub(crate) fn pause_mark(&self) -> PathBuf {
         self.scratch("paused")
     }
 
     /// Wait until the tool started with [`Interview::pause_at`] has paused.
-    pub fn wait_until_paused(&self) {
+    pub(crate) fn wait_until_paused(&self) {
         let mark = self.pause_mark();
         wait_until(WAIT, "the tool to pause", || mark.exists());
     }
 
     /// The ids of the sessions under `.interview/sessions`, sorted (so oldest first).
-    pub fn session_ids(&self) -> Vec<String> {
+    pub(crate) fn session_ids(&self) -> Vec<String> {
         let dir = self.path().join(".interview/sessions");
         let mut ids: Vec<String> = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -350,7 +350,7 @@ impl TempRepo {
 
     /// The latest session directory under `.interview/sessions`: the one seen last that is
     /// still there (a session being made, `.new-…`, only when there is no other).
-    pub fn session_dir(&self) -> PathBuf {
+    pub(crate) fn session_dir(&self) -> PathBuf {
         self.note_sessions();
         let ids = self.session_ids();
         let seen = self.seen.lock().unwrap();
@@ -364,29 +364,29 @@ impl TempRepo {
     }
 
     /// A file of the latest session, e.g. `turns/001/brief.md`.
-    pub fn session_file(&self, rel: &str) -> String {
+    pub(crate) fn session_file(&self, rel: &str) -> String {
         let path = self.session_dir().join(rel);
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
 
     /// A JSON file of the latest session, e.g. `turns/002/brief.json`.
-    pub fn session_json(&self, rel: &str) -> serde_json::Value {
+    pub(crate) fn session_json(&self, rel: &str) -> serde_json::Value {
         serde_json::from_str(&self.session_file(rel))
             .unwrap_or_else(|e| panic!("{rel} of the session is not JSON: {e}"))
     }
 
     /// The latest session's `state.json`.
-    pub fn state(&self) -> serde_json::Value {
+    pub(crate) fn state(&self) -> serde_json::Value {
         self.session_json("state.json")
     }
 
     /// The latest session's `answers.json` (what a person typed, ready to replay).
-    pub fn recorded_answers(&self) -> serde_json::Value {
+    pub(crate) fn recorded_answers(&self) -> serde_json::Value {
         self.session_json("answers.json")
     }
 
     /// Every event of the latest session's transcript, in order; each line must be JSON.
-    pub fn transcript(&self) -> Vec<serde_json::Value> {
+    pub(crate) fn transcript(&self) -> Vec<serde_json::Value> {
         self.session_file("transcript.jsonl")
             .lines()
             .enumerate()
@@ -398,7 +398,7 @@ impl TempRepo {
     }
 
     /// The latest session's transcript events named `event`.
-    pub fn events(&self, event: &str) -> Vec<serde_json::Value> {
+    pub(crate) fn events(&self, event: &str) -> Vec<serde_json::Value> {
         self.transcript()
             .into_iter()
             .filter(|v| v["event"] == event)
@@ -406,7 +406,7 @@ impl TempRepo {
     }
 
     /// The transcript's `answer` events, in order.
-    pub fn answers(&self) -> Vec<AnswerEvent> {
+    pub(crate) fn answers(&self) -> Vec<AnswerEvent> {
         self.events("answer")
             .iter()
             .map(|e| {
@@ -421,14 +421,14 @@ impl TempRepo {
     }
 
     /// The question ids of the transcript's `answer` events, sorted.
-    pub fn answered_topics(&self) -> Vec<String> {
+    pub(crate) fn answered_topics(&self) -> Vec<String> {
         let mut topics: Vec<String> = self.answers().into_iter().map(|a| a.0).collect();
         topics.sort();
         topics
     }
 
     /// The local tier's `telemetry.jsonl`, one JSON value a line (none if there is no file).
-    pub fn telemetry(&self) -> Vec<serde_json::Value> {
+    pub(crate) fn telemetry(&self) -> Vec<serde_json::Value> {
         std::fs::read_to_string(self.path().join(".interview/telemetry.jsonl"))
             .unwrap_or_default()
             .lines()
@@ -438,7 +438,7 @@ impl TempRepo {
 }
 
 /// Start `interview` (output discarded) and wait until it pauses at its `pause_at` step.
-pub fn started_paused(repo: &TempRepo, interview: Interview<'_>) -> Child {
+pub(crate) fn started_paused(repo: &TempRepo, interview: Interview<'_>) -> Child {
     let _ = std::fs::remove_file(repo.pause_mark());
     let child = interview
         .command()
@@ -451,7 +451,7 @@ pub fn started_paused(repo: &TempRepo, interview: Interview<'_>) -> Child {
 }
 
 /// Run `interview` until it pauses at its `pause_at` step, then kill it with SIGKILL.
-pub fn killed_when_paused(repo: &TempRepo, interview: Interview<'_>) {
+pub(crate) fn killed_when_paused(repo: &TempRepo, interview: Interview<'_>) {
     let mut child = started_paused(repo, interview);
     child.kill().expect("kill -9");
     child.wait().expect("wait");
@@ -460,7 +460,7 @@ pub fn killed_when_paused(repo: &TempRepo, interview: Interview<'_>) {
 /// Whether `strace` is installed, may trace a child here (a container can forbid ptrace), and
 /// can see the tool's own calls: the tool makes itself not dumpable (src/sys/), so only root's
 /// strace names the files behind its descriptors and follows it through its runner.
-pub fn strace_sees_the_tool() -> bool {
+pub(crate) fn strace_sees_the_tool() -> bool {
     nix::unistd::geteuid().is_root()
         && Command::new("strace")
             .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=openat", "true"])

@@ -20,7 +20,7 @@ pub(super) struct Check {
 
 impl Check {
     /// A check of the document at `committed` (relative to the worktree, or absolute).
-    pub fn new(worktree: &Path, committed: &Path) -> Result<Check> {
+    pub(super) fn new(worktree: &Path, committed: &Path) -> Result<Check> {
         if committed.as_os_str() == "-" {
             return Err(Error::Usage(
                 "--check compares with a committed document: --out - names none; name the \
@@ -47,7 +47,7 @@ impl Check {
     /// Compare the replay's document with the committed one: exit 0 when they are the same;
     /// else the unified diff on standard output, what to do on standard error, exit 7.
     /// `refresh` is the command line that re-records at a terminal, `answers` the file.
-    pub fn compare(&self, refresh: &str, answers: &Path) -> Result<i32> {
+    pub(super) fn compare(&self, refresh: &str, answers: &Path) -> Result<i32> {
         let replayed = std::fs::read_to_string(&self.replayed).map_err(|e| {
             Error::io(
                 format!(

@@ -22,7 +22,7 @@ const MAINTENANCE_LOCK_STALE: Duration = Duration::from_secs(600);
 /// is not compared, so another machine's gc on a shared repository is not waited for — and
 /// `git maintenance` while its lock is fresh. Links are not followed: git writes both as plain
 /// files.
-pub fn git_at_work(common_dir: &Path) -> Option<String> {
+pub(super) fn git_at_work(common_dir: &Path) -> Option<String> {
     let young = |path: &Path, limit: Duration| {
         std::fs::symlink_metadata(path)
             .ok()

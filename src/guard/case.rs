@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 /// Whether `a` and `b` differ only in case (Unicode lower case for UTF-8 names, ASCII otherwise).
-pub fn same_but_case(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn same_but_case(a: &[u8], b: &[u8]) -> bool {
     a != b && a.len().abs_diff(b.len()) <= 8 && fold(a) == fold(b)
 }
 
@@ -23,7 +23,7 @@ fn fold(name: &[u8]) -> Vec<u8> {
 /// The names directly inside a directory whose index paths are `below` (sorted) and start with
 /// `prefix` (`dir/`, or empty for the root): its tracked files, and the first component of
 /// deeper paths, each subtree skipped by binary search.
-pub fn tracked_names<'a>(
+pub(super) fn tracked_names<'a>(
     path: impl Fn(usize) -> &'a [u8],
     below: Range<usize>,
     prefix_len: usize,
@@ -63,7 +63,7 @@ pub fn tracked_names<'a>(
 /// The tracked name `name` is a case-only rename of: one in `tracked` that differs only in case
 /// and is not itself listed in the directory (`listed`; on a case-sensitive file system both can
 /// exist, and then nothing was renamed).
-pub fn renamed_from<'a>(
+pub(super) fn renamed_from<'a>(
     name: &[u8],
     tracked: &[&'a [u8]],
     listed: impl Fn(&[u8]) -> bool,

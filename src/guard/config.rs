@@ -7,10 +7,10 @@ use super::path::escape_bytes;
 
 /// `section[.subsection].name` (section and name lower-cased, as git compares them) → values in
 /// file order; an implicit boolean (`[core] bare`) has the value `None`.
-pub type Keys = BTreeMap<String, Vec<Option<Vec<u8>>>>;
+pub(super) type Keys = BTreeMap<String, Vec<Option<Vec<u8>>>>;
 
 /// Parse config text; `None` when it is not valid git config.
-pub fn keys(bytes: &[u8]) -> Option<Keys> {
+pub(super) fn keys(bytes: &[u8]) -> Option<Keys> {
     let file = gix::config::File::from_bytes_no_includes(
         bytes,
         gix::config::file::Metadata::api(),
@@ -44,12 +44,12 @@ pub fn keys(bytes: &[u8]) -> Option<Keys> {
 }
 
 /// The last value of `key` (lower-case `section.name`), as git's "last one wins".
-pub fn last_value(keys: &Keys, key: &str) -> Option<Vec<u8>> {
+pub(super) fn last_value(keys: &Keys, key: &str) -> Option<Vec<u8>> {
     keys.get(key)?.iter().rev().find_map(|v| v.clone())
 }
 
 /// Every value of `key` across the file.
-pub fn all_values<'a>(keys: &'a Keys, key: &str) -> impl Iterator<Item = &'a [u8]> + 'a {
+pub(super) fn all_values<'a>(keys: &'a Keys, key: &str) -> impl Iterator<Item = &'a [u8]> + 'a {
     keys.get(key)
         .into_iter()
         .flatten()
@@ -64,7 +64,7 @@ fn show(v: &Option<Vec<u8>>) -> String {
 }
 
 /// One changed key between two versions of a config file: (op, key, detail).
-pub fn diff(before: &Keys, after: &Keys) -> Vec<(char, String, String)> {
+pub(super) fn diff(before: &Keys, after: &Keys) -> Vec<(char, String, String)> {
     let mut out = Vec::new();
     let names: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
     for key in names {

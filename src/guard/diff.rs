@@ -24,7 +24,7 @@ fn map_diff<'a, K: Ord, V>(
     }
 }
 
-pub fn diff(before: &Snapshot, after: &Snapshot) -> GuardReport {
+pub(super) fn diff(before: &Snapshot, after: &Snapshot) -> GuardReport {
     let mut r = GuardReport::default();
     if before.unreadable != after.unreadable {
         let (op, detail) = match (&before.unreadable, &after.unreadable) {

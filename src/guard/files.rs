@@ -18,7 +18,7 @@ const KEEP_TEXT_LIMIT: u64 = 1024 * 1024;
 
 /// Open `path` for reading only if it is a regular file (not a symlink, FIFO or device), by the
 /// one door for that ([`crate::input::open_regular`]), its refusals as I/O errors.
-pub fn open_regular(path: &Path) -> io::Result<File> {
+pub(super) fn open_regular(path: &Path) -> io::Result<File> {
     use crate::input::{InputError, Links};
     crate::input::open_regular(path, Links::Refuse).map_err(|e| match e {
         InputError::Io(e) => e,
@@ -28,7 +28,7 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
 }
 
 /// Read a whole regular file of at most `limit` bytes.
-pub fn read_small(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+pub(super) fn read_small(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let file = open_regular(path)?;
     let mut bytes = Vec::new();
     file.take(limit + 1).read_to_end(&mut bytes)?;
@@ -38,7 +38,7 @@ pub fn read_small(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-pub fn hex(bytes: &[u8]) -> String {
+pub(super) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
     let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {
@@ -47,19 +47,19 @@ pub fn hex(bytes: &[u8]) -> String {
     s
 }
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
+pub(super) fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
 /// The content hashes of one regular file.
-pub struct ContentHash {
+pub(super) struct ContentHash {
     pub sha256: String,
     /// The git blob id of the raw bytes (no filters), when asked for.
     pub blob: Option<gix::ObjectId>,
 }
 
 /// Files bigger than this are not read whole: their identity is their stat plus a sample.
-pub const HUGE_FILE: u64 = 64 * 1024 * 1024;
+pub(super) const HUGE_FILE: u64 = 64 * 1024 * 1024;
 /// How many blocks of a huge file are sampled, and how big each is.
 const SAMPLES: u64 = 16;
 const SAMPLE_BLOCK: usize = 64 * 1024;
@@ -68,12 +68,15 @@ const SAMPLE_BLOCK: usize = 64 * 1024;
 /// A file over [`HUGE_FILE`] gets a `sampled:` digest of its size, times, inode and 16 blocks
 /// spread over it, and no blob id (so a huge tracked file whose stat differs counts as modified):
 /// a 15 TiB sparse file costs a stat and 1 MiB of reads, not hours.
-pub fn hash_file(path: &Path, blob_kind: Option<gix::hash::Kind>) -> io::Result<ContentHash> {
+pub(super) fn hash_file(
+    path: &Path,
+    blob_kind: Option<gix::hash::Kind>,
+) -> io::Result<ContentHash> {
     hash_file_limited(path, blob_kind, HUGE_FILE)
 }
 
 /// [`hash_file`] with another limit for whole reads.
-pub fn hash_file_limited(
+pub(super) fn hash_file_limited(
     path: &Path,
     blob_kind: Option<gix::hash::Kind>,
     limit: u64,
@@ -165,7 +168,7 @@ fn sample_file(file: &File, meta: &fs::Metadata) -> io::Result<ContentHash> {
 }
 
 /// The git blob id of a symlink (its target bytes).
-pub fn blob_of_bytes(kind: gix::hash::Kind, bytes: &[u8]) -> Option<gix::ObjectId> {
+pub(super) fn blob_of_bytes(kind: gix::hash::Kind, bytes: &[u8]) -> Option<gix::ObjectId> {
     gix::objs::compute_hash(kind, gix::objs::Kind::Blob, bytes).ok()
 }
 
@@ -242,12 +245,12 @@ impl FileDigest {
 
 /// Digest one file; `None` when it does not exist. With `keep_text`, a small regular file's bytes
 /// are kept too.
-pub fn digest(path: &Path, keep_text: bool) -> Option<FileDigest> {
+pub(super) fn digest(path: &Path, keep_text: bool) -> Option<FileDigest> {
     digest_limited(path, keep_text, HUGE_FILE)
 }
 
 /// Like [`digest`], but files over `limit` bytes are fingerprinted (stat and a sample).
-pub fn digest_limited(path: &Path, keep_text: bool, limit: u64) -> Option<FileDigest> {
+pub(super) fn digest_limited(path: &Path, keep_text: bool, limit: u64) -> Option<FileDigest> {
     let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound || e.raw_os_error() == Some(20) => {
@@ -304,7 +307,7 @@ pub fn digest_limited(path: &Path, keep_text: bool, limit: u64) -> Option<FileDi
 /// target holds (mode and content; a config target's bytes are kept), so a dotfile manager's
 /// symlinked `~/.gitconfig` or a linked hook is compared by content, not just by where it points.
 /// The target is opened non-blocking and checked to be a regular file before it is read.
-pub fn digest_following(path: &Path) -> FileDigest {
+pub(super) fn digest_following(path: &Path) -> FileDigest {
     let Some(mut d) = digest(path, true) else {
         return FileDigest {
             kind: Kind::Other,

@@ -35,7 +35,7 @@ const MAX_DEPTH: usize = 32;
 
 /// What was found under the git directory.
 #[derive(Debug, Default)]
-pub struct GitDirRecord {
+pub(super) struct GitDirRecord {
     /// By label: the path relative to the common directory (absolute when outside it).
     pub files: BTreeMap<String, FileDigest>,
     /// Entries that would make a read block or be redirected (FIFOs, devices, sockets, links
@@ -45,7 +45,7 @@ pub struct GitDirRecord {
 
 impl GitDirRecord {
     /// Why the repository must not be opened, if it must not.
-    pub fn unsafe_reason(&self) -> Option<String> {
+    pub(super) fn unsafe_reason(&self) -> Option<String> {
         if self.unsafe_entries.is_empty() {
             return None;
         }
@@ -77,7 +77,7 @@ struct Walk<'a> {
 
 /// Record the git directories of `layout`; `since`, the start of the snapshot this one is
 /// compared with (`None` for a first one).
-pub fn record(layout: &Layout, since: Option<Start>) -> GitDirRecord {
+pub(super) fn record(layout: &Layout, since: Option<Start>) -> GitDirRecord {
     let mut w = Walk {
         layout,
         out: GitDirRecord::default(),
@@ -321,7 +321,7 @@ impl Walk<'_> {
 
 /// The git metadata part `files`, taken with `taken_with` as its common directory, by labels
 /// relative to `common` (each unchanged when the two are the same directory).
-pub fn relabel<'a>(
+pub(super) fn relabel<'a>(
     files: &'a BTreeMap<String, FileDigest>,
     taken_with: &RepoPath,
     common: &RepoPath,
@@ -341,7 +341,7 @@ pub fn relabel<'a>(
 
 /// One label of a record taken with the common directory `from` (escaped, with a trailing `/`),
 /// relative to `to` where it lies inside it.
-pub fn relabelled(label: &str, from: &str, to: &str) -> String {
+pub(super) fn relabelled(label: &str, from: &str, to: &str) -> String {
     // `.git` is the worktree's own `.git` file; absolute labels are outside the common dir.
     let path = match label {
         ".git" => return label.to_string(),
@@ -479,7 +479,7 @@ fn fan_out_digest(
 }
 
 /// Whether `path` is a regular file that can be handed to gix (absent is fine too).
-pub fn safe_to_read(path: &PathBuf) -> bool {
+pub(super) fn safe_to_read(path: &PathBuf) -> bool {
     match fs::metadata(path) {
         Ok(m) => m.is_file(),
         Err(_) => fs::symlink_metadata(path).is_err(),

@@ -50,7 +50,7 @@ impl Hooks {
 
 /// The effective hooks directory: the last `core.hooksPath` of user, repository and worktree
 /// config (in git's order), else `<common dir>/hooks`.
-pub fn hooks_dir(
+pub(super) fn hooks_dir(
     layout: &Layout,
     metadata: &BTreeMap<String, FileDigest>,
     user: &BTreeMap<RepoPath, FileDigest>,
@@ -83,7 +83,7 @@ pub fn hooks_dir(
 }
 
 /// Record the default and the effective hooks directory.
-pub fn hooks(
+pub(super) fn hooks(
     layout: &Layout,
     metadata: &BTreeMap<String, FileDigest>,
     user: &BTreeMap<RepoPath, FileDigest>,

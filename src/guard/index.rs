@@ -24,11 +24,11 @@ pub struct IndexEntry {
     pub flags: u8,
 }
 
-pub const ASSUME_VALID: u8 = 1;
-pub const SKIP_WORKTREE: u8 = 2;
-pub const INTENT_TO_ADD: u8 = 4;
+pub(super) const ASSUME_VALID: u8 = 1;
+pub(super) const SKIP_WORKTREE: u8 = 2;
+pub(super) const INTENT_TO_ADD: u8 = 4;
 
-pub fn flag_list(flags: u8) -> Vec<&'static str> {
+pub(super) fn flag_list(flags: u8) -> Vec<&'static str> {
     let mut v = Vec::new();
     if flags & ASSUME_VALID != 0 {
         v.push("assume-valid");
@@ -62,7 +62,7 @@ pub(super) fn serialize_part<S: Serializer>(
     s.collect_seq(part.iter().flat_map(|r| r.entries()))
 }
 
-pub fn entries(state: &gix::index::State) -> Vec<IndexEntry> {
+pub(super) fn entries(state: &gix::index::State) -> Vec<IndexEntry> {
     state
         .entries()
         .iter()
@@ -105,7 +105,7 @@ fn kind_of(mode: u32) -> u32 {
 
 /// Paths whose index entry differs from HEAD's tree (added, modified, deleted, type-changed,
 /// unmerged). `Err` carries why HEAD's tree could not be read.
-pub fn staged(
+pub(super) fn staged(
     repo: &gix::Repository,
     state: &gix::index::State,
 ) -> Result<Vec<(RepoPath, State)>, String> {

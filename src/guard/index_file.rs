@@ -23,13 +23,13 @@ const INDEX_LIMIT: u64 = 2 * 1024 * 1024 * 1024;
 const VOLATILE: [&[u8; 4]; 4] = [b"UNTR", b"FSMN", b"EOIE", b"IEOT"];
 
 /// An index file's bytes and the stat of the file they were read from.
-pub struct IndexBytes {
+pub(super) struct IndexBytes {
     pub bytes: Vec<u8>,
     pub meta: std::fs::Metadata,
 }
 
 /// Read an index file; `Ok(None)` when there is none.
-pub fn read(path: &Path) -> std::io::Result<Option<IndexBytes>> {
+pub(super) fn read(path: &Path) -> std::io::Result<Option<IndexBytes>> {
     match open(path)? {
         Some((file, meta)) => read_open(file, meta).map(Some),
         None => Ok(None),
@@ -38,7 +38,7 @@ pub fn read(path: &Path) -> std::io::Result<Option<IndexBytes>> {
 
 /// Open an index file (a regular file, no link, non-blocking) and `fstat` it; `Ok(None)` when
 /// there is none.
-pub fn open(path: &Path) -> std::io::Result<Option<(std::fs::File, std::fs::Metadata)>> {
+pub(super) fn open(path: &Path) -> std::io::Result<Option<(std::fs::File, std::fs::Metadata)>> {
     let file = match files::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -49,7 +49,10 @@ pub fn open(path: &Path) -> std::io::Result<Option<(std::fs::File, std::fs::Meta
 }
 
 /// Read an index file opened by [`open`].
-pub fn read_open(file: std::fs::File, meta: std::fs::Metadata) -> std::io::Result<IndexBytes> {
+pub(super) fn read_open(
+    file: std::fs::File,
+    meta: std::fs::Metadata,
+) -> std::io::Result<IndexBytes> {
     let mut bytes = Vec::with_capacity(meta.len().min(INDEX_LIMIT) as usize);
     file.take(INDEX_LIMIT + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > INDEX_LIMIT {
@@ -63,7 +66,7 @@ pub fn read_open(file: std::fs::File, meta: std::fs::Metadata) -> std::io::Resul
 
 /// Parse index bytes with gix (no checksum check: it guards against disk corruption, not a
 /// runner, which could rewrite it).
-pub fn parse(ib: &IndexBytes, hash: gix::hash::Kind) -> Result<gix::index::State, String> {
+pub(super) fn parse(ib: &IndexBytes, hash: gix::hash::Kind) -> Result<gix::index::State, String> {
     gix::index::State::from_bytes(
         &ib.bytes,
         filetime::FileTime::from_unix_time(ib.meta.mtime(), ib.meta.mtime_nsec() as u32),
@@ -162,7 +165,7 @@ fn show_sig(sig: &[u8]) -> String {
 
 /// SHA-256 of each extension that counts, by signature (`TREE`, `REUC`, …; a repeated one gets
 /// `#2`, `#3`). Empty when the bytes cannot be split (gix then reports the index unreadable).
-pub fn extensions(bytes: &[u8], hash: gix::hash::Kind) -> BTreeMap<String, String> {
+pub(super) fn extensions(bytes: &[u8], hash: gix::hash::Kind) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let Ok(parts) = split(bytes, hash.len_in_bytes(), false) else {
         return out;
@@ -184,7 +187,7 @@ pub fn extensions(bytes: &[u8], hash: gix::hash::Kind) -> BTreeMap<String, Strin
 
 /// A stat-free digest of an index file anywhere in a git directory (a linked worktree's, a
 /// submodule's): `git status` there refreshing stat data is not a change, anything else is.
-pub fn file_digest(path: &Path) -> Option<FileDigest> {
+pub(super) fn file_digest(path: &Path) -> Option<FileDigest> {
     let meta = std::fs::symlink_metadata(path).ok()?;
     if !meta.is_file() {
         return files::digest(path, false);

@@ -77,7 +77,7 @@ fn read_gitdir_file(dot_git: &Path) -> Result<PathBuf, GuardError> {
 }
 
 /// Read a file holding one path (`commondir`, `gitdir`), relative to `base` when not absolute.
-pub fn read_pointer(file: &Path, base: &Path) -> Option<PathBuf> {
+pub(super) fn read_pointer(file: &Path, base: &Path) -> Option<PathBuf> {
     let bytes = super::files::read_small(file, 64 * 1024).ok()?;
     let line = trim_line(&bytes);
     if line.is_empty() {
@@ -88,7 +88,7 @@ pub fn read_pointer(file: &Path, base: &Path) -> Option<PathBuf> {
 
 /// The HEAD commit of the repository whose `.git` (dir or file) is at `dot_git`, resolved by
 /// reading files only; `None` when it cannot be resolved (unborn, uninitialised, broken).
-pub fn nested_head(dot_git: &Path) -> Option<String> {
+pub(super) fn nested_head(dot_git: &Path) -> Option<String> {
     let meta = fs::symlink_metadata(dot_git).ok()?;
     let git_dir = if meta.is_dir() {
         dot_git.to_path_buf()
@@ -137,7 +137,7 @@ fn is_hex_oid(s: &[u8]) -> bool {
 }
 
 /// The first line, without its line ending.
-pub fn trim_line(bytes: &[u8]) -> &[u8] {
+pub(super) fn trim_line(bytes: &[u8]) -> &[u8] {
     let line = bytes.split(|b| *b == b'\n').next().unwrap_or(&[]);
     line.strip_suffix(b"\r").unwrap_or(line)
 }

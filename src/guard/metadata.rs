@@ -16,7 +16,7 @@ use super::path::RepoPath;
 
 /// Where the user's git configuration lives (taken from the environment once per snapshot).
 #[derive(Debug, Clone, Default)]
-pub struct UserEnv {
+pub(super) struct UserEnv {
     pub home: Option<PathBuf>,
     pub xdg_config_home: Option<PathBuf>,
     pub git_config_global: Option<PathBuf>,
@@ -31,7 +31,7 @@ pub struct UserEnv {
 impl UserEnv {
     /// From the environment, for a snapshot of `worktree` (which decides what git on `PATH` is
     /// too close to the repository to be asked where its system config is).
-    pub fn from_process(worktree: &Path) -> UserEnv {
+    pub(super) fn from_process(worktree: &Path) -> UserEnv {
         let non_empty = |name: &str| {
             std::env::var_os(name)
                 .filter(|v| !v.is_empty())
@@ -47,7 +47,7 @@ impl UserEnv {
     }
 
     /// The system config files: `GIT_CONFIG_SYSTEM` and what the lookup finds.
-    pub fn system_files(&self) -> Vec<PathBuf> {
+    pub(super) fn system_files(&self) -> Vec<PathBuf> {
         let mut out: Vec<PathBuf> = self.git_config_system.iter().cloned().collect();
         if let Some(worktree) = &self.system_lookup {
             out.extend(super::system_config::files(worktree).iter().cloned());
@@ -55,7 +55,7 @@ impl UserEnv {
         out
     }
 
-    pub fn xdg_git(&self, name: &str) -> Option<PathBuf> {
+    pub(super) fn xdg_git(&self, name: &str) -> Option<PathBuf> {
         match (&self.xdg_config_home, &self.home) {
             (Some(xdg), _) => Some(xdg.join("git").join(name)),
             (None, Some(home)) => Some(home.join(".config/git").join(name)),
@@ -64,7 +64,7 @@ impl UserEnv {
     }
 
     /// Expand a config path value: `~/` to the home directory, relative to `base`.
-    pub fn expand(&self, value: &[u8], base: &Path) -> Option<PathBuf> {
+    pub(super) fn expand(&self, value: &[u8], base: &Path) -> Option<PathBuf> {
         let p = Path::new(std::ffi::OsStr::from_bytes(value));
         if let Ok(rest) = p.strip_prefix("~") {
             return Some(self.home.as_ref()?.join(rest));
@@ -80,7 +80,7 @@ fn is_config(label: &str) -> bool {
 
 /// The git metadata files of this worktree that exist, by label (path relative to the common
 /// dir where possible).
-pub fn git_metadata_paths(layout: &Layout) -> Vec<(String, PathBuf)> {
+pub(super) fn git_metadata_paths(layout: &Layout) -> Vec<(String, PathBuf)> {
     let common = &layout.common_dir;
     let mut paths: Vec<PathBuf> = vec![
         common.join("config"),
@@ -116,7 +116,7 @@ pub fn git_metadata_paths(layout: &Layout) -> Vec<(String, PathBuf)> {
         .collect()
 }
 
-pub fn label(layout: &Layout, path: &Path) -> String {
+pub(super) fn label(layout: &Layout, path: &Path) -> String {
     if path == layout.dot_git {
         return ".git".to_string();
     }
@@ -145,7 +145,7 @@ fn files_under(root: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
         .collect()
 }
 
-pub fn git_metadata(layout: &Layout) -> BTreeMap<String, FileDigest> {
+pub(super) fn git_metadata(layout: &Layout) -> BTreeMap<String, FileDigest> {
     git_metadata_paths(layout)
         .into_iter()
         .filter_map(|(label, path)| {
@@ -160,7 +160,7 @@ pub fn git_metadata(layout: &Layout) -> BTreeMap<String, FileDigest> {
 /// data up to depth 10, whatever the condition), their `core.excludesFile` and
 /// `core.attributesFile`, and the XDG `git/ignore` and `git/attributes`. `repo_texts` are the
 /// repository's own config files (directory, bytes): only what they include is listed.
-pub fn user_config_paths(env: &UserEnv, repo_texts: &[(PathBuf, Vec<u8>)]) -> Vec<PathBuf> {
+pub(super) fn user_config_paths(env: &UserEnv, repo_texts: &[(PathBuf, Vec<u8>)]) -> Vec<PathBuf> {
     let mut roots = Vec::new();
     roots.extend(env.system_files());
     match (&env.git_config_global, &env.home) {
@@ -225,7 +225,7 @@ pub fn user_config_paths(env: &UserEnv, repo_texts: &[(PathBuf, Vec<u8>)]) -> Ve
 }
 
 /// The repository's own config files as (directory, bytes), from its git directory record.
-pub fn repo_config_texts(
+pub(super) fn repo_config_texts(
     layout: &Layout,
     metadata: &BTreeMap<String, FileDigest>,
 ) -> Vec<(PathBuf, Vec<u8>)> {
@@ -244,7 +244,7 @@ pub fn repo_config_texts(
 }
 
 /// Digests of [`user_config_paths`], following links to their targets.
-pub fn user_config(
+pub(super) fn user_config(
     env: &UserEnv,
     layout: &Layout,
     metadata: &BTreeMap<String, FileDigest>,
@@ -270,7 +270,7 @@ pub struct Worktree {
     pub locked: Option<RepoPath>,
 }
 
-pub fn worktrees(layout: &Layout) -> BTreeMap<RepoPath, Worktree> {
+pub(super) fn worktrees(layout: &Layout) -> BTreeMap<RepoPath, Worktree> {
     let mut out = BTreeMap::new();
     let Ok(entries) = fs::read_dir(layout.common_dir.join("worktrees")) else {
         return out;

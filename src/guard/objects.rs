@@ -62,7 +62,7 @@ impl Hasher {
 
 /// A loose object at `path` named `name` (the fan-out directory's two hex digits and the file's
 /// name): its inflated content hashes to `name`, with nothing after the zlib stream.
-pub fn loose_intact(path: &Path, name: &str) -> bool {
+pub(super) fn loose_intact(path: &Path, name: &str) -> bool {
     let kind = match name.len() {
         40 => Kind::Sha1,
         64 => Kind::Sha256,
@@ -109,7 +109,7 @@ pub fn loose_intact(path: &Path, name: &str) -> bool {
 
 /// A file that ends in the checksum of everything before it (git's pack files, indexes, reverse
 /// indexes, mtimes, bitmaps and multi-pack indexes, SHA-1 or SHA-256): it still does.
-pub fn checksum_intact(path: &Path) -> bool {
+pub(super) fn checksum_intact(path: &Path) -> bool {
     [Kind::Sha1, Kind::Sha256]
         .into_iter()
         .any(|kind| ends_in_its_checksum(path, kind))

@@ -51,7 +51,7 @@ impl Serialize for RepoPath {
 
 /// Render bytes printable: valid UTF-8 stays as is except `\`, control, bidi, zero-width and tag
 /// characters, which become `\xNN` / `\u{NNNN}`; invalid UTF-8 bytes become `\xNN`.
-pub fn escape_bytes(bytes: &[u8]) -> String {
+pub(crate) fn escape_bytes(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {

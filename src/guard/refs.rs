@@ -52,7 +52,7 @@ const PSEUDO_REFS: &[&str] = &[
     "FETCH_HEAD",
 ];
 
-pub fn refs(repo: &gix::Repository, layout: &Layout) -> BTreeMap<RepoPath, RefTarget> {
+pub(super) fn refs(repo: &gix::Repository, layout: &Layout) -> BTreeMap<RepoPath, RefTarget> {
     let mut out = BTreeMap::new();
     out.insert(RepoPath::new(*b"HEAD"), head(repo));
     match repo.references() {

@@ -24,7 +24,7 @@ const SETTLE_SECS: i64 = 2;
 
 /// The whole stat of a path: what any change of it, or of what is at its name, changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct StatKey {
+pub(super) struct StatKey {
     pub size: u64,
     /// Seconds and nanoseconds.
     pub mtime: (i64, i64),
@@ -38,7 +38,7 @@ pub struct StatKey {
 }
 
 impl StatKey {
-    pub fn of(meta: &fs::Metadata) -> StatKey {
+    pub(super) fn of(meta: &fs::Metadata) -> StatKey {
         StatKey {
             size: meta.size(),
             mtime: (meta.mtime(), meta.mtime_nsec()),
@@ -53,7 +53,7 @@ impl StatKey {
 
     // `st_dev` is an i32 and `st_mode` a u16 on macOS.
     #[allow(clippy::unnecessary_cast)]
-    pub fn of_stat(st: &nix::sys::stat::FileStat) -> StatKey {
+    pub(super) fn of_stat(st: &nix::sys::stat::FileStat) -> StatKey {
         StatKey {
             size: st.st_size as u64,
             mtime: (st.st_mtime, st.st_mtime_nsec),
@@ -67,20 +67,20 @@ impl StatKey {
     }
 
     /// `lstat` of `name` relative to the open directory `dir`.
-    pub fn at(dir: impl AsFd, name: &[u8]) -> std::io::Result<StatKey> {
+    pub(super) fn at(dir: impl AsFd, name: &[u8]) -> std::io::Result<StatKey> {
         nix::sys::stat::fstatat(dir, name, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW)
             .map(|st| StatKey::of_stat(&st))
             .map_err(std::io::Error::from)
     }
 
     /// `fstat` of an open file.
-    pub fn of_fd(fd: impl AsFd) -> std::io::Result<StatKey> {
+    pub(super) fn of_fd(fd: impl AsFd) -> std::io::Result<StatKey> {
         nix::sys::stat::fstat(fd)
             .map(|st| StatKey::of_stat(&st))
             .map_err(std::io::Error::from)
     }
 
-    pub fn kind(&self) -> Kind {
+    pub(super) fn kind(&self) -> Kind {
         kind_of_mode(self.mode)
     }
 }
@@ -103,10 +103,10 @@ pub(crate) fn kind_of_mode(mode: u32) -> Kind {
 
 /// When a snapshot started, by the wall clock (the one file times are stamped from).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Start(pub (i64, i64));
+pub(super) struct Start(pub (i64, i64));
 
 impl Start {
-    pub fn now() -> Start {
+    pub(super) fn now() -> Start {
         let d = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
@@ -116,12 +116,12 @@ impl Start {
     /// Whether a path with this stat, read after this start, may be taken over by a later
     /// snapshot when its stat is the same then: both its times are older than the start by more
     /// than [`SETTLE_SECS`], so any later change gives it a newer ctime.
-    pub fn settled(&self, key: &StatKey) -> bool {
+    pub(super) fn settled(&self, key: &StatKey) -> bool {
         self.settled_times(key.mtime, key.ctime)
     }
 
     /// [`Start::settled`] for a path's mtime and ctime (seconds, nanoseconds).
-    pub fn settled_times(&self, mtime: (i64, i64), ctime: (i64, i64)) -> bool {
+    pub(super) fn settled_times(&self, mtime: (i64, i64), ctime: (i64, i64)) -> bool {
         let limit = (self.0.0 - SETTLE_SECS, self.0.1);
         mtime < limit && ctime < limit
     }
@@ -129,7 +129,7 @@ impl Start {
 
 /// The sorted names and kinds of one directory, as read.
 #[derive(Debug)]
-pub struct Listing {
+pub(super) struct Listing {
     names: Vec<u8>,
     /// Start and end of each name in `names`, and its kind, sorted by name.
     spans: Vec<(u32, u32, Kind)>,
@@ -139,7 +139,7 @@ impl Listing {
     /// Read the open directory `dir`: every entry but `.` and `..`, sorted by name. An entry
     /// whose type the directory does not tell is `lstat`'ed. With `keep`, the directory is
     /// returned still open.
-    pub fn read(
+    pub(super) fn read(
         dir: std::os::fd::OwnedFd,
         keep: bool,
     ) -> std::io::Result<(Listing, Option<std::os::fd::OwnedFd>)> {
@@ -172,18 +172,18 @@ impl Listing {
         Ok((Listing { names, spans }, keep.then_some(dir)))
     }
 
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.spans.len()
     }
 
     /// The `i`-th entry in name order.
-    pub fn get(&self, i: usize) -> (&[u8], Kind) {
+    pub(super) fn get(&self, i: usize) -> (&[u8], Kind) {
         let (a, b, k) = self.spans[i];
         (&self.names[a as usize..b as usize], k)
     }
 
     /// Whether an entry is named exactly `name`.
-    pub fn contains(&self, name: &[u8]) -> bool {
+    pub(super) fn contains(&self, name: &[u8]) -> bool {
         let (mut lo, mut hi) = (0, self.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
@@ -196,7 +196,7 @@ impl Listing {
         false
     }
 
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&[u8], Kind)> + '_ {
+    pub(super) fn iter(&self) -> impl DoubleEndedIterator<Item = (&[u8], Kind)> + '_ {
         (0..self.len()).map(|i| self.get(i))
     }
 }
@@ -285,7 +285,7 @@ fn entries(
 
 /// A content hash as read, and the stat of the file it was read from.
 #[derive(Debug, Clone)]
-pub struct Hashed {
+pub(super) struct Hashed {
     pub key: StatKey,
     pub sha256: String,
     pub blob: Option<gix::ObjectId>,
@@ -293,7 +293,7 @@ pub struct Hashed {
 
 /// What one snapshot of a repository read that the next may take over (only what was settled).
 #[derive(Debug, Default)]
-pub struct Earlier {
+pub(super) struct Earlier {
     /// Directory listings by path relative to the worktree root (`""`: the root), with the stat
     /// of the directory they were read from.
     pub listings: HashMap<Vec<u8>, (StatKey, Arc<Listing>)>,
@@ -308,7 +308,7 @@ pub struct Earlier {
 
 impl Earlier {
     /// The listing of `rel` when the directory's stat is still `key`.
-    pub fn listing(&self, rel: &[u8], key: &StatKey) -> Option<Arc<Listing>> {
+    pub(super) fn listing(&self, rel: &[u8], key: &StatKey) -> Option<Arc<Listing>> {
         self.listings
             .get(rel)
             .filter(|(k, _)| k == key)
@@ -317,7 +317,7 @@ impl Earlier {
 
     /// The hash of `rel` when the file's stat is still `key` (and it has a blob id when one is
     /// wanted).
-    pub fn hash(&self, rel: &[u8], key: &StatKey, want_blob: bool) -> Option<&Hashed> {
+    pub(super) fn hash(&self, rel: &[u8], key: &StatKey, want_blob: bool) -> Option<&Hashed> {
         self.hashes
             .get(rel)
             .filter(|h| h.key == *key && (h.blob.is_some() || !want_blob))

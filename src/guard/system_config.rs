@@ -44,7 +44,7 @@ pub fn files(worktree: &Path) -> &'static [PathBuf] {
 
 /// Start the lookup on a thread of its own, so the gits answer while the snapshot reads the git
 /// directory (the first [`files`] waits for it).
-pub fn prefetch(worktree: &Path) {
+pub(super) fn prefetch(worktree: &Path) {
     let worktree = worktree.to_path_buf();
     let _ = std::thread::Builder::new()
         .name("system-config".into())

@@ -24,7 +24,7 @@ const MAX_NESTED: usize = 256;
 /// Run `work` on a thread of its own and wait for it, polling for interrupting signals: when one
 /// arrives the wait ends with `Interrupted` and the thread is left behind (the process is about
 /// to exit; a thread blocked in `open()` cannot be cancelled any other way).
-pub fn interruptible<T: Send + 'static>(
+pub(super) fn interruptible<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, GuardError> + Send + 'static,
 ) -> Result<T, GuardError> {
     use std::sync::mpsc::RecvTimeoutError;
@@ -52,7 +52,7 @@ pub fn interruptible<T: Send + 'static>(
 }
 
 /// A snapshot of the repository at `scope` (`depth` > 0 for a nested one: no user config).
-pub fn take(
+pub(super) fn take(
     scope: &GuardScope,
     env: &UserEnv,
     references: References,

@@ -25,7 +25,7 @@ use super::xattrs::Xattrs;
 use super::{case, layout};
 
 /// What the walk needs to know.
-pub struct WalkInput<'a> {
+pub(super) struct WalkInput<'a> {
     pub root: &'a Path,
     pub state: &'a gix::index::State,
     /// The index as it was before a turn, when it differs from `state`: a file is trusted clean
@@ -46,7 +46,7 @@ pub struct WalkInput<'a> {
 
 /// The worktree results of a walk.
 #[derive(Default)]
-pub struct WalkOutput {
+pub(super) struct WalkOutput {
     pub status: Vec<(RepoPath, FileStatus)>,
     pub ignored: Vec<Fingerprint>,
     /// Files and directories whose permissions or owner are not the usual ones.
@@ -129,7 +129,10 @@ impl<'a> Tracked<'a> {
 
 /// Walk the worktree. `is_ignored(relative path, is_dir)` answers from the excludes; it is only
 /// called from this thread (gix's exclude stack is not thread-safe).
-pub fn walk(input: &WalkInput<'_>, is_ignored: &mut dyn FnMut(&[u8], bool) -> bool) -> WalkOutput {
+pub(super) fn walk(
+    input: &WalkInput<'_>,
+    is_ignored: &mut dyn FnMut(&[u8], bool) -> bool,
+) -> WalkOutput {
     let entries = input.state.entries();
     let tracked = Tracked::new(input.state);
     let queue = Queue::new();

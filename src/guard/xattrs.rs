@@ -84,7 +84,7 @@ impl Xattrs {
 }
 
 /// `ACL set, file capability removed`, naming only what differs (empty when nothing does).
-pub fn describe_change(before: Option<&Xattrs>, after: Option<&Xattrs>) -> String {
+pub(super) fn describe_change(before: Option<&Xattrs>, after: Option<&Xattrs>) -> String {
     let none = Xattrs::default();
     let (b, a) = (before.unwrap_or(&none), after.unwrap_or(&none));
     b.parts()

@@ -26,7 +26,7 @@ use nix::unistd::Pid;
 
 pub(crate) use crate::sys::start_time;
 pub(crate) use output::{Capture, LineObserver, Sink, Stream};
-pub use tree::end_orphan;
+pub(crate) use tree::end_orphan;
 pub(crate) use tree::live_runner;
 
 use pid_file::note_pids;
@@ -66,7 +66,7 @@ pub(crate) enum Detach {
 
 /// How a child ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
+pub(crate) enum Ending {
     Exited(i32),
     Signalled(i32),
     TimedOut,

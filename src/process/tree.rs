@@ -111,7 +111,7 @@ fn noted(pid_file: &std::path::Path) -> Vec<(i32, u64)> {
 /// process in a session or group of theirs or descended from them that started after the
 /// runner. A pid reused by an unrelated process is never touched: its start time differs.
 /// Returns true when something was ended.
-pub fn end_orphan(pid_file: &std::path::Path) -> bool {
+pub(crate) fn end_orphan(pid_file: &std::path::Path) -> bool {
     let noted = noted(pid_file);
     let Some(&(_, runner_start)) = noted.first() else {
         return false;

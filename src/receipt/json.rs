@@ -8,7 +8,7 @@ use serde::de::{self, MapAccess, SeqAccess, Visitor};
 
 /// A parsed JSON value; objects keep duplicate keys for the checks to reject.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Json {
+pub(super) enum Json {
     Null,
     Bool(bool),
     /// An integer that fits `i64`.
@@ -36,7 +36,7 @@ pub fn json_kind(v: &serde_json::Value) -> &'static str {
 
 impl Json {
     /// The JSON type name, for messages.
-    pub fn kind(&self) -> &'static str {
+    pub(super) fn kind(&self) -> &'static str {
         match self {
             Json::Null => "null",
             Json::Bool(_) => "a boolean",
@@ -118,21 +118,21 @@ impl<'de> Deserialize<'de> for Json {
 
 /// Parse one JSON document (serde_json's nesting limit applies, so deep input is an error, not a
 /// stack overflow).
-pub fn parse(text: &str) -> Result<Json, serde_json::Error> {
+pub(super) fn parse(text: &str) -> Result<Json, serde_json::Error> {
     serde_json::from_str(text)
 }
 
 /// A JSONPath to a value, built while walking the receipt.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JsonPath(String);
+pub(super) struct JsonPath(String);
 
 impl JsonPath {
-    pub fn root() -> JsonPath {
+    pub(super) fn root() -> JsonPath {
         JsonPath("$".to_string())
     }
 
     /// `$.key`, or `$["odd key"]` when the key is not a plain name.
-    pub fn key(&self, key: &str) -> JsonPath {
+    pub(super) fn key(&self, key: &str) -> JsonPath {
         let plain = key
             .chars()
             .next()
@@ -145,7 +145,7 @@ impl JsonPath {
         }
     }
 
-    pub fn index(&self, i: usize) -> JsonPath {
+    pub(super) fn index(&self, i: usize) -> JsonPath {
         JsonPath(format!("{}[{i}]", self.0))
     }
 }

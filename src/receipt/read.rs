@@ -10,7 +10,7 @@ use cap_std::fs::{Dir, FileType, FileTypeExt, Metadata, MetadataExt, OpenOptions
 use super::ReceiptError;
 
 /// The receipt's file name inside the turn's `out/` directory.
-pub use crate::protocol::files::RECEIPT as RECEIPT_FILE;
+pub(super) use crate::protocol::files::RECEIPT as RECEIPT_FILE;
 
 /// The largest receipt accepted, in bytes.
 pub use crate::protocol::limits::MAX_RECEIPT_BYTES;

@@ -17,7 +17,7 @@ const RECEIPT_SCAN_BUDGET: u64 = 256 * 1024 * 1024;
 
 /// Check that `path` is a plain relative path inside the repository: no leading `/`, no empty,
 /// `.` or `..` segment, nothing under `.git/` or `.interview/`.
-pub fn check_relative_path(path: &str) -> Result<(), String> {
+pub(super) fn check_relative_path(path: &str) -> Result<(), String> {
     if path.is_empty() {
         return Err("the path before `:line` is empty".into());
     }
@@ -46,7 +46,7 @@ pub fn check_relative_path(path: &str) -> Result<(), String> {
 }
 
 /// Opens the repository lazily, once per receipt, for the lookups of its sources.
-pub struct Evidence<'a> {
+pub(super) struct Evidence<'a> {
     root: &'a Path,
     dir: Option<Result<Dir, String>>,
     repo: Option<Result<gix::Repository, String>>,
@@ -63,7 +63,7 @@ struct KnownLines {
 }
 
 impl<'a> Evidence<'a> {
-    pub fn new(root: &'a Path) -> Evidence<'a> {
+    pub(super) fn new(root: &'a Path) -> Evidence<'a> {
         Evidence {
             root,
             dir: None,
@@ -87,7 +87,7 @@ impl<'a> Evidence<'a> {
     /// Check that `line` (1-based) exists in the regular file `path` inside the repository.
     /// `path` must already have passed [`check_relative_path`]. Symbolic links are not followed
     /// at the last component, and cap-std refuses any path that would leave the root.
-    pub fn file_line(&mut self, path: &str, line: u64) -> Result<(), String> {
+    pub(super) fn file_line(&mut self, path: &str, line: u64) -> Result<(), String> {
         if let Some(known) = self.known.get(path) {
             match known.exactly {
                 Some(n) => return too_few_lines(path, n, line),
@@ -152,7 +152,7 @@ impl<'a> Evidence<'a> {
     }
 
     /// Check that `hex` (7–40 hex digits, already checked) names a commit in the repository.
-    pub fn commit(&mut self, hex: &str) -> Result<(), String> {
+    pub(super) fn commit(&mut self, hex: &str) -> Result<(), String> {
         let root = self.root;
         let repo = self
             .repo

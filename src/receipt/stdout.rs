@@ -124,7 +124,7 @@ pub fn extract_from_stdout(stdout: &str) -> Result<String, ReceiptError> {
 }
 
 /// How many of several objects' lines an error names (the count is always exact).
-pub const SEVERAL_LINES_SHOWN: usize = 10;
+pub(super) const SEVERAL_LINES_SHOWN: usize = 10;
 
 /// True when the attempt at `start` starts like a JSON object (`{"key"`) and failed on a
 /// control character inside a string (at `until` or the byte after: the cheap tests first).

@@ -16,11 +16,11 @@ use crate::process::{Input, Output, Sink, Spawn, Stream};
 use crate::receipt::sanitize;
 use crate::runner::presets::Unfixable;
 
-pub use crate::process::{Ending, end_orphan};
+pub(crate) use crate::process::{Ending, end_orphan};
 
 /// Everything needed to start a runner once.
 #[derive(Debug, Clone)]
-pub struct Invocation {
+pub(crate) struct Invocation {
     pub argv: Vec<String>,
     pub cwd: PathBuf,
     /// Set for the runner, on top of what of the tool's own environment `allowed_env` lets
@@ -58,14 +58,14 @@ pub struct Invocation {
 
 /// What the progress line is told of a streaming runner's work.
 #[derive(Debug, Clone)]
-pub struct Activity {
+pub(crate) struct Activity {
     pub events: crate::runner::presets::Events,
     /// The repository: paths inside it are shown relative to it.
     pub root: PathBuf,
 }
 
 #[derive(Debug)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub ending: Ending,
     /// Processes still alive after the runner itself ended (its group and escapees), all killed.
     pub leftovers_killed: usize,
@@ -93,11 +93,11 @@ pub struct Outcome {
 
 /// Where a streaming runner's activity is told, in a few words ("reading src/export.rs"): the
 /// session gives its progress line's. The words come from the runner: the receiver sanitises.
-pub type Report = Box<dyn Fn(&str) + Send>;
+pub(crate) type Report = Box<dyn Fn(&str) + Send>;
 
 /// Start the runner and wait for it, its group and its escapees to be gone; `report` is told
 /// what the agent does while it runs (with [`Invocation::activity`]).
-pub fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
+pub(crate) fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
     let mut spawn = Spawn::argv(&inv.argv)?.cwd(&inv.cwd);
     if inv.sandbox.is_none() {
         // No launcher to leave the rest out: the same allow list, applied here.
@@ -228,7 +228,7 @@ struct CappedLog {
 }
 
 /// How much of the end of a runner's standard error is kept for a failed turn's message.
-pub const STDERR_TAIL_BYTES: usize = 4096;
+pub(crate) const STDERR_TAIL_BYTES: usize = 4096;
 
 impl CappedLog {
     fn create(inv: &Invocation) -> std::io::Result<CappedLog> {

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde_json::Value;
 
 /// The TCP ports a runner connects to, from its command line.
-pub type Ports = fn(&[String]) -> Vec<u16>;
+pub(crate) type Ports = fn(&[String]) -> Vec<u16>;
 
 /// One agent CLI, as the sandbox sees it.
 #[derive(Debug, Clone, Copy)]
@@ -90,7 +90,7 @@ impl Login {
 
 /// The claims of a JSON Web Token (its payload, base64url-decoded; the signature is not checked:
 /// the token only says which account a file names).
-pub fn jwt_claims(token: &str) -> Option<Value> {
+pub(crate) fn jwt_claims(token: &str) -> Option<Value> {
     let payload = token.split('.').nth(1)?;
     let mut bytes = Vec::with_capacity(payload.len() * 3 / 4);
     let (mut acc, mut bits) = (0u32, 0u32);
@@ -134,7 +134,7 @@ pub struct Nested {
 /// (nothing without a CLI or without HOME). What of them a runner is granted on this machine —
 /// only those that exist, and under a [`Nested`] replacement none but a throwaway view of its
 /// home — is [`super::StateGrant::decide`].
-pub fn state_dirs(cli: Option<&Agent>) -> Vec<PathBuf> {
+pub(crate) fn state_dirs(cli: Option<&Agent>) -> Vec<PathBuf> {
     let (Some(cli), Some(home)) = (cli, std::env::var_os("HOME").map(PathBuf::from)) else {
         return Vec::new();
     };
@@ -146,7 +146,7 @@ pub fn state_dirs(cli: Option<&Agent>) -> Vec<PathBuf> {
 
 /// The credential files of `cli`, by the real path of their directory (the state directories
 /// are granted by their real paths; the file need not exist yet).
-pub fn credentials(cli: Option<&Agent>) -> Vec<Credential> {
+pub(crate) fn credentials(cli: Option<&Agent>) -> Vec<Credential> {
     let (Some(cli), Some(home)) = (cli, std::env::var_os("HOME").map(PathBuf::from)) else {
         return Vec::new();
     };
@@ -168,7 +168,7 @@ pub fn credentials(cli: Option<&Agent>) -> Vec<Credential> {
 
 /// Say the CLI's warning on stderr the first time a command line of a [`Nested`] CLI that needs
 /// its own sandbox starts under Landlock (or Seatbelt). Returns whether it applies to `argv`.
-pub fn warn_once(cli: Option<&Agent>, argv: &[String], confined: bool) -> bool {
+pub(crate) fn warn_once(cli: Option<&Agent>, argv: &[String], confined: bool) -> bool {
     static SAID: AtomicBool = AtomicBool::new(false);
     let Some(nested) = cli.and_then(|c| c.nested) else {
         return false;

@@ -16,7 +16,7 @@ use std::path::Path;
 /// directories (not `XDG_RUNTIME_DIR`, a server handle) and the temporary directory. (The
 /// protocol's `INTERVIEW_*` are set by the tool for the turn, so they pass too.) A pattern
 /// ending in `*` is a prefix.
-pub const BASE: &[&str] = &[
+pub(crate) const BASE: &[&str] = &[
     "PATH",
     "HOME",
     "USER",
@@ -54,7 +54,7 @@ pub const BASE: &[&str] = &[
 ];
 
 /// Variables naming a server that would run commands, open windows or sign for the runner.
-pub const SERVER_HANDLES: &[&str] = &[
+pub(crate) const SERVER_HANDLES: &[&str] = &[
     "TMUX",
     "TMUX_PANE",
     "STY",
@@ -86,12 +86,12 @@ pub const SERVER_HANDLES: &[&str] = &[
 const TEMP_VARS: &[&str] = &["TMPDIR", "TMP", "TEMP", "TEMPDIR", "TMUX_TMPDIR"];
 
 /// Whether a variable of the tool's environment never reaches a runner, listed or not.
-pub fn removed(name: &str) -> bool {
+pub(crate) fn removed(name: &str) -> bool {
     SERVER_HANDLES.contains(&name) || name.starts_with("GIT_")
 }
 
 /// Whether `name` is `pattern`, or starts with it where it ends in `*`.
-pub fn matches(pattern: &str, name: &str) -> bool {
+pub(crate) fn matches(pattern: &str, name: &str) -> bool {
     match pattern.strip_suffix('*') {
         Some(prefix) => name.starts_with(prefix),
         None => name == pattern,
@@ -100,7 +100,7 @@ pub fn matches(pattern: &str, name: &str) -> bool {
 
 /// Why `pattern` cannot be an entry of `runner_env`, if it cannot: a variable's name
 /// (`MY_TOKEN`), or a prefix of one followed by `*` (`MOCK_*`).
-pub fn check_pattern(pattern: &str) -> Result<(), String> {
+pub(crate) fn check_pattern(pattern: &str) -> Result<(), String> {
     let name = pattern.strip_suffix('*').unwrap_or(pattern);
     let well_formed = name
         .chars()
@@ -118,7 +118,7 @@ pub fn check_pattern(pattern: &str) -> Result<(), String> {
 
 /// The allow list of one runner: [`BASE`], its preset's `variables`, the person's own
 /// `runner_env` (`person`) and the names the tool sets for the turn (`set`).
-pub fn allow_list<'a>(
+pub(crate) fn allow_list<'a>(
     variables: &[&str],
     person: &[String],
     set: impl IntoIterator<Item = &'a str>,
@@ -137,13 +137,13 @@ pub fn allow_list<'a>(
 
 /// Whether the variable `name` reaches a runner with the allow list `allowed` (`None`: a
 /// command of the person's own, `interview guard -- CMD`, which keeps all but server handles).
-pub fn passes(name: &str, allowed: Option<&[String]>) -> bool {
+pub(crate) fn passes(name: &str, allowed: Option<&[String]>) -> bool {
     !removed(name) && allowed.is_none_or(|list| list.iter().any(|p| matches(p, name)))
 }
 
 /// The runner's environment from the launcher's own (`vars`), under the sandbox: what
 /// [`passes`] `allowed`, with the temporary-directory variables pointing at `tmp`.
-pub fn for_runner(
+pub(crate) fn for_runner(
     vars: impl Iterator<Item = (OsString, OsString)>,
     tmp: &Path,
     allowed: Option<&[String]>,
@@ -164,7 +164,7 @@ pub fn for_runner(
 
 /// The proxy variables of `env` replaced by the tool's proxy at `url`, with nothing exempt
 /// from it (`NO_PROXY` empty): every client the runner starts goes through it.
-pub fn through_proxy(env: &mut Vec<(OsString, OsString)>, url: &str) {
+pub(crate) fn through_proxy(env: &mut Vec<(OsString, OsString)>, url: &str) {
     const PROXIED: &[&str] = &[
         "HTTP_PROXY",
         "HTTPS_PROXY",
@@ -187,7 +187,7 @@ pub fn through_proxy(env: &mut Vec<(OsString, OsString)>, url: &str) {
 
 /// The runner's environment from the tool's own (`vars`) with `--sandbox off`: what
 /// [`passes`] `allowed`, the person's temporary directory kept.
-pub fn unconfined(
+pub(crate) fn unconfined(
     vars: impl Iterator<Item = (OsString, OsString)>,
     allowed: &[String],
 ) -> Vec<(OsString, OsString)> {

@@ -102,12 +102,12 @@ impl Host {
 }
 
 /// The hosts of `names` (a preset's list), each one that parses.
-pub fn parse_all<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<Host> {
+pub(crate) fn parse_all<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<Host> {
     names.into_iter().filter_map(Host::parse).collect()
 }
 
 /// The hosts of the URLs in the variables `names` of `var` (a preset's base-URL override).
-pub fn of_variables(names: &[&str], var: impl Fn(&str) -> Option<String>) -> Vec<Host> {
+pub(crate) fn of_variables(names: &[&str], var: impl Fn(&str) -> Option<String>) -> Vec<Host> {
     names
         .iter()
         .filter_map(|name| var(name))
@@ -116,12 +116,12 @@ pub fn of_variables(names: &[&str], var: impl Fn(&str) -> Option<String>) -> Vec
 }
 
 /// Whether `name`:`port` is one of `allowed`.
-pub fn admitted(allowed: &[Host], name: &str, port: u16) -> bool {
+pub(crate) fn admitted(allowed: &[Host], name: &str, port: u16) -> bool {
     allowed.iter().any(|h| h.admits(name, port))
 }
 
 /// The loopback ports forwarded as they are inside the runner's network namespace.
-pub fn loopback_ports(allowed: &[Host]) -> Vec<u16> {
+pub(crate) fn loopback_ports(allowed: &[Host]) -> Vec<u16> {
     let mut ports: Vec<u16> = allowed
         .iter()
         .filter(|h| h.is_loopback())

@@ -18,14 +18,14 @@ use nix::unistd::{UnlinkatFlags, unlinkat};
 
 /// Deeper than this, a directory in `out/` is removed whole rather than walked: the walk holds
 /// one descriptor a level (the removal two, whatever the depth).
-pub const MAX_DEPTH: usize = 256;
+pub(crate) const MAX_DEPTH: usize = 256;
 
 /// What no entry left in `out/` keeps: setuid, setgid, sticky, writable by group or others.
 const STRIPPED: u32 = 0o7022;
 
 /// What [`settle`] did that the person must hear of, paths relative to `out/`.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Settled {
+pub(crate) struct Settled {
     /// Removed, with what it was: device nodes, FIFOs, sockets, and a file that needed a mode
     /// change but has other links (changing it would change a file elsewhere).
     pub removed: Vec<(PathBuf, &'static str)>,
@@ -118,7 +118,7 @@ fn names(dir: BorrowedFd) -> nix::Result<Vec<OsString>> {
 /// directories keep `u+rwx` so the walk (and the person) can enter them; device nodes, FIFOs and
 /// sockets are removed. Links are left as they are, never followed: a link carries no mode of
 /// its own, and whatever reads `out/` later opens only what it expects there.
-pub fn settle(root: &Path) -> Settled {
+pub(crate) fn settle(root: &Path) -> Settled {
     let mut settled = Settled::default();
     let Ok(st) = fstatat(AT_FDCWD, root, AtFlags::AT_SYMLINK_NOFOLLOW) else {
         return settled;
@@ -234,7 +234,7 @@ fn settle_entries(dir: BorrowedFd, rel: &Path, settled: &mut Settled) -> Vec<OsS
 
 /// Remove `path` (a directory of the turn: the private TMPDIR, the state views) with everything
 /// in it, whatever modes were left there.
-pub fn remove(path: &Path) -> std::io::Result<()> {
+pub(crate) fn remove(path: &Path) -> std::io::Result<()> {
     let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
         return Err(std::io::Error::other("not a directory of the turn"));
     };
@@ -311,7 +311,7 @@ fn remove_at(parent: BorrowedFd, name: &OsStr) -> nix::Result<()> {
 
 /// [`settle`] each of the turn's writable directories (its `out/`); returns the lines to tell
 /// the person.
-pub fn settle_outputs(dirs: &[PathBuf]) -> Vec<String> {
+pub(crate) fn settle_outputs(dirs: &[PathBuf]) -> Vec<String> {
     dirs.iter().flat_map(|dir| notes(&settle(dir))).collect()
 }
 
@@ -370,7 +370,7 @@ fn notes(settled: &Settled) -> Vec<String> {
 /// Whether the turn's writable directories hold more than `cap` bytes (allocated blocks, so a
 /// sparse file counts as what it takes on disk) or more than [`MAX_ENTRIES`] entries; stops
 /// counting as soon as either is passed. Links are not followed.
-pub fn over_cap(dirs: &[PathBuf], cap: u64) -> bool {
+pub(crate) fn over_cap(dirs: &[PathBuf], cap: u64) -> bool {
     use std::os::unix::fs::MetadataExt;
     let mut bytes: u64 = 0;
     let mut entries: usize = 0;
@@ -393,10 +393,10 @@ pub fn over_cap(dirs: &[PathBuf], cap: u64) -> bool {
 }
 
 /// The most entries a runner may leave in its writable directories.
-pub const MAX_ENTRIES: usize = 100_000;
+pub(crate) const MAX_ENTRIES: usize = 100_000;
 
 /// Remove everything in `dir` (whatever its modes), keeping `dir` itself.
-pub fn empty(dir: &Path) {
+pub(crate) fn empty(dir: &Path) {
     if let Ok(entries) = std::fs::read_dir(dir) {
         for entry in entries.flatten() {
             let _ = remove(&entry.path());

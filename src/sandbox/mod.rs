@@ -39,26 +39,26 @@ pub(crate) mod writes;
 #[cfg(not(target_os = "linux"))]
 mod namespace {
     const NONE: &str = "user namespaces exist only on Linux";
-    pub fn enter(_: &super::policy::Policy, _: &[std::path::PathBuf]) -> Result<(), String> {
+    pub(crate) fn enter(_: &super::policy::Policy, _: &[std::path::PathBuf]) -> Result<(), String> {
         Err(NONE.into())
     }
-    pub fn mount_proc() -> Result<(), String> {
+    pub(crate) fn mount_proc() -> Result<(), String> {
         Err(NONE.into())
     }
 }
 #[cfg(not(target_os = "linux"))]
 mod rules {
-    pub struct Applied {
-        pub enforced: bool,
+    pub(crate) struct Applied {
+        pub(crate) enforced: bool,
     }
-    pub fn restrict(_: &super::policy::Policy) -> Result<Applied, String> {
+    pub(crate) fn restrict(_: &super::policy::Policy) -> Result<Applied, String> {
         Err("Landlock exists only on Linux".into())
     }
 }
 #[cfg(not(target_os = "linux"))]
 mod world {
     /// No mount namespace to hide sockets in elsewhere.
-    pub fn sockets() -> Vec<std::path::PathBuf> {
+    pub(crate) fn sockets() -> Vec<std::path::PathBuf> {
         Vec::new()
     }
 }

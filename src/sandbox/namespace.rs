@@ -29,7 +29,7 @@ fn err(what: &str, e: impl std::fmt::Display) -> String {
 /// servers' sockets hidden (`sockets`: those found before, see [`world::sockets`]), the turn's
 /// writable directories and state views mounted `nosuid,nodev`, and every other mount made
 /// read-only, `nosuid` and `nodev`.
-pub fn enter(policy: &Policy, sockets: &[PathBuf]) -> Result<(), String> {
+pub(super) fn enter(policy: &Policy, sockets: &[PathBuf]) -> Result<(), String> {
     let (uid, gid) = (getuid().as_raw(), getgid().as_raw());
     let mut flags = CloneFlags::CLONE_NEWUSER
         | CloneFlags::CLONE_NEWNS
@@ -105,7 +105,7 @@ fn private_tmpdir(policy: &Policy) -> Result<(), String> {
 }
 
 /// In the PID namespace's first process: a /proc that shows only the runner's processes.
-pub fn mount_proc() -> Result<(), String> {
+pub(super) fn mount_proc() -> Result<(), String> {
     mount(
         Some("proc"),
         "/proc",

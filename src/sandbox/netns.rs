@@ -19,11 +19,11 @@ use super::policy::ProxyPlan;
 use super::proxy::{Proxy, Role};
 
 /// The descriptor the launcher finds its end of the socket pair at.
-pub const LAUNCHER_FD: RawFd = 3;
+pub(super) const LAUNCHER_FD: RawFd = 3;
 
 /// In the launcher, right after it entered the new network namespace: `lo` up, the listeners
 /// bound, handed to the tool, and this process's copies closed.
-pub fn hand_listeners(plan: &ProxyPlan) -> Result<(), String> {
+pub(super) fn hand_listeners(plan: &ProxyPlan) -> Result<(), String> {
     loopback_up()?;
     let mut listeners: Vec<(u16, TcpListener)> = Vec::new();
     let bind = |addr: &str, port: u16| {
@@ -91,7 +91,7 @@ fn loopback_up() -> Result<(), String> {
 /// In the tool: wait (on a thread) for the launcher's listeners on `pair` and serve each with
 /// `proxy`: the proxy's port as the proxy, any other as a forward to the same loopback port on
 /// this side. Ends when they came, or the launcher is gone, or the proxy stopped.
-pub fn receive(
+pub(super) fn receive(
     pair: UnixStream,
     proxy: &Arc<Proxy>,
     plan: &ProxyPlan,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 /// The worktree, its git directories (the common dir holds linked-worktree and submodule git
 /// dirs), the main worktree of a linked one, and every git configuration file git would read,
 /// with the files their `include.path` / `includeIf` lines name.
-pub fn protected(worktree: &Path, common_dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn protected(worktree: &Path, common_dir: &Path) -> Vec<PathBuf> {
     let mut out = vec![worktree.to_path_buf()];
     let common = std::fs::canonicalize(common_dir).unwrap_or_else(|_| common_dir.to_path_buf());
     if common.file_name().is_some_and(|n| n == ".git")

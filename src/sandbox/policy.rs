@@ -9,7 +9,7 @@ use super::state::View;
 
 /// What the launcher applies, decided by the tool.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Policy {
+pub(crate) struct Policy {
     /// The tool's pid: the launcher's parent, checked after it asks to die with it.
     pub tool_pid: i32,
     pub landlock: bool,
@@ -61,7 +61,7 @@ pub struct Policy {
 /// Where the runner's proxy is: the port its `HTTPS_PROXY`/`HTTP_PROXY`/`ALL_PROXY` name on
 /// 127.0.0.1, and the loopback ports forwarded as they are.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct ProxyPlan {
+pub(crate) struct ProxyPlan {
     pub port: u16,
     pub forwards: Vec<u16>,
     /// Linux with namespaces: the launcher makes these listeners in the runner's own network
@@ -72,7 +72,7 @@ pub struct ProxyPlan {
 
 impl ProxyPlan {
     /// The proxy's URL, as the runner's variables name it.
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }
 }

@@ -396,7 +396,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// Name each refused host once per run of the tool, on stderr.
-pub fn say_refused(connections: &[Connection]) {
+pub(crate) fn say_refused(connections: &[Connection]) {
     static SAID: Mutex<BTreeSet<(String, u16)>> = Mutex::new(BTreeSet::new());
     for c in connections.iter().filter(|c| !c.allowed) {
         if lock(&SAID).insert((c.host.clone(), c.port)) {

@@ -15,13 +15,13 @@ use super::writes::{DEVICES, Writes};
 const TARGET: ABI = ABI::V10;
 
 /// How the restriction went, for the launcher's checks.
-pub struct Applied {
+pub(super) struct Applied {
     pub enforced: bool,
 }
 
 /// Restrict the calling process (and everything it later executes). `tmp` is the private
 /// temporary directory as seen by the runner.
-pub fn restrict(policy: &Policy) -> Result<Applied, String> {
+pub(super) fn restrict(policy: &Policy) -> Result<Applied, String> {
     let handled = AccessFs::from_all(TARGET);
     // Handled, so refused, and granted nowhere: no device node, named socket or FIFO is made
     // (a block device in out/ would reach the disk; a socket or FIFO would outlive the turn).

@@ -17,18 +17,18 @@ use super::policy::Policy;
 use super::writes::Writes;
 
 /// The program that applies a profile and executes the command under it.
-pub const SANDBOX_EXEC: &str = "/usr/bin/sandbox-exec";
+pub(crate) const SANDBOX_EXEC: &str = "/usr/bin/sandbox-exec";
 
 /// Allow or deny; in SBPL the last rule that matches an operation decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
+pub(crate) enum Action {
     Allow,
     Deny,
 }
 
 /// What a rule applies to (several in one rule: any of them).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Filter {
+pub(crate) enum Filter {
     /// The path and everything below it.
     Subpath(PathBuf),
     /// Exactly this path.
@@ -56,7 +56,7 @@ pub enum Filter {
 /// One rule: an action, the operations it is about (SBPL names; a trailing `*` is every
 /// operation with that prefix), and its filters (none: every object).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rule {
+pub(crate) struct Rule {
     pub action: Action,
     pub ops: &'static [&'static str],
     pub filters: Vec<Filter>,
@@ -103,7 +103,7 @@ const RESOLVER: &str = "/private/var/run/mDNSResponder";
 /// The profile's rules for `writes`, in order. With `connect_ports` (the model runner) the
 /// network is TCP to those ports and the resolver's socket only: no other connection, no
 /// socket of its own, nothing bound.
-pub fn rules(writes: &Writes, connect_ports: Option<&[u16]>) -> Vec<Rule> {
+pub(crate) fn rules(writes: &Writes, connect_ports: Option<&[u16]>) -> Vec<Rule> {
     use Action::{Allow, Deny};
     use Filter::*;
     let roots = || writes.roots.iter().cloned();
@@ -195,7 +195,7 @@ pub fn rules(writes: &Writes, connect_ports: Option<&[u16]>) -> Vec<Rule> {
 
 /// The person's credential stores (secrets.rs), by the paths given and their real paths: not
 /// even read. Last, so that it wins over the rules above that allow reading everything.
-pub fn hide(hidden: &[PathBuf]) -> Rule {
+pub(crate) fn hide(hidden: &[PathBuf]) -> Rule {
     let mut filters: Vec<Filter> = Vec::new();
     for path in hidden {
         filters.push(Filter::Subpath(path.clone()));
@@ -211,12 +211,12 @@ pub fn hide(hidden: &[PathBuf]) -> Rule {
 /// The profile text for `writes` and `connect_ports` (see [`rules`]). Fails on a path that is
 /// not UTF-8 (APFS paths always are).
 #[cfg(any(not(target_os = "linux"), test))]
-pub fn profile(writes: &Writes, connect_ports: Option<&[u16]>) -> Result<String, String> {
+pub(crate) fn profile(writes: &Writes, connect_ports: Option<&[u16]>) -> Result<String, String> {
     render(&rules(writes, connect_ports))
 }
 
 /// Write rules out as SBPL.
-pub fn render(rules: &[Rule]) -> Result<String, String> {
+pub(crate) fn render(rules: &[Rule]) -> Result<String, String> {
     let mut text = String::from("(version 1)\n");
     for r in rules {
         text.push('(');
@@ -266,7 +266,7 @@ fn path_literal(path: &Path) -> Result<String, String> {
 /// An SBPL string literal: `"` and `\` escaped, printable ASCII as it is (parentheses too:
 /// inside a string they are text), everything else as `\uXXXX` (UTF-16), the escapes the
 /// profile reader understands (as Chromium's sandbox writes them).
-pub fn string_literal(text: &str) -> String {
+pub(crate) fn string_literal(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {
@@ -289,7 +289,7 @@ pub fn string_literal(text: &str) -> String {
 /// The command line that starts `argv` (a resolved program and its arguments) under the
 /// profile for `policy`: `sandbox-exec -p PROFILE -- PROGRAM ARGS…`. Protected paths are named
 /// as given and as their real paths (Seatbelt matches real paths: `/tmp` is `/private/tmp`).
-pub fn wrap(policy: &Policy, argv: &[OsString]) -> Result<Vec<OsString>, String> {
+pub(crate) fn wrap(policy: &Policy, argv: &[OsString]) -> Result<Vec<OsString>, String> {
     let mut writes = Writes::decide(policy);
     let real = |paths: &[PathBuf]| -> Vec<PathBuf> {
         paths

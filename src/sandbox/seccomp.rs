@@ -25,7 +25,7 @@ use seccompiler::{
 
 /// What a runner may keep of what the filter otherwise refuses.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Allowed {
+pub(crate) struct Allowed {
     /// `socket(AF_UNIX, …)`: for a preset shown to need a UNIX socket of its own.
     pub unix_sockets: bool,
     /// `socket(AF_INET, …)` and `socket(AF_INET6, …)`: TCP and UDP (`--network`).
@@ -223,7 +223,7 @@ fn arch() -> Result<TargetArch, String> {
 
 /// The filters, in the order they are installed (the kernel runs every one; the strictest
 /// answer wins).
-pub fn programs(allowed: Allowed) -> Result<Vec<BpfProgram>, String> {
+pub(crate) fn programs(allowed: Allowed) -> Result<Vec<BpfProgram>, String> {
     let arch = arch()?;
     let compile = |rules, errno: i32| -> Result<BpfProgram, String> {
         SeccompFilter::new(
@@ -264,7 +264,7 @@ fn no_x32() -> BpfProgram {
 }
 
 /// Install the filters on the calling (single-threaded) process; also sets `no_new_privs`.
-pub fn restrict(allowed: Allowed) -> Result<(), String> {
+pub(crate) fn restrict(allowed: Allowed) -> Result<(), String> {
     for program in programs(allowed)? {
         seccompiler::apply_filter(&program)
             .map_err(|e| format!("cannot apply the seccomp filter: {e}"))?;
@@ -273,7 +273,7 @@ pub fn restrict(allowed: Allowed) -> Result<(), String> {
 }
 
 /// Whether this kernel applies seccomp filters and this build has rules for its architecture.
-pub fn available() -> Result<(), String> {
+pub(crate) fn available() -> Result<(), String> {
     arch()?;
     if crate::sys::seccomp() {
         Ok(())

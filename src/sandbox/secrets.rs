@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 /// Credential stores under HOME: keys, cloud and container logins, netrc and git credentials,
 /// the GitHub CLI, package registries' tokens, password stores and keyrings, browser profiles,
 /// and the agent CLIs' logins (a preset's own is given back, see [`hidden`]).
-pub const IN_HOME: &[&str] = &[
+pub(crate) const IN_HOME: &[&str] = &[
     ".ssh",
     ".gnupg",
     ".aws",
@@ -56,7 +56,7 @@ pub const IN_HOME: &[&str] = &[
 
 /// Credential stores a variable moves elsewhere: the variable, and the file in the directory
 /// it names (`None`: the path it names is the store itself).
-pub const MOVED_BY: &[(&str, Option<&str>)] = &[
+pub(crate) const MOVED_BY: &[(&str, Option<&str>)] = &[
     ("GNUPGHOME", None),
     ("AWS_SHARED_CREDENTIALS_FILE", None),
     ("AWS_CONFIG_FILE", None),
@@ -82,7 +82,7 @@ pub const MOVED_BY: &[(&str, Option<&str>)] = &[
 /// holds one of `own` (the preset's own credential files, which it reads to log in). Only
 /// absolute paths; existing or not (a store made during the turn is not there to read either:
 /// HOME is read-only in the runner's world).
-pub fn hidden(
+pub(crate) fn hidden(
     home: Option<&Path>,
     var: impl Fn(&str) -> Option<OsString>,
     own: &[PathBuf],
@@ -117,7 +117,7 @@ pub fn hidden(
 /// empty read-only file system, a file (or socket) with `/dev/null`; a link is covered where it
 /// leads. A store this user cannot reach is not the runner's to read either.
 #[cfg(target_os = "linux")]
-pub fn hide(paths: &[PathBuf]) -> Result<(), String> {
+pub(crate) fn hide(paths: &[PathBuf]) -> Result<(), String> {
     use nix::errno::Errno;
     use nix::mount::{MsFlags, mount};
     for path in paths {

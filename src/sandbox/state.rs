@@ -23,7 +23,7 @@ const FILE_COPY_CAP: u64 = 64 << 20;
 
 /// One state path of the turn and where its writes go.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct View {
+pub(crate) struct View {
     /// The real state directory or file (canonical).
     pub real: PathBuf,
     /// The directory of the turn that takes its writes: an overlay's upper layer (a directory)
@@ -35,7 +35,7 @@ pub struct View {
 
 /// Lay out the turn's views of `state` (canonical paths that exist) in `dir`, a new directory
 /// of the turn that only the tool's user can enter.
-pub fn plan(state: &[PathBuf], dir: &Path) -> std::io::Result<Vec<View>> {
+pub(crate) fn plan(state: &[PathBuf], dir: &Path) -> std::io::Result<Vec<View>> {
     let mut views = Vec::new();
     for (i, real) in state.iter().enumerate() {
         let meta = std::fs::symlink_metadata(real)?;
@@ -81,7 +81,7 @@ fn copy_capped(from: &Path, to: &Path, len: u64) -> std::io::Result<()> {
 /// overlay cannot be mounted (a kernel without overlays in user namespaces, a path overlayfs
 /// cannot take) gets `fallback` instead (a throwaway file system showing its entries read-only).
 #[cfg(target_os = "linux")]
-pub fn mount_views(
+pub(crate) fn mount_views(
     views: &[View],
     fallback: impl Fn(&Path) -> Result<(), String>,
 ) -> Result<(), String> {
@@ -152,7 +152,7 @@ fn overlay(view: &View) -> Result<(), nix::errno::Errno> {
 /// ([`super::agent::Login::refreshes`]). Only a regular file, at most 1 MiB, reached through no
 /// link on either side, replaces the real one (atomically, mode 0600). Returns what was not
 /// copied back, and why: one line a file.
-pub fn write_back(views: &[View], credentials: &[Credential]) -> Vec<String> {
+pub(crate) fn write_back(views: &[View], credentials: &[Credential]) -> Vec<String> {
     let mut problems = Vec::new();
     for Credential { path, login } in credentials {
         let Some((view, rel)) = views.iter().find_map(|v| {

@@ -28,7 +28,7 @@ fn stop_set() -> SigSet {
 /// Block the stop signals (from now on each stays pending until taken) and give them their
 /// default action (so that unblocking a pending one ends the process, and the runner starts
 /// with the defaults even when the tool was started with one ignored).
-pub fn block() -> Result<(), String> {
+pub(super) fn block() -> Result<(), String> {
     sigprocmask(SigmaskHow::SIG_BLOCK, Some(&stop_set()), None)
         .map_err(|e| format!("cannot block the stop signals: {e}"))?;
     for sig in STOP_SIGNALS {
@@ -40,7 +40,7 @@ pub fn block() -> Result<(), String> {
 
 /// Take one pending stop signal, without waiting.
 #[cfg(target_os = "linux")]
-pub fn take() -> Option<Signal> {
+pub(super) fn take() -> Option<Signal> {
     let fd =
         SignalFd::with_flags(&stop_set(), SfdFlags::SFD_NONBLOCK | SfdFlags::SFD_CLOEXEC).ok()?;
     let info = fd.read_signal().ok()??;
@@ -50,7 +50,7 @@ pub fn take() -> Option<Signal> {
 /// Take one pending stop signal, without waiting (no signalfd: `sigwait` returns at once when
 /// one is pending). Only the namespace steps call it, and they exist only on Linux.
 #[cfg(not(target_os = "linux"))]
-pub fn take() -> Option<Signal> {
+pub(crate) fn take() -> Option<Signal> {
     if !crate::sys::stop_pending() {
         return None;
     }
@@ -58,7 +58,7 @@ pub fn take() -> Option<Signal> {
 }
 
 /// Take every pending stop signal (each kind is pending at most once).
-pub fn take_all() -> Vec<Signal> {
+pub(super) fn take_all() -> Vec<Signal> {
     let mut taken = Vec::new();
     while taken.len() < STOP_SIGNALS.len() * 2
         && let Some(sig) = take()
@@ -69,13 +69,13 @@ pub fn take_all() -> Vec<Signal> {
 }
 
 /// Unblock the stop signals: one pending ends the process here, by its default action.
-pub fn unblock() {
+pub(super) fn unblock() {
     let _ = sigprocmask(SigmaskHow::SIG_UNBLOCK, Some(&stop_set()), None);
 }
 
 /// End this process by `sig` (the way the runner ended, so the tool sees the same signal).
 /// Returns only if `sig` does not end a process by default.
-pub fn end_by(sig: Signal) {
+pub(super) fn end_by(sig: Signal) {
     // SAFETY: setting a signal's disposition to the default installs no handler.
     let _ = unsafe { signal(sig, SigHandler::SigDfl) };
     let _ = kill(getpid(), sig);

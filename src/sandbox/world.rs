@@ -37,7 +37,7 @@ const NET_UNIX: &str = "/proc/net/unix";
 /// The named sockets a runner must not reach, found before the namespaces exist (as the tool's
 /// own user, who may see more than the runner's mapped one): every bound socket the kernel
 /// lists, and every socket under `/run` and `/var/run`.
-pub fn sockets() -> Vec<PathBuf> {
+pub(super) fn sockets() -> Vec<PathBuf> {
     let mut found: BTreeSet<PathBuf> = BTreeSet::new();
     if let Ok(text) = std::fs::read_to_string(NET_UNIX) {
         found.extend(listed_sockets(&text));
@@ -78,7 +78,7 @@ fn walk_sockets(root: &Path, found: &mut BTreeSet<PathBuf>) {
 /// each socket in `sockets` that is still reachable with `/dev/null` (a connect is refused: it
 /// is no socket; the remount below makes it unopenable too). `keep`: paths the runner needs
 /// (a runtime directory holding one is left as it is, its sockets masked one by one).
-pub fn hide_servers(sockets: &[PathBuf], keep: &[PathBuf]) -> Result<(), String> {
+pub(super) fn hide_servers(sockets: &[PathBuf], keep: &[PathBuf]) -> Result<(), String> {
     let mut dirs: Vec<PathBuf> = RUNTIME_DIRS.iter().map(PathBuf::from).collect();
     if let Some(dir) = std::env::var_os("XDG_RUNTIME_DIR") {
         dirs.push(PathBuf::from(dir));
@@ -132,7 +132,7 @@ fn mask(path: &Path) -> Result<(), String> {
 }
 
 /// A `/dev/shm` of the runner's own (the IPC namespace gives it its own System V objects).
-pub fn private_shm() -> Result<(), String> {
+pub(super) fn private_shm() -> Result<(), String> {
     let shm = Path::new("/dev/shm");
     if !std::fs::symlink_metadata(shm).is_ok_and(|m| m.is_dir()) {
         return Ok(());
@@ -151,7 +151,7 @@ pub fn private_shm() -> Result<(), String> {
 /// paths in `writable` (which stay writable, and were mounted `nosuid,nodev` themselves) and the
 /// device file systems (which keep their devices: `/dev/null` must stay a device). A mount that
 /// this user cannot reach is left: the runner cannot reach it either.
-pub fn read_only_rest(writable: &[PathBuf]) -> Result<(), String> {
+pub(super) fn read_only_rest(writable: &[PathBuf]) -> Result<(), String> {
     let text = std::fs::read_to_string("/proc/self/mountinfo")
         .map_err(|e| format!("cannot read the mount table: {e}"))?;
     let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
@@ -194,7 +194,7 @@ pub fn read_only_rest(writable: &[PathBuf]) -> Result<(), String> {
 
 /// The flags of the mount at `path` that a remount must keep (the kernel locks them on mounts
 /// inherited from a more privileged namespace): `nodev`, `noexec`, the atime ones.
-pub fn locked_flags(path: &Path) -> MsFlags {
+pub(super) fn locked_flags(path: &Path) -> MsFlags {
     let Ok(stat) = statvfs(path) else {
         return MsFlags::empty();
     };

@@ -8,11 +8,11 @@ use super::policy::Policy;
 
 /// The only devices a runner may open (read and write): the harmless ones every program
 /// expects. An allow list: a terminal, the console's memory or a disk is never among them.
-pub const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
+pub(crate) const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 
 /// The write decision for one start of a runner.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Writes {
+pub(crate) struct Writes {
     /// Writable with everything below them: the turn's `out/`, the preset's state directories
     /// (kept or throwaway) and the private TMPDIR.
     pub roots: Vec<PathBuf>,
@@ -24,7 +24,7 @@ pub struct Writes {
 }
 
 impl Writes {
-    pub fn decide(policy: &Policy) -> Writes {
+    pub(crate) fn decide(policy: &Policy) -> Writes {
         let mut roots: Vec<PathBuf> = policy
             .writable
             .iter()

@@ -18,7 +18,7 @@ use crate::subject::Kind;
 
 /// Every answer the earlier interviews of `kind id` hold, the newest for each topic: from the
 /// latest finished session (with what it carried itself), else from the document at `document`.
-pub fn earlier_answers(
+pub(crate) fn earlier_answers(
     worktree: &Path,
     kind: Kind,
     subject_id: &str,
@@ -65,7 +65,7 @@ pub fn earlier_answers(
 /// value, or the text) and the line recorded as typed (what the person typed, `2` for an
 /// option). `None` when the question changed since (other words, besides the line numbers and
 /// counts it cites, or options that no longer give the same answer): it is asked again.
-pub fn carry(q: &Question, c: &CarriedAnswer) -> Option<(String, String)> {
+pub(crate) fn carry(q: &Question, c: &CarriedAnswer) -> Option<(String, String)> {
     if without_numbers(&q.question_text) != without_numbers(&c.question) {
         return None;
     }
@@ -102,7 +102,7 @@ fn without_numbers(text: &str) -> String {
 }
 
 /// An option's value as a reader understands it: `One VM (vm)`; anything else as typed.
-pub fn shown_answer(q: &Question, answer: &str) -> String {
+pub(crate) fn shown_answer(q: &Question, answer: &str) -> String {
     q.options
         .iter()
         .flatten()

@@ -11,7 +11,7 @@ const LINE_MAX: usize = 200;
 
 /// The last few non-empty lines of `tail` (the end of the runner's standard error), sanitised
 /// and kept short. A first line cut by the capture is dropped.
-pub fn stderr_lines(tail: &[u8], cut: bool) -> Vec<String> {
+pub(super) fn stderr_lines(tail: &[u8], cut: bool) -> Vec<String> {
     let text = String::from_utf8_lossy(tail);
     let mut lines: Vec<&str> = text.lines().collect();
     if cut && lines.len() > 1 {
@@ -49,7 +49,7 @@ fn tail_block(lines: &[String]) -> String {
 
 /// One failed attempt, said as it happens: in full the first time, in one line when it failed
 /// exactly as the attempt before.
-pub fn attempt_failed(
+pub(super) fn attempt_failed(
     turn: u32,
     attempt: u32,
     allowed: u32,
@@ -68,7 +68,7 @@ pub fn attempt_failed(
 }
 
 /// `1 time`, `4 times`.
-pub fn times(n: u32) -> String {
+pub(super) fn times(n: u32) -> String {
     if n == 1 {
         "1 time".into()
     } else {
@@ -79,7 +79,7 @@ pub fn times(n: u32) -> String {
 /// The retries are used up (or a retry cannot help: `permanent` says why, `fix` what fixes
 /// it): how often and how it failed, where the log is, what it last said.
 #[allow(clippy::too_many_arguments)]
-pub fn exhausted(
+pub(super) fn exhausted(
     turn: u32,
     attempts: u32,
     all_the_same: bool,
@@ -117,7 +117,7 @@ pub fn exhausted(
 /// request itself (400: invalid, a prompt or context too long), refused the credentials
 /// (401, 403), or nothing listened where it connects. `None` for a failure a retry may fix: a
 /// timeout, a 5xx, a 429 (rate limit, overload), a killed runner, anything unrecognised.
-pub fn not_fixable_by_retry(reason: &str, stderr: &[String]) -> Option<&'static str> {
+pub(super) fn not_fixable_by_retry(reason: &str, stderr: &[String]) -> Option<&'static str> {
     let text = std::iter::once(reason)
         .chain(stderr.iter().map(String::as_str))
         .collect::<Vec<_>>()
@@ -173,7 +173,7 @@ pub fn not_fixable_by_retry(reason: &str, stderr: &[String]) -> Option<&'static 
 }
 
 /// A runner program that could not be started at all: not there, or not runnable.
-pub fn cannot_start(program: &str, error: &std::io::Error) -> String {
+pub(super) fn cannot_start(program: &str, error: &std::io::Error) -> String {
     let program = format!("`{}`", crate::receipt::sanitize_line(program).0);
     match error.kind() {
         std::io::ErrorKind::NotFound => format!(

@@ -513,7 +513,7 @@ fn beside_path(path: &Path) -> PathBuf {
 }
 
 /// Today's date (UTC), or the date of `SOURCE_DATE_EPOCH` when set, as `YYYY-MM-DD`.
-pub fn today() -> String {
+pub(super) fn today() -> String {
     let ts = std::env::var("SOURCE_DATE_EPOCH")
         .ok()
         .and_then(|v| v.trim().parse::<i64>().ok())

@@ -10,14 +10,14 @@ use super::tier::TIER_DIR;
 use crate::error::{Error, Result};
 
 /// One session directory and its state (or why the state could not be read).
-pub struct Listed {
+pub(crate) struct Listed {
     pub id: String,
     pub dir: PathBuf,
     pub state: Result<State>,
 }
 
 /// Every session of this worktree, oldest first.
-pub fn list(worktree: &Path) -> Vec<Listed> {
+pub(crate) fn list(worktree: &Path) -> Vec<Listed> {
     let dir = worktree.join(TIER_DIR).join("sessions");
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
@@ -70,7 +70,7 @@ fn warn_unreadable(all: &[Listed]) {
 }
 
 /// The session named `id`, or the latest one.
-pub fn find(worktree: &Path, id: Option<&str>) -> Result<Listed> {
+pub(crate) fn find(worktree: &Path, id: Option<&str>) -> Result<Listed> {
     let mut all = list(worktree);
     match id {
         Some(id) => {
@@ -97,7 +97,7 @@ pub fn find(worktree: &Path, id: Option<&str>) -> Result<Listed> {
 }
 
 /// Which session `interview answers` prints.
-pub enum Which<'a> {
+pub(crate) enum Which<'a> {
     Latest,
     Session(&'a str),
     /// The latest session about this subject (`intent 42`).
@@ -108,7 +108,7 @@ pub enum Which<'a> {
 }
 
 /// The session `interview answers` prints.
-pub fn find_which(worktree: &Path, which: Which<'_>) -> Result<Listed> {
+pub(crate) fn find_which(worktree: &Path, which: Which<'_>) -> Result<Listed> {
     match which {
         Which::Latest => find(worktree, None),
         Which::Session(id) => find(worktree, Some(id)),
@@ -129,7 +129,7 @@ pub fn find_which(worktree: &Path, which: Which<'_>) -> Result<Listed> {
 }
 
 /// The text of a session's `answers.json`, in the replay format.
-pub fn answers_text(listed: &Listed) -> Result<String> {
+pub(crate) fn answers_text(listed: &Listed) -> Result<String> {
     let path = listed.dir.join("answers.json");
     if std::fs::symlink_metadata(&path).is_err() {
         return Err(Error::State(format!(
@@ -143,7 +143,7 @@ pub fn answers_text(listed: &Listed) -> Result<String> {
 
 /// One row of the status box.
 #[derive(Debug, Serialize)]
-pub struct TurnRow {
+pub(crate) struct TurnRow {
     pub turn: u32,
     /// `done`, `in_progress`, `not_started`, `failed`, `skipped`.
     pub status: &'static str,
@@ -159,7 +159,7 @@ pub struct TurnRow {
 
 /// The stable `--json` form of `interview status`.
 #[derive(Debug, Serialize)]
-pub struct StatusJson<'a> {
+pub(crate) struct StatusJson<'a> {
     pub status_version: u32,
     pub session: &'a str,
     pub kind: &'a str,
@@ -193,12 +193,12 @@ pub struct StatusJson<'a> {
 
 /// The run of the tool that holds the worktree's lock for a session.
 #[derive(Debug, Clone, Serialize)]
-pub struct Running {
+pub(crate) struct Running {
     pub pid: Option<u32>,
     pub command: String,
 }
 
-pub fn status_word(s: Status) -> &'static str {
+pub(crate) fn status_word(s: Status) -> &'static str {
     match s {
         Status::InProgress => "in progress",
         Status::WaitingForPerson => "waiting for you",
@@ -224,7 +224,7 @@ fn step_words(s: super::state::SubStep) -> &'static str {
 
 /// Where the session stands, in one phrase for people: "finished at turn 3 of 5", "waiting for
 /// you at question 3 of 4", "stopped at turn 2 (while the runner worked)".
-pub fn place(v: &StatusJson<'_>) -> String {
+pub(crate) fn place(v: &StatusJson<'_>) -> String {
     let turn = v.turn.min(v.max_turns);
     let waiting = match (v.sub_step, v.at_question) {
         (super::state::SubStep::Questions, Some((q, n))) => {
@@ -250,7 +250,7 @@ pub fn place(v: &StatusJson<'_>) -> String {
 }
 
 /// Build the status view of a state.
-pub fn view(state: &State) -> StatusJson<'_> {
+pub(crate) fn view(state: &State) -> StatusJson<'_> {
     let mut turns = Vec::new();
     let last_turn = state.max_turns.max(state.turn.min(state.max_turns));
     for t in 1..=last_turn {
@@ -356,7 +356,7 @@ fn action(state: &State) -> String {
     }
 }
 
-pub fn sub_step_word(s: super::state::SubStep) -> &'static str {
+pub(crate) fn sub_step_word(s: super::state::SubStep) -> &'static str {
     use super::state::SubStep::*;
     match s {
         Brief => "brief",
@@ -370,12 +370,12 @@ pub fn sub_step_word(s: super::state::SubStep) -> &'static str {
 }
 
 /// True for a session that can still be continued.
-pub fn unfinished(state: &State) -> bool {
+pub(crate) fn unfinished(state: &State) -> bool {
     !matches!(state.status, Status::Done) && !state.abandoned && state.closed.is_none()
 }
 
 /// The latest unfinished session, for `interview resume` without an id.
-pub fn latest_unfinished(worktree: &Path) -> Result<Listed> {
+pub(crate) fn latest_unfinished(worktree: &Path) -> Result<Listed> {
     let mut all = list(worktree);
     // An unreadable one later than the chosen one is named, not chosen.
     let pos = all
@@ -390,7 +390,7 @@ pub fn latest_unfinished(worktree: &Path) -> Result<Listed> {
 }
 
 /// The latest unfinished session about the same subject, if any.
-pub fn unfinished_for(worktree: &Path, kind: &str, subject_id: &str) -> Option<Listed> {
+pub(crate) fn unfinished_for(worktree: &Path, kind: &str, subject_id: &str) -> Option<Listed> {
     list(worktree).into_iter().rev().find(|l| {
         l.state
             .as_ref()

@@ -14,14 +14,14 @@ use fs4::{FileExt, TryLockError};
 use crate::error::{Error, Result};
 
 /// The lock file's name in the local tier.
-pub const LOCK_FILE: &str = "lock";
+pub(crate) const LOCK_FILE: &str = "lock";
 /// How long a run waits for a holder that is already gone (its process exited and the kernel is
 /// releasing the lock); a live holder is reported at once.
 const GONE_HOLDER_WAIT: Duration = Duration::from_secs(2);
 
 /// Who holds the lock, as its file says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Holder {
+pub(crate) struct Holder {
     pub pid: Option<u32>,
     pub session: Option<String>,
     pub command: String,
@@ -51,7 +51,7 @@ impl Holder {
     }
 
     /// For a person: `pid 123, session intent-42-…, \`interview intent 42\``.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let mut parts = Vec::new();
         if let Some(pid) = self.pid {
             parts.push(format!("pid {pid}"));
@@ -68,7 +68,7 @@ impl Holder {
 
 /// The held lock of a worktree; released when dropped (or when the process ends, however).
 #[derive(Debug)]
-pub struct WorktreeLock {
+pub(crate) struct WorktreeLock {
     file: File,
     holder: Holder,
     path: PathBuf,
@@ -86,14 +86,14 @@ fn open(path: &Path, write: bool) -> std::io::Result<File> {
 }
 
 mod libc_flags {
-    pub const NOFOLLOW: i32 = nix::fcntl::OFlag::O_NOFOLLOW.bits();
-    pub const NONBLOCK: i32 = nix::fcntl::OFlag::O_NONBLOCK.bits();
+    pub(super) const NOFOLLOW: i32 = nix::fcntl::OFlag::O_NOFOLLOW.bits();
+    pub(super) const NONBLOCK: i32 = nix::fcntl::OFlag::O_NONBLOCK.bits();
 }
 
 impl WorktreeLock {
     /// Take the lock of the local tier at `tier_root` for `command` (e.g. `intent 42`), or fail
     /// at once naming the run that holds it.
-    pub fn acquire(tier_root: &Path, command: &str) -> Result<WorktreeLock> {
+    pub(crate) fn acquire(tier_root: &Path, command: &str) -> Result<WorktreeLock> {
         let path = tier_root.join(LOCK_FILE);
         let refuse = |what: &str| {
             Error::State(format!(
@@ -150,7 +150,7 @@ impl WorktreeLock {
     }
 
     /// Name the session this run works on, from now on.
-    pub fn set_session(&mut self, id: &str) -> Result<()> {
+    pub(crate) fn set_session(&mut self, id: &str) -> Result<()> {
         self.holder.session = Some(id.to_string());
         self.write_holder()
     }
@@ -168,7 +168,7 @@ impl WorktreeLock {
 }
 
 /// The holder of the lock at `tier_root`, if a run holds it now.
-pub fn holder(tier_root: &Path) -> Option<Holder> {
+pub(crate) fn holder(tier_root: &Path) -> Option<Holder> {
     let file = open(&tier_root.join(LOCK_FILE), false).ok()?;
     match FileExt::try_lock_shared(&file) {
         Ok(()) => None,

@@ -6,21 +6,21 @@
 //! is asked, [`finish`] the document. The state file and the transcript record every step.
 
 mod attempt;
-pub mod carried;
+pub(crate) mod carried;
 mod failure;
 mod finish;
-pub mod history;
-pub mod lock;
+pub(crate) mod history;
+pub(crate) mod lock;
 mod on_change;
 pub use on_change::OnChange;
 mod person;
-pub mod prune;
-pub mod resume;
+pub(crate) mod prune;
+pub(crate) mod resume;
 mod retries;
-pub mod state;
+pub(crate) mod state;
 mod test_hook;
-pub mod tier;
-pub mod transcript;
+pub(crate) mod tier;
+pub(crate) mod transcript;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -47,7 +47,7 @@ pub struct Repo {
 
 /// Settings of one run, after flags and config files are merged (by the command layer).
 #[derive(Debug, Clone)]
-pub struct Settings {
+pub(crate) struct Settings {
     pub runner: RunnerSpec,
     pub max_turns: u32,
     pub turn_timeout: Duration,
@@ -86,7 +86,7 @@ pub struct Settings {
 /// `sessions/.new-<id>/` and becomes `sessions/<id>/` in one rename once its `session.json` and
 /// `state.json` are written ([`Prepared::publish`]): no half-made session is ever listed.
 #[derive(Debug, Clone)]
-pub struct Prepared {
+pub(crate) struct Prepared {
     pub tier: LocalTier,
     pub id: String,
     pub dir: PathBuf,
@@ -94,10 +94,10 @@ pub struct Prepared {
 }
 
 /// The prefix of a session directory still being made.
-pub const NEW_PREFIX: &str = ".new-";
+pub(crate) const NEW_PREFIX: &str = ".new-";
 
 impl Prepared {
-    pub fn new(repo: &Repo, kind: &str, subject_id: &str) -> Result<Prepared> {
+    pub(crate) fn new(repo: &Repo, kind: &str, subject_id: &str) -> Result<Prepared> {
         let tier = LocalTier::open(&repo.worktree, &repo.common_dir)?;
         let id = tier::session_id(kind, subject_id);
         let dir = tier.sessions().join(format!("{NEW_PREFIX}{id}"));
@@ -111,14 +111,14 @@ impl Prepared {
         })
     }
 
-    pub fn answers_path(&self) -> PathBuf {
+    pub(crate) fn answers_path(&self) -> PathBuf {
         self.dir.join("answers.json")
     }
 
     /// Write the session's files and move it into place: after this it is listed, resumable
     /// and complete.
     /// `replayed`: the answers come from a file ([`tier::Durability::of_session`]).
-    pub fn publish(
+    pub(crate) fn publish(
         mut self,
         subject: &Subject,
         settings: &Settings,
@@ -151,7 +151,7 @@ impl Prepared {
     }
 
     /// Remove the directory again when the session never started (e.g. an unknown tag).
-    pub fn discard(self) {
+    pub(crate) fn discard(self) {
         if !self.published {
             let _ = std::fs::remove_dir_all(&self.dir);
         }
@@ -161,7 +161,7 @@ impl Prepared {
 /// Remove what runs killed while making a session left behind (`sessions/.new-*`, temporary
 /// files in the tier's `tmp/`). Only called with the worktree's lock held, so none of them is
 /// in use now.
-pub fn clean_unpublished(tier: &LocalTier) {
+pub(crate) fn clean_unpublished(tier: &LocalTier) {
     if let Ok(entries) = std::fs::read_dir(tier.root.join(tier::TMP_DIR)) {
         for e in entries.flatten() {
             let _ = std::fs::remove_file(e.path());
@@ -181,7 +181,7 @@ pub fn clean_unpublished(tier: &LocalTier) {
 
 /// `session.json`: what a session is about and how it runs, written once, read by `resume`.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct SessionFile {
+pub(crate) struct SessionFile {
     pub session_file: u32,
     pub subject: Subject,
     pub runner: RunnerSpec,
@@ -190,7 +190,7 @@ pub struct SessionFile {
 }
 
 impl SessionFile {
-    pub fn load(dir: &Path) -> Result<SessionFile> {
+    pub(crate) fn load(dir: &Path) -> Result<SessionFile> {
         let path = dir.join("session.json");
         let text = tier::read_own(&path)?;
         serde_json::from_str(&text).map_err(|e| {
@@ -211,7 +211,7 @@ impl SessionFile {
 }
 
 /// A running session.
-pub struct Session<'p> {
+pub(crate) struct Session<'p> {
     repo: Repo,
     tier: LocalTier,
     dir: PathBuf,
@@ -227,7 +227,7 @@ pub struct Session<'p> {
 
 impl<'p> Session<'p> {
     /// Start a new session on `subject` in the directory `prepare` made for it.
-    pub fn create(
+    pub(crate) fn create(
         repo: Repo,
         prepared: Prepared,
         subject: Subject,
@@ -287,7 +287,7 @@ impl<'p> Session<'p> {
     }
 
     /// Pick up an existing session where it stopped.
-    pub fn open(
+    pub(crate) fn open(
         repo: Repo,
         dir: PathBuf,
         state: State,
@@ -371,7 +371,7 @@ impl<'p> Session<'p> {
     /// Run the turn loop to its end. A run that ends in an error leaving the session as if it
     /// still went on (an output that cannot be written, a runner that cannot start) marks it
     /// failed, and closed when no answer is in it: there is nothing to resume (issue 24).
-    pub fn run(&mut self) -> Result<()> {
+    pub(crate) fn run(&mut self) -> Result<()> {
         let result = self.run_turns();
         if let Err(e) = &result
             && matches!(

@@ -11,7 +11,12 @@ use crate::receipt;
 
 impl Session<'_> {
     /// Record a decision taken before the session started (e.g. which tracker).
-    pub fn record_decision(&mut self, id: DecisionId, context: &str, choice: &str) -> Result<()> {
+    pub(crate) fn record_decision(
+        &mut self,
+        id: DecisionId,
+        context: &str,
+        choice: &str,
+    ) -> Result<()> {
         self.record(|s| {
             s.key_decisions.push(KeyDecision {
                 at: now_iso(),

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 
 /// Which finished sessions to remove.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct PruneRule {
+pub(crate) struct PruneRule {
     /// Only sessions whose state was last written more than this long ago.
     pub older_than: Option<Duration>,
     /// Keep this many of the most recent finished sessions, whatever their age.
@@ -26,7 +26,7 @@ pub struct PruneRule {
 
 /// What one prune did.
 #[derive(Debug, Default)]
-pub struct Pruned {
+pub(crate) struct Pruned {
     /// `(session id, status word)` of each session removed, oldest first.
     pub removed: Vec<(String, &'static str)>,
     /// Finished sessions kept by the rule.
@@ -37,7 +37,7 @@ pub struct Pruned {
 
 /// True for a session that is over and cannot be continued: done, given up at the circuit
 /// breaker, or closed because it could not go on.
-pub fn finished(state: &State) -> bool {
+pub(crate) fn finished(state: &State) -> bool {
     state.status == Status::Done
         || (state.abandoned && matches!(state.status, Status::Failed | Status::Aborted))
         || state.closed.is_some()
@@ -74,7 +74,7 @@ fn last_changed(dir: &Path) -> Option<SystemTime> {
 /// Whether the worktree has a local tier to prune: `false` when there is none; an error when
 /// `.interview` or its `sessions/` is a link or not a directory (a repository could ship one),
 /// which is not ours to delete in.
-pub fn has_tier(worktree: &Path) -> Result<bool> {
+pub(crate) fn has_tier(worktree: &Path) -> Result<bool> {
     for dir in [
         worktree.join(TIER_DIR),
         worktree.join(TIER_DIR).join("sessions"),
@@ -96,7 +96,7 @@ pub fn has_tier(worktree: &Path) -> Result<bool> {
 
 /// Remove the finished sessions of `worktree` that `rule` selects. The caller holds the
 /// worktree's lock, so no session is being run meanwhile.
-pub fn prune(worktree: &Path, rule: PruneRule, now: SystemTime) -> Result<Pruned> {
+pub(crate) fn prune(worktree: &Path, rule: PruneRule, now: SystemTime) -> Result<Pruned> {
     if !has_tier(worktree)? {
         return Ok(Pruned::default());
     }
@@ -151,7 +151,7 @@ pub fn prune(worktree: &Path, rule: PruneRule, now: SystemTime) -> Result<Pruned
 }
 
 /// What a prune says it did.
-pub fn report(pruned: &Pruned) -> String {
+pub(crate) fn report(pruned: &Pruned) -> String {
     let mut out = String::new();
     if pruned.removed.is_empty() {
         out.push_str("Nothing to prune: no finished session matches.\n");

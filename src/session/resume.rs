@@ -23,7 +23,7 @@ impl Options for Breaker {
 }
 
 /// Continue `listed` with `settings`. `ack` acknowledges a blocker without a terminal.
-pub fn resume(
+pub(crate) fn resume(
     repo: Repo,
     listed: Listed,
     mut settings: Settings,
@@ -168,12 +168,12 @@ pub fn resume(
 }
 
 /// A session left failed with its retries exhausted: not retried until someone decides.
-pub fn breaker_open(state: &State) -> bool {
+pub(crate) fn breaker_open(state: &State) -> bool {
     state.status == Status::Failed && state.retry_count >= state.retries
 }
 
 /// The circuit breaker's error (exit 6), with the blocker and what to do.
-pub fn blocked(state: &State) -> Error {
+pub(crate) fn blocked(state: &State) -> Error {
     Error::CircuitOpen(format!(
         "session {} failed {} in a row at turn {} and is blocked:\n  {}\n\
          Acknowledge it to retry: `interview resume {} --ack`",
@@ -187,7 +187,7 @@ pub fn blocked(state: &State) -> Error {
 
 /// Which settings the person gave on the `resume` command line (those win over the session's).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct ResumeFlags {
+pub(crate) struct ResumeFlags {
     pub runner: bool,
     pub out: bool,
     pub max_turns: bool,

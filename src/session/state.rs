@@ -13,13 +13,13 @@ use crate::error::{Error, Result};
 use crate::receipt::Question;
 use crate::subject::{Kind, Subject};
 
-pub const STATE_VERSION: u32 = 1;
+pub(crate) const STATE_VERSION: u32 = 1;
 /// The most turns an interview may have (`--max-turns`, and a bound on what a state file says).
-pub const MAX_TURNS: u32 = 50;
+pub(crate) const MAX_TURNS: u32 = 50;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Status {
+pub(crate) enum Status {
     InProgress,
     WaitingForPerson,
     Done,
@@ -29,7 +29,7 @@ pub enum Status {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum SubStep {
+pub(crate) enum SubStep {
     Brief,
     Dispatch,
     Guard,
@@ -40,7 +40,7 @@ pub enum SubStep {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RetryEntry {
+pub(crate) struct RetryEntry {
     pub at: String,
     pub turn: u32,
     pub sub_step: SubStep,
@@ -48,7 +48,7 @@ pub struct RetryEntry {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct KeyDecision {
+pub(crate) struct KeyDecision {
     pub at: String,
     pub id: DecisionId,
     pub context: String,
@@ -56,14 +56,14 @@ pub struct KeyDecision {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct LastSession {
+pub(crate) struct LastSession {
     pub at: String,
     pub what_happened: String,
     pub next: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct State {
+pub(crate) struct State {
     pub version: u32,
     pub session: String,
     pub kind: Kind,
@@ -123,7 +123,7 @@ pub struct State {
 
 /// A document write in progress: where, and the SHA-256 of what is written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Writing {
+pub(crate) struct Writing {
     pub path: String,
     pub sha256: String,
     /// The temporary file the write goes through, removed by a resume if a kill left it.
@@ -133,7 +133,7 @@ pub struct Writing {
 
 /// One run of the runner (one attempt at a turn).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct RunRecord {
+pub(crate) struct RunRecord {
     pub turn: u32,
     pub duration_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -142,7 +142,7 @@ pub struct RunRecord {
 
 impl State {
     /// The state of a new session, at the first turn's brief.
-    pub fn new(session: String, subject: &Subject, settings: &super::Settings) -> State {
+    pub(crate) fn new(session: String, subject: &Subject, settings: &super::Settings) -> State {
         State {
             version: STATE_VERSION,
             session,
@@ -176,7 +176,7 @@ impl State {
 
     /// Every question answered (not skipped) with its answer, in the order answered: a topic
     /// answered again in a later round counts once, where it was answered last.
-    pub fn answered(&self) -> Vec<(&Question, &AnswerRecord)> {
+    pub(crate) fn answered(&self) -> Vec<(&Question, &AnswerRecord)> {
         let mut out: Vec<(&Question, &AnswerRecord)> = Vec::new();
         for round in &self.rounds {
             for q in &round.questions {
@@ -196,14 +196,14 @@ impl State {
 
     /// Write the state to `path`, synced or not as `durability` says (the session's `record`
     /// and `record_step` choose; docs/architecture.md, "Durability").
-    pub fn save(&self, path: &Path, durability: super::tier::Durability) -> Result<()> {
+    pub(crate) fn save(&self, path: &Path, durability: super::tier::Durability) -> Result<()> {
         let mut json = serde_json::to_vec_pretty(self)
             .map_err(|e| Error::State(format!("cannot encode the state: {e}")))?;
         json.push(b'\n');
         super::tier::write_atomic(path, &json, durability)
     }
 
-    pub fn load(path: &Path) -> Result<State> {
+    pub(crate) fn load(path: &Path) -> Result<State> {
         let text = super::tier::read_own(path)?;
         let state: State = serde_json::from_str(&text).map_err(|e| {
             Error::State(format!(
@@ -238,7 +238,7 @@ impl State {
     }
 
     /// Record what happened in this run of the tool, for the next one.
-    pub fn note(&mut self, what_happened: impl Into<String>, next: impl Into<String>) {
+    pub(crate) fn note(&mut self, what_happened: impl Into<String>, next: impl Into<String>) {
         self.last_session = Some(LastSession {
             at: now_iso(),
             what_happened: what_happened.into(),
@@ -252,7 +252,7 @@ fn default_retries() -> u32 {
 }
 
 /// Now, as ISO 8601 UTC with seconds.
-pub fn now_iso() -> String {
+pub(crate) fn now_iso() -> String {
     jiff::Timestamp::now()
         .strftime("%Y-%m-%dT%H:%M:%SZ")
         .to_string()
@@ -260,7 +260,7 @@ pub fn now_iso() -> String {
 
 /// One answer given in an earlier interview, carried into this one (`carried.rs` finds them).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CarriedAnswer {
+pub(crate) struct CarriedAnswer {
     pub topic: String,
     /// The question as it was asked.
     pub question: String,

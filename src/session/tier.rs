@@ -4,23 +4,23 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-pub use crate::atomic::Durability;
+pub(crate) use crate::atomic::Durability;
 
 use crate::error::{Error, Result};
 
-pub const TIER_DIR: &str = ".interview";
+pub(crate) const TIER_DIR: &str = ".interview";
 const EXCLUDE_LINE: &str = "/.interview/";
 
 /// The local tier of one worktree.
 #[derive(Debug, Clone)]
-pub struct LocalTier {
+pub(crate) struct LocalTier {
     pub root: PathBuf,
 }
 
 impl LocalTier {
     /// Make `.interview/` itself if needed (the one thing written before the worktree's lock is
     /// held: the lock lives in it), refusing one that is a link or not a directory.
-    pub fn make_root(worktree: &Path) -> Result<PathBuf> {
+    pub(crate) fn make_root(worktree: &Path) -> Result<PathBuf> {
         let root = worktree.join(TIER_DIR);
         plain_dir(&root)?;
         Ok(root)
@@ -32,7 +32,7 @@ impl LocalTier {
     /// Each of `.interview/`, its `sessions/` and its `tmp/` must be a plain directory: one that is
     /// a link (a repository can commit `.interview` as one) is refused, for everything the tool
     /// writes or removes there would land where the link points.
-    pub fn open(worktree: &Path, common_dir: &Path) -> Result<LocalTier> {
+    pub(crate) fn open(worktree: &Path, common_dir: &Path) -> Result<LocalTier> {
         let root = worktree.join(TIER_DIR);
         for dir in [root.clone(), root.join("sessions"), root.join(TMP_DIR)] {
             plain_dir(&dir)?;
@@ -41,7 +41,7 @@ impl LocalTier {
         Ok(LocalTier { root })
     }
 
-    pub fn sessions(&self) -> PathBuf {
+    pub(crate) fn sessions(&self) -> PathBuf {
         self.root.join("sessions")
     }
 }
@@ -97,7 +97,7 @@ fn exclude(common_dir: &Path) -> Result<()> {
 /// The name is compared as a case-insensitive file system would (`.Interview/` is the local
 /// tier on macOS). Checked where every command that writes takes the lock, and before the local
 /// config is read.
-pub fn refuse_committed(worktree: &Path) -> Result<()> {
+pub(crate) fn refuse_committed(worktree: &Path) -> Result<()> {
     use crate::own_writes::names::same_name;
     let cannot = |e: &dyn std::fmt::Display| {
         Error::Repo(format!(
@@ -137,12 +137,12 @@ pub fn refuse_committed(worktree: &Path) -> Result<()> {
 }
 
 /// The most the tool reads of one of its own files (a state, session or answers file).
-pub const OWN_FILE_CAP: u64 = 32 * 1024 * 1024;
+pub(crate) const OWN_FILE_CAP: u64 = 32 * 1024 * 1024;
 
 /// Read one of the tool's own files in the local tier (`state.json`, `session.json`,
 /// `answers.json`): only a regular file, never through a link, never blocking on a FIFO, at most
 /// [`OWN_FILE_CAP`] bytes; anything else is an error naming the file and what it is.
-pub fn read_own(path: &Path) -> Result<String> {
+pub(crate) fn read_own(path: &Path) -> Result<String> {
     use crate::input::{InputError, Links, read_regular};
     let bytes = read_regular(path, OWN_FILE_CAP, Links::Refuse).map_err(|e| match e {
         InputError::Io(e) => Error::io(format!("cannot read {}", path.display()), e),
@@ -163,7 +163,7 @@ pub fn read_own(path: &Path) -> Result<String> {
 /// Write a file of the local tier atomically, synced or not as `durability` says (see
 /// [`Durability`]), naming the file in the error. A new one is private to its owner (answers
 /// and transcripts stay on this machine).
-pub fn write_atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let mode = match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.is_file() => meta.permissions().mode(),
@@ -174,10 +174,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result
 }
 
 /// The local tier's directory for temporary files; emptied by every run that holds the lock.
-pub const TMP_DIR: &str = "tmp";
+pub(crate) const TMP_DIR: &str = "tmp";
 
 /// A new session id: `<kind>-<slug>-<YYYYMMDDTHHMMSS>-<8 hex>`.
-pub fn session_id(kind: &str, subject_id: &str) -> String {
+pub(crate) fn session_id(kind: &str, subject_id: &str) -> String {
     let now = jiff::Timestamp::now();
     let stamp = now.strftime("%Y%m%dT%H%M%S").to_string();
     let mut h = Sha256::new();
@@ -192,7 +192,7 @@ pub fn session_id(kind: &str, subject_id: &str) -> String {
 }
 
 /// A file-name-safe form of an id: lowercase ASCII letters, digits, `.`, `_` and `-`, ≤ 40.
-pub fn slug(id: &str) -> String {
+pub(crate) fn slug(id: &str) -> String {
     let mut s: String = id
         .chars()
         .map(|c| {

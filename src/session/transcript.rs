@@ -18,7 +18,7 @@ use crate::subject::Kind;
 /// One event of a session, as written to the transcript (`"event": "<name>"` plus its fields).
 #[derive(Debug, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
-pub enum TranscriptEvent<'a> {
+pub(crate) enum TranscriptEvent<'a> {
     SessionStart {
         session: &'a str,
         kind: Kind,
@@ -154,7 +154,7 @@ struct Line<'e, 'a> {
     at: String,
 }
 
-pub struct Transcript {
+pub(crate) struct Transcript {
     path: PathBuf,
     file: File,
     /// Lines written since the last sync.
@@ -168,7 +168,7 @@ pub struct Transcript {
 
 impl Transcript {
     /// `replayed`: the session's answers come from a file, so nothing here is synced.
-    pub fn open(path: &Path, replayed: bool) -> Result<Transcript> {
+    pub(crate) fn open(path: &Path, replayed: bool) -> Result<Transcript> {
         // Never appended through a link, nor blocked on a FIFO, put in its place.
         let file = match crate::input::open_append(path) {
             Ok(file) => file,
@@ -206,7 +206,7 @@ impl Transcript {
 
     /// Append one event, synced with the lines before it when the event says so
     /// ([`TranscriptEvent::synced`]): an answer is on the disk before the next question is shown.
-    pub fn record(&mut self, event: &TranscriptEvent<'_>) -> Result<()> {
+    pub(crate) fn record(&mut self, event: &TranscriptEvent<'_>) -> Result<()> {
         self.append(event)?;
         if event.synced() {
             self.sync()?;
@@ -216,7 +216,7 @@ impl Transcript {
 
     /// Append an answer replayed from an answers file: not synced on its own, since that file
     /// still holds it (a resume replays it again); the round's end, synced, carries it.
-    pub fn record_replayed(&mut self, event: &TranscriptEvent<'_>) -> Result<()> {
+    pub(crate) fn record_replayed(&mut self, event: &TranscriptEvent<'_>) -> Result<()> {
         self.append(event)
     }
 

@@ -7,7 +7,7 @@
 /// Whether `path` matches `pattern`, by git's wildmatch (`gix::glob`), `*` staying within a
 /// segment. What the tracker globs have always meant besides: empty segments are ignored, an
 /// unclosed `[` is itself, and `dir/**` also matches `dir`.
-pub fn matches(pattern: &str, path: &str) -> bool {
+pub(super) fn matches(pattern: &str, path: &str) -> bool {
     use gix::bstr::ByteSlice;
     use gix::glob::wildmatch::Mode;
     let segments: Vec<String> = pattern
@@ -66,7 +66,7 @@ fn unclosed_classes_literal(segment: &str) -> String {
 }
 
 /// Escape glob metacharacters so `text` matches only itself (used for the work-item id).
-pub fn escape(text: &str) -> String {
+pub(super) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -82,7 +82,7 @@ pub fn escape(text: &str) -> String {
 }
 
 /// The leading segments of `pattern` without metacharacters: where a walk can start.
-pub fn literal_prefix(pattern: &str) -> Vec<&str> {
+pub(super) fn literal_prefix(pattern: &str) -> Vec<&str> {
     pattern
         .split('/')
         .filter(|s| !s.is_empty())

@@ -20,7 +20,7 @@ use super::reflect::cap;
 use super::{Kind, Subject, WorkItemSource};
 
 /// The local tracker's globs when `interview.toml` sets none; `<id>` is the work-item id.
-pub const DEFAULT_GLOBS: [&str; 2] = ["docs/intents/<id>*.md", "docs/**/<id>[-_ .]*.md"];
+pub(crate) const DEFAULT_GLOBS: [&str; 2] = ["docs/intents/<id>*.md", "docs/**/<id>[-_ .]*.md"];
 /// A work item larger than this is refused: it is a document, not a data set.
 const MAX_ITEM_BYTES: u64 = 1024 * 1024;
 /// The work item's text in the facts is capped at this many bytes.
@@ -399,7 +399,7 @@ fn subject_of(facts: IntentFacts) -> Result<Subject> {
 }
 
 /// The work item for `brief.md`: its source, then its lines numbered so they can be cited.
-pub fn facts_markdown(f: &IntentFacts) -> String {
+pub(crate) fn facts_markdown(f: &IntentFacts) -> String {
     let mut out = format!(
         "Work item `{}` ({}: {}){}:\n\n",
         f.id,
@@ -424,7 +424,7 @@ pub fn facts_markdown(f: &IntentFacts) -> String {
 }
 
 /// Repository paths matching any of `globs` with `<id>` replaced, sorted, without duplicates.
-pub fn local_matches(repo_root: &Path, id: &str, globs: &[String]) -> Result<Vec<String>> {
+pub(crate) fn local_matches(repo_root: &Path, id: &str, globs: &[String]) -> Result<Vec<String>> {
     let root = repo_root.canonicalize().map_err(|e| {
         Error::io(
             format!("cannot open the worktree {}", repo_root.display()),

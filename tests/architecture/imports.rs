@@ -16,7 +16,7 @@ use super::{is_test_file, non_test_code, rel, root, rust_files};
 
 /// A file's module: `guard/walk.rs` → `guard::walk`, `guard/mod.rs` → `guard`, `lib.rs` → the
 /// crate root (no segment).
-pub fn module_of(rel: &str) -> Vec<String> {
+pub(super) fn module_of(rel: &str) -> Vec<String> {
     let mut segments: Vec<String> = rel
         .trim_end_matches(".rs")
         .split('/')
@@ -256,7 +256,9 @@ fn absolute(
 
 /// Who imports whom among `files` (path relative to `src/` → its non-test code): for each
 /// file, the files it names and, for each, the first path that names it.
-pub fn imports(files: &BTreeMap<String, String>) -> BTreeMap<String, BTreeMap<String, String>> {
+pub(super) fn imports(
+    files: &BTreeMap<String, String>,
+) -> BTreeMap<String, BTreeMap<String, String>> {
     let modules: BTreeMap<Vec<String>, &String> =
         files.keys().map(|rel| (module_of(rel), rel)).collect();
     let is_module = |m: &[String]| modules.contains_key(m);
@@ -289,7 +291,7 @@ pub fn imports(files: &BTreeMap<String, String>) -> BTreeMap<String, BTreeMap<St
 
 /// The circles of `graph`: each set of two or more files that reach one another through
 /// imports (its strongly connected components, by Tarjan's algorithm).
-pub fn circles(graph: &BTreeMap<String, BTreeMap<String, String>>) -> Vec<BTreeSet<String>> {
+pub(super) fn circles(graph: &BTreeMap<String, BTreeMap<String, String>>) -> Vec<BTreeSet<String>> {
     struct Walk<'a> {
         graph: &'a BTreeMap<String, BTreeMap<String, String>>,
         index: BTreeMap<&'a str, usize>,

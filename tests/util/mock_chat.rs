@@ -22,11 +22,11 @@ use serde_json::{Value, json};
 use super::mock_model::{HttpRequest, openai_strict_problems, read_request};
 
 /// The key the mock expects as `Authorization: Bearer …`.
-pub const KEY: &str = "sk-test-mock";
+pub(crate) const KEY: &str = "sk-test-mock";
 
 /// One answer of the script.
 #[derive(Debug, Clone)]
-pub enum Step {
+pub(crate) enum Step {
     /// Call these tools: (name, raw arguments text) — the text is sent as is, so a test can
     /// send malformed JSON.
     Calls(Vec<(String, String)>),
@@ -40,14 +40,14 @@ pub enum Step {
 
 /// One request as received, and what was answered.
 #[derive(Debug, Clone)]
-pub struct Seen {
+pub(crate) struct Seen {
     pub body: Value,
     pub status: u16,
     /// Why the mock refused it, when it did.
     pub refused: Option<String>,
 }
 
-pub struct MockChat {
+pub(crate) struct MockChat {
     port: u16,
     seen: Arc<Mutex<Vec<Seen>>>,
     stop: Arc<AtomicBool>,
@@ -67,23 +67,23 @@ struct Script {
 }
 
 impl MockChat {
-    pub fn start(steps: Vec<Step>) -> MockChat {
+    pub(crate) fn start(steps: Vec<Step>) -> MockChat {
         MockChat::serve(steps, (false, false), None)
     }
 
     /// A server that refuses `tools` (400 "does not support tools").
-    pub fn without_tools(steps: Vec<Step>) -> MockChat {
+    pub(crate) fn without_tools(steps: Vec<Step>) -> MockChat {
         MockChat::serve(steps, (true, false), None)
     }
 
     /// A server that refuses a `json_schema` response format (400, as some local servers do).
-    pub fn without_schema(steps: Vec<Step>) -> MockChat {
+    pub(crate) fn without_schema(steps: Vec<Step>) -> MockChat {
         MockChat::serve(steps, (false, true), None)
     }
 
     /// A server that answers each request only after [`MockChat::release`], so a test sees what
     /// the tool shows while it waits, however loaded the machine.
-    pub fn paced(steps: Vec<Step>) -> MockChat {
+    pub(crate) fn paced(steps: Vec<Step>) -> MockChat {
         let (release, gate) = std::sync::mpsc::channel();
         let mut mock = MockChat::serve(steps, (false, false), Some(gate));
         mock.release = Some(release);
@@ -91,7 +91,7 @@ impl MockChat {
     }
 
     /// Let a [`MockChat::paced`] server answer the next request (at once if one waits).
-    pub fn release(&self) {
+    pub(crate) fn release(&self) {
         self.release
             .as_ref()
             .expect("release is for a paced mock")
@@ -135,16 +135,16 @@ impl MockChat {
     }
 
     /// The base URL, up to `/v1`.
-    pub fn base_url(&self) -> String {
+    pub(crate) fn base_url(&self) -> String {
         format!("http://127.0.0.1:{}/v1", self.port)
     }
 
-    pub fn seen(&self) -> Vec<Seen> {
+    pub(crate) fn seen(&self) -> Vec<Seen> {
         self.seen.lock().unwrap().clone()
     }
 
     /// Every refusal of a malformed request (none, for a well-behaved client).
-    pub fn refusals(&self) -> Vec<String> {
+    pub(crate) fn refusals(&self) -> Vec<String> {
         self.seen().into_iter().filter_map(|s| s.refused).collect()
     }
 }

@@ -19,13 +19,13 @@ use serde_json::{Value, json};
 
 /// One answer of the script: the first rule whose `when` occurs in the request body answers.
 #[derive(Debug, Clone)]
-pub struct Rule {
+pub(crate) struct Rule {
     pub when: Option<String>,
     pub reply: Reply,
 }
 
 #[derive(Debug, Clone)]
-pub enum Reply {
+pub(crate) enum Reply {
     /// The receipt: a `StructuredOutput` call for Claude Code, the final text for the others.
     Receipt(Value),
     /// Call these tools (name, args) one at a time first, each once its previous one has been
@@ -38,7 +38,7 @@ pub enum Reply {
 
 /// One request the mock received.
 #[derive(Debug, Clone)]
-pub struct Request {
+pub(crate) struct Request {
     pub method: String,
     pub path: String,
     pub body: String,
@@ -46,20 +46,20 @@ pub struct Request {
     pub status: u16,
 }
 
-pub struct MockModel {
+pub(crate) struct MockModel {
     pub port: u16,
     requests: Arc<Mutex<Vec<Request>>>,
     stop: Arc<AtomicBool>,
 }
 
 impl MockModel {
-    pub fn start(rules: Vec<Rule>) -> MockModel {
+    pub(crate) fn start(rules: Vec<Rule>) -> MockModel {
         MockModel::start_slow(rules, Duration::ZERO)
     }
 
     /// As [`MockModel::start`], answering each model request only after `delay` (a model that
     /// takes its time, so what the CLI streams meanwhile can be watched).
-    pub fn start_slow(rules: Vec<Rule>, delay: Duration) -> MockModel {
+    pub(crate) fn start_slow(rules: Vec<Rule>, delay: Duration) -> MockModel {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let port = listener.local_addr().unwrap().port();
         listener.set_nonblocking(true).unwrap();
@@ -87,16 +87,16 @@ impl MockModel {
         }
     }
 
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }
 
-    pub fn requests(&self) -> Vec<Request> {
+    pub(crate) fn requests(&self) -> Vec<Request> {
         self.requests.lock().unwrap().clone()
     }
 
     /// `METHOD path` of every request, for messages.
-    pub fn summary(&self) -> Vec<String> {
+    pub(crate) fn summary(&self) -> Vec<String> {
         self.requests()
             .iter()
             .map(|r| format!("{} {} -> {}", r.method, r.path, r.status))
@@ -104,7 +104,7 @@ impl MockModel {
     }
 
     /// Requests whose path starts with `prefix`.
-    pub fn count(&self, prefix: &str) -> usize {
+    pub(crate) fn count(&self, prefix: &str) -> usize {
         self.requests()
             .iter()
             .filter(|r| r.path.starts_with(prefix))
@@ -360,7 +360,7 @@ fn anthropic(body: &Value, rule: Option<&Rule>) -> Answer {
 }
 
 /// OpenAI strict structured outputs: what `schema` breaks, with its place (empty: none).
-pub fn openai_strict_problems(schema: &Value, at: &str, root: bool) -> Vec<String> {
+pub(crate) fn openai_strict_problems(schema: &Value, at: &str, root: bool) -> Vec<String> {
     let mut found = Vec::new();
     let Some(map) = schema.as_object() else {
         return found;
@@ -646,7 +646,7 @@ fn the_mock_accepts_the_wire_schema_of_each_family() {
 }
 
 /// `strict` in the wire form: both forms' fields, the other form's and omitted ones `null`.
-pub fn wire(strict: &str) -> Value {
+pub(crate) fn wire(strict: &str) -> Value {
     let mut v: Value = serde_json::from_str(strict).unwrap();
     for key in ["questions", "title", "summary", "entries"] {
         if v.get(key).is_none() {
@@ -673,7 +673,7 @@ pub fn wire(strict: &str) -> Value {
 }
 
 /// One HTTP/1.1 request as a mock server reads it.
-pub struct HttpRequest {
+pub(crate) struct HttpRequest {
     pub method: String,
     pub path: String,
     /// The `Authorization` header's value, empty when there is none.
@@ -683,7 +683,7 @@ pub struct HttpRequest {
 }
 
 /// Read one request from `stream`; `None` when the client sent nothing.
-pub fn read_request(stream: &TcpStream) -> Option<HttpRequest> {
+pub(crate) fn read_request(stream: &TcpStream) -> Option<HttpRequest> {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut line = String::new();
     if reader.read_line(&mut line).unwrap_or(0) == 0 {

@@ -6,14 +6,14 @@ use std::process::Command;
 use super::{TempRepo, bin};
 
 /// The real binary at a real pseudo-terminal.
-pub struct Pty {
+pub(crate) struct Pty {
     pub session: expectrl::session::OsSession,
 }
 
 impl Pty {
     /// Start `interview ARGS` in `repo` at a new pseudo-terminal, with extra environment.
     /// Interviews are started with [`super::Interview::at_terminal`]; this is for the rest.
-    pub fn spawn(repo: &TempRepo, args: &[&str], env: &[(&str, &str)]) -> Pty {
+    pub(crate) fn spawn(repo: &TempRepo, args: &[&str], env: &[(&str, &str)]) -> Pty {
         let env: Vec<(OsString, OsString)> =
             env.iter().map(|(k, v)| (k.into(), v.into())).collect();
         Pty::spawn_os(repo, args.iter().map(OsString::from), &env)
@@ -21,7 +21,12 @@ impl Pty {
 
     /// As [`Pty::spawn`], at a terminal `cols` columns wide that echoes what is typed, as a
     /// person's does (set with `stty` before the tool starts, so it never sees another width).
-    pub fn spawn_sized(repo: &TempRepo, args: &[&str], env: &[(&str, &str)], cols: u16) -> Pty {
+    pub(crate) fn spawn_sized(
+        repo: &TempRepo,
+        args: &[&str],
+        env: &[(&str, &str)],
+        cols: u16,
+    ) -> Pty {
         let env: Vec<(OsString, OsString)> =
             env.iter().map(|(k, v)| (k.into(), v.into())).collect();
         Pty::spawn_os_sized(repo, args.iter().map(OsString::from), &env, Some(cols))
@@ -80,14 +85,14 @@ impl Pty {
 
     /// Start any command at a new pseudo-terminal as it is set up (directory, environment),
     /// e.g. a shell line of the documentation that needs a terminal.
-    pub fn command(cmd: Command) -> Pty {
+    pub(crate) fn command(cmd: Command) -> Pty {
         let mut session = expectrl::Session::spawn(cmd).expect("spawn at a pty");
         session.set_expect_timeout(Some(std::time::Duration::from_secs(60)));
         Pty { session }
     }
 
     /// Wait until the screen shows `text`; returns everything shown before it.
-    pub fn expect(&mut self, text: &str) -> String {
+    pub(crate) fn expect(&mut self, text: &str) -> String {
         use expectrl::Expect;
         match self.session.expect(text) {
             Ok(found) => String::from_utf8_lossy(found.before()).into_owned(),
@@ -95,20 +100,20 @@ impl Pty {
         }
     }
 
-    pub fn send_line(&mut self, line: &str) {
+    pub(crate) fn send_line(&mut self, line: &str) {
         use expectrl::Expect;
         self.session.send_line(line).expect("send a line");
     }
 
     /// Wait for `prompt`, then type `line`; returns what was shown before the prompt.
-    pub fn answer(&mut self, prompt: &str, line: &str) -> String {
+    pub(crate) fn answer(&mut self, prompt: &str, line: &str) -> String {
         let shown = self.expect(prompt);
         self.send_line(line);
         shown
     }
 
     /// Press Ctrl+C.
-    pub fn ctrl_c(&mut self) {
+    pub(crate) fn ctrl_c(&mut self) {
         use expectrl::Expect;
         self.session
             .send(expectrl::ControlCode::EndOfText)
@@ -116,12 +121,12 @@ impl Pty {
     }
 
     /// The pid of the `interview` process at this terminal.
-    pub fn pid(&self) -> i32 {
+    pub(crate) fn pid(&self) -> i32 {
         self.session.get_process().pid().as_raw()
     }
 
     /// Kill the tool with SIGKILL (no chance to save anything) and wait for it.
-    pub fn kill9(self) {
+    pub(crate) fn kill9(self) {
         let pid = nix::unistd::Pid::from_raw(self.pid());
         nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL).expect("kill -9");
         let _ = self.session.get_process().wait();
@@ -129,7 +134,7 @@ impl Pty {
 
     /// Answer a whole interview as a person would — yes at the gate, words to every question, A
     /// at every decision — until the program ends; its exit code and what it showed last.
-    pub fn answer_as_a_person(mut self) -> (i32, String) {
+    pub(crate) fn answer_as_a_person(mut self) -> (i32, String) {
         use expectrl::{Expect, Regex};
         let pattern = r"(\[Y\] Answer questions now|Q&A Progress|Choose A, B)[\s\S]*?(> |: )";
         while let Ok(found) = self.session.expect(Regex(pattern)) {
@@ -146,7 +151,7 @@ impl Pty {
     }
 
     /// Read the rest of the output and return it with the exit code.
-    pub fn finish(mut self) -> (i32, String) {
+    pub(crate) fn finish(mut self) -> (i32, String) {
         use expectrl::Expect;
         let rest = match self.session.expect(expectrl::Eof) {
             Ok(found) => String::from_utf8_lossy(found.as_bytes()).into_owned(),

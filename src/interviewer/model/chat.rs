@@ -90,7 +90,7 @@ Your final message is the receipt JSON object alone.";
 
 /// What a turn gave: the receipt's text and the totals the session records.
 #[derive(Debug, Default)]
-pub struct Outcome {
+pub(super) struct Outcome {
     pub receipt: String,
     pub input_tokens: Option<u64>,
     pub output_tokens: Option<u64>,
@@ -113,7 +113,7 @@ impl Outcome {
         };
     }
 
-    pub fn usage_event(&self) -> Event {
+    pub(super) fn usage_event(&self) -> Event {
         Event::Usage {
             input_tokens: self.input_tokens,
             output_tokens: self.output_tokens,
@@ -125,7 +125,7 @@ impl Outcome {
 }
 
 /// How the conversation is held.
-pub struct Chat<'a> {
+pub(super) struct Chat<'a> {
     pub endpoint: &'a Endpoint,
     pub tools: &'a Tools,
     pub limits: Limits,
@@ -137,7 +137,7 @@ pub struct Chat<'a> {
 impl Chat<'_> {
     /// Hold the turn's conversation; `Err` is the reason the turn failed, for the person.
     /// Usage is counted in `outcome` even when the turn fails.
-    pub fn run(&self, brief: &str, outcome: &mut Outcome) -> Result<(), String> {
+    pub(super) fn run(&self, brief: &str, outcome: &mut Outcome) -> Result<(), String> {
         let facts = BriefFacts::read(brief);
         let mut messages = vec![
             json!({"role": "system", "content": SYSTEM}),

@@ -20,7 +20,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
 /// Where the model is.
 #[derive(Debug, Clone)]
-pub struct Endpoint {
+pub(super) struct Endpoint {
     /// Up to `/v1`: requests go to `{base_url}/chat/completions`.
     pub base_url: String,
     pub model: String,
@@ -33,7 +33,7 @@ pub struct Endpoint {
 
 /// What the model answered.
 #[derive(Debug, Default)]
-pub struct Reply {
+pub(super) struct Reply {
     pub content: Option<String>,
     pub tool_calls: Vec<Call>,
     pub finish_reason: Option<String>,
@@ -44,7 +44,7 @@ pub struct Reply {
 
 /// Why a request gave no reply.
 #[derive(Debug)]
-pub enum Refusal {
+pub(super) enum Refusal {
     /// The server does not take `tools` (the conversation falls back to one prompt).
     NoTools(String),
     /// The server does not take `response_format` `json_schema` (sent again without it).
@@ -82,7 +82,11 @@ impl Endpoint {
     }
 
     /// Send `body`; retry what may pass later; `on_retry` is told each wait.
-    pub fn complete(&self, body: &Value, mut on_retry: impl FnMut(&str)) -> Result<Reply, Refusal> {
+    pub(super) fn complete(
+        &self,
+        body: &Value,
+        mut on_retry: impl FnMut(&str),
+    ) -> Result<Reply, Refusal> {
         let url = self.url();
         // A plain-http server (only a loopback one is given a key, see `check_address`) is
         // reached directly: through a proxy its key and the repository's text would cross the
@@ -266,7 +270,7 @@ fn refusal(status: u16, body: &str, url: &str) -> Refusal {
 }
 
 /// The server's own message (`error.message`), or the start of its body.
-pub fn server_message(body: &str) -> String {
+pub(super) fn server_message(body: &str) -> String {
     let parsed: Option<Value> = serde_json::from_str(body).ok();
     let message = parsed.as_ref().and_then(|v| {
         v.pointer("/error/message")

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// One line of the model runner's stdout.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
-pub enum Event {
+pub(crate) enum Event {
     /// A request to the model is under way (the `n`th of the turn).
     Request { n: u32 },
     /// A tool call, after it ran: its tool, its path or pattern, the bytes given back, and the
@@ -41,20 +41,20 @@ pub enum Event {
 
 impl Event {
     /// Print this event as one line on stdout (the runner's side).
-    pub fn print(&self) {
+    pub(crate) fn print(&self) {
         if let Ok(line) = serde_json::to_string(self) {
             let _ = crate::output::stdout(&format!("{line}\n"));
         }
     }
 
     /// The event on one line of stdout, if it is one (the tool's side).
-    pub fn parse(line: &str) -> Option<Event> {
+    pub(crate) fn parse(line: &str) -> Option<Event> {
         serde_json::from_str(line.trim()).ok()
     }
 }
 
 /// The events a model runner printed (none for any other runner).
-pub fn of_runner(preset: Option<&str>, stdout: &str) -> Vec<Event> {
+pub(crate) fn of_runner(preset: Option<&str>, stdout: &str) -> Vec<Event> {
     match preset {
         Some(name) if super::NAMES.contains(&name) => all(stdout),
         _ => Vec::new(),
@@ -62,12 +62,12 @@ pub fn of_runner(preset: Option<&str>, stdout: &str) -> Vec<Event> {
 }
 
 /// Every event in a runner's stdout, in order.
-pub fn all(stdout: &str) -> Vec<Event> {
+pub(crate) fn all(stdout: &str) -> Vec<Event> {
     stdout.lines().filter_map(Event::parse).collect()
 }
 
 /// The receipt the runner printed last.
-pub fn receipt(stdout: &str) -> Option<String> {
+pub(crate) fn receipt(stdout: &str) -> Option<String> {
     all(stdout).into_iter().rev().find_map(|e| match e {
         Event::Receipt { text } => Some(text),
         _ => None,

@@ -19,14 +19,14 @@ use crate::receipt::{CheckContext, Form};
 /// What the runner reads of the brief: whether this is the final turn, and the questions asked
 /// so far in order, with whether each was answered.
 #[derive(Debug, Default, Clone)]
-pub struct BriefFacts {
+pub(super) struct BriefFacts {
     pub final_turn: bool,
     /// `(topic, answered)` per question of the transcript, in order, per round.
     pub rounds: Vec<Vec<(String, bool)>>,
 }
 
 impl BriefFacts {
-    pub fn read(brief: &str) -> BriefFacts {
+    pub(super) fn read(brief: &str) -> BriefFacts {
         let mut facts = BriefFacts {
             final_turn: brief.contains("**This is the final turn"),
             rounds: Vec::new(),
@@ -48,7 +48,7 @@ impl BriefFacts {
         facts
     }
 
-    pub fn asked(&self) -> BTreeSet<String> {
+    pub(super) fn asked(&self) -> BTreeSet<String> {
         self.rounds
             .iter()
             .flatten()
@@ -56,7 +56,7 @@ impl BriefFacts {
             .collect()
     }
 
-    pub fn answered(&self) -> BTreeSet<String> {
+    pub(super) fn answered(&self) -> BTreeSet<String> {
         self.rounds
             .iter()
             .flatten()
@@ -67,7 +67,7 @@ impl BriefFacts {
 
     /// Check `text` as the session will (without knowing the work item's path, which only
     /// makes the session stricter about citing it).
-    pub fn check(&self, text: &str, root: &Path) -> Result<(), String> {
+    pub(super) fn check(&self, text: &str, root: &Path) -> Result<(), String> {
         let (asked, answered) = (self.asked(), self.answered());
         let ctx = CheckContext {
             final_turn: self.final_turn,
@@ -83,7 +83,7 @@ impl BriefFacts {
 }
 
 /// The brief with its receipt forms described for a model that copies what it sees.
-pub fn brief(brief: &str, facts: &BriefFacts) -> String {
+pub(super) fn brief(brief: &str, facts: &BriefFacts) -> String {
     let lines: Vec<&str> = brief.lines().collect();
     let ask = lines
         .iter()
@@ -102,7 +102,7 @@ pub fn brief(brief: &str, facts: &BriefFacts) -> String {
 
 /// The two forms in words, an example of each about a made-up project, and the topics that
 /// may be cited.
-pub fn forms(facts: &BriefFacts) -> String {
+pub(super) fn forms(facts: &BriefFacts) -> String {
     let (low, high) = (SEVERITY_RANGE.start(), SEVERITY_RANGE.end());
     let answered = facts.answered();
     let cite = if answered.is_empty() {
@@ -151,7 +151,7 @@ pub fn forms(facts: &BriefFacts) -> String {
 
 /// The schema the receipt is asked for with: `{"reply": <ask or done>}` (the alternatives
 /// below the root, where strict mode allows `anyOf`); on the final turn `done` only.
-pub fn schema(final_turn: bool) -> Value {
+pub(super) fn schema(final_turn: bool) -> Value {
     let text = json!({"type": "string"});
     let nullable = |v: Value| json!({"anyOf": [v, {"type": "null"}]});
     let object = |props: Value| {
@@ -191,7 +191,7 @@ pub fn schema(final_turn: bool) -> Value {
 /// The receipt made of what the model returned: unwrapped from `reply`, `version` set, the form
 /// told by its `receipt` (or by its fields), only that form's fields kept, and `qa:` citations
 /// that name a question by its position given its topic.
-pub fn tidy(value: Value, facts: &BriefFacts) -> Value {
+pub(super) fn tidy(value: Value, facts: &BriefFacts) -> Value {
     let mut value = value;
     if let Some(inner) = value.get("reply").filter(|v| v.is_object()) {
         value = inner.clone();

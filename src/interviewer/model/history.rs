@@ -10,7 +10,7 @@ use gix::bstr::{BStr, ByteSlice};
 use super::worktree::ToolResult;
 
 /// Commits one log lists at most, and inspects at most to find them.
-pub const MAX_LOG_COMMITS: usize = 50;
+pub(super) const MAX_LOG_COMMITS: usize = 50;
 const MAX_LOG_WALK: usize = 5_000;
 /// Changed files one commit lists at most; diff lines of one path at most.
 const MAX_SHOW_FILES: usize = 200;
@@ -18,11 +18,11 @@ const MAX_SHOW_DIFF_LINES: usize = 400;
 /// A commit message is cut after this many bytes.
 const MAX_MESSAGE_BYTES: usize = 4 * 1024;
 /// Lines one blame covers at most.
-pub const MAX_BLAME_LINES: u32 = 200;
+pub(super) const MAX_BLAME_LINES: u32 = 200;
 /// A blob larger than this is neither diffed nor blamed.
 const MAX_BLOB_BYTES: usize = 4 * 1024 * 1024;
 
-pub struct History {
+pub(super) struct History {
     repo: gix::Repository,
     /// Every commit on a branch, a tag, a remote branch or HEAD: the only commits shown (see
     /// [`History::commit_id`]). Found at the first commit asked for.
@@ -34,7 +34,7 @@ fn err(what: &str, e: impl std::fmt::Display) -> String {
 }
 
 impl History {
-    pub fn open(worktree: &std::path::Path) -> Option<History> {
+    pub(super) fn open(worktree: &std::path::Path) -> Option<History> {
         let mut repo = gix::open(worktree).ok()?;
         repo.object_cache_size(Some(16 * 1024 * 1024));
         Some(History {
@@ -112,7 +112,7 @@ impl History {
     }
 
     /// `git_log`: newest first, the commits of HEAD's history (that changed `path`, if given).
-    pub fn log(&self, path: Option<&str>, max: usize) -> ToolResult {
+    pub(super) fn log(&self, path: Option<&str>, max: usize) -> ToolResult {
         let max = max.clamp(1, MAX_LOG_COMMITS);
         let walk = self
             .repo
@@ -172,7 +172,7 @@ impl History {
 
     /// `git_show`: one commit's author, date, message and changed files; with `path`, the
     /// lines that commit changed in it.
-    pub fn show(&self, rev: &str, path: Option<&str>) -> ToolResult {
+    pub(super) fn show(&self, rev: &str, path: Option<&str>) -> ToolResult {
         let id = self.commit_id(rev)?;
         let commit = self
             .repo
@@ -324,7 +324,7 @@ impl History {
 
     /// `git_blame`: for lines `start..=end` of `path` at HEAD, the commit that last changed
     /// each.
-    pub fn blame(&self, path: &str, start: u32, end: u32) -> ToolResult {
+    pub(super) fn blame(&self, path: &str, start: u32, end: u32) -> ToolResult {
         let start = start.max(1);
         let end = end.max(start).min(start + MAX_BLAME_LINES - 1);
         let head = self.head()?;

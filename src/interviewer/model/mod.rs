@@ -9,7 +9,7 @@
 
 mod chat;
 mod client;
-pub mod events;
+pub(crate) mod events;
 mod form;
 mod history;
 mod test_hook;
@@ -24,12 +24,12 @@ use crate::error::{Error, Result};
 use crate::protocol::env;
 
 /// The two names the model runner answers to.
-pub const NAMES: [&str; 2] = ["openai", "ollama"];
+pub(crate) const NAMES: [&str; 2] = ["openai", "ollama"];
 
 /// ollama's OpenAI-compatible endpoint on this machine.
-pub const OLLAMA_BASE_URL: &str = "http://localhost:11434/v1";
+pub(crate) const OLLAMA_BASE_URL: &str = "http://localhost:11434/v1";
 /// OpenAI's, when `OPENAI_BASE_URL` is not set.
-pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+pub(crate) const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 /// How long one request may take by default: a 1.5B model on two busy CPU cores has taken
 /// five minutes for one answer; a hosted API answers in seconds.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(900);
@@ -238,7 +238,7 @@ pub(super) fn shown_url(url: &str) -> String {
 
 /// The TCP ports the model runner started as `argv` connects to: its server's, and a proxy's
 /// from the environment (the sandbox grants those and no other; docs/sandbox.md).
-pub fn ports(argv: &[String]) -> Vec<u16> {
+pub(crate) fn ports(argv: &[String]) -> Vec<u16> {
     let Some(at) = argv.iter().position(|a| NAMES.contains(&a.as_str())) else {
         return Vec::new();
     };
@@ -268,7 +268,7 @@ pub fn ports(argv: &[String]) -> Vec<u16> {
 
 /// The URL of the server the model runner reaches, given its command line (for the sandbox's
 /// proxy, which allows its host).
-pub fn server_url(argv: &[String]) -> Option<String> {
+pub(crate) fn server_url(argv: &[String]) -> Option<String> {
     let at = argv.iter().position(|a| NAMES.contains(&a.as_str()))?;
     let options = parse(&argv[at + 1..]).ok()?;
     Some(base_url(&argv[at], &options))
@@ -309,7 +309,7 @@ fn described() -> Vec<Described> {
 
 /// The model runners as `interview runners` lists them, each with the line its runner's
 /// `variables` gives (the preset's environment, which the runner layer knows).
-pub fn describe(variables: impl Fn(&str) -> String) -> String {
+pub(crate) fn describe(variables: impl Fn(&str) -> String) -> String {
     let mut out = String::new();
     for d in described() {
         let model = d
@@ -342,7 +342,7 @@ pub fn describe(variables: impl Fn(&str) -> String) -> String {
 }
 
 /// The model runners as `interview runners --json` lists them.
-pub fn describe_json() -> Vec<serde_json::Value> {
+pub(crate) fn describe_json() -> Vec<serde_json::Value> {
     described()
         .into_iter()
         .map(|d| {
@@ -360,7 +360,7 @@ pub fn describe_json() -> Vec<serde_json::Value> {
 
 /// `interview runner openai|ollama [ARGS…]`: hold the turn's conversation and print the
 /// receipt; without one, the reason is the error (the command layer says it, exit 1).
-pub fn run(name: &str, args: &[String]) -> Result<()> {
+pub(crate) fn run(name: &str, args: &[String]) -> Result<()> {
     let options = parse(args)?;
     let endpoint = endpoint(name, &options)?;
     let brief_path = std::env::var_os(env::BRIEF).map(PathBuf::from).ok_or_else(|| {

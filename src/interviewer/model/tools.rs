@@ -14,7 +14,7 @@ use super::worktree::{ToolResult, Worktree};
 
 /// What one turn may spend on tools.
 #[derive(Debug, Clone, Copy)]
-pub struct Limits {
+pub(super) struct Limits {
     pub calls: usize,
     pub bytes: usize,
     pub seconds: u64,
@@ -32,7 +32,7 @@ impl Default for Limits {
 
 /// What is left of a turn's budget.
 #[derive(Debug)]
-pub struct Budget {
+pub(super) struct Budget {
     limits: Limits,
     calls: usize,
     bytes: usize,
@@ -40,7 +40,7 @@ pub struct Budget {
 }
 
 impl Budget {
-    pub fn new(limits: Limits) -> Budget {
+    pub(super) fn new(limits: Limits) -> Budget {
         Budget {
             limits,
             calls: 0,
@@ -50,7 +50,7 @@ impl Budget {
     }
 
     /// Why no more tool calls are run, once the budget is spent.
-    pub fn spent(&self) -> Option<String> {
+    pub(super) fn spent(&self) -> Option<String> {
         if self.calls >= self.limits.calls {
             return Some(format!("{} tool calls", self.limits.calls));
         }
@@ -63,14 +63,14 @@ impl Budget {
         None
     }
 
-    pub fn calls(&self) -> usize {
+    pub(super) fn calls(&self) -> usize {
         self.calls
     }
 }
 
 /// One tool call as the model made it.
 #[derive(Debug, Clone)]
-pub struct Call {
+pub(super) struct Call {
     pub id: String,
     pub name: String,
     /// The arguments as the model wrote them (a JSON object in a string).
@@ -79,27 +79,27 @@ pub struct Call {
 
 /// What running a call gave: the text for the model, and what the person is shown.
 #[derive(Debug)]
-pub struct Ran {
+pub(super) struct Ran {
     pub content: String,
     pub target: String,
     pub error: Option<String>,
 }
 
 /// Where the tools look.
-pub struct Tools {
+pub(super) struct Tools {
     worktree: Worktree,
     history: Option<History>,
 }
 
 impl Tools {
-    pub fn new(worktree: Worktree) -> Tools {
+    pub(super) fn new(worktree: Worktree) -> Tools {
         let history = History::open(worktree.root());
         Tools { worktree, history }
     }
 
     /// Run one call within `budget`. A refused or failed call is an `error: …` result the
     /// model reads and can act on; it never ends the turn.
-    pub fn run(&self, call: &Call, budget: &mut Budget) -> Ran {
+    pub(super) fn run(&self, call: &Call, budget: &mut Budget) -> Ran {
         let args: Result<Value, String> = serde_json::from_str::<Value>(&call.arguments)
             .map_err(|e| format!("the arguments are not valid JSON ({e}); send one JSON object"))
             .and_then(|v| {
@@ -209,7 +209,7 @@ impl Tools {
 }
 
 /// The tools' names, in the order they are offered.
-pub const NAMES: [&str; 6] = [
+pub(super) const NAMES: [&str; 6] = [
     "list_directory",
     "read_file",
     "search",
@@ -233,7 +233,7 @@ fn target_of(name: &str, args: &Value) -> String {
 
 /// The tool definitions, strict: every object closed, every property required (optional ones
 /// nullable), as OpenAI's strict function calling demands and every other server accepts.
-pub fn definitions() -> Value {
+pub(super) fn definitions() -> Value {
     let string = |d: &str| json!({"type": "string", "description": d});
     let maybe_string = |d: &str| json!({"type": ["string", "null"], "description": d});
     let maybe_int = |d: &str| json!({"type": ["integer", "null"], "description": d});

@@ -15,13 +15,13 @@ use ignore::WalkBuilder;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 /// A file larger than this is not read at all (a line range of it neither).
-pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+pub(super) const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// What one read returns at most; the rest is named so the model can ask for the next range.
-pub const MAX_READ_BYTES: usize = 32 * 1024;
+pub(super) const MAX_READ_BYTES: usize = 32 * 1024;
 /// Entries one listing shows at most.
-pub const MAX_LIST_ENTRIES: usize = 500;
+pub(super) const MAX_LIST_ENTRIES: usize = 500;
 /// Lines one search returns at most, and files it reads at most.
-pub const MAX_SEARCH_HITS: usize = 200;
+pub(super) const MAX_SEARCH_HITS: usize = 200;
 const MAX_SEARCH_FILES: usize = 20_000;
 /// A file larger than this is skipped by a search.
 const MAX_SEARCH_FILE_BYTES: u64 = 1024 * 1024;
@@ -33,21 +33,21 @@ const BINARY_PROBE: usize = 8 * 1024;
 const HIDDEN_DIRS: &[&str] = &[".git", ".interview"];
 
 /// A tool's refusal or failure, given back to the model as the call's result.
-pub type ToolResult = std::result::Result<String, String>;
+pub(super) type ToolResult = std::result::Result<String, String>;
 
 /// An excludes file larger than this is not read (nothing more is hidden by it).
 const MAX_EXCLUDES_BYTES: u64 = 1024 * 1024;
 
 /// The worktree, by its real path.
 #[derive(Debug, Clone)]
-pub struct Worktree {
+pub(super) struct Worktree {
     root: PathBuf,
     /// The patterns of `core.excludesFile` as git reads it (see [`excludes_file`]).
     excludes: Option<Gitignore>,
 }
 
 impl Worktree {
-    pub fn open(root: &Path) -> std::io::Result<Worktree> {
+    pub(super) fn open(root: &Path) -> std::io::Result<Worktree> {
         let root = root.canonicalize()?;
         let excludes = excludes_file(&root).and_then(|file| {
             let mut builder = GitignoreBuilder::new(&root);
@@ -57,13 +57,13 @@ impl Worktree {
         Ok(Worktree { root, excludes })
     }
 
-    pub fn root(&self) -> &Path {
+    pub(super) fn root(&self) -> &Path {
         &self.root
     }
 
     /// The real path of `rel`, checked: inside the worktree, no hidden directory, no link out,
     /// not ignored.
-    pub fn resolve(&self, rel: &str) -> std::result::Result<PathBuf, String> {
+    pub(super) fn resolve(&self, rel: &str) -> std::result::Result<PathBuf, String> {
         let rel = rel.trim();
         let given = Path::new(rel);
         if given.is_absolute() {
@@ -157,7 +157,7 @@ impl Worktree {
     }
 
     /// `list_directory`: the entries of one directory, directories with a trailing `/`.
-    pub fn list(&self, rel: &str) -> ToolResult {
+    pub(super) fn list(&self, rel: &str) -> ToolResult {
         let rel = if rel.trim().is_empty() { "." } else { rel };
         let dir = self.resolve(rel)?;
         if !dir.is_dir() {
@@ -192,7 +192,7 @@ impl Worktree {
 
     /// `read_file`: a file's lines `start..=end` (1-based), numbered, at most
     /// [`MAX_READ_BYTES`]; text files of at most [`MAX_FILE_BYTES`] only.
-    pub fn read(&self, rel: &str, start: Option<u64>, end: Option<u64>) -> ToolResult {
+    pub(super) fn read(&self, rel: &str, start: Option<u64>, end: Option<u64>) -> ToolResult {
         let path = self.resolve(rel)?;
         let meta = std::fs::metadata(&path).map_err(|_| format!("{rel:?} cannot be read"))?;
         if meta.is_dir() {
@@ -258,7 +258,7 @@ impl Worktree {
 
     /// `search`: lines matching a regular expression (or a fixed string), in the files under
     /// `rel` the ignore files do not hide, at most [`MAX_SEARCH_HITS`].
-    pub fn search(&self, pattern: &str, rel: Option<&str>, fixed: bool) -> ToolResult {
+    pub(super) fn search(&self, pattern: &str, rel: Option<&str>, fixed: bool) -> ToolResult {
         if pattern.is_empty() {
             return Err("the pattern is empty".into());
         }

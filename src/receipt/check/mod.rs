@@ -14,7 +14,7 @@ use super::{
 mod ask;
 mod done;
 
-pub use crate::protocol::limits::*;
+pub(super) use crate::protocol::limits::*;
 
 /// `^[a-z][a-z0-9_]{0,63}$`, by hand.
 pub fn is_topic(text: &str) -> bool {

@@ -33,13 +33,13 @@ const fn reads(variables: &'static [&'static str]) -> Agent {
 }
 
 /// `--runner openai`: `OPENAI_BASE_URL` (default OpenAI's), `OPENAI_API_KEY`.
-pub const OPENAI: Preset = preset(
+pub(super) const OPENAI: Preset = preset(
     "openai",
     &["{self}", "runner", "openai"],
     reads(&["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"]),
 );
 /// `--runner ollama`: ollama on this machine, no key.
-pub const OLLAMA: Preset = preset(
+pub(super) const OLLAMA: Preset = preset(
     "ollama",
     &["{self}", "runner", "ollama"],
     reads(&["OPENAI_MODEL"]),

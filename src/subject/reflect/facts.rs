@@ -167,7 +167,7 @@ pub fn counted(n: usize, noun: &str) -> String {
 
 /// A duration as one document writes every duration: "less than an hour", "5 hours", "1 day",
 /// "2.5 days" (one decimal under ten days, dropped when it is .0), "87 days".
-pub fn duration_text(seconds: i64) -> String {
+pub(super) fn duration_text(seconds: i64) -> String {
     let seconds = seconds.max(0);
     if seconds < 3_600 {
         return "less than an hour".into();

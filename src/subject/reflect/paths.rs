@@ -143,7 +143,7 @@ fn is_release_file(path: &str) -> bool {
 /// ("Release 1.2.0", "bump version", "v1.2.0", "chore(release): …"), or it changes nothing but
 /// manifests, lockfiles and changelogs.
 #[cfg(test)]
-pub fn is_version_bump(subject: &str, paths: &[&str]) -> bool {
+pub(super) fn is_version_bump(subject: &str, paths: &[&str]) -> bool {
     says_release(subject) || (!paths.is_empty() && paths.iter().all(|p| is_release_file(p)))
 }
 

@@ -22,13 +22,13 @@ pub(super) fn open(repo_root: &Path) -> Result<gix::Repository> {
 
 /// Whether `rev` names a commit that moves as the history grows (`HEAD~20`, `main^`, `HEAD`,
 /// `@{1}`), unlike a tag, a branch name kept as typed, or a commit id.
-pub fn moves(rev: &str) -> bool {
+pub(super) fn moves(rev: &str) -> bool {
     rev == "HEAD" || rev.contains(['~', '^', '@', ':'])
 }
 
 /// The base of a range as a document shows it: a revision that moves as the short id of the
 /// commit it resolved to (`HEAD~20` → `3f2a1bc9`), anything else as typed.
-pub fn shown_base(rev: &str, base: &str) -> String {
+pub(super) fn shown_base(rev: &str, base: &str) -> String {
     if moves(rev) {
         short(base).to_string()
     } else {
@@ -38,7 +38,7 @@ pub fn shown_base(rev: &str, base: &str) -> String {
 
 /// `rev..HEAD` as a document shows it, so a committed document says which commits it is
 /// about: [`shown_base`], then HEAD's short id (`v1.2.0..81f8785a`).
-pub fn shown_range(rev: &str, base: &str, head: &str) -> String {
+pub(super) fn shown_range(rev: &str, base: &str, head: &str) -> String {
     format!("{}..{}", shown_base(rev, base), short(head))
 }
 
@@ -48,7 +48,7 @@ fn short(id: &str) -> &str {
 }
 
 /// Resolve `rev` to a commit, or fail naming the nearest tags.
-pub fn resolve(repo: &gix::Repository, rev: &str) -> Result<gix::ObjectId> {
+pub(super) fn resolve(repo: &gix::Repository, rev: &str) -> Result<gix::ObjectId> {
     let unknown = || {
         let tags = tag_names(repo);
         // `v9.9.9` past every tag: the newest are what was meant, not the nearest in spelling.
@@ -171,7 +171,7 @@ fn newest_past(wanted: &str, names: &[String], limit: usize) -> Option<Vec<Strin
 }
 
 /// The `limit` names nearest to `wanted`, best first; ties broken by name.
-pub fn rank_nearest(wanted: &str, names: &[String], limit: usize) -> Vec<String> {
+pub(super) fn rank_nearest(wanted: &str, names: &[String], limit: usize) -> Vec<String> {
     let wanted_chars: Vec<char> = wanted.chars().take(256).collect();
     let mut scored: Vec<(usize, usize, &String)> = names
         .iter()
