@@ -11,6 +11,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+mod functions;
 mod imports;
 mod workflows;
 
