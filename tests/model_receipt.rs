@@ -235,6 +235,119 @@ fn a_server_that_refuses_json_schema_is_asked_for_the_receipt_as_text() {
     );
 }
 
+/// The last message of the `n`th request, and the entries schema it asked for (if any).
+fn receipt_request(mock: &MockChat, n: usize) -> (String, String) {
+    let body = &mock.seen()[n].body;
+    let told = body["messages"].as_array().unwrap().last().unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let done = &body["response_format"]["json_schema"]["schema"]["properties"]["reply"]["anyOf"];
+    let entries = done
+        .as_array()
+        .and_then(|forms| {
+            forms
+                .iter()
+                .find(|f| f["properties"].get("entries").is_some())
+        })
+        .map(|f| f["properties"]["entries"].to_string())
+        .unwrap_or_default();
+    (told, entries)
+}
+
+/// The model read README.md in turn 2 and was answered in turn 1: its receipt's request names
+/// `README.md:1` and `qa:deployment_target`, and the schema allows a `confirmed` entry to cite
+/// only the lines it read (a small model cited a `src/main.rs` that does not exist).
+#[test]
+fn the_receipt_request_names_the_sources_that_hold_and_its_schema_allows_only_them() {
+    let repo = TempRepo::new();
+    let read = call(
+        "read_file",
+        json!({"path": "README.md", "start_line": null, "end_line": null}),
+    );
+    let mock = MockChat::start(vec![
+        Step::Receipt(wire(ASK)),
+        Step::Calls(vec![read]),
+        Step::Text("I have read enough.".into()),
+        Step::Receipt(reply(DONE)),
+    ]);
+    against(interview(&repo), &mock, &[]).run().exits(0);
+    let (told, entries) = receipt_request(&mock, 3);
+    assert!(
+        told.contains("`README.md:1`, `README.md:3`") && told.contains("`qa:deployment_target`"),
+        "{told}"
+    );
+    let confirmed = json!({"type": "array", "items": {"type": "string",
+        "enum": ["README.md:1", "README.md:3"]}});
+    assert!(entries.contains(&confirmed.to_string()), "{entries}");
+    assert_eq!(mock.refusals(), Vec::<String>::new());
+}
+
+/// A citation that does not hold is corrected inside the turn with the checks' words and the
+/// list of the sources that do.
+#[test]
+fn a_citation_that_does_not_hold_is_corrected_with_the_sources_that_do() {
+    let repo = TempRepo::new();
+    let read = call(
+        "read_file",
+        json!({"path": "README.md", "start_line": 1, "end_line": 1}),
+    );
+    let invented = DONE.replace("README.md:1", "src/main.rs:1");
+    let mock = MockChat::start(vec![
+        Step::Receipt(wire(ASK)),
+        Step::Calls(vec![read]),
+        Step::Text("I have read enough.".into()),
+        Step::Receipt(reply(&invented)),
+        Step::Receipt(reply(DONE)),
+    ]);
+    let out = against(interview(&repo), &mock, &[]).run().exits(0);
+    let (told, _) = receipt_request(&mock, 4);
+    assert!(told.contains("`src/main.rs` does not exist"), "{told}");
+    assert!(
+        told.contains("no other `path:line` does): `README.md:1`."),
+        "{told}"
+    );
+    assert!(out.events("receipt_rejected").is_empty());
+}
+
+/// Every question skipped (as `--missing skip` does): the receipt's request says no entry can be
+/// `declared-by-user` and which topics were not answered, and its schema has no such entry.
+#[test]
+fn with_every_question_skipped_no_entry_may_be_declared_by_the_user() {
+    let repo = TempRepo::new();
+    let read = call(
+        "read_file",
+        json!({"path": "README.md", "start_line": null, "end_line": null}),
+    );
+    let inferred = DONE.replace(
+        r#""clarity":"declared-by-user","sources":["qa:deployment_target"]"#,
+        r#""clarity":"inferred","sources":[]"#,
+    );
+    let mock = MockChat::start(vec![
+        Step::Receipt(wire(ASK)),
+        Step::Calls(vec![read]),
+        Step::Text("I have read enough.".into()),
+        Step::Receipt(reply(&inferred)),
+    ]);
+    let skipping = Interview::of_work_item(&repo)
+        .preset("openai")
+        .answers(r#"{ "interview_answers": 1, "gate": "y" }"#)
+        .args(["--missing", "skip"])
+        .yes()
+        .env("OPENAI_API_KEY", crate::util::mock_chat::KEY);
+    against(skipping, &mock, &[]).run().exits(0);
+    let (told, entries) = receipt_request(&mock, 3);
+    assert!(
+        told.contains("No question was answered: no entry can be `declared-by-user`")
+            && told.contains("Not answered, so never cited: `deployment_target`"),
+        "{told}"
+    );
+    assert!(
+        !entries.is_empty() && !entries.contains("declared-by-user"),
+        "{entries}"
+    );
+}
+
 #[test]
 fn no_server_no_such_host_and_no_key_are_said_at_once_and_plainly() {
     let repo = TempRepo::new();

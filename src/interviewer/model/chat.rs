@@ -7,6 +7,7 @@
 
 use serde_json::{Value, json};
 
+use super::citable::Citable;
 use super::client::{Endpoint, Refusal, Reply};
 use super::events::Event;
 use super::form::{self, BriefFacts};
@@ -144,7 +145,10 @@ impl Chat<'_> {
             json!({"role": "user", "content": form::brief(brief, &facts)}),
         ];
         let mut schema_on = true;
-        let draft = self.explore(&mut messages, outcome)?;
+        let mut citable = Citable::new(&self.root, &facts, brief);
+        let draft = self.explore(&mut messages, &mut citable, outcome)?;
+        let schema = form::schema(facts.final_turn, citable.entries_schema());
+        let sources = citable.said();
         // A draft that already is a receipt the checks accept needs no second request.
         let mut problem = match self.tidied(&draft, &facts) {
             Ok(text) => match facts.check(&text, &self.root) {
@@ -158,15 +162,17 @@ impl Chat<'_> {
         }
         let mut last = None;
         for attempt in 0..RECEIPT_REQUESTS {
+            // The sources that hold go with every request for the receipt: a small model
+            // otherwise cites files it never saw and answers that were skipped.
             let ask = if attempt == 0 && !draft.trim_start().starts_with('{') {
-                format!("Now write the receipt of this turn. {}", RECEIPT_SHAPE)
+                format!("Now write the receipt of this turn. {sources} {RECEIPT_SHAPE}")
             } else {
                 format!(
-                    "That receipt cannot be used: {problem}. Fix exactly that and return the whole receipt again. {RECEIPT_SHAPE}"
+                    "That receipt cannot be used: {problem}. Fix exactly that and return the whole receipt again. {sources} {RECEIPT_SHAPE}"
                 )
             };
             messages.push(json!({"role": "user", "content": ask}));
-            let reply = self.request(&messages, None, &mut schema_on, Some(&facts), outcome)?;
+            let reply = self.request(&messages, None, &mut schema_on, Some(&schema), outcome)?;
             let content = reply.content.clone().unwrap_or_default();
             match receipt_text(&reply, false).and_then(|t| self.tidied(&t, &facts)) {
                 Ok(text) => match facts.check(&text, &self.root) {
@@ -211,7 +217,12 @@ impl Chat<'_> {
     /// Let the model read the repository with its tools (no `response_format`: a server that
     /// constrains the answer to a schema drops the tools); its last message, which called no
     /// tool, is the draft.
-    fn explore(&self, messages: &mut Vec<Value>, outcome: &mut Outcome) -> Result<String, String> {
+    fn explore(
+        &self,
+        messages: &mut Vec<Value>,
+        citable: &mut Citable,
+        outcome: &mut Outcome,
+    ) -> Result<String, String> {
         let mut budget = Budget::new(self.limits);
         let mut tools_on = true;
         let mut budget_said = false;
@@ -277,11 +288,11 @@ impl Chat<'_> {
                     ));
                 }
             }
-            self.answer_calls(reply, messages, &mut budget, outcome);
+            self.answer_calls(reply, messages, &mut budget, citable, outcome);
         }
     }
 
-    /// One request: with the tools when `tools` is `Some(tool_choice)`, else with the receipt's schema
+    /// One request: with the tools when `tools` is `Some(tool_choice)`, else with `schema`
     /// (when `schema_on`: a server that refuses it is asked again without, and the receipt is
     /// taken from the text).
     fn request(
@@ -289,7 +300,7 @@ impl Chat<'_> {
         messages: &[Value],
         tools: Option<&str>,
         schema_on: &mut bool,
-        facts: Option<&BriefFacts>,
+        schema: Option<&Value>,
         outcome: &mut Outcome,
     ) -> Result<Reply, Refused> {
         loop {
@@ -298,10 +309,7 @@ impl Chat<'_> {
                     "the model made {MAX_REQUESTS} requests without returning a receipt"
                 )));
             }
-            let schema = facts
-                .filter(|_| *schema_on)
-                .map(|f| form::schema(f.final_turn));
-            let body = self.body(messages, tools, schema);
+            let body = self.body(messages, tools, schema.filter(|_| *schema_on).cloned());
             outcome.requests += 1;
             Event::Request {
                 n: outcome.requests,
@@ -315,7 +323,7 @@ impl Chat<'_> {
                     outcome.add(&reply);
                     return Ok(reply);
                 }
-                Err(Refusal::NoSchema(said)) if *schema_on && facts.is_some() => {
+                Err(Refusal::NoSchema(said)) if *schema_on && schema.is_some() => {
                     Event::Note {
                         text: format!(
                             "the server does not take a json_schema response format ({said}): the receipt is taken from the model's text"
@@ -379,6 +387,7 @@ impl Chat<'_> {
         reply: Reply,
         messages: &mut Vec<Value>,
         budget: &mut Budget,
+        citable: &mut Citable,
         outcome: &mut Outcome,
     ) {
         let calls: Vec<_> = reply
@@ -416,6 +425,9 @@ impl Chat<'_> {
                 }
             };
             outcome.tool_calls += 1;
+            if ran.error.is_none() {
+                citable.saw(&call.name, &ran.content);
+            }
             Event::ToolCall {
                 tool: call.name.chars().take(64).collect(),
                 target: ran.target.chars().take(200).collect(),

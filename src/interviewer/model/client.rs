@@ -87,97 +87,16 @@ impl Endpoint {
         body: &Value,
         mut on_retry: impl FnMut(&str),
     ) -> Result<Reply, Refusal> {
-        let url = self.url();
-        // A plain-http server (only a loopback one is given a key, see `check_address`) is
-        // reached directly: through a proxy its key and the repository's text would cross the
-        // proxy in clear — but for another machine's (given no key), a proxy on this machine (the
-        // sandbox's, the only way out of its network namespace) carries it. An https server may
-        // be reached through the person's proxy (a tunnel: the proxy sees the host, never the
-        // request).
-        let plain = url
-            .get(..7)
-            .is_some_and(|s| s.eq_ignore_ascii_case("http://"));
-        let proxy = match plain {
-            false => ureq::Proxy::try_from_env(),
-            true if super::is_loopback(&url) => None,
-            true => ureq::Proxy::try_from_env()
-                .filter(|p| super::is_loopback(&format!("http://{}:{}/", p.host(), p.port()))),
-        };
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .proxy(proxy)
-            .http_status_as_error(false)
-            .max_redirects(0)
-            .timeout_global(Some(self.request_timeout))
-            .tls_config(tls())
-            .build()
-            .into();
+        let agent = self.agent();
         let bytes = serde_json::to_vec(body)
             .map_err(|e| Refusal::Fatal(format!("cannot encode the request: {e}")))?;
-        let shown = self.shown();
         let mut last = String::new();
         for attempt in 1..=ATTEMPTS {
-            let mut request = agent
-                .post(&url)
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json, text/event-stream");
-            if let Some(key) = &self.key {
-                request = request.header("Authorization", format!("Bearer {key}"));
-            }
-            let wait = match request.send(&bytes[..]) {
-                Err(e) => {
-                    if let Some(said) = unreachable(&e, &shown) {
-                        return Err(Refusal::Fatal(said));
-                    }
-                    last = format!("cannot reach {shown}: {e}");
-                    backoff(attempt, None)
-                }
-                Ok(mut response) => {
-                    let status = response.status().as_u16();
-                    let retry_after = response
-                        .headers()
-                        .get("retry-after")
-                        .and_then(|v| v.to_str().ok())
-                        .and_then(|v| v.trim().parse::<u64>().ok())
-                        .map(Duration::from_secs);
-                    let stream = response
-                        .headers()
-                        .get("content-type")
-                        .and_then(|v| v.to_str().ok())
-                        .is_some_and(|v| v.starts_with("text/event-stream"));
-                    let text = response
-                        .body_mut()
-                        .with_config()
-                        .limit(MAX_RESPONSE_BYTES)
-                        .lossy_utf8(true)
-                        .read_to_string()
-                        .map_err(|e| {
-                            Refusal::Fatal(format!("cannot read the answer of {shown}: {e}"))
-                        });
-                    match status {
-                        200..=299 => {
-                            let text = text?;
-                            return if stream {
-                                parse_stream(&text)
-                            } else {
-                                parse_body(&text)
-                            }
-                            .map_err(Refusal::Fatal);
-                        }
-                        429 | 500..=599 => {
-                            last = format!(
-                                "{shown} answered {status}: {}",
-                                server_message(&text.unwrap_or_default())
-                            );
-                            backoff(attempt, retry_after)
-                        }
-                        401 | 403 if self.key.is_none() => {
-                            return Err(Refusal::Fatal(format!(
-                                "{shown} wants a key ({status}: {}): OPENAI_API_KEY is not set; export it",
-                                server_message(&text.unwrap_or_default())
-                            )));
-                        }
-                        _ => return Err(refusal(status, &text.unwrap_or_default(), &shown)),
-                    }
+            let wait = match self.attempt(&agent, &bytes, attempt) {
+                Attempt::Done(result) => return result,
+                Attempt::Retry { why, wait } => {
+                    last = why;
+                    wait
                 }
             };
             if attempt < ATTEMPTS {
@@ -190,6 +109,104 @@ impl Endpoint {
         }
         Err(Refusal::Fatal(format!("{last} ({ATTEMPTS} attempts)")))
     }
+
+    /// The HTTP client for this endpoint. A plain-http server (only a loopback one is given a
+    /// key, see `check_address`) is reached directly: through a proxy its key and the
+    /// repository's text would cross the proxy in clear — but for another machine's (given no
+    /// key), a proxy on this machine (the sandbox's, the only way out of its network namespace)
+    /// carries it. An https server may be reached through the person's proxy (a tunnel: the
+    /// proxy sees the host, never the request).
+    fn agent(&self) -> ureq::Agent {
+        let url = self.url();
+        let plain = url
+            .get(..7)
+            .is_some_and(|s| s.eq_ignore_ascii_case("http://"));
+        let proxy = match plain {
+            false => ureq::Proxy::try_from_env(),
+            true if super::is_loopback(&url) => None,
+            true => ureq::Proxy::try_from_env()
+                .filter(|p| super::is_loopback(&format!("http://{}:{}/", p.host(), p.port()))),
+        };
+        ureq::Agent::config_builder()
+            .proxy(proxy)
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .timeout_global(Some(self.request_timeout))
+            .tls_config(tls())
+            .build()
+            .into()
+    }
+
+    /// One attempt of the request: its answer, a refusal, or why and how long to wait.
+    fn attempt(&self, agent: &ureq::Agent, bytes: &[u8], attempt: u32) -> Attempt {
+        let shown = self.shown();
+        let mut request = agent
+            .post(&self.url())
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream");
+        if let Some(key) = &self.key {
+            request = request.header("Authorization", format!("Bearer {key}"));
+        }
+        let mut response = match request.send(bytes) {
+            Ok(response) => response,
+            Err(e) => {
+                if let Some(said) = unreachable(&e, &shown) {
+                    return Attempt::Done(Err(Refusal::Fatal(said)));
+                }
+                let why = format!("cannot reach {shown}: {e}");
+                return Attempt::Retry {
+                    why,
+                    wait: backoff(attempt, None),
+                };
+            }
+        };
+        let status = response.status().as_u16();
+        let header = |name: &str| {
+            let value = response.headers().get(name)?.to_str().ok()?;
+            Some(value.trim().to_string())
+        };
+        let retry_after = header("retry-after")
+            .and_then(|v| v.parse::<u64>().ok())
+            .map(Duration::from_secs);
+        let stream = header("content-type").is_some_and(|v| v.starts_with("text/event-stream"));
+        let text = response
+            .body_mut()
+            .with_config()
+            .limit(MAX_RESPONSE_BYTES)
+            .lossy_utf8(true)
+            .read_to_string()
+            .map_err(|e| Refusal::Fatal(format!("cannot read the answer of {shown}: {e}")));
+        let said = |text: Result<String, Refusal>| server_message(&text.unwrap_or_default());
+        Attempt::Done(match status {
+            200..=299 => text.and_then(|t| {
+                let reply = if stream {
+                    parse_stream(&t)
+                } else {
+                    parse_body(&t)
+                };
+                reply.map_err(Refusal::Fatal)
+            }),
+            429 | 500..=599 => {
+                return Attempt::Retry {
+                    why: format!("{shown} answered {status}: {}", said(text)),
+                    wait: backoff(attempt, retry_after),
+                };
+            }
+            401 | 403 if self.key.is_none() => Err(Refusal::Fatal(format!(
+                "{shown} wants a key ({status}: {}): OPENAI_API_KEY is not set; export it",
+                said(text)
+            ))),
+            _ => Err(refusal(status, &text.unwrap_or_default(), &shown)),
+        })
+    }
+}
+
+/// What one attempt of a request came to.
+enum Attempt {
+    /// An answer, or a refusal no retry changes.
+    Done(Result<Reply, Refusal>),
+    /// Something that may pass: said, and waited for.
+    Retry { why: String, wait: Duration },
 }
 
 /// A failure to connect that no retry fixes, said plainly: the host name does not resolve, or

@@ -150,8 +150,9 @@ pub(super) fn forms(facts: &BriefFacts) -> String {
 }
 
 /// The schema the receipt is asked for with: `{"reply": <ask or done>}` (the alternatives
-/// below the root, where strict mode allows `anyOf`); on the final turn `done` only.
-pub(super) fn schema(final_turn: bool) -> Value {
+/// below the root, where strict mode allows `anyOf`); on the final turn `done` only. `entries`
+/// is the schema of `done`'s entries (`Citable::entries_schema`: the sources that hold).
+pub(super) fn schema(final_turn: bool, entries: Value) -> Value {
     let text = json!({"type": "string"});
     let nullable = |v: Value| json!({"anyOf": [v, {"type": "null"}]});
     let object = |props: Value| {
@@ -169,16 +170,10 @@ pub(super) fn schema(final_turn: bool) -> Value {
         "receipt": {"type": "string", "enum": ["ask"]},
         "questions": {"type": "array", "items": question},
     }));
-    let entry = object(json!({
-        "title": text, "content": text,
-        "clarity": {"type": "string",
-            "enum": ["confirmed", "inferred", "declared-by-user", "open-question"]},
-        "sources": {"type": "array", "items": text},
-    }));
     let done = object(json!({
         "receipt": {"type": "string", "enum": ["done"]},
         "title": text, "summary": text,
-        "entries": {"type": "array", "items": entry},
+        "entries": entries,
     }));
     let forms = if final_turn {
         vec![done]

@@ -8,6 +8,7 @@
 //! Not for: checking the receipt (the session does, as for every runner).
 
 mod chat;
+mod citable;
 mod client;
 pub(crate) mod events;
 mod form;

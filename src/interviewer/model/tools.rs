@@ -231,39 +231,41 @@ fn target_of(name: &str, args: &Value) -> String {
     }
 }
 
+/// One tool's definition: its every property required, its parameters closed.
+fn function(name: &str, description: &str, props: Value) -> Value {
+    let required: Vec<String> = props
+        .as_object()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    json!({
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "strict": true,
+            "parameters": {
+                "type": "object",
+                "properties": props,
+                "required": required,
+                "additionalProperties": false,
+            },
+        },
+    })
+}
+
 /// The tool definitions, strict: every object closed, every property required (optional ones
 /// nullable), as OpenAI's strict function calling demands and every other server accepts.
 pub(super) fn definitions() -> Value {
     let string = |d: &str| json!({"type": "string", "description": d});
     let maybe_string = |d: &str| json!({"type": ["string", "null"], "description": d});
     let maybe_int = |d: &str| json!({"type": ["integer", "null"], "description": d});
-    let tool = |name: &str, description: &str, props: Value| {
-        let required: Vec<String> = props
-            .as_object()
-            .map(|o| o.keys().cloned().collect())
-            .unwrap_or_default();
-        json!({
-            "type": "function",
-            "function": {
-                "name": name,
-                "description": description,
-                "strict": true,
-                "parameters": {
-                    "type": "object",
-                    "properties": props,
-                    "required": required,
-                    "additionalProperties": false,
-                },
-            },
-        })
-    };
     json!([
-        tool(
+        function(
             "list_directory",
             "List one directory of the repository (files the ignore files hide are left out; directories end in /).",
             json!({"path": string("Directory relative to the repository root; \".\" for the root.")}),
         ),
-        tool(
+        function(
             "read_file",
             "Read a text file of the repository, or a range of its lines (numbered). At most 32 KiB per call; files over 4 MiB and binary files are refused.",
             json!({
@@ -272,7 +274,7 @@ pub(super) fn definitions() -> Value {
                 "end_line": maybe_int("Last line, or null for the end."),
             }),
         ),
-        tool(
+        function(
             "search",
             "Search the repository's text files for a regular expression (Rust regex syntax); returns path:line: text, at most 200 lines.",
             json!({
@@ -281,7 +283,7 @@ pub(super) fn definitions() -> Value {
                 "fixed_string": {"type": "boolean", "description": "Search for the exact text instead of a regular expression."},
             }),
         ),
-        tool(
+        function(
             "git_log",
             &format!(
                 "The commits of HEAD's history, newest first (at most {}), optionally only those that changed one path.",
@@ -292,7 +294,7 @@ pub(super) fn definitions() -> Value {
                 "max_count": maybe_int("How many commits, or null for 20."),
             }),
         ),
-        tool(
+        function(
             "git_show",
             "One commit: author, date, message and the files it changed; with a path, the lines it changed there.",
             json!({
@@ -300,7 +302,7 @@ pub(super) fn definitions() -> Value {
                 "path": maybe_string("A path whose changed lines to show, or null."),
             }),
         ),
-        tool(
+        function(
             "git_blame",
             &format!(
                 "For a range of lines of a file at HEAD (at most {}), the commit that last changed each.",
