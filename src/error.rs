@@ -1,6 +1,13 @@
 //! The one error type of the tool and the one place that maps outcomes to exit codes.
+//!
+//! Each variant names what failed; its `Display` is the message the person reads. A module with
+//! its own error type (the guard, the person's side, input files, JSON) is kept as the source,
+//! not flattened to text: boxed, since this module sits below all others and names none.
 
 use std::path::PathBuf;
+
+/// A lower module's own error (`GuardError`, `AskError`, `InputError`), kept whole as a source.
+pub type Source = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// Exit codes, as the README and docs/ci.md list them.
 pub mod code {
@@ -40,8 +47,16 @@ pub enum Error {
     /// `interview guard -- CMD`: the command (not a runner) changed the repository.
     #[error("the change guard: the command changed the repository\n{report}")]
     CommandChanged { report: String },
-    #[error("{0}")]
-    Guard(String),
+    /// The change guard could not do its work (snapshot, copies, restore).
+    #[error(transparent)]
+    Guard(Source),
+    /// The same, at a named point of a session (`before turn 2`, `restore failed`).
+    #[error("{when}: {source}")]
+    GuardAt {
+        when: String,
+        #[source]
+        source: Source,
+    },
     /// The runner failed its turn with the retries used up; `message` says how, where its log
     /// is and what it last wrote to stderr.
     #[error("{message}")]
@@ -70,8 +85,74 @@ pub enum Error {
     /// `--sandbox require` where the sandbox cannot be had.
     #[error("{0}")]
     Sandbox(String),
+    /// A value of the tool's own could not be written as JSON; `what` says which.
+    #[error("{what}: {source}")]
+    Json {
+        what: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A runner's brief could not be opened.
+    #[error("cannot read the brief {}: {source}", .path.display())]
+    BriefUnreadable {
+        path: PathBuf,
+        #[source]
+        source: Source,
+    },
+    #[error("the brief context {} is larger than 32 MiB", .path.display())]
+    BriefTooLarge { path: PathBuf },
+    #[error("the brief context {} is not a valid brief.json: {source}", .path.display())]
+    BriefInvalid {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The model runner's conversation ended without a receipt; the text says why.
     #[error("{0}")]
-    Other(String),
+    ModelTurn(String),
+    /// The runner's program could not be started (not installed, not executable); `message`
+    /// says so and what to do.
+    #[error("{message}")]
+    RunnerNotStarted {
+        message: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A worker thread gathering the subject's facts panicked; `0` says which worker.
+    #[error("{0} stopped unexpectedly")]
+    WorkerStopped(&'static str),
+    /// Asking the person failed in a way they cannot fix (input closed, a bug in the loop).
+    #[error(transparent)]
+    Ask(Source),
+    /// Standard input closed while a session waited for an answer.
+    #[error("standard input closed while waiting for an answer; the answers so far are saved")]
+    InputClosed,
+    /// `intent`: which tracker holds the work item could not be asked.
+    #[error("cannot ask which work item to use: {0}")]
+    TrackerChoice(#[source] Source),
+    /// The finished document could not be written where asked; the session keeps the answers.
+    #[error(
+        "cannot write {path}: {why}. The answers are kept in session {session}: finish with \
+         `interview resume {session} --out PATH` (a file path this run can write)"
+    )]
+    DocumentNotWritten {
+        path: String,
+        why: String,
+        session: String,
+    },
+    /// `--clarify-into FILE`: the file could not be read.
+    #[error("cannot read {path}: {source}; no clarifications were added")]
+    ClarifyUnreadable {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// `--clarify-into FILE`: the file is not text.
+    #[error("{path} is not UTF-8 text; no clarifications were added")]
+    ClarifyNotText { path: String },
+    /// The turn loop ended without a document (the final turn only accepts `done`).
+    #[error("the interview ended without a document")]
+    NoDocument,
 }
 
 impl Error {
@@ -89,16 +170,50 @@ impl Error {
             | Error::Subject(_)
             | Error::Io { .. }
             | Error::Guard(_)
+            | Error::GuardAt { .. }
             | Error::State(_)
             | Error::Busy(_)
             | Error::Sandbox(_)
-            | Error::Other(_) => code::ERROR,
+            | Error::Json { .. }
+            | Error::BriefUnreadable { .. }
+            | Error::BriefTooLarge { .. }
+            | Error::BriefInvalid { .. }
+            | Error::ModelTurn(_)
+            | Error::RunnerNotStarted { .. }
+            | Error::WorkerStopped(_)
+            | Error::Ask(_)
+            | Error::InputClosed
+            | Error::TrackerChoice(_)
+            | Error::DocumentNotWritten { .. }
+            | Error::ClarifyUnreadable { .. }
+            | Error::ClarifyNotText { .. }
+            | Error::NoDocument => code::ERROR,
             Error::ClosedOutput => code::CLOSED_OUTPUT,
         }
     }
 
     pub fn io(what: impl Into<String>, source: std::io::Error) -> Self {
         Error::Io {
+            what: what.into(),
+            source,
+        }
+    }
+
+    /// The guard failed at a named point of a session (`before turn 2`).
+    pub(crate) fn guard_at(when: impl Into<String>, source: impl Into<Source>) -> Self {
+        Error::GuardAt {
+            when: when.into(),
+            source: source.into(),
+        }
+    }
+
+    /// The runner's program could not be started; `message` says why and what to do.
+    pub(crate) fn runner_not_started(message: String, source: std::io::Error) -> Self {
+        Error::RunnerNotStarted { message, source }
+    }
+
+    pub(crate) fn json(what: impl Into<String>, source: serde_json::Error) -> Self {
+        Error::Json {
             what: what.into(),
             source,
         }

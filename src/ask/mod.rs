@@ -482,8 +482,7 @@ impl From<AskError> for crate::error::Error {
             AskError::BadReplayValue(message) | AskError::NoPerson(message) => {
                 Error::Usage(message)
             }
-            AskError::Closed => Error::Other(AskError::Closed.to_string()),
-            AskError::Inconsistent(message) => Error::Other(message),
+            e @ (AskError::Closed | AskError::Inconsistent(_)) => Error::Ask(e.into()),
             AskError::Io(e) => Error::io("the person's side", e),
         }
     }

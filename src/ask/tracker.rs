@@ -32,6 +32,6 @@ fn tracker_error(e: AskError) -> Error {
             ),
         },
         AskError::NoPerson(message) => Error::Usage(message),
-        other => Error::Other(format!("cannot ask which work item to use: {other}")),
+        other => Error::TrackerChoice(other.into()),
     }
 }

@@ -103,7 +103,7 @@ fn run_request(args: &GuardRequest, worktree: &Path) -> Result<i32> {
             let snap = Snapshot::take(&scope)?;
             if args.json || !flags.is_empty() {
                 let json = serde_json::to_string_pretty(&snap)
-                    .map_err(|e| Error::Other(format!("cannot write the snapshot as JSON: {e}")))?;
+                    .map_err(|e| Error::json("cannot write the snapshot as JSON", e))?;
                 crate::output::stdout_line(&json)?;
             } else {
                 crate::output::stdout(&summary(&snap))?;

@@ -73,7 +73,7 @@ pub(super) fn run(cwd: &Path, json: bool) -> Result<i32> {
             "sandbox": sandbox_json(&support),
         });
         let text = serde_json::to_string_pretty(&doc)
-            .map_err(|e| Error::Other(format!("cannot write the report as JSON: {e}")))?;
+            .map_err(|e| Error::json("cannot write the report as JSON", e))?;
         crate::output::stdout_line(&text)?;
     } else {
         crate::output::stdout(&render_list(&path, &repository, VERSION_TIMEOUT))?;

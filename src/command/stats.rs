@@ -33,7 +33,7 @@ pub(super) fn run(cwd: &Path, json: bool) -> Result<i32> {
     stats.runner = of_sessions(worktree);
     if json {
         let text = serde_json::to_string_pretty(&stats)
-            .map_err(|e| Error::Other(format!("rendering stats as JSON: {e}")))?;
+            .map_err(|e| Error::json("rendering stats as JSON", e))?;
         crate::output::stdout_line(&text)?;
     } else {
         crate::output::stdout(&format!("{}{}", stats.render(), stats.runner.render()))?;

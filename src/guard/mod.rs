@@ -105,7 +105,7 @@ impl From<GuardError> for crate::Error {
     fn from(e: GuardError) -> Self {
         match e {
             GuardError::Interrupted => crate::Error::SnapshotInterrupted,
-            e => crate::Error::Guard(e.to_string()),
+            e => crate::Error::Guard(e.into()),
         }
     }
 }

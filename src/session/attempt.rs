@@ -65,7 +65,7 @@ impl Session<'_> {
             return Err(self.abort("interrupted before the runner started turn {turn}", turn));
         }
         crate::guard::save_restore_copies(&scope, &files.restore)
-            .map_err(|e| Error::Guard(format!("cannot keep copies before turn {turn}: {e}")))?;
+            .map_err(|e| Error::guard_at(format!("cannot keep copies before turn {turn}"), e))?;
         // A signal during a snapshot ends the session as aborted (exit 130), as during the runner.
         // Nothing the tool writes in the local tier may still be under way when it is looked at.
         crate::subject::reflect::settle();
@@ -74,7 +74,7 @@ impl Session<'_> {
             Err(GuardError::Interrupted) => {
                 return Err(self.abort("interrupted before the runner started turn {turn}", turn));
             }
-            Err(e) => return Err(Error::Guard(format!("before turn {turn}: {e}"))),
+            Err(e) => return Err(Error::guard_at(format!("before turn {turn}"), e)),
         };
         // A Ctrl+C that came while the brief or the snapshot was being made is not lost.
         if crate::signals::interrupted() {
@@ -96,7 +96,7 @@ impl Session<'_> {
         drop(scratch);
         let outcome = outcome.map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
-                Error::Other(failure::cannot_start(&invocation.argv[0], &e))
+                Error::runner_not_started(failure::cannot_start(&invocation.argv[0], &e), e)
             }
             _ => Error::io("runner", e),
         })?;
@@ -120,7 +120,7 @@ impl Session<'_> {
                     turn,
                 ));
             }
-            Err(e) => return Err(Error::Guard(format!("after turn {turn}: {e}"))),
+            Err(e) => return Err(Error::guard_at(format!("after turn {turn}"), e)),
         };
 
         self.set_step(SubStep::Guard)?;
@@ -249,7 +249,7 @@ impl Session<'_> {
             returns: self.settings.runner.returns(),
         };
         let json = serde_json::to_vec_pretty(&ctx)
-            .map_err(|e| Error::Other(format!("cannot encode the brief: {e}")))?;
+            .map_err(|e| Error::json("cannot encode the brief", e))?;
         tier::write_atomic(&files.brief_json, &json, TURN_FILE)?;
         tier::write_atomic(
             &files.brief_md,

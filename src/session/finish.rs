@@ -329,11 +329,11 @@ impl Session<'_> {
     /// finish somewhere else.
     fn not_written(&self, path: &Path, why: &str) -> Error {
         let id = &self.state.session;
-        Error::Other(format!(
-            "cannot write {}: {why}. The answers are kept in session {id}: finish with \
-             `interview resume {id} --out PATH` (a file path this run can write)",
-            self.shown(path)
-        ))
+        Error::DocumentNotWritten {
+            path: self.shown(path),
+            why: why.into(),
+            session: id.clone(),
+        }
     }
 
     /// A file outside the tier, written through a temporary file whose name, with the path and
@@ -417,17 +417,14 @@ impl Session<'_> {
         let place = self.place(&path)?;
         let existing = match place.read(DOCUMENT_CAP) {
             Ok(None) => String::new(),
-            Ok(Some(bytes)) => String::from_utf8(bytes).map_err(|_| {
-                Error::Other(format!(
-                    "{} is not UTF-8 text; no clarifications were added",
-                    self.shown(&path)
-                ))
+            Ok(Some(bytes)) => String::from_utf8(bytes).map_err(|_| Error::ClarifyNotText {
+                path: self.shown(&path),
             })?,
-            Err(e) => {
-                return Err(Error::Other(format!(
-                    "cannot read {}: {e}; no clarifications were added",
-                    self.shown(&path)
-                )));
+            Err(source) => {
+                return Err(Error::ClarifyUnreadable {
+                    path: self.shown(&path),
+                    source,
+                });
             }
         };
         let qa: Vec<(String, String)> = self

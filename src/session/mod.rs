@@ -440,9 +440,7 @@ impl<'p> Session<'p> {
             }
         }
         // Unreachable in practice: the final turn only accepts `done`.
-        Err(Error::Other(
-            "the interview ended without a document".into(),
-        ))
+        Err(Error::NoDocument)
     }
 
     /// The end of a round: its outcome (kept in the last round by [`Session::put_questions`]),

@@ -130,7 +130,7 @@ impl Session<'_> {
                             return Err(Error::GuardViolation { report: shown });
                         }
                         let summary = crate::guard::restore(scope, &files.restore)
-                            .map_err(|e| Error::Guard(format!("restore failed: {e}")))?;
+                            .map_err(|e| Error::guard_at("restore failed", e))?;
                         self.person.say(&format!("Restored: {summary}"));
                         self.state.status = Status::Failed;
                         self.state

@@ -304,10 +304,7 @@ impl Session<'_> {
             }
             ask::AskError::Closed => {
                 let _ = self.abort("standard input closed", self.state.turn);
-                Error::Other(
-                    "standard input closed while waiting for an answer; the answers so far are saved"
-                        .into(),
-                )
+                Error::InputClosed
             }
             ask::AskError::BadReplayValue(message) => {
                 self.state.status = Status::Failed;
@@ -315,7 +312,7 @@ impl Session<'_> {
                 Error::Usage(message)
             }
             ask::AskError::NoPerson(message) => Error::Usage(message),
-            ask::AskError::Inconsistent(message) => Error::Other(message),
+            e @ ask::AskError::Inconsistent(_) => Error::Ask(e.into()),
             ask::AskError::Io(e) => Error::io("the person's side", e),
         }
     }

@@ -387,7 +387,7 @@ fn without_id<'t>(title: &'t str, id: &str) -> &'t str {
 fn subject_of(facts: IntentFacts) -> Result<Subject> {
     let markdown = facts_markdown(&facts);
     let value = serde_json::to_value(&facts)
-        .map_err(|e| Error::Other(format!("cannot serialise work item `{}`: {e}", facts.id)))?;
+        .map_err(|e| Error::json(format!("cannot serialise work item `{}`", facts.id), e))?;
     Ok(Subject {
         document_name: None,
         kind: Kind::Intent,

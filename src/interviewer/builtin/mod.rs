@@ -82,26 +82,23 @@ fn read_context(path: &Path) -> Result<BriefContext> {
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io(format!("cannot read the brief context {shown}"), e))?;
     if bytes.len() as u64 > MAX_CONTEXT_BYTES {
-        return Err(Error::Other(format!(
-            "the brief context {shown} is larger than 32 MiB"
-        )));
+        return Err(Error::BriefTooLarge { path: path.into() });
     }
-    serde_json::from_slice(&bytes).map_err(|e| {
-        Error::Other(format!(
-            "the brief context {shown} is not a valid brief.json: {e}"
-        ))
+    serde_json::from_slice(&bytes).map_err(|source| Error::BriefInvalid {
+        path: path.into(),
+        source,
     })
 }
 
 /// The receipt as written: the wire format of `docs/receipt.md`, with its `version`, keys sorted.
 pub fn receipt_json(receipt: &Receipt) -> Result<String> {
     let mut value = serde_json::to_value(receipt)
-        .map_err(|e| Error::Other(format!("cannot serialise the receipt: {e}")))?;
+        .map_err(|e| Error::json("cannot serialise the receipt", e))?;
     if let Some(object) = value.as_object_mut() {
         object.insert("version".into(), VERSION.into());
     }
     let mut text = serde_json::to_string_pretty(&value)
-        .map_err(|e| Error::Other(format!("cannot serialise the receipt: {e}")))?;
+        .map_err(|e| Error::json("cannot serialise the receipt", e))?;
     text.push('\n');
     Ok(text)
 }

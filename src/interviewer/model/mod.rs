@@ -391,7 +391,7 @@ pub(crate) fn run(name: &str, args: &[String]) -> Result<()> {
     if result.is_ok() || outcome.input_tokens.is_some() || outcome.output_tokens.is_some() {
         outcome.usage_event().print();
     }
-    result.map_err(Error::Other)?;
+    result.map_err(Error::ModelTurn)?;
     events::Event::Receipt {
         text: outcome.receipt,
     }
@@ -401,8 +401,12 @@ pub(crate) fn run(name: &str, args: &[String]) -> Result<()> {
 
 fn read_brief(path: &std::path::Path) -> Result<String> {
     let shown = path.display();
-    let file = crate::input::open_regular(path, crate::input::Links::Refuse)
-        .map_err(|e| Error::Other(format!("cannot read the brief {shown}: {e}")))?;
+    let file = crate::input::open_regular(path, crate::input::Links::Refuse).map_err(|source| {
+        Error::BriefUnreadable {
+            path: path.to_path_buf(),
+            source: source.into(),
+        }
+    })?;
     let mut text = String::new();
     file.take(MAX_BRIEF_BYTES)
         .read_to_string(&mut text)

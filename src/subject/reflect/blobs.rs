@@ -58,8 +58,8 @@ pub(super) fn lines_of(
             .into_iter()
             .map(|h| {
                 h.join().unwrap_or_else(|_| {
-                    Err(Error::Other(
-                        "a worker counting the lines of changes stopped unexpectedly".into(),
+                    Err(Error::WorkerStopped(
+                        "a worker counting the lines of changes",
                     ))
                 })
             })

@@ -110,8 +110,8 @@ fn gather_with(repo_root: &Path, rev: &str, mut cache: FactsCache) -> Result<Ref
             fresh,
         } = walk_and_diff(&repo, head, base, &range, &mut cache)?;
         let (net, head_paths) = net.join().unwrap_or_else(|_| {
-            Err(Error::Other(
-                "the worker comparing the base with HEAD stopped unexpectedly".into(),
+            Err(Error::WorkerStopped(
+                "the worker comparing the base with HEAD",
             ))
         })?;
         let diffed = Arc::new((commits, per_commit));

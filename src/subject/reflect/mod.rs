@@ -40,7 +40,7 @@ pub fn reflect(repo_root: &Path, rev: &str) -> Result<Subject> {
     let facts = gather_cached_later(repo_root, rev)?;
     let facts_markdown = facts_markdown(&facts);
     let facts_json = serde_json::to_value(&facts)
-        .map_err(|e| Error::Other(format!("cannot serialise the facts of {rev}..HEAD: {e}")))?;
+        .map_err(|e| Error::json(format!("cannot serialise the facts of {rev}..HEAD"), e))?;
     Ok(Subject {
         document_name: document_name(rev, &facts.base, facts.last_date.as_deref()),
         kind: Kind::Reflect,

@@ -66,11 +66,8 @@ pub(super) fn walk_and_diff(
         let walked = feed(repo, head, base, range, cache, jobs);
         let mut computed = vec![diff_jobs(&worker_repo(repo), &queue)];
         computed.extend(handles.into_iter().map(|h| {
-            h.join().unwrap_or_else(|_| {
-                Err(Error::Other(
-                    "a worker diffing commits stopped unexpectedly".into(),
-                ))
-            })
+            h.join()
+                .unwrap_or_else(|_| Err(Error::WorkerStopped("a worker diffing commits")))
         }));
         (walked, computed)
     });
@@ -120,8 +117,8 @@ pub(super) fn walk_and_diff(
             .collect()
     });
     if per_commit.len() != commits.len() {
-        return Err(Error::Other(
-            "a worker assembling the facts of commits stopped unexpectedly".into(),
+        return Err(Error::WorkerStopped(
+            "a worker assembling the facts of commits",
         ));
     }
     for (slot, commit) in per_commit.iter_mut().zip(&commits) {

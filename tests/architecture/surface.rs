@@ -1,0 +1,67 @@
+//! The library's surface (docs/architecture.md, "Errors" and "The library's surface"): the error
+//! type names what failed, with no catch-all variant.
+
+use super::root;
+
+/// The variant names of `pub enum Error` in `src/error.rs`: the names at the enum's own depth.
+fn error_variants() -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("src/error.rs")).unwrap();
+    let body = text
+        .split_once("pub enum Error {")
+        .expect("src/error.rs declares `pub enum Error`")
+        .1;
+    let mut variants = Vec::new();
+    let mut depth = 0usize;
+    // Brackets inside a message's string do not count.
+    let mut in_string = false;
+    let mut escaped = false;
+    for line in body.lines() {
+        let trimmed = line.trim();
+        if depth == 0 && !in_string && trimmed == "}" {
+            break;
+        }
+        let opens_attribute = trimmed.starts_with("#[");
+        if depth == 0
+            && !in_string
+            && !opens_attribute
+            && !trimmed.starts_with("//")
+            && !trimmed.is_empty()
+        {
+            let name: String = trimmed
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                variants.push(name);
+            }
+        }
+        for c in line.chars() {
+            match (in_string, c) {
+                (true, _) if escaped => escaped = false,
+                (true, '\\') => escaped = true,
+                (_, '"') => in_string = !in_string,
+                (false, '{' | '(' | '[') => depth += 1,
+                (false, '}' | ')' | ']') => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    variants
+}
+
+#[test]
+fn the_error_type_has_no_catch_all_variant() {
+    let variants = error_variants();
+    assert!(
+        variants.len() > 5 && variants.iter().any(|v| v == "Usage"),
+        "the variants of src/error.rs were not found: {variants:?}"
+    );
+    let catch_all: Vec<&String> = variants
+        .iter()
+        .filter(|v| ["Other", "Misc", "General", "Unknown"].contains(&v.as_str()))
+        .collect();
+    assert!(
+        catch_all.is_empty(),
+        "src/error.rs has a catch-all variant {catch_all:?}: name what failed instead"
+    );
+}
