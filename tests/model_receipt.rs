@@ -348,6 +348,68 @@ fn with_every_question_skipped_no_entry_may_be_declared_by_the_user() {
     );
 }
 
+/// A CPU model streams its answer a few tokens a second: a runner on this machine asks for a
+/// stream unasked, and an answer whose tokens keep coming is not cut by `--request-timeout`,
+/// which then bounds the silence between two reads (the whole answer takes longer than it).
+#[test]
+fn a_slow_token_stream_is_progress_not_a_timeout() {
+    use std::io::Write;
+    let repo = TempRepo::new();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let (asked, bodies) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let Some(request) = crate::util::mock_model::read_request(&stream) else {
+                continue;
+            };
+            let _ = asked.send(request.body);
+            let mut out = stream;
+            let chunk = |delta: Value, finish: Value| {
+                let c = json!({"object": "chat.completion.chunk",
+                    "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
+                format!("data: {c}\n\n")
+            };
+            let _ = write!(
+                out,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+            );
+            let text: Vec<char> = ASK.chars().collect();
+            for piece in text.chunks(text.len() / 8 + 1) {
+                let piece: String = piece.iter().collect();
+                let _ = out.write_all(chunk(json!({"content": piece}), Value::Null).as_bytes());
+                let _ = out.flush();
+                std::thread::sleep(std::time::Duration::from_millis(600));
+            }
+            let usage =
+                json!({"choices": [], "usage": {"prompt_tokens": 9, "completion_tokens": 8}});
+            let end =
+                chunk(json!({}), json!("stop")) + &format!("data: {usage}\n\ndata: [DONE]\n\n");
+            let _ = out.write_all(end.as_bytes());
+        }
+    });
+    let brief = repo.scratch("brief.md");
+    std::fs::write(&brief, "# Brief\n\nAsk about the export.\n").unwrap();
+    let out = std::process::Command::new(bin())
+        .args(["runner", "openai", "--model", "m", "--base-url", &url])
+        .args(["--request-timeout", "2"])
+        .current_dir(repo.path())
+        .env("HOME", repo.home())
+        .env("OPENAI_API_KEY", "")
+        .env("INTERVIEW_BRIEF", &brief)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(r#""event":"receipt""#),
+        "{}",
+        stdout(&out)
+    );
+    let body: Value = serde_json::from_slice(&bodies.recv().unwrap()).unwrap();
+    assert_eq!(body["stream"], json!(true), "{body}");
+}
+
 #[test]
 fn no_server_no_such_host_and_no_key_are_said_at_once_and_plainly() {
     let repo = TempRepo::new();

@@ -87,7 +87,7 @@ impl Endpoint {
         body: &Value,
         mut on_retry: impl FnMut(&str),
     ) -> Result<Reply, Refusal> {
-        let agent = self.agent();
+        let agent = self.agent(body["stream"] == Value::Bool(true));
         let bytes = serde_json::to_vec(body)
             .map_err(|e| Refusal::Fatal(format!("cannot encode the request: {e}")))?;
         let mut last = String::new();
@@ -115,8 +115,9 @@ impl Endpoint {
     /// repository's text would cross the proxy in clear — but for another machine's (given no
     /// key), a proxy on this machine (the sandbox's, the only way out of its network namespace)
     /// carries it. An https server may be reached through the person's proxy (a tunnel: the
-    /// proxy sees the host, never the request).
-    fn agent(&self) -> ureq::Agent {
+    /// proxy sees the host, never the request). A `streamed` answer may take as long as its
+    /// tokens keep coming: the timeout is then on the silence between two reads.
+    fn agent(&self, streamed: bool) -> ureq::Agent {
         let url = self.url();
         let plain = url
             .get(..7)
@@ -127,11 +128,18 @@ impl Endpoint {
             true => ureq::Proxy::try_from_env()
                 .filter(|p| super::is_loopback(&format!("http://{}:{}/", p.host(), p.port()))),
         };
+        let timeout = Some(self.request_timeout);
+        let (global, per_read) = if streamed {
+            (None, timeout)
+        } else {
+            (timeout, None)
+        };
         ureq::Agent::config_builder()
             .proxy(proxy)
             .http_status_as_error(false)
             .max_redirects(0)
-            .timeout_global(Some(self.request_timeout))
+            .timeout_global(global)
+            .timeout_per_read(per_read)
             .tls_config(tls())
             .build()
             .into()

@@ -42,7 +42,9 @@ const MAX_BRIEF_BYTES: u64 = 4 * 1024 * 1024;
 struct Options {
     model: Option<String>,
     base_url: Option<String>,
-    stream: bool,
+    /// `--stream` / `--no-stream`; `None`: streamed from a server on this machine (a CPU model's
+    /// slow answer is progress, and a request the runner abandons stops there), whole otherwise.
+    stream: Option<bool>,
     limits: tools::Limits,
     request_timeout: Duration,
     /// `--max-tokens`: what one answer may hold at most (0: no cap); `None`: the default
@@ -59,7 +61,7 @@ fn parse(args: &[String]) -> Result<Options> {
     let mut o = Options {
         model: None,
         base_url: None,
-        stream: false,
+        stream: None,
         limits: tools::Limits::default(),
         request_timeout: REQUEST_TIMEOUT,
         max_tokens: None,
@@ -86,7 +88,8 @@ fn parse(args: &[String]) -> Result<Options> {
         match flag {
             "--model" | "-m" => o.model = Some(value()?),
             "--base-url" => o.base_url = Some(value()?),
-            "--stream" => o.stream = true,
+            "--stream" => o.stream = Some(true),
+            "--no-stream" => o.stream = Some(false),
             "--max-tool-calls" => o.limits.calls = number(value()?)? as usize,
             "--max-tool-bytes" => o.limits.bytes = number(value()?)? as usize,
             "--tool-seconds" => o.limits.seconds = number(value()?)?,
@@ -94,7 +97,7 @@ fn parse(args: &[String]) -> Result<Options> {
             "--max-tokens" => o.max_tokens = Some(number(value()?)?),
             other => {
                 return Err(Error::Usage(format!(
-                    "the model runner does not take {other:?} (it takes --model, --base-url, --stream, --max-tool-calls, --max-tool-bytes, --tool-seconds, --request-timeout, --max-tokens)"
+                    "the model runner does not take {other:?} (it takes --model, --base-url, --stream, --no-stream, --max-tool-calls, --max-tool-bytes, --tool-seconds, --request-timeout, --max-tokens)"
                 )));
             }
         }
@@ -288,7 +291,7 @@ fn described() -> Vec<Described> {
     let none = Options {
         model: None,
         base_url: None,
-        stream: false,
+        stream: None,
         limits: tools::Limits::default(),
         request_timeout: REQUEST_TIMEOUT,
         max_tokens: None,
@@ -382,7 +385,9 @@ pub(crate) fn run(name: &str, args: &[String]) -> Result<()> {
         tools: &tools,
         limits: options.limits,
         root: root.clone(),
-        stream: options.stream,
+        stream: options
+            .stream
+            .unwrap_or_else(|| is_loopback(&endpoint.base_url)),
     };
     let mut outcome = chat::Outcome::default();
     let result = chat.run(&brief, &mut outcome);
@@ -496,7 +501,7 @@ mod tests {
         assert_eq!(o.model.as_deref(), Some("m1"));
         assert_eq!(o.base_url.as_deref(), Some("http://127.0.0.1:9/v1"));
         assert_eq!(o.limits.calls, 3);
-        assert!(o.stream);
+        assert_eq!(o.stream, Some(true));
         assert!(parse(&args(&["--write"])).is_err());
     }
 
