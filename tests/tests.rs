@@ -31,6 +31,7 @@ mod interviewer;
 mod interviewer_devset;
 mod interviewer_findings;
 mod interviewer_replies;
+mod interviewer_shape;
 mod kill_windows;
 mod model_reads;
 mod model_receipt;

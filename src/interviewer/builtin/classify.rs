@@ -105,7 +105,12 @@ pub(super) fn classify(title: &str, item: &Item) -> Classification {
     let code = item.code_lower();
     let mut scores = [0u32; 6];
     let mut best_cue: [Option<(u32, String)>; 6] = Default::default();
-    let title = title.trim().to_lowercase();
+    // A shell's "here document" is no document of the project's.
+    let title = title
+        .trim()
+        .to_lowercase()
+        .replace("here document", "heredoc")
+        .replace("here-document", "heredoc");
     let mut score = |kind: ItemKind, weight: u32, said: String| {
         let i = ORDER.iter().position(|k| *k == kind).unwrap_or(5);
         scores[i] += weight;
@@ -115,6 +120,20 @@ pub(super) fn classify(title: &str, item: &Item) -> Classification {
     };
     if let Some((kind, said)) = bracket_kind(&title) {
         score(kind, 6, said);
+    }
+    if let Some((kind, said)) = super::shape::template_answer(item) {
+        score(kind, 6, said);
+    }
+    // The signs of a report are weak alone: two must agree, and together they weigh less
+    // than a title that asks for something new.
+    let signs = super::shape::report_signs(item);
+    if signs.len() >= 2 {
+        let weight = if signs.len() >= 4 { 5 } else { 4 };
+        score(
+            ItemKind::Bug,
+            weight,
+            format!("it reads as a report ({})", signs.join(", ")),
+        );
     }
     if let Some(said) = replacement(prose) {
         score(ItemKind::Refactor, 5, said);
@@ -253,6 +272,27 @@ mod tests {
             ItemKind::Docs
         );
         assert_eq!(kind("Add a --json flag", &[], ""), ItemKind::Feature);
+        // A template's own answer, and the signs of a report when two agree.
+        assert_eq!(
+            kind(
+                "ProgressBar after clear",
+                &[],
+                "| Q | A\n| --- | ---\n| Bug report? | yes\n| Feature request? | no\n"
+            ),
+            ItemKind::Bug
+        );
+        assert_eq!(
+            kind(
+                "shims not being created",
+                &[],
+                "I have tried:\n\n```\n$ tool rehash\n```\n"
+            ),
+            ItemKind::Bug
+        );
+        assert_eq!(
+            kind("Output differs with a here document", &[], ""),
+            ItemKind::Feature
+        );
         assert_eq!(
             kind("Export to CSV", &[], "people copy it by hand"),
             ItemKind::Feature

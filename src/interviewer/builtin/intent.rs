@@ -236,10 +236,12 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     let class = super::classify::without_package(class, names_package, &item);
     let named: Vec<&str> = located.iter().map(|l| l.name.text.as_str()).collect();
     let nearest = super::nearest::about(worktree, &skip, f, &item, &named);
+    let support = super::shape::support_question(&item).map(|(n, s)| (n, s.to_string()));
     Reading {
         facts: f,
         item,
         class,
+        support,
         nearest,
         names: located,
         search: found,

@@ -180,9 +180,17 @@ impl<'a> Item<'a> {
     pub(super) fn open_points(&self) -> Vec<(u32, &str)> {
         self.sentences
             .iter()
-            .filter(|(_, s)| s.ends_with('?') && is_open_point(s))
+            .filter(|(n, s)| s.ends_with('?') && is_open_point(s) && !self.table_row(*n))
             .map(|(n, s)| (*n, s.as_str()))
             .collect()
+    }
+
+    /// Whether line `n` is a row of a table (`| Bug report? | yes`): a template's field, not
+    /// the item's question.
+    fn table_row(&self, n: u32) -> bool {
+        self.lines
+            .iter()
+            .any(|(m, l)| *m == n && l.trim_start().starts_with('|'))
     }
 }
 
@@ -414,5 +422,8 @@ mod tests {
         assert_eq!(points[0].0, 1);
         assert!(points[0].1.starts_with("Should the export"));
         assert!(points[0].1.ends_with("or only active ones?"));
+        // A template's table asks nothing of the maintainer.
+        let item = Item::new("| Q | A\n| --- | ---\n| Bug report? | yes\n| RFC? | no\n");
+        assert!(item.open_points().is_empty(), "{:?}", item.open_points());
     }
 }

@@ -37,6 +37,7 @@ mod reflect;
 mod reflect_entries;
 mod repo;
 mod search;
+mod shape;
 mod text;
 
 use text::one_line;

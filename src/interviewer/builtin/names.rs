@@ -315,9 +315,13 @@ fn classify_span(span: &str) -> Vec<(String, NameKind)> {
         return found;
     }
     // A phrase (not a command line with `-x` options or quoted arguments) may be a message.
+    // A shell's operators (`pyenv rehash && rehash`, `ls | wc`) make it a command line too.
     let command = span
         .split_whitespace()
-        .any(|w| w.starts_with('-') || w.starts_with('\'') || w.starts_with('"'));
+        .any(|w| w.starts_with('-') || w.starts_with('\'') || w.starts_with('"'))
+        || ["&&", "||", " | ", "$(", " > ", " >> ", "; "]
+            .iter()
+            .any(|op| span.contains(op));
     if span.split_whitespace().count() >= 3 && !command {
         return vec![(span.to_string(), NameKind::Message)];
     }
@@ -510,6 +514,15 @@ mod tests {
                 "{want:?} in {got:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_command_line_with_shell_operators_is_no_message() {
+        assert!(names("I ran `pyenv rehash && rehash` twice.").is_empty());
+        assert!(
+            names("It says `could not find the file` then.")
+                .contains(&("could not find the file".to_string(), NameKind::Message))
+        );
     }
 
     #[test]

@@ -17,7 +17,8 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
             "The work item is empty. What should be built or fixed, and why?",
         )];
     }
-    let mut out = open_points(r);
+    let mut out: Vec<Finding> = support(r).into_iter().collect();
+    out.extend(open_points(r));
     out.extend(match r.class.kind {
         ItemKind::Bug => bank::bug(r),
         ItemKind::Feature => bank::feature(r),
@@ -29,7 +30,46 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
     out.extend(nearest_code(r));
     out.extend(names_not_found(r));
     out.extend(vague(r));
+    if r.support.is_some() {
+        // A request for help is no specification: what it asks is the support question, and
+        // what a change would need comes after the answer.
+        out.retain(|f| !NOT_FOR_SUPPORT.contains(&f.topic.as_str()));
+    }
     out
+}
+
+/// What a request for help is not asked: a specification's questions.
+const NOT_FOR_SUPPORT: &[&str] = &[
+    "expected_behaviour",
+    "acceptance_criteria",
+    "first_bad_version",
+    "regression_test",
+];
+
+/// The item asks for help with what exists ("How do I …?", "Is there an option I'm
+/// missing?"): whether what the person sees is intended — and then the way that exists — not
+/// supported yet, or a bug. What a maintainer settles first.
+fn support(r: &Reading) -> Option<Finding> {
+    let (line, sentence) = r.support.as_ref()?;
+    let quoted = super::text::one_line(sentence, 120);
+    Some(
+        Finding::new(
+            "support",
+            9,
+            format!(
+                "Line {line} asks for help: \"{quoted}\". Is what they see intended (then: \
+                 which existing option or documented way gets them what they are after), not \
+                 supported yet, or a bug?"
+            ),
+        )
+        .titled("What the person is after")
+        .options(&[
+            ("Intended: an existing way does it", "intended"),
+            ("Not supported yet", "not_supported"),
+            ("A bug", "bug"),
+            ("Can't tell without their setup", "need_setup"),
+        ]),
+    )
 }
 
 /// The code nearest to the item (`nearest.rs`), named with where it is: what a maintainer
@@ -87,9 +127,12 @@ fn ask_nearest(kind: ItemKind, list: &str, top: &str) -> Option<String> {
 
 /// The item's own questions, each quoted whole; an "A or B?" question offers A and B.
 fn open_points(r: &Reading) -> Vec<Finding> {
+    // The request for help is asked as such (`support`).
+    let helped = r.support.as_ref().map(|(n, _)| *n);
     r.item
         .open_points()
         .into_iter()
+        .filter(|(n, _)| Some(*n) != helped)
         .take(8)
         .enumerate()
         .map(|(i, (n, sentence))| {

@@ -40,6 +40,9 @@ pub(super) struct Reading<'a> {
     pub facts: &'a IntentFacts,
     pub item: Item<'a>,
     pub class: Classification,
+    /// The item's question asking for help with what exists (`shape::support_question`), with
+    /// its line: a support question, asked what the person is after.
+    pub support: Option<(u32, String)>,
     pub names: Vec<Located>,
     /// The repository's definitions nearest to the item's words, best first (`nearest.rs`).
     pub nearest: Vec<super::nearest::Match>,

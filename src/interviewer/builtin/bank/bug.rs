@@ -56,7 +56,13 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
         out.push(f);
     }
     out.extend(first_bad_version(r, &named));
-    if !item.mentions(&["expected", "instead", "should"]) && !item.has_heading(&["expected"]) {
+    // Asked only of a report that shows nothing (no output, no code): one that shows what
+    // happens is read for what should, and the question is the same on every bug.
+    let shows = item.all.iter().any(|(_, _, code)| *code);
+    if !item.mentions(&["expected", "instead", "should"])
+        && !item.has_heading(&["expected"])
+        && !shows
+    {
         out.push(
             Finding::new(
                 "expected_behaviour",

@@ -1,0 +1,218 @@
+//! What an item's shape says, beside its words: a template's own answers ("| Bug report? | yes"),
+//! the signs of a report — commands shown with their output, what was tried, expected beside
+//! actual, a trace, a version — which count only when several agree, and whether the item asks
+//! for help ("How do I …?", "Is there an option I'm missing?"): a support question, asked what
+//! the person is trying to achieve rather than for a feature's specification.
+//!
+//! Not for: the kind's word cues (`cues`) or weighing them (`classify`).
+
+use super::item::{Item, has_word};
+use super::kind::ItemKind;
+
+/// A template's table row that answers its own question (`| Bug report? | yes |`): the kind
+/// it says, and the cue for the document.
+pub(super) fn template_answer(item: &Item) -> Option<(ItemKind, String)> {
+    item.lines.iter().find_map(|(_, line)| {
+        let t = line.trim();
+        if !t.starts_with('|') {
+            return None;
+        }
+        let cells: Vec<&str> = t
+            .split('|')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        let [question, answer, ..] = cells.as_slice() else {
+            return None;
+        };
+        if !answer.eq_ignore_ascii_case("yes") {
+            return None;
+        }
+        let q = question.to_lowercase();
+        let kind = if q.starts_with("bug report") || q.starts_with("bug fix") {
+            ItemKind::Bug
+        } else if q.starts_with("feature request") || q.starts_with("new feature") {
+            ItemKind::Feature
+        } else if q.starts_with("doc") {
+            ItemKind::Docs
+        } else {
+            return None;
+        };
+        Some((
+            kind,
+            format!("its template answers \"{question}\" with yes"),
+        ))
+    })
+}
+
+/// How a line of a terminal session starts: a prompt (`$ `, `$[root@host ~]#`, `➜  ~`, `→ ~`,
+/// `>>> `, `PS C:\>`, `C:\>`).
+fn prompt(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("$ ")
+        || t.starts_with("$[")
+        || t.starts_with('➜')
+        || t.starts_with("→ ")
+        || t.starts_with(">>> ")
+        || t.starts_with("PS ")
+        || (t.contains("]# ") || t.contains("]$ ") || t.contains(":~$ ") || t.contains(":~# "))
+        || t.get(1..4) == Some(":\\>")
+}
+
+/// A version number (`1.2`, `v0.19.1`, `3.10.13`) as a word of `text`.
+fn has_version(text: &str) -> bool {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '`' | '"' | ':'))
+        .map(|w| w.trim_end_matches(['.', ';']))
+        .map(|w| w.strip_prefix(['v', 'V']).unwrap_or(w))
+        .any(|w| {
+            let parts: Vec<&str> = w.split('.').collect();
+            parts.len() >= 2
+                && parts.len() <= 4
+                && parts
+                    .iter()
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        })
+}
+
+/// The signs of a report the item has (each weak alone): commands shown with their output,
+/// what was tried, expected beside actual, a trace, a version.
+pub(super) fn report_signs(item: &Item) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let code: Vec<&str> = item
+        .all
+        .iter()
+        .filter(|(_, _, c)| *c)
+        .map(|(_, l, _)| *l)
+        .collect();
+    if code.iter().any(|l| prompt(l)) {
+        out.push("a terminal session");
+    }
+    let prose = &item.lower;
+    if [
+        "i have tried",
+        "i've tried",
+        "i tried",
+        "i ran this",
+        "first, i ran",
+    ]
+    .iter()
+    .any(|t| prose.contains(t))
+    {
+        out.push("what was tried");
+    }
+    let expects = ["expected", "expect", "should"]
+        .iter()
+        .any(|t| has_word(prose, t));
+    let actual = ["actual", "instead", "but the", "results in", "however"]
+        .iter()
+        .any(|t| has_word(prose, t));
+    if expects && actual {
+        out.push("expected beside actual");
+    }
+    let code_lower = item.code_lower();
+    if [
+        "traceback (most recent call last)",
+        "panicked at",
+        "stack backtrace",
+        "exception in thread",
+        "\tat ",
+        "    at ",
+    ]
+    .iter()
+    .any(|t| code_lower.contains(t))
+    {
+        out.push("a trace");
+    }
+    let versioned_code = code
+        .iter()
+        .any(|l| l.to_lowercase().contains("version") && has_version(l));
+    if has_version(prose) || versioned_code || item.fields.iter().any(|f| f.contains("version")) {
+        out.push("a version");
+    }
+    out
+}
+
+/// The starts of a question that asks for help with what exists, not for something new.
+const HELP: &[&str] = &[
+    "how do i",
+    "how can i",
+    "how should i",
+    "how do you",
+    "how would i",
+    "is there a way",
+    "is there any way",
+    "is there an option",
+    "is there a setting",
+    "is there a flag",
+    "is it a bug or",
+    "is this a bug or",
+    "is this expected",
+    "is this intended",
+    "is this the intended",
+    "is this deliberate",
+    "what am i doing wrong",
+    "am i doing something wrong",
+    "am i overlooking",
+    "am i missing",
+];
+
+/// The item's question asking for help (`How do I enable showing it?`), with its line: the
+/// first sentence that starts like one of [`HELP`] or says "am I missing"/"I'm missing".
+pub(super) fn support_question<'i>(item: &'i Item) -> Option<(u32, &'i str)> {
+    item.sentences.iter().find_map(|(n, s)| {
+        if !s.ends_with('?') || s.contains('|') {
+            return None;
+        }
+        let lower = s.to_lowercase();
+        let lower = lower.trim_start_matches(['*', '_', '"', '(']);
+        let asks = HELP.iter().any(|h| lower.starts_with(h))
+            || ["am i missing", "i'm missing", "am i overlooking"]
+                .iter()
+                .any(|h| lower.contains(h));
+        asks.then_some((*n, s.as_str()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_template_table_says_its_kind() {
+        let item = Item::new(
+            "| Q                | A\n| ---------------- | -----\n| Bug report?      | yes\n| Feature request? | no\n",
+        );
+        assert_eq!(template_answer(&item).map(|(k, _)| k), Some(ItemKind::Bug));
+        let item = Item::new("| Bug report?      | no\n| Feature request? | yes\n");
+        assert_eq!(
+            template_answer(&item).map(|(k, _)| k),
+            Some(ItemKind::Feature)
+        );
+        assert_eq!(template_answer(&Item::new("| a | b |\n")), None);
+    }
+
+    #[test]
+    fn a_report_shows_its_signs() {
+        let item = Item::new(
+            "I have tried:\n\n```\n➜  ~ pyenv versions\n* 3.10.13 (set by ~/.pyenv/version)\n```\n",
+        );
+        assert_eq!(
+            report_signs(&item),
+            vec!["a terminal session", "what was tried", "a version"]
+        );
+        assert!(report_signs(&Item::new("Add a flag to sort by size.\n")).is_empty());
+        assert!(has_version("Humanizer 2.2.0.0 in"));
+        assert!(!has_version("a 1. b"));
+    }
+
+    #[test]
+    fn a_question_asking_for_help_is_support() {
+        let item = Item::new("It is not shown. Is there an option I'm missing?\n");
+        assert_eq!(
+            support_question(&item),
+            Some((1, "Is there an option I'm missing?"))
+        );
+        let item = Item::new("Should the export include archived projects?\n");
+        assert_eq!(support_question(&item), None);
+    }
+}

@@ -1,0 +1,104 @@
+//! The built-in intent interviewer reads an item's shape, not single words: a template's own
+//! answers, the signs of a report that agree, and a request for help — asked what the person
+//! is after, not a specification (issue 39). Each on a small repository and an item of the
+//! same class as the development set's, not the real issue.
+
+use interview::receipt::Done;
+
+use crate::interviewer::{
+    all_questions, assert_honest, option_values, question, repo_with, topic_list,
+};
+
+fn kind_entry(d: &Done) -> String {
+    d.entries
+        .iter()
+        .find(|e| e.title == "What kind of work item this is")
+        .map(|e| e.content.clone())
+        .unwrap_or_else(|| panic!("no kind entry: {d:?}"))
+}
+
+const BAR_PHP: &str = "<?php\n\nclass ProgressBar\n{\n    private $firstRun = true;\n\n    public function display()\n    {\n        $this->overwrite($this->buildLine());\n    }\n\n    public function clear()\n    {\n        $this->overwrite('');\n    }\n}\n";
+
+#[test]
+fn a_template_table_answering_bug_report_yes_is_a_bug_and_its_rows_are_not_questions() {
+    let (repo, subject) = repo_with(
+        &[("Helper/ProgressBar.php", BAR_PHP)],
+        "# ProgressBar displays badly after clear\n\n| Q                | A\n| ---------------- | -----\n\
+         | Bug report?      | yes\n| Feature request? | no\n| BC Break report? | no\n\n\
+         When a bar was displayed, cleared and displayed again, `display()` rewinds the cursor \
+         too far.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        kind_entry(&d).contains("its template answers \"Bug report?\" with yes"),
+        "{}",
+        kind_entry(&d)
+    );
+    assert!(
+        !first.iter().any(|q| q.question_text.contains("| ")),
+        "{:?}",
+        topic_list(&first)
+    );
+    assert_honest(&repo, &d);
+}
+
+const REHASH_SH: &str = "#!/usr/bin/env bash\n# Summary: Rehash shims\n\nmake_shims() {\n  for file in \"$@\"; do\n    touch \"${SHIM_PATH}/${file##*/}\"\n  done\n}\n";
+
+#[test]
+fn a_terminal_session_and_what_was_tried_make_a_report_and_a_command_line_is_no_message() {
+    let (repo, subject) = repo_with(
+        &[("libexec/tool-rehash", REHASH_SH)],
+        "# tool shims not being created\n\n`ls ~/.tool/shims` returns nothing.\n\nI have tried:\n\
+         1. `tool rehash && rehash`\n2. a new shell\n\n```\n$ tool versions\n* 3.10.13 (set by \
+         ~/.tool/version)\n```\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        kind_entry(&d).starts_with("Read as a bug report: it reads as a report"),
+        "{}",
+        kind_entry(&d)
+    );
+    // Another command line the person typed is not a message the repository lacks.
+    assert!(
+        !d.entries
+            .iter()
+            .any(|e| e.content.contains("tool rehash && rehash") && e.content.contains("nowhere")),
+        "{d:?}"
+    );
+    assert!(!topic_list(&first).iter().any(|t| t.starts_with("message_")));
+    // A report that shows what happens is not asked what should happen instead.
+    assert!(!topic_list(&first).contains(&"expected_behaviour"));
+    assert_honest(&repo, &d);
+}
+
+const RUN_BASH: &str = "#!/usr/bin/env bash\n\n# Runs a command and keeps its output in $output.\nrun() {\n  output=\"$(\"$@\" 2>&1)\"\n}\n";
+
+#[test]
+fn a_request_for_help_is_asked_what_the_person_is_after_not_a_specification() {
+    let (repo, subject) = repo_with(
+        &[("lib/test_functions.bash", RUN_BASH)],
+        "# Output from \"run\" is not shown but everything else is\n\nWhen a test fails, all of \
+         its output is shown except what `run` printed. I can get around it with a loop around \
+         `echo ${lines}`, but it's annoying. Is there an option I'm missing?\n",
+    );
+    repo.git(&["tag", "v1.0.0"]);
+    repo.git(&["commit", "-q", "--allow-empty", "-m", "more"]);
+    repo.git(&["tag", "v1.1.0"]);
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "support");
+    assert!(
+        q.question_text
+            .starts_with("Line 3 asks for help: \"Is there an option I'm missing?\""),
+        "{}",
+        q.question_text
+    );
+    assert_eq!(
+        option_values(q),
+        vec!["intended", "not_supported", "bug", "need_setup"]
+    );
+    let topics = topic_list(&first);
+    for spec in ["expected_behaviour", "first_bad_version", "open_point_1"] {
+        assert!(!topics.contains(&spec), "{spec} in {topics:?}");
+    }
+    assert_honest(&repo, &d);
+}
