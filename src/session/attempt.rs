@@ -5,16 +5,18 @@
 //! that was asked and answered so far (docs/receipt.md).
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::state::SubStep;
+use super::failure::TurnFailure;
+use super::state::{RunRecord, SubStep};
 use super::transcript::TranscriptEvent;
+use super::turn_files::TurnFiles;
 use super::{Session, failure, tier};
 use crate::ask::progress::Progress;
 use crate::brief::{self, BriefContext, BriefPaths, BriefSubject};
 use crate::error::{Error, Result};
-use crate::guard::{GuardError, GuardScope, Snapshot};
-use crate::protocol::{self, TurnInfo, TurnPaths, files as turn_files, limits};
+use crate::guard::{GuardError, GuardReport, GuardScope, Snapshot};
+use crate::protocol::{self, TurnInfo, files as turn_files, limits};
 use crate::receipt::{self, CheckContext, Receipt};
 use crate::runner::dispatch::{self, Ending, Invocation};
 use crate::runner::{ReceiptFrom, TurnSetup};
@@ -32,13 +34,8 @@ impl Session<'_> {
         previous_failure: Option<&str>,
     ) -> Result<std::result::Result<Receipt, TurnFailure>> {
         let files = TurnFiles::new(self.turn_dir(turn));
-        self.set_aside_previous_attempt(&files.dir)?;
-        std::fs::create_dir_all(&files.out)
-            .map_err(|e| Error::io(format!("cannot create {}", files.out.display()), e))?;
-        self.set_step(SubStep::Brief)?;
-        self.write_brief(turn, final_turn, previous_failure, &files)?;
-        // What a preset is handed (wire schema, policy) is written here, before the snapshot.
-        let (invocation, scratch) = self.invocation(turn, final_turn, &files)?;
+        let (invocation, scratch) =
+            self.prepare_turn(turn, final_turn, previous_failure, &files)?;
 
         // Everything the tool writes outside the turn's own directory happens before the first
         // snapshot or after the second: inside that window, any change is the runner's.
@@ -55,120 +52,18 @@ impl Session<'_> {
             r#final: final_turn,
             retry: self.state.retry_count,
         })?;
-        // `git gc --auto` or `git maintenance` that a commit just started: its repacking would
-        // look like the runner's writes.
-        let common_dir = self.repo.common_dir.clone();
-        let person = &mut self.person;
-        if !crate::guard::wait_for_git(&common_dir, crate::guard::GIT_WAIT_LIMIT, &mut |s| {
-            person.say(s)
-        }) {
-            return Err(self.abort("interrupted before the runner started turn {turn}", turn));
-        }
-        crate::guard::save_restore_copies(&scope, &files.restore)
-            .map_err(|e| Error::guard_at(format!("cannot keep copies before turn {turn}"), e))?;
-        // A signal during a snapshot ends the session as aborted (exit 130), as during the runner.
-        // Nothing the tool writes in the local tier may still be under way when it is looked at.
-        crate::subject::reflect::settle();
-        let before = match Snapshot::take(&scope) {
-            Ok(s) => s,
-            Err(GuardError::Interrupted) => {
-                return Err(self.abort("interrupted before the runner started turn {turn}", turn));
-            }
-            Err(e) => return Err(Error::guard_at(format!("before turn {turn}"), e)),
-        };
-        // A Ctrl+C that came while the brief or the snapshot was being made is not lost.
-        if crate::signals::interrupted() {
-            return Err(self.abort("interrupted before the runner started turn {turn}", turn));
-        }
-        let progress = Progress::start(
-            self.settings.progress,
-            turn,
-            self.settings.max_turns,
-            self.state.retry_count,
-            &self.settings.runner.name,
-        );
-        let outcome = dispatch::dispatch(&invocation, Box::new(progress.reporter()));
-        // Gone before anything else is said or asked.
-        drop(progress);
-        if let Ok(outcome) = &outcome {
-            crate::sandbox::proxy::say_refused(&outcome.connections);
-        }
-        drop(scratch);
-        let outcome = outcome.map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
-                Error::runner_not_started(failure::cannot_start(&invocation.argv[0], &e), e)
-            }
-            _ => Error::io("runner", e),
-        })?;
-        let usage = crate::runner::presets::usage(
-            self.settings.runner.preset.as_deref(),
-            &String::from_utf8_lossy(&outcome.stdout),
-        );
-        let duration_ms = u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX);
-        self.state.runs.push(super::state::RunRecord {
-            turn,
-            duration_ms,
-            usage: usage.clone(),
-        });
+        let before = self.snapshot_before(turn, &scope, &files)?;
+        let outcome = self.run_runner(turn, &invocation, scratch)?;
+        let run = self.record_run(turn, &outcome);
         let cut = outcome.stderr_tail.len() >= dispatch::STDERR_TAIL_BYTES;
         let stderr = failure::stderr_lines(&outcome.stderr_tail, cut);
-        let after = match Snapshot::take_after(&scope, &before) {
-            Ok(s) => s,
-            Err(GuardError::Interrupted) => {
-                return Err(self.abort(
-                    "interrupted while the change guard checked turn {turn} (its changes were not compared: look at the repository before resuming)",
-                    turn,
-                ));
-            }
-            Err(e) => return Err(Error::guard_at(format!("after turn {turn}"), e)),
-        };
+        let after = self.snapshot_after(turn, &scope, &before)?;
 
         self.set_step(SubStep::Guard)?;
         let report = before.diff(&after);
-        let guard_json = serde_json::json!({
-            "turn": turn,
-            "before": before.digests()?,
-            "after": after.digests()?,
-            "report": &report,
-        });
-        let guard_bytes = serde_json::to_vec_pretty(&guard_json)
-            .map_err(|e| Error::State(format!("cannot encode the guard's record: {e}")))?;
-        tier::write_atomic(&files.dir.join("guard.json"), &guard_bytes, TURN_FILE)?;
-        if outcome.leftovers_killed > 0 {
-            self.person.say(&format!(
-                "The runner left {} process(es) behind ({} escaped its process group); all were killed.",
-                outcome.leftovers_killed, outcome.escaped_killed
-            ));
-        }
-        if !outcome.output_complete {
-            self.person.say(
-                "The runner's output was still held open by another process after it ended; what was written after that was not read.",
-            );
-        }
-        // What the model runner's model did: each tool call, and what it said of the server.
-        self.record_model_events(turn, &outcome.stdout)?;
-        // Where the runner's network went through the proxy: every connection, and each refusal.
-        for c in &outcome.connections {
-            self.transcript.record(&TranscriptEvent::Connection {
-                turn,
-                host: &c.host,
-                port: c.port,
-                allowed: c.allowed,
-                bytes_up: c.bytes_up,
-                bytes_down: c.bytes_down,
-            })?;
-        }
-        self.transcript.record(&TranscriptEvent::TurnEnd {
-            turn,
-            ending: format!("{:?}", outcome.ending),
-            leftovers_killed: outcome.leftovers_killed,
-            escaped_killed: outcome.escaped_killed,
-            output_complete: outcome.output_complete,
-            log_truncated: outcome.log_truncated,
-            guard_changes: !report.is_empty(),
-            duration_ms,
-            usage: usage.as_ref(),
-        })?;
+        write_guard_record(turn, &files, &before, &after, &report)?;
+        self.say_what_dispatch_saw(&outcome);
+        self.record_turn_end(turn, &outcome, &report, run)?;
         // What the runner changed is dealt with before an interruption ends the turn: a
         // runner that writes and then signals the tool is caught like one that does not.
         if !report.is_empty() {
@@ -190,6 +85,172 @@ impl Session<'_> {
                 failure.stderr = stderr.into_iter().filter(|l| !failure.quotes(l)).collect();
                 failure
             })
+        })
+    }
+
+    /// The turn's directory made afresh (a failed attempt's files set aside), its brief written,
+    /// and how the runner is started. What a preset is handed (wire schema, policy) is written
+    /// here too, before the snapshot.
+    fn prepare_turn(
+        &mut self,
+        turn: u32,
+        final_turn: bool,
+        previous_failure: Option<&str>,
+        files: &TurnFiles,
+    ) -> Result<(Invocation, Option<tempfile::TempDir>)> {
+        self.set_aside_previous_attempt(&files.dir)?;
+        std::fs::create_dir_all(&files.out)
+            .map_err(|e| Error::io(format!("cannot create {}", files.out.display()), e))?;
+        self.set_step(SubStep::Brief)?;
+        self.write_brief(turn, final_turn, previous_failure, files)?;
+        self.invocation(turn, final_turn, files)
+    }
+
+    /// The repository as it is before the runner starts, with restore copies kept. A signal
+    /// during the snapshot ends the session as aborted (exit 130), as during the runner.
+    fn snapshot_before(
+        &mut self,
+        turn: u32,
+        scope: &GuardScope,
+        files: &TurnFiles,
+    ) -> Result<Snapshot> {
+        const BEFORE: &str = "interrupted before the runner started turn {turn}";
+        // `git gc --auto` or `git maintenance` that a commit just started: its repacking would
+        // look like the runner's writes.
+        let common_dir = self.repo.common_dir.clone();
+        let person = &mut self.person;
+        if !crate::guard::wait_for_git(&common_dir, crate::guard::GIT_WAIT_LIMIT, &mut |s| {
+            person.say(s)
+        }) {
+            return Err(self.abort(BEFORE, turn));
+        }
+        crate::guard::save_restore_copies(scope, &files.restore)
+            .map_err(|e| Error::guard_at(format!("cannot keep copies before turn {turn}"), e))?;
+        // Nothing the tool writes in the local tier may still be under way when it is looked at.
+        crate::subject::reflect::settle();
+        let before = match Snapshot::take(scope) {
+            Ok(s) => s,
+            Err(GuardError::Interrupted) => return Err(self.abort(BEFORE, turn)),
+            Err(e) => return Err(Error::guard_at(format!("before turn {turn}"), e)),
+        };
+        // A Ctrl+C that came while the brief or the snapshot was being made is not lost.
+        if crate::signals::interrupted() {
+            return Err(self.abort(BEFORE, turn));
+        }
+        Ok(before)
+    }
+
+    /// The runner started and waited for, with the progress line shown meanwhile; the preset's
+    /// scratch directory goes when it ends.
+    fn run_runner(
+        &mut self,
+        turn: u32,
+        invocation: &Invocation,
+        scratch: Option<tempfile::TempDir>,
+    ) -> Result<dispatch::Outcome> {
+        let progress = Progress::start(
+            self.settings.progress,
+            turn,
+            self.settings.max_turns,
+            self.state.retry_count,
+            &self.settings.runner.name,
+        );
+        let outcome = dispatch::dispatch(invocation, Box::new(progress.reporter()));
+        // Gone before anything else is said or asked.
+        drop(progress);
+        if let Ok(outcome) = &outcome {
+            crate::sandbox::proxy::say_refused(&outcome.connections);
+        }
+        drop(scratch);
+        outcome.map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
+                Error::runner_not_started(failure::cannot_start(&invocation.argv[0], &e), e)
+            }
+            _ => Error::io("runner", e),
+        })
+    }
+
+    /// How long the runner took and what it used, kept in the state's list of runs.
+    fn record_run(&mut self, turn: u32, outcome: &dispatch::Outcome) -> RunRecord {
+        let usage = crate::runner::presets::usage(
+            self.settings.runner.preset.as_deref(),
+            &String::from_utf8_lossy(&outcome.stdout),
+        );
+        let duration_ms = u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX);
+        let run = RunRecord {
+            turn,
+            duration_ms,
+            usage,
+        };
+        self.state.runs.push(run.clone());
+        run
+    }
+
+    /// The repository as the runner left it. A signal now ends the session before its changes
+    /// were compared.
+    fn snapshot_after(
+        &mut self,
+        turn: u32,
+        scope: &GuardScope,
+        before: &Snapshot,
+    ) -> Result<Snapshot> {
+        match Snapshot::take_after(scope, before) {
+            Ok(s) => Ok(s),
+            Err(GuardError::Interrupted) => Err(self.abort(
+                "interrupted while the change guard checked turn {turn} (its changes were not compared: look at the repository before resuming)",
+                turn,
+            )),
+            Err(e) => Err(Error::guard_at(format!("after turn {turn}"), e)),
+        }
+    }
+
+    /// What dispatch had to clean up after the runner, told to the person.
+    fn say_what_dispatch_saw(&mut self, outcome: &dispatch::Outcome) {
+        if outcome.leftovers_killed > 0 {
+            self.person.say(&format!(
+                "The runner left {} process(es) behind ({} escaped its process group); all were killed.",
+                outcome.leftovers_killed, outcome.escaped_killed
+            ));
+        }
+        if !outcome.output_complete {
+            self.person.say(
+                "The runner's output was still held open by another process after it ended; what was written after that was not read.",
+            );
+        }
+    }
+
+    /// The turn's end in the transcript: the model's tool calls, every connection through the
+    /// proxy, and how the runner ended.
+    fn record_turn_end(
+        &mut self,
+        turn: u32,
+        outcome: &dispatch::Outcome,
+        report: &GuardReport,
+        run: RunRecord,
+    ) -> Result<()> {
+        // What the model runner's model did: each tool call, and what it said of the server.
+        self.record_model_events(turn, &outcome.stdout)?;
+        // Where the runner's network went through the proxy: every connection, and each refusal.
+        for c in &outcome.connections {
+            self.transcript.record(&TranscriptEvent::Connection {
+                turn,
+                host: &c.host,
+                port: c.port,
+                allowed: c.allowed,
+                bytes_up: c.bytes_up,
+                bytes_down: c.bytes_down,
+            })?;
+        }
+        self.transcript.record(&TranscriptEvent::TurnEnd {
+            turn,
+            ending: format!("{:?}", outcome.ending),
+            leftovers_killed: outcome.leftovers_killed,
+            escaped_killed: outcome.escaped_killed,
+            output_complete: outcome.output_complete,
+            log_truncated: outcome.log_truncated,
+            guard_changes: !report.is_empty(),
+            duration_ms: run.duration_ms,
+            usage: run.usage.as_ref(),
         })
     }
 
@@ -517,109 +578,21 @@ impl Session<'_> {
     }
 }
 
-/// The files of one turn in the local tier: the protocol's ([`TurnPaths`]) and the guard's
-/// restore copies.
-pub(super) struct TurnFiles {
-    pub(super) dir: PathBuf,
-    out: PathBuf,
-    pub(super) restore: PathBuf,
-    receipt: PathBuf,
-    brief_md: PathBuf,
-    brief_json: PathBuf,
-    schema: PathBuf,
-    log: PathBuf,
-    pid: PathBuf,
-}
-
-impl TurnFiles {
-    fn new(dir: PathBuf) -> TurnFiles {
-        let TurnPaths {
-            dir,
-            brief_md,
-            brief_json,
-            out,
-            receipt,
-            schema,
-            log,
-            pid,
-        } = TurnPaths::new(&dir);
-        TurnFiles {
-            restore: dir.join("restore"),
-            dir,
-            out,
-            receipt,
-            brief_md,
-            brief_json,
-            schema,
-            log,
-            pid,
-        }
-    }
-
-    fn paths(&self) -> TurnPaths {
-        TurnPaths {
-            dir: self.dir.clone(),
-            brief_md: self.brief_md.clone(),
-            brief_json: self.brief_json.clone(),
-            out: self.out.clone(),
-            receipt: self.receipt.clone(),
-            schema: self.schema.clone(),
-            log: self.log.clone(),
-            pid: self.pid.clone(),
-        }
-    }
-
-    /// What is written while the runner works: its `out/`, and the log and pid file that
-    /// dispatch keeps for it.
-    fn written_during_turn(&self) -> Vec<PathBuf> {
-        vec![self.out.clone(), self.log.clone(), self.pid.clone()]
-    }
-}
-
-/// Why one attempt at a turn failed.
-#[derive(Debug)]
-pub(super) struct TurnFailure {
-    pub(super) sub_step: SubStep,
-    reason: String,
-    /// The last lines of the runner's standard error (sanitised).
-    pub(super) stderr: Vec<String>,
-    /// What its CLI said of a failure a retry cannot fix, and what fixes it.
-    pub(super) unfixable: Option<crate::runner::presets::Unfixable>,
-}
-
-impl TurnFailure {
-    fn dispatch(reason: String) -> Self {
-        TurnFailure {
-            sub_step: SubStep::Dispatch,
-            reason,
-            stderr: Vec::new(),
-            unfixable: None,
-        }
-    }
-    fn unfixable(self, unfixable: Option<crate::runner::presets::Unfixable>) -> Self {
-        TurnFailure { unfixable, ..self }
-    }
-    fn receipt(reason: String) -> Self {
-        TurnFailure {
-            sub_step: SubStep::Receipt,
-            reason,
-            stderr: Vec::new(),
-            unfixable: None,
-        }
-    }
-    pub(super) fn reason(&self) -> String {
-        self.reason.clone()
-    }
-    /// Whether the reason already quotes `line` (or its beginning, when it was shortened).
-    fn quotes(&self, line: &str) -> bool {
-        let start: String = line.trim().chars().take(60).collect();
-        !start.is_empty() && self.reason.contains(&start)
-    }
-    /// Where in the turn it failed, in words (never the state file's sub-step names).
-    pub(super) fn sub_step_name(&self) -> &'static str {
-        match self.sub_step {
-            SubStep::Dispatch => "while the runner worked",
-            _ => "reading the runner's answer",
-        }
-    }
+/// The guard's record of the turn: both snapshots' digests and what changed between them.
+fn write_guard_record(
+    turn: u32,
+    files: &TurnFiles,
+    before: &Snapshot,
+    after: &Snapshot,
+    report: &GuardReport,
+) -> Result<()> {
+    let guard_json = serde_json::json!({
+        "turn": turn,
+        "before": before.digests()?,
+        "after": after.digests()?,
+        "report": report,
+    });
+    let guard_bytes = serde_json::to_vec_pretty(&guard_json)
+        .map_err(|e| Error::State(format!("cannot encode the guard's record: {e}")))?;
+    tier::write_atomic(&files.dir.join("guard.json"), &guard_bytes, TURN_FILE)
 }

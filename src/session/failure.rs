@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use super::state::SubStep;
+
 /// Most lines of the runner's standard error shown with a failure.
 const TAIL_LINES: usize = 5;
 /// Longest line shown, in characters.
@@ -185,6 +187,54 @@ pub(super) fn cannot_start(program: &str, error: &std::io::Error) -> String {
              `interview runners` lists the presets and which are installed"
         ),
         _ => format!("cannot start the runner {program}: {error}"),
+    }
+}
+
+/// Why one attempt at a turn failed.
+#[derive(Debug)]
+pub(super) struct TurnFailure {
+    pub(super) sub_step: SubStep,
+    reason: String,
+    /// The last lines of the runner's standard error (sanitised).
+    pub(super) stderr: Vec<String>,
+    /// What its CLI said of a failure a retry cannot fix, and what fixes it.
+    pub(super) unfixable: Option<crate::runner::presets::Unfixable>,
+}
+
+impl TurnFailure {
+    pub(super) fn dispatch(reason: String) -> Self {
+        TurnFailure {
+            sub_step: SubStep::Dispatch,
+            reason,
+            stderr: Vec::new(),
+            unfixable: None,
+        }
+    }
+    pub(super) fn unfixable(self, unfixable: Option<crate::runner::presets::Unfixable>) -> Self {
+        TurnFailure { unfixable, ..self }
+    }
+    pub(super) fn receipt(reason: String) -> Self {
+        TurnFailure {
+            sub_step: SubStep::Receipt,
+            reason,
+            stderr: Vec::new(),
+            unfixable: None,
+        }
+    }
+    pub(super) fn reason(&self) -> String {
+        self.reason.clone()
+    }
+    /// Whether the reason already quotes `line` (or its beginning, when it was shortened).
+    pub(super) fn quotes(&self, line: &str) -> bool {
+        let start: String = line.trim().chars().take(60).collect();
+        !start.is_empty() && self.reason.contains(&start)
+    }
+    /// Where in the turn it failed, in words (never the state file's sub-step names).
+    pub(super) fn sub_step_name(&self) -> &'static str {
+        match self.sub_step {
+            SubStep::Dispatch => "while the runner worked",
+            _ => "reading the runner's answer",
+        }
     }
 }
 

@@ -2,9 +2,9 @@
 //! repository during a turn — warn, stop, or ask the person (docs/guard.md, "Policy").
 
 use super::Session;
-use super::attempt::TurnFiles;
 use super::state::Status;
 use super::transcript::TranscriptEvent;
+use super::turn_files::TurnFiles;
 use crate::ask::{Decision, DecisionId, Options};
 use crate::error::{Error, Result};
 use crate::guard::{GuardReport, GuardScope};
@@ -58,11 +58,6 @@ impl Session<'_> {
             turn,
             changes: report,
         })?;
-        let blocker = |how: &str| {
-            format!(
-                "Turn {turn}: the runner changed the repository ({how}); see turns/{turn:03}/guard.json"
-            )
-        };
         // An interrupted turn cannot ask: its change stops the session (or is warned of, as
         // the person chose), never left for a resume to take as its starting point.
         let policy = match (self.settings.on_change, crate::signals::interrupted()) {
@@ -78,7 +73,7 @@ impl Session<'_> {
             }
             OnChange::Fail => {
                 self.state.status = Status::Failed;
-                self.state.blockers.push(blocker("stopped"));
+                self.state.blockers.push(blocker(turn, "stopped"));
                 self.state.note(
                     format!("the change guard stopped turn {turn}"),
                     "review the changes, then start again",
@@ -86,67 +81,97 @@ impl Session<'_> {
                 self.save()?;
                 Err(Error::GuardViolation { report: shown })
             }
-            OnChange::Ask => {
-                self.person.say(&format!(
-                    "The runner changed the repository during turn {turn}:\n{shown}"
-                ));
-                let decision = Decision {
-                    id: DecisionId::Guard,
-                    context: format!("the runner changed the repository in turn {turn}"),
-                    options: AfterChange::ALL
-                        .iter()
-                        .map(|o| match o {
-                            AfterChange::Stop => "Stop and keep the changes for review".into(),
-                            AfterChange::Restore => "Restore hooks and git metadata from the copies taken before the turn, then stop".into(),
-                            AfterChange::Accept => "Accept the changes and continue the interview".into(),
-                        })
-                        .collect(),
-                    recommended: AfterChange::Stop.index(),
-                    reason: "nothing is lost and you can look at what the runner did".into(),
-                };
-                let choice = self.decide(&decision)?;
-                match choice {
-                    AfterChange::Accept => {
-                        self.person
-                            .say("Accepted the changes; the interview goes on.");
-                        Ok(())
-                    }
-                    AfterChange::Restore => {
-                        // Copies the runner could have rewritten are not trusted.
-                        let copies = self.shown(&files.restore);
-                        if report
-                            .changes
-                            .iter()
-                            .any(|c| c.subject.starts_with(&copies))
-                        {
-                            self.state.status = Status::Failed;
-                            self.state
-                                .blockers
-                                .push(blocker("the runner touched the copies; nothing restored"));
-                            self.save()?;
-                            self.person.say(&format!(
-                                "The runner changed the copies in {copies}: nothing was restored. Repair the repository by hand."
-                            ));
-                            return Err(Error::GuardViolation { report: shown });
-                        }
-                        let summary = crate::guard::restore(scope, &files.restore)
-                            .map_err(|e| Error::guard_at("restore failed", e))?;
-                        self.person.say(&format!("Restored: {summary}"));
-                        self.state.status = Status::Failed;
-                        self.state
-                            .blockers
-                            .push(blocker("restored hooks and git metadata, then stopped"));
-                        self.save()?;
-                        Err(Error::GuardViolation { report: shown })
-                    }
-                    AfterChange::Stop => {
-                        self.state.status = Status::Failed;
-                        self.state.blockers.push(blocker("stopped for review"));
-                        self.save()?;
-                        Err(Error::GuardViolation { report: shown })
-                    }
-                }
+            OnChange::Ask => self.ask_after_change(turn, scope, files, report, shown),
+        }
+    }
+
+    /// `--on-change ask`: the person stops, restores or accepts what the runner changed.
+    fn ask_after_change(
+        &mut self,
+        turn: u32,
+        scope: &GuardScope,
+        files: &TurnFiles,
+        report: &GuardReport,
+        shown: String,
+    ) -> Result<()> {
+        self.person.say(&format!(
+            "The runner changed the repository during turn {turn}:\n{shown}"
+        ));
+        let decision = Decision {
+            id: DecisionId::Guard,
+            context: format!("the runner changed the repository in turn {turn}"),
+            options: AfterChange::ALL
+                .iter()
+                .map(|o| match o {
+                    AfterChange::Stop => "Stop and keep the changes for review".into(),
+                    AfterChange::Restore => "Restore hooks and git metadata from the copies taken before the turn, then stop".into(),
+                    AfterChange::Accept => "Accept the changes and continue the interview".into(),
+                })
+                .collect(),
+            recommended: AfterChange::Stop.index(),
+            reason: "nothing is lost and you can look at what the runner did".into(),
+        };
+        match self.decide(&decision)? {
+            AfterChange::Accept => {
+                self.person
+                    .say("Accepted the changes; the interview goes on.");
+                Ok(())
+            }
+            AfterChange::Restore => self.restore_and_stop(turn, scope, files, report, shown),
+            AfterChange::Stop => {
+                self.state.status = Status::Failed;
+                self.state
+                    .blockers
+                    .push(blocker(turn, "stopped for review"));
+                self.save()?;
+                Err(Error::GuardViolation { report: shown })
             }
         }
     }
+
+    /// Hooks and git metadata put back from the copies taken before the turn, then the session
+    /// stops; copies the runner could have rewritten are not trusted.
+    fn restore_and_stop(
+        &mut self,
+        turn: u32,
+        scope: &GuardScope,
+        files: &TurnFiles,
+        report: &GuardReport,
+        shown: String,
+    ) -> Result<()> {
+        let copies = self.shown(&files.restore);
+        if report
+            .changes
+            .iter()
+            .any(|c| c.subject.starts_with(&copies))
+        {
+            self.state.status = Status::Failed;
+            self.state.blockers.push(blocker(
+                turn,
+                "the runner touched the copies; nothing restored",
+            ));
+            self.save()?;
+            self.person.say(&format!(
+                "The runner changed the copies in {copies}: nothing was restored. Repair the repository by hand."
+            ));
+            return Err(Error::GuardViolation { report: shown });
+        }
+        let summary = crate::guard::restore(scope, &files.restore)
+            .map_err(|e| Error::guard_at("restore failed", e))?;
+        self.person.say(&format!("Restored: {summary}"));
+        self.state.status = Status::Failed;
+        self.state.blockers.push(blocker(
+            turn,
+            "restored hooks and git metadata, then stopped",
+        ));
+        self.save()?;
+        Err(Error::GuardViolation { report: shown })
+    }
+}
+
+/// The blocker a change the runner made leaves: how the session stopped, and where to look.
+fn blocker(turn: u32, how: &str) -> String {
+    format!(
+        "Turn {turn}: the runner changed the repository ({how}); see turns/{turn:03}/guard.json"
+    )
 }

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::attempt::TurnFailure;
+use super::failure::TurnFailure;
 use super::state::{RetryEntry, Status, now_iso};
 use super::transcript::TranscriptEvent;
 use super::{Session, failure};
@@ -113,12 +113,7 @@ impl Session<'_> {
                 Err(failure) => failure,
             };
             let reason = failure.reason();
-            self.record(|s| s.last_failure = Some(reason.clone()))?;
-            self.transcript.record(&TranscriptEvent::TurnFailed {
-                turn,
-                attempt: self.state.retry_count + 1,
-                reason: &reason,
-            })?;
+            self.record_failure(turn, &reason)?;
             let same = previous_failure.as_deref() == Some(reason.as_str());
             all_the_same &= previous_failure.is_none() || same;
             let attempts = self.state.retry_count + 1;
@@ -131,62 +126,100 @@ impl Session<'_> {
                 .or_else(|| failure::not_fixable_by_retry(&reason, &failure.stderr));
             let fix = unfixable.as_ref().map(|u| u.fix);
             if permanent.is_some() || self.state.retry_count >= self.settings.retries {
-                let log = self.turn_dir(turn).join(crate::protocol::files::RUNNER_LOG);
-                let summary = failure::exhausted(
-                    turn,
-                    attempts,
-                    all_the_same,
-                    &reason,
-                    Path::new(&self.shown(&log)),
-                    &failure.stderr,
-                    permanent,
-                    fix,
-                );
-                let after =
-                    self.retries_exhausted(turn, attempts, &failure, &summary, permanent, fix)?;
-                let session = &self.state.session;
-                let message = match after {
-                    AfterExhausted::Retry => {
-                        self.person
-                            .say(&format!("Retrying turn {turn} with a fresh brief."));
-                        previous_failure = None;
-                        all_the_same = true;
-                        continue;
-                    }
-                    // Replayed: nothing was said yet, so the error says it all.
-                    _ if self.person.replayed() => summary,
-                    AfterExhausted::Stop => format!(
-                        "stopped at turn {turn}; the session is saved: continue with `interview resume {session}` once the runner works"
-                    ),
-                    AfterExhausted::Abort => format!(
-                        "aborted at turn {turn}; fix the runner, then `interview resume {session}`"
-                    ),
-                };
-                return Err(Error::RunnerFailed {
-                    turn,
-                    attempts,
-                    message,
-                });
+                // Only a retry the person chose comes back here.
+                self.retries_ran_out(turn, attempts, all_the_same, &failure, permanent, fix)?;
+                previous_failure = None;
+                all_the_same = true;
+                continue;
             }
-            self.person.say(&failure::attempt_failed(
-                turn,
-                attempts,
-                self.settings.retries + 1,
-                &reason,
-                &failure.stderr,
-                same,
-            ));
-            self.record(|s| {
-                s.retry_count += 1;
-                s.retry_log.push(RetryEntry {
-                    at: now_iso(),
-                    turn,
-                    sub_step: failure.sub_step,
-                    reason: reason.clone(),
-                });
-            })?;
+            self.retry_next(turn, attempts, &failure, same)?;
             previous_failure = Some(reason);
         }
+    }
+
+    /// The failure as the turn's last, in the state and the transcript.
+    fn record_failure(&mut self, turn: u32, reason: &str) -> Result<()> {
+        self.record(|s| s.last_failure = Some(reason.to_string()))?;
+        self.transcript.record(&TranscriptEvent::TurnFailed {
+            turn,
+            attempt: self.state.retry_count + 1,
+            reason,
+        })
+    }
+
+    /// A failure with retries left: told to the person, and counted in the state.
+    fn retry_next(
+        &mut self,
+        turn: u32,
+        attempts: u32,
+        failure: &TurnFailure,
+        same: bool,
+    ) -> Result<()> {
+        let reason = failure.reason();
+        self.person.say(&failure::attempt_failed(
+            turn,
+            attempts,
+            self.settings.retries + 1,
+            &reason,
+            &failure.stderr,
+            same,
+        ));
+        self.record(|s| {
+            s.retry_count += 1;
+            s.retry_log.push(RetryEntry {
+                at: now_iso(),
+                turn,
+                sub_step: failure.sub_step,
+                reason,
+            });
+        })
+    }
+
+    /// No retry is left (or none can help): the session stops with the failure told in one
+    /// summary, unless the person chooses to retry with a fresh brief (then `Ok`).
+    fn retries_ran_out(
+        &mut self,
+        turn: u32,
+        attempts: u32,
+        all_the_same: bool,
+        failure: &TurnFailure,
+        permanent: Option<&str>,
+        fix: Option<&str>,
+    ) -> Result<()> {
+        let reason = failure.reason();
+        let log = self.turn_dir(turn).join(crate::protocol::files::RUNNER_LOG);
+        let summary = failure::exhausted(
+            turn,
+            attempts,
+            all_the_same,
+            &reason,
+            Path::new(&self.shown(&log)),
+            &failure.stderr,
+            permanent,
+            fix,
+        );
+        let after = self.retries_exhausted(turn, attempts, failure, &summary, permanent, fix)?;
+        let session = &self.state.session;
+        let message = match after {
+            AfterExhausted::Retry => {
+                self.person
+                    .say(&format!("Retrying turn {turn} with a fresh brief."));
+                return Ok(());
+            }
+            // Replayed: nothing was said yet, so the error says it all.
+            _ if self.person.replayed() => summary,
+            AfterExhausted::Stop => format!(
+                "stopped at turn {turn}; the session is saved: continue with `interview resume {session}` once the runner works"
+            ),
+            AfterExhausted::Abort => {
+                format!("aborted at turn {turn}; fix the runner, then `interview resume {session}`")
+            }
+        };
+        Err(Error::RunnerFailed {
+            turn,
+            attempts,
+            message,
+        })
     }
 
     /// The retries are used up: record the blocker, then (at a terminal) let the person decide.
