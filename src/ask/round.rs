@@ -74,6 +74,41 @@ pub fn run_round_steps(
         return Err(inconsistent("empty workspace_id"));
     }
     let count = questions.len();
+    let gate_waited = match entry_gate(clock, person, count, workspace_id, on_step)? {
+        Ok(waited) => waited,
+        Err(skipped) => return skipped.checked(),
+    };
+
+    // Path B: the loop, its result forwarded.
+    let qa = question_loop(clock, person, questions, on_step)?;
+    RoundOutcome {
+        skipped: qa.skipped_all,
+        qa_answers: Some(qa.answers.clone()),
+        skip_telemetry: Some(SkipTelemetry {
+            skip_reason: None,
+            skipped_at: None,
+            workspace_id: workspace_id.to_string(),
+            response_time_ms: None,
+        }),
+        abort_reason: qa.abort_reason,
+        skipped_all: qa.skipped_all,
+        qa_duration_ms: qa.qa_duration_ms,
+        question_count: count,
+        gate_response_time_ms: Some(gate_waited),
+        qa_session_result: Some(qa),
+    }
+    .checked()
+}
+
+/// Steps 1–4: the entry gate, asked until the person proceeds (`Ok`: how long they took) or
+/// skips the round (`Err`: the round's outcome).
+fn entry_gate(
+    clock: &dyn Clock,
+    person: &mut dyn Person,
+    count: usize,
+    workspace_id: &str,
+    on_step: &mut dyn FnMut(RoundStep<'_>) -> std::io::Result<()>,
+) -> Result<Result<u64, RoundOutcome>, AskError> {
     let gate_result =
         |skipped: bool, reason: &str, response: Option<u64>, abort: bool| RoundOutcome {
             skipped,
@@ -99,7 +134,7 @@ pub fn run_round_steps(
             Ok(raw) => raw,
             // Step 4: an interrupt at the gate leaves zero partial state.
             Err(AskError::Interrupted) => {
-                return gate_result(true, SKIP_ABORT, None, true).checked();
+                return Ok(Err(gate_result(true, SKIP_ABORT, None, true)));
             }
             Err(e) => return Err(e),
         };
@@ -107,7 +142,7 @@ pub fn run_round_steps(
             GateChoice::Skip => {
                 on_step(RoundStep::GateSkipped)?;
                 let waited = clock.now_ms().saturating_sub(gate_presented_at);
-                return gate_result(true, SKIP_ENTIRE, Some(waited), false).checked();
+                return Ok(Err(gate_result(true, SKIP_ENTIRE, Some(waited), false)));
             }
             GateChoice::Proceed => {
                 on_step(RoundStep::GatePassed)?;
@@ -123,27 +158,7 @@ pub fn run_round_steps(
             GateChoice::Unclear => person.say(render::GATE_REASK),
         }
     }
-    let gate_waited = clock.now_ms().saturating_sub(gate_presented_at);
-
-    // Path B: the loop, its result forwarded.
-    let qa = question_loop(clock, person, questions, on_step)?;
-    RoundOutcome {
-        skipped: qa.skipped_all,
-        qa_answers: Some(qa.answers.clone()),
-        skip_telemetry: Some(SkipTelemetry {
-            skip_reason: None,
-            skipped_at: None,
-            workspace_id: workspace_id.to_string(),
-            response_time_ms: None,
-        }),
-        abort_reason: qa.abort_reason,
-        skipped_all: qa.skipped_all,
-        qa_duration_ms: qa.qa_duration_ms,
-        question_count: count,
-        gate_response_time_ms: Some(gate_waited),
-        qa_session_result: Some(qa),
-    }
-    .checked()
+    Ok(Ok(clock.now_ms().saturating_sub(gate_presented_at)))
 }
 
 /// The question loop (intro, each question with its progress and time label, the replies,
@@ -172,73 +187,14 @@ fn question_loop(
     for (i, q) in questions.iter().enumerate() {
         let label = render::time_label(i, total, clock.now_ms().saturating_sub(session_start));
         let question_start = clock.now_ms();
-        let mut reasks = 0;
-        let reply = loop {
-            let raw = match person.question(i, total, &label, q) {
-                Ok(raw) => raw,
-                // Step 4: never discard partial answers on abort.
-                Err(AskError::Interrupted) => {
-                    result.partial = true;
-                    result.abort_reason = Some(AbortReason::UserAbort);
-                    return finish(result);
-                }
-                Err(e) => return Err(e),
-            };
-            match classify_reply(&raw, q) {
-                Reply::NoRecommendation if person.replayed() => {
-                    return Err(AskError::BadReplayValue(format!(
-                        "{}answers `{}` with \"{}\", but that question (\"{}\") has no \
-                         recommended option; replay an option number, a value or the answer itself",
-                        replay_file(person),
-                        q.topic,
-                        raw.trim(),
-                        q.question_text
-                    )));
-                }
-                Reply::NoSuchOption { options } if person.replayed() => {
-                    return Err(AskError::BadReplayValue(format!(
-                        "{}answers `{}` with \"{}\", but that question (\"{}\") has {options} \
-                         options: replay a number from 1 to {options}, an option's value or the \
-                         answer itself",
-                        replay_file(person),
-                        q.topic,
-                        raw.trim(),
-                        q.question_text
-                    )));
-                }
-                Reply::NoRecommendation | Reply::NoSuchOption { .. } if reasks >= MAX_REASKS => {
-                    break Reply::Skip;
-                }
-                Reply::NoRecommendation => {
-                    reasks += 1;
-                    let has_options = q.options.as_ref().is_some_and(|o| !o.is_empty());
-                    person.say(if has_options {
-                        "No option is recommended for this question: type an option's number, \
-                         your own answer, or skip."
-                    } else {
-                        "No option is recommended for this question: type your own answer, or skip."
-                    });
-                }
-                Reply::NoSuchOption { options } => {
-                    reasks += 1;
-                    person.say(&render::no_such_option(raw.trim(), options));
-                }
-                reply => break reply,
-            }
+        let Some(reply) = reply_to(person, i, total, &label, q)? else {
+            // Step 4: never discard partial answers on abort.
+            result.partial = true;
+            result.abort_reason = Some(AbortReason::UserAbort);
+            return finish(result);
         };
         let response_time_ms = clock.now_ms().saturating_sub(question_start);
-        let record = AnswerRecord {
-            question_id: q.topic.clone(),
-            answer_text: match &reply {
-                Reply::Answer(text) => text.clone(),
-                Reply::Skip
-                | Reply::SkipAll
-                | Reply::NoRecommendation
-                | Reply::NoSuchOption { .. } => String::new(),
-            },
-            skipped: !matches!(reply, Reply::Answer(_)),
-            response_time_ms,
-        };
+        let record = answer_record(q, &reply, response_time_ms);
         on_step(RoundStep::Answer {
             record: &record,
             skip_all: reply == Reply::SkipAll,
@@ -251,6 +207,81 @@ fn question_loop(
         }
     }
     finish(result)
+}
+
+/// The person's reply to question `i`, asked again (up to [`MAX_REASKS`] times) while it names
+/// no option there is; `None`: the person interrupted.
+fn reply_to(
+    person: &mut dyn Person,
+    i: usize,
+    total: usize,
+    label: &str,
+    q: &Question,
+) -> Result<Option<Reply>, AskError> {
+    let mut reasks = 0;
+    loop {
+        let raw = match person.question(i, total, label, q) {
+            Ok(raw) => raw,
+            Err(AskError::Interrupted) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        match classify_reply(&raw, q) {
+            Reply::NoRecommendation if person.replayed() => {
+                return Err(AskError::BadReplayValue(format!(
+                    "{}answers `{}` with \"{}\", but that question (\"{}\") has no \
+                     recommended option; replay an option number, a value or the answer itself",
+                    replay_file(person),
+                    q.topic,
+                    raw.trim(),
+                    q.question_text
+                )));
+            }
+            Reply::NoSuchOption { options } if person.replayed() => {
+                return Err(AskError::BadReplayValue(format!(
+                    "{}answers `{}` with \"{}\", but that question (\"{}\") has {options} \
+                     options: replay a number from 1 to {options}, an option's value or the \
+                     answer itself",
+                    replay_file(person),
+                    q.topic,
+                    raw.trim(),
+                    q.question_text
+                )));
+            }
+            Reply::NoRecommendation | Reply::NoSuchOption { .. } if reasks >= MAX_REASKS => {
+                return Ok(Some(Reply::Skip));
+            }
+            Reply::NoRecommendation => {
+                reasks += 1;
+                let has_options = q.options.as_ref().is_some_and(|o| !o.is_empty());
+                person.say(if has_options {
+                    "No option is recommended for this question: type an option's number, \
+                     your own answer, or skip."
+                } else {
+                    "No option is recommended for this question: type your own answer, or skip."
+                });
+            }
+            Reply::NoSuchOption { options } => {
+                reasks += 1;
+                person.say(&render::no_such_option(raw.trim(), options));
+            }
+            reply => return Ok(Some(reply)),
+        }
+    }
+}
+
+/// What is recorded of a reply: its text, or a skip.
+fn answer_record(q: &Question, reply: &Reply, response_time_ms: u64) -> AnswerRecord {
+    AnswerRecord {
+        question_id: q.topic.clone(),
+        answer_text: match reply {
+            Reply::Answer(text) => text.clone(),
+            Reply::Skip | Reply::SkipAll | Reply::NoRecommendation | Reply::NoSuchOption { .. } => {
+                String::new()
+            }
+        },
+        skipped: !matches!(reply, Reply::Answer(_)),
+        response_time_ms,
+    }
 }
 
 /// "the answers file FILE " (or "the answers file " when the source has no name), to start a

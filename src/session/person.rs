@@ -1,9 +1,12 @@
 //! What a session asks the person: rounds of questions and decisions, and how an interrupted or
 //! failed prompt ends the session with everything typed kept (docs/person.md).
 
+use std::path::Path;
+
 use super::Session;
-use super::state::{KeyDecision, Status, SubStep, now_iso};
-use super::transcript::TranscriptEvent;
+use super::state::{KeyDecision, State, Status, SubStep, now_iso};
+use super::tier::Durability;
+use super::transcript::{Transcript, TranscriptEvent};
 use crate::ask::{self, AbortReason, Decision, DecisionId, RoundStep};
 use crate::brief::Round;
 use crate::error::{Error, Result};
@@ -179,53 +182,25 @@ impl Session<'_> {
         // Answers replayed from a file are not synced one by one: the file still holds them, and
         // the round's end (synced) carries them (docs/architecture.md, "Durability").
         let replayed = self.person.replayed();
-        let answer_durability = super::tier::Durability::of_session(replayed);
+        let answer_durability = Durability::of_session(replayed);
         self.person
             .at_round(self.state.rounds.len().saturating_sub(1));
-        let outcome = {
-            let state = &mut self.state;
-            let transcript = &mut self.transcript;
-            // Each step is saved before it takes effect: a kill right after it loses nothing.
-            let mut persist = |step: RoundStep<'_>| -> std::io::Result<()> {
-                let Some(round) = state.rounds.last_mut() else {
-                    return Ok(());
-                };
-                let point = match step {
-                    RoundStep::GatePassed => return Ok(()),
-                    RoundStep::GateSkipped => {
-                        round.gate_skipped = true;
-                        "gate_skipped"
-                    }
-                    RoundStep::Answer { record, skip_all } => {
-                        round.answers.push(record.clone());
-                        round.skipped_all |= skip_all;
-                        let event = TranscriptEvent::Answer {
-                            turn,
-                            answer: record,
-                        };
-                        if replayed {
-                            transcript.record_replayed(&event)
-                        } else {
-                            transcript.record(&event)
-                        }
-                        .map_err(std::io::Error::other)?;
-                        "answered"
-                    }
-                };
-                state
-                    .save(&state_path, answer_durability)
-                    .map_err(std::io::Error::other)?;
-                super::test_hook::pause_at(point, turn);
-                Ok(())
-            };
-            ask::run_round_steps(
-                &ask::clock::SystemClock::new(),
-                self.person,
-                &questions,
-                &workspace_id,
-                &mut persist,
-            )
+        // Each step is saved before it takes effect: a kill right after it loses nothing.
+        let mut steps = RoundSteps {
+            state: &mut self.state,
+            transcript: &mut self.transcript,
+            state_path: &state_path,
+            durability: answer_durability,
+            replayed,
+            turn,
         };
+        let outcome = ask::run_round_steps(
+            &ask::clock::SystemClock::new(),
+            self.person,
+            &questions,
+            &workspace_id,
+            &mut |step| steps.save(step),
+        );
         let outcome = match outcome {
             Ok(o) => o,
             Err(e) => return Err(self.ask_error(e)),
@@ -329,5 +304,53 @@ impl Session<'_> {
         Error::Interrupted {
             session: Some(self.state.session.clone()),
         }
+    }
+}
+
+/// Where the steps of a round are saved as they are taken: the last round of the state (saved
+/// with the answers' durability) and the transcript.
+struct RoundSteps<'a> {
+    state: &'a mut State,
+    transcript: &'a mut Transcript,
+    state_path: &'a Path,
+    durability: Durability,
+    replayed: bool,
+    turn: u32,
+}
+
+impl RoundSteps<'_> {
+    /// One step into the last round, saved before it takes effect.
+    fn save(&mut self, step: RoundStep<'_>) -> std::io::Result<()> {
+        let turn = self.turn;
+        let Some(round) = self.state.rounds.last_mut() else {
+            return Ok(());
+        };
+        let point = match step {
+            RoundStep::GatePassed => return Ok(()),
+            RoundStep::GateSkipped => {
+                round.gate_skipped = true;
+                "gate_skipped"
+            }
+            RoundStep::Answer { record, skip_all } => {
+                round.answers.push(record.clone());
+                round.skipped_all |= skip_all;
+                let event = TranscriptEvent::Answer {
+                    turn,
+                    answer: record,
+                };
+                if self.replayed {
+                    self.transcript.record_replayed(&event)
+                } else {
+                    self.transcript.record(&event)
+                }
+                .map_err(std::io::Error::other)?;
+                "answered"
+            }
+        };
+        self.state
+            .save(self.state_path, self.durability)
+            .map_err(std::io::Error::other)?;
+        super::test_hook::pause_at(point, turn);
+        Ok(())
     }
 }
