@@ -85,15 +85,7 @@ fn new_interview(
     let settings = RunSettings::resolve_for(run, &config, look, item_on_stdin)?;
     // Where the document goes must be able to take one, before anything is asked or written
     // (its file name may still change with the subject: checked again once it is found).
-    let targets = |name: &str| {
-        let out = settings
-            .out_for(kind, id)
-            .unwrap_or_else(|| PathBuf::from(crate::document::default_out_path(kind, name)));
-        vec![
-            (settings.out_source(kind, &config), Some(out)),
-            ("--clarify-into".to_string(), clarify_into.clone()),
-        ]
-    };
+    let targets = |name: &str| output_targets(&settings, &config, (kind, id), name, &clarify_into);
     super::targets::check(&repo, &targets(id), false)?;
     let mut lock = super::lock(&repo, &format!("{} {id}", kind.as_str()))?;
     let mut who = Who::new_for(look, &settings, item_on_stdin)?;
@@ -111,64 +103,31 @@ fn new_interview(
     };
     let mut person = RecordingPerson::new(who.person(), recorded, prepared.answers_path());
     // The subject is checked before "no terminal": a bad tag or work item says so first.
-    let (subject, tracker) = match find(&repo, &settings, &mut person).and_then(|found| {
+    let found = find(&repo, &settings, &mut person).and_then(|found| {
         who_ready?;
         Ok(found)
-    }) {
-        Ok(found) => found,
-        Err(e) => {
-            prepared.discard();
-            return Err(e);
-        }
-    };
-    if let Err(e) = super::targets::check(&repo, &targets(subject.document_name()), true) {
-        prepared.discard();
-        return Err(e);
-    }
+    });
+    let (subject, tracker) = discard_on_error(&prepared, found)?;
+    let usable = super::targets::check(&repo, &targets(subject.document_name()), true);
+    discard_on_error(&prepared, usable)?;
     let mut session_settings = settings.session.clone();
     session_settings.out = settings.out_for(subject.kind, &subject.id);
     session_settings.clarify_into = clarify_into;
     let replayed = person.replayed();
     // `--check`: the replay writes its document aside, to compare with the committed one.
-    let check = match run.check {
-        true => {
-            let committed = session_settings.out.clone().unwrap_or_else(|| {
-                PathBuf::from(crate::document::default_out_path(
-                    subject.kind,
-                    subject.document_name(),
-                ))
-            });
-            let made = match session_settings.clarify_into {
-                Some(_) => Err(crate::error::Error::Usage(
-                    "--check writes nothing, and --clarify-into writes a file: use one of them"
-                        .into(),
-                )),
-                None => super::check::Check::new(&repo.worktree, &committed),
-            };
-            match made {
-                Ok(c) => Some(c),
-                Err(e) => {
-                    prepared.discard();
-                    return Err(e);
-                }
-            }
-        }
-        false => None,
-    };
+    let check = run
+        .check
+        .then(|| check_against_committed(&repo.worktree, &subject, &session_settings))
+        .transpose();
+    let check = discard_on_error(&prepared, check)?;
     if let Some(c) = &check {
         session_settings.out = Some(c.replayed.clone());
         session_settings.yes = true;
     }
-    let prepared = match prepared
+    let published = prepared
         .clone()
-        .publish(&subject, &session_settings, replayed)
-    {
-        Ok(p) => p,
-        Err(e) => {
-            prepared.discard();
-            return Err(e);
-        }
-    };
+        .publish(&subject, &session_settings, replayed);
+    let prepared = discard_on_error(&prepared, published)?;
     person.move_to(prepared.answers_path());
     if !replayed && std::io::stderr().is_terminal() {
         // Wrapped between words to the terminal's width (a long path is never cut by it).
@@ -176,18 +135,13 @@ fn new_interview(
         let width = crate::ask::style::terminal_width();
         person.say(&crate::ask::render::wrap(&line, 2, width).join("\n"));
     }
-    let result = (|| {
-        let mut session = Session::create(repo, prepared, subject, session_settings, &mut person)?;
-        if let Some(choice) = tracker {
-            session.record_decision(
-                DecisionId::Tracker,
-                "which work item to interview about",
-                &choice,
-            )?;
-        }
-        session.run()?;
-        Ok(code::DONE)
-    })();
+    let result = run_session(
+        repo,
+        prepared,
+        (subject, tracker),
+        session_settings,
+        &mut person,
+    );
     drop(person);
     let result = match (result, &check, &run.answers) {
         (Ok(_), Some(check), Some(answers)) => {
@@ -196,6 +150,77 @@ fn new_interview(
         (other, _, _) => other,
     };
     who.finish(result)
+}
+
+/// Where a new interview on `about` (kind, id) writes, for the check before anything is asked:
+/// its document (named `name` when at the default place) and `--clarify-into`.
+fn output_targets(
+    settings: &RunSettings,
+    config: &crate::config::Config,
+    about: (Kind, &str),
+    name: &str,
+    clarify_into: &Option<PathBuf>,
+) -> Vec<(String, Option<PathBuf>)> {
+    let (kind, id) = about;
+    let out = settings
+        .out_for(kind, id)
+        .unwrap_or_else(|| PathBuf::from(crate::document::default_out_path(kind, name)));
+    vec![
+        (settings.out_source(kind, config), Some(out)),
+        ("--clarify-into".to_string(), clarify_into.clone()),
+    ]
+}
+
+/// `result`, with the session's directory removed first when it failed: a session that never
+/// started leaves nothing behind.
+fn discard_on_error<T>(prepared: &Prepared, result: Result<T>) -> Result<T> {
+    if result.is_err() {
+        prepared.clone().discard();
+    }
+    result
+}
+
+/// `--check`: the document the replay is compared with (the committed one), and where the
+/// replay writes its own; never with `--clarify-into`, which writes a file.
+fn check_against_committed(
+    worktree: &Path,
+    subject: &Subject,
+    settings: &crate::session::Settings,
+) -> Result<super::check::Check> {
+    let committed = settings.out.clone().unwrap_or_else(|| {
+        PathBuf::from(crate::document::default_out_path(
+            subject.kind,
+            subject.document_name(),
+        ))
+    });
+    match settings.clarify_into {
+        Some(_) => Err(crate::error::Error::Usage(
+            "--check writes nothing, and --clarify-into writes a file: use one of them".into(),
+        )),
+        None => super::check::Check::new(worktree, &committed),
+    }
+}
+
+/// The session made and run to its end; `found` is the subject and the tracker chosen to find
+/// it, recorded as the session's first decision.
+fn run_session(
+    repo: Repo,
+    prepared: Prepared,
+    found: Found,
+    settings: crate::session::Settings,
+    person: &mut dyn Person,
+) -> Result<i32> {
+    let (subject, tracker) = found;
+    let mut session = Session::create(repo, prepared, subject, settings, person)?;
+    if let Some(choice) = tracker {
+        session.record_decision(
+            DecisionId::Tracker,
+            "which work item to interview about",
+            &choice,
+        )?;
+    }
+    session.run()?;
+    Ok(code::DONE)
 }
 
 /// The one line said at a terminal before the first turn: what is interviewed, in which

@@ -113,77 +113,17 @@ impl RunSettings {
         };
         let interactive = at_terminal && run.answers.is_none();
         let file = &config.file;
-        // A configuration file's bad value exits 1 naming the file and the key; a bad flag
-        // exits 2 naming the flag. Both before anything is asked.
         let on_change = match (run.on_change, file.on_change) {
             (Some(flag), _) => flag,
             (None, Some(configured)) => configured,
             (None, None) if interactive => OnChange::Ask,
             (None, None) => OnChange::Fail,
         };
-        let turns_range = format!("must be between 1 and {MAX_TURNS_LIMIT}");
-        if let Some(n) = file.max_turns
-            && !(1..=MAX_TURNS_LIMIT).contains(&n)
-        {
-            return Err(config.bad_value(
-                "max_turns",
-                |f| f.max_turns.is_some(),
-                &format!("{turns_range}, not {n}"),
-            ));
-        }
-        if file.turn_timeout == Some(0) {
-            return Err(config.bad_value(
-                "turn_timeout",
-                |f| f.turn_timeout.is_some(),
-                "must be at least 1 second, not 0",
-            ));
-        }
-        for (key, value, local) in [
-            (
-                "reflect_out",
-                &file.reflect_out,
-                config_local_reflect_out as fn(&crate::config::ConfigFile) -> bool,
-            ),
-            ("intent_out", &file.intent_out, config_local_intent_out),
-        ] {
-            if let Some(pattern) = value
-                && let Err(why) = check_out_pattern(pattern)
-            {
-                return Err(config.bad_value(key, local, &why));
-            }
-        }
-        let max_turns = run
-            .max_turns
-            .or(file.max_turns)
-            .unwrap_or(defaults::MAX_TURNS);
-        if !(1..=MAX_TURNS_LIMIT).contains(&max_turns) {
-            return Err(Error::Usage(format!(
-                "--max-turns {turns_range}, not {max_turns}"
-            )));
-        }
-        let timeout = run
-            .turn_timeout
-            .or(file.turn_timeout)
-            .unwrap_or(defaults::TURN_TIMEOUT_SECS);
-        if timeout == 0 {
-            return Err(Error::Usage(
-                "--turn-timeout must be at least 1 second".into(),
-            ));
-        }
-        let mut runner = match (run.runner.as_ref(), &file.runner) {
-            (Some(text), _) | (None, Some(RunnerSetting::Name(text))) => {
-                RunnerSpec::from_text(text)?
-            }
-            (None, Some(RunnerSetting::Table(table))) => {
-                RunnerSpec::command(table.command.clone(), table.receipt)
-            }
-            (None, None) => RunnerSpec::builtin()?,
-        };
-        runner.extra_args = if run.runner_args.is_empty() {
-            file.runner_args.clone().unwrap_or_default()
-        } else {
-            run.runner_args.clone()
-        };
+        // A configuration file's bad value exits 1 naming the file and the key; a bad flag
+        // exits 2 naming the flag. Both before anything is asked.
+        check_config_values(config)?;
+        let (max_turns, timeout) = turns_and_timeout(run, file)?;
+        let runner = runner_of(run, file)?;
         let sandbox = sandbox_setting(run.sandbox.or(file.sandbox), run.verbose)?;
         let session = Settings {
             runner,
@@ -273,6 +213,91 @@ impl RunSettings {
             interactive: self.interactive,
         }
     }
+}
+
+/// What `turns` may be, in the words of an error about it.
+fn turns_range() -> String {
+    format!("must be between 1 and {MAX_TURNS_LIMIT}")
+}
+
+/// A configuration file's bad value exits 1 naming the file and the key, before any flag is
+/// looked at.
+fn check_config_values(config: &Config) -> Result<()> {
+    let file = &config.file;
+    if let Some(n) = file.max_turns
+        && !(1..=MAX_TURNS_LIMIT).contains(&n)
+    {
+        return Err(config.bad_value(
+            "max_turns",
+            |f| f.max_turns.is_some(),
+            &format!("{}, not {n}", turns_range()),
+        ));
+    }
+    if file.turn_timeout == Some(0) {
+        return Err(config.bad_value(
+            "turn_timeout",
+            |f| f.turn_timeout.is_some(),
+            "must be at least 1 second, not 0",
+        ));
+    }
+    for (key, value, local) in [
+        (
+            "reflect_out",
+            &file.reflect_out,
+            config_local_reflect_out as fn(&crate::config::ConfigFile) -> bool,
+        ),
+        ("intent_out", &file.intent_out, config_local_intent_out),
+    ] {
+        if let Some(pattern) = value
+            && let Err(why) = check_out_pattern(pattern)
+        {
+            return Err(config.bad_value(key, local, &why));
+        }
+    }
+    Ok(())
+}
+
+/// `--max-turns` and `--turn-timeout` (in seconds) over the configured values and the
+/// defaults; a bad flag exits 2 naming it.
+fn turns_and_timeout(run: &RunOptions, file: &crate::config::ConfigFile) -> Result<(u32, u64)> {
+    let max_turns = run
+        .max_turns
+        .or(file.max_turns)
+        .unwrap_or(defaults::MAX_TURNS);
+    if !(1..=MAX_TURNS_LIMIT).contains(&max_turns) {
+        return Err(Error::Usage(format!(
+            "--max-turns {}, not {max_turns}",
+            turns_range()
+        )));
+    }
+    let timeout = run
+        .turn_timeout
+        .or(file.turn_timeout)
+        .unwrap_or(defaults::TURN_TIMEOUT_SECS);
+    if timeout == 0 {
+        return Err(Error::Usage(
+            "--turn-timeout must be at least 1 second".into(),
+        ));
+    }
+    Ok((max_turns, timeout))
+}
+
+/// The runner: `--runner`, else the configured one (a name or a command of one's own), else
+/// the built-in interviewer; with its extra arguments.
+fn runner_of(run: &RunOptions, file: &crate::config::ConfigFile) -> Result<RunnerSpec> {
+    let mut runner = match (run.runner.as_ref(), &file.runner) {
+        (Some(text), _) | (None, Some(RunnerSetting::Name(text))) => RunnerSpec::from_text(text)?,
+        (None, Some(RunnerSetting::Table(table))) => {
+            RunnerSpec::command(table.command.clone(), table.receipt)
+        }
+        (None, None) => RunnerSpec::builtin()?,
+    };
+    runner.extra_args = if run.runner_args.is_empty() {
+        file.runner_args.clone().unwrap_or_default()
+    } else {
+        run.runner_args.clone()
+    };
+    Ok(runner)
 }
 
 /// `--sandbox` or the config's `sandbox` (default `auto`): what to enforce, and what to say of

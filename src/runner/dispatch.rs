@@ -98,30 +98,7 @@ pub(crate) type Report = Box<dyn Fn(&str) + Send>;
 /// Start the runner and wait for it, its group and its escapees to be gone; `report` is told
 /// what the agent does while it runs (with [`Invocation::activity`]).
 pub(crate) fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outcome> {
-    let mut spawn = Spawn::argv(&inv.argv)?.cwd(&inv.cwd);
-    if inv.sandbox.is_none() {
-        // No launcher to leave the rest out: the same allow list, applied here.
-        spawn = spawn.clear_env().envs(crate::sandbox::env::unconfined(
-            std::env::vars_os(),
-            &inv.allowed_env,
-        ));
-    }
-    spawn = spawn
-        .envs(inv.env.iter().map(|(k, v)| (k, v)))
-        .stdin(match &inv.stdin {
-            Some(path) => Input::File(path.clone()),
-            None => Input::Null,
-        })
-        .stdout(Output::Pipe)
-        .stderr(Output::Pipe)
-        .timeout(inv.timeout)
-        .grace(inv.grace)
-        .interruptible()
-        .reap_escapees()
-        .label(format!("runner `{}`", inv.argv[0]));
-    if let Some(path) = &inv.pid_file {
-        spawn = spawn.pid_file(path);
-    }
+    let mut spawn = runner_spawn(inv)?;
     // What the runner may leave in out/ (and its scratch directory) in all: checked while it
     // runs, so that it cannot fill the disk, and once more at the end.
     let cap = inv
@@ -151,44 +128,15 @@ pub(crate) fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outc
         proxy = prepared.proxy();
         spawn = spawn.confine(std::sync::Arc::new(prepared));
     }
-    let activity = inv.activity.clone().filter(|_| !inv.verbose);
-    if activity.is_some() || inv.unfixable.is_some() {
-        let recognise = inv.unfixable;
-        let seen = unfixable.clone();
-        spawn = spawn.observe_lines(
-            Stream::Stdout,
-            Box::new(move |line: &[u8]| {
-                if let (Some(recognise), Ok(mut seen)) = (recognise, seen.lock())
-                    && seen.is_none()
-                {
-                    *seen = recognise(String::from_utf8_lossy(line).trim());
-                }
-                if let Some(activity) = &activity
-                    && let Some(words) = crate::runner::presets::activity_words(
-                        activity.events,
-                        line,
-                        &activity.root,
-                    )
-                {
-                    report(&words);
-                }
-            }),
-        );
-    }
+    spawn = watch_stdout(spawn, inv, report, unfixable.clone());
     let mut finished = spawn.run_into(CappedLog::create(inv)?);
     // The runner and all it started are gone: what is still open through the proxy is ended.
     let connections = proxy.map(|p| p.stop()).unwrap_or_default();
     let unfixable = unfixable.lock().ok().and_then(|mut s| s.take());
     if let (Some(cap), Ok(f)) = (cap, finished.as_mut())
         && unfixable.is_none()
-        && (f.ending == Ending::OverLimit
-            || crate::sandbox::leftovers::over_cap(&inv.writable, cap))
     {
-        // Nothing of it outlives the turn: the receipt, if any, is not read.
-        f.ending = Ending::OverLimit;
-        for dir in &inv.writable {
-            crate::sandbox::leftovers::empty(dir);
-        }
+        empty_outputs_over_cap(f, &inv.writable, cap);
     }
     // Whatever the runner left in its own directories: no setuid bit, nothing others may write,
     // no device, FIFO or socket.
@@ -211,6 +159,82 @@ pub(crate) fn dispatch(inv: &Invocation, report: Report) -> std::io::Result<Outc
         connections,
         unfixable,
     })
+}
+
+/// How the runner is spawned: in its own process group, reaping escapees, interruptible,
+/// with its environment, stdin, pipes, timeout and pid file.
+fn runner_spawn(inv: &Invocation) -> std::io::Result<Spawn> {
+    let mut spawn = Spawn::argv(&inv.argv)?.cwd(&inv.cwd);
+    if inv.sandbox.is_none() {
+        // No launcher to leave the rest out: the same allow list, applied here.
+        spawn = spawn.clear_env().envs(crate::sandbox::env::unconfined(
+            std::env::vars_os(),
+            &inv.allowed_env,
+        ));
+    }
+    spawn = spawn
+        .envs(inv.env.iter().map(|(k, v)| (k, v)))
+        .stdin(match &inv.stdin {
+            Some(path) => Input::File(path.clone()),
+            None => Input::Null,
+        })
+        .stdout(Output::Pipe)
+        .stderr(Output::Pipe)
+        .timeout(inv.timeout)
+        .grace(inv.grace)
+        .interruptible()
+        .reap_escapees()
+        .label(format!("runner `{}`", inv.argv[0]));
+    if let Some(path) = &inv.pid_file {
+        spawn = spawn.pid_file(path);
+    }
+    Ok(spawn)
+}
+
+/// Each line the runner prints on stdout, read as it comes: for a failure a retry cannot fix
+/// (kept in `unfixable`) and for the agent's activity (told to `report`).
+fn watch_stdout(
+    spawn: Spawn,
+    inv: &Invocation,
+    report: Report,
+    unfixable: Arc<Mutex<Option<Unfixable>>>,
+) -> Spawn {
+    let activity = inv.activity.clone().filter(|_| !inv.verbose);
+    if activity.is_none() && inv.unfixable.is_none() {
+        return spawn;
+    }
+    let recognise = inv.unfixable;
+    spawn.observe_lines(
+        Stream::Stdout,
+        Box::new(move |line: &[u8]| {
+            if let (Some(recognise), Ok(mut seen)) = (recognise, unfixable.lock())
+                && seen.is_none()
+            {
+                *seen = recognise(String::from_utf8_lossy(line).trim());
+            }
+            if let Some(activity) = &activity
+                && let Some(words) =
+                    crate::runner::presets::activity_words(activity.events, line, &activity.root)
+            {
+                report(&words);
+            }
+        }),
+    )
+}
+
+/// A runner that wrote past its cap (stopped for it, or found over it at the end) ends over
+/// the limit, and nothing of it outlives the turn: the receipt, if any, is not read.
+fn empty_outputs_over_cap<S>(
+    finished: &mut crate::process::Finished<S>,
+    writable: &[PathBuf],
+    cap: u64,
+) {
+    if finished.ending == Ending::OverLimit || crate::sandbox::leftovers::over_cap(writable, cap) {
+        finished.ending = Ending::OverLimit;
+        for dir in writable {
+            crate::sandbox::leftovers::empty(dir);
+        }
+    }
 }
 
 /// `runner.log`, with everything past the cap dropped (but still drained from the pipes).
