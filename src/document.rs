@@ -348,15 +348,48 @@ pub fn clarifications_section(existing: &str, date: &str, qa: &[(String, String)
         .collect();
     let session = format!("### Session {}", one_line(date));
 
-    // Byte offsets of each line start, with headings outside code fences.
-    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let (lines, headings) = lines_and_headings(existing);
+    let end_of = |from: usize, max_level: usize| {
+        headings
+            .iter()
+            .find(|(i, l, _)| *i > from && *l <= max_level)
+            .map_or(existing.len(), |(i, _, _)| lines[*i].0)
+    };
+    let Some(&(clar, clar_level, _)) = headings
+        .iter()
+        .find(|(_, l, t)| *l == 2 && t.eq_ignore_ascii_case("Clarifications"))
+    else {
+        return new_section(existing, nl, &session, &bullets);
+    };
+    let section_end = end_of(clar, clar_level);
+    let same_day = headings.iter().find(|(i, l, t)| {
+        *i > clar && lines[*i].0 < section_end && *l == 3 && format!("### {t}") == session
+    });
+    let (at, insert) = match same_day {
+        Some(&(i, level, _)) => {
+            let end = end_of(i, level).min(section_end);
+            (end, bullets)
+        }
+        None => (section_end, format!("{nl}{session}{nl}{nl}{bullets}")),
+    };
+    insert_after_last_line(existing, at, &insert, nl)
+}
+
+/// A line of a Markdown text: the byte offset it starts at, and the line.
+type Line<'a> = (usize, &'a str);
+/// A heading of a Markdown text: its line's index, its level, its text.
+type Heading = (usize, usize, String);
+
+/// Each line of `text`, and its headings outside code fences.
+fn lines_and_headings(text: &str) -> (Vec<Line<'_>>, Vec<Heading>) {
+    let mut lines: Vec<Line<'_>> = Vec::new();
     let mut offset = 0;
-    for raw in existing.split_inclusive('\n') {
+    for raw in text.split_inclusive('\n') {
         lines.push((offset, raw));
         offset += raw.len();
     }
     let mut in_code = false;
-    let mut headings: Vec<(usize, usize, String)> = Vec::new(); // (line index, level, text)
+    let mut headings: Vec<Heading> = Vec::new();
     for (i, (_, raw)) in lines.iter().enumerate() {
         let t = raw.trim();
         if t.starts_with("```") || t.starts_with("~~~") {
@@ -371,40 +404,27 @@ pub fn clarifications_section(existing: &str, date: &str, qa: &[(String, String)
             headings.push((i, level, t[level..].trim().to_string()));
         }
     }
-    let end_of = |from: usize, max_level: usize| {
-        headings
-            .iter()
-            .find(|(i, l, _)| *i > from && *l <= max_level)
-            .map_or(existing.len(), |(i, _, _)| lines[*i].0)
-    };
-    let Some(&(clar, clar_level, _)) = headings
-        .iter()
-        .find(|(_, l, t)| *l == 2 && t.eq_ignore_ascii_case("Clarifications"))
-    else {
-        let mut out = existing.to_string();
-        if !out.is_empty() && !out.ends_with('\n') {
-            out.push_str(nl);
-        }
-        if !out.is_empty() {
-            out.push_str(nl);
-        }
-        out.push_str(&format!(
-            "## Clarifications{nl}{nl}{session}{nl}{nl}{bullets}"
-        ));
-        return out;
-    };
-    let section_end = end_of(clar, clar_level);
-    let same_day = headings.iter().find(|(i, l, t)| {
-        *i > clar && lines[*i].0 < section_end && *l == 3 && format!("### {t}") == session
-    });
-    let (at, insert) = match same_day {
-        Some(&(i, level, _)) => {
-            let end = end_of(i, level).min(section_end);
-            (end, bullets)
-        }
-        None => (section_end, format!("{nl}{session}{nl}{nl}{bullets}")),
-    };
-    // Insert after the section's last non-blank line; the blank lines after it stay as they were.
+    (lines, headings)
+}
+
+/// `existing` with a new `## Clarifications` section at its end, holding `session`'s bullets.
+fn new_section(existing: &str, nl: &str, session: &str, bullets: &str) -> String {
+    let mut out = existing.to_string();
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push_str(nl);
+    }
+    if !out.is_empty() {
+        out.push_str(nl);
+    }
+    out.push_str(&format!(
+        "## Clarifications{nl}{nl}{session}{nl}{nl}{bullets}"
+    ));
+    out
+}
+
+/// `existing` with `insert` after the last non-blank line before byte `at`; the blank lines
+/// after it stay as they were.
+fn insert_after_last_line(existing: &str, at: usize, insert: &str, nl: &str) -> String {
     let body = &existing[..at];
     let trimmed = body.trim_end_matches(['\n', '\r']);
     let tail = &body[trimmed.len()..];
@@ -415,7 +435,7 @@ pub fn clarifications_section(existing: &str, date: &str, qa: &[(String, String)
     let mut out = String::with_capacity(existing.len() + insert.len() + 4);
     out.push_str(trimmed);
     out.push_str(first_break);
-    out.push_str(&insert);
+    out.push_str(insert);
     out.push_str(rest);
     out.push_str(&existing[at..]);
     out

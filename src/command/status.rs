@@ -13,54 +13,7 @@ use crate::session::tier::TIER_DIR;
 pub(super) fn run(cwd: &Path, id: Option<&str>, all: bool, json: bool) -> Result<i32> {
     let repo = super::discover(cwd)?;
     if all {
-        let sessions = list(&repo.worktree);
-        let running =
-            crate::session::lock::holder(&repo.worktree.join(TIER_DIR)).and_then(|h| h.session);
-        let word = |l: &Listed, s: &State| {
-            if running.as_deref() == Some(l.id.as_str()) {
-                "running"
-            } else if s.closed.is_some() {
-                "closed"
-            } else {
-                status_word(s.status)
-            }
-        };
-        if json {
-            let rows: Vec<_> = sessions
-                .iter()
-                .map(|l| match &l.state {
-                    Ok(s) => {
-                        let mut row = serde_json::json!({
-                            "session": l.id, "status": s.status, "kind": s.kind,
-                            "subject": s.subject_id, "turn": s.turn,
-                        });
-                        if let Some(why) = &s.closed {
-                            row["closed"] = serde_json::json!(why);
-                        }
-                        row
-                    }
-                    Err(e) => serde_json::json!({ "session": l.id, "error": e.to_string() }),
-                })
-                .collect();
-            crate::output::stdout_line(&to_json(&rows)?)?;
-        } else if sessions.is_empty() {
-            crate::output::stdout_line("No interview sessions here yet.")?;
-        } else {
-            let mut text = String::new();
-            for l in &sessions {
-                match &l.state {
-                    Ok(s) => text.push_str(&format!(
-                        "{:<58} {:<18} turn {}/{}\n",
-                        l.id,
-                        word(l, s),
-                        s.turn.min(s.max_turns),
-                        s.max_turns
-                    )),
-                    Err(e) => text.push_str(&format!("{:<58} unreadable: {e}\n", l.id)),
-                }
-            }
-            crate::output::stdout(&text)?;
-        }
+        print_all(&repo.worktree, json)?;
         return Ok(0);
     }
     if id.is_none() && list(&repo.worktree).is_empty() {
@@ -98,6 +51,59 @@ pub(super) fn run(cwd: &Path, id: Option<&str>, all: bool, json: bool) -> Result
     Ok(0)
 }
 
+/// `--all`: every session of the worktree, one line each (or a JSON list), the running one
+/// said so.
+fn print_all(worktree: &Path, json: bool) -> Result<()> {
+    let sessions = list(worktree);
+    let running = crate::session::lock::holder(&worktree.join(TIER_DIR)).and_then(|h| h.session);
+    let word = |l: &Listed, s: &State| {
+        if running.as_deref() == Some(l.id.as_str()) {
+            "running"
+        } else if s.closed.is_some() {
+            "closed"
+        } else {
+            status_word(s.status)
+        }
+    };
+    if json {
+        let rows: Vec<_> = sessions
+            .iter()
+            .map(|l| match &l.state {
+                Ok(s) => {
+                    let mut row = serde_json::json!({
+                        "session": l.id, "status": s.status, "kind": s.kind,
+                        "subject": s.subject_id, "turn": s.turn,
+                    });
+                    if let Some(why) = &s.closed {
+                        row["closed"] = serde_json::json!(why);
+                    }
+                    row
+                }
+                Err(e) => serde_json::json!({ "session": l.id, "error": e.to_string() }),
+            })
+            .collect();
+        crate::output::stdout_line(&to_json(&rows)?)?;
+    } else if sessions.is_empty() {
+        crate::output::stdout_line("No interview sessions here yet.")?;
+    } else {
+        let mut text = String::new();
+        for l in &sessions {
+            match &l.state {
+                Ok(s) => text.push_str(&format!(
+                    "{:<58} {:<18} turn {}/{}\n",
+                    l.id,
+                    word(l, s),
+                    s.turn.min(s.max_turns),
+                    s.max_turns
+                )),
+                Err(e) => text.push_str(&format!("{:<58} unreadable: {e}\n", l.id)),
+            }
+        }
+        crate::output::stdout(&text)?;
+    }
+    Ok(())
+}
+
 fn to_json(value: &impl Serialize) -> Result<String> {
     serde_json::to_string_pretty(value)
         .map_err(|e| Error::State(format!("cannot encode the status as JSON: {e}")))
@@ -119,6 +125,33 @@ fn render(v: &StatusJson<'_>, width: usize) -> String {
         ),
         1,
     )];
+    let turns = turn_lines(v);
+    let mut now = vec![BoxLine::new(format!(" Now:     {}", place(v)), 10)];
+    if v.retry_count > 0 {
+        now.push(BoxLine::new(
+            format!(" Retry:   {} of {}", v.retry_count, v.retries),
+            10,
+        ));
+    }
+    if v.running.is_some() {
+        now.push(BoxLine::new(" Running: now", 10));
+    }
+    now.push(BoxLine::new(format!(" Action:  {}", v.action), 10));
+    let mut s = crate::ask::render::framed(
+        &crate::ask::Style::PLAIN,
+        &[title, turns, now],
+        RULE_MIN,
+        width,
+        false,
+    );
+    s.push_str(&format!(" Session: {}\n", v.session));
+    s.push_str(&after_the_box(v));
+    s
+}
+
+/// The status box's turn lines: each turn needed, with how it went, then those not needed.
+fn turn_lines(v: &StatusJson<'_>) -> Vec<crate::ask::render::BoxLine> {
+    use crate::ask::render::BoxLine;
     let mut turns = Vec::new();
     let unneeded: Vec<u32> = v
         .turns
@@ -162,48 +195,35 @@ fn render(v: &StatusJson<'_>, width: usize) -> String {
         )),
         _ => {}
     }
-    let mut now = vec![BoxLine::new(format!(" Now:     {}", place(v)), 10)];
-    if v.retry_count > 0 {
-        now.push(BoxLine::new(
-            format!(" Retry:   {} of {}", v.retry_count, v.retries),
-            10,
-        ));
-    }
-    if v.running.is_some() {
-        now.push(BoxLine::new(" Running: now", 10));
-    }
-    now.push(BoxLine::new(format!(" Action:  {}", v.action), 10));
-    let mut s = crate::ask::render::framed(
-        &crate::ask::Style::PLAIN,
-        &[title, turns, now],
-        RULE_MIN,
-        width,
-        false,
-    );
-    s.push_str(&format!(" Session: {}\n", v.session));
+    turns
+}
+
+/// What follows the status box: key decisions, the last session, the last failure, blockers.
+fn after_the_box(v: &StatusJson<'_>) -> String {
+    let mut out = String::new();
     if !v.key_decisions.is_empty() {
-        s.push_str("\nKey decisions:\n");
+        out.push_str("\nKey decisions:\n");
         for d in v.key_decisions {
-            s.push_str(&format!("  - {} ({}): {}\n", d.context, d.id, d.choice));
+            out.push_str(&format!("  - {} ({}): {}\n", d.context, d.id, d.choice));
         }
     }
     if let Some(last) = v.last_session {
-        s.push_str(&format!(
+        out.push_str(&format!(
             "\nLast session ({}): {}; next: {}\n",
             last.at, last.what_happened, last.next
         ));
     }
     if let Some(why) = v.last_failure {
-        s.push_str(&format!(
+        out.push_str(&format!(
             "\nLast failure: {}\n",
             crate::receipt::sanitize_line(why).0
         ));
     }
     if !v.blockers.is_empty() {
-        s.push_str("\nBlockers:\n");
+        out.push_str("\nBlockers:\n");
         for b in v.blockers {
-            s.push_str(&format!("  - {b}\n"));
+            out.push_str(&format!("  - {b}\n"));
         }
     }
-    s
+    out
 }

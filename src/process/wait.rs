@@ -20,6 +20,29 @@ const EARLY: Duration = Duration::from_millis(100);
 /// When the runner's descendants are first noted in its pid file, and how often after that.
 const FIRST_NOTE: Duration = Duration::from_millis(20);
 const NOTE_EVERY: Duration = Duration::from_millis(200);
+/// What the wait for one program knows so far.
+struct Waiting {
+    pid: Pid,
+    started: Instant,
+    /// How the program itself ended, once reaped.
+    status: Option<WaitStatus>,
+    /// Why the tool ended it, if it did.
+    ending: Option<Ending>,
+    term_sent_at: Option<Instant>,
+    signals_seen: usize,
+    exited_at: Option<Instant>,
+    noted_at: Option<Instant>,
+    limit_checked: Instant,
+}
+
+impl Waiting {
+    /// TERM to the whole group (KILL follows after the grace).
+    fn terminate(&mut self) {
+        terminate(self.pid);
+        self.term_sent_at = Some(Instant::now());
+    }
+}
+
 impl Spawn {
     /// Wait for the program and everything left in its group, enforcing the timeout, the grace
     /// and (when asked) the person's interrupt.
@@ -30,75 +53,29 @@ impl Spawn {
         signals_at_start: usize,
         noted: &mut std::collections::BTreeSet<(i32, u64)>,
     ) -> Ending {
-        let mut status: Option<WaitStatus> = None;
-        let mut ending: Option<Ending> = None;
-        let mut term_sent_at: Option<Instant> = None;
-        let mut signals_seen = signals_at_start;
-        let mut exited_at: Option<Instant> = None;
-        // The runner's descendants (`noted`) are noted as they appear so that a later `resume`
-        // can end those that outlive a kill -9 of the tool (a `setsid` daemon is in no group of
-        // the runner's), and the end of the turn those that left our tree (macOS has no
-        // subreaper: an orphan goes to launchd).
-        let mut noted_at: Option<Instant> = None;
-        let mut limit_checked = Instant::now();
+        let mut w = Waiting {
+            pid,
+            started,
+            status: None,
+            ending: None,
+            term_sent_at: None,
+            signals_seen: signals_at_start,
+            exited_at: None,
+            noted_at: None,
+            limit_checked: Instant::now(),
+        };
         loop {
-            self.reap(pid, &mut status);
-            if status.is_some() && exited_at.is_none() {
-                exited_at = Some(Instant::now());
+            self.reap(pid, &mut w.status);
+            if w.status.is_some() && w.exited_at.is_none() {
+                w.exited_at = Some(Instant::now());
             }
-            if let Some(path) = self.pid_file.as_ref().filter(|_| self.reap_escapees)
-                && match noted_at {
-                    None => started.elapsed() >= FIRST_NOTE,
-                    Some(at) => at.elapsed() >= NOTE_EVERY,
-                }
-            {
-                noted_at = Some(Instant::now());
-                let new: Vec<(i32, u64)> = tree::descendants()
-                    .into_iter()
-                    .filter(|d| d.0 != pid.as_raw() && noted.insert(*d))
-                    .collect();
-                note_pids(path, &new);
-            }
-            // Acted on at once, even in the sandbox launcher's first milliseconds: it hands a
-            // stop on to a runner it has not started yet (src/sandbox/stop.rs).
-            let now_signals = crate::signals::count();
-            if self.interruptible && now_signals > signals_seen {
-                if term_sent_at.is_some() {
-                    // A second Ctrl+C: no more grace.
-                    let _ = killpg(pid, Signal::SIGKILL);
-                } else {
-                    ending = Some(Ending::Interrupted);
-                    terminate(pid);
-                    term_sent_at = Some(Instant::now());
-                }
-                signals_seen = now_signals;
-            }
-            if status.is_some() && !group_alive(pid) {
+            self.note_descendants(&mut w, noted);
+            self.on_interrupt(&mut w);
+            if w.status.is_some() && !group_alive(pid) {
                 break;
             }
-            if let Some((every, broken)) = &self.limit
-                && ending.is_none()
-                && status.is_none()
-                && limit_checked.elapsed() >= *every
-            {
-                limit_checked = Instant::now();
-                if broken() {
-                    ending = Some(Ending::OverLimit);
-                    let _ = killpg(pid, Signal::SIGKILL);
-                    term_sent_at = Some(Instant::now());
-                }
-            }
-            if ending.is_none() && self.timeout.is_some_and(|t| started.elapsed() >= t) {
-                ending = Some(Ending::TimedOut);
-                terminate(pid);
-                term_sent_at = Some(Instant::now());
-            }
-            if term_sent_at.is_none() && exited_at.is_some_and(|t| t.elapsed() >= self.linger) {
-                // The program ended but left members of its group behind: end them too.
-                terminate(pid);
-                term_sent_at = Some(Instant::now());
-            }
-            if let Some(at) = term_sent_at
+            self.enforce_limits(&mut w);
+            if let Some(at) = w.term_sent_at
                 && at.elapsed() >= self.grace
             {
                 let _ = killpg(pid, Signal::SIGKILL);
@@ -109,11 +86,77 @@ impl Spawn {
                 POLL
             });
         }
-        ending.unwrap_or(match status {
+        w.ending.unwrap_or(match w.status {
             Some(WaitStatus::Exited(_, code)) => Ending::Exited(code),
             Some(WaitStatus::Signaled(_, sig, _)) => Ending::Signalled(sig as i32),
             _ => Ending::Exited(-1),
         })
+    }
+
+    /// The runner's descendants (`noted`) are noted in its pid file as they appear so that a
+    /// later `resume` can end those that outlive a kill -9 of the tool (a `setsid` daemon is in
+    /// no group of the runner's), and the end of the turn those that left our tree (macOS has
+    /// no subreaper: an orphan goes to launchd).
+    fn note_descendants(
+        &self,
+        w: &mut Waiting,
+        noted: &mut std::collections::BTreeSet<(i32, u64)>,
+    ) {
+        if let Some(path) = self.pid_file.as_ref().filter(|_| self.reap_escapees)
+            && match w.noted_at {
+                None => w.started.elapsed() >= FIRST_NOTE,
+                Some(at) => at.elapsed() >= NOTE_EVERY,
+            }
+        {
+            w.noted_at = Some(Instant::now());
+            let new: Vec<(i32, u64)> = tree::descendants()
+                .into_iter()
+                .filter(|d| d.0 != w.pid.as_raw() && noted.insert(*d))
+                .collect();
+            note_pids(path, &new);
+        }
+    }
+
+    /// The person's interrupt: TERM to the group, and KILL at a second one. Acted on at once,
+    /// even in the sandbox launcher's first milliseconds: it hands a stop on to a runner it has
+    /// not started yet (src/sandbox/stop.rs).
+    fn on_interrupt(&self, w: &mut Waiting) {
+        let now_signals = crate::signals::count();
+        if self.interruptible && now_signals > w.signals_seen {
+            if w.term_sent_at.is_some() {
+                // A second Ctrl+C: no more grace.
+                let _ = killpg(w.pid, Signal::SIGKILL);
+            } else {
+                w.ending = Some(Ending::Interrupted);
+                w.terminate();
+            }
+            w.signals_seen = now_signals;
+        }
+    }
+
+    /// The program's limit (KILL at once), its timeout, and the members of its group it left
+    /// behind when it ended (both TERM).
+    fn enforce_limits(&self, w: &mut Waiting) {
+        if let Some((every, broken)) = &self.limit
+            && w.ending.is_none()
+            && w.status.is_none()
+            && w.limit_checked.elapsed() >= *every
+        {
+            w.limit_checked = Instant::now();
+            if broken() {
+                w.ending = Some(Ending::OverLimit);
+                let _ = killpg(w.pid, Signal::SIGKILL);
+                w.term_sent_at = Some(Instant::now());
+            }
+        }
+        if w.ending.is_none() && self.timeout.is_some_and(|t| w.started.elapsed() >= t) {
+            w.ending = Some(Ending::TimedOut);
+            w.terminate();
+        }
+        if w.term_sent_at.is_none() && w.exited_at.is_some_and(|t| t.elapsed() >= self.linger) {
+            // The program ended but left members of its group behind: end them too.
+            w.terminate();
+        }
     }
 
     /// Reap without blocking: the program itself, members of its group that became ours, and

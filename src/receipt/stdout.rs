@@ -39,23 +39,15 @@ pub fn extract_from_stdout(stdout: &str) -> Result<String, ReceiptError> {
         if braces.is_multiple_of(4096) && crate::signals::interrupted() {
             return Err(ReceiptError::Interrupted);
         }
-        let start = if bytes[at] == b'{' {
-            at
-        } else {
-            match stdout[at..].find('{') {
-                Some(offset) => at + offset,
-                None => break,
-            }
+        let Some(start) = next_brace(stdout, at) else {
+            break;
         };
         if search.known_to_fail(start) {
             at = start + 1;
             continue;
         }
         // Most braces in prose or code are not followed by a key: no parser needed to tell.
-        let mut inside = start + 1;
-        while inside < bytes.len() && matches!(bytes[inside], b' ' | b'\n' | b'\t' | b'\r') {
-            inside += 1;
-        }
+        let inside = past_blanks(bytes, start + 1);
         let attempt = match bytes.get(inside) {
             Some(b'"') => search.value_at::<serde::de::IgnoredAny>(start),
             Some(b'}') => Attempt::Value(serde::de::IgnoredAny, inside + 1),
@@ -76,20 +68,7 @@ pub fn extract_from_stdout(stdout: &str) -> Result<String, ReceiptError> {
             // An object broken by a raw line break in a string (a CLI that wraps its output):
             // say so, rather than report the smaller objects inside it.
             Attempt::Failed { error: e, until } if is_broken_string(&e, stdout, start, until) => {
-                let before = &stdout[..start];
-                let line = lines.line_of(start) - 1 + e.line();
-                let column = if e.line() == 1 {
-                    before.len() - before.rfind('\n').map_or(0, |i| i + 1) + e.column()
-                } else {
-                    e.column()
-                };
-                return Err(ReceiptError::Json {
-                    line,
-                    column,
-                    reason: "a raw line break inside a string (write line breaks as \\n; \
-                             the CLI may have wrapped its output)"
-                        .into(),
-                });
+                return Err(broken_string(stdout, start, lines.line_of(start), &e));
             }
             // Not JSON here (prose braces, code): look at the next brace (the braces nested in
             // what was read, and still open where it failed, fail there too: not tried again).
@@ -104,9 +83,61 @@ pub fn extract_from_stdout(stdout: &str) -> Result<String, ReceiptError> {
             }
         }
     }
+    the_one_object(stdout, count, first, shown_lines)
+}
+
+/// The first `{` at or after `at`.
+fn next_brace(text: &str, at: usize) -> Option<usize> {
+    if text.as_bytes()[at] == b'{' {
+        Some(at)
+    } else {
+        text[at..].find('{').map(|offset| at + offset)
+    }
+}
+
+/// The first byte at or after `at` that is no blank (space, tab, line break).
+fn past_blanks(bytes: &[u8], mut at: usize) -> usize {
+    while at < bytes.len() && matches!(bytes[at], b' ' | b'\n' | b'\t' | b'\r') {
+        at += 1;
+    }
+    at
+}
+
+/// The error of an object at `start` (on line `start_line`) broken by a raw line break in a
+/// string, at the line and column of the text where it broke.
+fn broken_string(
+    text: &str,
+    start: usize,
+    start_line: usize,
+    e: &serde_json::Error,
+) -> ReceiptError {
+    let before = &text[..start];
+    let line = start_line - 1 + e.line();
+    let column = if e.line() == 1 {
+        before.len() - before.rfind('\n').map_or(0, |i| i + 1) + e.column()
+    } else {
+        e.column()
+    };
+    ReceiptError::Json {
+        line,
+        column,
+        reason: "a raw line break inside a string (write line breaks as \\n; \
+                 the CLI may have wrapped its output)"
+            .into(),
+    }
+}
+
+/// The receipt when exactly one object was found (`first`, of `count`); else what was wrong,
+/// with the lines of the first few objects.
+fn the_one_object(
+    text: &str,
+    count: usize,
+    first: Option<(usize, usize)>,
+    shown_lines: Vec<usize>,
+) -> Result<String, ReceiptError> {
     match (count, first) {
         (1, Some((start, end))) => {
-            let object = &stdout[start..end];
+            let object = &text[start..end];
             if object.len() as u64 > MAX_RECEIPT_BYTES {
                 return Err(ReceiptError::TooLarge {
                     file: "printed by the runner".into(),
