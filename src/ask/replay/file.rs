@@ -117,33 +117,9 @@ impl ReplayFile {
                 "subject" => {
                     out.subject = Some(string(v, &here).map_err(|(p, m)| err(&p, m))?);
                 }
-                "answers" => {
-                    for (topic, answer) in object(v, &here).map_err(|(p, m)| err(&p, m))? {
-                        let at = format!("{here}.{topic}");
-                        if !is_topic(topic) {
-                            return Err(err(
-                                &at,
-                                "not a question topic: topics are lowercase letters, digits and `_`, starting with a letter".into(),
-                            ));
-                        }
-                        out.answers.insert(
-                            topic.clone(),
-                            string(answer, &at).map_err(|(p, m)| err(&p, m))?,
-                        );
-                    }
-                }
+                "answers" => out.answers = parse_answers(v, &here).map_err(|(p, m)| err(&p, m))?,
                 "decisions" => {
-                    for (id, letter) in object(v, &here).map_err(|(p, m)| err(&p, m))? {
-                        let at = format!("{here}.{id}");
-                        let letter = string(letter, &at).map_err(|(p, m)| err(&p, m))?;
-                        if crate::ask::parse_letter(&letter, 4).is_none() {
-                            return Err(err(
-                                &at,
-                                format!("\"{letter}\" is not a choice: use one letter, A to D"),
-                            ));
-                        }
-                        out.decisions.insert(id.clone(), letter);
-                    }
+                    out.decisions = parse_decisions(v, &here).map_err(|(p, m)| err(&p, m))?;
                 }
                 _ => {
                     return Err(err(
@@ -309,6 +285,39 @@ fn string(v: &Value, at: &str) -> Result<String, At> {
             ),
         )
     })
+}
+
+/// `answers`: each question's topic and its answer as text.
+fn parse_answers(v: &Value, at: &str) -> Result<BTreeMap<String, String>, At> {
+    let mut answers = BTreeMap::new();
+    for (topic, answer) in object(v, at)? {
+        let here = format!("{at}.{topic}");
+        if !is_topic(topic) {
+            return Err((
+                here,
+                "not a question topic: topics are lowercase letters, digits and `_`, starting with a letter".into(),
+            ));
+        }
+        answers.insert(topic.clone(), string(answer, &here)?);
+    }
+    Ok(answers)
+}
+
+/// `decisions`: each decision's id and the letter chosen (A to D).
+fn parse_decisions(v: &Value, at: &str) -> Result<BTreeMap<String, String>, At> {
+    let mut decisions = BTreeMap::new();
+    for (id, letter) in object(v, at)? {
+        let here = format!("{at}.{id}");
+        let letter = string(letter, &here)?;
+        if crate::ask::parse_letter(&letter, 4).is_none() {
+            return Err((
+                here,
+                format!("\"{letter}\" is not a choice: use one letter, A to D"),
+            ));
+        }
+        decisions.insert(id.clone(), letter);
+    }
+    Ok(decisions)
 }
 
 fn parse_gate(v: &Value, at: &str) -> Result<Vec<String>, At> {

@@ -131,79 +131,98 @@ impl<'a> Checker<'_, 'a> {
             );
         }
         let mut sources = Vec::new();
-        // Evidence found, and whether any was attempted (a failed attempt is reported itself).
-        let (mut repo_evidence, mut repo_attempted) = (0, false);
-        let (mut qa_evidence, mut qa_attempted) = (0, false);
-        let mut item_cited = false;
+        let mut evidence = Evidence::default();
         for (i, item) in items.iter().enumerate() {
             let at = path.index(i);
-            let Some(source) = self.clean_identifier(item, &at) else {
+            let Some(source) = self.source_text(item, &at) else {
                 continue;
             };
-            let chars = source.chars().count();
-            if source.trim().is_empty() {
-                self.fail(&at, "must not be empty");
-                continue;
-            }
-            if chars > MAX_SOURCE_CHARS {
-                self.fail(
-                    &at,
-                    format!("{chars} characters, over the limit of {MAX_SOURCE_CHARS}"),
-                );
-                continue;
-            }
-            let verdict = match Source::classify(source) {
-                Source::Qa(topic) => {
-                    qa_attempted = true;
-                    let v = self.qa_source(topic);
-                    qa_evidence += usize::from(v.is_ok());
-                    v
-                }
-                Source::Commit(hex) => {
-                    repo_attempted = true;
-                    let v = self.commit_source(hex);
-                    repo_evidence += usize::from(v.is_ok());
-                    v
-                }
-                // The work item's own lines are valid sources but no evidence of what it says.
-                Source::FileLine(file, line) if self.ctx.work_item == Some(file) => {
-                    item_cited = true;
-                    self.file_source(file, line)
-                }
-                Source::FileLine(file, line) => {
-                    repo_attempted = true;
-                    let v = self.file_source(file, line);
-                    repo_evidence += usize::from(v.is_ok());
-                    v
-                }
-                Source::Other => Ok(()),
-            };
-            match verdict {
+            match self.source_verdict(source, &mut evidence) {
                 Ok(()) => sources.push(source.to_string()),
                 Err(message) => self.fail(&at, message),
             }
         }
+        self.require_evidence(path, clarity, &evidence);
+        (sources.len() == items.len()).then_some(sources)
+    }
+
+    /// One source as text: a clean identifier, not empty, not over [`MAX_SOURCE_CHARS`].
+    fn source_text<'j>(&mut self, item: &'j Json, at: &JsonPath) -> Option<&'j str> {
+        let source = self.clean_identifier(item, at)?;
+        let chars = source.chars().count();
+        if source.trim().is_empty() {
+            self.fail(at, "must not be empty");
+            return None;
+        }
+        if chars > MAX_SOURCE_CHARS {
+            self.fail(
+                at,
+                format!("{chars} characters, over the limit of {MAX_SOURCE_CHARS}"),
+            );
+            return None;
+        }
+        Some(source)
+    }
+
+    /// Whether one source holds, counted in `evidence` by its kind.
+    fn source_verdict(&mut self, source: &str, evidence: &mut Evidence) -> Result<(), String> {
+        match Source::classify(source) {
+            Source::Qa(topic) => {
+                evidence.qa_attempted = true;
+                let v = self.qa_source(topic);
+                evidence.qa += usize::from(v.is_ok());
+                v
+            }
+            Source::Commit(hex) => {
+                evidence.repo_attempted = true;
+                let v = self.commit_source(hex);
+                evidence.repo += usize::from(v.is_ok());
+                v
+            }
+            // The work item's own lines are valid sources but no evidence of what it says.
+            Source::FileLine(file, line) if self.ctx.work_item == Some(file) => {
+                evidence.item_cited = true;
+                self.file_source(file, line)
+            }
+            Source::FileLine(file, line) => {
+                evidence.repo_attempted = true;
+                let v = self.file_source(file, line);
+                evidence.repo += usize::from(v.is_ok());
+                v
+            }
+            Source::Other => Ok(()),
+        }
+    }
+
+    /// A `confirmed` entry needs evidence in the repository, a `declared-by-user` one an answer
+    /// (a failed attempt at either was reported itself).
+    fn require_evidence(&mut self, path: &JsonPath, clarity: Option<Clarity>, evidence: &Evidence) {
+        let Evidence {
+            repo,
+            repo_attempted,
+            qa,
+            qa_attempted,
+            item_cited,
+        } = *evidence;
         match clarity {
-            Some(Clarity::Confirmed) if repo_evidence == 0 && !repo_attempted && item_cited => self
-                .fail(
-                    path,
-                    "a confirmed entry cites only the work item, but what the item states is not \
-                     confirmed by saying it: cite the code or commit that shows it, or make the \
-                     entry `inferred`",
-                ),
-            Some(Clarity::Confirmed) if repo_evidence == 0 && !repo_attempted => self.fail(
+            Some(Clarity::Confirmed) if repo == 0 && !repo_attempted && item_cited => self.fail(
+                path,
+                "a confirmed entry cites only the work item, but what the item states is not \
+                 confirmed by saying it: cite the code or commit that shows it, or make the \
+                 entry `inferred`",
+            ),
+            Some(Clarity::Confirmed) if repo == 0 && !repo_attempted => self.fail(
                 path,
                 "a confirmed entry needs at least one source that is `path:line` of a file in \
                  the repository or `commit:<hex>`",
             ),
-            Some(Clarity::DeclaredByUser) if qa_evidence == 0 && !qa_attempted => self.fail(
+            Some(Clarity::DeclaredByUser) if qa == 0 && !qa_attempted => self.fail(
                 path,
                 "a declared-by-user entry needs at least one `qa:<topic>` source naming a \
                  question the person answered",
             ),
             _ => {}
         }
-        (sources.len() == items.len()).then_some(sources)
     }
 
     fn qa_source(&mut self, topic: &str) -> Result<(), String> {
@@ -273,4 +292,18 @@ impl<'s> Source<'s> {
             _ => Source::Other,
         }
     }
+}
+
+/// The evidence an entry's sources gave: how many held of each kind, and whether any was
+/// attempted.
+#[derive(Debug, Default, Clone, Copy)]
+struct Evidence {
+    /// `path:line` or `commit:` sources that held.
+    repo: usize,
+    repo_attempted: bool,
+    /// `qa:` sources that held.
+    qa: usize,
+    qa_attempted: bool,
+    /// The work item's own lines were cited.
+    item_cited: bool,
 }
