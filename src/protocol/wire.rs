@@ -158,27 +158,7 @@ fn convert(node: &Value, defs: &Value) -> Value {
         return node;
     };
     let mut out = Map::new();
-    let mut notes: Vec<String> = Vec::new();
-    if let (Some(lo), Some(hi)) = (map.get("minItems"), map.get("maxItems")) {
-        notes.push(format!("{lo} to {hi} items"));
-    } else if let Some(hi) = map.get("maxItems") {
-        notes.push(format!("at most {hi} items"));
-    }
-    match (map.get("minLength"), map.get("maxLength")) {
-        (Some(lo), Some(hi)) => notes.push(format!("{lo} to {hi} characters")),
-        (None, Some(hi)) => notes.push(format!("at most {hi} characters")),
-        _ => {}
-    }
-    if let (Some(lo), Some(hi)) = (map.get("minimum"), map.get("maximum")) {
-        notes.push(format!("an integer from {lo} to {hi}"));
-    }
-    if let Some(p) = map.get("pattern").and_then(Value::as_str) {
-        if p == "^[^\\n\\u2028\\u2029]*$" {
-            notes.push("one line".into());
-        } else {
-            notes.push(format!("matching {p}"));
-        }
-    }
+    let notes = limit_notes(map);
     if let Some(c) = map.get("const") {
         out.insert("type".into(), json!(type_of(c)));
         out.insert("enum".into(), json!([c]));
@@ -233,6 +213,33 @@ fn convert(node: &Value, defs: &Value) -> Value {
         );
     }
     Value::Object(out)
+}
+
+/// The limits of a schema node (items, characters, range, pattern) in words, for its
+/// description: the wire subset has no keywords for them.
+fn limit_notes(map: &Map<String, Value>) -> Vec<String> {
+    let mut notes: Vec<String> = Vec::new();
+    if let (Some(lo), Some(hi)) = (map.get("minItems"), map.get("maxItems")) {
+        notes.push(format!("{lo} to {hi} items"));
+    } else if let Some(hi) = map.get("maxItems") {
+        notes.push(format!("at most {hi} items"));
+    }
+    match (map.get("minLength"), map.get("maxLength")) {
+        (Some(lo), Some(hi)) => notes.push(format!("{lo} to {hi} characters")),
+        (None, Some(hi)) => notes.push(format!("at most {hi} characters")),
+        _ => {}
+    }
+    if let (Some(lo), Some(hi)) = (map.get("minimum"), map.get("maximum")) {
+        notes.push(format!("an integer from {lo} to {hi}"));
+    }
+    if let Some(p) = map.get("pattern").and_then(Value::as_str) {
+        if p == "^[^\\n\\u2028\\u2029]*$" {
+            notes.push("one line".into());
+        } else {
+            notes.push(format!("matching {p}"));
+        }
+    }
+    notes
 }
 
 /// `null` allowed too: added to the type and to an enum.
