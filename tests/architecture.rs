@@ -619,12 +619,12 @@ fn nothing_reads_proc_outside_the_os_seam() {
     let mut wrong = Vec::new();
     for file in rust_files(&root().join("src")) {
         let rel = rel(&file);
-        // The runner's own /proc is set up (Linux only) in namespace.rs, and its read-only world
-        // built from the mount table and the kernel's socket list in world.rs (Linux only too).
+        // The runner's own /proc is set up (Linux only) in linux/namespace.rs, and its read-only
+        // world built from the mount table and the kernel's socket list in linux/world.rs.
         // Unit tests may name /proc paths as data (an output path that must be refused).
         if rel.starts_with("sys/")
-            || rel == "sandbox/namespace.rs"
-            || rel == "sandbox/world.rs"
+            || rel == "sandbox/linux/namespace.rs"
+            || rel == "sandbox/linux/world.rs"
             || is_test_file(&rel)
         {
             continue;

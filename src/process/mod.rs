@@ -95,7 +95,7 @@ pub(crate) trait Launcher: Send + Sync {
     fn argv(&self, argv: &[OsString]) -> std::io::Result<Vec<OsString>>;
 
     /// A descriptor of the tool's the launcher gets as its descriptor 3 (the proxy's socket
-    /// pair, sandbox/netns.rs); every other one is closed at exec, as always.
+    /// pair, sandbox/linux/netns.rs); every other one is closed at exec, as always.
     fn descriptor(&self) -> Option<std::os::fd::RawFd> {
         None
     }

@@ -2,7 +2,7 @@
 //! file under `runner/presets/`), a base-URL override's host, the model runner's server, and
 //! what the person's own config adds (`allow_hosts`). Nothing else is ever connected to.
 //!
-//! Not for: carrying the bytes (proxy.rs), or the namespace the runner lives in (netns.rs).
+//! Not for: carrying the bytes (proxy.rs), or the namespace the runner lives in (linux/netns.rs).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,6 @@
 //! The sandbox a runner starts in: Landlock write rules, its own PID and mount namespaces where
-//! the kernel allows them, and an environment by allow list.
+//! the kernel allows them (`linux/`), a Seatbelt profile on macOS (`macos/`), and an environment
+//! by allow list. What is decided here, in the tool, is the same on both platforms.
 //!
 //! The tool never applies any of this to itself. Every spawn of a runner goes through
 //! `crate::process`, whose launcher hook [`Prepared`] implements: it starts our own
@@ -13,64 +14,37 @@ pub(crate) mod env;
 pub(crate) mod hosts;
 pub mod launch;
 pub(crate) mod leftovers;
-#[cfg(target_os = "linux")]
-mod namespace;
-#[cfg(target_os = "linux")]
-mod netns;
 pub(crate) mod paths;
 pub(crate) mod policy;
 pub(crate) mod proxy;
-#[cfg(target_os = "linux")]
-mod rules;
-pub(crate) mod seatbelt;
-#[cfg(target_os = "linux")]
-pub(crate) mod seccomp;
 pub(crate) mod secrets;
 pub(crate) mod state;
 mod stop;
 pub(crate) mod support;
 mod test_hook;
-#[cfg(target_os = "linux")]
-mod world;
+mod turn;
 pub(crate) mod writes;
 
-/// Elsewhere the launcher never asks for namespaces or Landlock (the probe says there are
-/// none): these only keep its Linux steps compiling.
-#[cfg(not(target_os = "linux"))]
-mod namespace {
-    const NONE: &str = "user namespaces exist only on Linux";
-    pub(crate) fn enter(_: &super::policy::Policy, _: &[std::path::PathBuf]) -> Result<(), String> {
-        Err(NONE.into())
-    }
-    pub(crate) fn mount_proc() -> Result<(), String> {
-        Err(NONE.into())
-    }
-}
-#[cfg(not(target_os = "linux"))]
-mod rules {
-    pub(crate) struct Applied {
-        pub(crate) enforced: bool,
-    }
-    pub(crate) fn restrict(_: &super::policy::Policy) -> Result<Applied, String> {
-        Err("Landlock exists only on Linux".into())
-    }
-}
-#[cfg(not(target_os = "linux"))]
-mod world {
-    /// No mount namespace to hide sockets in elsewhere.
-    pub(crate) fn sockets() -> Vec<std::path::PathBuf> {
-        Vec::new()
-    }
-}
+// The walls each platform applies, behind one seam (as `crate::sys`): the same calls answered
+// by `linux/` (Landlock, namespaces, seccomp) and `macos/` (Seatbelt). The Seatbelt profile is
+// data, so its tests run on Linux too.
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(target_os = "linux")]
+use linux as platform;
+#[cfg(any(target_os = "macos", test))]
+mod macos;
+#[cfg(target_os = "macos")]
+use macos as platform;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 pub use agent::{Agent, Credential, Login, Nested};
 pub use support::Support;
+pub use turn::Prepared;
 
 /// `--sandbox auto|require|landlock-only|off` (config `sandbox`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
@@ -279,184 +253,6 @@ impl Confinement {
         self.disk_mib = 0;
         self
     }
-
-    /// Prepare one start of a runner: a private temporary directory, the launcher's command
-    /// line, and the environment changes. `writable` are the turn's own writable directories
-    /// (its `out/`); `env` the allow list of its environment (`env::allow_list`; `None`: a
-    /// command of the person's own keeps all but server handles). Keep the returned
-    /// [`Prepared`] until the runner and all it started are gone.
-    pub fn prepare(
-        &self,
-        argv: &[String],
-        cwd: &Path,
-        writable: &[PathBuf],
-        env: Option<&[String]>,
-    ) -> std::io::Result<Prepared> {
-        let tmp = tempfile::Builder::new()
-            .prefix("interview-turn-")
-            .tempdir_in(self.temp_base())?;
-        let tmp_path = std::fs::canonicalize(tmp.path())?;
-        let grant = StateGrant::decide(&self.support, self.cli.as_ref(), argv, &self.state);
-        if grant.argv.is_none() {
-            agent::warn_once(self.cli.as_ref(), argv, self.support.confines_writes());
-        }
-        let argv = grant.argv.as_deref().unwrap_or(argv);
-        let program = argv
-            .first()
-            .ok_or_else(|| std::io::Error::other("the runner command is empty"))?;
-        let resolved = resolve_program(program, cwd).ok_or_else(|| {
-            std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "not found on PATH (or not executable)",
-            )
-        })?;
-        let mut writable: Vec<PathBuf> = writable
-            .iter()
-            .filter_map(|p| std::fs::canonicalize(p).ok())
-            .chain(grant.kept.iter().cloned())
-            .collect();
-        writable.sort();
-        writable.dedup();
-        let (views_dir, views) = if grant.throwaway.is_empty() {
-            (None, Vec::new())
-        } else {
-            let dir = tempfile::Builder::new()
-                .prefix("interview-state-")
-                .tempdir_in(self.temp_base())?
-                .keep();
-            let views = state::plan(&grant.throwaway, &dir);
-            (
-                Some(dir.clone()),
-                views.inspect_err(|_| {
-                    let _ = leftovers::remove(&dir);
-                })?,
-            )
-        };
-        let mut visible: Vec<PathBuf> = vec![cwd.to_path_buf(), resolved.clone()];
-        visible.extend(self.protected.iter().cloned());
-        visible.extend(writable.iter().cloned());
-        visible.extend(views.iter().map(|v| v.real.clone()));
-        // Readable where they are not writable (`~/.cache` for a CLI under its replaced sandbox).
-        visible.extend(
-            self.state
-                .iter()
-                .filter_map(|p| std::fs::canonicalize(p).ok()),
-        );
-        visible.extend(
-            argv.iter()
-                .skip(1)
-                .map(PathBuf::from)
-                .filter(|p| p.is_absolute()),
-        );
-        if let Ok(exe) = std::env::current_exe() {
-            visible.push(exe);
-        }
-        if let Some(path) = std::env::var_os("PATH") {
-            visible.extend(std::env::split_paths(&path).filter(|p| p.is_absolute()));
-        }
-        if let Some(home) = std::env::var_os("HOME") {
-            visible.push(PathBuf::from(home));
-        }
-        let egress = self
-            .egress(argv)
-            .map(|allowed| self.start_proxy(allowed))
-            .transpose()?;
-        let mut connect_ports = self.cli.and_then(|c| c.connects).map(|ports| ports(argv));
-        if let Some((plan, ..)) = &egress {
-            let mut ports = connect_ports.take().unwrap_or_default();
-            ports.push(plan.port);
-            if plan.in_namespace {
-                // The namespace confines an agent CLI; the model runner keeps its port rule.
-                connect_ports = self.cli.and_then(|c| c.connects).map(|_| ports);
-            } else {
-                // Landlock (ABI 4) or Seatbelt alone: the proxy's port and the loopback
-                // servers' only.
-                ports.extend(plan.forwards.iter().copied());
-                connect_ports = Some(ports);
-            }
-        }
-        let policy = policy::Policy {
-            tool_pid: std::process::id() as i32,
-            landlock: self.support.landlock_abi.is_some(),
-            namespaces: self.support.namespaces,
-            seatbelt: self.support.seatbelt,
-            tmp: tmp_path.clone(),
-            writable,
-            protected: self.protected.clone(),
-            visible,
-            views: views.clone(),
-            connect_ports,
-            seccomp: self.support.seccomp,
-            unix_sockets: false,
-            hidden: self.hidden(),
-            env: env.map(<[String]>::to_vec),
-            network_off: self.network_off,
-            disk_mib: self.disk_mib,
-            proxy: egress.as_ref().map(|(plan, ..)| plan.clone()),
-        };
-        let exe = std::env::current_exe()?;
-        let mut launcher = vec![
-            exe.display().to_string(),
-            launch::ARG.to_string(),
-            "run".to_string(),
-            serde_json::to_string(&policy).map_err(std::io::Error::other)?,
-            "--".to_string(),
-            resolved.display().to_string(),
-        ];
-        launcher.extend(argv.iter().skip(1).cloned());
-        Ok(Prepared {
-            argv: launcher,
-            tmp: {
-                let _kept = tmp.keep();
-                Some(tmp_path)
-            },
-            views_dir,
-            views,
-            credentials: agent::credentials(self.cli.as_ref()),
-            proxy: egress.map(|(_, proxy, pair)| (proxy, pair)),
-        })
-    }
-
-    /// Start the proxy for a runner allowed `allowed`: with namespaces it waits for the
-    /// listeners the launcher makes in the runner's network namespace (netns.rs), which it
-    /// reaches through the returned socket pair's end (placed as the launcher's descriptor 3);
-    /// without them it listens on the host's 127.0.0.1 itself.
-    fn start_proxy(
-        &self,
-        allowed: Vec<hosts::Host>,
-    ) -> std::io::Result<(
-        policy::ProxyPlan,
-        Arc<proxy::Proxy>,
-        Option<std::os::fd::OwnedFd>,
-    )> {
-        let forwards = hosts::loopback_ports(&allowed);
-        let proxy = proxy::Proxy::new(allowed.clone());
-        #[cfg(target_os = "linux")]
-        if self.support.namespaces {
-            // Any free port of the runner's own namespace: the first from 3128 not forwarded.
-            let port = (3128..=u16::MAX)
-                .find(|p| !forwards.contains(p))
-                .unwrap_or(3128);
-            let plan = policy::ProxyPlan {
-                port,
-                forwards,
-                in_namespace: true,
-            };
-            let (tool_end, launcher_end) = std::os::unix::net::UnixStream::pair()?;
-            let loopback: Vec<hosts::Host> =
-                allowed.into_iter().filter(|h| h.is_loopback()).collect();
-            netns::receive(tool_end, &proxy, &plan, loopback);
-            return Ok((plan, proxy, Some(launcher_end.into())));
-        }
-        let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
-        let plan = policy::ProxyPlan {
-            port: listener.local_addr()?.port(),
-            forwards,
-            in_namespace: false,
-        };
-        proxy.serve(listener, proxy::Role::Proxy);
-        Ok((plan, proxy, None))
-    }
 }
 
 /// What a runner may write of its CLI's state on this machine: the one place it is decided, for
@@ -556,73 +352,5 @@ impl Confinement {
         } else {
             real
         }
-    }
-}
-
-/// One prepared start: run `argv` (the launcher) instead. Dropping it, once the runner and all
-/// it started are gone, copies a refreshed credential back from the state views and removes the
-/// private TMPDIR and the views, whatever modes the runner left in them.
-#[derive(Debug)]
-pub struct Prepared {
-    pub argv: Vec<String>,
-    /// The private TMPDIR.
-    tmp: Option<PathBuf>,
-    views_dir: Option<PathBuf>,
-    views: Vec<state::View>,
-    credentials: Vec<Credential>,
-    /// The runner's proxy, and the launcher's end of the socket pair its listeners come back
-    /// on (Linux with namespaces).
-    proxy: Option<(Arc<proxy::Proxy>, Option<std::os::fd::OwnedFd>)>,
-}
-
-impl Prepared {
-    /// The runner's proxy, if its network goes through one: `Proxy::stop` it once the
-    /// runner is gone for what it connected to.
-    pub fn proxy(&self) -> Option<Arc<proxy::Proxy>> {
-        self.proxy.as_ref().map(|(p, _)| Arc::clone(p))
-    }
-}
-
-impl Drop for Prepared {
-    fn drop(&mut self) {
-        if let Some((proxy, _)) = self.proxy.take() {
-            proxy.stop();
-        }
-        for problem in state::write_back(&self.views, &self.credentials) {
-            crate::output::stderr_line(&format!("interview: warning: {problem}"));
-        }
-        if let Some(dir) = self.views_dir.take() {
-            let _ = leftovers::remove(&dir);
-        }
-        if let Some(tmp) = self.tmp.take()
-            && let Err(e) = leftovers::remove(&tmp)
-        {
-            crate::output::stderr_line(&format!(
-                "interview: warning: the turn's temporary directory {} could not be removed: {e}",
-                tmp.display()
-            ));
-        }
-    }
-}
-
-/// Where `program` is: the one lookup of every child the tool starts
-/// ([`crate::process::program`]), `cwd` (the worktree) counting as the repository.
-fn resolve_program(program: &str, cwd: &Path) -> Option<PathBuf> {
-    crate::process::program::find(program.as_ref(), cwd, cwd)
-}
-
-impl crate::process::Launcher for Prepared {
-    /// The launcher, which confines itself and then executes the runner.
-    fn argv(&self, _argv: &[std::ffi::OsString]) -> std::io::Result<Vec<std::ffi::OsString>> {
-        Ok(self.argv.iter().map(Into::into).collect())
-    }
-
-    /// The launcher's end of the proxy's socket pair (netns.rs), as its descriptor 3.
-    fn descriptor(&self) -> Option<std::os::fd::RawFd> {
-        use std::os::fd::AsRawFd;
-        self.proxy
-            .as_ref()
-            .and_then(|(_, fd)| fd.as_ref())
-            .map(AsRawFd::as_raw_fd)
     }
 }

@@ -14,7 +14,7 @@ pub(crate) struct Policy {
     pub tool_pid: i32,
     pub landlock: bool,
     pub namespaces: bool,
-    /// macOS: start the runner under `sandbox-exec` with the profile of seatbelt.rs.
+    /// macOS: start the runner under `sandbox-exec` with the profile of macos/seatbelt.rs.
     #[serde(default)]
     pub seatbelt: bool,
     /// The private temporary directory (writable).
@@ -28,7 +28,7 @@ pub(crate) struct Policy {
     /// The preset's state, shown copy-on-write for the turn (see state.rs).
     #[serde(default)]
     pub views: Vec<View>,
-    /// Linux: install the seccomp filter (seccomp.rs) before executing the runner.
+    /// Linux: install the seccomp filter (linux/seccomp.rs) before executing the runner.
     #[serde(default)]
     pub seccomp: bool,
     /// The runner may create UNIX sockets (a preset shown to need one); refused otherwise.
@@ -65,7 +65,7 @@ pub(crate) struct ProxyPlan {
     pub port: u16,
     pub forwards: Vec<u16>,
     /// Linux with namespaces: the launcher makes these listeners in the runner's own network
-    /// namespace and hands them to the tool (netns.rs); otherwise the tool listens on the
+    /// namespace and hands them to the tool (linux/netns.rs); otherwise the tool listens on the
     /// host's 127.0.0.1 itself and the runner shares its network.
     pub in_namespace: bool,
 }

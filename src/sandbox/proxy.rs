@@ -5,7 +5,7 @@
 //! and notes every connection for the turn's transcript.
 //!
 //! Not for: deciding the hosts (hosts.rs), or how the runner's listeners reach the tool
-//! (netns.rs on Linux; a listener on the host's loopback elsewhere).
+//! (linux/netns.rs; a listener on the host's loopback elsewhere).
 
 use std::collections::BTreeSet;
 use std::io::{Read, Write};

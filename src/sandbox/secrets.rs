@@ -1,7 +1,7 @@
 //! The person's credential stores, which no runner reads: the one list of them (shown by
 //! `interview runners`, docs/sandbox.md). A preset still reads its own login.
 //!
-//! Linux hides each in the runner's mount namespace (namespace.rs: a directory covered by an
+//! Linux hides each in the runner's mount namespace (linux/mounts.rs: a directory covered by an
 //! empty read-only file system, a file by `/dev/null`); macOS denies reading them in the
 //! Seatbelt profile. Not for: which paths are writable (writes.rs).
 
@@ -111,42 +111,6 @@ pub(crate) fn hidden(
     paths.sort();
     paths.dedup();
     paths
-}
-
-/// In the runner's mount namespace (Linux): cover each store that exists, a directory with an
-/// empty read-only file system, a file (or socket) with `/dev/null`; a link is covered where it
-/// leads. A store this user cannot reach is not the runner's to read either.
-#[cfg(target_os = "linux")]
-pub(crate) fn hide(paths: &[PathBuf]) -> Result<(), String> {
-    use nix::errno::Errno;
-    use nix::mount::{MsFlags, mount};
-    for path in paths {
-        let Ok(meta) = std::fs::metadata(path) else {
-            continue;
-        };
-        let done = if meta.is_dir() {
-            mount(
-                Some("tmpfs"),
-                path,
-                Some("tmpfs"),
-                MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC | MsFlags::MS_RDONLY,
-                Some("mode=0755,size=4k"),
-            )
-        } else {
-            mount(
-                Some("/dev/null"),
-                path,
-                None::<&str>,
-                MsFlags::MS_BIND,
-                None::<&str>,
-            )
-        };
-        match done {
-            Ok(()) | Err(Errno::EACCES | Errno::ENOENT) => {}
-            Err(e) => return Err(format!("cannot hide {}: {e}", path.display())),
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

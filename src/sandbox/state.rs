@@ -6,7 +6,7 @@
 //! files, named one by one, which the tool copies back after the turn when they changed, as
 //! regular files only and never through a link ([`write_back`]).
 //!
-//! The views are mounted by the launcher ([`mount_views`]); the write-back runs in the tool.
+//! The views are mounted by the launcher (`linux/mounts.rs`); the write-back runs in the tool.
 
 use std::io::{Read, Write};
 use std::os::unix::fs::OpenOptionsExt;
@@ -75,75 +75,6 @@ fn copy_capped(from: &Path, to: &Path, len: u64) -> std::io::Result<()> {
         std::io::copy(&mut (&mut input).take(FILE_COPY_CAP), &mut out)?;
     }
     Ok(())
-}
-
-/// In the launcher, in the new mount namespace: put each view in place. A directory whose
-/// overlay cannot be mounted (a kernel without overlays in user namespaces, a path overlayfs
-/// cannot take) gets `fallback` instead (a throwaway file system showing its entries read-only).
-#[cfg(target_os = "linux")]
-pub(crate) fn mount_views(
-    views: &[View],
-    fallback: impl Fn(&Path) -> Result<(), String>,
-) -> Result<(), String> {
-    use nix::mount::{MsFlags, mount};
-    for view in views {
-        if view.upper.is_dir() {
-            if overlay(view).is_err() {
-                fallback(&view.real)?;
-            }
-            continue;
-        }
-        mount(
-            Some(&view.upper),
-            &view.real,
-            None::<&str>,
-            MsFlags::MS_BIND,
-            None::<&str>,
-        )
-        .map_err(|e| format!("cannot show a copy of {}: {e}", view.real.display()))?;
-        let flags = MsFlags::MS_BIND
-            | MsFlags::MS_REMOUNT
-            | MsFlags::MS_NOSUID
-            | MsFlags::MS_NODEV
-            | super::world::locked_flags(&view.real);
-        mount(None::<&str>, &view.real, None::<&str>, flags, None::<&str>)
-            .map_err(|e| format!("cannot remount {}: {e}", view.real.display()))?;
-    }
-    Ok(())
-}
-
-#[cfg(target_os = "linux")]
-fn overlay(view: &View) -> Result<(), nix::errno::Errno> {
-    use nix::mount::{MsFlags, mount};
-    let paths = [&view.real, &view.upper, &view.work];
-    // overlayfs splits its options at `,` and `:`; a path with one is not given to it.
-    let Some([lower, upper, work]) = paths
-        .iter()
-        .map(|p| p.to_str().filter(|s| !s.contains([',', ':', '\\'])))
-        .collect::<Option<Vec<_>>>()
-        .and_then(|v| <[&str; 3]>::try_from(v).ok())
-    else {
-        return Err(nix::errno::Errno::EINVAL);
-    };
-    let base = format!("lowerdir={lower},upperdir={upper},workdir={work}");
-    let flags = MsFlags::MS_NOSUID | MsFlags::MS_NODEV;
-    // `userxattr` keeps overlayfs's own attributes in `user.` where `trusted.` is not ours.
-    mount(
-        Some("overlay"),
-        &view.real,
-        Some("overlay"),
-        flags,
-        Some(format!("{base},userxattr").as_str()),
-    )
-    .or_else(|_| {
-        mount(
-            Some("overlay"),
-            &view.real,
-            Some("overlay"),
-            flags,
-            Some(base.as_str()),
-        )
-    })
 }
 
 /// After the turn, in the tool: copy each of `credentials` (real paths of the CLI's credential

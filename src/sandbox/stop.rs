@@ -10,10 +10,13 @@
 //! fork is pending in the child too, and two of a kind pending merge into one: the runner acts
 //! on each stop exactly once.
 
-use nix::sys::signal::{SigHandler, SigSet, SigmaskHow, Signal, kill, signal, sigprocmask};
+use nix::sys::signal::{SigHandler, SigSet, SigmaskHow, Signal, signal, sigprocmask};
 #[cfg(target_os = "linux")]
-use nix::sys::signalfd::{SfdFlags, SignalFd};
-use nix::unistd::getpid;
+use nix::{
+    sys::signal::kill,
+    sys::signalfd::{SfdFlags, SignalFd},
+    unistd::getpid,
+};
 
 const STOP_SIGNALS: [Signal; 3] = [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP];
 
@@ -38,7 +41,7 @@ pub(super) fn block() -> Result<(), String> {
     Ok(())
 }
 
-/// Take one pending stop signal, without waiting.
+/// Take one pending stop signal, without waiting. Only the namespace steps (Linux) take them.
 #[cfg(target_os = "linux")]
 pub(super) fn take() -> Option<Signal> {
     let fd =
@@ -47,17 +50,8 @@ pub(super) fn take() -> Option<Signal> {
     Signal::try_from(info.ssi_signo as i32).ok()
 }
 
-/// Take one pending stop signal, without waiting (no signalfd: `sigwait` returns at once when
-/// one is pending). Only the namespace steps call it, and they exist only on Linux.
-#[cfg(not(target_os = "linux"))]
-pub(crate) fn take() -> Option<Signal> {
-    if !crate::sys::stop_pending() {
-        return None;
-    }
-    stop_set().wait().ok()
-}
-
 /// Take every pending stop signal (each kind is pending at most once).
+#[cfg(target_os = "linux")]
 pub(super) fn take_all() -> Vec<Signal> {
     let mut taken = Vec::new();
     while taken.len() < STOP_SIGNALS.len() * 2
@@ -75,6 +69,7 @@ pub(super) fn unblock() {
 
 /// End this process by `sig` (the way the runner ended, so the tool sees the same signal).
 /// Returns only if `sig` does not end a process by default.
+#[cfg(target_os = "linux")]
 pub(super) fn end_by(sig: Signal) {
     // SAFETY: setting a signal's disposition to the default installs no handler.
     let _ = unsafe { signal(sig, SigHandler::SigDfl) };

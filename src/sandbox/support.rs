@@ -30,13 +30,13 @@ pub struct Support {
     pub namespaces: bool,
     /// Why not.
     pub namespaces_missing: Option<String>,
-    /// Linux: the kernel applies seccomp filters (the third wall, seccomp.rs).
+    /// Linux: the kernel applies seccomp filters (the third wall, linux/seccomp.rs).
     #[serde(default)]
     pub seccomp: bool,
     /// Why not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seccomp_missing: Option<String>,
-    /// macOS: `sandbox-exec` applied a profile when probed (see seatbelt.rs).
+    /// macOS: `sandbox-exec` applied a profile when probed (see macos/seatbelt.rs).
     #[serde(default)]
     pub seatbelt: bool,
     /// Why not (on macOS).
@@ -48,7 +48,7 @@ impl Support {
     /// Probe once per process (the namespace probe starts our own executable once).
     pub fn probe() -> Support {
         static PROBED: OnceLock<Support> = OnceLock::new();
-        PROBED.get_or_init(probe_now).clone()
+        PROBED.get_or_init(super::platform::probe_support).clone()
     }
 
     /// Abstract UNIX sockets and signals are scoped to the runner (Landlock ABI 6 and later).
@@ -195,169 +195,8 @@ impl Support {
     }
 }
 
-fn simulated(var: &str) -> bool {
+pub(super) fn simulated(var: &str) -> bool {
     std::env::var_os(var).is_some_and(|v| v == "1")
-}
-
-#[cfg(target_os = "linux")]
-fn probe_now() -> Support {
-    let (landlock_abi, landlock_missing) = if simulated(SIMULATE_NO_LANDLOCK) {
-        (None, Some(format!("simulated by {SIMULATE_NO_LANDLOCK}=1")))
-    } else {
-        match landlock_abi() {
-            Ok(abi) => (Some(abi), None),
-            Err(reason) => (None, Some(reason)),
-        }
-    };
-    let (namespaces, namespaces_missing) = if simulated(SIMULATE_NO_NAMESPACES) {
-        (
-            false,
-            Some(format!("simulated by {SIMULATE_NO_NAMESPACES}=1")),
-        )
-    } else {
-        match probe_namespaces() {
-            Ok(()) => (true, None),
-            Err(reason) => (false, Some(reason)),
-        }
-    };
-    let (seccomp, seccomp_missing) = if simulated(SIMULATE_NO_SECCOMP) {
-        (false, Some(format!("simulated by {SIMULATE_NO_SECCOMP}=1")))
-    } else {
-        match super::seccomp::available() {
-            Ok(()) => (true, None),
-            Err(reason) => (false, Some(reason)),
-        }
-    };
-    Support {
-        landlock_abi,
-        landlock_missing,
-        namespaces,
-        namespaces_missing,
-        seccomp,
-        seccomp_missing,
-        seatbelt: false,
-        seatbelt_missing: None,
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn probe_now() -> Support {
-    let (seatbelt, seatbelt_missing) = if !cfg!(target_os = "macos") {
-        (false, Some("Seatbelt exists only on macOS".into()))
-    } else if simulated(SIMULATE_NO_SEATBELT) {
-        (
-            false,
-            Some(format!("simulated by {SIMULATE_NO_SEATBELT}=1")),
-        )
-    } else {
-        match probe_seatbelt() {
-            Ok(()) => (true, None),
-            Err(reason) => (false, Some(reason)),
-        }
-    };
-    Support {
-        landlock_abi: None,
-        landlock_missing: Some("Landlock exists only on Linux".into()),
-        namespaces: false,
-        namespaces_missing: Some("user namespaces exist only on Linux".into()),
-        seccomp: false,
-        seccomp_missing: None,
-        seatbelt,
-        seatbelt_missing,
-    }
-}
-
-/// Start `/usr/bin/true` under `sandbox-exec` with a profile of the kind a turn gets (every
-/// rule of it, for a throwaway writable directory): Seatbelt works here, and this macOS reads
-/// our profile, when it exits 0 (it does not inside another sandbox, for one).
-#[cfg(not(target_os = "linux"))]
-fn probe_seatbelt() -> Result<(), String> {
-    use super::seatbelt::SANDBOX_EXEC;
-    use super::writes::{DEVICES, Writes};
-    use crate::process::{Ending, Spawn};
-    use std::path::Path;
-    if !Path::new(SANDBOX_EXEC).exists() {
-        return Err(format!("{SANDBOX_EXEC} is missing"));
-    }
-    let dir = tempfile::tempdir().map_err(|e| format!("cannot make a directory to probe: {e}"))?;
-    let root = std::fs::canonicalize(dir.path()).map_err(|e| e.to_string())?;
-    let writes = Writes {
-        protected: vec![root.join("protected")],
-        roots: vec![root],
-        devices: DEVICES.iter().map(|d| Path::new("/dev").join(d)).collect(),
-    };
-    let profile = super::seatbelt::profile(&writes, None)?;
-    let finished = Spawn::new(SANDBOX_EXEC)
-        .args(["-p", profile.as_str(), "--", "/usr/bin/true"])
-        .timeout(std::time::Duration::from_secs(10))
-        .grace(std::time::Duration::from_secs(1))
-        .capture(0, 4096)
-        .map_err(|e| format!("cannot run {SANDBOX_EXEC}: {e}"))?;
-    if finished.ending == Ending::Exited(0) {
-        return Ok(());
-    }
-    let text = String::from_utf8_lossy(&finished.sink.stderr);
-    let reason = text.lines().last().unwrap_or("it failed").trim();
-    Err(format!(
-        "{SANDBOX_EXEC}: {}",
-        reason
-            .chars()
-            .filter(|c| !c.is_control())
-            .collect::<String>()
-    ))
-}
-
-/// The running kernel's Landlock ABI version.
-#[cfg(target_os = "linux")]
-fn landlock_abi() -> Result<i32, String> {
-    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
-    // SAFETY: landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION) only returns the
-    // ABI version (or -1 with errno); it reads no memory (the attribute pointer is NULL, as the
-    // version query requires) and creates no file descriptor.
-    let abi = unsafe {
-        libc::syscall(
-            libc::SYS_landlock_create_ruleset,
-            std::ptr::null::<libc::c_void>(),
-            0usize,
-            LANDLOCK_CREATE_RULESET_VERSION,
-        )
-    };
-    if abi >= 1 {
-        return Ok(abi as i32);
-    }
-    let err = std::io::Error::last_os_error();
-    Err(match err.raw_os_error() {
-        Some(libc::ENOSYS) => "the kernel is built without Landlock".into(),
-        Some(libc::EOPNOTSUPP) => {
-            "Landlock is disabled at boot (see the lsm= kernel parameter)".into()
-        }
-        _ => format!("Landlock is not usable: {err}"),
-    })
-}
-
-/// Start our own executable as `interview __sandbox probe`: it tries exactly what a turn does
-/// (user, mount and PID namespaces, a private /proc) and reports.
-#[cfg(target_os = "linux")]
-fn probe_namespaces() -> Result<(), String> {
-    use crate::process::{Ending, Spawn};
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find our executable: {e}"))?;
-    let finished = Spawn::new(exe)
-        .args([super::launch::ARG, "probe"])
-        .timeout(std::time::Duration::from_secs(10))
-        .grace(std::time::Duration::from_secs(1))
-        .capture(0, 4096)
-        .map_err(|e| format!("cannot run the probe: {e}"))?;
-    if finished.ending == Ending::Exited(0) {
-        return Ok(());
-    }
-    let text = String::from_utf8_lossy(&finished.sink.stderr);
-    let reason = text
-        .lines()
-        .last()
-        .unwrap_or("the probe failed")
-        .trim_start_matches("interview sandbox: ");
-    // Our own program's words, but shown to the person: no control characters.
-    Err(reason.chars().filter(|c| !c.is_control()).collect())
 }
 
 #[cfg(test)]

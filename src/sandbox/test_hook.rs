@@ -31,6 +31,8 @@ pub(super) fn arm() {
 pub(super) fn arm() {}
 
 #[cfg(any(debug_assertions, feature = "test-hooks"))]
+// Its windows are the namespace steps', which exist only on Linux.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub(super) fn hold(point: &str) {
     use std::time::{Duration, Instant};
     if std::env::var("INTERVIEW_TEST_LAUNCHER_PAUSE")
@@ -61,5 +63,6 @@ pub(super) fn hold(point: &str) {
 }
 
 #[cfg(not(any(debug_assertions, feature = "test-hooks")))]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 #[inline(always)]
 pub(super) fn hold(_point: &str) {}

@@ -1,5 +1,5 @@
 //! What a runner may write, decided once from the launcher's [`Policy`]: the one source both
-//! the Landlock rules (rules.rs, Linux) and the Seatbelt profile (seatbelt.rs, macOS) are built
+//! the Landlock rules (linux/landlock.rs) and the Seatbelt profile (macos/seatbelt.rs) are built
 //! from. Pure: it compiles and is tested on every platform.
 
 use std::path::{Path, PathBuf};

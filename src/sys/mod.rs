@@ -4,7 +4,7 @@
 //! `unix.rs` / `windows.rs`: `linux` reads `/proc`, `macos` asks `libproc`.
 //!
 //! Nothing outside this module reads `/proc` (tests/architecture.rs checks it), except the
-//! Linux-only sandbox code that sets up the runner's own `/proc` (src/sandbox/namespace.rs).
+//! Linux-only sandbox code that sets up the runner's own `/proc` (src/sandbox/linux/namespace.rs).
 //!
 //! Not for: starting processes (that is `crate::process`) or deciding what to confine.
 

@@ -23,7 +23,7 @@
 //! a command must not (a setting planted in `config.toml` — an MCP server, a hook, a `notify`
 //! program — would run the next time Codex starts outside any sandbox): in the mount namespace
 //! `$CODEX_HOME` becomes a throwaway directory showing its entries read-only (see
-//! `sandbox/namespace.rs`), and `~/.cache` and `~/.npm` are not writable. Without the mount namespace
+//! `sandbox/linux/namespace.rs`), and `~/.cache` and `~/.npm` are not writable. Without the mount namespace
 //! `/tmp` is shared, where Codex's app-server sockets live (bubblewrap would hide them): there,
 //! and for Codex's other modes, the warning is given instead. See docs/sandbox.md.
 

@@ -257,10 +257,10 @@ fn the_linux_and_macos_rules_come_from_one_decision() {
         .collect();
     expected.sort();
     assert_eq!(decided.roots, expected);
-    // Landlock: rules.rs grants full access to the same roots and nothing else, and takes its
+    // Landlock: linux/landlock.rs grants full access to the same roots and nothing else, and takes its
     // devices (an allow list) from the same module.
-    let landlock = include_str!("../rules.rs");
-    assert!(landlock.contains("use super::writes::{DEVICES, Writes};"));
+    let landlock = include_str!("../../linux/landlock.rs");
+    assert!(landlock.contains("use crate::sandbox::writes::{DEVICES, Writes};"));
     assert_eq!(landlock.matches("grant(path, all)").count(), 1);
     assert!(
         landlock

@@ -13,8 +13,8 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::policy::Policy;
-use super::writes::Writes;
+use crate::sandbox::policy::Policy;
+use crate::sandbox::writes::Writes;
 
 /// The program that applies a profile and executes the command under it.
 pub(crate) const SANDBOX_EXEC: &str = "/usr/bin/sandbox-exec";

@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use nix::sys::socket::{ControlMessage, ControlMessageOwned, MsgFlags, recvmsg, sendmsg};
 
-use super::policy::ProxyPlan;
-use super::proxy::{Proxy, Role};
+use crate::sandbox::policy::ProxyPlan;
+use crate::sandbox::proxy::{Proxy, Role};
 
 /// The descriptor the launcher finds its end of the socket pair at.
 pub(super) const LAUNCHER_FD: RawFd = 3;
@@ -91,18 +91,18 @@ fn loopback_up() -> Result<(), String> {
 /// In the tool: wait (on a thread) for the launcher's listeners on `pair` and serve each with
 /// `proxy`: the proxy's port as the proxy, any other as a forward to the same loopback port on
 /// this side. Ends when they came, or the launcher is gone, or the proxy stopped.
-pub(super) fn receive(
+pub(in crate::sandbox) fn receive(
     pair: UnixStream,
     proxy: &Arc<Proxy>,
     plan: &ProxyPlan,
-    forwards: Vec<super::hosts::Host>,
+    forwards: Vec<crate::sandbox::hosts::Host>,
 ) {
     let proxy = Arc::clone(proxy);
     let proxy_port = plan.port;
     proxy.clone().on_thread(move || {
         use std::os::fd::AsFd;
         while !proxy.stopped() {
-            if !super::proxy::readable(pair.as_fd()) {
+            if !crate::sandbox::proxy::readable(pair.as_fd()) {
                 continue;
             }
             let mut ports = [0u8; 512];

@@ -13,8 +13,8 @@ use nix::mount::{MsFlags, mount};
 use nix::sched::{CloneFlags, unshare};
 use nix::unistd::{getgid, getuid};
 
-use super::policy::Policy;
-use super::{state, world};
+use super::{mounts, world};
+use crate::sandbox::policy::Policy;
 
 /// The user id the runner has inside its namespace when the tool runs as root: not 0, so the
 /// runner keeps no capability in the namespace after it executes (and cannot undo the mounts).
@@ -58,10 +58,10 @@ pub(super) fn enter(policy: &Policy, sockets: &[PathBuf]) -> Result<(), String> 
     )
     .map_err(|e| err("cannot make the mounts private", e))?;
     // The state views first: a HOME under /tmp is shown in the private /tmp with them in it.
-    state::mount_views(&policy.views, throwaway)?;
+    mounts::mount_views(&policy.views, throwaway)?;
     private_tmp(policy)?;
     world::hide_servers(sockets, &policy.visible)?;
-    super::secrets::hide(&policy.hidden)?;
+    mounts::hide(&policy.hidden)?;
     world::private_shm()?;
     for path in &policy.writable {
         bind(path, false)?;

@@ -3,13 +3,13 @@
 
 use std::path::Path;
 
-use landlock::{
+use ::landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, NetPort, PathBeneath, PathFd, Ruleset, RulesetAttr,
     RulesetCreatedAttr, RulesetStatus, Scope,
 };
 
-use super::policy::Policy;
-use super::writes::{DEVICES, Writes};
+use crate::sandbox::policy::Policy;
+use crate::sandbox::writes::{DEVICES, Writes};
 
 /// The newest ABI this build knows; older kernels get what they support (best effort).
 const TARGET: ABI = ABI::V10;

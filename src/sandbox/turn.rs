@@ -1,0 +1,300 @@
+//! One start of a runner under the run's [`Confinement`]: what changes from turn to turn — the
+//! private TMPDIR, the state views, the turn's writable `out/`, the proxy and its ports — made
+//! here, and taken down again when the [`Prepared`] start is dropped.
+//!
+//! Not for: what stays the same for the whole run (the confinement itself, mod.rs).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{
+    Confinement, Credential, StateGrant, agent, hosts, launch, leftovers, policy, proxy, state,
+};
+
+impl Confinement {
+    /// Prepare one start of a runner: a private temporary directory, the launcher's command
+    /// line, and the environment changes. `writable` are the turn's own writable directories
+    /// (its `out/`); `env` the allow list of its environment (`env::allow_list`; `None`: a
+    /// command of the person's own keeps all but server handles). Keep the returned
+    /// [`Prepared`] until the runner and all it started are gone.
+    pub fn prepare(
+        &self,
+        argv: &[String],
+        cwd: &Path,
+        writable: &[PathBuf],
+        env: Option<&[String]>,
+    ) -> std::io::Result<Prepared> {
+        let tmp = tempfile::Builder::new()
+            .prefix("interview-turn-")
+            .tempdir_in(self.temp_base())?;
+        let tmp_path = std::fs::canonicalize(tmp.path())?;
+        let grant = StateGrant::decide(&self.support, self.cli.as_ref(), argv, &self.state);
+        if grant.argv.is_none() {
+            agent::warn_once(self.cli.as_ref(), argv, self.support.confines_writes());
+        }
+        let argv = grant.argv.as_deref().unwrap_or(argv);
+        let program = argv
+            .first()
+            .ok_or_else(|| std::io::Error::other("the runner command is empty"))?;
+        let resolved = resolve_program(program, cwd).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "not found on PATH (or not executable)",
+            )
+        })?;
+        let mut writable: Vec<PathBuf> = writable
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .chain(grant.kept.iter().cloned())
+            .collect();
+        writable.sort();
+        writable.dedup();
+        let (views_dir, views) = self.state_views(&grant.throwaway)?;
+        let visible = self.visible(argv, cwd, &resolved, &writable, &views);
+        let egress = self
+            .egress(argv)
+            .map(|allowed| self.start_proxy(allowed))
+            .transpose()?;
+        let policy = policy::Policy {
+            tool_pid: std::process::id() as i32,
+            landlock: self.support.landlock_abi.is_some(),
+            namespaces: self.support.namespaces,
+            seatbelt: self.support.seatbelt,
+            tmp: tmp_path.clone(),
+            writable,
+            protected: self.protected.clone(),
+            visible,
+            views: views.clone(),
+            connect_ports: self.connect_ports(argv, egress.as_ref().map(|(plan, ..)| plan)),
+            seccomp: self.support.seccomp,
+            unix_sockets: false,
+            hidden: self.hidden(),
+            env: env.map(<[String]>::to_vec),
+            network_off: self.network_off,
+            disk_mib: self.disk_mib,
+            proxy: egress.as_ref().map(|(plan, ..)| plan.clone()),
+        };
+        Ok(Prepared {
+            argv: launcher_argv(&policy, &resolved, argv)?,
+            tmp: {
+                let _kept = tmp.keep();
+                Some(tmp_path)
+            },
+            views_dir,
+            views,
+            credentials: agent::credentials(self.cli.as_ref()),
+            proxy: egress.map(|(_, proxy, pair)| (proxy, pair)),
+        })
+    }
+
+    /// The turn's throwaway views of the CLI's state `throwaway`, laid out in a new directory
+    /// of their own (none when there is nothing to show).
+    fn state_views(
+        &self,
+        throwaway: &[PathBuf],
+    ) -> std::io::Result<(Option<PathBuf>, Vec<state::View>)> {
+        if throwaway.is_empty() {
+            return Ok((None, Vec::new()));
+        }
+        let dir = tempfile::Builder::new()
+            .prefix("interview-state-")
+            .tempdir_in(self.temp_base())?
+            .keep();
+        let views = state::plan(throwaway, &dir).inspect_err(|_| {
+            let _ = leftovers::remove(&dir);
+        })?;
+        Ok((Some(dir), views))
+    }
+
+    /// What stays visible where a mount namespace hides the rest: the working directory, the
+    /// program, the protected and writable paths, the state, absolute arguments, our own
+    /// executable, `PATH` and `HOME`.
+    fn visible(
+        &self,
+        argv: &[String],
+        cwd: &Path,
+        resolved: &Path,
+        writable: &[PathBuf],
+        views: &[state::View],
+    ) -> Vec<PathBuf> {
+        let mut visible: Vec<PathBuf> = vec![cwd.to_path_buf(), resolved.to_path_buf()];
+        visible.extend(self.protected.iter().cloned());
+        visible.extend(writable.iter().cloned());
+        visible.extend(views.iter().map(|v| v.real.clone()));
+        // Readable where they are not writable (`~/.cache` for a CLI under its replaced sandbox).
+        visible.extend(
+            self.state
+                .iter()
+                .filter_map(|p| std::fs::canonicalize(p).ok()),
+        );
+        visible.extend(
+            argv.iter()
+                .skip(1)
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute()),
+        );
+        if let Ok(exe) = std::env::current_exe() {
+            visible.push(exe);
+        }
+        if let Some(path) = std::env::var_os("PATH") {
+            visible.extend(std::env::split_paths(&path).filter(|p| p.is_absolute()));
+        }
+        if let Some(home) = std::env::var_os("HOME") {
+            visible.push(PathBuf::from(home));
+        }
+        visible
+    }
+
+    /// The TCP ports a runner started as `argv` may connect to (`None`: not restricted by
+    /// port), given the proxy it goes through, if any.
+    fn connect_ports(
+        &self,
+        argv: &[String],
+        proxy: Option<&policy::ProxyPlan>,
+    ) -> Option<Vec<u16>> {
+        let connect_ports = self.cli.and_then(|c| c.connects).map(|ports| ports(argv));
+        let Some(plan) = proxy else {
+            return connect_ports;
+        };
+        let mut ports = connect_ports.unwrap_or_default();
+        ports.push(plan.port);
+        if plan.in_namespace {
+            // The namespace confines an agent CLI; the model runner keeps its port rule.
+            self.cli.and_then(|c| c.connects).map(|_| ports)
+        } else {
+            // Landlock (ABI 4) or Seatbelt alone: the proxy's port and the loopback
+            // servers' only.
+            ports.extend(plan.forwards.iter().copied());
+            Some(ports)
+        }
+    }
+
+    /// Start the proxy for a runner allowed `allowed`: with namespaces it waits for the
+    /// listeners the launcher makes in the runner's network namespace (linux/netns.rs), which it
+    /// reaches through the returned socket pair's end (placed as the launcher's descriptor 3);
+    /// without them it listens on the host's 127.0.0.1 itself.
+    fn start_proxy(
+        &self,
+        allowed: Vec<hosts::Host>,
+    ) -> std::io::Result<(
+        policy::ProxyPlan,
+        Arc<proxy::Proxy>,
+        Option<std::os::fd::OwnedFd>,
+    )> {
+        let forwards = hosts::loopback_ports(&allowed);
+        let proxy = proxy::Proxy::new(allowed.clone());
+        #[cfg(target_os = "linux")]
+        if self.support.namespaces {
+            // Any free port of the runner's own namespace: the first from 3128 not forwarded.
+            let port = (3128..=u16::MAX)
+                .find(|p| !forwards.contains(p))
+                .unwrap_or(3128);
+            let plan = policy::ProxyPlan {
+                port,
+                forwards,
+                in_namespace: true,
+            };
+            let (tool_end, launcher_end) = std::os::unix::net::UnixStream::pair()?;
+            let loopback: Vec<hosts::Host> =
+                allowed.into_iter().filter(|h| h.is_loopback()).collect();
+            super::linux::netns::receive(tool_end, &proxy, &plan, loopback);
+            return Ok((plan, proxy, Some(launcher_end.into())));
+        }
+        let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
+        let plan = policy::ProxyPlan {
+            port: listener.local_addr()?.port(),
+            forwards,
+            in_namespace: false,
+        };
+        proxy.serve(listener, proxy::Role::Proxy);
+        Ok((plan, proxy, None))
+    }
+}
+
+/// One prepared start: run `argv` (the launcher) instead. Dropping it, once the runner and all
+/// it started are gone, copies a refreshed credential back from the state views and removes the
+/// private TMPDIR and the views, whatever modes the runner left in them.
+#[derive(Debug)]
+pub struct Prepared {
+    pub argv: Vec<String>,
+    /// The private TMPDIR.
+    tmp: Option<PathBuf>,
+    views_dir: Option<PathBuf>,
+    views: Vec<state::View>,
+    credentials: Vec<Credential>,
+    /// The runner's proxy, and the launcher's end of the socket pair its listeners come back
+    /// on (Linux with namespaces).
+    proxy: Option<(Arc<proxy::Proxy>, Option<std::os::fd::OwnedFd>)>,
+}
+
+impl Prepared {
+    /// The runner's proxy, if its network goes through one: `Proxy::stop` it once the
+    /// runner is gone for what it connected to.
+    pub fn proxy(&self) -> Option<Arc<proxy::Proxy>> {
+        self.proxy.as_ref().map(|(p, _)| Arc::clone(p))
+    }
+}
+
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        if let Some((proxy, _)) = self.proxy.take() {
+            proxy.stop();
+        }
+        for problem in state::write_back(&self.views, &self.credentials) {
+            crate::output::stderr_line(&format!("interview: warning: {problem}"));
+        }
+        if let Some(dir) = self.views_dir.take() {
+            let _ = leftovers::remove(&dir);
+        }
+        if let Some(tmp) = self.tmp.take()
+            && let Err(e) = leftovers::remove(&tmp)
+        {
+            crate::output::stderr_line(&format!(
+                "interview: warning: the turn's temporary directory {} could not be removed: {e}",
+                tmp.display()
+            ));
+        }
+    }
+}
+
+/// Where `program` is: the one lookup of every child the tool starts
+/// ([`crate::process::program`]), `cwd` (the worktree) counting as the repository.
+fn resolve_program(program: &str, cwd: &Path) -> Option<PathBuf> {
+    crate::process::program::find(program.as_ref(), cwd, cwd)
+}
+
+/// The launcher's command line: our own executable, `__sandbox run POLICY --`, and the runner
+/// (`resolved` in place of its first argument).
+fn launcher_argv(
+    policy: &policy::Policy,
+    resolved: &Path,
+    argv: &[String],
+) -> std::io::Result<Vec<String>> {
+    let exe = std::env::current_exe()?;
+    let mut launcher = vec![
+        exe.display().to_string(),
+        launch::ARG.to_string(),
+        "run".to_string(),
+        serde_json::to_string(policy).map_err(std::io::Error::other)?,
+        "--".to_string(),
+        resolved.display().to_string(),
+    ];
+    launcher.extend(argv.iter().skip(1).cloned());
+    Ok(launcher)
+}
+
+impl crate::process::Launcher for Prepared {
+    /// The launcher, which confines itself and then executes the runner.
+    fn argv(&self, _argv: &[std::ffi::OsString]) -> std::io::Result<Vec<std::ffi::OsString>> {
+        Ok(self.argv.iter().map(Into::into).collect())
+    }
+
+    /// The launcher's end of the proxy's socket pair (linux/netns.rs), as its descriptor 3.
+    fn descriptor(&self) -> Option<std::os::fd::RawFd> {
+        use std::os::fd::AsRawFd;
+        self.proxy
+            .as_ref()
+            .and_then(|(_, fd)| fd.as_ref())
+            .map(AsRawFd::as_raw_fd)
+    }
+}
