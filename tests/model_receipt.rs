@@ -410,6 +410,25 @@ fn a_slow_token_stream_is_progress_not_a_timeout() {
     assert_eq!(body["stream"], json!(true), "{body}");
 }
 
+/// Qwen2.5-Coder 1.5B under llama.cpp's server answered `tool_choice: "required"` with a receipt,
+/// having read nothing: the brief's last words tell it to look first, with a tool call alone
+/// (and say nothing of tools to a server that has none).
+#[test]
+fn the_model_is_told_to_look_before_it_answers() {
+    let look = "your first answer is a tool call alone";
+    let repo = TempRepo::new();
+    let mock = MockChat::start(vec![Step::Receipt(wire(ASK)), Step::Receipt(wire(DONE))]);
+    against(interview(&repo), &mock, &[]).run().exits(0);
+    let brief = mock.seen()[0].body["messages"][1]["content"].clone();
+    let last = brief.as_str().unwrap().trim_end().lines().last().unwrap();
+    assert!(last.contains(look), "{last}");
+    let repo = TempRepo::new();
+    let mock = MockChat::without_tools(vec![Step::Receipt(wire(ASK)), Step::Receipt(wire(DONE))]);
+    against(interview(&repo), &mock, &[]).run().exits(0);
+    let brief = mock.seen()[1].body["messages"][1]["content"].clone();
+    assert!(!brief.as_str().unwrap().contains(look), "{brief}");
+}
+
 #[test]
 fn no_server_no_such_host_and_no_key_are_said_at_once_and_plainly() {
     let repo = TempRepo::new();

@@ -137,10 +137,10 @@ pub(super) fn forms(facts: &BriefFacts) -> String {
     format!(
         "{ask}- Form `done`: the finished document. A `title` (at most {MAX_TITLE_CHARS} \
          characters), a `summary`, and {MIN_ENTRIES} to {MAX_ENTRIES} `entries`, each a `title`, \
-         `content`, `clarity` and `sources`. `confirmed`: cite a line that exists as `path:line` \
-         (`src/main.rs:12`) or a commit as `commit:<oid>`; `declared-by-user`: cite the answer as \
-         `qa:<topic>`; `inferred`: your reading, sources optional; `open-question`: what stays \
-         unclear. {cite} An example about a made-up project: {}",
+         `content`, `clarity` and `sources`. `confirmed`: cite, as `path:line`, a line one of \
+         your tools showed you in this repository, or a commit as `commit:<oid>`; \
+         `declared-by-user`: cite the answer as `qa:<topic>`; `inferred`: your reading, sources \
+         optional; `open-question`: what stays unclear. {cite} An example about a made-up project: {}",
         json!({"receipt": "done", "title": "Keep the billing audit log for a year",
             "summary": "Audit entries are kept for one year, then deleted by a nightly job.",
             "entries": [{"title": "Entries older than a year are deleted",
@@ -367,6 +367,8 @@ mod tests {
             !out.contains("snake_case_id") && !out.contains("≤ 80 chars"),
             "{out}"
         );
+        // A small model cited the example path `src/main.rs:12` of another repository.
+        assert!(!out.contains("src/main.rs"), "{out}");
         assert!(out.contains("audit_log_retention") && out.contains("This is not the final turn"));
     }
 }
