@@ -30,6 +30,7 @@ mod hostile_text;
 mod interviewer;
 mod interviewer_devset;
 mod interviewer_findings;
+mod interviewer_nearest;
 mod interviewer_replies;
 mod interviewer_shape;
 mod kill_windows;

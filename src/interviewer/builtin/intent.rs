@@ -235,7 +235,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         .any(|l| repo.locked.iter().any(|p| same_package(p, &l.name.text)));
     let class = super::classify::without_package(class, names_package, &item);
     let named: Vec<&str> = located.iter().map(|l| l.name.text.as_str()).collect();
-    let nearest = super::nearest::about(worktree, &skip, f, &item, &named);
+    let nearest = super::nearest::about(worktree, &skip, f, &item, &named, repo.project.as_deref());
     let support = super::shape::support_question(&item).map(|(n, s)| (n, s.to_string()));
     Reading {
         facts: f,

@@ -39,6 +39,7 @@ mod repo;
 mod search;
 mod shape;
 mod text;
+mod words;
 
 use text::one_line;
 

@@ -19,19 +19,25 @@ use regex::Regex;
 use super::item::Item;
 use super::place::{is_doc, is_manifest, is_test, secondary};
 use super::search::Place;
+use super::words::words;
 use crate::subject::IntentFacts;
 
 /// Definitions kept as the nearest at most (a question names up to three of one sort).
 const MAX_NEAREST: usize = 8;
 
 /// The definitions nearest to the item (its title counted twice, its prose and its code), less
-/// those the item names itself (the exact search finds and grounds those).
+/// those the item names itself (the exact search finds and grounds those). A definition is
+/// kept only when its name holds a word of the title (not the project's own name, not a
+/// bracketed prefix such as `[Console]`) or three of the item's words: a name that shares one
+/// common word with the prose is a chance match, and no match is said plainly rather than
+/// presented as the place.
 pub(super) fn about(
     worktree: &Path,
     skip: &[String],
     f: &IntentFacts,
     item: &Item,
     named: &[&str],
+    project: Option<&str>,
 ) -> Vec<Match> {
     let mut query = words(&f.title);
     query.extend(words(&f.title));
@@ -46,7 +52,71 @@ pub(super) fn about(
         })
     };
     let defs: Vec<Def> = defs.into_iter().filter(|d| !spelled(d)).collect();
-    rank(&defs, &query, MAX_NEAREST)
+    let own = project.map(words).unwrap_or_default();
+    let title: BTreeSet<String> = words(without_prefix(&f.title))
+        .into_iter()
+        .filter(|w| !own.contains(w))
+        .collect();
+    let terms: BTreeSet<&str> = query.iter().map(String::as_str).collect();
+    let mut ranked = rank(&defs, &query, MAX_NEAREST * 8);
+    ranked.retain(|m| {
+        let names: BTreeSet<&str> = m.def.name_words.iter().map(String::as_str).collect();
+        let in_title: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|w| title.contains(*w))
+            .collect();
+        let in_item = names.iter().filter(|w| terms.contains(*w)).count();
+        in_title.iter().any(|w| !GENERIC.contains(w))
+            || (!in_title.is_empty() && in_item >= 2)
+            || in_item >= 3
+    });
+    ranked.truncate(MAX_NEAREST);
+    ranked
+}
+
+/// Words every command-line tool's items and code use: a name that shares only one of them
+/// with the title (`Option()` for "Help option does not …") is a chance match.
+const GENERIC: &[&str] = &[
+    "option",
+    "command",
+    "argument",
+    "arg",
+    "flag",
+    "file",
+    "line",
+    "output",
+    "input",
+    "help",
+    "name",
+    "value",
+    "error",
+    "test",
+    "run",
+    "print",
+    "display",
+    "parameter",
+    "param",
+    "data",
+    "text",
+    "list",
+    "default",
+    "message",
+    "path",
+    "config",
+    "result",
+    "read",
+    "write",
+    "call",
+];
+
+/// A title without its bracketed prefixes (`[Console] ProgressBar …` → `ProgressBar …`).
+fn without_prefix(title: &str) -> &str {
+    let mut t = title.trim();
+    while let Some(rest) = t.strip_prefix('[').and_then(|r| r.split_once(']')) {
+        t = rest.1.trim_start();
+    }
+    t
 }
 
 /// Files read for definitions at most, and the largest read.
@@ -133,7 +203,10 @@ pub(super) fn index(worktree: &Path, skip: &[String]) -> Vec<Def> {
             continue;
         };
         let place = Place::of(&rel);
-        let doc = is_doc(&rel) && rel.to_ascii_lowercase().ends_with(".md");
+        let lower = rel.to_ascii_lowercase();
+        // An issue template's prompts are the tracker's, not the project's documentation.
+        let template = lower.starts_with(".github/") || lower.contains("issue_template");
+        let doc = is_doc(&rel) && lower.ends_with(".md") && !template;
         if skip.contains(&rel)
             || super::search::own_file(&rel)
             || is_test(&rel)
@@ -286,7 +359,13 @@ impl Patterns {
             return self
                 .heading
                 .captures(line)
-                .map(|c| (DefKind::Heading, c[1].trim_matches('`').to_string()))
+                .map(|c| {
+                    (
+                        DefKind::Heading,
+                        without_tags(&c[1]).trim_matches('`').to_string(),
+                    )
+                })
+                .filter(|(_, h)| !h.is_empty())
                 .into_iter()
                 .collect();
         }
@@ -327,6 +406,21 @@ impl Patterns {
     }
 }
 
+/// A heading's text without its HTML tags (`<a id="x">Number to words</a>` → `Number to words`).
+fn without_tags(text: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for c in text.chars() {
+        match c {
+            '<' => inside = true,
+            '>' if inside => inside = false,
+            _ if !inside => out.push(c),
+            _ => {}
+        }
+    }
+    out.trim().to_string()
+}
+
 /// How a comment line starts, in the languages indexed (`#` apart: `#[` and `#!` are code).
 const COMMENTS: &[&str] = &[
     "//", "* ", "/*", "-- ", "--|", "{-", ";", "%", "\"\"\"", "'''", "<!--", "rem ",
@@ -353,76 +447,6 @@ fn in_string(line: &str, at: usize) -> bool {
 
 /// Words after a definition keyword that are not names.
 const KEYWORDS: &[&str] = &["self", "this", "new", "main", "test", "init", "fmt", "from"];
-
-/// Words too common in items to say anything about the code, and an issue template's own words
-/// ("expected", "version", "steps"): they say nothing about the code.
-const STOP: &str = "the and for with that this from into when then than are was were been have has had not \
-     but can could would should will shall may might must its it's you your our their there \
-     which what where who how why also just like some any all more most other such only very \
-     each per via use using used get set let make want need add new way one two does did \
-     doing done etc e.g i.e please thanks thank think maybe seem seems would it is in on of \
-     to a an be or if as at by we i me my so do no yes out up now here after before about \
-     because same work works working issue currently instead possible able still without see \
-     know even well fn def func function class struct type return true false null none self \
-     str string int let var const pub http https com www github version expected actual \
-     behavior behaviour reproduce steps step bug feature request problem describe description \
-     context additional information environment platform system linux macos windows ubuntu \
-     debian install installed release latest project repository report result results happen \
-     happens solution alternative alternatives considered screenshot screenshots log logs \
-     output example following";
-
-/// The words of a text: identifiers split at `_`, `-`, `.` and camelCase, lower case, light
-/// stemming; stop words and one- or two-letter words left out.
-pub(super) fn words(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for token in text.split(|c: char| !c.is_alphanumeric()) {
-        let mut part = String::new();
-        let mut prev_lower = false;
-        for c in token.chars() {
-            if c.is_uppercase() && prev_lower {
-                push_word(&mut out, &part);
-                part.clear();
-            }
-            prev_lower = c.is_lowercase() || c.is_ascii_digit();
-            part.push(c);
-        }
-        push_word(&mut out, &part);
-    }
-    out
-}
-
-fn push_word(out: &mut Vec<String>, word: &str) {
-    let lower = word.to_lowercase();
-    if lower.len() < 3
-        || lower.chars().all(|c| c.is_ascii_digit())
-        || STOP.split_whitespace().any(|w| w == lower)
-    {
-        return;
-    }
-    out.push(stem(&lower));
-}
-
-/// A light English stemmer: plurals, `-ing`, `-ed`, `-ly` (enough for names and items to meet:
-/// `colors`/`color`, `sorting`/`sort`).
-fn stem(word: &str) -> String {
-    let strip = |w: &str, suffix: &str, min: usize| -> Option<String> {
-        w.strip_suffix(suffix)
-            .filter(|s| s.len() >= min)
-            .map(str::to_string)
-    };
-    if let Some(s) = strip(word, "ies", 3) {
-        return format!("{s}y");
-    }
-    for (suffix, min) in [("ing", 4), ("ed", 4), ("ly", 4), ("es", 4), ("s", 3)] {
-        if word.ends_with("ss") {
-            break;
-        }
-        if let Some(s) = strip(word, suffix, min) {
-            return s;
-        }
-    }
-    word.to_string()
-}
 
 /// The definitions that best match `query` (the item's words), best first, at most `max`: each
 /// must match at least one of the item's words in its name, and the score counts the name's
@@ -502,23 +526,6 @@ mod tests {
             name_words: words(name),
             words: words(beside),
         }
-    }
-
-    #[test]
-    fn stop_words_and_template_words_say_nothing() {
-        assert!(words("the version and expected behaviour, steps").is_empty());
-        assert_eq!(words("not but"), Vec::<String>::new());
-    }
-
-    #[test]
-    fn identifiers_split_into_stemmed_words() {
-        assert_eq!(words("parseArgs"), vec!["parse", "arg"]);
-        assert_eq!(
-            words("max_columns-preview"),
-            vec!["max", "column", "preview"]
-        );
-        assert_eq!(words("Sorting the colors"), vec!["sort", "color"]);
-        assert_eq!(words("HTTPServer"), vec!["httpserver"]);
     }
 
     #[test]
@@ -607,6 +614,10 @@ mod tests {
         assert_eq!(
             got("pyenv_rehash() {"),
             vec![(DefKind::Function, "pyenv_rehash".to_string())]
+        );
+        assert_eq!(
+            p.defs(r#"### <a id="number-towords">Number to words</a>"#, true),
+            vec![(DefKind::Heading, "Number to words".to_string())]
         );
         assert_eq!(
             p.defs("## Configuration file", true),

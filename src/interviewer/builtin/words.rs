@@ -1,0 +1,95 @@
+//! The words of a text as the nearest-code ranking reads them (`nearest.rs`): identifiers split
+//! at `_`, `-`, `.` and camelCase, lower case, lightly stemmed, with the words that say nothing
+//! about code (an item's stop words, an issue template's own words) left out.
+
+/// Words too common in items to say anything about the code, and an issue template's own words
+/// ("expected", "version", "steps"): they say nothing about the code.
+const STOP: &str = "the and for with that this from into when then than are was were been have has had not \
+     but can could would should will shall may might must its it's you your our their there \
+     which what where who how why also just like some any all more most other such only very \
+     each per via use using used get set let make want need add new way one two does did \
+     doing done etc e.g i.e please thanks thank think maybe seem seems would it is in on of \
+     to a an be or if as at by we i me my so do no yes out up now here after before about \
+     because same work works working issue currently instead possible able still without see \
+     know even well fn def func function class struct type return true false null none self \
+     str string int let var const pub http https com www github version expected actual \
+     behavior behaviour reproduce steps step bug feature request problem describe description \
+     context additional information environment platform system linux macos windows ubuntu \
+     debian install installed release latest project repository report result results happen \
+     happens solution alternative alternatives considered screenshot screenshots log logs \
+     output example following";
+
+/// The words of a text: identifiers split at `_`, `-`, `.` and camelCase, lower case, light
+/// stemming; stop words and one- or two-letter words left out.
+pub(super) fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for token in text.split(|c: char| !c.is_alphanumeric()) {
+        let mut part = String::new();
+        let mut prev_lower = false;
+        for c in token.chars() {
+            if c.is_uppercase() && prev_lower {
+                push_word(&mut out, &part);
+                part.clear();
+            }
+            prev_lower = c.is_lowercase() || c.is_ascii_digit();
+            part.push(c);
+        }
+        push_word(&mut out, &part);
+    }
+    out
+}
+
+fn push_word(out: &mut Vec<String>, word: &str) {
+    let lower = word.to_lowercase();
+    if lower.len() < 3
+        || lower.chars().all(|c| c.is_ascii_digit())
+        || STOP.split_whitespace().any(|w| w == lower)
+    {
+        return;
+    }
+    out.push(stem(&lower));
+}
+
+/// A light English stemmer: plurals, `-ing`, `-ed`, `-ly` (enough for names and items to meet:
+/// `colors`/`color`, `sorting`/`sort`).
+fn stem(word: &str) -> String {
+    let strip = |w: &str, suffix: &str, min: usize| -> Option<String> {
+        w.strip_suffix(suffix)
+            .filter(|s| s.len() >= min)
+            .map(str::to_string)
+    };
+    if let Some(s) = strip(word, "ies", 3) {
+        return format!("{s}y");
+    }
+    for (suffix, min) in [("ing", 4), ("ed", 4), ("ly", 4), ("es", 4), ("s", 3)] {
+        if word.ends_with("ss") {
+            break;
+        }
+        if let Some(s) = strip(word, suffix, min) {
+            return s;
+        }
+    }
+    word.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_words_and_template_words_say_nothing() {
+        assert!(words("the version and expected behaviour, steps").is_empty());
+        assert_eq!(words("not but"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn identifiers_split_into_stemmed_words() {
+        assert_eq!(words("parseArgs"), vec!["parse", "arg"]);
+        assert_eq!(
+            words("max_columns-preview"),
+            vec!["max", "column", "preview"]
+        );
+        assert_eq!(words("Sorting the colors"), vec!["sort", "color"]);
+        assert_eq!(words("HTTPServer"), vec!["httpserver"]);
+    }
+}

@@ -1,0 +1,62 @@
+//! The built-in intent interviewer's nearest code (issue 39): a definition is presented as the
+//! code an item is about only when its name holds a word of the title that says something (not
+//! a bracketed prefix, not a word every command-line tool uses) or several of the item's words;
+//! otherwise the document says plainly that nothing matched.
+
+use crate::interviewer::{all_questions, assert_honest, repo_with, topic_list};
+
+const OPTIONS_RS: &str = "//! Options.\n\n/// Every option of the command line.\npub struct Options {\n    pub verbose: bool,\n}\n\n/// Reads a file of settings.\npub fn read_settings(path: &str) -> Options {\n    Options { verbose: path.is_empty() }\n}\n";
+
+#[test]
+fn a_definition_sharing_one_common_word_with_the_item_is_not_presented_as_the_place() {
+    let (repo, subject) = repo_with(
+        &[("src/options.rs", OPTIONS_RS)],
+        "# Help option does not show the default\n\nWhen I run the tool with the help flag, \
+         the option list shows no default value.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first).contains(&"nearest_code"),
+        "{:?}",
+        first.iter().map(|q| &q.question_text).collect::<Vec<_>>()
+    );
+    assert!(
+        d.summary.contains("Nothing the repository defines")
+            && d.summary.contains("matched the item's words"),
+        "{}",
+        d.summary
+    );
+    assert_honest(&repo, &d);
+}
+
+const TABLE_PHP: &str = "<?php\n\n/**\n * Renders a table with a grid of cells.\n */\nclass Table\n{\n    public function render()\n    {\n    }\n}\n";
+const CONSOLE_PHP: &str =
+    "<?php\n\n/**\n * The console's output, written to stdout.\n */\nclass ConsoleOutput\n{\n}\n";
+
+#[test]
+fn a_title_word_finds_the_place_and_a_bracketed_prefix_finds_nothing() {
+    let (repo, subject) = repo_with(
+        &[
+            ("Helper/Table.php", TABLE_PHP),
+            ("Output/ConsoleOutput.php", CONSOLE_PHP),
+        ],
+        "# [Console] Table grid offset is wrong\n\nThe grid is drawn one cell to the right of \
+         the console output it frames.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let near = first
+        .iter()
+        .find(|q| q.topic == "nearest_code")
+        .unwrap_or_else(|| panic!("no nearest_code in {:?}", topic_list(&first)));
+    assert!(
+        near.question_text.contains("`Table` (Helper/Table.php:6)"),
+        "{}",
+        near.question_text
+    );
+    assert!(
+        !near.question_text.contains("ConsoleOutput"),
+        "{}",
+        near.question_text
+    );
+    assert_honest(&repo, &d);
+}
