@@ -2,7 +2,7 @@
 //! performance — from its title, its template's headings and its wording, with the cue that
 //! decided it.
 
-use super::cues::{CUES, Place};
+use super::cues::{CUES, Cue, Place};
 use super::item::{Item, has_word};
 use super::kind::{Classification, ItemKind, ORDER};
 
@@ -96,110 +96,130 @@ fn replacement(prose: &str) -> Option<String> {
         })
 }
 
+/// The cues found for each kind: their summed weight and the strongest, for the document.
+#[derive(Default)]
+struct Tally {
+    scores: [u32; 6],
+    best_cue: [Option<(u32, String)>; 6],
+}
+
+impl Tally {
+    fn add(&mut self, kind: ItemKind, weight: u32, said: String) {
+        let i = ORDER.iter().position(|k| *k == kind).unwrap_or(5);
+        self.scores[i] += weight;
+        if self.best_cue[i].as_ref().is_none_or(|(w, _)| *w < weight) {
+            self.best_cue[i] = Some((weight, said));
+        }
+    }
+
+    /// The kind with the highest score (Feature, the default, unless wording agreed twice),
+    /// and a second kind with strong cues close behind.
+    fn decide(mut self) -> Classification {
+        let mut ranked: Vec<(usize, u32)> = self.scores.iter().copied().enumerate().collect();
+        // Highest score first; ties keep the order of ORDER (Feature last).
+        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let (i, top) = ranked[0];
+        // Wording alone (weight-1 cues) must agree at least twice to beat the default.
+        let (i, top) = if top < 2 { (5, 0) } else { (i, top) };
+        let cue = if top == 0 {
+            "no cue for another kind".to_string()
+        } else {
+            self.best_cue[i].take().map(|(_, c)| c).unwrap_or_default()
+        };
+        // Strong cues for a second kind, close behind: unsure.
+        let runner_up = ranked
+            .iter()
+            .find(|(j, _)| *j != i)
+            .filter(|(_, s)| *s >= 5 && 2 * s >= top)
+            .and_then(|(j, _)| Some((ORDER[*j], self.best_cue[*j].take()?.1)));
+        Classification {
+            kind: ORDER[i],
+            cue,
+            runner_up,
+        }
+    }
+}
+
 /// Classify an item by its title, its template's headings and fields, its prose (code blocks
-/// left out) and its code blocks' traces. When two kinds both have strong cues, the runner-up
-/// is kept: the interviewer asks the kind first rather than guess.
+/// left out), its code blocks' traces and its shape (`shape`). When two kinds both have strong
+/// cues, the runner-up is kept: the interviewer asks the kind first rather than guess.
 pub(super) fn classify(title: &str, item: &Item) -> Classification {
-    let headings = &item.headings;
-    let prose = &item.lower;
-    let code = item.code_lower();
-    let mut scores = [0u32; 6];
-    let mut best_cue: [Option<(u32, String)>; 6] = Default::default();
+    let mut tally = Tally::default();
     // A shell's "here document" is no document of the project's.
     let title = title
         .trim()
         .to_lowercase()
         .replace("here document", "heredoc")
         .replace("here-document", "heredoc");
-    let mut score = |kind: ItemKind, weight: u32, said: String| {
-        let i = ORDER.iter().position(|k| *k == kind).unwrap_or(5);
-        scores[i] += weight;
-        if best_cue[i].as_ref().is_none_or(|(w, _)| *w < weight) {
-            best_cue[i] = Some((weight, said));
-        }
-    };
     if let Some((kind, said)) = bracket_kind(&title) {
-        score(kind, 6, said);
+        tally.add(kind, 6, said);
     }
     if let Some((kind, said)) = super::shape::template_answer(item) {
-        score(kind, 6, said);
+        tally.add(kind, 6, said);
     }
     // The signs of a report are weak alone: two must agree, and together they weigh less
     // than a title that asks for something new.
     let signs = super::shape::report_signs(item);
     if signs.len() >= 2 {
         let weight = if signs.len() >= 4 { 5 } else { 4 };
-        score(
+        tally.add(
             ItemKind::Bug,
             weight,
             format!("it reads as a report ({})", signs.join(", ")),
         );
     }
-    if let Some(said) = replacement(prose) {
-        score(ItemKind::Refactor, 5, said);
+    if let Some(said) = replacement(&item.lower) {
+        tally.add(ItemKind::Refactor, 5, said);
     }
+    let code = item.code_lower();
     for cue in CUES {
-        // A template's fields count once, however many it has; a heading counts once per cue
-        // ("steps to reproduce" is not also "to reproduce").
-        let mut field_hit = false;
-        let mut headings_hit: Vec<usize> = Vec::new();
-        for term in cue.terms {
-            let (hit, said) = match cue.place {
-                Place::TitleStart => (
-                    title.starts_with(term)
-                        && title[term.len()..]
-                            .chars()
-                            .next()
-                            .is_none_or(|c| !c.is_alphanumeric()),
-                    format!("the title starts with \"{term}\""),
-                ),
-                Place::Title => (has_word(&title, term), format!("the title says \"{term}\"")),
-                Place::Heading => {
-                    let at = headings
-                        .iter()
-                        .enumerate()
-                        .find(|(i, h)| !headings_hit.contains(i) && has_word(h, term))
-                        .map(|(i, _)| i);
-                    headings_hit.extend(at);
-                    (at.is_some(), format!("it has a \"{term}\" section"))
-                }
-                Place::Field => (
-                    !field_hit && item.fields.iter().any(|f| f == term),
-                    format!("it gives the \"{term}\" a bug report's template asks for"),
-                ),
-                Place::Code => (
-                    code.contains(term),
-                    format!("it quotes a trace (\"{term}\")"),
-                ),
-                Place::Text => (has_word(prose, term), format!("it says \"{term}\"")),
-            };
-            if hit {
-                field_hit |= cue.place == Place::Field;
-                score(cue.kind, cue.weight, said);
-            }
-        }
+        cue_hits(cue, (&title, &code), item, &mut tally);
     }
-    let mut ranked: Vec<(usize, u32)> = scores.iter().copied().enumerate().collect();
-    // Highest score first; ties keep the order of ORDER (Feature last).
-    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let (i, top) = ranked[0];
-    // Wording alone (weight-1 cues) must agree at least twice to beat the default.
-    let (i, top) = if top < 2 { (5, 0) } else { (i, top) };
-    let cue = if top == 0 {
-        "no cue for another kind".to_string()
-    } else {
-        best_cue[i].take().map(|(_, c)| c).unwrap_or_default()
-    };
-    // Strong cues for a second kind, close behind: unsure.
-    let runner_up = ranked
-        .iter()
-        .find(|(j, _)| *j != i)
-        .filter(|(_, s)| *s >= 5 && 2 * s >= top)
-        .and_then(|(j, _)| Some((ORDER[*j], best_cue[*j].take()?.1)));
-    Classification {
-        kind: ORDER[i],
-        cue,
-        runner_up,
+    tally.decide()
+}
+
+/// Where `cue` is found in the item (its lower-case title and code blocks beside it), added
+/// to `tally`.
+fn cue_hits(cue: &Cue, (title, code): (&str, &str), item: &Item, tally: &mut Tally) {
+    // A template's fields count once, however many it has; a heading counts once per cue
+    // ("steps to reproduce" is not also "to reproduce").
+    let mut field_hit = false;
+    let mut headings_hit: Vec<usize> = Vec::new();
+    for term in cue.terms {
+        let (hit, said) = match cue.place {
+            Place::TitleStart => (
+                title.starts_with(term)
+                    && title[term.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| !c.is_alphanumeric()),
+                format!("the title starts with \"{term}\""),
+            ),
+            Place::Title => (has_word(title, term), format!("the title says \"{term}\"")),
+            Place::Heading => {
+                let at = item
+                    .headings
+                    .iter()
+                    .enumerate()
+                    .find(|(i, h)| !headings_hit.contains(i) && has_word(h, term))
+                    .map(|(i, _)| i);
+                headings_hit.extend(at);
+                (at.is_some(), format!("it has a \"{term}\" section"))
+            }
+            Place::Field => (
+                !field_hit && item.fields.iter().any(|f| f == term),
+                format!("it gives the \"{term}\" a bug report's template asks for"),
+            ),
+            Place::Code => (
+                code.contains(term),
+                format!("it quotes a trace (\"{term}\")"),
+            ),
+            Place::Text => (has_word(&item.lower, term), format!("it says \"{term}\"")),
+        };
+        if hit {
+            field_hit |= cue.place == Place::Field;
+            tally.add(cue.kind, cue.weight, said);
+        }
     }
 }
 

@@ -202,21 +202,9 @@ pub(super) fn index(worktree: &Path, skip: &[String]) -> Vec<Def> {
         else {
             continue;
         };
-        let place = Place::of(&rel);
-        let lower = rel.to_ascii_lowercase();
-        // An issue template's prompts are the tracker's, not the project's documentation.
-        let template = lower.starts_with(".github/") || lower.contains("issue_template");
-        let doc = is_doc(&rel) && lower.ends_with(".md") && !template;
-        if skip.contains(&rel)
-            || super::search::own_file(&rel)
-            || is_test(&rel)
-            || test_like(&rel)
-            || secondary(&rel)
-            || is_manifest(&rel)
-            || !(place == Place::Code || doc)
-        {
+        let Some(doc) = indexed(&rel, skip) else {
             continue;
-        }
+        };
         files += 1;
         if files > MAX_FILES || defs.len() >= MAX_DEFS {
             break;
@@ -259,6 +247,24 @@ pub(super) fn index(worktree: &Path, skip: &[String]) -> Vec<Def> {
         }
     }
     defs
+}
+
+/// Whether the file at `rel` is indexed, and then whether as documentation (its headings)
+/// rather than code: never a test, a sample, a lockfile, a manifest, the item's own file or the
+/// tool's own files.
+fn indexed(rel: &str, skip: &[String]) -> Option<bool> {
+    let lower = rel.to_ascii_lowercase();
+    // An issue template's prompts are the tracker's, not the project's documentation.
+    let template = lower.starts_with(".github/") || lower.contains("issue_template");
+    let doc = is_doc(rel) && lower.ends_with(".md") && !template;
+    let left_out = skip.iter().any(|s| s == rel)
+        || super::search::own_file(rel)
+        || is_test(rel)
+        || test_like(rel)
+        || secondary(rel)
+        || is_manifest(rel)
+        || !(Place::of(rel) == Place::Code || doc);
+    (!left_out).then_some(doc)
 }
 
 /// The parts of a path (split at `/`, `.`, `-`, `_`) that make it a place where names are used,

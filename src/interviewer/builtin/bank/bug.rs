@@ -6,55 +6,10 @@ use super::*;
 pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
     let mut out = Vec::new();
     let item = &r.item;
-    let on_head = item.sentences.iter().any(|(_, s)| {
-        let l = s.to_lowercase();
-        (l.contains("reproduc") || l.contains("still"))
-            && ["head", "main", "master", "latest", "nightly", "git version"]
-                .iter()
-                .any(|w| super::super::item::has_word(&l, w))
-    });
     // What the documentation says comes first: if it is intended, the rest is moot.
     out.extend(documented(r));
     let named = named_versions(r);
-    let head_tag = r.repo.head_tag.as_ref();
-    // The item reports the very release HEAD is at: nothing changed since.
-    let reported_at_head = named
-        .iter()
-        .find(|(.., tag, verdict)| Some(tag) == head_tag && *verdict != Some(true));
-    if !on_head {
-        // Not HEAD's commit id: any commit (the answers fixture's own) would change the question.
-        let since = match (head_tag, r.repo.tags.first()) {
-            (Some(t), _) => format!(" (the code at {t})"),
-            (None, Some(t)) => format!(" (the code after {t})"),
-            (None, None) => String::new(),
-        };
-        let quoted = quoted_code(r);
-        let why = match (reported_at_head, &quoted) {
-            (Some((_, said, tag, _)), _) => {
-                format!(" Recommended: yes, the item reports {said} and HEAD is tagged {tag}.")
-            }
-            (None, Some((n, h))) => format!(
-                " The code line {n} quotes is still at {}. Recommended: yes, that code is still there.",
-                h.cite()
-            ),
-            (None, None) => String::new(),
-        };
-        let mut f = Finding::new(
-            "reproduces_on_head",
-            9,
-            format!("Does it still reproduce on HEAD{since}?{why}"),
-        )
-        .titled("Reproduces on HEAD")
-        .options(&[
-            ("Yes, on HEAD", "yes"),
-            ("No, HEAD is fine", "fixed_on_head"),
-            ("Not tried on HEAD", "not_tried"),
-        ]);
-        if reported_at_head.is_some() || quoted.is_some() {
-            f = f.recommend("yes");
-        }
-        out.push(f);
-    }
+    out.extend(on_head(r, &named));
     out.extend(first_bad_version(r, &named));
     // Asked only of a report that shows nothing (no output, no code): one that shows what
     // happens is read for what should, and the question is the same on every bug.
@@ -72,6 +27,77 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
             .titled("Expected behaviour"),
         );
     }
+    out.extend(messages(r));
+    // Which test, only when a test names what the item names (else the question is the same
+    // on every bug).
+    if found_names(r).iter().any(|l| !test_hits(l).is_empty()) {
+        out.push(test_question(
+            r,
+            "regression_test",
+            6,
+            "show the bug (failing now, passing after the fix)",
+        ));
+    }
+    out
+}
+
+/// Whether it still reproduces on HEAD (the tag HEAD is at or after), unless the item says:
+/// recommended yes when the item reports HEAD's release or quotes code the source still holds.
+fn on_head(r: &Reading, named: &[Named]) -> Option<Finding> {
+    let item = &r.item;
+    let on_head = item.sentences.iter().any(|(_, s)| {
+        let l = s.to_lowercase();
+        (l.contains("reproduc") || l.contains("still"))
+            && ["head", "main", "master", "latest", "nightly", "git version"]
+                .iter()
+                .any(|w| super::super::item::has_word(&l, w))
+    });
+    let head_tag = r.repo.head_tag.as_ref();
+    // The item reports the very release HEAD is at: nothing changed since.
+    let reported_at_head = named
+        .iter()
+        .find(|(.., tag, verdict)| Some(tag) == head_tag && *verdict != Some(true));
+    if on_head {
+        return None;
+    }
+    // Not HEAD's commit id: any commit (the answers fixture's own) would change the question.
+    let since = match (head_tag, r.repo.tags.first()) {
+        (Some(t), _) => format!(" (the code at {t})"),
+        (None, Some(t)) => format!(" (the code after {t})"),
+        (None, None) => String::new(),
+    };
+    let quoted = quoted_code(r);
+    let why = match (reported_at_head, &quoted) {
+        (Some((_, said, tag, _)), _) => {
+            format!(" Recommended: yes, the item reports {said} and HEAD is tagged {tag}.")
+        }
+        (None, Some((n, h))) => format!(
+            " The code line {n} quotes is still at {}. Recommended: yes, that code is still there.",
+            h.cite()
+        ),
+        (None, None) => String::new(),
+    };
+    let mut f = Finding::new(
+        "reproduces_on_head",
+        9,
+        format!("Does it still reproduce on HEAD{since}?{why}"),
+    )
+    .titled("Reproduces on HEAD")
+    .options(&[
+        ("Yes, on HEAD", "yes"),
+        ("No, HEAD is fine", "fixed_on_head"),
+        ("Not tried on HEAD", "not_tried"),
+    ]);
+    if reported_at_head.is_some() || quoted.is_some() {
+        f = f.recommend("yes");
+    }
+    Some(f)
+}
+
+/// Where each error message the item quotes comes from: the places that produce it, or that
+/// none does here.
+fn messages(r: &Reading) -> Vec<Finding> {
+    let mut out = Vec::new();
     for l in r
         .names
         .iter()
@@ -124,16 +150,6 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
                     ]),
             );
         }
-    }
-    // Which test, only when a test names what the item names (else the question is the same
-    // on every bug).
-    if found_names(r).iter().any(|l| !test_hits(l).is_empty()) {
-        out.push(test_question(
-            r,
-            "regression_test",
-            6,
-            "show the bug (failing now, passing after the fix)",
-        ));
     }
     out
 }
