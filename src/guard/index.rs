@@ -109,51 +109,95 @@ pub(super) fn staged(
     repo: &gix::Repository,
     state: &gix::index::State,
 ) -> Result<Vec<(RepoPath, State)>, String> {
-    let head_tree = match repo.head() {
-        Ok(mut head) if !head.is_unborn() => Some(
+    let (mut head, covered) = match head_tree(repo)? {
+        Some(root) => head_blobs(repo, root, state)?,
+        None => (HashMap::new(), HashSet::new()),
+    };
+    let mut out = against_head(state, &mut head, &covered);
+    // What is left of HEAD is not in the index (a sparse directory entry covers its paths).
+    let sparse: Vec<&[u8]> = state
+        .entries()
+        .iter()
+        .filter(|e| e.mode == Mode::DIR)
+        .map(|e| e.path(state).as_bytes())
+        .collect();
+    for (path, _) in head {
+        let in_sparse = sparse.iter().any(|d| {
+            path.starts_with(d) && (d.ends_with(b"/") || path.get(d.len()) == Some(&b'/'))
+        });
+        if !in_sparse {
+            out.push((RepoPath::new(path), State::Deleted));
+        }
+    }
+    Ok(out)
+}
+
+/// HEAD's tree; `None` on an unborn branch.
+fn head_tree(repo: &gix::Repository) -> Result<Option<gix::ObjectId>, String> {
+    match repo.head() {
+        Ok(mut head) if !head.is_unborn() => Ok(Some(
             head.peel_to_commit()
                 .map_err(|e| e.to_string())?
                 .tree_id()
                 .map_err(|e| e.to_string())?
                 .detach(),
-        ),
-        Ok(_) => None,
-        Err(e) => return Err(e.to_string()),
-    };
-    // HEAD's blobs outside of subtrees that the cache-tree proves equal, and those subtrees.
-    let mut head: HashMap<Vec<u8>, (gix::ObjectId, u32)> = HashMap::new();
-    let mut covered: HashSet<Vec<u8>> = HashSet::new();
-    if let Some(root) = head_tree {
-        let mut stack = vec![(root, Vec::new(), state.tree())];
-        while let Some((id, prefix, cache)) = stack.pop() {
-            if let Some(node) = cache
-                && node.num_entries.is_some()
-                && node.id == id
-            {
-                covered.insert(prefix);
-                continue;
+        )),
+        Ok(_) => Ok(None),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// HEAD's blobs (by path, with their id and mode) outside of subtrees that the index's
+/// cache-tree proves equal, and those subtrees.
+type HeadBlobs = (HashMap<Vec<u8>, (gix::ObjectId, u32)>, HashSet<Vec<u8>>);
+
+/// Read HEAD's tree `root`, skipping what the cache-tree of `state` proves equal.
+fn head_blobs(
+    repo: &gix::Repository,
+    root: gix::ObjectId,
+    state: &gix::index::State,
+) -> Result<HeadBlobs, String> {
+    let mut head = HashMap::new();
+    let mut covered = HashSet::new();
+    let mut stack = vec![(root, Vec::new(), state.tree())];
+    while let Some((id, prefix, cache)) = stack.pop() {
+        if let Some(node) = cache
+            && node.num_entries.is_some()
+            && node.id == id
+        {
+            covered.insert(prefix);
+            continue;
+        }
+        let tree = repo.find_tree(id).map_err(|e| e.to_string())?;
+        let decoded = tree.decode().map_err(|e| e.to_string())?;
+        for entry in &decoded.entries {
+            let mut path = prefix.clone();
+            if !path.is_empty() {
+                path.push(b'/');
             }
-            let tree = repo.find_tree(id).map_err(|e| e.to_string())?;
-            let decoded = tree.decode().map_err(|e| e.to_string())?;
-            for entry in &decoded.entries {
-                let mut path = prefix.clone();
-                if !path.is_empty() {
-                    path.push(b'/');
-                }
-                path.extend_from_slice(entry.filename);
-                if entry.mode.is_tree() {
-                    let child = cache.and_then(|n| {
-                        n.children
-                            .iter()
-                            .find(|c| c.name.as_slice() == entry.filename.as_bytes())
-                    });
-                    stack.push((entry.oid.to_owned(), path, child));
-                } else {
-                    head.insert(path, (entry.oid.to_owned(), tree_mode(entry.mode)));
-                }
+            path.extend_from_slice(entry.filename);
+            if entry.mode.is_tree() {
+                let child = cache.and_then(|n| {
+                    n.children
+                        .iter()
+                        .find(|c| c.name.as_slice() == entry.filename.as_bytes())
+                });
+                stack.push((entry.oid.to_owned(), path, child));
+            } else {
+                head.insert(path, (entry.oid.to_owned(), tree_mode(entry.mode)));
             }
         }
     }
+    Ok((head, covered))
+}
+
+/// Each index entry against HEAD's blob at its path (taken out of `head`): unmerged, added,
+/// type-changed or modified; a path in a `covered` subtree is equal.
+fn against_head(
+    state: &gix::index::State,
+    head: &mut HashMap<Vec<u8>, (gix::ObjectId, u32)>,
+    covered: &HashSet<Vec<u8>>,
+) -> Vec<(RepoPath, State)> {
     let is_covered = |path: &[u8]| {
         if covered.contains(&b""[..]) {
             return true;
@@ -190,20 +234,5 @@ pub(super) fn staged(
             Some(_) => {}
         }
     }
-    // What is left of HEAD is not in the index (a sparse directory entry covers its paths).
-    let sparse: Vec<&[u8]> = state
-        .entries()
-        .iter()
-        .filter(|e| e.mode == Mode::DIR)
-        .map(|e| e.path(state).as_bytes())
-        .collect();
-    for (path, _) in head {
-        let in_sparse = sparse.iter().any(|d| {
-            path.starts_with(d) && (d.ends_with(b"/") || path.get(d.len()) == Some(&b'/'))
-        });
-        if !in_sparse {
-            out.push((RepoPath::new(path), State::Deleted));
-        }
-    }
-    Ok(out)
+    out
 }

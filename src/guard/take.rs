@@ -61,58 +61,20 @@ pub(super) fn take(
     let start = Start::now();
     let layout = Layout::locate(&scope.worktree)?;
     let index_path = layout.git_dir.join("index");
-    let prior = references.index.as_ref();
-    // The index is loaded on a thread of its own while the git directory and the config files
-    // are read (it is opened the same safe way, and what is loaded is dropped if the git
-    // directory turns out unsafe to read).
-    let (record, user_config, hooks, worktrees, loaded) = std::thread::scope(|s| {
-        let loader = std::thread::Builder::new()
-            .name("index".into())
-            .spawn_scoped(s, || load_index(&index_path, prior));
-        // Hashed before gix reads anything, so what gix could be steered by is on record.
-        let record = gitdir::record(&layout, references.earlier.start);
-        let user_config = if depth == 0 {
-            metadata::user_config(env, &layout, &record.files)
-        } else {
-            BTreeMap::new()
-        };
-        let hooks = hooks::hooks(&layout, &record.files, &user_config, env);
-        let worktrees = metadata::worktrees(&layout);
-        let loaded = match loader {
-            Ok(h) => h
-                .join()
-                .unwrap_or_else(|_| Err(std::io::Error::other("the index reader failed"))),
-            Err(_) => load_index(&index_path, prior),
-        };
-        (record, user_config, hooks, worktrees, loaded)
-    });
-    let mut unreadable = record.unsafe_reason();
+    let read = read_git_dir(&layout, env, &references, depth, &index_path);
+    let mut unreadable = read.record.unsafe_reason();
     let usual = references
         .usual
         .unwrap_or_else(|| modes::Usual::here(&layout.worktree));
-    let mut snap = Snapshot {
-        worktree: RepoPath::from_path(&layout.worktree),
-        common_dir: RepoPath::from_path(&layout.common_dir),
-        git_dir: RepoPath::from_path(&layout.git_dir),
-        unreadable: None,
-        refs: BTreeMap::new(),
-        index_extensions: BTreeMap::new(),
-        status: BTreeMap::new(),
-        permissions: modes::Permissions {
-            usual,
-            unusual: BTreeMap::new(),
-            xattrs: BTreeMap::new(),
-        },
-        ignored: Vec::new(),
-        hooks,
-        git_metadata: record.files,
-        worktrees,
-        user_config,
-        nested: BTreeMap::new(),
-        index_file: None,
-        earlier: Default::default(),
-    };
-    let loaded = match loaded {
+    let mut snap = first_snapshot(
+        &layout,
+        usual,
+        read.record.files,
+        read.hooks,
+        read.worktrees,
+        read.user_config,
+    );
+    let loaded = match read.loaded {
         Ok(l) => Some(l),
         Err(e) => {
             unreadable.get_or_insert_with(|| {
@@ -136,33 +98,10 @@ pub(super) fn take(
         }
     };
     snap.refs = refs::refs(&repo, &layout);
-    let hash = repo.object_hash();
-    let (parsed, reused, live_stat) = match loaded {
-        Loaded::Missing => (gix::index::State::new(hash), None, StatKey::default()),
-        Loaded::Reused(r) => {
-            snap.index_extensions = r.extensions.clone();
-            let stat = r.stat;
-            (gix::index::State::new(hash), Some(r), stat)
-        }
-        Loaded::Read(mut read) => {
-            if hash != SHA1 {
-                read.parsed = index_file::parse(&read.bytes, hash);
-                read.extensions = index_file::extensions(&read.bytes.bytes, hash);
-            }
-            match read.parsed {
-                Ok(state) => {
-                    snap.index_extensions = read.extensions;
-                    (state, None, StatKey::of(&read.bytes.meta))
-                }
-                Err(message) => {
-                    snap.unreadable = Some(format!(
-                        "cannot read the index {}: {message}; run `git status` yourself to see what is wrong",
-                        index_path.display()
-                    ));
-                    return Ok(snap);
-                }
-            }
-        }
+    let Some((parsed, reused, live_stat)) =
+        parse_index(loaded, repo.object_hash(), &mut snap, &index_path)
+    else {
+        return Ok(snap);
     };
     let state = match &reused {
         Some(r) => &r.state,
@@ -176,8 +115,162 @@ pub(super) fn take(
         Some(r) => r.stat.mtime.min(live_stat.mtime),
         None => live_stat.mtime,
     };
+    record_staged(&repo, state, &mut snap);
+    let exclude = resolved_excludes(scope);
+    let input = walk::WalkInput {
+        root: &layout.worktree,
+        state,
+        reference: reference.as_ref().map(|r| &r.state),
+        index_mtime,
+        exclude: &exclude,
+        threads: walk_threads(),
+        earlier: &references.earlier,
+        start,
+        usual,
+    };
+    let walked = walk_worktree(&repo, &input);
+    let nested_dirs = take_walked(&mut snap, walked, start);
+    snap.index_file = Some(match reused {
+        Some(r) => r,
+        None => std::sync::Arc::new(IndexReference {
+            state: parsed,
+            stat: live_stat,
+            settled: start.settled(&live_stat),
+            entries: Default::default(),
+            digest: Default::default(),
+            extensions: snap.index_extensions.clone(),
+        }),
+    });
+    snap.nested = nested(scope, env, &layout, nested_dirs, references.nested, depth);
+    Ok(snap)
+}
 
-    match index::staged(&repo, state) {
+/// What is read of a repository before gix opens it.
+struct GitDirRead {
+    record: gitdir::GitDirRecord,
+    user_config: BTreeMap<RepoPath, FileDigest>,
+    hooks: super::Hooks,
+    worktrees: BTreeMap<RepoPath, super::Worktree>,
+    loaded: std::io::Result<Loaded>,
+}
+
+/// Read the git directory and the config files (as bytes, before gix reads anything), while
+/// the index is loaded on a thread of its own (it is opened the same safe way, and what is
+/// loaded is dropped if the git directory turns out unsafe to read).
+fn read_git_dir(
+    layout: &Layout,
+    env: &UserEnv,
+    references: &References,
+    depth: usize,
+    index_path: &Path,
+) -> GitDirRead {
+    let prior = references.index.as_ref();
+    std::thread::scope(|s| {
+        let loader = std::thread::Builder::new()
+            .name("index".into())
+            .spawn_scoped(s, || load_index(index_path, prior));
+        // Hashed before gix reads anything, so what gix could be steered by is on record.
+        let record = gitdir::record(layout, references.earlier.start);
+        let user_config = if depth == 0 {
+            metadata::user_config(env, layout, &record.files)
+        } else {
+            BTreeMap::new()
+        };
+        let hooks = hooks::hooks(layout, &record.files, &user_config, env);
+        let worktrees = metadata::worktrees(layout);
+        let loaded = match loader {
+            Ok(h) => h
+                .join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("the index reader failed"))),
+            Err(_) => load_index(index_path, prior),
+        };
+        GitDirRead {
+            record,
+            user_config,
+            hooks,
+            worktrees,
+            loaded,
+        }
+    })
+}
+
+/// The snapshot as far as the git directory goes: what gix and the walk find is added to it.
+fn first_snapshot(
+    layout: &Layout,
+    usual: modes::Usual,
+    git_metadata: BTreeMap<String, FileDigest>,
+    hooks: super::Hooks,
+    worktrees: BTreeMap<RepoPath, super::Worktree>,
+    user_config: BTreeMap<RepoPath, FileDigest>,
+) -> Snapshot {
+    Snapshot {
+        worktree: RepoPath::from_path(&layout.worktree),
+        common_dir: RepoPath::from_path(&layout.common_dir),
+        git_dir: RepoPath::from_path(&layout.git_dir),
+        unreadable: None,
+        refs: BTreeMap::new(),
+        index_extensions: BTreeMap::new(),
+        status: BTreeMap::new(),
+        permissions: modes::Permissions {
+            usual,
+            unusual: BTreeMap::new(),
+            xattrs: BTreeMap::new(),
+        },
+        ignored: Vec::new(),
+        hooks,
+        git_metadata,
+        worktrees,
+        user_config,
+        nested: BTreeMap::new(),
+        index_file: None,
+        earlier: Default::default(),
+    }
+}
+
+/// The index to compare with, its reference from before when taken over, and the live file's
+/// stat; `None` (with `snap` made unreadable) when it cannot be parsed.
+fn parse_index(
+    loaded: Loaded,
+    hash: gix::hash::Kind,
+    snap: &mut Snapshot,
+    index_path: &Path,
+) -> Option<(
+    gix::index::State,
+    Option<std::sync::Arc<IndexReference>>,
+    StatKey,
+)> {
+    match loaded {
+        Loaded::Missing => Some((gix::index::State::new(hash), None, StatKey::default())),
+        Loaded::Reused(r) => {
+            snap.index_extensions = r.extensions.clone();
+            let stat = r.stat;
+            Some((gix::index::State::new(hash), Some(r), stat))
+        }
+        Loaded::Read(mut read) => {
+            if hash != SHA1 {
+                read.parsed = index_file::parse(&read.bytes, hash);
+                read.extensions = index_file::extensions(&read.bytes.bytes, hash);
+            }
+            match read.parsed {
+                Ok(state) => {
+                    snap.index_extensions = read.extensions;
+                    Some((state, None, StatKey::of(&read.bytes.meta)))
+                }
+                Err(message) => {
+                    snap.unreadable = Some(format!(
+                        "cannot read the index {}: {message}; run `git status` yourself to see what is wrong",
+                        index_path.display()
+                    ));
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// Each path staged (the index against HEAD), or why they cannot be compared.
+fn record_staged(repo: &gix::Repository, state: &gix::index::State, snap: &mut Snapshot) {
+    match index::staged(repo, state) {
         Ok(staged) => {
             for (path, s) in staged {
                 snap.status.entry(path).or_default().staged = Some(s);
@@ -190,8 +283,11 @@ pub(super) fn take(
                 .error = Some(format!("cannot compare the index with HEAD: {message}"));
         }
     }
+}
 
-    let exclude: Vec<PathBuf> = scope
+/// The scope's excluded paths with their directories resolved.
+fn resolved_excludes(scope: &GuardScope) -> Vec<PathBuf> {
+    scope
         .exclude
         .iter()
         // The directory is resolved, never the entry itself: an excluded file a runner turned
@@ -202,25 +298,22 @@ pub(super) fn take(
                 .unwrap_or_else(|_| p.clone()),
             _ => p.clone(),
         })
-        .collect();
-    let threads = std::thread::available_parallelism()
+        .collect()
+}
+
+/// How many threads the worktree walk uses.
+fn walk_threads() -> usize {
+    std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(2)
-        .clamp(2, 8);
-    let input = walk::WalkInput {
-        root: &layout.worktree,
-        state,
-        reference: reference.as_ref().map(|r| &r.state),
-        index_mtime,
-        exclude: &exclude,
-        threads,
-        earlier: &references.earlier,
-        start,
-        usual,
-    };
+        .clamp(2, 8)
+}
+
+/// Walk the worktree with git's ignore rules (the repository's excludes, then the user's).
+fn walk_worktree(repo: &gix::Repository, input: &walk::WalkInput<'_>) -> walk::WalkOutput {
     let mut excludes = repo
         .excludes(
-            state,
+            input.state,
             None,
             gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
         )
@@ -240,8 +333,12 @@ pub(super) fn take(
             .map(|p| p.is_excluded())
             .unwrap_or(false)
     };
-    let walked = walk::walk(&input, &mut is_ignored);
-    drop(excludes);
+    walk::walk(input, &mut is_ignored)
+}
+
+/// Put what the walk found into `snap` (each path's status merged with what is staged) and
+/// keep what the next snapshot may take over; returns the nested repositories found.
+fn take_walked(snap: &mut Snapshot, walked: walk::WalkOutput, start: Start) -> Vec<Vec<u8>> {
     for (path, st) in walked.status {
         let slot: &mut FileStatus = snap.status.entry(path).or_default();
         slot.worktree = st.worktree.or(slot.worktree);
@@ -269,19 +366,7 @@ pub(super) fn take(
             .collect(),
         hashes: walked.hashes.into_iter().collect(),
     });
-    snap.index_file = Some(match reused {
-        Some(r) => r,
-        None => std::sync::Arc::new(IndexReference {
-            state: parsed,
-            stat: live_stat,
-            settled: start.settled(&live_stat),
-            entries: Default::default(),
-            digest: Default::default(),
-            extensions: snap.index_extensions.clone(),
-        }),
-    });
-    snap.nested = nested(scope, env, &layout, walked.nested, references.nested, depth);
-    Ok(snap)
+    walked.nested
 }
 
 /// The hash most repositories use, which the index is first parsed with.

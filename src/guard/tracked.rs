@@ -74,88 +74,16 @@ impl Worker<'_> {
         if self.excluded(rel) {
             return;
         }
-        let abs = || self.input.root.join(os(rel));
-        let meta = match rel.iter().rposition(|b| *b == b'/') {
-            None => stat_at(self.root_fd, rel),
-            Some(i) => {
-                let (parent, name) = (&rel[..i], &rel[i + 1..]);
-                if dir.as_ref().map(|(d, _)| d.as_slice()) != Some(parent) {
-                    use nix::fcntl::OFlag;
-                    let flags =
-                        OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
-                    let fd = nix::fcntl::openat(
-                        self.root_fd,
-                        parent,
-                        flags,
-                        nix::sys::stat::Mode::empty(),
-                    )
-                    .ok();
-                    *dir = Some((parent.to_vec(), fd));
-                }
-                match dir.as_ref().and_then(|(_, fd)| fd.as_ref()) {
-                    Some(fd) => stat_at(fd, name),
-                    // A leading directory is gone or is no directory (a symlink put in its
-                    // place): the file is deleted, as git sees it.
-                    None => Err(io::Error::from(io::ErrorKind::NotFound)),
-                }
-            }
-        };
-        let meta = match meta {
+        let meta = match self.lstat_tracked(rel, dir) {
             Ok(m) => m,
-            Err(e) => {
-                // Recorded even for a skip-worktree entry (a sparse checkout leaves those out on
-                // purpose): then it is "deleted" in both snapshots, and a skip-worktree file
-                // that existed and was deleted during the turn is a change.
-                let error = (e.kind() != io::ErrorKind::NotFound && e.raw_os_error() != Some(20))
-                    .then(|| e.kind().to_string());
-                push(
-                    out,
-                    rel,
-                    FileStatus {
-                        worktree: Some(State::Deleted),
-                        error,
-                        ..FileStatus::default()
-                    },
-                );
-                return;
-            }
+            Err(err) => return deleted(rel, &err, out),
         };
         let kind = meta.kind;
-        let st = &e.stat;
-        let time_eq = |secs: u32, nsecs: u32, (m_s, m_ns): (i64, i64)| {
-            secs == m_s as u32 && (nsecs == 0 || nsecs == m_ns as u32)
-        };
-        let matches = |st: &gix::index::entry::Stat| {
-            time_eq(st.mtime.secs, st.mtime.nsecs, meta.mtime)
-                && time_eq(st.ctime.secs, st.ctime.nsecs, meta.ctime)
-                && st.ino == meta.ino as u32
-                && st.size == meta.size as u32
-        };
-        let reference_same = match self.input.reference {
-            None => true,
-            Some(r) => r
-                .entry_by_path(e.path(state))
-                .is_some_and(|re| matches(&re.stat)),
-        };
-        let stat_same = matches(st) && reference_same;
-        // Any mode bit (not only the exec bit git keeps) and the owner: a file made writable for
-        // others, or setuid, is a change even with its bytes untouched; so is an ACL or a file
-        // capability, read again unless the file's stat proves none was set since the snapshot
-        // before.
+        let stat_same = self.stat_same(e, &meta);
         if kind == Kind::File {
-            if let Some(p) = self.input.usual.check(meta.perm, meta.uid, meta.gid, false) {
-                out.unusual.push((RepoPath::new(rel), p));
-            }
-            let settled =
-                (self.input.earlier.start).is_some_and(|s| s.settled_times(meta.mtime, meta.ctime));
-            let at = match rel.iter().rposition(|b| *b == b'/') {
-                None => Some((self.root_fd.as_fd(), rel)),
-                Some(i) => dir
-                    .as_ref()
-                    .and_then(|(_, fd)| Some((fd.as_ref()?.as_fd(), &rel[i + 1..]))),
-            };
-            self.xattrs((rel, at), stat_same && settled, out);
+            self.modes_and_xattrs(rel, &meta, dir, stat_same, out);
         }
+        let abs = || self.input.root.join(os(rel));
         if unmerged {
             let sha256 = content_sha256(&abs(), kind);
             push(
@@ -170,27 +98,7 @@ impl Worker<'_> {
             return;
         }
         if e.mode == Mode::COMMIT {
-            match kind {
-                Kind::Dir => {
-                    let head = layout::nested_head(&abs().join(".git"));
-                    if let Some(h) =
-                        head.filter(|h| gix::ObjectId::from_hex(h.as_bytes()).ok() != Some(e.id))
-                    {
-                        push(
-                            out,
-                            rel,
-                            FileStatus {
-                                worktree: Some(State::Modified),
-                                head: Some(h),
-                                kind: Some(Kind::Dir),
-                                ..FileStatus::default()
-                            },
-                        );
-                    }
-                }
-                _ => self.dirty(rel, &abs(), kind, State::TypeChanged, out),
-            }
-            return;
+            return self.submodule(e, rel, kind, out);
         }
         let expected = if e.mode == Mode::SYMLINK {
             Kind::Symlink
@@ -203,13 +111,121 @@ impl Worker<'_> {
         }
         let exec_ok = kind == Kind::Symlink
             || ((meta.perm & 0o100 != 0) == (e.mode == Mode::FILE_EXECUTABLE));
+        let st = &e.stat;
         let racy = (i64::from(st.mtime.secs), i64::from(st.mtime.nsecs)) >= self.input.index_mtime;
         if stat_same && !racy && exec_ok {
             return;
         }
-        let kind_hash = state.object_hash();
+        self.compare_content(e, rel, kind, exec_ok, out);
+    }
+
+    /// `lstat` of the tracked path `rel`, relative to its parent directory (kept open in `dir`
+    /// for the entries after it in the same directory).
+    fn lstat_tracked(
+        &self,
+        rel: &[u8],
+        dir: &mut Option<(Vec<u8>, Option<OwnedFd>)>,
+    ) -> io::Result<Stat> {
+        let Some(i) = rel.iter().rposition(|b| *b == b'/') else {
+            return stat_at(self.root_fd, rel);
+        };
+        let (parent, name) = (&rel[..i], &rel[i + 1..]);
+        if dir.as_ref().map(|(d, _)| d.as_slice()) != Some(parent) {
+            use nix::fcntl::OFlag;
+            let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+            let fd =
+                nix::fcntl::openat(self.root_fd, parent, flags, nix::sys::stat::Mode::empty()).ok();
+            *dir = Some((parent.to_vec(), fd));
+        }
+        match dir.as_ref().and_then(|(_, fd)| fd.as_ref()) {
+            Some(fd) => stat_at(fd, name),
+            // A leading directory is gone or is no directory (a symlink put in its place): the
+            // file is deleted, as git sees it.
+            None => Err(io::Error::from(io::ErrorKind::NotFound)),
+        }
+    }
+
+    /// The file's stat matches its index entry, and the entry of the index from before the
+    /// turn when there is one.
+    fn stat_same(&self, e: &gix::index::Entry, meta: &Stat) -> bool {
+        let time_eq = |secs: u32, nsecs: u32, (m_s, m_ns): (i64, i64)| {
+            secs == m_s as u32 && (nsecs == 0 || nsecs == m_ns as u32)
+        };
+        let matches = |st: &gix::index::entry::Stat| {
+            time_eq(st.mtime.secs, st.mtime.nsecs, meta.mtime)
+                && time_eq(st.ctime.secs, st.ctime.nsecs, meta.ctime)
+                && st.ino == meta.ino as u32
+                && st.size == meta.size as u32
+        };
+        let reference_same = match self.input.reference {
+            None => true,
+            Some(r) => r
+                .entry_by_path(e.path(self.input.state))
+                .is_some_and(|re| matches(&re.stat)),
+        };
+        matches(&e.stat) && reference_same
+    }
+
+    /// Any mode bit (not only the exec bit git keeps) and the owner: a file made writable for
+    /// others, or setuid, is a change even with its bytes untouched; so is an ACL or a file
+    /// capability, read again unless the file's stat proves none was set since the snapshot
+    /// before.
+    fn modes_and_xattrs(
+        &self,
+        rel: &[u8],
+        meta: &Stat,
+        dir: &Option<(Vec<u8>, Option<OwnedFd>)>,
+        stat_same: bool,
+        out: &mut WalkOutput,
+    ) {
+        if let Some(p) = self.input.usual.check(meta.perm, meta.uid, meta.gid, false) {
+            out.unusual.push((RepoPath::new(rel), p));
+        }
+        let settled =
+            (self.input.earlier.start).is_some_and(|s| s.settled_times(meta.mtime, meta.ctime));
+        let at = match rel.iter().rposition(|b| *b == b'/') {
+            None => Some((self.root_fd.as_fd(), rel)),
+            Some(i) => dir
+                .as_ref()
+                .and_then(|(_, fd)| Some((fd.as_ref()?.as_fd(), &rel[i + 1..]))),
+        };
+        self.xattrs((rel, at), stat_same && settled, out);
+    }
+
+    /// A submodule's entry: its checkout's HEAD against the commit the index records.
+    fn submodule(&self, e: &gix::index::Entry, rel: &[u8], kind: Kind, out: &mut WalkOutput) {
+        let abs = self.input.root.join(os(rel));
+        if kind != Kind::Dir {
+            return self.dirty(rel, &abs, kind, State::TypeChanged, out);
+        }
+        let head = layout::nested_head(&abs.join(".git"));
+        if let Some(h) = head.filter(|h| gix::ObjectId::from_hex(h.as_bytes()).ok() != Some(e.id)) {
+            push(
+                out,
+                rel,
+                FileStatus {
+                    worktree: Some(State::Modified),
+                    head: Some(h),
+                    kind: Some(Kind::Dir),
+                    ..FileStatus::default()
+                },
+            );
+        }
+    }
+
+    /// Hash the file (or the link's target) as a git blob: modified when it is not the
+    /// entry's object, or its exec bit differs.
+    fn compare_content(
+        &self,
+        e: &gix::index::Entry,
+        rel: &[u8],
+        kind: Kind,
+        exec_ok: bool,
+        out: &mut WalkOutput,
+    ) {
+        let kind_hash = self.input.state.object_hash();
         let (sha256, blob) = if kind == Kind::Symlink {
-            match fs::read_link(abs()) {
+            match fs::read_link(self.input.root.join(os(rel))) {
                 Ok(t) => {
                     let b = t.as_os_str().as_bytes();
                     (files::sha256_hex(b), files::blob_of_bytes(kind_hash, b))
@@ -250,4 +266,22 @@ impl Worker<'_> {
             },
         );
     }
+}
+
+/// A tracked path that cannot be `lstat`ed: deleted, with the error when it is not "not found".
+/// Recorded even for a skip-worktree entry (a sparse checkout leaves those out on purpose): then
+/// it is "deleted" in both snapshots, and a skip-worktree file that existed and was deleted
+/// during the turn is a change.
+fn deleted(rel: &[u8], e: &io::Error, out: &mut WalkOutput) {
+    let error = (e.kind() != io::ErrorKind::NotFound && e.raw_os_error() != Some(20))
+        .then(|| e.kind().to_string());
+    push(
+        out,
+        rel,
+        FileStatus {
+            worktree: Some(State::Deleted),
+            error,
+            ..FileStatus::default()
+        },
+    );
 }

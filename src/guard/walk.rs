@@ -224,54 +224,20 @@ fn walk_tree(
     is_ignored: &mut dyn FnMut(&[u8], bool) -> bool,
     out: &mut WalkOutput,
 ) {
-    let root = w.input.root;
     // Each directory with the positions of the index paths below it.
     let mut stack: Vec<(Vec<u8>, Range<usize>)> = vec![(Vec::new(), tracked.all())];
     let mut poisoned: Vec<Vec<u8>> = Vec::new();
     let mut rel = Vec::new();
     let mut prefix = Vec::new();
     while let Some((dir, below)) = stack.pop() {
-        let listing = match w.listing(&dir, false, out) {
-            Ok((key, listing, _)) => {
-                if let Some(p) = w.input.usual.check(key.mode, key.uid, key.gid, true) {
-                    let path = if dir.is_empty() { b"." } else { dir.as_slice() };
-                    out.unusual.push((RepoPath::new(path), p));
-                }
-                // A listing taken over is a directory whose stat is what it was, settled.
-                let unchanged = w.input.earlier.listing(&dir, &key).is_some();
-                let at = (
-                    w.root_fd.as_fd(),
-                    if dir.is_empty() { b"." } else { &dir[..] },
-                );
-                w.xattrs((&dir, Some(at)), unchanged, out);
-                listing
-            }
+        let listing = match dir_listing(w, &dir, out) {
+            Ok(listing) => listing,
             Err(e) => {
-                out.status.push((
-                    RepoPath::new(if dir.is_empty() { b".".to_vec() } else { dir }),
-                    FileStatus {
-                        worktree: Some(State::Untracked),
-                        kind: Some(Kind::Dir),
-                        error: Some(e.kind().to_string()),
-                        ..FileStatus::default()
-                    },
-                ));
+                push_unreadable_dir(out, dir, &e);
                 continue;
             }
         };
-        // A `.gitignore` that is not a regular file (a FIFO, or a link to one) would block gix's
-        // exclude stack when it reads it: nothing at or below this directory is asked about.
-        let gitignore_special = listing.iter().any(|(name, kind)| {
-            name == b".gitignore"
-                && match kind {
-                    Kind::File => false,
-                    Kind::Symlink => !fs::metadata(root.join(os(&join(&dir, name))))
-                        .map(|m| m.is_file())
-                        .unwrap_or(true),
-                    _ => true,
-                }
-        });
-        if gitignore_special {
+        if gitignore_special(w.input.root, &dir, &listing) {
             poisoned.push(dir.clone());
         }
         let dir_poisoned = poisoned.iter().any(|p| is_within(&dir, p));
@@ -295,32 +261,15 @@ fn walk_tree(
                 }
                 continue;
             }
-            rel.clear();
-            if !dir.is_empty() {
-                rel.extend_from_slice(&dir);
-                rel.push(b'/');
-            }
-            rel.extend_from_slice(name);
+            join_into(&mut rel, &dir, name);
             // An excluded path that became a link is recorded like any other (never followed):
             // what the tool writes there must not lead elsewhere.
             if kind != Kind::Symlink && w.excluded(&rel) {
                 continue;
             }
             if kind != Kind::Dir {
-                if tracked.contains(below.clone(), &rel) {
-                    continue;
-                }
-                if ignored(&rel, false) {
-                    // Finder writes `.DS_Store` into any folder the person opens: ignored, it is
-                    // not the runner's change (not ignored, it is an untracked file like any).
-                    if !(name == b".DS_Store" && kind == Kind::File) {
-                        out.ignored.push(w.fingerprint(w.root_fd.as_fd(), &rel));
-                    }
-                } else {
-                    if let Some(tracked_as) = case_of(name) {
-                        push_case_rename(out, &rel, kind, tracked_as);
-                    }
-                    w.queue.push(Job::Untracked(rel.clone(), kind));
+                if !tracked.contains(below.clone(), &rel) {
+                    untracked_file(w, (name, kind), &rel, &mut ignored, &mut case_of, out);
                 }
                 continue;
             }
@@ -335,28 +284,7 @@ fn walk_tree(
             let is_tracked = tracked.contains(below.clone(), &rel);
             prefix.extend_from_slice(b".git");
             if StatKey::at(w.root_fd, &prefix).is_ok() {
-                // A submodule (tracked: its gitlink is checked with the index) or a nested
-                // repository: recorded by its HEAD here, snapshotted as a repository of its own.
-                out.nested.push(rel.clone());
-                if is_tracked {
-                    continue;
-                }
-                let head = layout::nested_head(&root.join(os(&prefix)));
-                if ignored(&rel, true) {
-                    let mut fp = w.fingerprint(w.root_fd.as_fd(), &rel);
-                    fp.head = head;
-                    out.ignored.push(fp);
-                } else {
-                    out.status.push((
-                        RepoPath::new(rel.clone()),
-                        FileStatus {
-                            worktree: Some(State::Untracked),
-                            kind: Some(Kind::Dir),
-                            head,
-                            ..FileStatus::default()
-                        },
-                    ));
-                }
+                nested_repo(w, &rel, &prefix, is_tracked, &mut ignored, out);
                 continue;
             }
             if !is_tracked && ignored(&rel, true) {
@@ -370,6 +298,115 @@ fn walk_tree(
         }
         // Reversed so the stack pops them in name order.
         stack.extend(subdirs.into_iter().rev());
+    }
+}
+
+/// The listing of the worktree directory `dir`, with its own mode, owner and extended
+/// attributes recorded.
+fn dir_listing(w: &Worker<'_>, dir: &[u8], out: &mut WalkOutput) -> io::Result<Arc<Listing>> {
+    let (key, listing, _) = w.listing(dir, false, out)?;
+    let path: &[u8] = if dir.is_empty() { b"." } else { dir };
+    if let Some(p) = w.input.usual.check(key.mode, key.uid, key.gid, true) {
+        out.unusual.push((RepoPath::new(path), p));
+    }
+    // A listing taken over is a directory whose stat is what it was, settled.
+    let unchanged = w.input.earlier.listing(dir, &key).is_some();
+    w.xattrs((dir, Some((w.root_fd.as_fd(), path))), unchanged, out);
+    Ok(listing)
+}
+
+/// A `.gitignore` that is not a regular file (a FIFO, or a link to one) would block gix's
+/// exclude stack when it reads it: nothing at or below its directory is asked about.
+fn gitignore_special(root: &Path, dir: &[u8], listing: &Listing) -> bool {
+    listing.iter().any(|(name, kind)| {
+        name == b".gitignore"
+            && match kind {
+                Kind::File => false,
+                Kind::Symlink => !fs::metadata(root.join(os(&join(dir, name))))
+                    .map(|m| m.is_file())
+                    .unwrap_or(true),
+                _ => true,
+            }
+    })
+}
+
+/// A submodule (tracked: its gitlink is checked with the index) or a nested repository at
+/// `rel` (its `.git` at `dot_git`): recorded by its HEAD here, snapshotted as a repository of
+/// its own.
+fn nested_repo(
+    w: &Worker<'_>,
+    rel: &[u8],
+    dot_git: &[u8],
+    is_tracked: bool,
+    ignored: &mut dyn FnMut(&[u8], bool) -> bool,
+    out: &mut WalkOutput,
+) {
+    out.nested.push(rel.to_vec());
+    if is_tracked {
+        return;
+    }
+    let head = layout::nested_head(&w.input.root.join(os(dot_git)));
+    if ignored(rel, true) {
+        let mut fp = w.fingerprint(w.root_fd.as_fd(), rel);
+        fp.head = head;
+        out.ignored.push(fp);
+    } else {
+        out.status.push((
+            RepoPath::new(rel.to_vec()),
+            FileStatus {
+                worktree: Some(State::Untracked),
+                kind: Some(Kind::Dir),
+                head,
+                ..FileStatus::default()
+            },
+        ));
+    }
+}
+
+/// A directory that cannot be listed: recorded, with the error.
+fn push_unreadable_dir(out: &mut WalkOutput, dir: Vec<u8>, e: &io::Error) {
+    out.status.push((
+        RepoPath::new(if dir.is_empty() { b".".to_vec() } else { dir }),
+        FileStatus {
+            worktree: Some(State::Untracked),
+            kind: Some(Kind::Dir),
+            error: Some(e.kind().to_string()),
+            ..FileStatus::default()
+        },
+    ));
+}
+
+/// `rel` made `dir/name` (`name` at the root), reusing its buffer.
+fn join_into(rel: &mut Vec<u8>, dir: &[u8], name: &[u8]) {
+    rel.clear();
+    if !dir.is_empty() {
+        rel.extend_from_slice(dir);
+        rel.push(b'/');
+    }
+    rel.extend_from_slice(name);
+}
+
+/// A file, link or other non-directory the index does not track: fingerprinted when ignored,
+/// queued for hashing when not.
+fn untracked_file(
+    w: &Worker<'_>,
+    (name, kind): (&[u8], Kind),
+    rel: &[u8],
+    ignored: &mut dyn FnMut(&[u8], bool) -> bool,
+    case_of: &mut dyn FnMut(&[u8]) -> Option<RepoPath>,
+    out: &mut WalkOutput,
+) {
+    if ignored(rel, false) {
+        // Finder writes `.DS_Store` into any folder the person opens: ignored, it is not the
+        // runner's change (not ignored, it is an untracked file like any).
+        if !(name == b".DS_Store" && kind == Kind::File) {
+            out.ignored.push(w.fingerprint(w.root_fd.as_fd(), rel));
+        }
+    } else {
+        if let Some(tracked_as) = case_of(name) {
+            push_case_rename(out, rel, kind, tracked_as);
+        }
+        w.queue.push(Job::Untracked(rel.to_vec(), kind));
     }
 }
 

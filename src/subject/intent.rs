@@ -131,71 +131,14 @@ pub fn intent_with(
     if let Some(from) = req.from {
         return from_source(repo_root, id, from);
     }
-
-    let mut looked = Vec::new();
-    let mut candidates: Vec<Candidate> = Vec::new();
-    let defaults: Vec<String> = DEFAULT_GLOBS.iter().map(|s| s.to_string()).collect();
-    let globs = req.globs.unwrap_or(&defaults);
-    let paths = local_matches(repo_root, id, globs)?;
-    if paths.is_empty() {
-        looked.push(format!(
-            "local: no file matches {}",
-            globs.join(", ").replace("<id>", id)
-        ));
+    let (candidates, looked) = look_everywhere(repo_root, req)?;
+    if candidates.is_empty() {
+        return Err(Error::Subject(format!(
+            "no work item `{id}` found. Looked in:\n  - {}\nWrite it to docs/intents/{id}.md, set [intent] globs in interview.toml, or pass --from FILE (--from - reads stdin).",
+            looked.join("\n  - ")
+        )));
     }
-    candidates.extend(paths.into_iter().map(Candidate::Local));
-
-    match github_lookup(repo_root, id, &req.github) {
-        Ok(Some((title, body))) => candidates.push(Candidate::Github { title, body }),
-        Ok(None) => {}
-        Err(why) => looked.push(format!("github: {why}")),
-    }
-
-    let chosen = match candidates.len() {
-        0 => {
-            return Err(Error::Subject(format!(
-                "no work item `{id}` found. Looked in:\n  - {}\nWrite it to docs/intents/{id}.md, set [intent] globs in interview.toml, or pass --from FILE (--from - reads stdin).",
-                looked.join("\n  - ")
-            )));
-        }
-        1 => (candidates.remove(0), None),
-        n => {
-            let labels: Vec<String> = candidates
-                .iter()
-                .map(|c| crate::receipt::sanitize(&c.label(id)).0)
-                .collect();
-            let listing = labels
-                .iter()
-                .map(|l| format!("  - {l}"))
-                .collect::<Vec<_>>()
-                .join("\n");
-            let Some(person) = person.filter(|_| n <= 4) else {
-                return Err(Error::Subject(format!(
-                    "work item `{id}` was found in {n} places:\n{listing}\nPass --from FILE to pick one{}.",
-                    if n <= 4 {
-                        " (at a terminal you would be asked to choose)"
-                    } else {
-                        ""
-                    }
-                )));
-            };
-            let choice = TrackerChoice {
-                context: format!("Work item `{id}` was found in {n} places. Which one is it?"),
-                options: labels.clone(),
-                recommended: 0,
-                reason: "the repository's own copy is versioned with the code it describes".into(),
-            };
-            let index = person.pick(&choice)?;
-            let label = labels.get(index).cloned().unwrap_or_default();
-            let chosen = candidates.swap_remove(index.min(n - 1));
-            (
-                chosen,
-                Some((DecisionId::Tracker.as_str().to_string(), label)),
-            )
-        }
-    };
-
-    let (candidate, decision) = chosen;
+    let (candidate, decision) = choose(candidates, id, person)?;
     let (facts, tracker) = match candidate {
         Candidate::Local(rel) => {
             let text = read_capped(&repo_root.join(&rel), &rel)?;
@@ -217,6 +160,78 @@ pub fn intent_with(
         tracker: tracker.to_string(),
         decision,
     })
+}
+
+/// Every tracker's match for the request's id, and where nothing was found (and why).
+fn look_everywhere(
+    repo_root: &Path,
+    req: &IntentRequest<'_>,
+) -> Result<(Vec<Candidate>, Vec<String>)> {
+    let id = req.id;
+    let mut looked = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let defaults: Vec<String> = DEFAULT_GLOBS.iter().map(|s| s.to_string()).collect();
+    let globs = req.globs.unwrap_or(&defaults);
+    let paths = local_matches(repo_root, id, globs)?;
+    if paths.is_empty() {
+        looked.push(format!(
+            "local: no file matches {}",
+            globs.join(", ").replace("<id>", id)
+        ));
+    }
+    candidates.extend(paths.into_iter().map(Candidate::Local));
+    match github_lookup(repo_root, id, &req.github) {
+        Ok(Some((title, body))) => candidates.push(Candidate::Github { title, body }),
+        Ok(None) => {}
+        Err(why) => looked.push(format!("github: {why}")),
+    }
+    Ok((candidates, looked))
+}
+
+/// The one of `candidates` (at least one) the work item is: the only one, or the one `person`
+/// picks of at most four, with the decision recorded; more, or no one to ask, is an error that
+/// lists them.
+fn choose(
+    mut candidates: Vec<Candidate>,
+    id: &str,
+    person: Option<&mut dyn PickTracker>,
+) -> Result<(Candidate, Option<(String, String)>)> {
+    let n = candidates.len();
+    if n == 1 {
+        return Ok((candidates.remove(0), None));
+    }
+    let labels: Vec<String> = candidates
+        .iter()
+        .map(|c| crate::receipt::sanitize(&c.label(id)).0)
+        .collect();
+    let listing = labels
+        .iter()
+        .map(|l| format!("  - {l}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let Some(person) = person.filter(|_| n <= 4) else {
+        return Err(Error::Subject(format!(
+            "work item `{id}` was found in {n} places:\n{listing}\nPass --from FILE to pick one{}.",
+            if n <= 4 {
+                " (at a terminal you would be asked to choose)"
+            } else {
+                ""
+            }
+        )));
+    };
+    let choice = TrackerChoice {
+        context: format!("Work item `{id}` was found in {n} places. Which one is it?"),
+        options: labels.clone(),
+        recommended: 0,
+        reason: "the repository's own copy is versioned with the code it describes".into(),
+    };
+    let index = person.pick(&choice)?;
+    let label = labels.get(index).cloned().unwrap_or_default();
+    let chosen = candidates.swap_remove(index.min(n - 1));
+    Ok((
+        chosen,
+        Some((DecisionId::Tracker.as_str().to_string(), label)),
+    ))
 }
 
 /// Ids end up in glob patterns, file names and prompts: keep them to one plain line.

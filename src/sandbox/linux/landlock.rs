@@ -5,7 +5,7 @@ use std::path::Path;
 
 use ::landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, NetPort, PathBeneath, PathFd, Ruleset, RulesetAttr,
-    RulesetCreatedAttr, RulesetStatus, Scope,
+    RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope,
 };
 
 use crate::sandbox::policy::Policy;
@@ -27,10 +27,31 @@ pub(super) fn restrict(policy: &Policy) -> Result<Applied, String> {
     // (a block device in out/ would reach the disk; a socket or FIFO would outlive the turn).
     let all = handled
         & !(AccessFs::MakeChar | AccessFs::MakeBlock | AccessFs::MakeSock | AccessFs::MakeFifo);
-    let read = AccessFs::from_read(TARGET);
+    let mut ruleset = ruleset(policy, handled)?;
     let file_rights = AccessFs::from_file(TARGET);
-    // A runner with its ports named (the model runner) connects to those TCP ports only and
-    // binds none; every other runner keeps the network (its service, its tools' servers).
+    let mut grant = |path: &Path, access: BitFlags<AccessFs>| -> Result<(), String> {
+        grant_beneath(&mut ruleset, path, access, file_rights)
+    };
+    grant_reads(policy, &mut grant)?;
+    for path in &Writes::decide(policy).roots {
+        grant(path, all)?;
+    }
+    // With namespaces /dev/shm is the runner's own (world.rs).
+    if policy.namespaces {
+        grant(Path::new("/dev/shm"), all)?;
+    }
+    let status = ruleset
+        .restrict_self()
+        .map_err(|e| format!("cannot apply the Landlock ruleset: {e}"))?;
+    Ok(Applied {
+        enforced: status.ruleset != RulesetStatus::NotEnforced,
+    })
+}
+
+/// The ruleset handling `handled`, abstract sockets and signals scoped, and — for a runner with
+/// its ports named (the model runner) — TCP: it connects to those ports only and binds none;
+/// every other runner keeps the network (its service, its tools' servers).
+fn ruleset(policy: &Policy, handled: BitFlags<AccessFs>) -> Result<RulesetCreated, String> {
     let net = AccessNet::ConnectTcp | AccessNet::BindTcp;
     let mut ruleset = Ruleset::default()
         .handle_access(handled)
@@ -46,28 +67,44 @@ pub(super) fn restrict(policy: &Policy) -> Result<Applied, String> {
             .add_rule(NetPort::new(*port, AccessNet::ConnectTcp))
             .map_err(|e| format!("cannot add a Landlock rule for TCP port {port}: {e}"))?;
     }
+    Ok(ruleset)
+}
 
-    let mut grant = |path: &Path, access: BitFlags<AccessFs>| -> Result<(), String> {
-        use std::os::unix::fs::FileTypeExt;
-        let Ok(meta) = std::fs::metadata(path) else {
-            return Ok(()); // nothing there to grant
-        };
-        let kind = meta.file_type();
-        if !(kind.is_dir() || kind.is_file() || kind.is_char_device() || kind.is_block_device()) {
-            return Ok(()); // pipes and sockets (/dev/stdin and the like) take no rule
-        }
-        let access = if meta.is_dir() {
-            access
-        } else {
-            access & file_rights
-        };
-        let fd = PathFd::new(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        (&mut ruleset)
-            .add_rule(PathBeneath::new(fd, access))
-            .map_err(|e| format!("cannot add a Landlock rule for {}: {e}", path.display()))?;
-        Ok(())
+/// Grant `access` beneath `path` (only the file rights of it on a file); nothing for a path
+/// that is not there, nor for a pipe or a socket (/dev/stdin and the like).
+fn grant_beneath(
+    ruleset: &mut RulesetCreated,
+    path: &Path,
+    access: BitFlags<AccessFs>,
+    file_rights: BitFlags<AccessFs>,
+) -> Result<(), String> {
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(()); // nothing there to grant
     };
+    let kind = meta.file_type();
+    if !(kind.is_dir() || kind.is_file() || kind.is_char_device() || kind.is_block_device()) {
+        return Ok(()); // pipes and sockets (/dev/stdin and the like) take no rule
+    }
+    let access = if meta.is_dir() {
+        access
+    } else {
+        access & file_rights
+    };
+    let fd = PathFd::new(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    ruleset
+        .add_rule(PathBeneath::new(fd, access))
+        .map_err(|e| format!("cannot add a Landlock rule for {}: {e}", path.display()))?;
+    Ok(())
+}
 
+/// Grants access beneath a path (see [`grant_beneath`]).
+type Grant<'a> = dyn FnMut(&Path, BitFlags<AccessFs>) -> Result<(), String> + 'a;
+
+/// What is readable: every top-level entry but /dev, the entries of /tmp under namespaces, and
+/// /dev's harmless devices.
+fn grant_reads(policy: &Policy, grant: &mut Grant<'_>) -> Result<(), String> {
+    let read = AccessFs::from_read(TARGET);
     // Listing `/` is allowed; reading is granted per top-level entry so /dev can be split.
     grant(Path::new("/"), AccessFs::ReadDir.into())?;
     let entries = std::fs::read_dir("/").map_err(|e| format!("cannot list /: {e}"))?;
@@ -97,18 +134,5 @@ pub(super) fn restrict(policy: &Policy) -> Result<Applied, String> {
             read | AccessFs::WriteFile | AccessFs::Truncate | AccessFs::IoctlDev,
         )?;
     }
-    for path in &Writes::decide(policy).roots {
-        grant(path, all)?;
-    }
-    // With namespaces /dev/shm is the runner's own (world.rs).
-    if policy.namespaces {
-        grant(Path::new("/dev/shm"), all)?;
-    }
-
-    let status = ruleset
-        .restrict_self()
-        .map_err(|e| format!("cannot apply the Landlock ruleset: {e}"))?;
-    Ok(Applied {
-        enforced: status.ruleset != RulesetStatus::NotEnforced,
-    })
+    Ok(())
 }

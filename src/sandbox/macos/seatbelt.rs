@@ -106,7 +106,6 @@ const RESOLVER: &str = "/private/var/run/mDNSResponder";
 pub(crate) fn rules(writes: &Writes, connect_ports: Option<&[u16]>) -> Vec<Rule> {
     use Action::{Allow, Deny};
     use Filter::*;
-    let roots = || writes.roots.iter().cloned();
     let mut out = vec![
         rule(Deny, &["default"], vec![]),
         // Reads and executes everywhere, as on Linux (reads are not what the sandbox stops).
@@ -127,24 +126,24 @@ pub(crate) fn rules(writes: &Writes, connect_ports: Option<&[u16]>) -> Vec<Rule>
         ),
         rule(Allow, &["system-socket"], vec![]),
     ];
-    match connect_ports {
-        // The model runner: its server's port (and a proxy's), and DNS.
-        Some(ports) => {
-            if !ports.is_empty() {
-                out.push(rule(
-                    Allow,
-                    &["network-outbound"],
-                    ports.iter().map(|p| RemoteTcpPort(*p)).collect(),
-                ));
-            }
-            out.push(rule(
-                Allow,
-                &["network-outbound"],
-                vec![RemoteSocket(PathBuf::from(RESOLVER))],
-            ));
-        }
-        // The network: the CLI talks to its model; named sockets only its own and DNS's.
-        None => out.extend([
+    out.extend(network_rules(writes, connect_ports));
+    out.extend(write_rules(writes));
+    out.push(rule(
+        Deny,
+        &["file-read*", "file-write*", "file-ioctl"],
+        TERMINALS.iter().map(|r| Regex(r)).collect(),
+    ));
+    out
+}
+
+/// The network: for the model runner (`connect_ports`) its server's port (and a proxy's) and
+/// DNS; for a CLI, its model anywhere and named sockets only its own and DNS's.
+fn network_rules(writes: &Writes, connect_ports: Option<&[u16]>) -> Vec<Rule> {
+    use Action::Allow;
+    use Filter::*;
+    let roots = || writes.roots.iter().cloned();
+    let Some(ports) = connect_ports else {
+        return vec![
             rule(Allow, &["network-outbound"], vec![AnyRemoteIp]),
             rule(
                 Allow,
@@ -160,11 +159,34 @@ pub(crate) fn rules(writes: &Writes, connect_ports: Option<&[u16]>) -> Vec<Rule>
                 &["network-bind", "network-inbound"],
                 roots().map(LocalSocket).collect(),
             ),
-        ]),
+        ];
+    };
+    let mut out = Vec::new();
+    if !ports.is_empty() {
+        out.push(rule(
+            Allow,
+            &["network-outbound"],
+            ports.iter().map(|p| RemoteTcpPort(*p)).collect(),
+        ));
     }
-    out.extend([
-        // Writes: below the roots only.
-        rule(Allow, &["file-write*"], roots().map(Subpath).collect()),
+    out.push(rule(
+        Allow,
+        &["network-outbound"],
+        vec![RemoteSocket(PathBuf::from(RESOLVER))],
+    ));
+    out
+}
+
+/// Writes: below the roots only, the devices on the allow list, never a protected path.
+fn write_rules(writes: &Writes) -> Vec<Rule> {
+    use Action::{Allow, Deny};
+    use Filter::*;
+    let mut out = vec![
+        rule(
+            Allow,
+            &["file-write*"],
+            writes.roots.iter().cloned().map(Subpath).collect(),
+        ),
         rule(
             Allow,
             &["file-write-data", "file-ioctl"],
@@ -177,7 +199,7 @@ pub(crate) fn rules(writes: &Writes, connect_ports: Option<&[u16]>) -> Vec<Rule>
             &["file-write-data"],
             vec![Subpath(PathBuf::from("/dev/fd"))],
         ),
-    ]);
+    ];
     if !writes.protected.is_empty() {
         out.push(rule(
             Deny,
@@ -185,11 +207,6 @@ pub(crate) fn rules(writes: &Writes, connect_ports: Option<&[u16]>) -> Vec<Rule>
             writes.protected.iter().cloned().map(Subpath).collect(),
         ));
     }
-    out.push(rule(
-        Deny,
-        &["file-read*", "file-write*", "file-ioctl"],
-        TERMINALS.iter().map(|r| Regex(r)).collect(),
-    ));
     out
 }
 

@@ -115,34 +115,7 @@ fn gather_with(repo_root: &Path, rev: &str, mut cache: FactsCache) -> Result<Ref
             ))
         })?;
         let diffed = Arc::new((commits, per_commit));
-        // What the cache learnt is encoded and written on another core while the facts are
-        // folded and the session starts; the range's own facts follow once folded.
-        let (folded, range_facts) = mpsc::channel::<ReflectFacts>();
-        if cache.enabled() {
-            let diffed = Arc::clone(&diffed);
-            let (written, in_place) = mpsc::channel::<()>();
-            std::thread::spawn(move || {
-                cache.parse_commits();
-                let (commits, per_commit) = &*diffed;
-                let encoded = cache.encode(
-                    fresh
-                        .iter()
-                        .filter_map(|&i| Some((&commits[i].id, per_commit[i].as_ref()?))),
-                );
-                cache.set_encoded(encoded);
-                super::test_hook::delay_cache_write();
-                // No facts: the fold did not finish, and only the commits are kept.
-                if let Ok(facts) = range_facts.recv() {
-                    cache.put_range(&base, &head, &facts);
-                }
-                cache.save();
-                let _ = written.send(());
-            });
-            WRITES
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(in_place);
-        }
+        let folded = write_cache_later(cache, Arc::clone(&diffed), fresh, (base, head));
         let (commits, per_commit) = &*diffed;
         let answers = answers_files(&repo, head_tree, per_commit, &head_paths);
         let facts = fold(
@@ -156,6 +129,44 @@ fn gather_with(repo_root: &Path, rev: &str, mut cache: FactsCache) -> Result<Ref
         let _ = folded.send(facts.clone());
         Ok(facts)
     })
+}
+
+/// What the cache learnt is encoded and written on another core while the facts are folded
+/// and the session starts ([`settle`] waits for it); the range's own facts follow once folded,
+/// on the returned sender.
+fn write_cache_later(
+    mut cache: FactsCache,
+    diffed: Arc<(Vec<RangeCommit>, Vec<Option<CommitFacts>>)>,
+    fresh: Vec<usize>,
+    (base, head): (gix::ObjectId, gix::ObjectId),
+) -> mpsc::Sender<ReflectFacts> {
+    let (folded, range_facts) = mpsc::channel::<ReflectFacts>();
+    if !cache.enabled() {
+        return folded;
+    }
+    let (written, in_place) = mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        cache.parse_commits();
+        let (commits, per_commit) = &*diffed;
+        let encoded = cache.encode(
+            fresh
+                .iter()
+                .filter_map(|&i| Some((&commits[i].id, per_commit[i].as_ref()?))),
+        );
+        cache.set_encoded(encoded);
+        super::test_hook::delay_cache_write();
+        // No facts: the fold did not finish, and only the commits are kept.
+        if let Ok(facts) = range_facts.recv() {
+            cache.put_range(&base, &head, &facts);
+        }
+        cache.save();
+        let _ = written.send(());
+    });
+    WRITES
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(in_place);
+    folded
 }
 
 /// The `.json` files the range changed that are answers files at HEAD (the `"interview_answers"`
@@ -206,9 +217,88 @@ fn fold(
     net: todos::NetDiff,
     (head_paths, answers): (&BTreeSet<String>, &BTreeSet<String>),
 ) -> ReflectFacts {
+    let mut facts = commit_facts(range, (base, head), commits);
+    // Release and version-bump commits: their files and examples are not worth asking about.
+    // (`is_version_bump`, with each path judged once.)
+    let mut kinds = PathKinds::new(answers);
+    let bumps: Vec<bool> = per_commit
+        .iter()
+        .zip(commits)
+        .map(|(facts, c)| {
+            facts.as_ref().is_some_and(|facts| {
+                says_release(&c.line.subject)
+                    || (!facts.changes.is_empty()
+                        && facts.changes.iter().all(|ch| kinds.of(&ch.path).release))
+            })
+        })
+        .collect();
+    let churn = fold_churn(per_commit);
+    facts.tests = test_facts(commits, per_commit, &bumps, &mut kinds);
+    facts.lines_added = churn.values().map(|a| a.added).sum();
+    facts.lines_deleted = churn.values().map(|a| a.deleted).sum();
+    facts.files_changed = churn.len();
+    let file_churn = |(path, a): (&String, &ChurnAcc)| FileChurn {
+        path: path.clone(),
+        added: a.added,
+        deleted: a.deleted,
+        commits: a.commits,
+        binary: a.binary,
+        last_commit: a
+            .last
+            .map(|i| commits[i].line.oid.clone())
+            .unwrap_or_default(),
+        at_head: head_paths.contains(path.as_str()),
+    };
+    // The tool's own files (its documents, answers files) are counted, never ranked.
+    facts.churn = by_churn(churn.iter().collect())
+        .into_iter()
+        .filter(|(path, _)| !kinds.of(path).own)
+        .take(TOP_FILES)
+        .map(file_churn)
+        .collect();
+    // The files worth asking about: at HEAD, not incidental, and by the work of commits other
+    // than release or version-bump commits.
+    let worked = fold_churn(
+        &per_commit
+            .iter()
+            .zip(&bumps)
+            .map(|(facts, &bump)| facts.as_ref().filter(|_| !bump))
+            .collect::<Vec<_>>(),
+    );
+    let notable: Vec<(&String, &ChurnAcc)> = worked
+        .iter()
+        .filter(|(path, a)| {
+            head_paths.contains(path.as_str())
+                && !a.binary
+                && !kinds.of(path).incidental
+                && !kinds.of(path).own
+                && a.added + a.deleted > 0
+        })
+        .collect();
+    facts.notable_churn = by_churn(notable)
+        .into_iter()
+        .take(NOTABLE)
+        .filter_map(|(path, _)| churn.get_key_value(path))
+        .map(file_churn)
+        .collect();
+    net_facts(
+        &mut facts,
+        todos::net_change(net, commits, per_commit),
+        commits,
+    );
+    facts
+}
+
+/// What the commits alone say: the range, their count and dates, the authors, the subjects,
+/// the longest gap and the reverts.
+fn commit_facts(
+    range: String,
+    (base, head): (gix::ObjectId, gix::ObjectId),
+    commits: &[RangeCommit],
+) -> ReflectFacts {
     let first_time = commits.iter().map(|c| c.time).min();
     let last_time = commits.iter().map(|c| c.time).max();
-    let mut facts = ReflectFacts {
+    ReflectFacts {
         range,
         base: base.to_string(),
         head: head.to_string(),
@@ -232,87 +322,22 @@ fn fold(
             .map(|c| c.line.clone())
             .collect(),
         ..ReflectFacts::default()
-    };
+    }
+}
 
-    // Release and version-bump commits: their files and examples are not worth asking about.
-    // (`is_version_bump`, with each path judged once.)
-    let mut kinds = PathKinds::new(answers);
-    let bumps: Vec<bool> = per_commit
-        .iter()
-        .zip(commits)
-        .map(|(facts, c)| {
-            facts.as_ref().is_some_and(|facts| {
-                says_release(&c.line.subject)
-                    || (!facts.changes.is_empty()
-                        && facts.changes.iter().all(|ch| kinds.of(&ch.path).release))
-            })
-        })
-        .collect();
-    let churn = fold_churn(per_commit);
-    facts.tests = test_facts(commits, per_commit, &bumps, &mut kinds);
-    facts.lines_added = churn.values().map(|a| a.added).sum();
-    facts.lines_deleted = churn.values().map(|a| a.deleted).sum();
-    facts.files_changed = churn.len();
-    let mut ranked: Vec<(&String, &ChurnAcc)> = churn.iter().collect();
-    ranked.sort_by(|(pa, a), (pb, b)| {
+/// Files ranked by lines changed, then by commits, then by path.
+fn by_churn<'a>(mut files: Vec<(&'a String, &'a ChurnAcc)>) -> Vec<(&'a String, &'a ChurnAcc)> {
+    files.sort_by(|(pa, a), (pb, b)| {
         (b.added + b.deleted)
             .cmp(&(a.added + a.deleted))
             .then(b.commits.cmp(&a.commits))
             .then(pa.cmp(pb))
     });
-    let file_churn = |(path, a): (&String, &ChurnAcc)| FileChurn {
-        path: path.clone(),
-        added: a.added,
-        deleted: a.deleted,
-        commits: a.commits,
-        binary: a.binary,
-        last_commit: a
-            .last
-            .map(|i| commits[i].line.oid.clone())
-            .unwrap_or_default(),
-        at_head: head_paths.contains(path.as_str()),
-    };
-    // The tool's own files (its documents, answers files) are counted, never ranked.
-    facts.churn = ranked
-        .iter()
-        .filter(|(path, _)| !kinds.of(path).own)
-        .take(TOP_FILES)
-        .map(|&entry| file_churn(entry))
-        .collect();
-    // The files worth asking about: at HEAD, not incidental, and by the work of commits other
-    // than release or version-bump commits.
-    let worked = fold_churn(
-        &per_commit
-            .iter()
-            .zip(&bumps)
-            .map(|(facts, &bump)| facts.as_ref().filter(|_| !bump))
-            .collect::<Vec<_>>(),
-    );
-    let mut notable: Vec<(&String, &ChurnAcc)> = worked
-        .iter()
-        .filter(|(path, a)| {
-            head_paths.contains(path.as_str())
-                && !a.binary
-                && !kinds.of(path).incidental
-                && !kinds.of(path).own
-                && a.added + a.deleted > 0
-        })
-        .collect();
-    notable.sort_by(|(pa, a), (pb, b)| {
-        (b.added + b.deleted)
-            .cmp(&(a.added + a.deleted))
-            .then(b.commits.cmp(&a.commits))
-            .then(pa.cmp(pb))
-    });
-    facts.notable_churn = notable
-        .into_iter()
-        .take(NOTABLE)
-        .filter_map(|(path, _)| churn.get_key_value(path))
-        .map(file_churn)
-        .collect();
+    files
+}
 
-    // What the range did to the tree, net: files added and deleted, and TODO/FIXME lines.
-    let net = todos::net_change(net, commits, per_commit);
+/// What the range did to the tree, net: files added and deleted, and TODO/FIXME lines.
+fn net_facts(facts: &mut ReflectFacts, net: todos::NetChange, commits: &[RangeCommit]) {
     let event = |(path, lines, by): (String, u64, Option<usize>)| FileEvent {
         path,
         lines,
@@ -324,7 +349,6 @@ fn fold(
     facts.deleted_files = net.deleted.into_iter().take(MAX_LIST).map(event).collect();
     facts.todos_count = net.todos.len();
     facts.todos = net.todos.into_iter().take(MAX_LIST).collect();
-    facts
 }
 
 fn fold_churn<F: std::borrow::Borrow<CommitFacts>>(

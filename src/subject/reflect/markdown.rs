@@ -7,17 +7,42 @@ pub const MARKDOWN_MAX_LINES: usize = 60;
 
 /// The facts as compact Markdown for `brief.md`, at most [`MARKDOWN_MAX_LINES`] lines.
 pub fn facts_markdown(f: &ReflectFacts) -> String {
-    let short = |oid: &str| oid.get(..8).unwrap_or(oid).to_string();
-    let mut lines: Vec<String> = Vec::new();
     if f.commits == 0 {
-        lines.push(format!(
-            "Range `{}` ({} → {}): no commits; HEAD is at or behind the base.",
+        return format!(
+            "Range `{}` ({} → {}): no commits; HEAD is at or behind the base.\n",
             f.range,
             short(&f.base),
             short(&f.head),
-        ));
-        return lines.join("\n") + "\n";
+        );
     }
+    let mut lines = summary(f);
+    // Each section gets a fair share of what is left, so no list crowds out the others.
+    let per_section = [5, 3, 4, 3, 5, 3, 10];
+    for ((title, items, total), share) in sections(f).into_iter().zip(per_section) {
+        if items.is_empty() {
+            continue;
+        }
+        lines.push(String::new());
+        lines.push(format!("{title}:"));
+        let shown = items.len().min(share);
+        lines.extend(items.into_iter().take(shown));
+        if total > shown {
+            lines.push(format!("- …and {} more", total - shown));
+        }
+    }
+    lines.truncate(MARKDOWN_MAX_LINES);
+    lines.join("\n") + "\n"
+}
+
+/// An object id as its first 8 digits.
+fn short(oid: &str) -> String {
+    oid.get(..8).unwrap_or(oid).to_string()
+}
+
+/// The summary lines at the top: the range, the authors, the changes, the tests, the longest
+/// gap.
+fn summary(f: &ReflectFacts) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
     lines.push(format!(
         "Range `{}` ({} → {}): {}, {}, {} → {}.",
         f.range,
@@ -68,12 +93,63 @@ pub fn facts_markdown(f: &ReflectFacts) -> String {
             g.from.short()
         ));
     }
+    lines
+}
+
+/// Each list section: its title, its lines, and how many there are in all.
+type Section = (String, Vec<String>, usize);
+
+/// The list sections, in the order the brief shows them.
+fn sections(f: &ReflectFacts) -> Vec<Section> {
     let event = |e: &FileEvent| match &e.by {
         Some(c) => format!("- `{}` ({} {})", e.path, c.short(), c.subject),
         None => format!("- `{}`", e.path),
     };
-    let mut sections: Vec<(String, Vec<String>, usize)> = Vec::new();
-    sections.push((
+    vec![
+        churn_section(f),
+        (
+            "Reverts".into(),
+            f.reverts
+                .iter()
+                .map(|c| format!("- {} {} {}", c.short(), c.date, c.subject))
+                .collect(),
+            f.reverts_count.max(f.reverts.len()),
+        ),
+        (
+            "Added files".into(),
+            f.added_files.iter().map(event).collect(),
+            f.added_files_count,
+        ),
+        (
+            "Deleted files (gone at HEAD)".into(),
+            f.deleted_files.iter().map(event).collect(),
+            f.deleted_files_count,
+        ),
+        (
+            "TODO/FIXME new at HEAD (newest first)".into(),
+            f.todos
+                .iter()
+                .map(|t| match t.line {
+                    Some(n) => format!("- `{}:{n}` {}", t.path, t.text),
+                    None => format!("- `{}` {}", t.path, t.text),
+                })
+                .collect(),
+            f.todos_count,
+        ),
+        untested_section(f),
+        (
+            "Commits (newest first)".into(),
+            f.subjects
+                .iter()
+                .map(|c| format!("- {} {} {}", c.short(), c.date, c.subject))
+                .collect(),
+            f.commits,
+        ),
+    ]
+}
+
+fn churn_section(f: &ReflectFacts) -> Section {
+    (
         "Top churn (+added −deleted, commits)".into(),
         f.churn
             .iter()
@@ -92,37 +168,11 @@ pub fn facts_markdown(f: &ReflectFacts) -> String {
             })
             .collect(),
         f.files_changed,
-    ));
-    sections.push((
-        "Reverts".into(),
-        f.reverts
-            .iter()
-            .map(|c| format!("- {} {} {}", c.short(), c.date, c.subject))
-            .collect(),
-        f.reverts_count.max(f.reverts.len()),
-    ));
-    sections.push((
-        "Added files".into(),
-        f.added_files.iter().map(event).collect(),
-        f.added_files_count,
-    ));
-    sections.push((
-        "Deleted files (gone at HEAD)".into(),
-        f.deleted_files.iter().map(event).collect(),
-        f.deleted_files_count,
-    ));
-    sections.push((
-        "TODO/FIXME new at HEAD (newest first)".into(),
-        f.todos
-            .iter()
-            .map(|t| match t.line {
-                Some(n) => format!("- `{}:{n}` {}", t.path, t.text),
-                None => format!("- `{}` {}", t.path, t.text),
-            })
-            .collect(),
-        f.todos_count,
-    ));
-    sections.push((
+    )
+}
+
+fn untested_section(f: &ReflectFacts) -> Section {
+    (
         if f.tests.release_commits > 0 {
             format!(
                 "Code changed without tests (release and version-bump commits left out: {})",
@@ -137,29 +187,5 @@ pub fn facts_markdown(f: &ReflectFacts) -> String {
             .map(|c| format!("- {} {}", c.short(), c.subject))
             .collect(),
         f.tests.commits_code_without_tests,
-    ));
-    sections.push((
-        "Commits (newest first)".into(),
-        f.subjects
-            .iter()
-            .map(|c| format!("- {} {} {}", c.short(), c.date, c.subject))
-            .collect(),
-        f.commits,
-    ));
-    // Each section gets a fair share of what is left, so no list crowds out the others.
-    let per_section = [5, 3, 4, 3, 5, 3, 10];
-    for ((title, items, total), share) in sections.into_iter().zip(per_section) {
-        if items.is_empty() {
-            continue;
-        }
-        lines.push(String::new());
-        lines.push(format!("{title}:"));
-        let shown = items.len().min(share);
-        lines.extend(items.into_iter().take(shown));
-        if total > shown {
-            lines.push(format!("- …and {} more", total - shown));
-        }
-    }
-    lines.truncate(MARKDOWN_MAX_LINES);
-    lines.join("\n") + "\n"
+    )
 }

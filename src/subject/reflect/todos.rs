@@ -80,25 +80,7 @@ pub(super) fn net_change(
     commits: &[RangeCommit],
     per_commit: &[Option<CommitFacts>],
 ) -> NetChange {
-    // The newest commit that added (or deleted) each path, and every TODO a commit added net.
-    let (mut adder, mut deleter): (HashMap<&str, usize>, HashMap<&str, usize>) = Default::default();
-    let mut todo_adders: HashMap<&str, Vec<(usize, &str, bool)>> = HashMap::new();
-    for (i, facts) in per_commit.iter().enumerate() {
-        let Some(facts) = facts else { continue };
-        for change in &facts.changes {
-            match change.status {
-                'A' => adder.entry(change.path.as_str()).or_insert(i),
-                'D' => deleter.entry(change.path.as_str()).or_insert(i),
-                _ => continue,
-            };
-        }
-        for (path, text) in &facts.todos {
-            todo_adders
-                .entry(text.as_str())
-                .or_default()
-                .push((i, path.as_str(), false));
-        }
-    }
+    let mut who = Doers::of(per_commit);
     let NetDiff {
         added,
         deleted,
@@ -110,11 +92,10 @@ pub(super) fn net_change(
         (path, lines, i)
     };
     let mut net = NetChange {
-        added: added.into_iter().map(|f| by(&adder, f)).collect(),
-        deleted: deleted.into_iter().map(|f| by(&deleter, f)).collect(),
+        added: added.into_iter().map(|f| by(&who.adder, f)).collect(),
+        deleted: deleted.into_iter().map(|f| by(&who.deleter, f)).collect(),
         todos: Vec::new(),
     };
-
     // The files worth reading first: code before tests, docs and incidental files; the largest.
     let weight = |path: &str| (is_incidental(path), is_test_path(path) || is_doc_path(path));
     for list in [&mut net.added, &mut net.deleted] {
@@ -126,34 +107,7 @@ pub(super) fn net_change(
             ))
         });
     }
-
-    // Who added each line: the newest commit that added this text to this path, else to any
-    // path (it moved since); each adding commit is used once while others remain.
-    let mut attributed: Vec<(Option<usize>, String, u32, String)> = candidates
-        .into_iter()
-        .map(|(path, line, text)| {
-            let chosen = todo_adders.get_mut(text.as_str()).and_then(|list| {
-                let at = list
-                    .iter()
-                    .position(|(_, p, used)| !used && *p == path)
-                    .or_else(|| list.iter().position(|(_, _, used)| !used))
-                    .unwrap_or(0);
-                list.get_mut(at).map(|entry| {
-                    entry.2 = true;
-                    entry.0
-                })
-            });
-            (chosen, path, line, text)
-        })
-        .collect();
-    // Newest first; the lines no commit added net (they came through a merge, or moved) last.
-    attributed.sort_by(|a, b| {
-        let key = |x: &Option<usize>| x.unwrap_or(usize::MAX);
-        key(&a.0)
-            .cmp(&key(&b.0))
-            .then(a.1.cmp(&b.1))
-            .then(a.2.cmp(&b.2))
-    });
+    let mut attributed = attribute_todos(candidates, &mut who.todo_adders);
     // A line removed elsewhere in the range's net change moved rather than appeared: the oldest
     // candidates with that text cancel against it.
     for idx in (0..attributed.len()).rev() {
@@ -175,4 +129,75 @@ pub(super) fn net_change(
         })
         .collect();
     net
+}
+
+/// Who did what in the range, by commit index (newest first).
+struct Doers<'a> {
+    /// The newest commit that added each path.
+    adder: HashMap<&'a str, usize>,
+    /// The newest commit that deleted each path.
+    deleter: HashMap<&'a str, usize>,
+    /// Every commit that added a TODO text net, with its path (and whether it was used yet).
+    todo_adders: HashMap<&'a str, Vec<(usize, &'a str, bool)>>,
+}
+
+impl<'a> Doers<'a> {
+    fn of(per_commit: &'a [Option<CommitFacts>]) -> Doers<'a> {
+        let mut who = Doers {
+            adder: HashMap::new(),
+            deleter: HashMap::new(),
+            todo_adders: HashMap::new(),
+        };
+        for (i, facts) in per_commit.iter().enumerate() {
+            let Some(facts) = facts else { continue };
+            for change in &facts.changes {
+                match change.status {
+                    'A' => who.adder.entry(change.path.as_str()).or_insert(i),
+                    'D' => who.deleter.entry(change.path.as_str()).or_insert(i),
+                    _ => continue,
+                };
+            }
+            for (path, text) in &facts.todos {
+                who.todo_adders
+                    .entry(text.as_str())
+                    .or_default()
+                    .push((i, path.as_str(), false));
+            }
+        }
+        who
+    }
+}
+
+/// Who added each line: the newest commit that added this text to this path, else to any
+/// path (it moved since); each adding commit is used once while others remain. Newest first;
+/// the lines no commit added net (they came through a merge, or moved) last.
+fn attribute_todos(
+    candidates: Vec<(String, u32, String)>,
+    todo_adders: &mut HashMap<&str, Vec<(usize, &str, bool)>>,
+) -> Vec<(Option<usize>, String, u32, String)> {
+    let mut attributed: Vec<(Option<usize>, String, u32, String)> = candidates
+        .into_iter()
+        .map(|(path, line, text)| {
+            let chosen = todo_adders.get_mut(text.as_str()).and_then(|list| {
+                let at = list
+                    .iter()
+                    .position(|(_, p, used)| !used && *p == path)
+                    .or_else(|| list.iter().position(|(_, _, used)| !used))
+                    .unwrap_or(0);
+                list.get_mut(at).map(|entry| {
+                    entry.2 = true;
+                    entry.0
+                })
+            });
+            (chosen, path, line, text)
+        })
+        .collect();
+    attributed.sort_by(|a, b| {
+        let key = |x: &Option<usize>| x.unwrap_or(usize::MAX);
+        key(&a.0)
+            .cmp(&key(&b.0))
+            .then(a.1.cmp(&b.1))
+            .then(a.2.cmp(&b.2))
+    });
+    attributed
 }

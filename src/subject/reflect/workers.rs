@@ -51,9 +51,50 @@ pub(super) fn walk_and_diff(
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
+    let (walked, computed) = walk_while_diffing(repo, (head, base, range), cache, workers);
+    let Walked {
+        commits,
+        mut cached,
+    } = walked?;
+    let changed = in_history_order(&commits, computed)?;
+    let lines =
+        super::blobs::lines_of(&changed, (0..workers).map(|_| worker_repo(repo)).collect())?;
+    // Each commit's facts, assembled on every core (in runs of neighbouring commits).
+    let fresh: Vec<usize> = (0..changed.len())
+        .filter(|&h| changed[h].is_some())
+        .collect();
+    let mut per_commit = assemble_all(changed.into_iter().zip(lines).collect(), workers);
+    if per_commit.len() != commits.len() {
+        return Err(Error::WorkerStopped(
+            "a worker assembling the facts of commits",
+        ));
+    }
+    for (slot, commit) in per_commit.iter_mut().zip(&commits) {
+        if slot.is_none() {
+            *slot = cached.remove(&commit.id);
+        }
+    }
+    Ok(Diffed {
+        commits,
+        per_commit,
+        fresh,
+    })
+}
+
+/// What each diffing worker returns: the files each commit it diffed changed.
+type DiffedBatch = Result<Vec<(gix::ObjectId, Vec<FileChange>)>>;
+
+/// Walk the range on this core while the other `workers - 1` diff the commits it queues; then
+/// diff too.
+fn walk_while_diffing(
+    repo: &gix::Repository,
+    (head, base, range): (gix::ObjectId, gix::ObjectId, &str),
+    cache: &mut FactsCache,
+    workers: usize,
+) -> (Result<Walked>, Vec<DiffedBatch>) {
     let (jobs, queue) = mpsc::channel::<Vec<Job>>();
     let queue = Mutex::new(queue);
-    let (walked, computed) = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         // One core walks while the others diff; then it diffs too.
         let handles: Vec<_> = (1..workers)
             .map(|_| {
@@ -70,15 +111,17 @@ pub(super) fn walk_and_diff(
                 .unwrap_or_else(|_| Err(Error::WorkerStopped("a worker diffing commits")))
         }));
         (walked, computed)
-    });
-    let Walked {
-        commits,
-        mut cached,
-    } = walked?;
+    })
+}
+
+/// The files each new commit changed, in history order (a commit diffed ahead of the walk that
+/// is not in the range is dropped).
+fn in_history_order(
+    commits: &[RangeCommit],
+    computed: Vec<DiffedBatch>,
+) -> Result<Vec<Option<Vec<FileChange>>>> {
     let at: HashMap<gix::ObjectId, usize> =
         commits.iter().enumerate().map(|(h, c)| (c.id, h)).collect();
-    // The files each new commit changed, in history order (a commit diffed ahead of the walk
-    // that is not in the range is dropped); then their lines, path by path.
     let mut changed: Vec<Option<Vec<FileChange>>> = (0..commits.len()).map(|_| None).collect();
     for batch in computed {
         for (id, files) in batch? {
@@ -87,16 +130,17 @@ pub(super) fn walk_and_diff(
             }
         }
     }
-    let lines =
-        super::blobs::lines_of(&changed, (0..workers).map(|_| worker_repo(repo)).collect())?;
-    // Each commit's facts, assembled on every core (in runs of neighbouring commits).
-    let fresh: Vec<usize> = (0..changed.len())
-        .filter(|&h| changed[h].is_some())
-        .collect();
-    let mut work: Vec<(Option<Vec<FileChange>>, Vec<super::diff::LineFacts>)> =
-        changed.into_iter().zip(lines).collect();
+    Ok(changed)
+}
+
+/// Each new commit's facts from its files and their lines, assembled on `workers` cores in runs
+/// of neighbouring commits.
+fn assemble_all(
+    mut work: Vec<(Option<Vec<FileChange>>, Vec<super::diff::LineFacts>)>,
+    workers: usize,
+) -> Vec<Option<CommitFacts>> {
     let run = work.len().div_ceil(workers).max(1);
-    let mut per_commit: Vec<Option<CommitFacts>> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = work
             .chunks_mut(run)
             .map(|part| {
@@ -115,21 +159,6 @@ pub(super) fn walk_and_diff(
             .into_iter()
             .flat_map(|h| h.join().unwrap_or_default())
             .collect()
-    });
-    if per_commit.len() != commits.len() {
-        return Err(Error::WorkerStopped(
-            "a worker assembling the facts of commits",
-        ));
-    }
-    for (slot, commit) in per_commit.iter_mut().zip(&commits) {
-        if slot.is_none() {
-            *slot = cached.remove(&commit.id);
-        }
-    }
-    Ok(Diffed {
-        commits,
-        per_commit,
-        fresh,
     })
 }
 
