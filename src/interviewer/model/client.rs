@@ -177,6 +177,19 @@ impl Endpoint {
             .and_then(|v| v.parse::<u64>().ok())
             .map(Duration::from_secs);
         let stream = header("content-type").is_some_and(|v| v.starts_with("text/event-stream"));
+        if stream && (200..=299).contains(&status) {
+            let reader = response
+                .body_mut()
+                .with_config()
+                .limit(MAX_RESPONSE_BYTES)
+                .lossy_utf8(true)
+                .reader();
+            let reply = read_stream(std::io::BufReader::new(reader));
+            return Attempt::Done(
+                reply
+                    .map_err(|e| Refusal::Fatal(format!("cannot read the answer of {shown}: {e}"))),
+            );
+        }
         let text = response
             .body_mut()
             .with_config()
@@ -186,14 +199,7 @@ impl Endpoint {
             .map_err(|e| Refusal::Fatal(format!("cannot read the answer of {shown}: {e}")));
         let said = |text: Result<String, Refusal>| server_message(&text.unwrap_or_default());
         Attempt::Done(match status {
-            200..=299 => text.and_then(|t| {
-                let reply = if stream {
-                    parse_stream(&t)
-                } else {
-                    parse_body(&t)
-                };
-                reply.map_err(Refusal::Fatal)
-            }),
+            200..=299 => text.and_then(|t| parse_body(&t).map_err(Refusal::Fatal)),
             429 | 500..=599 => {
                 return Attempt::Retry {
                     why: format!("{shown} answered {status}: {}", said(text)),
@@ -372,13 +378,31 @@ fn usage(v: &Value, reply: &mut Reply) {
     }
 }
 
-/// A streamed answer: `data:` lines of chunks, each with a `delta`, until `[DONE]`.
+/// A streamed answer, as whole text (the unit tests').
+#[cfg(test)]
 fn parse_stream(text: &str) -> Result<Reply, String> {
+    read_stream(text.as_bytes())
+}
+
+/// A streamed answer read as it comes: `data:` lines of chunks, each with a `delta`, until
+/// `[DONE]` — or until its text goes round in a loop ([`repeating`]): the reading stops there,
+/// which closes the connection and ends the generation on the server, and the answer counts as
+/// cut (`finish_reason` "length"). A small model on a CPU that repeats itself would otherwise
+/// write to its cap, for many minutes.
+fn read_stream(mut reader: impl std::io::BufRead) -> Result<Reply, String> {
     let mut reply = Reply::default();
     let mut content = String::new();
     let mut any = false;
-    for line in text.lines() {
-        let Some(data) = line.strip_prefix("data:") else {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        let read = reader
+            .read_line(&mut line)
+            .map_err(|e| format!("the stream broke off: {e}"))?;
+        if read == 0 {
+            break;
+        }
+        let Some(data) = line.trim_end().strip_prefix("data:") else {
             continue;
         };
         let data = data.trim();
@@ -403,35 +427,12 @@ fn parse_stream(text: &str) -> Result<Reply, String> {
         };
         if let Some(piece) = delta.get("content").and_then(Value::as_str) {
             content.push_str(piece);
-        }
-        for call in delta
-            .get("tool_calls")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let index = call.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
-            if index > 10_000 {
-                return Err("a streamed tool call has an index past 10000".into());
-            }
-            while reply.tool_calls.len() <= index {
-                reply.tool_calls.push(Call {
-                    id: String::new(),
-                    name: String::new(),
-                    arguments: String::new(),
-                });
-            }
-            let slot = &mut reply.tool_calls[index];
-            if let Some(id) = call.get("id").and_then(Value::as_str) {
-                slot.id = id.to_string();
-            }
-            if let Some(name) = call.pointer("/function/name").and_then(Value::as_str) {
-                slot.name.push_str(name);
-            }
-            if let Some(args) = call.pointer("/function/arguments").and_then(Value::as_str) {
-                slot.arguments.push_str(args);
+            if repeating(&content) {
+                reply.finish_reason = Some("length".into());
+                break;
             }
         }
+        add_call_deltas(delta, &mut reply.tool_calls)?;
     }
     if !any {
         return Err("the server's stream held no answer".into());
@@ -440,6 +441,52 @@ fn parse_stream(text: &str) -> Result<Reply, String> {
         reply.content = Some(content);
     }
     Ok(reply)
+}
+
+/// The pieces of tool calls one streamed `delta` holds, added to the calls by their index.
+fn add_call_deltas(delta: &Value, calls: &mut Vec<Call>) -> Result<(), String> {
+    for call in delta
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let index = call.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
+        if index > 10_000 {
+            return Err("a streamed tool call has an index past 10000".into());
+        }
+        while calls.len() <= index {
+            calls.push(Call {
+                id: String::new(),
+                name: String::new(),
+                arguments: String::new(),
+            });
+        }
+        let slot = &mut calls[index];
+        if let Some(id) = call.get("id").and_then(Value::as_str) {
+            slot.id = id.to_string();
+        }
+        if let Some(name) = call.pointer("/function/name").and_then(Value::as_str) {
+            slot.name.push_str(name);
+        }
+        if let Some(args) = call.pointer("/function/arguments").and_then(Value::as_str) {
+            slot.arguments.push_str(args);
+        }
+    }
+    Ok(())
+}
+
+/// Whether `text` ends in one piece written over and over — 8 to 200 characters, repeated back
+/// to back at least 4 times and over at least 96 characters: a model in a loop (the same
+/// sentence, a run of blank lines), never a receipt's own text.
+fn repeating(text: &str) -> bool {
+    const MIN_PIECE: usize = 8;
+    const MAX_PIECE: usize = 200;
+    let tail: Vec<char> = text.chars().rev().take(MAX_PIECE * 4).collect();
+    (MIN_PIECE..=MAX_PIECE).any(|len| {
+        let times = 4.max(96usize.div_ceil(len));
+        tail.len() >= len * times && (1..times).all(|k| tail[..len] == tail[k * len..(k + 1) * len])
+    })
 }
 
 #[cfg(test)]
@@ -463,6 +510,17 @@ mod tests {
             (reply.input_tokens, reply.output_tokens),
             (Some(7), Some(3))
         );
+    }
+
+    #[test]
+    fn a_loop_is_told_from_a_receipts_own_text() {
+        let said = "You are ready to finish the interview. \n\n**Done**";
+        assert!(repeating(&format!("Sure. {}", said.repeat(4))));
+        assert!(repeating(&format!("{{\"a\": 1}}{}", "\n".repeat(100))));
+        assert!(!repeating(&said.repeat(2)));
+        let receipt = r#"{"entries":[{"title":"a","clarity":"inferred"},{"title":"b","clarity":"inferred"}]}"#;
+        assert!(!repeating(receipt));
+        assert!(!repeating(&"x".repeat(40)));
     }
 
     #[test]
