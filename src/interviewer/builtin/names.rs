@@ -60,31 +60,69 @@ const NOT_NAMES: &[&str] = &[
     "UTF-8",
 ];
 
+/// `text` as a name of `kind` found on `line`, unless too short, too long, no name at all or
+/// there already (then marked if this one is).
+fn add_name(out: &mut Vec<Name>, text: &str, kind: NameKind, line: u32, marked: bool) {
+    let text = text.trim();
+    let short_flag = kind == NameKind::Flag && text.len() == 2;
+    if (text.chars().count() < 3 && !short_flag)
+        || text.chars().count() > 120
+        || NOT_NAMES.contains(&text)
+    {
+        return;
+    }
+    if let Some(existing) = out.iter_mut().find(|n| n.text == text) {
+        existing.marked |= marked;
+        return;
+    }
+    out.push(Name {
+        text: text.to_string(),
+        kind,
+        line,
+        marked,
+        at: None,
+        within: None,
+    });
+}
+
+/// The names of one line of prose: its code spans and registry links (written deliberately,
+/// marked), then its bare flags, paths with a folder and code-shaped words.
+fn prose_names(line: &str) -> Vec<(String, NameKind, bool)> {
+    let mut out = Vec::new();
+    for span in code_spans(line) {
+        out.extend(classify_span(span).into_iter().map(|(t, k)| (t, k, true)));
+    }
+    for link in registry_links(line) {
+        out.push((link, NameKind::Ident, true));
+    }
+    let bare = without_foreign_quotes(&without_code_spans(line));
+    for flag in flags(&bare) {
+        out.push((flag.to_string(), NameKind::Flag, false));
+    }
+    for word in bare.split(|c: char| {
+        c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '[' | ']')
+    }) {
+        let word = word.trim_end_matches(['.', ':', '!', '?']);
+        // A bare file name (`README.md`) may be anyone's; a path with a folder is this one's.
+        if is_path(word) && word.contains('/') {
+            out.push((word.to_string(), NameKind::Path, false));
+        } else if is_code_ident(word) {
+            out.push((
+                word.trim_end_matches("()").to_string(),
+                NameKind::Ident,
+                false,
+            ));
+        }
+    }
+    out
+}
+
 /// Names from the item's lines; `code` tells which lines are inside code blocks.
 pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
     let mut out: Vec<Name> = Vec::new();
     let mut traced: Vec<(&str, u32, u32)> = Vec::new();
     let mut add = |text: &str, kind: NameKind, line: u32, marked: bool| {
-        let text = text.trim();
-        let short_flag = kind == NameKind::Flag && text.len() == 2;
-        if (text.chars().count() < 3 && !short_flag)
-            || text.chars().count() > 120
-            || NOT_NAMES.contains(&text)
-        {
-            return;
-        }
-        if let Some(existing) = out.iter_mut().find(|n| n.text == text) {
-            existing.marked |= marked;
-            return;
-        }
-        out.push(Name {
-            text: text.to_string(),
-            kind,
-            line,
-            marked,
-            at: None,
-            within: None,
-        });
+        add_name(&mut out, text, kind, line, marked);
     };
     for &(n, line, in_code) in lines {
         if in_code {
@@ -97,28 +135,8 @@ pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
             }
             continue;
         }
-        for span in code_spans(line) {
-            for (text, kind) in classify_span(span) {
-                add(&text, kind, n, true);
-            }
-        }
-        for link in registry_links(line) {
-            add(&link, NameKind::Ident, n, true);
-        }
-        let bare = without_foreign_quotes(&without_code_spans(line));
-        for flag in flags(&bare) {
-            add(flag, NameKind::Flag, n, false);
-        }
-        for word in bare.split(|c: char| {
-            c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '[' | ']')
-        }) {
-            let word = word.trim_end_matches(['.', ':', '!', '?']);
-            // A bare file name (`README.md`) may be anyone's; a path with a folder is this one's.
-            if is_path(word) && word.contains('/') {
-                add(word, NameKind::Path, n, false);
-            } else if is_code_ident(word) {
-                add(word.trim_end_matches("()"), NameKind::Ident, n, false);
-            }
+        for (text, kind, marked) in prose_names(line) {
+            add(&text, kind, n, marked);
         }
     }
     for (path, line, at) in traced {
