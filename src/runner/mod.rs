@@ -4,7 +4,10 @@
 //! Not for: reading or checking what it leaves behind (that is `receipt`).
 
 pub(crate) mod dispatch;
+mod output;
 pub(crate) mod presets;
+pub(crate) use output::Printed;
+pub(crate) use presets::{Unfixable, Usage};
 mod turn;
 
 pub(crate) use turn::TurnSetup;

@@ -19,7 +19,7 @@ use crate::guard::{GuardError, GuardReport, GuardScope, Snapshot};
 use crate::protocol::{self, TurnInfo, files as turn_files, limits};
 use crate::receipt::{self, CheckContext, Receipt};
 use crate::runner::dispatch::{self, Ending, Invocation};
-use crate::runner::{ReceiptFrom, TurnSetup};
+use crate::runner::{Printed, TurnSetup};
 
 /// A turn's own files (brief, schema, guard record) are not synced: every attempt writes them
 /// afresh, and a resume after a crash runs the turn again from its brief.
@@ -172,10 +172,10 @@ impl Session<'_> {
 
     /// How long the runner took and what it used, kept in the state's list of runs.
     fn record_run(&mut self, turn: u32, outcome: &dispatch::Outcome) -> RunRecord {
-        let usage = crate::runner::presets::usage(
-            self.settings.runner.preset.as_deref(),
-            &String::from_utf8_lossy(&outcome.stdout),
-        );
+        let usage = self
+            .settings
+            .runner
+            .usage(&String::from_utf8_lossy(&outcome.stdout));
         let duration_ms = u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX);
         let run = RunRecord {
             turn,
@@ -256,9 +256,12 @@ impl Session<'_> {
 
     /// The model runner's tool calls and notes, into the transcript (nothing for other runners).
     fn record_model_events(&mut self, turn: u32, stdout: &[u8]) -> Result<()> {
-        use crate::interviewer::model::events::{Event, of_runner};
-        let preset = self.settings.runner.preset.as_deref();
-        for event in of_runner(preset, &String::from_utf8_lossy(stdout)) {
+        use crate::interviewer::model::events::Event;
+        let events = self
+            .settings
+            .runner
+            .model_events(&String::from_utf8_lossy(stdout));
+        for event in events {
             let recorded = match &event {
                 Event::ToolCall {
                     tool,
@@ -344,11 +347,11 @@ impl Session<'_> {
         let TurnSetup {
             argv,
             cwd,
-            env: preset_env,
+            env: setup_env,
             scratch,
             agent,
         } = spec.prepare_turn(&files.paths(), &self.repo.worktree, &self.subject.facts)?;
-        env.extend(preset_env);
+        env.extend(setup_env);
         let allowed_env = crate::sandbox::env::allow_list(
             agent.map_or(&[][..], |a| a.variables),
             &self.settings.runner_env,
@@ -362,11 +365,7 @@ impl Session<'_> {
             stdin: spec.brief_on_stdin.then(|| files.brief_md.clone()),
             log: files.log.clone(),
             log_cap: limits::RUNNER_LOG_BYTES,
-            stdout_cap: if spec.receipt == ReceiptFrom::Stdout {
-                limits::MAX_STDOUT_BYTES
-            } else {
-                0
-            },
+            stdout_cap: spec.stdout_cap(),
             timeout: self.settings.turn_timeout,
             grace: self.settings.grace,
             verbose: self.settings.verbose,
@@ -411,35 +410,21 @@ impl Session<'_> {
             use std::io::Read;
             let _ = log.take(limits::RUNNER_LOG_BYTES).read_to_end(&mut full);
         }
-        let preset = self.settings.runner.preset.as_deref();
+        let spec = &self.settings.runner;
         let unfixable = outcome
             .unfixable
             .clone()
-            .or_else(|| crate::runner::presets::unfixable(preset, &String::from_utf8_lossy(&full)));
+            .or_else(|| spec.unfixable_in(&String::from_utf8_lossy(&full)));
         if let Some(said) = unfixable.as_ref().filter(|_| outcome.unfixable.is_some()) {
             // Stopped by the tool as soon as it said it.
             let reason = format!("the runner was stopped when it said: {}", said.said);
             return Some(TurnFailure::dispatch(reason).unfixable(unfixable));
         }
         let said = || {
-            // A preset's CLI says why in its JSON, somewhere in the log; a runner of one's own
-            // says it last on stderr (the log interleaves stdout, so its last line is chance).
-            let log = match preset {
-                Some(_) => full,
-                None => {
-                    // An agent CLI run as a command of one's own still says why in its JSON.
-                    if let Some(said) =
-                        crate::runner::presets::json_error(&String::from_utf8_lossy(&full))
-                    {
-                        return format!(": {said}");
-                    }
-                    outcome.stderr_tail.clone()
-                }
-            };
-            crate::runner::presets::said_on_failure(
-                preset,
+            spec.said_on_failure(
                 &String::from_utf8_lossy(&outcome.stdout),
-                &String::from_utf8_lossy(&log),
+                &String::from_utf8_lossy(&full),
+                &String::from_utf8_lossy(&outcome.stderr_tail),
             )
             .map(|s| format!(": {s}"))
             .unwrap_or_default()
@@ -478,20 +463,14 @@ impl Session<'_> {
         outcome: &dispatch::Outcome,
     ) -> Result<std::result::Result<Receipt, TurnFailure>> {
         let spec = &self.settings.runner;
-        let text = match spec.receipt {
-            ReceiptFrom::File => receipt::read(&files.out),
-            // Past the cap the rest was dropped as it was read: what is kept is not searched.
-            ReceiptFrom::Stdout if outcome.stdout_printed > limits::MAX_STDOUT_BYTES as u64 => {
-                Err(receipt::ReceiptError::OutputTooLarge {
-                    size: usize::try_from(outcome.stdout_printed).unwrap_or(usize::MAX),
-                    max: limits::MAX_STDOUT_BYTES,
-                })
-            }
-            ReceiptFrom::Stdout => crate::runner::presets::extract(
-                spec.preset.as_deref(),
-                &String::from_utf8_lossy(&outcome.stdout),
-            ),
-        };
+        // The runner's spec says where its receipt is: its file, or what it printed.
+        let text = spec.receipt_text(
+            &files.out,
+            Printed {
+                kept: &String::from_utf8_lossy(&outcome.stdout),
+                bytes: outcome.stdout_printed,
+            },
+        );
         // A Ctrl+C during the search (which it cuts short) ends the session, not just the turn.
         if crate::signals::interrupted() {
             return Err(self.abort(

@@ -198,7 +198,7 @@ pub(super) struct TurnFailure {
     /// The last lines of the runner's standard error (sanitised).
     pub(super) stderr: Vec<String>,
     /// What its CLI said of a failure a retry cannot fix, and what fixes it.
-    pub(super) unfixable: Option<crate::runner::presets::Unfixable>,
+    pub(super) unfixable: Option<crate::runner::Unfixable>,
 }
 
 impl TurnFailure {
@@ -210,7 +210,7 @@ impl TurnFailure {
             unfixable: None,
         }
     }
-    pub(super) fn unfixable(self, unfixable: Option<crate::runner::presets::Unfixable>) -> Self {
+    pub(super) fn unfixable(self, unfixable: Option<crate::runner::Unfixable>) -> Self {
         TurnFailure { unfixable, ..self }
     }
     pub(super) fn receipt(reason: String) -> Self {

@@ -154,7 +154,7 @@ pub(crate) struct TurnRow {
     pub duration_ms: Option<u64>,
     /// Tokens and cost of this turn, all attempts together, where the CLI reported them.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub usage: Option<crate::runner::presets::Usage>,
+    pub usage: Option<crate::runner::Usage>,
 }
 
 /// The stable `--json` form of `interview status`.
@@ -286,7 +286,7 @@ pub(crate) fn view(state: &State) -> StatusJson<'_> {
         };
         let runs: Vec<_> = state.runs.iter().filter(|r| r.turn == t).collect();
         let duration_ms = (!runs.is_empty()).then(|| runs.iter().map(|r| r.duration_ms).sum());
-        let mut usage: Option<crate::runner::presets::Usage> = None;
+        let mut usage: Option<crate::runner::Usage> = None;
         for u in runs.iter().filter_map(|r| r.usage.as_ref()) {
             usage.get_or_insert_with(Default::default).add(u);
         }

@@ -137,7 +137,7 @@ pub(crate) struct RunRecord {
     pub turn: u32,
     pub duration_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub usage: Option<crate::runner::presets::Usage>,
+    pub usage: Option<crate::runner::Usage>,
 }
 
 impl State {

@@ -49,7 +49,7 @@ pub(crate) enum TranscriptEvent<'a> {
         duration_ms: u64,
         /// Tokens and cost, when the CLI reported them.
         #[serde(skip_serializing_if = "Option::is_none")]
-        usage: Option<&'a crate::runner::presets::Usage>,
+        usage: Option<&'a crate::runner::Usage>,
     },
     TurnFailed {
         turn: u32,
