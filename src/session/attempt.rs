@@ -4,26 +4,20 @@
 //! snapshot or after the second (docs/guard.md); the receipt is read and checked against all
 //! that was asked and answered so far (docs/receipt.md).
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::failure::TurnFailure;
 use super::state::{RunRecord, SubStep};
 use super::transcript::TranscriptEvent;
+use super::turn::{TURN_FILE, Turn};
 use super::turn_files::TurnFiles;
 use super::{Session, failure, tier};
 use crate::ask::progress::Progress;
-use crate::brief::{self, BriefContext, BriefPaths, BriefSubject};
 use crate::error::{Error, Result};
 use crate::guard::{GuardError, GuardReport, GuardScope, Snapshot};
-use crate::protocol::{self, TurnInfo, files as turn_files, limits};
-use crate::receipt::{self, CheckContext, Receipt};
+use crate::protocol::files as turn_files;
+use crate::receipt::Receipt;
 use crate::runner::dispatch::{self, Ending, Invocation};
-use crate::runner::{Printed, TurnSetup};
-
-/// A turn's own files (brief, schema, guard record) are not synced: every attempt writes them
-/// afresh, and a resume after a crash runs the turn again from its brief.
-const TURN_FILE: tier::Durability = tier::Durability::Replaced;
 
 impl Session<'_> {
     /// One attempt at a turn. The outer error is fatal; the inner one is a failed turn.
@@ -74,7 +68,7 @@ impl Session<'_> {
         }
 
         self.set_step(SubStep::Receipt)?;
-        let taken = match self.judge_ending(&outcome, &files) {
+        let taken = match self.turn(turn, final_turn, &files).judge_ending(&outcome) {
             Some(failure) => Ok(Err(failure)),
             None => self.take_receipt(turn, final_turn, &files, &outcome),
         };
@@ -102,8 +96,9 @@ impl Session<'_> {
         std::fs::create_dir_all(&files.out)
             .map_err(|e| Error::io(format!("cannot create {}", files.out.display()), e))?;
         self.set_step(SubStep::Brief)?;
-        self.write_brief(turn, final_turn, previous_failure, files)?;
-        self.invocation(turn, final_turn, files)
+        let this = self.turn(turn, final_turn, files);
+        this.write_brief(&self.state.rounds, self.person.replayed(), previous_failure)?;
+        this.invocation(&self.state.session)
     }
 
     /// The repository as it is before the runner starts, with restore copies kept. A signal
@@ -283,177 +278,6 @@ impl Session<'_> {
         Ok(())
     }
 
-    /// `brief.json`, `brief.md` and the receipt schema for this turn.
-    fn write_brief(
-        &self,
-        turn: u32,
-        final_turn: bool,
-        previous_failure: Option<&str>,
-        files: &TurnFiles,
-    ) -> Result<()> {
-        let ctx = BriefContext {
-            interview_brief: brief::BRIEF_VERSION,
-            kind: self.subject.kind,
-            subject: BriefSubject {
-                id: self.subject.id.clone(),
-                title: self.subject.title.clone(),
-                facts: self.subject.facts.clone(),
-            },
-            turn,
-            max_turns: self.settings.max_turns,
-            final_turn,
-            previous_failure: previous_failure.map(str::to_string),
-            rounds: self.state.rounds.clone(),
-            replayed: self.person.replayed(),
-        };
-        let paths = BriefPaths {
-            receipt: files.receipt.display().to_string(),
-            context: files.brief_json.display().to_string(),
-            schema: files.schema.display().to_string(),
-            returns: self.settings.runner.returns(),
-        };
-        let json = serde_json::to_vec_pretty(&ctx)
-            .map_err(|e| Error::json("cannot encode the brief", e))?;
-        tier::write_atomic(&files.brief_json, &json, TURN_FILE)?;
-        tier::write_atomic(
-            &files.brief_md,
-            brief::render_markdown(&ctx, &self.subject.facts_markdown, &paths).as_bytes(),
-            TURN_FILE,
-        )?;
-        tier::write_atomic(&files.schema, protocol::SCHEMA.as_bytes(), TURN_FILE)
-    }
-
-    /// How the runner is started for this turn: argv with placeholders filled (by the runner's
-    /// setup, once), the documented environment, stdin, limits; and a preset's scratch
-    /// directory, to keep for the turn.
-    fn invocation(
-        &self,
-        turn: u32,
-        final_turn: bool,
-        files: &TurnFiles,
-    ) -> Result<(Invocation, Option<tempfile::TempDir>)> {
-        let spec = &self.settings.runner;
-        if let Some(note) = &self.settings.sandbox_note {
-            crate::sandbox::say_once(note);
-        }
-        let mut env = protocol::runner_env(
-            &files.paths(),
-            &TurnInfo {
-                turn,
-                final_turn,
-                session: &self.state.session,
-            },
-        );
-        let TurnSetup {
-            argv,
-            cwd,
-            env: setup_env,
-            scratch,
-            agent,
-        } = spec.prepare_turn(&files.paths(), &self.repo.worktree, &self.subject.facts)?;
-        env.extend(setup_env);
-        let allowed_env = crate::sandbox::env::allow_list(
-            agent.map_or(&[][..], |a| a.variables),
-            &self.settings.runner_env,
-            env.iter().map(|(k, _)| k.as_str()),
-        );
-        let invocation = Invocation {
-            argv,
-            cwd,
-            env,
-            allowed_env,
-            stdin: spec.brief_on_stdin.then(|| files.brief_md.clone()),
-            log: files.log.clone(),
-            log_cap: limits::RUNNER_LOG_BYTES,
-            stdout_cap: spec.stdout_cap(),
-            timeout: self.settings.turn_timeout,
-            grace: self.settings.grace,
-            verbose: self.settings.verbose,
-            pid_file: Some(files.pid.clone()),
-            sandbox: self.settings.sandbox.clone().map(|support| {
-                crate::sandbox::Confinement {
-                    disk_mib: self.settings.runner_disk,
-                    extra_hidden: self.settings.hidden_stores.clone(),
-                    ..crate::sandbox::Confinement::new(
-                        support,
-                        &self.repo.worktree,
-                        &self.repo.common_dir,
-                        agent,
-                        self.settings.network,
-                    )
-                }
-                .allowing(self.settings.allow_hosts.clone())
-            }),
-            // The turn's out/, and the preset's scratch working directory where it has one.
-            writable: std::iter::once(files.out.clone())
-                .chain(scratch.as_ref().map(|d| d.path().to_path_buf()))
-                .collect(),
-            activity: spec.events().map(|events| dispatch::Activity {
-                events,
-                root: self.repo.worktree.clone(),
-            }),
-            unfixable: spec.unfixable(),
-        };
-        Ok((invocation, scratch))
-    }
-
-    /// A runner that did not end cleanly failed its turn, whatever it wrote; what it said about
-    /// it (a preset's error, or its last line) goes with the reason, and a failure a retry
-    /// cannot fix that its CLI said (while it ran, or in its log) with the failure.
-    fn judge_ending(&self, outcome: &dispatch::Outcome, files: &TurnFiles) -> Option<TurnFailure> {
-        if matches!(outcome.ending, Ending::Exited(0) | Ending::Interrupted) {
-            return None;
-        }
-        // The runner could have put a link or a FIFO in the log's place: neither is read.
-        let mut full = Vec::new();
-        if let Ok(log) = crate::input::open_regular(&files.log, crate::input::Links::Refuse) {
-            use std::io::Read;
-            let _ = log.take(limits::RUNNER_LOG_BYTES).read_to_end(&mut full);
-        }
-        let spec = &self.settings.runner;
-        let unfixable = outcome
-            .unfixable
-            .clone()
-            .or_else(|| spec.unfixable_in(&String::from_utf8_lossy(&full)));
-        if let Some(said) = unfixable.as_ref().filter(|_| outcome.unfixable.is_some()) {
-            // Stopped by the tool as soon as it said it.
-            let reason = format!("the runner was stopped when it said: {}", said.said);
-            return Some(TurnFailure::dispatch(reason).unfixable(unfixable));
-        }
-        let said = || {
-            spec.said_on_failure(
-                &String::from_utf8_lossy(&outcome.stdout),
-                &String::from_utf8_lossy(&full),
-                &String::from_utf8_lossy(&outcome.stderr_tail),
-            )
-            .map(|s| format!(": {s}"))
-            .unwrap_or_default()
-        };
-        let reason = match outcome.ending {
-            Ending::Exited(0) | Ending::Interrupted => return None,
-            Ending::Exited(code) => {
-                format!("the runner exited with status {code}{}", said())
-            }
-            Ending::Signalled(sig) if sig == libc::SIGXFSZ && self.settings.sandbox.is_some() => {
-                format!(
-                    "the runner wrote a file past the cap of {} MiB and was stopped (raise it with --runner-disk MIB)",
-                    self.settings.runner_disk
-                )
-            }
-            Ending::Signalled(sig) => format!("the runner was killed by signal {sig}"),
-            Ending::OverLimit => format!(
-                "the runner wrote more than {} MiB (or {} files) into its out/ and was stopped; what it wrote there is removed (raise it with --runner-disk MIB)",
-                self.settings.runner_disk,
-                crate::sandbox::leftovers::MAX_ENTRIES
-            ),
-            Ending::TimedOut => format!(
-                "the runner did not finish within {} s and was stopped",
-                self.settings.turn_timeout.as_secs()
-            ),
-        };
-        Some(TurnFailure::dispatch(reason).unfixable(unfixable))
-    }
-
     /// Read, sanitise and check the receipt, against everything asked and answered so far.
     fn take_receipt(
         &mut self,
@@ -462,15 +286,7 @@ impl Session<'_> {
         files: &TurnFiles,
         outcome: &dispatch::Outcome,
     ) -> Result<std::result::Result<Receipt, TurnFailure>> {
-        let spec = &self.settings.runner;
-        // The runner's spec says where its receipt is: its file, or what it printed.
-        let text = spec.receipt_text(
-            &files.out,
-            Printed {
-                kept: &String::from_utf8_lossy(&outcome.stdout),
-                bytes: outcome.stdout_printed,
-            },
-        );
+        let text = self.turn(turn, final_turn, files).receipt_text(outcome);
         // A Ctrl+C during the search (which it cuts short) ends the session, not just the turn.
         if crate::signals::interrupted() {
             return Err(self.abort(
@@ -482,27 +298,10 @@ impl Session<'_> {
             Ok(t) => t,
             Err(e) => return Ok(Err(TurnFailure::receipt(e.to_string()))),
         };
-        let rounds = &self.state.rounds;
-        let asked: BTreeSet<String> = rounds
-            .iter()
-            .flat_map(|r| r.questions.iter().map(|q| q.topic.clone()))
-            .collect();
-        let answered: BTreeSet<String> = rounds
-            .iter()
-            .flat_map(|r| r.answers.iter())
-            .filter(|a| !a.skipped)
-            .map(|a| a.question_id.clone())
-            .collect();
-        // What the work item states is not evidence of itself (see `docs/receipt.md`).
-        let work_item = self.subject.facts.get("path").and_then(|p| p.as_str());
-        let check = CheckContext {
-            final_turn,
-            asked_topics: &asked,
-            answered_topics: &answered,
-            repo_root: &self.repo.worktree,
-            work_item,
-        };
-        match receipt::parse_and_check_as(&text, &check, spec.form()) {
+        let checked = self
+            .turn(turn, final_turn, files)
+            .check_receipt(&text, &self.state.rounds);
+        match checked {
             Ok((receipt, sanitized)) => {
                 self.transcript.record(&TranscriptEvent::Receipt {
                     turn,
@@ -525,6 +324,18 @@ impl Session<'_> {
                 }
                 Ok(Err(TurnFailure::receipt(e.to_string())))
             }
+        }
+    }
+
+    /// The turn as the attempt sees it, reading the session's repository, subject and settings.
+    fn turn<'s>(&'s self, number: u32, final_turn: bool, files: &'s TurnFiles) -> Turn<'s> {
+        Turn {
+            number,
+            final_turn,
+            files,
+            repo: &self.repo,
+            subject: &self.subject,
+            settings: &self.settings,
         }
     }
 

@@ -21,6 +21,7 @@ pub(crate) mod state;
 mod test_hook;
 pub(crate) mod tier;
 pub(crate) mod transcript;
+mod turn;
 mod turn_files;
 
 use std::path::{Path, PathBuf};
