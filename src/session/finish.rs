@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::state::{Status, Writing};
+use super::synthesis::Synthesis;
 use super::transcript::TranscriptEvent;
 use super::{Session, SubStep, tier};
 use crate::ask::{Decision, DecisionId, Options};
@@ -48,19 +49,7 @@ impl Session<'_> {
     /// Synthesis, consent and writing the document.
     pub(super) fn finish(&mut self, mut done: Done) -> Result<()> {
         self.set_step(SubStep::Synthesis)?;
-        let unanswered = self.unanswered_questions();
-        document::add_uncovered_skips(&mut done, &unanswered);
-        // Every answer in the person's words, whatever the runner wrote; no entry that only
-        // points into the document this one replaces.
-        if let Some(replaced) = self.document_path() {
-            document::drop_citations_of(&mut done, &replaced.to_string_lossy());
-        }
-        document::drop_citations_of(
-            &mut done,
-            &document::default_out_path(self.subject.kind, self.subject.document_name()),
-        );
-        document::add_unquoted_answers(&mut done, &self.given_answers());
-        let text = document::render_subject(&done, &self.subject);
+        let (text, unanswered) = self.synthesis().document(&mut done);
         self.set_step(SubStep::Consent)?;
         let delivery = match &self.settings.out {
             Some(p) if p.as_os_str() == "-" => {
@@ -96,33 +85,15 @@ impl Session<'_> {
         self.conclude(written, notice)
     }
 
-    /// What to do with a document just written: commit it, and record the answers so that CI
-    /// can replay the interview (docs/ci.md).
-    fn next_steps(&self, written: &Path) -> String {
-        let shown = self.shown(written);
-        let subject = format!("{} {}", self.subject.kind.as_str(), self.subject.id);
-        let answers = format!(
-            "ci/answers/{}-{}.json",
-            self.subject.kind.as_str(),
-            self.subject.document_name()
-        );
-        let mut line = format!(
-            "Next: commit it (`git add {shown} && git commit`), and record your answers for CI to \
-             replay: `interview answers {subject} -o {answers}` (docs/ci.md)"
-        );
-        // `--from` a file outside the repository: a clean checkout in CI has no such file, so its
-        // replay could never read the same item. Say where to put it.
-        let facts = &self.subject.facts;
-        if facts["tracker"] == "from" && facts["path"].is_null() {
-            let id = &self.subject.id;
-            line.push_str(&format!(
-                ". The work item ({}) is outside the repository, where CI cannot read it: copy it \
-                 to docs/intents/{id}.md and commit it too (CI's replay then finds it without \
-                 --from)",
-                facts["source"].as_str().unwrap_or("its file")
-            ));
+    /// The session's end as the synthesis reads it: the rounds, the subject, where the document
+    /// goes.
+    fn synthesis(&self) -> Synthesis<'_> {
+        Synthesis {
+            state: &self.state,
+            subject: &self.subject,
+            out: self.document_path(),
+            worktree: &self.repo.worktree,
         }
-        crate::receipt::sanitize_line(&line).0
     }
 
     /// The document this session wrote before a kill ended the run (its file holds what the
@@ -159,7 +130,7 @@ impl Session<'_> {
             self.person.say(notice.trim_end());
         }
         if let Some(path) = written.as_ref().filter(|_| !self.person.replayed()) {
-            let next = self.next_steps(path);
+            let next = self.synthesis().next_steps(path);
             self.person.say(&next);
         }
         super::test_hook::pause_at("concluded", self.state.turn);
@@ -197,41 +168,6 @@ impl Session<'_> {
             }
             other => other,
         }
-    }
-
-    /// Every answer of the session, in the order asked (a carried answer is one of them: it
-    /// answered a question of this interview).
-    fn given_answers(&self) -> Vec<document::GivenAnswer> {
-        self.state
-            .answered()
-            .into_iter()
-            .map(|(q, a)| {
-                let recorded = receipt::sanitize_line(&a.answer_text).0;
-                document::GivenAnswer {
-                    topic: q.topic.clone(),
-                    question: q.question_text.clone(),
-                    shown: super::carried::shown_answer(q, &recorded),
-                    recorded,
-                }
-            })
-            .collect()
-    }
-
-    /// Questions asked and not answered (skipped, or never presented): `(topic, question)`.
-    fn unanswered_questions(&self) -> Vec<(String, String)> {
-        let mut out = Vec::new();
-        for round in &self.state.rounds {
-            for q in &round.questions {
-                let answered = round
-                    .answers
-                    .iter()
-                    .any(|a| a.question_id == q.topic && !a.skipped);
-                if !answered {
-                    out.push((q.topic.clone(), q.question_text.clone()));
-                }
-            }
-        }
-        out
     }
 
     /// The consent gate, then overwrite protection, then an atomic write.

@@ -18,6 +18,7 @@ pub(crate) mod prune;
 pub(crate) mod resume;
 mod retries;
 pub(crate) mod state;
+mod synthesis;
 mod test_hook;
 pub(crate) mod tier;
 pub(crate) mod transcript;
