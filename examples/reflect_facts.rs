@@ -23,9 +23,9 @@ fn main() {
         std::process::exit(2);
     };
     let gathered = if cached {
-        interview::subject::reflect::gather_cached(&dir, &rev)
+        interview::testing::reflect::gather_cached(&dir, &rev)
     } else {
-        interview::subject::reflect::gather(&dir, &rev)
+        interview::testing::reflect::gather(&dir, &rev)
     };
     match gathered.map(|f| serde_json::to_string_pretty(&f)) {
         Ok(Ok(json)) => {

@@ -61,7 +61,7 @@ pub struct Round {
 
 /// Paths the brief tells the runner about.
 #[derive(Debug, Clone)]
-pub struct BriefPaths {
+pub(crate) struct BriefPaths {
     pub receipt: String,
     pub context: String,
     pub schema: String,
@@ -70,7 +70,11 @@ pub struct BriefPaths {
 }
 
 /// `brief.md`: the rules, the subject's facts and the transcript so far, for an agent.
-pub fn render_markdown(ctx: &BriefContext, facts_markdown: &str, paths: &BriefPaths) -> String {
+pub(crate) fn render_markdown(
+    ctx: &BriefContext,
+    facts_markdown: &str,
+    paths: &BriefPaths,
+) -> String {
     let mut md = String::new();
     let what = match ctx.kind {
         Kind::Reflect => "a retrospective on the work in a range of commits",

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-pub use crate::ask::{ColorChoice, Missing};
-pub use crate::session::OnChange;
+pub(crate) use crate::ask::{ColorChoice, Missing};
+pub(crate) use crate::session::OnChange;
 
 /// The heading the options of every command are listed under, apart from each command's own.
 const GLOBAL: &str = "Global options";
@@ -17,7 +17,7 @@ const GLOBAL: &str = "Global options";
     version,
     about = "Let an AI agent interview you about a repository — and prove it changed nothing."
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     /// Run as if started in DIR.
     #[arg(short = 'C', global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub dir: Option<PathBuf>,
@@ -32,7 +32,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// A retrospective on the work since a tag (or any revision).
     Reflect {
         /// The tag or revision the range starts from (`TAG..HEAD`).
@@ -144,7 +144,7 @@ pub enum Command {
 #[command(
     override_usage = "interview guard [--on-change fail|warn] [--sandbox MODE] [--allow GLOB]… [--json] -- CMD [ARGS…]\n       interview guard snapshot [--json]"
 )]
-pub struct GuardOptions {
+pub(crate) struct GuardOptions {
     #[command(subcommand)]
     pub snapshot: Option<GuardCommand>,
     /// What to do when the command changed the repository: `fail` (exit 3 with the report) or
@@ -168,7 +168,7 @@ pub struct GuardOptions {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum GuardCommand {
+pub(crate) enum GuardCommand {
     /// Print one snapshot of the repository (what the guard compares).
     Snapshot {
         /// Print the snapshot as JSON.
@@ -180,16 +180,16 @@ pub enum GuardCommand {
 /// What `interview guard` does when the command changed the repository (there is no one to
 /// ask, so no `ask`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum GuardOnChange {
+pub(crate) enum GuardOnChange {
     Fail,
     Warn,
 }
 
 /// The shells `interview completions` writes a script for.
-pub use clap_complete::Shell;
+pub(crate) use clap_complete::Shell;
 
 #[derive(Debug, Clone, Args)]
-pub struct RunOptions {
+pub(crate) struct RunOptions {
     #[arg(
         long,
         value_name = "NAME|CMD",

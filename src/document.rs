@@ -9,7 +9,7 @@ use crate::subject::{Kind, Subject};
 
 /// The start of the line every document has: how readers (and the built-in interviewer, which
 /// never takes an earlier document as evidence) recognise one.
-pub const LEGEND: &str = "Each point says how sure it is:";
+pub(crate) const LEGEND: &str = "Each point says how sure it is:";
 
 /// The order of the groups in a document: what is known first, open questions last.
 const GROUPS: [(Clarity, &str); 4] = [
@@ -22,7 +22,7 @@ const GROUPS: [(Clarity, &str); 4] = [
 /// Render a document: the title, the summary, a count of the entries the tool makes itself, then
 /// the entries grouped by clarity with their sources. Contains no local-tier path and no session
 /// id, even when a runner wrote one; no text in it can open a block the tool did not write.
-pub fn render(done: &Done, kind: Kind, subject_title: &str) -> String {
+pub(crate) fn render(done: &Done, kind: Kind, subject_title: &str) -> String {
     let title = one_line(&scrub(&done.title));
     let mut out = format!("# {}\n\n", markdown::inline(&title));
     let what = match kind {
@@ -73,7 +73,7 @@ pub fn render(done: &Done, kind: Kind, subject_title: &str) -> String {
 
 /// [`render`] for a subject, with a work item's own text quoted whole at the end (code blocks
 /// included), marked as what the item states.
-pub fn render_subject(done: &Done, subject: &Subject) -> String {
+pub(crate) fn render_subject(done: &Done, subject: &Subject) -> String {
     let mut out = render(done, subject.kind, &subject.title);
     if subject.kind != Kind::Intent {
         return out;
@@ -182,7 +182,7 @@ fn is_session_id(token: &str) -> bool {
 
 /// What became of the document at the end of a session.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Delivery {
+pub(crate) enum Delivery {
     /// Written to this file.
     Written(std::path::PathBuf),
     /// Printed (`--out -`, or "print it here instead"), nothing written.
@@ -195,7 +195,7 @@ pub enum Delivery {
 /// the person skipped (`skipped`: questions asked and not answered; `answered`: whether any
 /// question was answered), in words that match what became of the document; `None` when
 /// nothing is open.
-pub fn open_questions_notice(
+pub(crate) fn open_questions_notice(
     done: &Done,
     skipped: usize,
     answered: bool,
@@ -239,7 +239,7 @@ pub fn open_questions_notice(
 
 /// Add an open-question entry for every skipped question `(topic, question_text)` that no entry
 /// covers: none cites `qa:<topic>` and no open question already asks it.
-pub fn add_uncovered_skips(done: &mut Done, skipped: &[(String, String)]) {
+pub(crate) fn add_uncovered_skips(done: &mut Done, skipped: &[(String, String)]) {
     for (topic, question) in skipped {
         let cite = format!("qa:{topic}");
         let asked = one_line(question);
@@ -270,7 +270,7 @@ pub fn add_uncovered_skips(done: &mut Done, skipped: &[(String, String)]) {
 /// interview reads the same as one given now: the document is a function of the work item, the
 /// repository and the answers, so that a replay of them writes it byte for byte.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GivenAnswer {
+pub(crate) struct GivenAnswer {
     pub topic: String,
     pub question: String,
     /// The answer as recorded (an option's value, or the person's text).
@@ -282,7 +282,7 @@ pub struct GivenAnswer {
 /// Make sure every answer is in the document in the person's own words, whatever the runner
 /// wrote: an entry that cites `qa:<topic>` and quotes the answer keeps it; otherwise the tool adds a declared entry of its own with the
 /// question and the answer. A runner can thus neither drop nor reword an answer (issue 24).
-pub fn add_unquoted_answers(done: &mut Done, answers: &[GivenAnswer]) {
+pub(crate) fn add_unquoted_answers(done: &mut Done, answers: &[GivenAnswer]) {
     for a in answers {
         let cite = format!("qa:{}", a.topic);
         let (recorded, shown) = (one_line(&a.recorded), one_line(&a.shown));
@@ -312,7 +312,7 @@ pub fn add_unquoted_answers(done: &mut Done, answers: &[GivenAnswer]) {
 
 /// Remove the entries whose every source is a line of `document`, the file about to be
 /// replaced: a pointer into it would point at nothing once it is rewritten (issue 24).
-pub fn drop_citations_of(done: &mut Done, document: &str) {
+pub(crate) fn drop_citations_of(done: &mut Done, document: &str) {
     let document = document.trim_start_matches("./");
     let cites = |s: &String| {
         s == document
@@ -444,7 +444,7 @@ fn insert_after_last_line(existing: &str, at: usize, insert: &str, nl: &str) -> 
 /// The default path of the document in the shared tier, relative to the worktree:
 /// `docs/interviews/reflect-<tag>.md` or `docs/interviews/intent-<id>.md`, the name slugged so
 /// it is one safe file name (no `/`, no `..`, no leading dot).
-pub fn default_out_path(kind: Kind, id: &str) -> String {
+pub(crate) fn default_out_path(kind: Kind, id: &str) -> String {
     format!("docs/interviews/{}-{}.md", kind.as_str(), slug(id))
 }
 

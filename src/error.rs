@@ -7,23 +7,23 @@
 use std::path::PathBuf;
 
 /// A lower module's own error (`GuardError`, `AskError`, `InputError`), kept whole as a source.
-pub type Source = Box<dyn std::error::Error + Send + Sync + 'static>;
+pub(crate) type Source = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// Exit codes, as the README and docs/ci.md list them.
-pub mod code {
-    pub const DONE: i32 = 0;
-    pub const ERROR: i32 = 1;
-    pub const USAGE: i32 = 2;
-    pub const GUARD: i32 = 3;
-    pub const RUNNER_FAILED: i32 = 4;
-    pub const MISSING_ANSWER: i32 = 5;
-    pub const CIRCUIT_OPEN: i32 = 6;
+pub(crate) mod code {
+    pub(crate) const DONE: i32 = 0;
+    pub(crate) const ERROR: i32 = 1;
+    pub(crate) const USAGE: i32 = 2;
+    pub(crate) const GUARD: i32 = 3;
+    pub(crate) const RUNNER_FAILED: i32 = 4;
+    pub(crate) const MISSING_ANSWER: i32 = 5;
+    pub(crate) const CIRCUIT_OPEN: i32 = 6;
     /// `--check`: the replayed document differs from the committed one.
-    pub const CHECK_DIFFERS: i32 = 7;
-    pub const INTERRUPTED: i32 = 130;
+    pub(crate) const CHECK_DIFFERS: i32 = 7;
+    pub(crate) const INTERRUPTED: i32 = 130;
     /// The reader of standard output went away while a document was printed (the session is
     /// left to resume): 128 + SIGPIPE, as if killed by it. A command that only prints ends 0.
-    pub const CLOSED_OUTPUT: i32 = 141;
+    pub(crate) const CLOSED_OUTPUT: i32 = 141;
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -7,7 +7,7 @@ use std::io::Write;
 use crate::error::{Error, Result};
 
 /// Print `text` to standard output and flush it.
-pub fn stdout(text: &str) -> Result<()> {
+pub(crate) fn stdout(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|_| out.flush())
@@ -18,12 +18,12 @@ pub fn stdout(text: &str) -> Result<()> {
 }
 
 /// Print `text` and a newline to standard output.
-pub fn stdout_line(text: &str) -> Result<()> {
+pub(crate) fn stdout_line(text: &str) -> Result<()> {
     stdout(&format!("{text}\n"))
 }
 
 /// Print `text` and a newline to standard error; a closed standard error is ignored.
-pub fn stderr_line(text: &str) {
+pub(crate) fn stderr_line(text: &str) {
     let mut err = std::io::stderr().lock();
     let _ = err
         .write_all(format!("{text}\n").as_bytes())
@@ -34,7 +34,7 @@ pub fn stderr_line(text: &str) {
 /// width (the lines after the first indented two spaces; only a word longer than a whole line is
 /// cut), elsewhere one line as it is, so a log keeps it whole and searchable. A closed standard
 /// error is ignored.
-pub fn stderr_note(text: &str) {
+pub(crate) fn stderr_note(text: &str) {
     let term = console::Term::stderr();
     match term.size_checked() {
         Some((_, cols)) if term.is_term() && cols > 0 => {
@@ -48,7 +48,7 @@ pub fn stderr_note(text: &str) {
 }
 
 /// Print `text` to standard error as it is; a closed standard error is ignored.
-pub fn stderr(text: &str) {
+pub(crate) fn stderr(text: &str) {
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(text.as_bytes()).and_then(|_| err.flush());
 }

@@ -717,28 +717,3 @@ fn the_reference_scanner_reads_grouped_imports() {
     let commented = crate_references("//! Not for: [`crate::process`].\nuse crate::sys;");
     assert_eq!(commented, BTreeSet::from(["sys".to_string()]));
 }
-
-/// The library makes public only the modules the binary or the integration tests use; the rest
-/// are `pub(crate)`, so rustc reports an item nothing calls (a `pub` item of a public module
-/// never counts as dead).
-#[test]
-fn the_library_makes_public_only_what_the_binary_and_the_tests_use() {
-    let mut users = std::fs::read_to_string(root().join("src/main.rs")).unwrap();
-    for file in rust_files(&root().join("tests")) {
-        users.push_str(&std::fs::read_to_string(file).unwrap());
-    }
-    let lib = std::fs::read_to_string(root().join("src/lib.rs")).unwrap();
-    let public: Vec<&str> = lib
-        .lines()
-        .filter_map(|l| l.strip_prefix("pub mod ")?.strip_suffix(';'))
-        .collect();
-    assert!(!public.is_empty(), "no public module found in src/lib.rs");
-    let unused: Vec<&&str> = public
-        .iter()
-        .filter(|m| !users.contains(&format!("interview::{m}")))
-        .collect();
-    assert!(
-        unused.is_empty(),
-        "public modules neither src/main.rs nor tests/ use (make them pub(crate)): {unused:?}"
-    );
-}

@@ -6,10 +6,10 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Stdio;
 
-use interview::answer::AnswerRecord;
-use interview::brief::{BRIEF_VERSION, BriefContext, BriefSubject, Round};
-use interview::receipt::{CheckContext, Clarity, Done, Question, Receipt};
-use interview::subject::{GithubCli, IntentRequest, Kind, Subject, intent_with};
+use interview::testing::AnswerRecord;
+use interview::testing::{BRIEF_VERSION, BriefContext, BriefSubject, Round};
+use interview::testing::{CheckContext, Clarity, Done, Question, Receipt};
+use interview::testing::{GithubCli, IntentRequest, Kind, Subject, intent_with};
 
 use crate::util::{TempRepo, bin, fixtures, stderr};
 
@@ -62,7 +62,7 @@ fn checked(repo: &TempRepo, ctx: &BriefContext, text: &str) -> Receipt {
         repo_root: repo.path(),
         work_item,
     };
-    match interview::receipt::parse_and_check(text, &check) {
+    match interview::testing::parse_and_check(text, &check) {
         Ok((receipt, _)) => receipt,
         Err(e) => panic!("the receipt fails the checks: {e}\n{text}"),
     }
@@ -379,7 +379,7 @@ fn reflect_repo() -> TempRepo {
 #[test]
 fn reflect_asks_about_what_the_facts_show() {
     let repo = reflect_repo();
-    let subject = interview::subject::reflect(repo.path(), "v1").unwrap();
+    let subject = interview::testing::reflect(repo.path(), "v1").unwrap();
     let ctx = context(&subject, 1, false, vec![]);
     let qs = questions(&checked(&repo, &ctx, &run_builtin(&repo, &ctx)));
     let got = topics(&qs);
@@ -398,7 +398,7 @@ fn reflect_asks_about_what_the_facts_show() {
 #[test]
 fn reflect_done_cites_commits_and_lines_that_exist() {
     let repo = reflect_repo();
-    let subject = interview::subject::reflect(repo.path(), "v1").unwrap();
+    let subject = interview::testing::reflect(repo.path(), "v1").unwrap();
     let first = context(&subject, 1, false, vec![]);
     let qs = questions(&checked(&repo, &first, &run_builtin(&repo, &first)));
     let answers = vec![answer("reverts", "bug_after_merge")];
@@ -427,7 +427,7 @@ fn reflect_done_cites_commits_and_lines_that_exist() {
 fn an_empty_range_goes_straight_to_done() {
     let repo = TempRepo::new();
     repo.git(&["tag", "v1"]);
-    let subject = interview::subject::reflect(repo.path(), "v1").unwrap();
+    let subject = interview::testing::reflect(repo.path(), "v1").unwrap();
     let ctx = context(&subject, 1, false, vec![]);
     let d = done(checked(&repo, &ctx, &run_builtin(&repo, &ctx)));
     // The range names the commit HEAD was (issue 28: a document says which commits it is about).
@@ -460,7 +460,7 @@ fn without_a_context_it_says_how_it_is_started() {
 fn the_demo_work_item_in_examples_is_interviewed() {
     let repo = TempRepo::new();
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/intents/42-export-csv.md");
-    let source = interview::subject::WorkItemSource::File(example);
+    let source = interview::testing::WorkItemSource::File(example);
     let req = IntentRequest {
         id: "42",
         from: Some(&source),
@@ -482,7 +482,7 @@ proptest::proptest! {
     fn any_work_item_gives_a_receipt_that_passes_the_checks(
         text in "(\\PC{0,40}\n|- [a-z ]{0,20}etc\\.?\n|TBD\n|\\?\n|# [A-Za-z ]{0,20}\n){0,8}",
     ) {
-        use interview::brief::{BRIEF_VERSION, BriefContext, BriefSubject};
+        use interview::testing::{BRIEF_VERSION, BriefContext, BriefSubject};
         let repo = crate::util::TempRepo::new();
         let facts = serde_json::json!({
             "id": "9", "tracker": "from", "source": "item.md", "path": null,
@@ -490,7 +490,7 @@ proptest::proptest! {
         });
         let ctx = BriefContext {
             interview_brief: BRIEF_VERSION,
-            kind: interview::subject::Kind::Intent,
+            kind: interview::testing::Kind::Intent,
             subject: BriefSubject { id: "9".into(), title: "Item 9".into(), facts },
             turn: 1,
             max_turns: 5,
@@ -499,17 +499,17 @@ proptest::proptest! {
             rounds: Vec::new(),
             replayed: false,
         };
-        let receipt = interview::interviewer::builtin::decide(&ctx, repo.path());
-        let json = interview::interviewer::builtin::receipt_json(&receipt).unwrap();
+        let receipt = interview::testing::decide(&ctx, repo.path());
+        let json = interview::testing::receipt_json(&receipt).unwrap();
         let none = std::collections::BTreeSet::new();
-        let check = interview::receipt::CheckContext {
+        let check = interview::testing::CheckContext {
             final_turn: false,
             asked_topics: &none,
             answered_topics: &none,
             repo_root: repo.path(),
             work_item: None,
         };
-        let checked = interview::receipt::parse_and_check(&json, &check);
+        let checked = interview::testing::parse_and_check(&json, &check);
         proptest::prop_assert!(checked.is_ok(), "{:?}\n{json}", checked.err());
     }
 }

@@ -395,7 +395,7 @@ proptest::proptest! {
         answer in "[a-z]{1,5}( [a-z]{1,5}){0,2}",
     ) {
         let qa = vec![("Which encodings?".to_string(), answer.clone())];
-        let out = interview::document::clarifications_section(&existing, "2026-11-30", &qa);
+        let out = interview::testing::clarifications_section(&existing, "2026-11-30", &qa);
         let mut rest = out.as_str();
         for line in existing.lines() {
             let at = rest.find(line);

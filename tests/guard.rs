@@ -660,7 +660,7 @@ fn a_non_utf8_untracked_file_edit_is_reported_escaped() {
 
 #[test]
 fn the_current_turn_directory_is_excluded_and_the_rest_of_the_tier_watched() {
-    use interview::guard::{GuardScope, Snapshot};
+    use interview::testing::{GuardScope, Snapshot};
     let repo = repo_with_ignored();
     let turn = repo.path().join(".interview/sessions/mine/turns/001");
     std::fs::create_dir_all(&turn).unwrap();
@@ -689,7 +689,7 @@ fn the_current_turn_directory_is_excluded_and_the_rest_of_the_tier_watched() {
 
 #[test]
 fn restore_puts_hooks_and_config_back_and_removes_planted_hooks() {
-    use interview::guard::{GuardScope, Snapshot, restore, save_restore_copies};
+    use interview::testing::{GuardScope, Snapshot, restore, save_restore_copies};
     let repo = TempRepo::new();
     let copies = tempfile::tempdir().unwrap();
     let scope = GuardScope {
@@ -760,7 +760,7 @@ fn forge_index_for(repo: &TempRepo, rel: &str, new_content: &str) {
 
 #[test]
 fn forged_stat_data_in_the_index_does_not_hide_an_edit() {
-    use interview::guard::{GuardScope, Snapshot};
+    use interview::testing::{GuardScope, Snapshot};
     let repo = TempRepo::new();
     let scope = GuardScope {
         worktree: repo.path().to_path_buf(),

@@ -151,7 +151,7 @@ fn a_huge_sparse_untracked_file_is_not_read_whole() {
 
 #[test]
 fn restore_never_follows_a_linked_info_directory_outside_the_repository() {
-    use interview::guard::{GuardScope, restore, save_restore_copies};
+    use interview::testing::{GuardScope, restore, save_restore_copies};
     let repo = TempRepo::new();
     let copies = tempfile::tempdir().unwrap();
     let outside = tempfile::tempdir().unwrap();

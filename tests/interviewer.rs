@@ -5,9 +5,9 @@
 
 use std::collections::BTreeSet;
 
-use interview::brief::{BRIEF_VERSION, BriefContext, BriefSubject, Round};
-use interview::receipt::{CheckContext, Clarity, Done, Question, Receipt};
-use interview::subject::{GithubCli, IntentRequest, Subject, intent_with};
+use interview::testing::{BRIEF_VERSION, BriefContext, BriefSubject, Round};
+use interview::testing::{CheckContext, Clarity, Done, Question, Receipt};
+use interview::testing::{GithubCli, IntentRequest, Subject, intent_with};
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 use crate::util::{Interview, TempRepo, fixtures};
@@ -58,8 +58,8 @@ pub(crate) fn context(subject: &Subject, final_turn: bool, rounds: Vec<Round>) -
 /// The built-in interviewer's receipt for `ctx`, through the tool's own checks with the work
 /// item as the session names it (its lines are no evidence).
 pub(crate) fn decide(repo: &TempRepo, ctx: &BriefContext) -> Receipt {
-    let receipt = interview::interviewer::builtin::decide(ctx, repo.path());
-    let json = interview::interviewer::builtin::receipt_json(&receipt).unwrap();
+    let receipt = interview::testing::decide(ctx, repo.path());
+    let json = interview::testing::receipt_json(&receipt).unwrap();
     let mut asked = BTreeSet::new();
     let mut answered = BTreeSet::new();
     for r in &ctx.rounds {
@@ -78,7 +78,7 @@ pub(crate) fn decide(repo: &TempRepo, ctx: &BriefContext) -> Receipt {
         repo_root: repo.path(),
         work_item: Some("docs/intents/7-item.md"),
     };
-    match interview::receipt::parse_and_check(&json, &check) {
+    match interview::testing::parse_and_check(&json, &check) {
         Ok((r, _)) => r,
         Err(e) => panic!("the receipt fails the checks: {e}\n{json}"),
     }
@@ -533,7 +533,7 @@ fn topics_beyond_the_first_round_are_asked_in_the_next() {
     assert_eq!(first.len(), 5);
     let answers = first
         .iter()
-        .map(|q| interview::answer::AnswerRecord {
+        .map(|q| interview::testing::AnswerRecord {
             question_id: q.topic.clone(),
             answer_text: "an answer".into(),
             skipped: false,

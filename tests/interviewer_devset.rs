@@ -5,7 +5,7 @@
 //! or the machine, comparisons with another command, call sites only tests have, and clap's
 //! bare `short`. Each on a small repository and item of the same class, not the real issue.
 
-use interview::receipt::Done;
+use interview::testing::Done;
 
 use crate::interviewer::{
     all_questions, assert_honest, option_values, question, repo_with, topic_list,

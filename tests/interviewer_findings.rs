@@ -5,7 +5,7 @@
 //! are right and equal to what the document lists, and no boilerplate where something concrete
 //! was found.
 
-use interview::receipt::{Clarity, Done, Question};
+use interview::testing::{Clarity, Done, Question};
 
 use crate::interviewer::{
     END_USER, all_questions, assert_honest, option_values, question, repo_with, topic_list,

@@ -4,7 +4,7 @@
 //! what the item says, documented behaviour comes first, and a recommendation comes with
 //! evidence. Each on a small repository and item of the same class, not the real issue.
 
-use interview::receipt::{Clarity, Question};
+use interview::testing::{Clarity, Question};
 
 use crate::interviewer::{all_questions, assert_honest, question, repo_with, topic_list};
 
@@ -398,7 +398,7 @@ fn a_refactor_that_needs_a_newer_toolchain_than_declared_asks_that_alone() {
     assert_eq!(first[0].recommended.as_deref(), Some("keep_msrv"));
 }
 
-fn kind_of(d: &interview::receipt::Done) -> String {
+fn kind_of(d: &interview::testing::Done) -> String {
     d.entries
         .iter()
         .find(|e| e.title == "What kind of work item this is")

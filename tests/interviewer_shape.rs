@@ -3,7 +3,7 @@
 //! is after, not a specification (issue 39). Each on a small repository and an item of the
 //! same class as the development set's, not the real issue.
 
-use interview::receipt::Done;
+use interview::testing::Done;
 
 use crate::interviewer::{
     all_questions, assert_honest, option_values, question, repo_with, topic_list,

@@ -4,7 +4,7 @@
 
 use std::os::unix::fs::PermissionsExt;
 
-use interview::subject::reflect;
+use interview::testing::reflect;
 
 use crate::util::{Interview, TempRepo};
 

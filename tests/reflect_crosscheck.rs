@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use interview::subject::reflect::{self, ReflectFacts, is_doc_path, is_test_path};
+use interview::testing::reflect::{self, ReflectFacts, is_doc_path, is_test_path};
 
 use crate::reflect_history::{Commit, Dice, History, Op, write};
 use crate::util::TempRepo;

@@ -6,9 +6,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use interview::brief::{BRIEF_VERSION, BriefContext, BriefSubject};
-use interview::receipt::{CheckContext, Done, Question, Receipt};
-use interview::subject::reflect::{self, ReflectFacts};
+use interview::testing::reflect::{self, ReflectFacts};
+use interview::testing::{BRIEF_VERSION, BriefContext, BriefSubject};
+use interview::testing::{CheckContext, Done, Question, Receipt};
 
 use crate::reflect_history::{Commit, Dice, History, Op, write};
 use crate::util::TempRepo;
@@ -37,10 +37,8 @@ fn first_receipt(repo: &TempRepo, final_turn: bool) -> Receipt {
         rounds: Vec::new(),
         replayed: false,
     };
-    let json = interview::interviewer::builtin::receipt_json(
-        &interview::interviewer::builtin::decide(&ctx, repo.path()),
-    )
-    .unwrap();
+    let json =
+        interview::testing::receipt_json(&interview::testing::decide(&ctx, repo.path())).unwrap();
     let none = BTreeSet::new();
     let check = CheckContext {
         final_turn,
@@ -49,7 +47,7 @@ fn first_receipt(repo: &TempRepo, final_turn: bool) -> Receipt {
         repo_root: repo.path(),
         work_item: None,
     };
-    match interview::receipt::parse_and_check(&json, &check) {
+    match interview::testing::parse_and_check(&json, &check) {
         Ok((receipt, _)) => receipt,
         Err(e) => panic!("the receipt fails the checks: {e}\n{json}"),
     }
@@ -579,7 +577,7 @@ fn the_template_scales_with_the_range() {
     let open: Vec<&str> = d
         .entries
         .iter()
-        .filter(|e| e.clarity == interview::receipt::Clarity::OpenQuestion)
+        .filter(|e| e.clarity == interview::testing::Clarity::OpenQuestion)
         .map(|e| e.title.as_str())
         .collect();
     assert!(open.contains(&"What went well"), "{open:?}");

@@ -249,7 +249,7 @@ impl Leftover {
     }
 
     fn start(pid: i32) -> Option<u64> {
-        interview::sys::start_time(pid)
+        interview::testing::start_time(pid)
     }
 }
 

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use interview::subject::reflect::{self, ReflectFacts};
-use interview::subject::{GithubCli, IntentFacts, IntentRequest, WorkItemSource, intent_with};
+use interview::testing::reflect::{self, ReflectFacts};
+use interview::testing::{GithubCli, IntentFacts, IntentRequest, WorkItemSource, intent_with};
 
 use crate::util::TempRepo;
 
@@ -427,7 +427,11 @@ fn reflect_timing_on_a_generated_history() {
 // ---------------------------------------------------------------------------------------------
 // intent
 
-fn find(repo: &Path, id: &str, globs: Option<&[String]>) -> interview::Result<IntentFacts> {
+fn find(
+    repo: &Path,
+    id: &str,
+    globs: Option<&[String]>,
+) -> interview::testing::Result<IntentFacts> {
     let req = IntentRequest {
         id,
         from: None,
@@ -481,7 +485,7 @@ fn several_matches_without_a_person_is_an_error_listing_them() {
 
 #[test]
 fn several_matches_with_a_person_are_chosen_and_recorded() {
-    use interview::ask::replay::{ReplayFile, ReplayPerson};
+    use interview::testing::{ReplayFile, ReplayPerson};
     let repo = TempRepo::new();
     repo.write("docs/intents/42-a.md", "# A\n");
     repo.write("docs/intents/42-b.md", "# B\n");
@@ -490,7 +494,7 @@ fn several_matches_with_a_person_are_chosen_and_recorded() {
         Path::new("answers.json"),
     )
     .unwrap();
-    let mut person = ReplayPerson::new(file, interview::cli::Missing::Fail);
+    let mut person = ReplayPerson::new(file, interview::testing::Missing::Fail);
     let req = IntentRequest {
         id: "42",
         from: None,

@@ -88,7 +88,7 @@ pub(crate) fn pids(path: &Path) -> Vec<i32> {
 
 /// Whether a process with this pid still exists (and is not a zombie).
 pub(crate) fn alive(pid: i32) -> bool {
-    ::interview::sys::alive(pid)
+    ::interview::testing::alive(pid)
 }
 
 /// The variable `.ci/run` sets: under it a test whose prerequisite is missing fails.

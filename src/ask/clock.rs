@@ -4,7 +4,7 @@
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// A source of time. `now_ms` is monotonic: it never goes backwards.
-pub trait Clock {
+pub(crate) trait Clock {
     /// Milliseconds since an arbitrary fixed point.
     fn now_ms(&self) -> u64;
     /// The current wall-clock time as ISO 8601 UTC, e.g. `2026-04-29T10:32:00Z`.

@@ -8,7 +8,7 @@
 pub(crate) mod clock;
 pub(crate) mod progress;
 pub(crate) mod render;
-pub mod replay;
+pub(crate) mod replay;
 mod round;
 pub(crate) mod style;
 pub(crate) mod terminal;
@@ -19,14 +19,15 @@ use serde::{Deserialize, Serialize};
 use crate::answer::AnswerRecord;
 use crate::receipt::Question;
 
-pub use crate::decision::DecisionId;
+pub(crate) use crate::decision::DecisionId;
 
-pub use replay::{Missing, RecordingPerson, ReplayFile, ReplayPerson};
+pub(crate) use replay::RecordingPerson;
+pub use replay::{Missing, ReplayFile, ReplayPerson};
 #[cfg(test)]
-pub use round::run_round_with;
-pub use round::{RoundStep, run_round_steps};
-pub use style::{ColorChoice, Style};
-pub use terminal::TerminalPerson;
+pub(crate) use round::run_round_with;
+pub(crate) use round::{RoundStep, run_round_steps};
+pub(crate) use style::{ColorChoice, Style};
+pub(crate) use terminal::TerminalPerson;
 
 /// Where a person's raw lines come from: a terminal, or a replay file.
 ///
@@ -106,7 +107,7 @@ pub enum AskError {
 }
 
 /// A replayed value that a person could not have typed at this prompt.
-pub fn bad_replay_value(key: &str, value: &str, expected: &str) -> AskError {
+pub(crate) fn bad_replay_value(key: &str, value: &str, expected: &str) -> AskError {
     AskError::BadReplayValue(format!(
         "the answers file's `{key}` is \"{value}\", which is not valid here: expected {expected}"
     ))
@@ -114,7 +115,7 @@ pub fn bad_replay_value(key: &str, value: &str, expected: &str) -> AskError {
 
 /// A bug in the caller or in this module (a result failed its quality checks, a decision was
 /// malformed); nothing the person did causes it.
-pub fn inconsistent(message: impl std::fmt::Display) -> AskError {
+pub(crate) fn inconsistent(message: impl std::fmt::Display) -> AskError {
     AskError::Inconsistent(format!(
         "internal error on the person's side: {message}; please report this"
     ))
@@ -123,7 +124,7 @@ pub fn inconsistent(message: impl std::fmt::Display) -> AskError {
 /// The options of one decision as an enum. An option's place in [`Options::ALL`] is its letter
 /// (A first), as answers files and state files record it: an option never moves, a new one goes
 /// last.
-pub trait Options: Copy + PartialEq + 'static {
+pub(crate) trait Options: Copy + PartialEq + 'static {
     /// Every option, in the order shown.
     const ALL: &'static [Self];
 
@@ -156,14 +157,14 @@ pub struct Decision {
 /// Why a round ended early, by the names written to telemetry and the state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum AbortReason {
+pub(crate) enum AbortReason {
     UserAbort,
     NoQuestions,
 }
 
 /// What a round that was skipped or aborted records: why, where, for which workspace, how fast.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SkipTelemetry {
+pub(crate) struct SkipTelemetry {
     pub skip_reason: Option<String>,
     pub skipped_at: Option<String>,
     pub workspace_id: String,
@@ -171,12 +172,12 @@ pub struct SkipTelemetry {
 }
 
 /// The `skip_reason` values: skipped at the entry gate, or aborted with Ctrl+C.
-pub const SKIP_ENTIRE: &str = "user_skip_entire";
-pub const SKIP_ABORT: &str = "user_abort";
+pub(crate) const SKIP_ENTIRE: &str = "user_skip_entire";
+pub(crate) const SKIP_ABORT: &str = "user_abort";
 
 /// What the question loop returns (`qa_session_result` in the state).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct QaSessionResult {
+pub(crate) struct QaSessionResult {
     pub answers: Vec<AnswerRecord>,
     pub partial: bool,
     pub skipped_all: bool,
@@ -193,7 +194,7 @@ impl QaSessionResult {
     /// One edge is allowed on purpose: "skip all" on the last question records
     /// every question (the skip-all step pushes the current one), so `partial` with
     /// `answers.len() == questions` is allowed when, and only when, `skipped_all` is set.
-    pub fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         let n = self.topics.len();
         if self.partial && !self.skipped_all && self.answers.len() >= n {
             return Err(format!(
@@ -258,7 +259,7 @@ impl QaSessionResult {
 ///
 /// The serialised form is exactly four fields, which the state keeps; the rest is for the caller.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RoundOutcome {
+pub(crate) struct RoundOutcome {
     pub skipped: bool,
     pub qa_answers: Option<Vec<AnswerRecord>>,
     pub skip_telemetry: Option<SkipTelemetry>,
@@ -288,7 +289,7 @@ impl RoundOutcome {
     /// `skip all` or Ctrl+C, Path B forwards the partial answers, so `qa_answers` is an array
     /// there although `skipped` / `user_abort` would otherwise demand `null`. At the gate the
     /// summary rules hold as written.
-    pub fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         let no_questions = self.abort_reason == Some(AbortReason::NoQuestions);
         let proceeded = self
             .skip_telemetry
@@ -356,7 +357,7 @@ impl RoundOutcome {
 
 /// What a line typed at the entry gate means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GateChoice {
+pub(crate) enum GateChoice {
     Proceed,
     Skip,
     /// Neither: ask again.
@@ -365,7 +366,7 @@ pub enum GateChoice {
 
 /// Classify a raw line typed at the entry gate: Enter or Y proceeds, N skips, anything else
 /// asks again.
-pub fn classify_gate(raw: &str) -> GateChoice {
+pub(crate) fn classify_gate(raw: &str) -> GateChoice {
     match raw.trim().to_lowercase().as_str() {
         "n" | "no" | "skip" => GateChoice::Skip,
         "y" | "yes" | "" => GateChoice::Proceed,
@@ -375,7 +376,7 @@ pub fn classify_gate(raw: &str) -> GateChoice {
 
 /// What a line typed at a question means.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reply {
+pub(crate) enum Reply {
     SkipAll,
     Skip,
     /// The resolved answer text (an option's value for a number in range or `r`).
@@ -397,7 +398,7 @@ const MAX_REASKS: usize = 5;
 
 /// Classify a raw line typed at a question: `skip`, `skip all`, an option's number, `r` /
 /// `@recommended`, or the person's own text.
-pub fn classify_reply(raw: &str, q: &Question) -> Reply {
+pub(crate) fn classify_reply(raw: &str, q: &Question) -> Reply {
     let raw_input = raw.trim();
     let normalized = raw_input.to_lowercase();
     match normalized.as_str() {
@@ -431,7 +432,7 @@ pub fn classify_reply(raw: &str, q: &Question) -> Reply {
 }
 
 /// Ask for a decision; returns the index of the chosen option.
-pub fn choose(person: &mut dyn Person, decision: &Decision) -> Result<usize, AskError> {
+pub(crate) fn choose(person: &mut dyn Person, decision: &Decision) -> Result<usize, AskError> {
     let n = decision.options.len();
     if !(2..=4).contains(&n) || decision.recommended >= n {
         return Err(inconsistent(format!(
@@ -457,7 +458,7 @@ pub fn choose(person: &mut dyn Person, decision: &Decision) -> Result<usize, Ask
 
 /// The option index for a decision answer: one letter, case-insensitive, surrounding spaces
 /// ignored.
-pub fn parse_letter(raw: &str, count: usize) -> Option<usize> {
+pub(crate) fn parse_letter(raw: &str, count: usize) -> Option<usize> {
     let t = raw.trim();
     let mut chars = t.chars();
     let c = chars.next()?.to_ascii_uppercase();

@@ -15,7 +15,7 @@ mod file;
 mod record;
 
 pub use file::ReplayFile;
-pub use record::RecordingPerson;
+pub(crate) use record::RecordingPerson;
 
 /// In replay, what to do with a question that has no recorded answer (`--missing`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -26,7 +26,7 @@ pub enum Missing {
     Skip,
 }
 
-/// A [`Person`] whose lines come from an answers file.
+/// A `Person` whose lines come from an answers file.
 #[derive(Debug, Clone)]
 pub struct ReplayPerson {
     file: ReplayFile,

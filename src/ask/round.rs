@@ -12,7 +12,7 @@ use crate::receipt::Question;
 /// One step of a round, reported as it happens so the caller can save it before it takes
 /// effect (a kill right after it loses nothing).
 #[derive(Debug, Clone, Copy)]
-pub enum RoundStep<'a> {
+pub(crate) enum RoundStep<'a> {
     /// The person passed the entry gate.
     GatePassed,
     /// The person skipped the round at the gate.
@@ -28,7 +28,7 @@ pub enum RoundStep<'a> {
 /// Run one round on `clock`: the entry gate, then the question loop. `on_answer` is called as
 /// each answer is given, so the caller can persist it before the next question is shown.
 #[cfg(test)]
-pub fn run_round_with(
+pub(crate) fn run_round_with(
     clock: &dyn Clock,
     person: &mut dyn Person,
     questions: &[Question],
@@ -48,7 +48,7 @@ pub fn run_round_with(
 }
 
 /// Run one round on `clock`: the entry gate, then the question loop, reporting every step (the gate's too) to `on_step` as it happens.
-pub fn run_round_steps(
+pub(crate) fn run_round_steps(
     clock: &dyn Clock,
     person: &mut dyn Person,
     questions: &[Question],

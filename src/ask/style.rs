@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 
 /// When to use colour and bold text (`--color`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     Auto,
     Always,
     Never,
@@ -14,7 +14,7 @@ pub enum ColorChoice {
 
 /// Resolved presentation settings for the person's side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Style {
+pub(crate) struct Style {
     /// Use bold (ANSI SGR) for the progress header, the question and the decision box.
     pub bold: bool,
     /// Ring the terminal bell (`\x07`) before a decision box.
@@ -23,13 +23,13 @@ pub struct Style {
 
 impl Style {
     /// Plain text, no bell: for files, pipes and tests.
-    pub const PLAIN: Style = Style {
+    pub(crate) const PLAIN: Style = Style {
         bold: false,
         bell: false,
     };
 
     /// Resolve from the command line and this process's standard output and environment.
-    pub fn resolve(color: ColorChoice, no_bell: bool) -> Style {
+    pub(crate) fn resolve(color: ColorChoice, no_bell: bool) -> Style {
         let no_color = std::env::var_os("NO_COLOR");
         let term = std::env::var_os("TERM");
         Style::decide(
@@ -45,7 +45,7 @@ impl Style {
     /// only while `NO_COLOR` is unset or empty; `always` is the person's explicit wish and
     /// overrides all three (the NO_COLOR convention); `never` never styles. The bell rings only
     /// at a terminal and without `--no-bell` (or `bell = false`).
-    pub fn decide(
+    pub(crate) fn decide(
         color: ColorChoice,
         no_bell: bool,
         stdout_is_terminal: bool,
@@ -66,7 +66,7 @@ impl Style {
     }
 
     /// `text` in bold when styling is on.
-    pub fn bold(&self, text: &str) -> String {
+    pub(crate) fn bold(&self, text: &str) -> String {
         if self.bold {
             format!("\x1b[1m{text}\x1b[0m")
         } else {

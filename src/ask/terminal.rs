@@ -146,7 +146,7 @@ impl<W: Write> Write for WholeWrites<W> {
 }
 
 /// A [`Person`] at a terminal.
-pub struct TerminalPerson {
+pub(crate) struct TerminalPerson {
     style: Style,
     out: Box<dyn Write>,
     input: Input,
@@ -156,7 +156,7 @@ pub struct TerminalPerson {
 
 impl TerminalPerson {
     /// Prompts on standard output, lines from standard input.
-    pub fn new(style: Style) -> TerminalPerson {
+    pub(crate) fn new(style: Style) -> TerminalPerson {
         TerminalPerson {
             style,
             out: Box::new(WholeWrites::stdout()),
@@ -166,7 +166,7 @@ impl TerminalPerson {
     }
 
     /// Prompts to `out`, lines from `input` (the same waiting and interrupt rules apply).
-    pub fn with_io(style: Style, out: Box<dyn Write>, input: OwnedFd) -> TerminalPerson {
+    pub(crate) fn with_io(style: Style, out: Box<dyn Write>, input: OwnedFd) -> TerminalPerson {
         TerminalPerson {
             style,
             out,

@@ -27,8 +27,31 @@ use crate::session::Repo;
 use crate::session::lock::WorktreeLock;
 use crate::session::tier::LocalTier;
 
+/// The whole program: parse the command line, run the command, say an error; the exit code.
+pub fn main() -> i32 {
+    // Our own executable started as the sandbox launcher: before anything else (no thread yet).
+    if let Some(code) = crate::sandbox::launch::main_if_asked() {
+        return code;
+    }
+    // A runner of the same user must not open our /proc entries (fds, memory, environment),
+    // and no child inherits a descriptor the tool's parent left open (`9<>/dev/tty`).
+    crate::sys::at_start();
+    let cli = <Cli as clap::Parser>::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(Error::ClosedOutput) => crate::error::code::CLOSED_OUTPUT,
+        Err(err) => {
+            // What an error quotes (a file name from the repository, a runner's words) is
+            // shown as text, never obeyed by the terminal.
+            let (shown, _) = crate::receipt::sanitize(&format!("interview: {err}"));
+            crate::output::stderr_line(&shown);
+            err.code()
+        }
+    }
+}
+
 /// Run a command; returns the exit code of a successful run.
-pub fn run(cli: Cli) -> Result<i32> {
+pub(crate) fn run(cli: Cli) -> Result<i32> {
     // A built-in runner is the tool's subprocess: a signal ends it at once (it holds nothing
     // to save), as it would any agent CLI — counted instead, a runner waiting minutes for a
     // silent model would wait on after the tool stopped the turn.
@@ -99,7 +122,7 @@ fn print_bytes(bytes: &[u8], what: &str) -> Result<i32> {
 }
 
 /// Find the repository around `dir`, without trusting or running anything in it.
-pub fn discover(dir: &Path) -> Result<Repo> {
+pub(crate) fn discover(dir: &Path) -> Result<Repo> {
     // Found by reading `.git` files directly, and checked for files an `open()` could block on
     // before gix reads anything (docs/guard.md); gix then opens it isolated (no user, system or
     // environment config, no includes).

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant, SystemTime};
 use crate::input::{Links, read_regular};
 
 /// How long a turn waits for git before it goes on (the guard then reports what git changed).
-pub const WAIT_LIMIT: Duration = Duration::from_secs(120);
+pub(crate) const WAIT_LIMIT: Duration = Duration::from_secs(120);
 
 /// A `gc.pid` older than this is stale, as git itself decides (`gc.c`: 12 hours).
 const GC_PID_STALE: Duration = Duration::from_secs(12 * 3600);
@@ -49,7 +49,7 @@ pub(super) fn git_at_work(common_dir: &Path) -> Option<String> {
 
 /// Wait while git works on the store of `common_dir`, at most `limit`; `say` is told once what
 /// is waited for. False when a signal came (the caller ends the turn as interrupted).
-pub fn wait_for_git(common_dir: &Path, limit: Duration, say: &mut dyn FnMut(&str)) -> bool {
+pub(crate) fn wait_for_git(common_dir: &Path, limit: Duration, say: &mut dyn FnMut(&str)) -> bool {
     let Some(what) = git_at_work(common_dir) else {
         return true;
     };

@@ -9,7 +9,7 @@ use super::GuardError;
 
 /// The directories of one worktree.
 #[derive(Debug, Clone)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// The worktree root.
     pub worktree: PathBuf,
     /// `<worktree>/.git`, a directory or (linked worktree, submodule) a `gitdir:` file.
@@ -22,7 +22,7 @@ pub struct Layout {
 
 impl Layout {
     /// Find the repository containing `start` (itself or its nearest ancestor with a `.git`).
-    pub fn locate(start: &Path) -> Result<Layout, GuardError> {
+    pub(crate) fn locate(start: &Path) -> Result<Layout, GuardError> {
         let start = fs::canonicalize(start).map_err(|e| GuardError::Io {
             what: format!("cannot open the worktree {}", start.display()),
             source: e,
@@ -55,7 +55,7 @@ impl Layout {
     }
 
     /// Whether this worktree's `.git` is a `gitdir:` file (linked worktree or submodule).
-    pub fn dot_git_is_file(&self) -> bool {
+    pub(crate) fn dot_git_is_file(&self) -> bool {
         self.dot_git != self.git_dir
     }
 }

@@ -40,19 +40,19 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-pub use busy::{WAIT_LIMIT as GIT_WAIT_LIMIT, wait_for_git};
-pub use files::FileDigest;
-pub use hooks::{Hooks, HooksDir};
-pub use index::IndexEntry;
-pub use layout::Layout;
-pub use metadata::Worktree;
-pub use modes::{Permissions, Usual};
-pub use path::RepoPath;
-pub use refs::RefTarget;
-pub use report::{GuardReport, allowed};
+pub(crate) use busy::{WAIT_LIMIT as GIT_WAIT_LIMIT, wait_for_git};
+pub(crate) use files::FileDigest;
+pub(crate) use hooks::{Hooks, HooksDir};
+pub(crate) use index::IndexEntry;
+pub(crate) use layout::Layout;
+pub(crate) use metadata::Worktree;
+pub(crate) use modes::{Permissions, Usual};
+pub(crate) use path::RepoPath;
+pub(crate) use refs::RefTarget;
+pub(crate) use report::{GuardReport, allowed};
 pub use restore::{restore, save_restore_copies};
-pub use status::{FileStatus, Fingerprint};
-pub use system_config::files as system_config_files;
+pub(crate) use status::{FileStatus, Fingerprint};
+pub(crate) use system_config::files as system_config_files;
 
 /// What to snapshot: a worktree, minus directories the tool itself writes during a turn.
 #[derive(Debug, Clone)]
@@ -338,7 +338,7 @@ fn json_sha256<T: Serialize>(part: &'static str, v: &T) -> Result<String, GuardE
 /// Why the repository at `layout` must not be opened by gix (or anything else that reads it
 /// with blocking opens), if it must not: a FIFO, socket or device (or a link to one) in its git
 /// directory or object stores.
-pub fn unsafe_to_open(layout: &Layout) -> Option<String> {
+pub(crate) fn unsafe_to_open(layout: &Layout) -> Option<String> {
     gitdir::record(layout, None).unsafe_reason()
 }
 

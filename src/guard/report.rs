@@ -169,7 +169,7 @@ impl fmt::Display for GuardReport {
 }
 
 /// Whether `path` (as shown, `/`-separated) or a leading directory of it matches a glob.
-pub fn allowed(path: &str, globs: &[String]) -> bool {
+pub(crate) fn allowed(path: &str, globs: &[String]) -> bool {
     use gix::bstr::ByteSlice;
     use gix::glob::wildmatch::Mode;
     let bytes = path.as_bytes();

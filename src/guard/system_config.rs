@@ -34,7 +34,7 @@ const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 
 /// The system config files of this machine's gits, looked up once per run (the first call's
 /// worktree decides which `PATH` entries are too close to the repository to run).
-pub fn files(worktree: &Path) -> &'static [PathBuf] {
+pub(crate) fn files(worktree: &Path) -> &'static [PathBuf] {
     static FILES: OnceLock<Vec<PathBuf>> = OnceLock::new();
     FILES.get_or_init(|| {
         let path = std::env::var_os("PATH").unwrap_or_default();

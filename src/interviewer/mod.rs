@@ -7,5 +7,5 @@
 //! Not for: starting a runner or reading what it left (that is `runner`, then `receipt`). Nothing
 //! here knows the session, the guard or the sandbox: an interviewer sees only what a runner sees.
 
-pub mod builtin;
+pub(crate) mod builtin;
 pub(crate) mod model;

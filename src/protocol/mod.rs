@@ -6,14 +6,14 @@
 //! with [`runner_env`], the brief quotes [`limits`], the checks enforce them, and a test keeps the
 //! docs in step with this module.
 
-pub mod wire;
+pub(crate) mod wire;
 
 use std::path::{Path, PathBuf};
 
 /// Where a runner leaves its receipt (`[runner] receipt` in `.interview/config.toml`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum ReceiptFrom {
+pub(crate) enum ReceiptFrom {
     /// `$INTERVIEW_OUT/receipt.json`.
     File,
     /// Printed on stdout (extracted after the runner ends).
@@ -21,80 +21,80 @@ pub enum ReceiptFrom {
 }
 
 /// The environment variables every runner starts with.
-pub mod env {
+pub(crate) mod env {
     /// Path of `brief.md`: the rules, the facts, the transcript so far.
-    pub const BRIEF: &str = "INTERVIEW_BRIEF";
+    pub(crate) const BRIEF: &str = "INTERVIEW_BRIEF";
     /// Path of `brief.json`: the same, structured.
-    pub const CONTEXT: &str = "INTERVIEW_CONTEXT";
+    pub(crate) const CONTEXT: &str = "INTERVIEW_CONTEXT";
     /// The turn's `out/` directory: the only place a runner may write.
-    pub const OUT: &str = "INTERVIEW_OUT";
+    pub(crate) const OUT: &str = "INTERVIEW_OUT";
     /// `$INTERVIEW_OUT/receipt.json`: where a file receipt goes.
-    pub const RECEIPT: &str = "INTERVIEW_RECEIPT";
+    pub(crate) const RECEIPT: &str = "INTERVIEW_RECEIPT";
     /// Path of the receipt's JSON Schema.
-    pub const SCHEMA: &str = "INTERVIEW_SCHEMA";
+    pub(crate) const SCHEMA: &str = "INTERVIEW_SCHEMA";
     /// The turn number, from 1.
-    pub const TURN: &str = "INTERVIEW_TURN";
+    pub(crate) const TURN: &str = "INTERVIEW_TURN";
     /// `1` on the final turn, else `0`.
-    pub const FINAL: &str = "INTERVIEW_FINAL";
+    pub(crate) const FINAL: &str = "INTERVIEW_FINAL";
     /// The session id.
-    pub const SESSION: &str = "INTERVIEW_SESSION";
+    pub(crate) const SESSION: &str = "INTERVIEW_SESSION";
 
     /// Every variable, in the order the docs list them.
     #[cfg(test)]
-    pub const ALL: [&str; 8] = [BRIEF, CONTEXT, OUT, RECEIPT, SCHEMA, TURN, FINAL, SESSION];
+    pub(crate) const ALL: [&str; 8] = [BRIEF, CONTEXT, OUT, RECEIPT, SCHEMA, TURN, FINAL, SESSION];
 }
 
 /// File names inside a turn's directory (`.interview/sessions/<id>/turns/NNN/`).
-pub mod files {
+pub(crate) mod files {
     /// The brief for agents (Markdown).
-    pub const BRIEF_MD: &str = "brief.md";
+    pub(crate) const BRIEF_MD: &str = "brief.md";
     /// The brief for scripts (JSON).
-    pub const BRIEF_JSON: &str = "brief.json";
+    pub(crate) const BRIEF_JSON: &str = "brief.json";
     /// The runner's only writable directory.
-    pub const OUT_DIR: &str = "out";
+    pub(crate) const OUT_DIR: &str = "out";
     /// The receipt's file name inside `out/`.
-    pub const RECEIPT: &str = "receipt.json";
+    pub(crate) const RECEIPT: &str = "receipt.json";
     /// The copy of the receipt's JSON Schema given to the runner.
-    pub const SCHEMA: &str = "receipt.schema.json";
+    pub(crate) const SCHEMA: &str = "receipt.schema.json";
     /// The runner's stdout and stderr, interleaved and capped.
-    pub const RUNNER_LOG: &str = "runner.log";
+    pub(crate) const RUNNER_LOG: &str = "runner.log";
     /// The running runner's pid and start time, so a later run can end an orphan.
-    pub const RUNNER_PID: &str = "runner.pid";
+    pub(crate) const RUNNER_PID: &str = "runner.pid";
     /// The wire schema handed to the presets with structured output (`protocol::wire`).
-    pub const WIRE_SCHEMA: &str = "receipt.wire.schema.json";
+    pub(crate) const WIRE_SCHEMA: &str = "receipt.wire.schema.json";
     /// Gemini CLI's policy for the turn.
-    pub const GEMINI_POLICY: &str = "gemini-policy.toml";
+    pub(crate) const GEMINI_POLICY: &str = "gemini-policy.toml";
 }
 
 /// The receipt's limits: enforced by the checks, quoted in the brief, written by the built-in
 /// interviewer, listed in `docs/receipt.md`.
-pub mod limits {
+pub(crate) mod limits {
     /// The receipt format version this tool reads and writes.
-    pub const VERSION: i64 = 1;
-    pub const MIN_QUESTIONS: usize = 1;
-    pub const MAX_QUESTIONS: usize = 5;
-    pub const MAX_TOPIC_CHARS: usize = 64;
-    pub const MAX_QUESTION_TEXT_CHARS: usize = 200;
-    pub const SEVERITY_RANGE: std::ops::RangeInclusive<i64> = 1..=10;
-    pub const MIN_OPTIONS: usize = 2;
-    pub const MAX_OPTIONS: usize = 9;
-    pub const MAX_OPTION_CHARS: usize = 200;
-    pub const MAX_TITLE_CHARS: usize = 80;
-    pub const MAX_SUMMARY_CHARS: usize = 2000;
-    pub const MIN_ENTRIES: usize = 1;
-    pub const MAX_ENTRIES: usize = 20;
-    pub const MAX_ENTRY_TITLE_CHARS: usize = 80;
-    pub const MAX_CONTENT_CHARS: usize = 2000;
-    pub const MAX_SOURCES: usize = 20;
-    pub const MAX_SOURCE_CHARS: usize = 300;
-    pub const MIN_COMMIT_HEX: usize = 7;
-    pub const MAX_COMMIT_HEX: usize = 40;
+    pub(crate) const VERSION: i64 = 1;
+    pub(crate) const MIN_QUESTIONS: usize = 1;
+    pub(crate) const MAX_QUESTIONS: usize = 5;
+    pub(crate) const MAX_TOPIC_CHARS: usize = 64;
+    pub(crate) const MAX_QUESTION_TEXT_CHARS: usize = 200;
+    pub(crate) const SEVERITY_RANGE: std::ops::RangeInclusive<i64> = 1..=10;
+    pub(crate) const MIN_OPTIONS: usize = 2;
+    pub(crate) const MAX_OPTIONS: usize = 9;
+    pub(crate) const MAX_OPTION_CHARS: usize = 200;
+    pub(crate) const MAX_TITLE_CHARS: usize = 80;
+    pub(crate) const MAX_SUMMARY_CHARS: usize = 2000;
+    pub(crate) const MIN_ENTRIES: usize = 1;
+    pub(crate) const MAX_ENTRIES: usize = 20;
+    pub(crate) const MAX_ENTRY_TITLE_CHARS: usize = 80;
+    pub(crate) const MAX_CONTENT_CHARS: usize = 2000;
+    pub(crate) const MAX_SOURCES: usize = 20;
+    pub(crate) const MAX_SOURCE_CHARS: usize = 300;
+    pub(crate) const MIN_COMMIT_HEX: usize = 7;
+    pub(crate) const MAX_COMMIT_HEX: usize = 40;
     /// The largest receipt file accepted, in bytes (256 KiB).
-    pub const MAX_RECEIPT_BYTES: u64 = 256 * 1024;
+    pub(crate) const MAX_RECEIPT_BYTES: u64 = 256 * 1024;
     /// Printed output larger than this is not searched for a receipt (4 MiB).
-    pub const MAX_STDOUT_BYTES: usize = 4 * 1024 * 1024;
+    pub(crate) const MAX_STDOUT_BYTES: usize = 4 * 1024 * 1024;
     /// `runner.log` keeps at most this much of a runner's output (1 MiB).
-    pub const RUNNER_LOG_BYTES: u64 = 1024 * 1024;
+    pub(crate) const RUNNER_LOG_BYTES: u64 = 1024 * 1024;
 }
 
 /// The JSON Schema (draft 2020-12) of both receipt forms, given to runners as `INTERVIEW_SCHEMA`.
@@ -103,7 +103,7 @@ pub const SCHEMA: &str = include_str!("../../schema/receipt.schema.json");
 
 /// The receipt schema as agent CLIs accept it inline: without its `$schema` key (Claude Code
 /// 2.1 silently ignores a schema that declares draft 2020-12).
-pub fn schema_for_cli() -> String {
+pub(crate) fn schema_for_cli() -> String {
     match serde_json::from_str::<serde_json::Value>(SCHEMA) {
         Ok(serde_json::Value::Object(mut map)) => {
             map.remove("$schema");
@@ -115,7 +115,7 @@ pub fn schema_for_cli() -> String {
 
 /// The files of one turn, as the runner is told about them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TurnPaths {
+pub(crate) struct TurnPaths {
     pub dir: PathBuf,
     pub brief_md: PathBuf,
     pub brief_json: PathBuf,
@@ -128,7 +128,7 @@ pub struct TurnPaths {
 
 impl TurnPaths {
     /// The protocol's files in the turn directory `dir`.
-    pub fn new(dir: &Path) -> TurnPaths {
+    pub(crate) fn new(dir: &Path) -> TurnPaths {
         let out = dir.join(files::OUT_DIR);
         TurnPaths {
             brief_md: dir.join(files::BRIEF_MD),
@@ -145,14 +145,14 @@ impl TurnPaths {
 
 /// What a runner is told about its turn, beyond the files.
 #[derive(Debug, Clone, Copy)]
-pub struct TurnInfo<'a> {
+pub(crate) struct TurnInfo<'a> {
     pub turn: u32,
     pub final_turn: bool,
     pub session: &'a str,
 }
 
 /// The environment a runner starts with (added to the tool's own).
-pub fn runner_env(paths: &TurnPaths, info: &TurnInfo<'_>) -> Vec<(String, String)> {
+pub(crate) fn runner_env(paths: &TurnPaths, info: &TurnInfo<'_>) -> Vec<(String, String)> {
     let shown = |p: &Path| p.display().to_string();
     [
         (env::BRIEF, shown(&paths.brief_md)),

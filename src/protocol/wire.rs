@@ -44,12 +44,12 @@ pub fn schema(family: Family) -> Value {
 }
 
 /// [`schema`] as compact JSON text.
-pub fn schema_text(family: Family) -> String {
+pub(crate) fn schema_text(family: Family) -> String {
     schema(family).to_string()
 }
 
 /// The fields of the other form, which are `null` in a wire receipt of form `tag`.
-pub fn other_form_fields(tag: &str) -> &'static [&'static str] {
+pub(crate) fn other_form_fields(tag: &str) -> &'static [&'static str] {
     match tag {
         "ask" => &["title", "summary", "entries"],
         "done" => &["questions"],
@@ -267,7 +267,7 @@ fn nullable(mut node: Value) -> Value {
 /// The provider's documented rules that `schema` breaks, each with its JSON path (empty when it
 /// obeys them). The mock model servers of the tests enforce the same rules on their own.
 #[cfg(test)]
-pub fn rule_violations(schema: &Value, family: Family) -> Vec<String> {
+pub(crate) fn rule_violations(schema: &Value, family: Family) -> Vec<String> {
     let mut found = Vec::new();
     if schema.get("type") != Some(&json!("object")) {
         found.push("$: the root must be `type: object`".to_string());

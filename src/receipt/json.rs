@@ -22,7 +22,7 @@ pub(super) enum Json {
 
 /// The JSON type name of a `serde_json` value, for messages ("a string", "an object"), the
 /// same words as `Json::kind`.
-pub fn json_kind(v: &serde_json::Value) -> &'static str {
+pub(crate) fn json_kind(v: &serde_json::Value) -> &'static str {
     use serde_json::Value;
     match v {
         Value::Null => "null",

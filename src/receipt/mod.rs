@@ -19,12 +19,15 @@ mod search;
 mod sources;
 mod stdout;
 
-pub use check::{is_topic, parse_and_check, parse_and_check_as};
-pub use json::json_kind;
-pub use read::{MAX_RECEIPT_BYTES, read};
-pub use sanitize::{SanitizeReport, is_forbidden, quoted, sanitize, sanitize_line};
+pub use check::parse_and_check;
+pub(crate) use check::{is_topic, parse_and_check_as};
+pub(crate) use json::json_kind;
+pub(crate) use read::{MAX_RECEIPT_BYTES, read};
+#[cfg(test)]
+pub(crate) use sanitize::is_forbidden;
+pub(crate) use sanitize::{SanitizeReport, sanitize, sanitize_line};
 pub(crate) use search::{Attempt, Search};
-pub use stdout::{MAX_STDOUT_BYTES, extract_from_stdout};
+pub(crate) use stdout::{MAX_STDOUT_BYTES, extract_from_stdout};
 
 /// A checked receipt.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -94,7 +97,7 @@ impl Clarity {
 /// How a receipt is written: as `schema/receipt.schema.json` says (script runners), or in the
 /// wire form of `protocol::wire` (the presets whose CLI is given the wire schema).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Form {
+pub(crate) enum Form {
     #[default]
     Strict,
     Wire,

@@ -13,7 +13,7 @@ use super::ReceiptError;
 pub(super) use crate::protocol::files::RECEIPT as RECEIPT_FILE;
 
 /// The largest receipt accepted, in bytes.
-pub use crate::protocol::limits::MAX_RECEIPT_BYTES;
+pub(crate) use crate::protocol::limits::MAX_RECEIPT_BYTES;
 
 fn kind_name(t: FileType) -> &'static str {
     if t.is_dir() {
@@ -67,7 +67,7 @@ fn check_metadata(file: &str, meta: &Metadata) -> Result<(), ReceiptError> {
 /// Only through a [`Dir`] opened on `out_dir`; the file must be a regular file with one link (a
 /// hard link could expose a file from elsewhere), at most [`MAX_RECEIPT_BYTES`], valid UTF-8.
 /// Call it only after the runner's whole process group is gone, so nothing changes underneath.
-pub fn read(out_dir: &Path) -> Result<String, ReceiptError> {
+pub(crate) fn read(out_dir: &Path) -> Result<String, ReceiptError> {
     let file = out_dir.join(RECEIPT_FILE).display().to_string();
     // The turn's directory is the tool's own; `out/` is the runner's, and the runner could have
     // replaced it with a symlink to somewhere else: it is opened without following one.

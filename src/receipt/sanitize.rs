@@ -123,7 +123,7 @@ fn is_removed_control(c: char) -> bool {
 }
 
 /// True for every code point the sanitiser never lets through unchanged.
-pub fn is_forbidden(c: char) -> bool {
+pub(crate) fn is_forbidden(c: char) -> bool {
     is_removed_control(c) || is_bidi(c) || is_zero_width(c) || is_tag(c)
 }
 
@@ -184,7 +184,7 @@ fn skip_string(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
 /// controls, zero-width and tag characters by visible `<U+XXXX>` markers.
 ///
 /// Idempotent: the output contains none of the characters it acts on.
-pub fn sanitize(text: &str) -> (String, SanitizeReport) {
+pub(crate) fn sanitize(text: &str) -> (String, SanitizeReport) {
     let mut report = SanitizeReport::default();
     // Fast path: most text has nothing to do.
     if !text.chars().any(is_forbidden) {
@@ -263,7 +263,7 @@ pub fn sanitize(text: &str) -> (String, SanitizeReport) {
 }
 
 /// [`sanitize`], then line breaks and tabs become spaces: for text shown on one line.
-pub fn sanitize_line(text: &str) -> (String, SanitizeReport) {
+pub(crate) fn sanitize_line(text: &str) -> (String, SanitizeReport) {
     let (clean, report) = sanitize(text);
     let line = clean
         .chars()
@@ -276,7 +276,7 @@ pub fn sanitize_line(text: &str) -> (String, SanitizeReport) {
 }
 
 /// A value quoted for a message: one line, sanitised, shortened, in JSON-like quotes.
-pub fn quoted(text: &str) -> String {
+pub(crate) fn quoted(text: &str) -> String {
     const MAX: usize = 60;
     let (line, _) = sanitize_line(text);
     let short: String = if line.chars().count() > MAX {

@@ -6,7 +6,7 @@ use super::{MAX_RECEIPT_BYTES, ReceiptError};
 
 /// Printed output larger than this is not searched (the receipt itself is limited to 256 KiB;
 /// the rest is room for the prose around it).
-pub use crate::protocol::limits::MAX_STDOUT_BYTES;
+pub(crate) use crate::protocol::limits::MAX_STDOUT_BYTES;
 
 /// Extract the one JSON object from a runner's printed output (or the text a preset took out of
 /// its CLI's envelope).
@@ -18,7 +18,7 @@ pub use crate::protocol::limits::MAX_STDOUT_BYTES;
 /// Linear in the size of the text: each brace is tried once, a found object is skipped whole, and
 /// the bytes read by attempts that failed are bounded (see `Search`) (a text made of
 /// unfinished objects is refused rather than searched for minutes).
-pub fn extract_from_stdout(stdout: &str) -> Result<String, ReceiptError> {
+pub(crate) fn extract_from_stdout(stdout: &str) -> Result<String, ReceiptError> {
     if stdout.len() > MAX_STDOUT_BYTES {
         return Err(ReceiptError::OutputTooLarge {
             size: stdout.len(),

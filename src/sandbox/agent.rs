@@ -15,7 +15,7 @@ pub(crate) type Ports = fn(&[String]) -> Vec<u16>;
 
 /// One agent CLI, as the sandbox sees it.
 #[derive(Debug, Clone, Copy)]
-pub struct Agent {
+pub(crate) struct Agent {
     /// The state directories (and files) it writes as it works, given HOME (the one list of
     /// them; docs/sandbox.md shows it). `~/.cache` and `~/.npm` are added for every CLI.
     pub state: fn(&Path) -> Vec<PathBuf>,
@@ -40,7 +40,7 @@ pub struct Agent {
 
 /// One credential file of a CLI: where it is, and what a login in it looks like.
 #[derive(Debug, Clone)]
-pub struct Credential {
+pub(crate) struct Credential {
     pub path: PathBuf,
     pub login: Login,
 }
@@ -48,7 +48,7 @@ pub struct Credential {
 /// The format of a CLI's login file, as its preset knows it: enough to tell a refresh of the
 /// same login from another account's login put in its place.
 #[derive(Debug, Clone, Copy)]
-pub struct Login {
+pub(crate) struct Login {
     /// The top-level keys the CLI writes there: a refresh may add one of these, no other.
     pub keys: &'static [&'static str],
     /// The account the login names, from the parsed file (the fields that name it, as
@@ -60,7 +60,7 @@ impl Login {
     /// Whether `new`, the file after the turn, is `old`, the file before it, refreshed: both
     /// JSON objects, the same top-level keys (but new ones the CLI writes), the same account.
     /// `Err` says why not, for the person.
-    pub fn refreshes(&self, old: Option<&[u8]>, new: &[u8]) -> Result<(), &'static str> {
+    pub(crate) fn refreshes(&self, old: Option<&[u8]>, new: &[u8]) -> Result<(), &'static str> {
         let old: Value = match old.map(serde_json::from_slice) {
             None => return Err("there was no login there before the turn"),
             Some(Ok(old)) => old,
@@ -117,7 +117,7 @@ pub(crate) fn jwt_claims(token: &str) -> Option<Value> {
 /// A CLI whose own sandbox cannot start inside ours (see docs/sandbox.md, "Codex inside the
 /// sandbox").
 #[derive(Debug, Clone, Copy)]
-pub struct Nested {
+pub(crate) struct Nested {
     /// The command line with its own read-only sandbox replaced by one that leaves the file
     /// system to ours, where ours has Landlock and a mount namespace; `None`: nothing to
     /// replace (another mode, the person's choice), the command line stays as it is.

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// One allowed host: a name or an address, or `*.example.com` for every name under it; with a
 /// port, only that port.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Host {
+pub(crate) struct Host {
     /// Lower case, without brackets (`::1`), or `*.` and a domain.
     pub name: String,
     pub port: Option<u16>,
@@ -18,7 +18,7 @@ pub struct Host {
 impl Host {
     /// `api.example.com`, `api.example.com:443`, `*.example.com`, `127.0.0.1:8080`,
     /// `[::1]:8080`; `None` for anything else (a scheme, a path, a space).
-    pub fn parse(text: &str) -> Option<Host> {
+    pub(crate) fn parse(text: &str) -> Option<Host> {
         let text = text.trim();
         if text.is_empty() || text.contains(['/', ' ', '\t', '@', '?', '#']) {
             return None;
@@ -49,7 +49,7 @@ impl Host {
     }
 
     /// The host and port of a URL (`https://api.example.com/v1`: port 443; `http://…`: 80).
-    pub fn of_url(url: &str) -> Option<Host> {
+    pub(crate) fn of_url(url: &str) -> Option<Host> {
         let (scheme, rest) = url.trim().split_once("://")?;
         let default = match scheme.to_ascii_lowercase().as_str() {
             "https" | "wss" => 443,
@@ -66,7 +66,7 @@ impl Host {
     }
 
     /// Whether a connection to `name`:`port` is this host's.
-    pub fn admits(&self, name: &str, port: u16) -> bool {
+    pub(crate) fn admits(&self, name: &str, port: u16) -> bool {
         let name = name.trim_start_matches('[').trim_end_matches(']');
         let name = name.trim_end_matches('.').to_ascii_lowercase();
         let by_name = match self.name.strip_prefix("*.") {
@@ -78,7 +78,7 @@ impl Host {
 
     /// This machine's own loopback (`127.0.0.1`, `localhost`, `::1`): a server many clients
     /// reach without their proxy, so it is also forwarded as a port of its own.
-    pub fn is_loopback(&self) -> bool {
+    pub(crate) fn is_loopback(&self) -> bool {
         self.name == "localhost"
             || self.name == "::1"
             || self
@@ -88,7 +88,7 @@ impl Host {
     }
 
     /// As the person writes it (`api.example.com`, `127.0.0.1:8080`, `[::1]:8080`).
-    pub fn shown(&self) -> String {
+    pub(crate) fn shown(&self) -> String {
         let name = if self.name.contains(':') {
             format!("[{}]", self.name)
         } else {

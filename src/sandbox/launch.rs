@@ -24,10 +24,10 @@ use super::policy::Policy;
 use super::{stop, test_hook};
 
 /// The first argument that selects the launcher.
-pub const ARG: &str = "__sandbox";
+pub(crate) const ARG: &str = "__sandbox";
 
 /// Run the launcher if this process was started as one; returns its exit code.
-pub fn main_if_asked() -> Option<i32> {
+pub(crate) fn main_if_asked() -> Option<i32> {
     let mut args = std::env::args_os().skip(1);
     if args.next()? != ARG {
         return None;

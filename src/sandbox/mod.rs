@@ -3,7 +3,7 @@
 //! by allow list. What is decided here, in the tool, is the same on both platforms.
 //!
 //! The tool never applies any of this to itself. Every spawn of a runner goes through
-//! `crate::process`, whose launcher hook [`Prepared`] implements: it starts our own
+//! `crate::process`, whose launcher hook [`turn::Prepared`] implements: it starts our own
 //! executable as a small launcher (`interview __sandbox run POLICY -- RUNNER…`, see [`launch`]),
 //! which confines itself and then executes the runner. The launcher is a fresh single-threaded process, so it may fork,
 //! allocate and make any system call between the steps; nothing unsafe runs between fork and
@@ -12,7 +12,7 @@
 pub(crate) mod agent;
 pub(crate) mod env;
 pub(crate) mod hosts;
-pub mod launch;
+pub(crate) mod launch;
 pub(crate) mod leftovers;
 pub(crate) mod paths;
 pub(crate) mod policy;
@@ -42,14 +42,13 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-pub use agent::{Agent, Credential, Login, Nested};
-pub use support::Support;
-pub use turn::Prepared;
+pub(crate) use agent::{Agent, Credential, Login, Nested};
+pub(crate) use support::Support;
 
 /// `--sandbox auto|require|landlock-only|off` (config `sandbox`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
-pub enum Mode {
+pub(crate) enum Mode {
     /// Use what this machine offers; say once what is enforced.
     #[default]
     Auto,
@@ -65,7 +64,7 @@ pub enum Mode {
 /// `--network auto|on|off` (config `network`): the network a runner gets under the sandbox.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
-pub enum Network {
+pub(crate) enum Network {
     /// None for the built-in interviewer and a command of your own (a script); an agent CLI
     /// keeps its own, and the model runner its server's port.
     #[default]
@@ -79,7 +78,7 @@ pub enum Network {
 /// What a run of the tool applies to every runner it starts: decided once from the mode and the
 /// machine's support.
 #[derive(Debug, Clone)]
-pub struct Confinement {
+pub(crate) struct Confinement {
     pub support: Support,
     /// Never writable: the worktree, its git directories, the git configuration files.
     pub protected: Vec<PathBuf>,
@@ -105,11 +104,11 @@ pub struct Confinement {
 }
 
 /// `--runner-disk`'s default: what a runner may write, in MiB.
-pub const DISK_MIB: u64 = 1024;
+pub(crate) const DISK_MIB: u64 = 1024;
 
 /// The one line said at the first runner's start when something of the sandbox is missing on
 /// this machine (nothing when all is enforced; `interview runners` has the details).
-pub fn missing_line(support: &Support) -> Option<String> {
+pub(crate) fn missing_line(support: &Support) -> Option<String> {
     support
         .missing_short()
         .map(|what| format!("interview: sandbox: {what}; see `interview runners`"))
@@ -117,7 +116,7 @@ pub fn missing_line(support: &Support) -> Option<String> {
 
 /// What to say of the sandbox at the first runner's start: [`missing_line`], or with `verbose`
 /// everything that is enforced.
-pub fn note(support: &Support, verbose: bool) -> Option<String> {
+pub(crate) fn note(support: &Support, verbose: bool) -> Option<String> {
     if verbose {
         Some(format!("interview: sandbox: {}", support.summary()))
     } else {
@@ -126,7 +125,7 @@ pub fn note(support: &Support, verbose: bool) -> Option<String> {
 }
 
 /// Say `note` once per run of the tool (at a terminal wrapped to its width).
-pub fn say_once(note: &str) {
+pub(crate) fn say_once(note: &str) {
     use std::sync::atomic::{AtomicBool, Ordering};
     static SAID: AtomicBool = AtomicBool::new(false);
     if !SAID.swap(true, Ordering::SeqCst) {
@@ -137,7 +136,7 @@ pub fn say_once(note: &str) {
 /// Decide what to apply for `mode`. `Ok(None)`: no sandbox (off, or auto on a machine without
 /// Landlock or namespaces). `require` without Landlock and namespaces, and `landlock-only`
 /// without Landlock, are errors naming the reason.
-pub fn decide(mode: Mode) -> Result<Option<Support>> {
+pub(crate) fn decide(mode: Mode) -> Result<Option<Support>> {
     if mode == Mode::Off {
         return Ok(None);
     }
@@ -181,7 +180,7 @@ pub fn decide(mode: Mode) -> Result<Option<Support>> {
 
 impl Mode {
     /// The name as typed (`--sandbox NAME`, config `sandbox`).
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Mode::Auto => "auto",
             Mode::Require => "require",
@@ -194,7 +193,7 @@ impl Mode {
 impl Confinement {
     /// The confinement for runners in the repository at `worktree` (git directory `common_dir`)
     /// that start the agent CLI `cli`, with its state directories writable.
-    pub fn new(
+    pub(crate) fn new(
         support: Support,
         worktree: &Path,
         common_dir: &Path,
@@ -222,7 +221,7 @@ impl Confinement {
 
     /// The same, where the person's own config allows `hosts` too: a script's network with
     /// `--network auto` is then on, through the proxy, to those hosts only.
-    pub fn allowing(mut self, hosts: Vec<hosts::Host>) -> Confinement {
+    pub(crate) fn allowing(mut self, hosts: Vec<hosts::Host>) -> Confinement {
         if self.network == Network::Auto && self.cli.is_none() && !hosts.is_empty() {
             self.network_off = false;
         }
@@ -232,7 +231,7 @@ impl Confinement {
 
     /// The hosts a runner started as `argv` may reach through the proxy: its preset's, and the
     /// person's. `None`: it is not proxied (no network at all, or `--network on`).
-    pub fn egress(&self, argv: &[String]) -> Option<Vec<hosts::Host>> {
+    pub(crate) fn egress(&self, argv: &[String]) -> Option<Vec<hosts::Host>> {
         if self.network_off || self.network == Network::On {
             return None;
         }
@@ -246,7 +245,7 @@ impl Confinement {
     /// The same, without the CLI's state directories (a command of the person's own, `interview
     /// guard -- CMD`: its CLI's login and own sandbox are still handled; the person's credential
     /// stores stay readable to their own command, and its disk use is not capped).
-    pub fn without_state(mut self) -> Confinement {
+    pub(crate) fn without_state(mut self) -> Confinement {
         self.state.clear();
         self.hides_credentials = false;
         // Nor is its disk use capped: a build may write what it must.
@@ -258,7 +257,7 @@ impl Confinement {
 /// What a runner may write of its CLI's state on this machine: the one place it is decided, for
 /// the launcher's rules ([`Confinement::prepare`]) and for `interview runners` alike.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StateGrant {
+pub(crate) struct StateGrant {
     /// Writable, and what is written stays: the state directories (and files) that exist, as
     /// canonical paths.
     pub kept: Vec<PathBuf>,
@@ -273,7 +272,7 @@ pub struct StateGrant {
 impl StateGrant {
     /// For the runner command line `argv` of the agent CLI `cli` under `support`, whose state
     /// directories are `state` (`agent::state_dirs`).
-    pub fn decide(
+    pub(crate) fn decide(
         support: &Support,
         cli: Option<&Agent>,
         argv: &[String],
@@ -317,7 +316,7 @@ impl StateGrant {
 
 impl Confinement {
     /// The person's credential stores this runner must not read: all but its CLI's own login.
-    pub fn hidden(&self) -> Vec<PathBuf> {
+    pub(crate) fn hidden(&self) -> Vec<PathBuf> {
         if !self.hides_credentials {
             return Vec::new();
         }

@@ -21,7 +21,7 @@ use super::hosts::{self, Host};
 
 /// One connection the runner made (or tried), as the transcript records it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Connection {
+pub(crate) struct Connection {
     pub host: String,
     pub port: u16,
     pub allowed: bool,
@@ -32,11 +32,12 @@ pub struct Connection {
 
 /// What a listener is for.
 #[derive(Debug, Clone)]
-pub enum Role {
+pub(crate) enum Role {
     /// The proxy the runner's `HTTPS_PROXY`/`HTTP_PROXY` name.
     Proxy,
     /// A loopback port forwarded as it is to the host's own (the model runner's server, a base
-    /// URL `http://127.0.0.1:PORT`).
+    /// URL `http://127.0.0.1:PORT`): only Linux's network namespace needs one.
+    #[cfg(target_os = "linux")]
     Forward(Host),
 }
 
@@ -51,7 +52,7 @@ const POLL_MS: u16 = 10;
 
 /// The proxy of one runner start: its listeners, its connections and their record.
 #[derive(Default)]
-pub struct Proxy {
+pub(crate) struct Proxy {
     allowed: Vec<Host>,
     log: Mutex<Vec<Connection>>,
     /// The sockets of the connections under way: shut down when the proxy stops.
@@ -70,7 +71,7 @@ impl std::fmt::Debug for Proxy {
 }
 
 impl Proxy {
-    pub fn new(allowed: Vec<Host>) -> Arc<Proxy> {
+    pub(crate) fn new(allowed: Vec<Host>) -> Arc<Proxy> {
         Arc::new(Proxy {
             allowed,
             ..Proxy::default()
@@ -78,7 +79,7 @@ impl Proxy {
     }
 
     /// Accept on `listener` until [`Proxy::stop`], each connection on a thread of its own.
-    pub fn serve(self: &Arc<Self>, listener: TcpListener, role: Role) {
+    pub(crate) fn serve(self: &Arc<Self>, listener: TcpListener, role: Role) {
         let proxy = Arc::clone(self);
         self.on_thread(move || proxy.accept_loop(&listener, &role));
     }
@@ -114,7 +115,7 @@ impl Proxy {
 
     /// Stop: no more connections, those under way ended, their threads gone. Returns what was
     /// connected to (and refused), in order; said again, the same.
-    pub fn stop(&self) -> Vec<Connection> {
+    pub(crate) fn stop(&self) -> Vec<Connection> {
         self.stopped.store(true, Ordering::SeqCst);
         // A thread may still start another connection's thread while these end: until none.
         loop {
@@ -139,6 +140,7 @@ impl Proxy {
     fn handle(&self, client: TcpStream, role: &Role) {
         let _ = client.set_nodelay(true);
         match role {
+            #[cfg(target_os = "linux")]
             Role::Forward(host) => {
                 let port = host.port.unwrap_or_default();
                 match connect(&host.name, port) {

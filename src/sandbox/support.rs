@@ -21,7 +21,7 @@ pub(crate) const SIMULATE_NO_SECCOMP: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_SECC
 pub(crate) const SIMULATE_NO_SEATBELT: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_SEATBELT";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Support {
+pub(crate) struct Support {
     /// The kernel's Landlock ABI version, when Landlock is usable.
     pub landlock_abi: Option<i32>,
     /// Why Landlock is not usable.
@@ -46,29 +46,29 @@ pub struct Support {
 
 impl Support {
     /// Probe once per process (the namespace probe starts our own executable once).
-    pub fn probe() -> Support {
+    pub(crate) fn probe() -> Support {
         static PROBED: OnceLock<Support> = OnceLock::new();
         PROBED.get_or_init(super::platform::probe_support).clone()
     }
 
     /// Abstract UNIX sockets and signals are scoped to the runner (Landlock ABI 6 and later).
-    pub fn scoped(&self) -> bool {
+    pub(crate) fn scoped(&self) -> bool {
         self.landlock_abi.is_some_and(|abi| abi >= 6)
     }
 
     /// The person's credential stores are hidden from runners: a mount namespace on Linux,
     /// Seatbelt on macOS.
-    pub fn hides_credentials(&self) -> bool {
+    pub(crate) fn hides_credentials(&self) -> bool {
         self.namespaces || self.seatbelt
     }
 
     /// Writes are confined: Landlock on Linux, Seatbelt on macOS.
-    pub fn confines_writes(&self) -> bool {
+    pub(crate) fn confines_writes(&self) -> bool {
         self.landlock_abi.is_some() || self.seatbelt
     }
 
     /// Why writes are not confined, in a few words.
-    pub fn write_rules_missing(&self) -> String {
+    pub(crate) fn write_rules_missing(&self) -> String {
         if cfg!(target_os = "macos") {
             let reason = self.seatbelt_missing.as_deref().unwrap_or("not available");
             format!("Seatbelt ({reason})")
@@ -80,7 +80,7 @@ impl Support {
 
     /// What of the promise ("a turn can change nothing outside its out/ that outlives it") this
     /// machine cannot keep, in a few words; `None` when everything is enforced.
-    pub fn missing_short(&self) -> Option<String> {
+    pub(crate) fn missing_short(&self) -> Option<String> {
         if cfg!(target_os = "macos") {
             return (!self.seatbelt)
                 .then(|| "nothing enforced, changes are only detected".to_string());
@@ -108,7 +108,7 @@ impl Support {
     }
 
     /// One sentence: what is enforced, and what is missing and why.
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         if cfg!(target_os = "macos") {
             return self.seatbelt_summary();
         }

@@ -17,7 +17,7 @@ impl Confinement {
     /// (its `out/`); `env` the allow list of its environment (`env::allow_list`; `None`: a
     /// command of the person's own keeps all but server handles). Keep the returned
     /// [`Prepared`] until the runner and all it started are gone.
-    pub fn prepare(
+    pub(crate) fn prepare(
         &self,
         argv: &[String],
         cwd: &Path,
@@ -215,7 +215,7 @@ impl Confinement {
 /// it started are gone, copies a refreshed credential back from the state views and removes the
 /// private TMPDIR and the views, whatever modes the runner left in them.
 #[derive(Debug)]
-pub struct Prepared {
+pub(crate) struct Prepared {
     pub argv: Vec<String>,
     /// The private TMPDIR.
     tmp: Option<PathBuf>,
@@ -230,7 +230,7 @@ pub struct Prepared {
 impl Prepared {
     /// The runner's proxy, if its network goes through one: `Proxy::stop` it once the
     /// runner is gone for what it connected to.
-    pub fn proxy(&self) -> Option<Arc<proxy::Proxy>> {
+    pub(crate) fn proxy(&self) -> Option<Arc<proxy::Proxy>> {
         self.proxy.as_ref().map(|(p, _)| Arc::clone(p))
     }
 }

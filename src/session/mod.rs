@@ -12,7 +12,7 @@ mod finish;
 pub(crate) mod history;
 pub(crate) mod lock;
 mod on_change;
-pub use on_change::OnChange;
+pub(crate) use on_change::OnChange;
 mod person;
 pub(crate) mod prune;
 pub(crate) mod resume;
@@ -42,7 +42,7 @@ use transcript::{Transcript, TranscriptEvent};
 
 /// The repository an interview is about.
 #[derive(Debug, Clone)]
-pub struct Repo {
+pub(crate) struct Repo {
     pub worktree: PathBuf,
     pub common_dir: PathBuf,
     pub workspace_id: String,

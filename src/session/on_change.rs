@@ -14,7 +14,7 @@ use crate::receipt;
 /// `on_change` in the configuration).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum OnChange {
+pub(crate) enum OnChange {
     Fail,
     Ask,
     Warn,
@@ -22,7 +22,7 @@ pub enum OnChange {
 
 impl OnChange {
     /// The value as it is written in a configuration file and on the command line.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             OnChange::Fail => "fail",
             OnChange::Ask => "ask",

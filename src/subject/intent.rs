@@ -86,7 +86,7 @@ pub trait PickTracker {
 }
 
 /// Find work item `id` (see [`intent_with`]) with the default `gh` lookup.
-pub fn intent(
+pub(crate) fn intent(
     repo_root: &Path,
     id: &str,
     from: Option<&WorkItemSource>,

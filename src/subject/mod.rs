@@ -9,12 +9,11 @@ use serde::{Deserialize, Serialize};
 mod github;
 mod glob;
 pub(crate) mod intent;
-pub mod reflect;
+pub(crate) mod reflect;
 
-pub use intent::{
-    Found, GithubCli, IntentFacts, IntentRequest, PickTracker, TrackerChoice, intent, intent_with,
-};
-pub use reflect::{ReflectFacts, reflect};
+pub use intent::{GithubCli, IntentFacts, IntentRequest, intent_with};
+pub(crate) use intent::{PickTracker, TrackerChoice, intent};
+pub(crate) use reflect::reflect;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -58,7 +57,7 @@ impl Subject {
 }
 
 /// `s` cut to at most `max` characters, with `…` when cut.
-pub fn cap(s: &str, max: usize) -> String {
+pub(crate) fn cap(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_string();
     }
@@ -82,7 +81,7 @@ const OWN_FOLDERS: &[&str] = &[
 /// (neither churn to explain nor code without tests), and they quote a work item or its answers,
 /// so they are no evidence of it, and committing one must not change what the next interview
 /// finds.
-pub fn is_own_path(path: &str) -> bool {
+pub(crate) fn is_own_path(path: &str) -> bool {
     path == "interview.toml" || OWN_FOLDERS.iter().any(|f| path.starts_with(f))
 }
 

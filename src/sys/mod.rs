@@ -22,7 +22,7 @@ use macos as os;
 
 /// One process as the table shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProcInfo {
+pub(crate) struct ProcInfo {
     pub ppid: i32,
     pub pgrp: i32,
     pub session: i32,
@@ -35,16 +35,16 @@ pub struct ProcInfo {
 }
 
 /// Every process this user can see, by pid.
-pub fn processes() -> BTreeMap<i32, ProcInfo> {
+pub(crate) fn processes() -> BTreeMap<i32, ProcInfo> {
     os::processes()
 }
 
 /// Process `pid`, if it exists.
-pub fn process(pid: i32) -> Option<ProcInfo> {
+pub(crate) fn process(pid: i32) -> Option<ProcInfo> {
     os::process(pid)
 }
 
-/// A process's start time (see [`ProcInfo::start`]).
+/// A process's start time (see `ProcInfo::start`).
 pub fn start_time(pid: i32) -> Option<u64> {
     process(pid).map(|p| p.start)
 }
@@ -57,19 +57,19 @@ pub fn alive(pid: i32) -> bool {
 /// This process's umask, `022` if unknown. Linux reads it without changing it; macOS can only
 /// read it by setting it, so it is read once, first thing in `main` (no other thread yet), and
 /// remembered.
-pub fn umask() -> u32 {
+pub(crate) fn umask() -> u32 {
     os::umask()
 }
 
 /// Linux: whether the kernel applies seccomp filters (the sandbox's third wall).
 #[cfg(target_os = "linux")]
-pub fn seccomp() -> bool {
+pub(crate) fn seccomp() -> bool {
     os::seccomp()
 }
 
 /// First thing in `main`, before any thread exists: [`forbid_inspection`], and on macOS the
 /// umask read (and remembered) while setting it for a moment cannot race another thread.
-pub fn at_start() {
+pub(crate) fn at_start() {
     forbid_inspection();
     keep_descriptors_from_children(3);
     #[cfg(target_os = "macos")]
@@ -80,7 +80,7 @@ pub fn at_start() {
 /// confined or not, inherits a terminal or file the tool's own parent left open
 /// (`interview … 9<>/dev/tty`). The tool's own descriptors are opened close-on-exec anyway
 /// (Rust's standard library does), so this only takes away what its parent passed down.
-pub fn keep_descriptors_from_children(first: RawFd) {
+pub(crate) fn keep_descriptors_from_children(first: RawFd) {
     if os::close_range(first, true).is_ok() {
         return;
     }
@@ -99,7 +99,7 @@ pub fn keep_descriptors_from_children(first: RawFd) {
 /// Close every open descriptor from `first` on: the sandbox launcher, just before it executes
 /// the runner, so the runner has nothing but the standard streams the tool gave it. Only for a
 /// single-threaded process about to execute another program: no other thread may be using one.
-pub fn close_descriptors_from(first: RawFd) {
+pub(crate) fn close_descriptors_from(first: RawFd) {
     if os::close_range(first, false).is_ok() {
         return;
     }
@@ -125,26 +125,26 @@ fn descriptor_limit() -> RawFd {
 /// (Linux: `PR_SET_DUMPABLE` 0). macOS has no such switch (no /proc to open; memory needs the
 /// debugger entitlement), so there it does nothing; the Seatbelt profile denies a runner
 /// `process-info` on processes outside its sandbox instead.
-pub fn forbid_inspection() {
+pub(crate) fn forbid_inspection() {
     os::forbid_inspection()
 }
 
 /// Get SIGKILL when the parent dies (Linux: `PR_SET_PDEATHSIG`). macOS has no such thing: there
 /// it does nothing and the caller relies on the pid file that `resume` reads (the launcher
 /// executes the runner in its own process there, so no process of ours is left between).
-pub fn die_with_parent() -> Result<(), String> {
+pub(crate) fn die_with_parent() -> Result<(), String> {
     os::die_with_parent()
 }
 
 /// Become the reaper of orphaned descendants (Linux: `PR_SET_CHILD_SUBREAPER`), so a daemon a
 /// runner started stays findable below us. macOS has none: an orphan goes to launchd, and only
 /// descendants found while their parent lived, or in the runner's session or group, are ended.
-pub fn become_subreaper() -> std::io::Result<()> {
+pub(crate) fn become_subreaper() -> std::io::Result<()> {
     os::become_subreaper()
 }
 
 /// Whether SIGTERM, SIGINT or SIGHUP is pending (blocked and not taken) on this process.
-pub fn stop_pending() -> bool {
+pub(crate) fn stop_pending() -> bool {
     os::stop_pending()
 }
 
@@ -153,7 +153,7 @@ pub fn stop_pending() -> bool {
 /// and file capabilities (`security.capability`), each with its raw bytes; only those present.
 /// `path` itself, or with `follow` what a link leads to. A file system without extended
 /// attributes has none. macOS has neither (its ACLs are not extended attributes): empty.
-pub fn security_attributes(
+pub(crate) fn security_attributes(
     path: &std::path::Path,
     follow: bool,
 ) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
@@ -164,6 +164,9 @@ pub fn security_attributes(
 /// [`security_attributes`] reads, asked with a single-component lookup (Linux 6.13's
 /// `listxattrat`): `Some(false)` for the many paths without, so they cost no walk of the whole
 /// path; `None` when this kernel cannot tell that way (read with [`security_attributes`]).
-pub fn lists_security_attributes(dir: std::os::fd::BorrowedFd<'_>, name: &[u8]) -> Option<bool> {
+pub(crate) fn lists_security_attributes(
+    dir: std::os::fd::BorrowedFd<'_>,
+    name: &[u8],
+) -> Option<bool> {
     os::lists_security_attributes(dir, name)
 }

@@ -1,5 +1,6 @@
-//! The library's surface (docs/architecture.md, "Errors" and "The library's surface"): the error
-//! type names what failed, with no catch-all variant.
+//! The library's surface (docs/architecture.md, "Rules the layout keeps"): the error type names
+//! what failed, with no catch-all variant; the crate root makes public no module but `testing`,
+//! the integration tests' door, so rustc reports every item nothing uses.
 
 use super::root;
 
@@ -63,5 +64,27 @@ fn the_error_type_has_no_catch_all_variant() {
     assert!(
         catch_all.is_empty(),
         "src/error.rs has a catch-all variant {catch_all:?}: name what failed instead"
+    );
+}
+
+#[test]
+fn the_library_makes_public_no_module_but_the_tests_door() {
+    let lib = std::fs::read_to_string(root().join("src/lib.rs")).unwrap();
+    let modules: Vec<&str> = lib
+        .lines()
+        .filter(|l| l.trim_start().starts_with("pub") && l.contains("mod "))
+        .collect();
+    assert!(
+        modules.len() > 10,
+        "the modules of src/lib.rs were not found: {modules:?}"
+    );
+    let public: Vec<&&str> = modules
+        .iter()
+        .filter(|l| l.starts_with("pub mod ") && **l != "pub mod testing;")
+        .collect();
+    assert!(
+        public.is_empty(),
+        "src/lib.rs makes modules public {public:?}: declare them `pub(crate)` and re-export \
+         what the tests need from src/testing.rs"
     );
 }

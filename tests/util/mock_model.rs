@@ -614,7 +614,7 @@ fn gemini(body: &Value, rule: Option<&Rule>, stream: bool) -> Answer {
 
 #[test]
 fn the_mock_refuses_the_published_receipt_schema_as_each_service_does() {
-    let published: Value = serde_json::from_str(interview::protocol::SCHEMA).unwrap();
+    let published: Value = serde_json::from_str(interview::testing::SCHEMA).unwrap();
     let (status, _, body) = anthropic(
         &json!({"tools": [{"name": "StructuredOutput", "input_schema": published}]}),
         None,
@@ -632,7 +632,7 @@ fn the_mock_refuses_the_published_receipt_schema_as_each_service_does() {
 
 #[test]
 fn the_mock_accepts_the_wire_schema_of_each_family() {
-    use interview::protocol::wire::{Family, schema};
+    use interview::testing::{Family, schema};
     let (status, _, body) = anthropic(
         &json!({"tools": [{"name": "StructuredOutput", "input_schema": schema(Family::Anthropic)}]}),
         None,

@@ -9,7 +9,7 @@ use crate::receipt::Question;
 
 /// Wraps a [`Person`] and writes every line it gives to an answers file (atomically, before the
 /// line is used), so a session's `answers.json` always holds all that was typed.
-pub struct RecordingPerson<'a> {
+pub(crate) struct RecordingPerson<'a> {
     inner: &'a mut dyn Person,
     file: ReplayFile,
     path: PathBuf,
@@ -19,7 +19,11 @@ pub struct RecordingPerson<'a> {
 
 impl<'a> RecordingPerson<'a> {
     /// Record into `path`, starting from `file` (empty, or the answers of a resumed session).
-    pub fn new(inner: &'a mut dyn Person, file: ReplayFile, path: PathBuf) -> RecordingPerson<'a> {
+    pub(crate) fn new(
+        inner: &'a mut dyn Person,
+        file: ReplayFile,
+        path: PathBuf,
+    ) -> RecordingPerson<'a> {
         RecordingPerson {
             inner,
             file,
@@ -29,7 +33,7 @@ impl<'a> RecordingPerson<'a> {
     }
 
     /// Record into `path` from now on (the session's directory moved into place).
-    pub fn move_to(&mut self, path: PathBuf) {
+    pub(crate) fn move_to(&mut self, path: PathBuf) {
         self.path = path;
     }
 

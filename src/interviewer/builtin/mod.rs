@@ -49,7 +49,7 @@ const MAX_CONTEXT_BYTES: u64 = 32 * 1024 * 1024;
 
 /// `interview runner builtin`: read `$INTERVIEW_CONTEXT`, write the receipt to
 /// `$INTERVIEW_RECEIPT`. The worktree is the current directory.
-pub fn run() -> Result<()> {
+pub(crate) fn run() -> Result<()> {
     let var = |name: &str| {
         std::env::var_os(name).map(PathBuf::from).ok_or_else(|| {
             Error::Usage(format!(

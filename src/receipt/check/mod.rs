@@ -17,7 +17,7 @@ mod done;
 pub(super) use crate::protocol::limits::*;
 
 /// `^[a-z][a-z0-9_]{0,63}$`, by hand.
-pub fn is_topic(text: &str) -> bool {
+pub(crate) fn is_topic(text: &str) -> bool {
     let mut chars = text.chars();
     chars.next().is_some_and(|c| c.is_ascii_lowercase())
         && text.len() <= MAX_TOPIC_CHARS
@@ -35,7 +35,7 @@ pub fn parse_and_check(
 
 /// [`parse_and_check`] for a receipt in `form`: a [`Form::Wire`] receipt (from a CLI given the
 /// wire schema) may also carry the other form's fields, as `null`, and nothing else.
-pub fn parse_and_check_as(
+pub(crate) fn parse_and_check_as(
     text: &str,
     ctx: &CheckContext<'_>,
     form: Form,

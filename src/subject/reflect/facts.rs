@@ -161,7 +161,7 @@ impl Gap {
 }
 
 /// `n` and the noun, singular for one: "1 commit", "3 commits" (`noun` takes an `s`).
-pub fn counted(n: usize, noun: &str) -> String {
+pub(crate) fn counted(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 

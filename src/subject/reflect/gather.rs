@@ -50,7 +50,7 @@ pub fn gather_cached(repo_root: &Path, rev: &str) -> Result<ReflectFacts> {
 /// [`gather_cached`], with what the cache learnt written on another thread: the facts are back
 /// before it is on the disk. [`settle`] waits for it (before anything looks at the local tier:
 /// the guard's first snapshot) and must be called before the process ends.
-pub fn gather_cached_later(repo_root: &Path, rev: &str) -> Result<ReflectFacts> {
+pub(crate) fn gather_cached_later(repo_root: &Path, rev: &str) -> Result<ReflectFacts> {
     gather_with(repo_root, rev, FactsCache::open(repo_root))
 }
 
@@ -60,7 +60,7 @@ static WRITES: Mutex<Vec<mpsc::Receiver<()>>> = Mutex::new(Vec::new());
 
 /// Wait for every cache write [`gather_cached_later`] started to be in place. A write that
 /// failed (or whose thread stopped) only costs the next run time.
-pub fn settle() {
+pub(crate) fn settle() {
     let writes = std::mem::take(&mut *WRITES.lock().unwrap_or_else(PoisonError::into_inner));
     for written in writes {
         let _ = written.recv();

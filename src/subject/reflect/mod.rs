@@ -22,14 +22,17 @@ mod todos;
 mod walk;
 mod workers;
 
-pub use super::cap;
+pub(crate) use super::cap;
 pub use cache::FACTS_VERSION;
 #[cfg(test)]
-pub use facts::Gap;
-pub use facts::{CommitLine, FileEvent, ReflectFacts, counted};
-pub use gather::{gather, gather_cached, gather_cached_later, settle};
+pub(crate) use facts::Gap;
+pub(crate) use facts::{CommitLine, counted};
+pub use facts::{FileEvent, ReflectFacts};
+pub use gather::{gather, gather_cached};
+pub(crate) use gather::{gather_cached_later, settle};
 pub use markdown::{MARKDOWN_MAX_LINES, facts_markdown};
-pub use paths::{is_doc_path, is_incidental, is_test_path};
+pub(crate) use paths::is_incidental;
+pub use paths::{is_doc_path, is_test_path};
 pub use walk::civil_date;
 
 /// Gather the subject of `interview reflect <rev>`: resolve `rev` (tag, annotated or not, or any

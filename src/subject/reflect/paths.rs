@@ -62,7 +62,7 @@ fn is_test_data(path: &str) -> bool {
 }
 
 /// Lockfiles, generated and vendored files, test data: churn nobody needs to explain.
-pub fn is_incidental(path: &str) -> bool {
+pub(crate) fn is_incidental(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     let file = lower.rsplit('/').next().unwrap_or(&lower);
     let dirs: Vec<&str> = lower.split('/').collect();
