@@ -60,3 +60,27 @@ fn a_title_word_finds_the_place_and_a_bracketed_prefix_finds_nothing() {
     );
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_docs_item_is_not_pointed_at_a_heading_named_documentation_by_its_title_alone() {
+    let (repo, subject) = repo_with(
+        &[
+            ("src/main.rs", "fn main() {}\n"),
+            (
+                "crates/cli/README.md",
+                "# cli\n\n### Documentation\n\nSee docs.rs.\n",
+            ),
+        ],
+        "# Slight documentation clarification\n\nThe first line of the README could say more \
+         about what is searched.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        !first
+            .iter()
+            .any(|q| q.question_text.contains("\"Documentation\"")),
+        "{:?}",
+        first.iter().map(|q| &q.question_text).collect::<Vec<_>>()
+    );
+    assert_honest(&repo, &d);
+}

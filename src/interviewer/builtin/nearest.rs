@@ -108,6 +108,9 @@ const GENERIC: &[&str] = &[
     "read",
     "write",
     "call",
+    "documentation",
+    "doc",
+    "readme",
 ];
 
 /// A title without its bracketed prefixes (`[Console] ProgressBar …` → `ProgressBar …`).
