@@ -101,6 +101,53 @@ pub(crate) struct Confinement {
     pub disk_mib: u64,
     /// Credential stores the person's configuration adds to the built-in list.
     pub extra_hidden: Vec<PathBuf>,
+    /// What the run found on disk and in its environment for every runner it starts.
+    pub(crate) located: Located,
+}
+
+/// Found once, when the run's confinement is built: none of it changes within a run, and no
+/// turn can change it (docs/sandbox.md, "Built once per run").
+#[derive(Debug, Clone)]
+pub(crate) struct Located {
+    /// Where private temporary directories go (see [`Located::temp_base`]).
+    temp_base: PathBuf,
+    /// Our own executable, the launcher.
+    exe: Option<PathBuf>,
+    /// Left visible where a mount namespace hides the rest: `PATH`'s absolute directories and
+    /// `HOME`.
+    visible: Vec<PathBuf>,
+}
+
+impl Located {
+    fn find(protected: &[PathBuf]) -> Located {
+        let mut visible = Vec::new();
+        if let Some(path) = std::env::var_os("PATH") {
+            visible.extend(std::env::split_paths(&path).filter(|p| p.is_absolute()));
+        }
+        if let Some(home) = std::env::var_os("HOME") {
+            visible.push(PathBuf::from(home));
+        }
+        Located {
+            temp_base: Located::temp_base(protected),
+            exe: std::env::current_exe().ok(),
+            visible,
+        }
+    }
+
+    /// Where private temporary directories go: the usual place, unless that is inside a
+    /// protected path (a TMPDIR pointing into the repository), then /tmp.
+    fn temp_base(protected: &[PathBuf]) -> PathBuf {
+        let base = std::env::temp_dir();
+        let real = std::fs::canonicalize(&base).unwrap_or_else(|_| base.clone());
+        if protected
+            .iter()
+            .any(|p| base.starts_with(p) || real.starts_with(p))
+        {
+            PathBuf::from("/tmp")
+        } else {
+            real
+        }
+    }
 }
 
 /// `--runner-disk`'s default: what a runner may write, in MiB.
@@ -205,9 +252,11 @@ impl Confinement {
             Network::On => false,
             Network::Auto => cli.is_none(),
         };
+        let protected = paths::protected(worktree, common_dir);
         Confinement {
             support,
-            protected: paths::protected(worktree, common_dir),
+            located: Located::find(&protected),
+            protected,
             state: agent::state_dirs(cli.as_ref()),
             cli,
             hides_credentials: true,
@@ -337,19 +386,8 @@ impl Confinement {
         )
     }
 
-    /// Where private temporary directories go: the usual place, unless that is inside a
-    /// protected path (a TMPDIR pointing into the repository), then /tmp.
+    /// Where private temporary directories go (found once, [`Located::temp_base`]).
     fn temp_base(&self) -> PathBuf {
-        let base = std::env::temp_dir();
-        let real = std::fs::canonicalize(&base).unwrap_or_else(|_| base.clone());
-        if self
-            .protected
-            .iter()
-            .any(|p| base.starts_with(p) || real.starts_with(p))
-        {
-            PathBuf::from("/tmp")
-        } else {
-            real
-        }
+        self.located.temp_base.clone()
     }
 }

@@ -75,7 +75,7 @@ impl Confinement {
             proxy: egress.as_ref().map(|(plan, ..)| plan.clone()),
         };
         Ok(Prepared {
-            argv: launcher_argv(&policy, &resolved, argv)?,
+            argv: launcher_argv(self.located.exe.as_deref(), &policy, &resolved, argv)?,
             tmp: {
                 let _kept = tmp.keep();
                 Some(tmp_path)
@@ -133,15 +133,8 @@ impl Confinement {
                 .map(PathBuf::from)
                 .filter(|p| p.is_absolute()),
         );
-        if let Ok(exe) = std::env::current_exe() {
-            visible.push(exe);
-        }
-        if let Some(path) = std::env::var_os("PATH") {
-            visible.extend(std::env::split_paths(&path).filter(|p| p.is_absolute()));
-        }
-        if let Some(home) = std::env::var_os("HOME") {
-            visible.push(PathBuf::from(home));
-        }
+        visible.extend(self.located.exe.iter().cloned());
+        visible.extend(self.located.visible.iter().cloned());
         visible
     }
 
@@ -266,11 +259,12 @@ fn resolve_program(program: &str, cwd: &Path) -> Option<PathBuf> {
 /// The launcher's command line: our own executable, `__sandbox run POLICY --`, and the runner
 /// (`resolved` in place of its first argument).
 fn launcher_argv(
+    exe: Option<&Path>,
     policy: &policy::Policy,
     resolved: &Path,
     argv: &[String],
 ) -> std::io::Result<Vec<String>> {
-    let exe = std::env::current_exe()?;
+    let exe = exe.ok_or_else(|| std::io::Error::other("cannot find our own executable"))?;
     let mut launcher = vec![
         exe.display().to_string(),
         launch::ARG.to_string(),

@@ -336,6 +336,7 @@ impl Session<'_> {
             repo: &self.repo,
             subject: &self.subject,
             settings: &self.settings,
+            confinement: &self.confinement,
         }
     }
 

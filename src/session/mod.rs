@@ -226,6 +226,9 @@ pub(crate) struct Session<'p> {
     /// "Already answered in an earlier interview" was said in this run: a later round's
     /// carried answers are listed under a shorter line.
     carried_said: bool,
+    /// The sandbox of every runner this run starts: built at its first turn (when the runner's
+    /// command line names its agent CLI) and handed to each turn after (docs/sandbox.md).
+    confinement: std::cell::OnceCell<Option<crate::sandbox::Confinement>>,
 }
 
 impl<'p> Session<'p> {
@@ -259,6 +262,7 @@ impl<'p> Session<'p> {
             person,
             transcript,
             carried_said: false,
+            confinement: std::cell::OnceCell::new(),
         };
         let mut session = session;
         session.transcript.record(&TranscriptEvent::SessionStart {
@@ -310,6 +314,7 @@ impl<'p> Session<'p> {
             person,
             transcript,
             carried_said: false,
+            confinement: std::cell::OnceCell::new(),
         };
         // A runner orphaned when an earlier run of the tool was killed is ended first.
         let pid_file = session

@@ -28,9 +28,36 @@ pub(super) struct Turn<'s> {
     pub(super) repo: &'s Repo,
     pub(super) subject: &'s Subject,
     pub(super) settings: &'s Settings,
+    /// The run's sandbox, built at its first turn (see [`Turn::confinement`]).
+    pub(super) confinement: &'s std::cell::OnceCell<Option<crate::sandbox::Confinement>>,
 }
 
 impl Turn<'_> {
+    /// The run's confinement, built at its first turn (the agent CLI is the runner's, the same
+    /// every turn) and handed to each after (docs/sandbox.md).
+    fn confinement(
+        &self,
+        agent: Option<crate::sandbox::Agent>,
+    ) -> Option<crate::sandbox::Confinement> {
+        let built = self.confinement.get_or_init(|| {
+            self.settings.sandbox.clone().map(|support| {
+                crate::sandbox::Confinement {
+                    disk_mib: self.settings.runner_disk,
+                    extra_hidden: self.settings.hidden_stores.clone(),
+                    ..crate::sandbox::Confinement::new(
+                        support,
+                        &self.repo.worktree,
+                        &self.repo.common_dir,
+                        agent,
+                        self.settings.network,
+                    )
+                }
+                .allowing(self.settings.allow_hosts.clone())
+            })
+        });
+        built.clone()
+    }
+
     /// `brief.json`, `brief.md` and the receipt schema for this turn.
     pub(super) fn write_brief(
         &self,
@@ -117,20 +144,7 @@ impl Turn<'_> {
             grace: self.settings.grace,
             verbose: self.settings.verbose,
             pid_file: Some(files.pid.clone()),
-            sandbox: self.settings.sandbox.clone().map(|support| {
-                crate::sandbox::Confinement {
-                    disk_mib: self.settings.runner_disk,
-                    extra_hidden: self.settings.hidden_stores.clone(),
-                    ..crate::sandbox::Confinement::new(
-                        support,
-                        &self.repo.worktree,
-                        &self.repo.common_dir,
-                        agent,
-                        self.settings.network,
-                    )
-                }
-                .allowing(self.settings.allow_hosts.clone())
-            }),
+            sandbox: self.confinement(agent),
             // The turn's out/, and the preset's scratch working directory where it has one.
             writable: std::iter::once(files.out.clone())
                 .chain(scratch.as_ref().map(|d| d.path().to_path_buf()))
