@@ -443,6 +443,30 @@ fn a_slow_token_stream_is_progress_not_a_timeout() {
     assert_eq!(body["stream"], json!(true), "{body}");
 }
 
+/// The tool budget's seconds are the tools' own: a CPU model that took minutes to write its
+/// first call (longer than `--tool-seconds`) still has it run.
+#[test]
+fn the_models_own_time_is_not_spent_from_the_tool_budget() {
+    let repo = TempRepo::new();
+    let call = r#"{"name": "list_directory", "arguments": {"path": "."}}"#;
+    let pieces: Vec<String> = call.split_inclusive(',').map(str::to_string).collect();
+    let pause = std::time::Duration::from_millis(800);
+    let (url, told) = streaming_server(vec![pieces, ask_in_pieces()], pause);
+    let out = runner_alone(&repo, &url, &["--tool-seconds", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    told.recv().unwrap();
+    let (body, _) = told.recv().unwrap();
+    let body: Value = serde_json::from_slice(&body).unwrap();
+    let result = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .map(|m| m["content"].to_string())
+        .unwrap_or_default();
+    assert!(result.contains("README.md"), "{result}");
+}
+
 /// Qwen2.5-Coder 1.5B on two busy cores wrote "You are ready to finish the interview. **Done**"
 /// over and over, a token every few seconds, toward its 1024-token cap: the runner stops reading
 /// a stream that goes round in a loop — its connection closed, the server stops writing — and

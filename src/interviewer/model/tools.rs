@@ -36,7 +36,8 @@ pub(super) struct Budget {
     limits: Limits,
     calls: usize,
     bytes: usize,
-    started: Instant,
+    /// Time spent running tools (not the model's own: a CPU model may think for minutes).
+    running: Duration,
 }
 
 impl Budget {
@@ -45,7 +46,7 @@ impl Budget {
             limits,
             calls: 0,
             bytes: 0,
-            started: Instant::now(),
+            running: Duration::ZERO,
         }
     }
 
@@ -57,7 +58,7 @@ impl Budget {
         if self.bytes >= self.limits.bytes {
             return Some(format!("{} bytes of tool results", self.limits.bytes));
         }
-        if self.started.elapsed() >= Duration::from_secs(self.limits.seconds) {
+        if self.running >= Duration::from_secs(self.limits.seconds) {
             return Some(format!("{} seconds", self.limits.seconds));
         }
         None
@@ -119,7 +120,12 @@ impl Tools {
                 "the budget of this turn is spent ({why}): no more tool calls; return the receipt now"
             )),
             (None, Err(e)) => Err(e),
-            (None, Ok(args)) => self.dispatch(&call.name, &args),
+            (None, Ok(args)) => {
+                let began = Instant::now();
+                let result = self.dispatch(&call.name, &args);
+                budget.running += began.elapsed();
+                result
+            }
         };
         budget.calls += 1;
         let (content, error) = match result {
