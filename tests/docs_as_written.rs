@@ -257,6 +257,10 @@ fn fresh_clone(person: &Person, name: &str) -> PathBuf {
         &[
             "clone",
             "-q",
+            // Its own copies of the objects: hard links to this repository's would change
+            // (their link count) whenever this repository packs its loose objects, and the
+            // guard would rightly see the clone's object store change during a turn.
+            "--no-hardlinks",
             &root().display().to_string(),
             &dir.display().to_string(),
         ],
