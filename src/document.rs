@@ -281,7 +281,7 @@ pub(crate) struct GivenAnswer {
 
 /// Make sure every answer is in the document in the person's own words, whatever the runner
 /// wrote: an entry that cites `qa:<topic>` and quotes the answer keeps it; otherwise the tool adds a declared entry of its own with the
-/// question and the answer. A runner can thus neither drop nor reword an answer (issue 24).
+/// question and the answer. A runner can thus neither drop nor reword an answer.
 pub(crate) fn add_unquoted_answers(done: &mut Done, answers: &[GivenAnswer]) {
     for a in answers {
         let cite = format!("qa:{}", a.topic);
@@ -311,7 +311,7 @@ pub(crate) fn add_unquoted_answers(done: &mut Done, answers: &[GivenAnswer]) {
 }
 
 /// Remove the entries whose every source is a line of `document`, the file about to be
-/// replaced: a pointer into it would point at nothing once it is rewritten (issue 24).
+/// replaced: a pointer into it would point at nothing once it is rewritten.
 pub(crate) fn drop_citations_of(done: &mut Done, document: &str) {
     let document = document.trim_start_matches("./");
     let cites = |s: &String| {

@@ -12,6 +12,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+mod comments;
 mod functions;
 mod imports;
 mod surface;

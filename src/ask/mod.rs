@@ -417,7 +417,7 @@ pub(crate) fn classify_reply(raw: &str, q: &Question) -> Reply {
         && raw_input.bytes().all(|b| b.is_ascii_digit())
     {
         // Out of range (0, too large, or beyond usize) is a typo, not an answer: kept as free
-        // text, a mistyped `7` would become the answer (issue 24).
+        // text, a mistyped `7` would become the answer.
         return match raw_input.parse::<usize>() {
             Ok(n) if n >= 1 && n <= options.len() => match &options[n - 1].value {
                 value if value.is_empty() => Reply::Answer(raw_input.to_string()),

@@ -72,8 +72,8 @@ pub(crate) fn wrap(text: &str, indent: usize, width: usize) -> Vec<String> {
 pub(crate) const GATE_REASK: &str =
     "Please press Enter or type Y to answer the questions, or N to skip them.";
 
-/// Said when a number picks no option; the question is asked again (issue 24: such a number
-/// is never kept as the answer's text).
+/// Said when a number picks no option; the question is asked again (such a number is never
+/// kept as the answer's text).
 pub(crate) fn no_such_option(raw: &str, options: usize) -> String {
     format!("{raw} is not an option: type a number from 1 to {options}, your own answer, or skip.")
 }

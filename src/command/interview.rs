@@ -224,8 +224,8 @@ fn run_session(
 }
 
 /// The one line said at a terminal before the first turn: what is interviewed, in which
-/// repository, from what, by which runner (issue 40: an interview ran in the wrong repository
-/// with nothing on the screen to say so).
+/// repository, from what, by which runner: an interview in the wrong repository is seen at
+/// once.
 fn start_line(worktree: &Path, subject: &Subject, runner: &str) -> String {
     let source = match subject.kind {
         Kind::Intent => format!(

@@ -378,7 +378,7 @@ impl<'p> Session<'p> {
 
     /// Run the turn loop to its end. A run that ends in an error leaving the session as if it
     /// still went on (an output that cannot be written, a runner that cannot start) marks it
-    /// failed, and closed when no answer is in it: there is nothing to resume (issue 24).
+    /// failed, and closed when no answer is in it: there is nothing to resume.
     pub(crate) fn run(&mut self) -> Result<()> {
         let result = self.run_turns();
         if let Err(e) = &result

@@ -206,7 +206,7 @@ impl Session<'_> {
             Err(e) => return Err(self.ask_error(e)),
         };
         let _ = crate::telemetry::record_round(&self.tier.root, &outcome, self.person.replayed());
-        // Ctrl+C at the gate is no skip: the gate comes again on resume (issue 24). A skip at
+        // Ctrl+C at the gate is no skip: the gate comes again on resume. A skip at
         // the gate was saved as it was typed (`RoundStep::GateSkipped`).
         let interrupted = outcome.abort_reason == Some(AbortReason::UserAbort);
         if let Some(round) = self.state.rounds.last_mut() {

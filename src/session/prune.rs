@@ -156,7 +156,7 @@ pub(crate) fn report(pruned: &Pruned) -> String {
     if pruned.removed.is_empty() {
         out.push_str("Nothing to prune: no finished session matches.\n");
     } else {
-        // Said as what they were (issue 40: `--unfinished` said "14 finished session(s)").
+        // Said as what they were: unfinished sessions are counted as unfinished.
         let unfinished = pruned
             .removed
             .iter()

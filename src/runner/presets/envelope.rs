@@ -179,7 +179,7 @@ mod tests {
         let text = recorded!("claude-unreachable.json");
         assert_eq!(json(text)["subtype"], "success");
         let err = error_of("claude", text);
-        // Said in words: no internal field name (issue 24 changed this on purpose).
+        // Said in words: no internal field name.
         assert!(err.to_string().contains("reported an error"), "{err}");
         assert!(!err.to_string().contains("is_error"), "{err}");
         assert!(err.to_string().contains("Unable to connect"), "{err}");

@@ -336,8 +336,7 @@ fn first_bad_version(r: &Reading, named: &[Named]) -> Option<Finding> {
             .first()
             .map(|t| format!(" Recommended: {t}, where the item says it worked."))
             .unwrap_or_default();
-        // Its heading is what the question asks (issue 40: "The first bad version" was over
-        // the answer to "Which version was the last good one?").
+        // Its heading is what the question asks: the last good version, not the first bad one.
         let mut f = Some(
             Finding::new(
                 "first_bad_version",
