@@ -1,5 +1,6 @@
-//! Long functions are split into named steps (docs/architecture.md, "Functions"): at most
-//! `MAX_LONG_FUNCTIONS` functions of `src/` (unit tests aside) run over `LONG` lines.
+//! Long functions are split into named steps (docs/architecture.md, "Rules the layout
+//! keeps"): at most `MAX_LONG_FUNCTIONS` functions of `src/` (unit tests aside) run over `LONG`
+//! lines.
 
 use super::{is_test_file, non_test_code, rel, root, rust_files};
 
@@ -7,7 +8,7 @@ use super::{is_test_file, non_test_code, rel, root, rust_files};
 const LONG: usize = 80;
 
 /// How many long functions the crate may have.
-const MAX_LONG_FUNCTIONS: usize = 48;
+const MAX_LONG_FUNCTIONS: usize = 15;
 
 /// Each function of `code` with its first line (1-based), name and length in lines. A function
 /// ends at the first line after its `fn` line that is its indentation followed by `}`
