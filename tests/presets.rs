@@ -173,7 +173,7 @@ fn the_codex_preset_under_landlock_alone_says_once_that_codex_runs_no_command_th
         let argv = repo.session_file("turns/001/out/argv.txt");
         (out.stderr.clone(), argv.contains("read-only\n"))
     };
-    let no_namespaces = [("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1")];
+    let no_namespaces = [("INTERVIEW_TEST_SANDBOX_NO_NAMESPACES", "1")];
     let (landlock, profiled) = sandbox_here();
     let (alone, read_only) = run(&[], &no_namespaces);
     assert!(

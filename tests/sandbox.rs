@@ -219,7 +219,7 @@ impl Variant {
 
     pub(crate) fn env(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            Variant::LandlockOnly => &[("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1")],
+            Variant::LandlockOnly => &[("INTERVIEW_TEST_SANDBOX_NO_NAMESPACES", "1")],
             _ => &[],
         }
     }
@@ -366,7 +366,7 @@ fn guard_keeps_the_sandbox_off_unless_asked() {
 #[test]
 fn require_refuses_a_turn_where_landlock_is_missing() {
     let target = Target::new("tracked");
-    let simulate = [("INTERVIEW_SANDBOX_SIMULATE_NO_LANDLOCK", "1")];
+    let simulate = [("INTERVIEW_TEST_SANDBOX_NO_LANDLOCK", "1")];
     let out = target.run(
         "sandbox/tries-write.sh",
         &["--sandbox", "require"],
@@ -374,7 +374,7 @@ fn require_refuses_a_turn_where_landlock_is_missing() {
     );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("--sandbox require: refusing to run a turn without Landlock (simulated by INTERVIEW_SANDBOX_SIMULATE_NO_LANDLOCK=1)"),
+        stderr(&out).contains("--sandbox require: refusing to run a turn without Landlock (simulated by INTERVIEW_TEST_SANDBOX_NO_LANDLOCK=1)"),
         "{}",
         stderr(&out)
     );
@@ -386,7 +386,7 @@ fn require_refuses_a_turn_where_landlock_is_missing() {
     let out = target
         .repo
         .cmd()
-        .env("INTERVIEW_SANDBOX_SIMULATE_NO_LANDLOCK", "1")
+        .env("INTERVIEW_TEST_SANDBOX_NO_LANDLOCK", "1")
         .args(["guard", "--sandbox", "require", "--", "true"])
         .output()
         .unwrap();
@@ -396,8 +396,8 @@ fn require_refuses_a_turn_where_landlock_is_missing() {
         "sandbox/tries-write.sh",
         &[],
         &[
-            ("INTERVIEW_SANDBOX_SIMULATE_NO_LANDLOCK", "1"),
-            ("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1"),
+            ("INTERVIEW_TEST_SANDBOX_NO_LANDLOCK", "1"),
+            ("INTERVIEW_TEST_SANDBOX_NO_NAMESPACES", "1"),
         ],
     );
     let err = stderr(&out);
@@ -427,7 +427,7 @@ fn auto_says_once_what_is_missing_and_nothing_when_all_is_enforced() {
     let out = target.run(
         "done-at-once.sh",
         &[],
-        &[("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1")],
+        &[("INTERVIEW_TEST_SANDBOX_NO_NAMESPACES", "1")],
     );
     let err = stderr(&out);
     assert_eq!(err.matches("interview: sandbox: ").count(), 1, "{err}");
@@ -451,7 +451,7 @@ fn auto_says_once_what_is_missing_and_nothing_when_all_is_enforced() {
 fn require_refuses_landlock_alone_and_landlock_only_accepts_it() {
     assert!(offer().landlock, "needs Landlock");
     let target = Target::new("tracked");
-    let alone = [("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1")];
+    let alone = [("INTERVIEW_TEST_SANDBOX_NO_NAMESPACES", "1")];
     let out = target.run("done-at-once.sh", &["--sandbox", "require"], &alone);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(

@@ -109,11 +109,7 @@ fn a_script_runner_sends_nothing_anywhere_unless_the_network_is_asked_for() {
     type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], bool);
     let cases: [Case; 4] = [
         (&[], &[], false),
-        (
-            &[],
-            &[("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1")],
-            false,
-        ),
+        (&[], &[("INTERVIEW_TEST_SANDBOX_NO_NAMESPACES", "1")], false),
         (&["--network", "on"], &[], true),
         (&["--sandbox", "off"], &[], true),
     ];

@@ -32,11 +32,11 @@ const MODES: &[(&str, &[(&str, &str)])] = &[
     ("everything offered", &[]),
     (
         "Landlock alone",
-        &[("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1")],
+        &[("INTERVIEW_TEST_SANDBOX_NO_NAMESPACES", "1")],
     ),
     (
         "no Landlock",
-        &[("INTERVIEW_SANDBOX_SIMULATE_NO_LANDLOCK", "1")],
+        &[("INTERVIEW_TEST_SANDBOX_NO_LANDLOCK", "1")],
     ),
 ];
 

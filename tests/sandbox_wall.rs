@@ -181,7 +181,7 @@ fn require_refuses_a_machine_without_seccomp() {
     let out = target.run(
         "sandbox/tries-write.sh",
         &["--sandbox", "require"],
-        &[("INTERVIEW_SANDBOX_SIMULATE_NO_SECCOMP", "1")],
+        &[("INTERVIEW_TEST_SANDBOX_NO_SECCOMP", "1")],
     );
     let screen = format!("{}{}", stdout(&out), stderr(&out));
     assert_eq!(out.status.code(), Some(1), "{screen}");
@@ -189,7 +189,7 @@ fn require_refuses_a_machine_without_seccomp() {
     let out = target.run(
         "sandbox/tries-write.sh",
         &[],
-        &[("INTERVIEW_SANDBOX_SIMULATE_NO_SECCOMP", "1")],
+        &[("INTERVIEW_TEST_SANDBOX_NO_SECCOMP", "1")],
     );
     let screen = format!("{}{}", stdout(&out), stderr(&out));
     assert!(screen.contains("no seccomp"), "{screen}");

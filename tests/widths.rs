@@ -190,7 +190,7 @@ fn the_sandbox_start_line_fits_at_40_80_and_120_columns() {
             let repo = TempRepo::new();
             let mut interview = Interview::of_work_item(&repo)
                 .runner("asks-at-length.sh")
-                .env("INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES", "1");
+                .env("INTERVIEW_TEST_SANDBOX_NO_NAMESPACES", "1");
             if verbose {
                 interview = interview.arg("--verbose");
             }

@@ -6,20 +6,6 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-/// Set to `1` to make the tool behave as if the kernel had no Landlock: only ever weakens the
-/// sandbox; the tests use it to show what `--sandbox require` does on such a machine.
-#[cfg(target_os = "linux")]
-pub(crate) const SIMULATE_NO_LANDLOCK: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_LANDLOCK";
-/// Set to `1` to make the tool behave as if user namespaces were not allowed (Landlock alone).
-#[cfg(target_os = "linux")]
-pub(crate) const SIMULATE_NO_NAMESPACES: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_NAMESPACES";
-/// Set to `1` to make the tool behave as if the kernel had no seccomp filters.
-#[cfg(target_os = "linux")]
-pub(crate) const SIMULATE_NO_SECCOMP: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_SECCOMP";
-/// Set to `1` to make the tool behave as if `sandbox-exec` did not work (macOS).
-#[cfg(not(target_os = "linux"))]
-pub(crate) const SIMULATE_NO_SEATBELT: &str = "INTERVIEW_SANDBOX_SIMULATE_NO_SEATBELT";
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Support {
     /// The kernel's Landlock ABI version, when Landlock is usable.
@@ -193,10 +179,6 @@ impl Support {
             )
         }
     }
-}
-
-pub(super) fn simulated(var: &str) -> bool {
-    std::env::var_os(var).is_some_and(|v| v == "1")
 }
 
 #[cfg(test)]

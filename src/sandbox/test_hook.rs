@@ -1,5 +1,10 @@
-//! A hook for the launcher's signal tests, compiled only into debug builds or with the
-//! `test-hooks` feature: never into a release binary.
+//! Hooks for the sandbox's tests, compiled only into debug builds or with the `test-hooks`
+//! feature: never into a release binary.
+//!
+//! `INTERVIEW_TEST_SANDBOX_NO_<WALL>=1` (`LANDLOCK`, `NAMESPACES`, `SECCOMP`, `SEATBELT`) makes
+//! the tool behave as if this machine lacked that wall: the tests show each fallback and what
+//! `--sandbox require` does on such a machine. A switch that only weakens the sandbox has no
+//! place in a release build.
 //!
 //! `INTERVIEW_TEST_LAUNCHER_PAUSE=POINT` holds the launcher at one of its windows — `launcher`
 //! (namespaces entered, the namespace's first process not forked yet), `init` (in that process,
@@ -66,3 +71,19 @@ pub(super) fn hold(point: &str) {
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 #[inline(always)]
 pub(super) fn hold(_point: &str) {}
+
+/// Why this machine is to be taken as lacking `wall` (`LANDLOCK`, `NAMESPACES`, `SECCOMP`,
+/// `SEATBELT`), when a test asked for it.
+#[cfg(any(debug_assertions, feature = "test-hooks"))]
+pub(super) fn simulated_missing(wall: &str) -> Option<String> {
+    let var = format!("INTERVIEW_TEST_SANDBOX_NO_{wall}");
+    std::env::var_os(&var)
+        .is_some_and(|v| v == "1")
+        .then(|| format!("simulated by {var}=1"))
+}
+
+#[cfg(not(any(debug_assertions, feature = "test-hooks")))]
+#[inline(always)]
+pub(super) fn simulated_missing(_wall: &str) -> Option<String> {
+    None
+}

@@ -88,3 +88,43 @@ fn the_library_makes_public_no_module_but_the_tests_door() {
          what the tests need from src/testing.rs"
     );
 }
+
+/// The `INTERVIEW_…` names written in `code`'s string literals.
+fn interview_variables(code: &str) -> Vec<String> {
+    code.match_indices("\"INTERVIEW_")
+        .map(|(at, _)| {
+            code[at + 1..]
+                .chars()
+                .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+                .collect()
+        })
+        .collect()
+}
+
+/// No switch of the tool's own environment weakens it in a release build: the only
+/// `INTERVIEW_` variables the code names are the protocol's (what it hands a runner, one list in
+/// `src/protocol/mod.rs`), and test hooks (`INTERVIEW_TEST_…`), which live in `test_hook.rs`
+/// files compiled out of release builds.
+#[test]
+fn the_only_interview_variables_are_the_protocols_and_test_hooks() {
+    let protocol = std::fs::read_to_string(root().join("src/protocol/mod.rs")).unwrap();
+    let handed: Vec<String> = interview_variables(&protocol);
+    assert!(handed.len() >= 5, "the protocol's variables: {handed:?}");
+    let mut other = Vec::new();
+    for file in super::rust_files(&root().join("src")) {
+        let rel = super::rel(&file);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = super::non_test_code(&text);
+        for name in interview_variables(code) {
+            let hook = name.starts_with("INTERVIEW_TEST_") && rel.ends_with("test_hook.rs");
+            let listed = handed.contains(&name);
+            if !hook && !listed && !rel.ends_with("command/man.rs") {
+                other.push(format!("src/{rel}: {name}"));
+            }
+        }
+    }
+    assert!(
+        other.is_empty(),
+        "environment variables of the tool's own outside the protocol and test hooks: {other:?}"
+    );
+}

@@ -2,38 +2,31 @@
 //! namespaces (with PID and mount namespaces in them) can be created, whether the kernel applies
 //! seccomp filters.
 
-use crate::sandbox::support::{
-    SIMULATE_NO_LANDLOCK, SIMULATE_NO_NAMESPACES, SIMULATE_NO_SECCOMP, Support, simulated,
-};
+use crate::sandbox::support::Support;
+use crate::sandbox::test_hook::simulated_missing;
 
 /// Probe what this machine offers (once per process: [`Support::probe`]).
 pub(in crate::sandbox) fn probe_support() -> Support {
-    let (landlock_abi, landlock_missing) = if simulated(SIMULATE_NO_LANDLOCK) {
-        (None, Some(format!("simulated by {SIMULATE_NO_LANDLOCK}=1")))
-    } else {
-        match landlock_abi() {
+    let (landlock_abi, landlock_missing) = match simulated_missing("LANDLOCK") {
+        Some(reason) => (None, Some(reason)),
+        None => match landlock_abi() {
             Ok(abi) => (Some(abi), None),
             Err(reason) => (None, Some(reason)),
-        }
+        },
     };
-    let (namespaces, namespaces_missing) = if simulated(SIMULATE_NO_NAMESPACES) {
-        (
-            false,
-            Some(format!("simulated by {SIMULATE_NO_NAMESPACES}=1")),
-        )
-    } else {
-        match probe_namespaces() {
+    let (namespaces, namespaces_missing) = match simulated_missing("NAMESPACES") {
+        Some(reason) => (false, Some(reason)),
+        None => match probe_namespaces() {
             Ok(()) => (true, None),
             Err(reason) => (false, Some(reason)),
-        }
+        },
     };
-    let (seccomp, seccomp_missing) = if simulated(SIMULATE_NO_SECCOMP) {
-        (false, Some(format!("simulated by {SIMULATE_NO_SECCOMP}=1")))
-    } else {
-        match super::seccomp::available() {
+    let (seccomp, seccomp_missing) = match simulated_missing("SECCOMP") {
+        Some(reason) => (false, Some(reason)),
+        None => match super::seccomp::available() {
             Ok(()) => (true, None),
             Err(reason) => (false, Some(reason)),
-        }
+        },
     };
     Support {
         landlock_abi,

@@ -1,19 +1,16 @@
 //! What this Mac offers the sandbox: whether `sandbox-exec` applies a Seatbelt profile.
 
-use crate::sandbox::support::{SIMULATE_NO_SEATBELT, Support, simulated};
+use crate::sandbox::support::Support;
+use crate::sandbox::test_hook::simulated_missing;
 
 /// Probe what this machine offers (once per process: [`Support::probe`]).
 pub(in crate::sandbox) fn probe_support() -> Support {
-    let (seatbelt, seatbelt_missing) = if simulated(SIMULATE_NO_SEATBELT) {
-        (
-            false,
-            Some(format!("simulated by {SIMULATE_NO_SEATBELT}=1")),
-        )
-    } else {
-        match probe_seatbelt() {
+    let (seatbelt, seatbelt_missing) = match simulated_missing("SEATBELT") {
+        Some(reason) => (false, Some(reason)),
+        None => match probe_seatbelt() {
             Ok(()) => (true, None),
             Err(reason) => (false, Some(reason)),
-        }
+        },
     };
     Support {
         landlock_abi: None,
