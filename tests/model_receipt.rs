@@ -609,3 +609,40 @@ fn a_real_local_model_interviews_end_to_end() {
         "the model used no tool"
     );
 }
+
+/// A small model that only repeats its calls (Qwen2.5-Coder 1.5B read the same three files in
+/// 20 requests running) is not answered again: a repeated call says its result is above, and a
+/// message of repeats alone ends the looking — the next request asks for the receipt.
+#[test]
+fn a_model_that_only_repeats_its_calls_is_asked_for_the_receipt() {
+    let repo = TempRepo::new();
+    let read = call(
+        "read_file",
+        json!({"path": "README.md", "start_line": null, "end_line": null}),
+    );
+    let same = call(
+        "read_file",
+        json!({"end_line": null, "path": "README.md", "start_line": null}),
+    );
+    let mock = MockChat::start(vec![
+        Step::Receipt(wire(ASK)),
+        Step::Calls(vec![read]),
+        Step::Calls(vec![same]),
+        Step::Receipt(reply(DONE)),
+    ]);
+    against(interview(&repo), &mock, &[]).run().exits(0);
+    let seen = mock.seen();
+    let receipt_request = &seen[3].body;
+    assert!(
+        receipt_request.get("response_format").is_some() && receipt_request.get("tools").is_none(),
+        "the request after the repeat: {receipt_request}"
+    );
+    let results = tool_results(&mock);
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert!(
+        results[1].contains("you called read_file with these arguments before in this turn"),
+        "{}",
+        results[1]
+    );
+    assert_eq!(mock.refusals(), Vec::<String>::new());
+}

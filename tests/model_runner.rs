@@ -257,17 +257,24 @@ fn paths_out_of_the_worktree_links_out_huge_and_binary_files_get_clear_tool_erro
 #[test]
 fn a_model_that_calls_thousands_of_tools_is_held_to_the_turns_budget() {
     let repo = TempRepo::new();
-    let many = |n: usize| {
+    // Each call its own (a repeat of an earlier call is not run at all: model_receipt.rs).
+    let many = |from: usize, n: usize| {
         Step::Calls(
-            (0..n)
-                .map(|_| call("list_directory", json!({"path": "src"})))
+            (from..from + n)
+                .map(|i| {
+                    let pattern = format!("word{i}");
+                    call(
+                        "search",
+                        json!({"pattern": pattern, "fixed_string": true, "path": null}),
+                    )
+                })
                 .collect(),
         )
     };
     let mock = MockChat::start(vec![
-        many(2000),
-        many(10),
-        many(10),
+        many(0, 2000),
+        many(2000, 10),
+        many(2010, 10),
         Step::Receipt(wire(ASK)),
         Step::Receipt(wire(DONE)),
     ]);
@@ -305,8 +312,15 @@ fn a_model_that_calls_thousands_of_tools_is_held_to_the_turns_budget() {
 #[test]
 fn a_model_that_never_stops_calling_tools_fails_the_turn_with_a_clear_reason() {
     let repo = TempRepo::new();
-    let calls = || Step::Calls(vec![call("list_directory", json!({"path": "."}))]);
-    let mock = MockChat::start((0..40).map(|_| calls()).collect());
+    // Each call its own (a repeat of an earlier call is not run at all: model_receipt.rs).
+    let calls = |i: usize| {
+        let pattern = format!("word{i}");
+        Step::Calls(vec![call(
+            "search",
+            json!({"pattern": pattern, "fixed_string": true, "path": null}),
+        )])
+    };
+    let mock = MockChat::start((0..40).map(calls).collect());
     let out = against(
         interview(&repo).arg("--retries").arg("0"),
         &mock,

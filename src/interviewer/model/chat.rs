@@ -230,6 +230,7 @@ impl Chat<'_> {
         outcome: &mut Outcome,
     ) -> Result<String, String> {
         let mut budget = Budget::new(self.limits);
+        let mut made = Made::default();
         let mut tools_on = true;
         let mut budget_said = false;
         let mut corrections = 0;
@@ -296,7 +297,21 @@ impl Chat<'_> {
                     ));
                 }
             }
-            self.answer_calls(reply, messages, &mut budget, citable, outcome);
+            let mut turn = Answering {
+                budget: &mut budget,
+                made: &mut made,
+                citable,
+                outcome,
+            };
+            if self.answer_calls(reply, messages, &mut turn) == 0 {
+                // A small model that only repeats its calls goes round until the requests run
+                // out: what it has read is all it will read.
+                Event::Note {
+                    text: "the model called again only what it had called before: asking for the receipt".into(),
+                }
+                .print();
+                return Ok(String::new());
+            }
         }
     }
 
@@ -389,15 +404,16 @@ impl Chat<'_> {
     }
 
     /// Run each call of `reply` (or refuse it) and add the assistant message and one tool
-    /// message per call, as the API requires.
-    fn answer_calls(
-        &self,
-        reply: Reply,
-        messages: &mut Vec<Value>,
-        budget: &mut Budget,
-        citable: &mut Citable,
-        outcome: &mut Outcome,
-    ) {
+    /// message per call, as the API requires. A call made before in this turn, with the same
+    /// arguments, is not run again. Returns how many calls were new.
+    fn answer_calls(&self, reply: Reply, messages: &mut Vec<Value>, turn: &mut Answering) -> usize {
+        let Answering {
+            budget,
+            made,
+            citable,
+            outcome,
+        } = turn;
+        let mut new = 0;
         let calls: Vec<_> = reply
             .tool_calls
             .into_iter()
@@ -419,7 +435,17 @@ impl Chat<'_> {
             })).collect::<Vec<_>>(),
         }));
         for (i, call) in calls.iter().enumerate() {
-            let ran = if i < MAX_CALLS_PER_MESSAGE {
+            let ran = if !made.first_time(call) {
+                super::tools::Ran {
+                    content: format!(
+                        "error: you called {} with these arguments before in this turn; its result is above. Use it, call another tool, or give your final answer.",
+                        call.name
+                    ),
+                    target: String::new(),
+                    error: Some("a repeat of an earlier call; not run again".into()),
+                }
+            } else if i < MAX_CALLS_PER_MESSAGE {
+                new += 1;
                 self.tools.run(call, budget)
             } else {
                 super::tools::Ran {
@@ -449,6 +475,31 @@ impl Chat<'_> {
                 "content": ran.content,
             }));
         }
+        new
+    }
+}
+
+/// What answering a message's calls reads and counts: the turn's budget, the calls made so
+/// far, the sources that hold, the usage.
+struct Answering<'a> {
+    budget: &'a mut Budget,
+    made: &'a mut Made,
+    citable: &'a mut Citable,
+    outcome: &'a mut Outcome,
+}
+
+/// The calls made in a turn: each tool's name with its arguments as JSON (key order and
+/// spacing aside).
+#[derive(Default)]
+struct Made(std::collections::BTreeSet<(String, String)>);
+
+impl Made {
+    /// Record `call`; `false` when it was made before.
+    fn first_time(&mut self, call: &super::tools::Call) -> bool {
+        let arguments = serde_json::from_str::<Value>(&call.arguments)
+            .map(|v| v.to_string())
+            .unwrap_or_else(|_| call.arguments.clone());
+        self.0.insert((call.name.clone(), arguments))
     }
 }
 
