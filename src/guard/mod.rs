@@ -235,7 +235,7 @@ impl Snapshot {
 
     /// A snapshot of `scope` before a command or turn: a repository that cannot be read is an
     /// error here. An interrupting signal (SIGINT, SIGTERM, SIGHUP) that arrives while it is
-    /// taken ends it with [`GuardError::Interrupted`] at once, even when a read is stuck (a FIFO
+    /// taken ends it with `GuardError::Interrupted` at once, even when a read is stuck (a FIFO
     /// swapped in after it was checked).
     pub fn take(scope: &GuardScope) -> Result<Snapshot, GuardError> {
         let scope = scope.clone();

@@ -72,6 +72,8 @@ pub(super) fn become_subreaper() -> std::io::Result<()> {
 }
 
 /// The `SigPnd` (thread) and `ShdPnd` (process) masks of /proc/self/status, bit n-1 for signal n.
+/// Only the test hooks read it on Linux.
+#[cfg(any(debug_assertions, feature = "test-hooks"))]
 pub(super) fn stop_pending() -> bool {
     use nix::sys::signal::Signal::{SIGHUP, SIGINT, SIGTERM};
     let bit = |sig: nix::sys::signal::Signal| 1u64 << (sig as u32 - 1);
