@@ -98,6 +98,15 @@ pub(crate) fn all_questions(repo: &TempRepo, subject: &Subject) -> (Vec<Question
     (first, d)
 }
 
+/// What the document says of the item's kind (its "What kind of work item this is" entry).
+pub(crate) fn kind_entry(d: &Done) -> String {
+    d.entries
+        .iter()
+        .find(|e| e.title == "What kind of work item this is")
+        .map(|e| e.content.clone())
+        .unwrap_or_else(|| panic!("no kind entry: {d:?}"))
+}
+
 pub(crate) fn topic_list(qs: &[Question]) -> Vec<&str> {
     qs.iter().map(|q| q.topic.as_str()).collect()
 }

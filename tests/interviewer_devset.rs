@@ -5,19 +5,9 @@
 //! or the machine, comparisons with another command, call sites only tests have, and clap's
 //! bare `short`. Each on a small repository and item of the same class, not the real issue.
 
-use interview::testing::Done;
-
 use crate::interviewer::{
-    all_questions, assert_honest, option_values, question, repo_with, topic_list,
+    all_questions, assert_honest, kind_entry, option_values, question, repo_with, topic_list,
 };
-
-fn kind_entry(d: &Done) -> String {
-    d.entries
-        .iter()
-        .find(|e| e.title == "What kind of work item this is")
-        .map(|e| e.content.clone())
-        .unwrap_or_else(|| panic!("no kind entry: {d:?}"))
-}
 
 const CLI: &str = "pub fn app() -> App {\n    App::new(\"grep\")\n        .arg(Arg::new(\"line-number\")\n            .long(\"line-number\")\n            .short('n'))\n        .arg(Arg::new(\"no-line-number\")\n            .long(\"no-line-number\")\n            .short('N'))\n        .arg(Arg::new(\"fixed-strings\")\n            .long(\"fixed-strings\")\n            .short('F'))\n        .arg(Arg::new(\"no-fixed-strings\")\n            .long(\"no-fixed-strings\"))\n}\n";
 

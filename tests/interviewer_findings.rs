@@ -8,16 +8,9 @@
 use interview::testing::{Clarity, Done, Question};
 
 use crate::interviewer::{
-    END_USER, all_questions, assert_honest, option_values, question, repo_with, topic_list,
+    END_USER, all_questions, assert_honest, kind_entry, option_values, question, repo_with,
+    topic_list,
 };
-
-fn kind_entry(d: &Done) -> String {
-    d.entries
-        .iter()
-        .find(|e| e.title == "What kind of work item this is")
-        .map(|e| e.content.clone())
-        .unwrap_or_else(|| panic!("no kind entry: {d:?}"))
-}
 
 fn every_topic(first: &[Question], d: &Done) -> Vec<String> {
     first

@@ -3,19 +3,9 @@
 //! is after, not a specification (issue 39). Each on a small repository and an item of the
 //! same class as the development set's, not the real issue.
 
-use interview::testing::Done;
-
 use crate::interviewer::{
-    all_questions, assert_honest, option_values, question, repo_with, topic_list,
+    all_questions, assert_honest, kind_entry, option_values, question, repo_with, topic_list,
 };
-
-fn kind_entry(d: &Done) -> String {
-    d.entries
-        .iter()
-        .find(|e| e.title == "What kind of work item this is")
-        .map(|e| e.content.clone())
-        .unwrap_or_else(|| panic!("no kind entry: {d:?}"))
-}
 
 const BAR_PHP: &str = "<?php\n\nclass ProgressBar\n{\n    private $firstRun = true;\n\n    public function display()\n    {\n        $this->overwrite($this->buildLine());\n    }\n\n    public function clear()\n    {\n        $this->overwrite('');\n    }\n}\n";
 
