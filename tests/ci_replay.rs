@@ -230,28 +230,23 @@ fn some_can_follow_later_is_followed_by_which() {
             "vague_etc": "name, owner", "scope": "{scope}", "error_handling": "Show an error" }} }}"#
         )
     };
-    let later = Interview::intent(&repo, "42")
-        .from(EXAMPLE)
-        .answers(&answers("2"))
-        .args(["--missing", "skip"])
-        .yes()
-        .out("later.md")
-        .run();
-    later.exits(0);
-    let doc = repo.read("later.md");
+    let interview = |scope: &str, out: &str| {
+        Interview::intent(&repo, "42")
+            .from(EXAMPLE)
+            .answers(&answers(scope))
+            .args(["--missing", "skip"])
+            .yes()
+            .out(out)
+            .run()
+            .exits(0);
+        repo.read(out)
+    };
+    let doc = interview("2", "later.md");
     assert!(
         doc.contains("Some of the listed things (lines 6–8) can follow later: which are in this change, and which follow?"),
         "{doc}"
     );
-    let all = Interview::intent(&repo, "42")
-        .from(EXAMPLE)
-        .answers(&answers("1"))
-        .args(["--missing", "skip"])
-        .yes()
-        .out("all.md")
-        .run();
-    all.exits(0);
-    assert!(!repo.read("all.md").contains("can follow later: which"));
+    assert!(!interview("1", "all.md").contains("can follow later: which"));
 }
 
 /// A list whose every line is a question of its own is asked line by line (the item's open

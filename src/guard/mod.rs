@@ -31,6 +31,7 @@ mod take;
 mod test_hook;
 mod tracked;
 mod walk;
+mod walk_index;
 mod walk_xattrs;
 mod xattrs;
 
