@@ -380,3 +380,84 @@ fn generic_questions_give_way_to_grounded_ones_and_an_existing_flag_is_recommend
     assert!(topics.contains(&"dependency_uses"), "{topics:?}");
     assert!(!topics.contains(&"behaviour_preserved"), "{topics:?}");
 }
+
+/// Commit everything at `date` (author and committer) and tag it `tag`.
+fn commit_tagged_at(repo: &crate::util::TempRepo, date: &str, tag: &str) {
+    repo.write("CHANGELOG.md", &format!("# {tag}\n{date}\n"));
+    repo.git(&["add", "-A"]);
+    let out = std::process::Command::new("git")
+        .args(["commit", "-q", "-m", tag])
+        .current_dir(repo.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_DATE", date)
+        .env("GIT_COMMITTER_DATE", date)
+        .output()
+        .expect("git");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    repo.git(&["tag", tag]);
+}
+
+const REHASH_BUG: &str = "# Rehash crashes\n\n## Steps to reproduce\n\n1. Run `tool rehash`\n\n```\n$ tool rehash\n\
+         error: cannot rehash: the shims directory is missing\n```\n\n## Expected behaviour\n\n\
+         The shims are created.\n";
+const REHASH: &str = "#!/bin/sh\necho rehashing\n";
+
+#[test]
+fn tags_are_ordered_by_their_commits_time_so_a_date_shaped_tag_is_not_the_newest() {
+    let (repo, subject) = repo_with(&[("libexec/tool-rehash", REHASH)], REHASH_BUG);
+    commit_tagged_at(&repo, "2016-07-26T12:00:00Z", "v20160726");
+    commit_tagged_at(&repo, "2020-01-01T12:00:00Z", "v1.2.0");
+    commit_tagged_at(&repo, "2024-05-01T12:00:00Z", "v2.5.4");
+    repo.write("README.md", "# tool\n\nafter the release\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "after v2.5.4"]);
+    let (first, d) = all_questions(&repo, &subject);
+    let head = question(&first, "reproduces_on_head");
+    assert!(
+        head.question_text.contains("the code after v2.5.4"),
+        "{}",
+        head.question_text
+    );
+    let version = question(&first, "first_bad_version");
+    assert!(
+        version
+            .question_text
+            .contains("The newest tags: v2.5.4, v1.2.0, v20160726"),
+        "{}",
+        version.question_text
+    );
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn a_maintenance_branchs_later_tag_is_no_version_of_head_and_an_unmerged_release_is() {
+    let (repo, subject) = repo_with(&[("libexec/tool-rehash", REHASH)], REHASH_BUG);
+    commit_tagged_at(&repo, "2019-01-01T12:00:00Z", "v1.0.0");
+    repo.git(&["branch", "maint"]);
+    commit_tagged_at(&repo, "2019-06-01T12:00:00Z", "v2.0.0");
+    // A fix released on the old line after 2.0.0: HEAD does not descend from it.
+    repo.git(&["checkout", "-q", "maint"]);
+    commit_tagged_at(&repo, "2019-09-01T12:00:00Z", "v1.0.1");
+    // 2.1.0 tagged on a release commit of its own, never merged back.
+    repo.git(&["checkout", "-q", "main"]);
+    repo.git(&["checkout", "-q", "-b", "release"]);
+    commit_tagged_at(&repo, "2019-10-01T12:00:00Z", "v2.1.0");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write("README.md", "# tool\n\nafter the release\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "after v2.1.0"]);
+    let (first, d) = all_questions(&repo, &subject);
+    let version = question(&first, "first_bad_version");
+    assert!(
+        version
+            .question_text
+            .contains("The newest tags: v2.1.0, v2.0.0, v1.0.0"),
+        "{}",
+        version.question_text
+    );
+    assert_honest(&repo, &d);
+}

@@ -84,3 +84,59 @@ fn a_docs_item_is_not_pointed_at_a_heading_named_documentation_by_its_title_alon
     );
     assert_honest(&repo, &d);
 }
+
+const SEARCH_RS: &str = "/// Searches one buffer.\npub fn search(buf: &[u8]) -> usize {\n    buf.len()\n}\n\n#[cfg(test)]\nmod tests {\n    fn files_without_matches() -> usize {\n        super::search(b\"\")\n    }\n\n    #[test]\n    fn lists_files_without_matches() {\n        assert_eq!(files_without_matches(), 0);\n    }\n}\n";
+
+#[test]
+fn a_function_of_a_files_own_tests_is_not_the_place() {
+    let (repo, subject) = repo_with(
+        &[("src/search.rs", SEARCH_RS)],
+        "# List files without matches\n\nI would like a way to print the files without \
+         matches, as grep does.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let texts: Vec<&String> = first.iter().map(|q| &q.question_text).collect();
+    assert!(
+        !texts.iter().any(|t| t.contains("files_without_matches")),
+        "{texts:?}"
+    );
+    assert_honest(&repo, &d);
+}
+
+const BASE_RB: &str = "class Thor\n  # Removes an argument the command was given.\n  def remove_argument(*names)\n    names.each { |n| arguments.delete(n) }\n  end\nend\n";
+const CONVERTER_RB: &str =
+    "class Thor\n  # The converter of numbers to words.\n  class NumberConverter\n  end\nend\n";
+
+#[test]
+fn a_name_made_of_what_the_item_asks_done_is_a_chance_match() {
+    let (repo, subject) = repo_with(
+        &[
+            ("lib/thor/base.rb", BASE_RB),
+            ("lib/thor/converter.rb", CONVERTER_RB),
+        ],
+        "# Remove unused argument in the method\n\nThe method takes an argument it never uses; \
+         this removes it.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let texts: Vec<&String> = first.iter().map(|q| &q.question_text).collect();
+    assert!(
+        !texts.iter().any(|t| t.contains("remove_argument")),
+        "{texts:?}"
+    );
+    assert_honest(&repo, &d);
+    // A word the item is about, in the title, still finds its place.
+    let (repo, subject) = repo_with(
+        &[
+            ("lib/thor/base.rb", BASE_RB),
+            ("lib/thor/converter.rb", CONVERTER_RB),
+        ],
+        "# Add a number converter exception for Chinese\n\nThe number converter throws an \
+         exception for zh-CN.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let texts: Vec<&String> = first.iter().map(|q| &q.question_text).collect();
+    assert!(
+        texts.iter().any(|t| t.contains("`NumberConverter`")),
+        "{texts:?}"
+    );
+}

@@ -58,18 +58,25 @@ pub(super) fn about(
         .filter(|w| !own.contains(w))
         .collect();
     let terms: BTreeSet<&str> = query.iter().map(String::as_str).collect();
+    let generic: BTreeSet<String> = GENERIC.iter().flat_map(|w| words(w)).collect();
+    let actions: BTreeSet<String> = ACTIONS.iter().flat_map(|w| words(w)).collect();
     let mut ranked = rank(&defs, &query, MAX_NEAREST * 8);
     ranked.retain(|m| {
         let names: BTreeSet<&str> = m.def.name_words.iter().map(String::as_str).collect();
-        let in_title: Vec<&str> = names
+        // What the item asks done counts for nothing: a name made of it and one generic word
+        // (`ParameterException` for "a parameter … throws an exception", `remove_argument()` for
+        // "remove unused argument") is a chance match.
+        let shared: Vec<&str> = names
             .iter()
             .copied()
-            .filter(|w| title.contains(*w))
+            .filter(|w| terms.contains(*w) && !actions.contains(*w))
             .collect();
-        let in_item = names.iter().filter(|w| terms.contains(*w)).count();
-        in_title.iter().any(|w| !GENERIC.contains(w))
-            || (!in_title.is_empty() && in_item >= 2)
-            || in_item >= 3
+        let in_title = shared.iter().filter(|w| title.contains(**w)).count();
+        let telling_in_title = shared
+            .iter()
+            .filter(|w| title.contains(**w) && !generic.contains(**w))
+            .count();
+        telling_in_title >= 1 || (in_title >= 1 && shared.len() >= 2) || shared.len() >= 3
     });
     ranked.truncate(MAX_NEAREST);
     ranked
@@ -111,6 +118,43 @@ const GENERIC: &[&str] = &[
     "documentation",
     "doc",
     "readme",
+];
+
+/// What an item asks done, not what it is about: a name sharing only these with the title
+/// (`remove_argument()` for "Remove unused argument in …") is a chance match.
+const ACTIONS: &[&str] = &[
+    "add",
+    "remove",
+    "delete",
+    "fix",
+    "support",
+    "allow",
+    "enable",
+    "disable",
+    "change",
+    "update",
+    "create",
+    "show",
+    "handle",
+    "unused",
+    "missing",
+    "wrong",
+    "broken",
+    "fail",
+    "failing",
+    "crash",
+    "correct",
+    "incorrect",
+    "incorrectly",
+    "exception",
+    "throw",
+    "throws",
+    "bug",
+    "problem",
+    "issue",
+    "working",
+    "display",
+    "displays",
 ];
 
 /// A title without its bracketed prefixes (`[Console] ProgressBar …` → `ProgressBar …`).
@@ -233,8 +277,12 @@ pub(super) fn index(worktree: &Path, skip: &[String]) -> Vec<Def> {
         if doc && all.iter().any(|l| l.starts_with(crate::document::LEGEND)) {
             continue;
         }
+        let tests_from = tests_start(&all);
         for n in candidates {
             let i = n as usize - 1;
+            if i >= tests_from || is_test_item(&all, i) {
+                continue;
+            }
             let Some(line) = all.get(i) else { continue };
             for (kind, name) in patterns.defs(line, doc) {
                 let beside = beside(&all, i, kind);
@@ -307,6 +355,29 @@ fn test_like(path: &str) -> bool {
             .rsplit('/')
             .next()
             .is_some_and(|file| file.contains("Test.") || file.contains("Tests."))
+}
+
+/// The line (0-based) where a file's own tests begin: a top-level `#[cfg(test)]` or `mod tests`
+/// (Rust's convention: the tests close the file). Past the end when it has none.
+fn tests_start(all: &[&str]) -> usize {
+    all.iter()
+        .position(|l| {
+            let t = l.trim_end();
+            t == "#[cfg(test)]" || t.starts_with("mod tests") || t.starts_with("mod test ")
+        })
+        .unwrap_or(usize::MAX)
+}
+
+/// Whether the definition on line `i` is a test: marked `#[test]` (or `@Test`, `#[tokio::test]`)
+/// in the attribute lines just above it.
+fn is_test_item(all: &[&str], i: usize) -> bool {
+    all[..i.min(all.len())]
+        .iter()
+        .rev()
+        .take(3)
+        .map(|l| l.trim())
+        .take_while(|t| t.starts_with("#[") || t.starts_with('@'))
+        .any(|t| t.ends_with("test]") || t.starts_with("#[test") || t.starts_with("@Test"))
 }
 
 /// The text beside a definition: the comment lines right above it, the line itself, and for a

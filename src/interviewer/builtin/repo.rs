@@ -2,6 +2,7 @@
 //! newest tags (gix, in-process), the declared `rust-version`, and which packages of
 //! `Cargo.lock` pull a dependency in. All reads are bounded; nothing is run.
 
+use std::collections::HashSet;
 use std::io::Read;
 
 use gix::bstr::ByteSlice;
@@ -36,39 +37,7 @@ pub(super) struct RepoFacts {
 pub(super) fn read(worktree: &Path) -> RepoFacts {
     let mut facts = RepoFacts::default();
     if let Ok(repo) = gix::open_opts(worktree, gix::open::Options::isolated()) {
-        let time_of = |id: gix::Id<'_>| -> Option<i64> {
-            let commit = id.object().ok()?.peel_to_commit().ok()?;
-            commit.time().ok().map(|t| t.seconds)
-        };
-        let head_time = repo.head_id().ok().and_then(time_of);
-        if let Ok(platform) = repo.references()
-            && let Ok(tags) = platform.tags()
-        {
-            let head = repo.head_id().ok().map(|id| id.detach());
-            let mut at_head: Vec<String> = Vec::new();
-            // Only versions that came before this checkout could have shown it.
-            let mut names: Vec<String> = tags
-                .filter_map(|r| r.ok())
-                .take(2000)
-                .filter_map(|r| {
-                    let name = r.name().shorten().to_str_lossy().into_owned();
-                    let id = r.clone().into_fully_peeled_id().ok()?;
-                    if head.is_some_and(|h| h == id.detach()) {
-                        at_head.push(name.clone());
-                    }
-                    let at = time_of(id);
-                    matches!((at, head_time), (Some(t), Some(h)) if t <= h).then_some(name)
-                })
-                .collect();
-            // The project's own versions: the family of tags (`v1.2.0`, `tokio-1.20.0`) with the
-            // most releases, over its sub-crates' (`tokio-util-0.7.3`) and a few ancient ones.
-            let family = main_family(&names);
-            names.retain(|n| tag_family(n) == family);
-            names.sort_by(|a, b| version_key(b).cmp(&version_key(a)).then(a.cmp(b)));
-            names.truncate(50);
-            facts.head_tag = names.iter().find(|n| at_head.contains(n)).cloned();
-            facts.tags = names;
-        }
+        (facts.tags, facts.head_tag) = newest_tags(&repo);
     }
     facts.rust_version = rust_version(worktree, "Cargo.toml");
     facts.project = project_name(worktree);
@@ -338,6 +307,100 @@ fn main_family(tags: &[String]) -> String {
         .first()
         .map(|(f, _)| f.to_string())
         .unwrap_or_default()
+}
+
+/// A tag: its name, the time of its commit, and whether HEAD descends from that commit.
+struct Tagged {
+    name: String,
+    at: i64,
+    ancestor: bool,
+}
+
+/// The project's own version tags made before HEAD, newest first (at most 50), and the one HEAD
+/// is at.
+fn newest_tags(repo: &gix::Repository) -> (Vec<String>, Option<String>) {
+    let time_of = |id: gix::Id<'_>| -> Option<i64> {
+        let commit = id.object().ok()?.peel_to_commit().ok()?;
+        commit.time().ok().map(|t| t.seconds)
+    };
+    let Some(head) = repo.head_id().ok() else {
+        return (Vec::new(), None);
+    };
+    let Some(head_time) = time_of(head) else {
+        return (Vec::new(), None);
+    };
+    let head = head.detach();
+    let Ok(platform) = repo.references() else {
+        return (Vec::new(), None);
+    };
+    let Ok(refs) = platform.tags() else {
+        return (Vec::new(), None);
+    };
+    // Where the history is too long to walk, every tag counts as one it descends from.
+    let history = history(repo, head);
+    let mut at_head: Vec<String> = Vec::new();
+    let mut tags: Vec<Tagged> = refs
+        .filter_map(|r| r.ok())
+        .take(2000)
+        .filter_map(|r| {
+            let name = r.name().shorten().to_str_lossy().into_owned();
+            let id = r.clone().into_fully_peeled_id().ok()?;
+            if head == id.detach() {
+                at_head.push(name.clone());
+            }
+            let ancestor = history
+                .as_ref()
+                .is_none_or(|ids| ids.contains(&id.detach()));
+            let at = time_of(id)?;
+            // Only versions that came before this checkout could have shown it.
+            (at <= head_time).then_some(Tagged { name, at, ancestor })
+        })
+        .collect();
+    newest_first(&mut tags);
+    // The project's own versions: the family of tags (`v1.2.0`, `tokio-1.20.0`) with the most
+    // of the latest releases, over its sub-crates' (`tokio-util-0.7.3`) and an older naming
+    // (`jcommander-1.48` before `1.64`).
+    let latest: Vec<String> = tags.iter().take(10).map(|t| t.name.clone()).collect();
+    let family = main_family(&latest);
+    tags.retain(|t| tag_family(&t.name) == family);
+    // A tag HEAD does not descend from is a version of it only when none it descends from is
+    // higher: a maintenance branch's `v2.20.3`, tagged after `v4.0.0`, is not; a release
+    // tagged on a commit of its own that was never merged back (`1.64`) is.
+    let highest = tags
+        .iter()
+        .filter(|t| t.ancestor)
+        .map(|t| version_key(&t.name))
+        .max();
+    tags.retain(|t| t.ancestor || highest.as_ref().is_none_or(|h| version_key(&t.name) > *h));
+    let names: Vec<String> = tags.into_iter().take(50).map(|t| t.name).collect();
+    let head_tag = names.iter().find(|n| at_head.contains(n)).cloned();
+    (names, head_tag)
+}
+
+/// Commits walked at most to learn which tags HEAD descends from.
+const MAX_HISTORY: usize = 200_000;
+
+/// The commits of `head`'s history; `None` when it is longer than [`MAX_HISTORY`] or cannot be
+/// walked.
+fn history(repo: &gix::Repository, head: gix::ObjectId) -> Option<HashSet<gix::ObjectId>> {
+    let mut ids = HashSet::new();
+    for info in repo.rev_walk([head]).all().ok()? {
+        ids.insert(info.ok()?.id);
+        if ids.len() > MAX_HISTORY {
+            return None;
+        }
+    }
+    Some(ids)
+}
+
+/// Tags newest first: by the time of their commit, never by their text (`v20160726` is older
+/// than `v2.5.4`); tags of one commit by their version.
+fn newest_first(tags: &mut [Tagged]) {
+    tags.sort_by(|a, b| {
+        b.at.cmp(&a.at)
+            .then_with(|| version_key(&b.name).cmp(&version_key(&a.name)))
+            .then_with(|| a.name.cmp(&b.name))
+    });
 }
 
 /// The numbers of a version-like tag, for sorting (`v1.10.0` after `v1.9.2`).
