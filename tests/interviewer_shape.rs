@@ -92,3 +92,47 @@ fn a_request_for_help_is_asked_what_the_person_is_after_not_a_specification() {
     }
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_report_that_shows_its_own_fix_in_existing_code_is_asked_to_take_it() {
+    let style = "<?php\n\nclass OutputStyle\n{\n    public function createProgressBar($max)\n    {\n    }\n}\n";
+    let (repo, subject) = repo_with(
+        &[
+            ("Helper/ProgressBar.php", BAR_PHP),
+            ("Style/OutputStyle.php", style),
+        ],
+        "# ProgressBar displays incorrectly after clear\n\nWhen a bar was displayed, cleared and \
+         displayed again, `display()` rewinds the cursor too far and overwrites two lines.\n\n\
+         Perhaps `clear()` should set `$this->firstRun` back to true.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let fix = question(&first, "proposed_fix");
+    assert!(
+        fix.question_text.contains("Helper/ProgressBar.php:12"),
+        "{}",
+        fix.question_text
+    );
+    assert_eq!(fix.recommended.as_deref(), Some("take_fix"));
+    // Not asked as an optional part to do later; the code it names grounds the round, not the
+    // definitions nearest to its words.
+    assert!(!topic_list(&first).contains(&"vague_maybe"));
+    assert!(!topic_list(&first).contains(&"nearest_code"));
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn a_version_named_in_the_title_is_the_version_that_shows_it() {
+    let (repo, subject) = repo_with(
+        &[("Helper/ProgressBar.php", BAR_PHP)],
+        "# Bug in release 1.3.0, the progress bar test is failing\n\nBuilding the project fails \
+         on the progress bar's test: `display()` throws when the format is empty.\n",
+    );
+    repo.git(&["tag", "v1.2.0"]);
+    repo.git(&["commit", "-q", "--allow-empty", "-m", "1.3.0"]);
+    repo.git(&["tag", "v1.3.0"]);
+    let (first, d) = all_questions(&repo, &subject);
+    let topics = topic_list(&first);
+    assert!(topics.contains(&"reproduces_on_head"), "{topics:?}");
+    assert!(!topics.contains(&"first_bad_version"), "{topics:?}");
+    assert_honest(&repo, &d);
+}

@@ -27,9 +27,15 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
         ItemKind::Docs => bank::docs(r),
         ItemKind::Performance => bank::performance(r),
     });
-    out.extend(nearest_code(r));
+    // The code the item names itself, found defined, grounds the round better than the
+    // definitions nearest to its words.
+    let vague = vague(r);
+    let grounded = |f: &Finding| f.topic.starts_with("existing_") || f.topic == "proposed_fix";
+    if !out.iter().chain(&vague).any(grounded) {
+        out.extend(nearest_code(r));
+    }
     out.extend(names_not_found(r));
-    out.extend(vague(r));
+    out.extend(vague);
     if r.support.is_some() {
         // A request for help is no specification: what it asks is the support question, and
         // what a change would need comes after the answer.
@@ -273,146 +279,222 @@ fn refers(r: &Reading, l: &Located) -> bool {
 /// Vague wording that needs a number or a decision; the first sentence with each, never one
 /// that asks (it is an open point already).
 fn vague(r: &Reading) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let item = &r.item;
-    if let Some((n, s, t)) = item.first_sentence(&[
+    let mut out: Vec<Finding> = [vague_tbd(r), vague_fast(r), vague_etc(r)]
+        .into_iter()
+        .flatten()
+        .collect();
+    // The reporter's own fix, when they show one, in place of asking whether a hedge is needed.
+    match proposed_fix(r) {
+        Some(fix) => out.push(fix),
+        None => out.extend(vague_maybe(r)),
+    }
+    if matches!(r.class.kind, ItemKind::Feature | ItemKind::Docs) {
+        out.extend(vague_simple(r));
+        out.extend(vague_quality(r));
+    }
+    out
+}
+
+fn vague_tbd(r: &Reading) -> Option<Finding> {
+    let (n, s, t) = r.item.first_sentence(&[
         "tbd",
         "tbc",
         "to be decided",
         "to be determined",
         "to be defined",
-    ]) {
-        out.push(
-            Finding::new(
-                "vague_tbd",
-                9,
-                format!(
-                    "Line {n} leaves \"{t}\": \"{}\". What is decided?",
-                    around(&snippet(s, usize::MAX), t, 110)
-                ),
-            )
-            .titled("What is still to be decided"),
-        );
-    }
-    let perf = r.class.kind == ItemKind::Performance;
-    if !perf
-        && let Some((n, s, t)) = item.first_sentence(&[
-            "fast",
-            "quick",
-            "quickly",
-            "performant",
-            "responsive",
-            "real-time",
-            "realtime",
-        ])
-        && !bank::has_measure(s)
-    {
-        out.push(
-            Finding::new(
-                "vague_fast",
-                6,
-                format!("Line {n} says \"{t}\". What is the measurable target, on which input?"),
-            )
-            .options(&[
-                ("Under 100 ms", "under_100ms"),
-                ("Under 1 second", "under_1s"),
-                ("Under 10 seconds", "under_10s"),
-                ("No hard target", "no_target"),
-            ]),
-        );
-    }
-    if let Some((n, s, t)) =
-        item.first_sentence(&["etc.", "etc", "and so on", "and so forth", "and more"])
-    {
-        out.push(Finding::new(
-            "vague_etc",
-            6,
+    ])?;
+    Some(
+        Finding::new(
+            "vague_tbd",
+            9,
             format!(
-                "Line {n} ends a list with \"{t}\": \"{}\". What is the complete list?",
-                around(&snippet(s, usize::MAX), t, 90)
+                "Line {n} leaves \"{t}\": \"{}\". What is decided?",
+                around(&snippet(s, usize::MAX), t, 110)
             ),
-        ));
+        )
+        .titled("What is still to be decided"),
+    )
+}
+
+fn vague_fast(r: &Reading) -> Option<Finding> {
+    if r.class.kind == ItemKind::Performance {
+        return None;
     }
-    if let Some((n, s, t)) = item.first_sentence(&[
+    let (n, s, t) = r.item.first_sentence(&[
+        "fast",
+        "quick",
+        "quickly",
+        "performant",
+        "responsive",
+        "real-time",
+        "realtime",
+    ])?;
+    if bank::has_measure(s) {
+        return None;
+    }
+    Some(
+        Finding::new(
+            "vague_fast",
+            6,
+            format!("Line {n} says \"{t}\". What is the measurable target, on which input?"),
+        )
+        .options(&[
+            ("Under 100 ms", "under_100ms"),
+            ("Under 1 second", "under_1s"),
+            ("Under 10 seconds", "under_10s"),
+            ("No hard target", "no_target"),
+        ]),
+    )
+}
+
+fn vague_etc(r: &Reading) -> Option<Finding> {
+    let (n, s, t) =
+        r.item
+            .first_sentence(&["etc.", "etc", "and so on", "and so forth", "and more"])?;
+    Some(Finding::new(
+        "vague_etc",
+        6,
+        format!(
+            "Line {n} ends a list with \"{t}\": \"{}\". What is the complete list?",
+            around(&snippet(s, usize::MAX), t, 90)
+        ),
+    ))
+}
+
+/// Hedged wording that makes a part optional, or only hedges.
+const HEDGES: &[&str] = &[
+    "maybe",
+    "perhaps",
+    "optionally",
+    "nice to have",
+    "if possible",
+    "ideally",
+    "should probably",
+    "probably",
+    "preferably",
+];
+
+fn vague_maybe(r: &Reading) -> Option<Finding> {
+    let (n, s, t) = r.item.first_sentence(HEDGES)?;
+    // "Probably" and "ideally" hedge; "perhaps … too" and "optionally" make a part optional.
+    let optional = [
         "maybe",
         "perhaps",
         "optionally",
         "nice to have",
         "if possible",
-        "ideally",
-        "should probably",
-        "probably",
-        "preferably",
-    ]) {
-        // "Probably" and "ideally" hedge; "perhaps … too" and "optionally" make a part optional.
-        let optional = [
-            "maybe",
-            "perhaps",
-            "optionally",
-            "nice to have",
-            "if possible",
-        ]
-        .contains(&t);
-        let f = Finding::new(
-            "vague_maybe",
-            6,
-            format!(
-                "Line {n} says \"{t}\": \"{}\". Is that part required?{}",
-                around(&snippet(s, usize::MAX), t, 100),
-                if optional {
-                    " Recommended: later, the item itself makes it optional."
-                } else {
-                    ""
-                }
-            ),
+    ]
+    .contains(&t);
+    let f = Finding::new(
+        "vague_maybe",
+        6,
+        format!(
+            "Line {n} says \"{t}\": \"{}\". Is that part required?{}",
+            around(&snippet(s, usize::MAX), t, 100),
+            if optional {
+                " Recommended: later, the item itself makes it optional."
+            } else {
+                ""
+            }
+        ),
+    )
+    .options(&[
+        ("Required", "required"),
+        ("Nice to have, later", "follow_up"),
+        ("Not needed", "not_needed"),
+    ]);
+    Some(if optional {
+        f.recommend("follow_up")
+    } else {
+        f
+    })
+}
+
+/// A bug report's own fix ("Perhaps `clear()` should reset `$this->firstRun`", "I suggest …"):
+/// a sentence that proposes a change and names, in backticks, code the repository defines.
+/// Asked whether to take it, recommended: the reporter has read the code, and a maintainer
+/// usually asks them to open the pull request.
+fn proposed_fix(r: &Reading) -> Option<Finding> {
+    if r.class.kind != ItemKind::Bug {
+        return None;
+    }
+    let proposes: Vec<&'static str> = HEDGES
+        .iter()
+        .copied()
+        .chain([
+            "suggest",
+            "the fix",
+            "fix would",
+            "could be fixed",
+            "should be changed",
+        ])
+        .collect();
+    let (n, s, _) = r.item.first_sentence(&proposes)?;
+    let code = r.names.iter().find(|l| {
+        l.name.marked && s.contains(&format!("`{}", l.name.text)) && l.definition.is_some()
+    })?;
+    let at = code.definition.as_ref()?;
+    let ask = |max: usize| {
+        format!(
+            "Line {n} proposes a fix: \"{}\" ({} is at {}). Take it? Recommended: yes, the \
+             item shows the change.",
+            super::text::one_line(s, max),
+            code.shown(),
+            at.cite()
+        )
+    };
+    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
+    let question = [120, 80, 50]
+        .into_iter()
+        .map(ask)
+        .find(|q| q.chars().count() <= limit)?;
+    Some(
+        Finding::new("proposed_fix", 8, question)
+            .titled("The fix the item proposes")
+            .options(&[
+                ("Take the proposed fix", "take_fix"),
+                ("Fix it another way", "other_fix"),
+                ("Decide after reproducing it", "after_reproducing"),
+            ])
+            .recommend("take_fix"),
+    )
+}
+
+fn vague_simple(r: &Reading) -> Option<Finding> {
+    let (n, _, t) = r.item.first_sentence(&[
+        "simple",
+        "easy",
+        "easily",
+        "intuitive",
+        "user-friendly",
+        "seamless",
+    ])?;
+    Some(
+        Finding::new(
+            "vague_simple",
+            4,
+            format!("Line {n} says \"{t}\". Simple for whom, and how would we tell?"),
         )
         .options(&[
-            ("Required", "required"),
-            ("Nice to have, later", "follow_up"),
-            ("Not needed", "not_needed"),
-        ]);
-        out.push(if optional {
-            f.recommend("follow_up")
-        } else {
-            f
-        });
-    }
-    if matches!(r.class.kind, ItemKind::Feature | ItemKind::Docs) {
-        if let Some((n, _, t)) = item.first_sentence(&[
-            "simple",
-            "easy",
-            "easily",
-            "intuitive",
-            "user-friendly",
-            "seamless",
-        ]) {
-            out.push(
-                Finding::new(
-                    "vague_simple",
-                    4,
-                    format!("Line {n} says \"{t}\". Simple for whom, and how would we tell?"),
-                )
-                .options(&[
-                    ("No setup or configuration needed", "zero_config"),
-                    ("One command", "one_step"),
-                    (
-                        "Follows an existing pattern in the code",
-                        "familiar_pattern",
-                    ),
-                ]),
-            );
-        }
-        if let Some((n, _, t)) = item.first_sentence(&[
-            "robust", "scalable", "flexible", "reliable", "secure", "modern", "clean",
-        ]) {
-            out.push(Finding::new(
-                "vague_quality",
-                4,
-                format!("Line {n} asks for \"{t}\". Which checkable property is meant?"),
-            ));
-        }
-    }
-    out
+            ("No setup or configuration needed", "zero_config"),
+            ("One command", "one_step"),
+            (
+                "Follows an existing pattern in the code",
+                "familiar_pattern",
+            ),
+        ]),
+    )
+}
+
+fn vague_quality(r: &Reading) -> Option<Finding> {
+    let (n, _, t) = r.item.first_sentence(&[
+        "robust", "scalable", "flexible", "reliable", "secure", "modern", "clean",
+    ])?;
+    Some(Finding::new(
+        "vague_quality",
+        4,
+        format!("Line {n} asks for \"{t}\". Which checkable property is meant?"),
+    ))
 }
 
 /// The entry title of an answered intent topic.
@@ -429,6 +511,7 @@ pub(super) fn topic_name(topic: &str) -> Option<&'static str> {
         "vague_fast" => "The performance target",
         "vague_etc" => "The complete list",
         "vague_maybe" => "Required or optional",
+        "proposed_fix" => "The fix the item proposes",
         "vague_simple" => "What simple means here",
         "vague_quality" => "The quality meant, concretely",
         "vague_some" => "Which ones, and how many",
