@@ -21,7 +21,7 @@ impl Worker<'_> {
         let path = || self.input.root.join(super::walk::os(rel));
         let found = match at {
             _ if unchanged => self.input.earlier.xattrs.get(recorded).cloned(),
-            Some((dir, name)) => Xattrs::of_at(dir, name, &path()),
+            Some((dir, name)) => Xattrs::of_at(dir, name, path),
             None => Xattrs::of(&path()),
         };
         if let Some(x) = found {

@@ -35,13 +35,17 @@ impl Xattrs {
         Xattrs::read(path, false)
     }
 
-    /// Those of `name` in the open directory `dir` (which `path` names): the many paths without
-    /// any are told by one single-component `listxattrat`, not a walk of the whole path; a
-    /// path with one, or a kernel without that call, is read by `path`.
-    pub fn of_at(dir: BorrowedFd<'_>, name: &[u8], path: &Path) -> Option<Xattrs> {
+    /// Those of `name` in the open directory `dir` (which `path` names, made only when needed):
+    /// the many paths without any are told by one single-component `listxattrat`, not a walk
+    /// of the whole path; a path with one, or a kernel without that call, is read by `path`.
+    pub fn of_at(
+        dir: BorrowedFd<'_>,
+        name: &[u8],
+        path: impl FnOnce() -> std::path::PathBuf,
+    ) -> Option<Xattrs> {
         match crate::sys::lists_security_attributes(dir, name) {
             Some(false) => None,
-            Some(true) | None => Xattrs::of(path),
+            Some(true) | None => Xattrs::of(&path()),
         }
     }
 

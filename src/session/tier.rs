@@ -112,11 +112,25 @@ pub(crate) fn refuse_committed(worktree: &Path) -> Result<()> {
         let first = p.split(|b| *b == b'/').next().unwrap_or(p);
         String::from_utf8_lossy(first).into_owned()
     };
+    // Entries come sorted by path, so each top-level name is folded once, not once per entry
+    // (100 000 entries are a few dozen names).
+    let mut last: Option<(&[u8], bool)> = None;
     let committed: Vec<_> = index
         .entries()
         .iter()
         .map(|e| e.path(&index))
-        .filter(|p| same_name(std::ffi::OsStr::new(&top(p.as_ref())), TIER_DIR))
+        .filter(|p| {
+            let bytes: &[u8] = (*p).as_ref();
+            let first = bytes.split(|b| *b == b'/').next().unwrap_or(bytes);
+            match last {
+                Some((name, is_tier)) if name == first => is_tier,
+                _ => {
+                    let is_tier = same_name(std::ffi::OsStr::new(&top(bytes)), TIER_DIR);
+                    last = Some((first, is_tier));
+                    is_tier
+                }
+            }
+        })
         .collect();
     // Named: what would be used if it were not refused (a session, the local config) first.
     let used = |p: &&&gix::bstr::BStr| {

@@ -149,7 +149,14 @@ pub(super) fn lists_security_attributes(
     if MISSING.load(Ordering::Relaxed) {
         return None;
     }
-    let c_name = std::ffi::CString::new(name).ok()?;
+    // NUL-terminated on the stack: called for every tracked file, so no allocation per name
+    // (a name is one component, at most 255 bytes).
+    let mut c_buf = [0u8; 256];
+    if name.len() >= c_buf.len() || name.contains(&0) {
+        return None;
+    }
+    c_buf[..name.len()].copy_from_slice(name);
+    let c_name = std::ffi::CStr::from_bytes_until_nul(&c_buf).ok()?;
     let mut names = [0u8; 256];
     // SAFETY: `c_name` is NUL-terminated, `dir` is an open descriptor borrowed for the call,
     // and `names` is writable for the size passed; the call writes at most that many bytes and
