@@ -136,3 +136,46 @@ fn a_version_named_in_the_title_is_the_version_that_shows_it() {
     assert!(!topics.contains(&"first_bad_version"), "{topics:?}");
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn removing_an_unused_argument_of_a_method_several_classes_define_asks_about_its_overrides() {
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "lib/tool.rb",
+                "class Tool\n  protected\n\n  def banner(command, namespace = nil)\n    \"#{command}\"\n  end\nend\n",
+            ),
+            (
+                "lib/tool/group.rb",
+                "class Tool::Group\n  def banner\n    \"group\"\n  end\nend\n",
+            ),
+            (
+                "lib/tool/runner.rb",
+                "class Tool::Runner\n  def self.banner(command, all = false, sub = false)\n    \"runner\"\n  end\nend\n",
+            ),
+            (
+                "lib/tool/base.rb",
+                "class Tool::Base\n  def help\n    banner(1)\n  end\nend\n",
+            ),
+        ],
+        "# Remove unused argument in the method Tool#banner\n\n`Tool#banner` takes an argument \
+         it never uses; this removes it from the method's signature and its callers.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        kind_entry(&d).starts_with("Read as a refactor"),
+        "{}",
+        kind_entry(&d)
+    );
+    let api = question(&first, "public_api");
+    assert!(
+        api.question_text.starts_with(
+            "`banner` is defined 3 times (lib/tool.rb:4, lib/tool/group.rb:2, lib/tool/runner.rb:2)"
+        ),
+        "{}",
+        api.question_text
+    );
+    assert_eq!(api.recommended.as_deref(), Some("keep_compatible"));
+    assert_eq!(topic_list(&first)[0], "public_api");
+    assert_honest(&repo, &d);
+}

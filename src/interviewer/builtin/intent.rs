@@ -270,6 +270,7 @@ fn looks_defined(name: &Name, h: &Hit) -> bool {
         "static ",
         "class ",
         "def ",
+        "def self.",
         "func ",
         "function ",
         "interface ",

@@ -296,6 +296,15 @@ fn classify_span(span: &str) -> Vec<(String, NameKind)> {
             return vec![(span.to_string(), NameKind::Path)];
         }
         let ident = span.trim_end_matches("()").trim_end_matches('!');
+        // `Thor#banner`, Ruby's (and the docs') way to write a method of a class: the method
+        // is what the code spells.
+        if let Some((class, method)) = ident.split_once('#')
+            && is_word(class)
+            && is_word(method)
+            && class.starts_with(char::is_uppercase)
+        {
+            return vec![(method.to_string(), NameKind::Ident)];
+        }
         // One colon is no path of the code: `src/lib.rs:12` is a file at a line, and
         // `file:LINE:text` a format, not a name.
         if ident.replace("::", "").contains(':') {
@@ -489,6 +498,13 @@ fn error_message(line: &str) -> Option<String> {
     }
     let message = rest[..cut].trim().trim_end_matches([':', ',', '.']).trim();
     (message.split_whitespace().count() >= 2 && message.len() >= 8).then(|| message.to_string())
+}
+
+/// A word of code: letters, digits and `_`, with a letter.
+fn is_word(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && s.chars().any(char::is_alphabetic)
 }
 
 #[cfg(test)]

@@ -61,27 +61,7 @@ pub(in crate::interviewer::builtin) fn refactor(r: &Reading) -> Vec<Finding> {
             .recommend("all"),
         );
     }
-    if let Some((l, def)) = found_names(r)
-        .into_iter()
-        .filter(|l| l.name.kind == NameKind::Ident)
-        .find_map(|l| {
-            l.definition
-                .as_ref()
-                .filter(|d| d.text.starts_with("pub ") && !is_test(&d.path))
-                .map(|d| (l, d))
-        })
-    {
-        out.push(
-            Finding::new("public_api", 7, format!("{} is public ({}). May its signature change? Recommended: no, callers outside would break.", l.shown(), def.cite()))
-                .titled("Public API")
-                .options(&[
-                    ("No, keep it compatible", "keep_compatible"),
-                    ("Yes, a breaking change is fine", "breaking"),
-                    ("Deprecate first, change later", "deprecate"),
-                ])
-                .recommend("keep_compatible"),
-        );
-    }
+    out.extend(public_api(r).or_else(|| overridden(r)));
     out.extend(toolchain_floor(r, tests_only));
     // A renamed or new flag follows the flags there are.
     out.extend(flag_questions(r, false));
@@ -94,6 +74,71 @@ pub(in crate::interviewer::builtin) fn refactor(r: &Reading) -> Vec<Finding> {
         ));
     }
     out
+}
+
+/// The options of a question whether a signature may change.
+const SIGNATURE_OPTIONS: &[(&str, &str)] = &[
+    ("No, keep it compatible", "keep_compatible"),
+    ("Yes, a breaking change is fine", "breaking"),
+    ("Deprecate first, change later", "deprecate"),
+];
+
+/// A name the item changes that is public (`pub fn`): may its signature change?
+fn public_api(r: &Reading) -> Option<Finding> {
+    let (l, def) = found_names(r)
+        .into_iter()
+        .filter(|l| l.name.kind == NameKind::Ident)
+        .find_map(|l| {
+            l.definition
+                .as_ref()
+                .filter(|d| d.text.starts_with("pub ") && !is_test(&d.path))
+                .map(|d| (l, d))
+        })?;
+    Some(
+        Finding::new(
+            "public_api",
+            7,
+            format!(
+                "{} is public ({}). May its signature change? Recommended: no, callers outside would break.",
+                l.shown(),
+                def.cite()
+            ),
+        )
+        .titled("Public API")
+        .options(SIGNATURE_OPTIONS)
+        .recommend("keep_compatible"),
+    )
+}
+
+/// A method the item changes that several classes define (`banner` in `Thor`, `Thor::Group`
+/// and `Thor::Runner`): an overridable hook, so its signature is every override's and that of
+/// the code outside that overrides it — may it change?
+fn overridden(r: &Reading) -> Option<Finding> {
+    let l = found_names(r).into_iter().find(|l| {
+        l.name.kind == NameKind::Ident
+            && l.definitions.iter().filter(|d| !is_test(&d.path)).count() >= 2
+    })?;
+    let defs: Vec<&Hit> = l.definitions.iter().filter(|d| !is_test(&d.path)).collect();
+    let ask = |shown: usize| {
+        format!(
+            "{} is defined {} times ({}). Code outside may override or call it: may its \
+             signature change? Recommended: no, keep it compatible.",
+            l.shown(),
+            defs.len(),
+            cites(&defs, shown)
+        )
+    };
+    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
+    let question = [3, 2, 1]
+        .into_iter()
+        .map(ask)
+        .find(|q| q.chars().count() <= limit)?;
+    Some(
+        Finding::new("public_api", 9, question)
+            .titled("Public API")
+            .options(SIGNATURE_OPTIONS)
+            .recommend("keep_compatible"),
+    )
 }
 
 /// `1.70.0` → `[1, 70, 0]`: the first version in a text (`rust-version = "1.56"`, `go 1.15`).
