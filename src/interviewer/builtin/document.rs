@@ -41,7 +41,9 @@ fn transcript(
     out
 }
 
-pub(super) fn synthesise(ctx: &BriefContext, analysis: &Analysis) -> Done {
+/// The entries of the questions: those answered (declared by the person), then those still
+/// open — skipped, never answered, or never asked.
+fn answered_and_open(ctx: &BriefContext, analysis: &Analysis) -> (Vec<Entry>, Vec<Entry>) {
     let findings = &analysis.findings;
     let qa = transcript(ctx, findings);
     let mut declared = Vec::new();
@@ -94,6 +96,11 @@ pub(super) fn synthesise(ctx: &BriefContext, analysis: &Analysis) -> Done {
         };
         open.push(open_question(findings, &f.topic, &f.question, why));
     }
+    (declared, open)
+}
+
+pub(super) fn synthesise(ctx: &BriefContext, analysis: &Analysis) -> Done {
+    let (declared, open) = answered_and_open(ctx, analysis);
     let facts = analysis.facts.clone();
     let facts: Vec<Entry> = if ctx.previous_failure.is_some() {
         // The last receipt was refused: keep the facts but claim nothing a check could reject.

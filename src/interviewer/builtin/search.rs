@@ -163,20 +163,7 @@ pub(super) fn search(worktree: &Path, groups: &[Group], skip: &[String]) -> Sear
     if groups.is_empty() {
         return result;
     }
-    let mut literals: Vec<&str> = groups
-        .iter()
-        .flat_map(|g| g.spellings.iter().chain(&g.within))
-        .map(String::as_str)
-        .filter(|s| !s.trim().is_empty())
-        .collect();
-    literals.push(LEGEND);
-    literals.push(ANSWERS_KEY);
-    literals.sort_unstable();
-    literals.dedup();
-    let Ok(matcher) = RegexMatcherBuilder::new()
-        .fixed_strings(true)
-        .build_literals(&literals)
-    else {
+    let Some(matcher) = matcher(&groups) else {
         return result;
     };
     let mut searcher = SearcherBuilder::new()
@@ -189,21 +176,17 @@ pub(super) fn search(worktree: &Path, groups: &[Group], skip: &[String]) -> Sear
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
-        let Ok(rel) = entry.path().strip_prefix(worktree) else {
+        let rel = entry
+            .path()
+            .strip_prefix(worktree)
+            .ok()
+            .and_then(Path::to_str);
+        let Some(rel) = rel.filter(|r| !skip.iter().any(|s| s == r) && !own_file(r)) else {
             continue;
         };
-        let Some(rel) = rel.to_str().map(str::to_string) else {
-            continue;
-        };
-        if skip.contains(&rel) || own_file(&rel) {
-            continue;
-        }
-        if result.files_read >= MAX_FILES {
-            result.stopped = Some(format!("after {MAX_FILES} files"));
-            break;
-        }
-        if bytes >= MAX_TOTAL_BYTES {
-            result.stopped = Some(format!("after {} MiB", MAX_TOTAL_BYTES >> 20));
+        let rel = rel.to_string();
+        if let Some(why) = bound_reached(result.files_read, bytes) {
+            result.stopped = Some(why);
             break;
         }
         bytes += entry.metadata().map_or(0, |m| m.len());
@@ -246,45 +229,87 @@ pub(super) fn search(worktree: &Path, groups: &[Group], skip: &[String]) -> Sear
             continue;
         }
         result.files_read += 1;
-        let place = Place::of(&rel);
-        let mut counted_in: Vec<usize> = Vec::new();
-        for (i, hit) in in_file {
-            let group = groups[i];
-            if group
-                .within
-                .as_ref()
-                .is_some_and(|w| !named.contains(&w.as_str()))
-            {
-                continue;
-            }
-            let f = result.found.entry(group.key.clone()).or_default();
-            f.total += 1;
-            let first_in_file = !counted_in.contains(&i);
-            if first_in_file {
-                counted_in.push(i);
-                f.files += 1;
-            }
-            match place {
-                Place::Test => {
-                    f.test_lines += 1;
-                    f.test_files += usize::from(first_in_file);
-                }
-                Place::Doc => f.doc_lines += 1,
-                Place::Code => {
-                    f.code_lines += 1;
-                    f.code_files += usize::from(first_in_file);
-                    if f.code.len() < MAX_HITS_PER_NAME {
-                        f.code.push(hit.clone());
-                    }
-                }
-                Place::Other => {}
-            }
-            if f.hits.len() < MAX_HITS_PER_NAME {
-                f.hits.push(hit);
-            }
-        }
+        count_hits(&mut result, &groups, &rel, in_file, &named);
     }
     result
+}
+
+/// Why the search stops after `files` files and `bytes` bytes, when a bound is reached.
+fn bound_reached(files: usize, bytes: u64) -> Option<String> {
+    if files >= MAX_FILES {
+        Some(format!("after {MAX_FILES} files"))
+    } else if bytes >= MAX_TOTAL_BYTES {
+        Some(format!("after {} MiB", MAX_TOTAL_BYTES >> 20))
+    } else {
+        None
+    }
+}
+
+/// One matcher for every spelling of every group, the names they belong to, and the marks of
+/// the tool's own documents and answers files.
+fn matcher(groups: &[&Group]) -> Option<grep::regex::RegexMatcher> {
+    let mut literals: Vec<&str> = groups
+        .iter()
+        .flat_map(|g| g.spellings.iter().chain(&g.within))
+        .map(String::as_str)
+        .filter(|s| !s.trim().is_empty())
+        .collect();
+    literals.push(LEGEND);
+    literals.push(ANSWERS_KEY);
+    literals.sort_unstable();
+    literals.dedup();
+    RegexMatcherBuilder::new()
+        .fixed_strings(true)
+        .build_literals(&literals)
+        .ok()
+}
+
+/// Counts the hits of one file `rel` (group index, hit) into `result`: a name that belongs to
+/// another (`Colour` of `ansi_term`) only where the file names that one (`named`).
+fn count_hits(
+    result: &mut Search,
+    groups: &[&Group],
+    rel: &str,
+    in_file: Vec<(usize, Hit)>,
+    named: &[&str],
+) {
+    let place = Place::of(rel);
+    let mut counted_in: Vec<usize> = Vec::new();
+    for (i, hit) in in_file {
+        let group = groups[i];
+        if group
+            .within
+            .as_ref()
+            .is_some_and(|w| !named.contains(&w.as_str()))
+        {
+            continue;
+        }
+        let f = result.found.entry(group.key.clone()).or_default();
+        f.total += 1;
+        let first_in_file = !counted_in.contains(&i);
+        if first_in_file {
+            counted_in.push(i);
+            f.files += 1;
+        }
+        match place {
+            Place::Test => {
+                f.test_lines += 1;
+                f.test_files += usize::from(first_in_file);
+            }
+            Place::Doc => f.doc_lines += 1,
+            Place::Code => {
+                f.code_lines += 1;
+                f.code_files += usize::from(first_in_file);
+                if f.code.len() < MAX_HITS_PER_NAME {
+                    f.code.push(hit.clone());
+                }
+            }
+            Place::Other => {}
+        }
+        if f.hits.len() < MAX_HITS_PER_NAME {
+            f.hits.push(hit);
+        }
+    }
 }
 
 /// The walk the built-in interviewer reads the worktree with: the ignore files respected (also

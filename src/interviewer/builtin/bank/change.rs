@@ -350,10 +350,10 @@ fn replaced<'r>(r: &'r Reading) -> Option<&'r Located> {
         })
 }
 
-pub(in crate::interviewer::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let old = replaced(r);
-    let shown_old = old.map_or("the dependency".to_string(), |l| l.shown());
+/// Which package replaces the old one (`shown_old`): the candidates the item names, the one
+/// a lockfile or manifest already has recommended. Asked even when the item suggests one: a
+/// suggestion ("like `yansi`") is not a decision.
+fn replacement(r: &Reading, shown_old: &str) -> Finding {
     let candidates = candidates(r);
     let in_lock = |l: &Located| locked(r, l);
     // Where it is already: the lockfile that holds it, or the manifests.
@@ -363,57 +363,95 @@ pub(in crate::interviewer::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
         });
         lock.map_or("the manifests".to_string(), |h| h.path.clone())
     };
-    // Asked even when the item suggests one: a suggestion ("like `yansi`") is not a decision.
-    {
-        let locked = candidates.iter().find(|l| in_lock(l));
-        let mut options: Vec<(String, String)> = candidates
-            .iter()
-            .map(|l| {
-                (
-                    format!(
-                        "{}{}",
-                        l.shown(),
-                        if in_lock(l) {
-                            format!(" (already in {})", place(l))
-                        } else {
-                            String::new()
-                        }
-                    ),
-                    slug(&l.name.text),
-                )
-            })
-            .collect();
-        if candidates.len() == 1 {
-            options.push(("Another crate (say which)".into(), "another".into()));
-        }
-        if !options.is_empty() {
-            options.push((format!("Keep {shown_old} for now"), "keep".into()));
-        }
-        let why = match locked {
-            Some(l) => format!(" Recommended: {}, already in {}.", l.shown(), place(l)),
-            None => String::new(),
-        };
-        let question = if candidates.is_empty() {
-            format!("Which crate should replace {shown_old}? The item names none.")
-        } else if candidates.len() == 1 {
-            format!(
-                "The item suggests {}. Replace {shown_old} with it, or with another crate?{why}",
-                candidates[0].shown()
+    let locked = candidates.iter().find(|l| in_lock(l));
+    let mut options: Vec<(String, String)> = candidates
+        .iter()
+        .map(|l| {
+            (
+                format!(
+                    "{}{}",
+                    l.shown(),
+                    if in_lock(l) {
+                        format!(" (already in {})", place(l))
+                    } else {
+                        String::new()
+                    }
+                ),
+                slug(&l.name.text),
             )
-        } else {
-            format!(
-                "Which crate replaces {shown_old}? The item names {}.{why}",
-                counted(candidates.len(), "candidate")
-            )
-        };
-        let mut f = Finding::new("replacement", 9, question)
-            .titled("The replacement")
-            .choices(options);
-        if let Some(l) = locked {
-            f = f.recommend(&slug(&l.name.text));
-        }
-        out.push(f);
+        })
+        .collect();
+    if candidates.len() == 1 {
+        options.push(("Another crate (say which)".into(), "another".into()));
     }
+    if !options.is_empty() {
+        options.push((format!("Keep {shown_old} for now"), "keep".into()));
+    }
+    let why = match locked {
+        Some(l) => format!(" Recommended: {}, already in {}.", l.shown(), place(l)),
+        None => String::new(),
+    };
+    let question = if candidates.is_empty() {
+        format!("Which crate should replace {shown_old}? The item names none.")
+    } else if candidates.len() == 1 {
+        format!(
+            "The item suggests {}. Replace {shown_old} with it, or with another crate?{why}",
+            candidates[0].shown()
+        )
+    } else {
+        format!(
+            "Which crate replaces {shown_old}? The item names {}.{why}",
+            counted(candidates.len(), "candidate")
+        )
+    };
+    let mut f = Finding::new("replacement", 9, question)
+        .titled("The replacement")
+        .choices(options);
+    if let Some(l) = locked {
+        f = f.recommend(&slug(&l.name.text));
+    }
+    f
+}
+
+/// Another package pulls the old one (`old`, used in the code) in too: the build keeps it until
+/// that one moves, and the replacement it picks is the one that leaves a single crate for the
+/// job.
+fn shared_dependency(r: &Reading, old: &Located) -> Option<Finding> {
+    if old.in_code().is_empty() {
+        return None;
+    }
+    let project = r.repo.project.clone().unwrap_or_default();
+    let mut parents = lock_parents(r.worktree, &old.name.text);
+    if parents.is_empty() {
+        parents = lock_parents(r.worktree, &old.name.text.replace('_', "-"));
+    }
+    parents.retain(|(p, _)| !same_package(p, &project));
+    let (first, hit) = parents.first()?;
+    Some(
+        Finding::new(
+            "shared_dependency",
+            8,
+            format!(
+                "`{first}` pulls in {} too ({}): it stays in the build until `{first}` moves. \
+                 Pick what `{first}` moves to? Recommended: yes, one crate for the job.",
+                old.shown(),
+                hit.cite()
+            ),
+        )
+        .titled(format!("What else uses {}", old.shown()))
+        .choices(vec![
+            (format!("What `{first}` moves to"), "follow_parent".into()),
+            ("Our own choice".into(), "own_choice".into()),
+        ])
+        .recommend("follow_parent"),
+    )
+}
+
+pub(in crate::interviewer::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let old = replaced(r);
+    let shown_old = old.map_or("the dependency".to_string(), |l| l.shown());
+    out.push(replacement(r, &shown_old));
     if let Some(old) = old {
         let code = old.in_code();
         if !code.is_empty() {
@@ -458,28 +496,7 @@ pub(in crate::interviewer::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
             );
         }
     }
-    // Another package pulls the old one in too: the build keeps it until that one moves, and
-    // the replacement it picks is the one that leaves a single crate for the job.
-    if let Some(old) = old.filter(|l| !l.in_code().is_empty()) {
-        let project = r.repo.project.clone().unwrap_or_default();
-        let mut parents = lock_parents(r.worktree, &old.name.text);
-        if parents.is_empty() {
-            parents = lock_parents(r.worktree, &old.name.text.replace('_', "-"));
-        }
-        parents.retain(|(p, _)| !same_package(p, &project));
-        if let Some((first, hit)) = parents.first() {
-            out.push(
-                Finding::new(
-                    "shared_dependency",
-                    8,
-                    format!("`{first}` pulls in {} too ({}): it stays in the build until `{first}` moves. Pick what `{first}` moves to? Recommended: yes, one crate for the job.", old.shown(), hit.cite()),
-                )
-                .titled(format!("What else uses {}", old.shown()))
-                .choices(vec![(format!("What `{first}` moves to"), "follow_parent".into()), ("Our own choice".into(), "own_choice".into())])
-                .recommend("follow_parent"),
-            );
-        }
-    }
+    out.extend(old.and_then(|l| shared_dependency(r, l)));
     // The minimum Rust version of the manifest that declares the dependency, else the root's.
     let declared = old
         .and_then(|l| l.definition.as_ref())

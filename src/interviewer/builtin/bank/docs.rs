@@ -110,87 +110,10 @@ pub(in crate::interviewer::builtin) fn performance(r: &Reading) -> Vec<Finding> 
     out.extend(workload_and_machine(r));
     let timed = r.item.sentences.iter().any(|(_, s)| has_measure(s)) || timing_output(r).is_some();
     if !timed {
-        out.push(
-            Finding::new(
-                "perf_target",
-                9,
-                "What is the measurable target, on which input?",
-            )
-            .titled("The performance target")
-            .options(&[
-                ("Under 100 ms", "under_100ms"),
-                ("Under 1 second", "under_1s"),
-                ("A given factor faster than now (say which)", "relative"),
-                ("No hard target", "no_target"),
-            ]),
-        );
-        out.push(
-            Finding::new(
-                "workload",
-                7,
-                "Which input shows the slowness (its size and shape)?",
-            )
-            .titled("The workload"),
-        );
+        out.extend(target_and_workload());
     }
-    let bench = BENCHMARKS
-        .iter()
-        .find_map(|b| r.search.get(b).and_then(|f| f.hits.first()));
-    match bench {
-        Some(h) => out.push(
-            Finding::new(
-                "benchmark",
-                7,
-                format!(
-                    "{} has a benchmark. Measure with it? Recommended: it already exists.",
-                    h.cite()
-                ),
-            )
-            .titled("How it is measured")
-            .options(&[
-                ("With the existing benchmark", "existing_bench"),
-                ("A new benchmark", "new_bench"),
-                ("Manual timing is enough", "manual"),
-            ])
-            .recommend("existing_bench"),
-        ),
-        None => out.push(
-            Finding::new(
-                "benchmark",
-                6,
-                "How will the speed-up be measured? The repository has no benchmark. Recommended: a new one, so the gain stays measured.",
-            )
-            .titled("How it is measured")
-            .options(&[
-                ("A new benchmark", "new_bench"),
-                ("Manual timing is enough", "manual"),
-                ("A profile before and after", "profile"),
-            ])
-            .recommend("new_bench"),
-        ),
-    }
-    // A function or type can be a hot spot; a flag or a file cannot.
-    if let Some(l) = found_names(r)
-        .into_iter()
-        .find(|l| l.definition.is_some() && l.name.kind == NameKind::Ident)
-    {
-        let def = l.definition.as_ref().map(Hit::cite).unwrap_or_default();
-        out.push(
-            Finding::new(
-                "hot_path",
-                6,
-                format!(
-                    "{} ({def}) is named. Was it measured as the hot spot?",
-                    l.shown()
-                ),
-            )
-            .titled(format!("Is {} the hot spot", l.shown()))
-            .options(&[
-                ("Yes, profiled", "profiled"),
-                ("Suspected, not measured", "suspected"),
-            ]),
-        );
-    }
+    out.push(benchmark(r));
+    out.extend(hot_path(r));
     // Generic: only when nothing in the item or the repository gave a question of its own.
     if out.iter().any(|f| f.topic != "benchmark") {
         return out;
@@ -205,6 +128,89 @@ pub(in crate::interviewer::builtin) fn performance(r: &Reading) -> Vec<Finding> 
             ]),
     );
     out
+}
+
+/// An item that times nothing: the target, and the input that shows the slowness.
+fn target_and_workload() -> [Finding; 2] {
+    [
+        Finding::new(
+            "perf_target",
+            9,
+            "What is the measurable target, on which input?",
+        )
+        .titled("The performance target")
+        .options(&[
+            ("Under 100 ms", "under_100ms"),
+            ("Under 1 second", "under_1s"),
+            ("A given factor faster than now (say which)", "relative"),
+            ("No hard target", "no_target"),
+        ]),
+        Finding::new(
+            "workload",
+            7,
+            "Which input shows the slowness (its size and shape)?",
+        )
+        .titled("The workload"),
+    ]
+}
+
+/// How the speed-up is measured: the repository's benchmark, when it has one.
+fn benchmark(r: &Reading) -> Finding {
+    let bench = BENCHMARKS
+        .iter()
+        .find_map(|b| r.search.get(b).and_then(|f| f.hits.first()));
+    match bench {
+        Some(h) => Finding::new(
+            "benchmark",
+            7,
+            format!(
+                "{} has a benchmark. Measure with it? Recommended: it already exists.",
+                h.cite()
+            ),
+        )
+        .titled("How it is measured")
+        .options(&[
+            ("With the existing benchmark", "existing_bench"),
+            ("A new benchmark", "new_bench"),
+            ("Manual timing is enough", "manual"),
+        ])
+        .recommend("existing_bench"),
+        None => Finding::new(
+            "benchmark",
+            6,
+            "How will the speed-up be measured? The repository has no benchmark. Recommended: a new one, so the gain stays measured.",
+        )
+        .titled("How it is measured")
+        .options(&[
+            ("A new benchmark", "new_bench"),
+            ("Manual timing is enough", "manual"),
+            ("A profile before and after", "profile"),
+        ])
+        .recommend("new_bench"),
+    }
+}
+
+/// A function or type the item names can be a hot spot; a flag or a file cannot.
+fn hot_path(r: &Reading) -> Option<Finding> {
+    let l = found_names(r)
+        .into_iter()
+        .find(|l| l.definition.is_some() && l.name.kind == NameKind::Ident)?;
+    let def = l.definition.as_ref().map(Hit::cite).unwrap_or_default();
+    Some(
+        Finding::new(
+            "hot_path",
+            6,
+            format!(
+                "{} ({def}) is named. Was it measured as the hot spot?",
+                l.shown()
+            ),
+        )
+        .titled(format!("Is {} the hot spot", l.shown()))
+        .options(&[
+            ("Yes, profiled", "profiled"),
+            ("Suspected, not measured", "suspected"),
+        ]),
+    )
 }
 
 /// The first line of the item's code blocks that shows a timing (`real 0m0.6s`, `0.631 total`).
