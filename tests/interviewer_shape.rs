@@ -179,3 +179,37 @@ fn removing_an_unused_argument_of_a_method_several_classes_define_asks_about_its
     assert_eq!(topic_list(&first)[0], "public_api");
     assert_honest(&repo, &d);
 }
+
+const REHASH_LOCK: &str = "#!/usr/bin/env bash\nset -e\n\nif [ -e \"$PROTOTYPE_SHIM_PATH\" ]; then\n  echo \"tool: cannot rehash: $PROTOTYPE_SHIM_PATH exists\"\n  exit 1\nfi\nif [ ! -w \"$SHIM_PATH\" ]; then\n  echo \"tool: cannot rehash: $SHIM_PATH isn't writable\"\n  exit 1\nfi\n";
+
+#[test]
+fn a_message_printed_with_a_path_filled_in_is_found_by_its_fixed_part_never_nowhere() {
+    let (repo, subject) = repo_with(
+        &[("libexec/tool-rehash", REHASH_LOCK)],
+        "# python 2.7.8 not working\n\nAt the end of the install I got: \
+         `tool: cannot rehash: /Users/me/.tool/shims/.tool-shim exists`\n\nAnd then `python2.7` \
+         is the system's. Am I overlooking something?\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = first
+        .iter()
+        .find(|q| q.topic.starts_with("message_"))
+        .unwrap_or_else(|| panic!("no message question in {:?}", topic_list(&first)));
+    assert!(
+        q.question_text.starts_with(
+            "\"tool: cannot rehash:\", the fixed part of line 3's message, is printed at \
+             libexec/tool-rehash:5"
+        ),
+        "{}",
+        q.question_text
+    );
+    assert_eq!(q.recommended.as_deref(), Some("libexec_tool_rehash_5"));
+    assert!(
+        !d.entries
+            .iter()
+            .any(|e| e.content.contains("cannot rehash") && e.content.contains("nowhere")),
+        "{:?}",
+        d.entries
+    );
+    assert_honest(&repo, &d);
+}

@@ -113,6 +113,13 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         spellings: BARE_SHORT.iter().map(|s| s.to_string()).collect(),
         within: None,
     });
+    groups.extend(
+        names
+            .iter()
+            .filter(|n| n.kind == NameKind::Message)
+            .filter_map(|n| super::reading::fixed_part(&n.text))
+            .map(|k| Group::one(&k)),
+    );
     groups.extend(item.quotes().iter().map(|(_, q)| Group::one(q)));
     groups.extend(item.code_quotes().iter().map(|(_, q)| Group::one(q)));
     let skip: Vec<String> = f.path.iter().cloned().collect();

@@ -55,10 +55,11 @@ pub(super) fn fact_entries(r: &Reading) -> (Vec<Entry>, Tally) {
         out.push(e);
     }
     // A name found but not listed (no line left to cite) still counts as found, never missing.
+    // A message whose fixed part the code prints is not missing: it is printed with values.
     let missing: Vec<String> = r
         .names
         .iter()
-        .filter(|l| !l.found())
+        .filter(|l| !l.found() && r.printed_at(l).is_empty())
         .map(Located::shown)
         .collect();
     tally.missing = missing.len();

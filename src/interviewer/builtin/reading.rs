@@ -90,8 +90,70 @@ impl Located {
     }
 }
 
+/// The fixed part of a message the item quotes, searched beside it: its longest run of three
+/// or more words with nothing a program fills in at run time (a path, a number, a quoted
+/// value, a variable) — `pyenv: cannot rehash:` of `pyenv: cannot rehash: /Users/me/… exists`.
+/// `None` when the message has no such part other than itself.
+pub(super) fn fixed_part(message: &str) -> Option<String> {
+    let filled = |w: &str| {
+        w.contains(['/', '\\', '"', '\'', '$', '{', '<', '`'])
+            || w.chars().any(|c| c.is_ascii_digit())
+    };
+    let words: Vec<&str> = message.split_whitespace().collect();
+    let best = words
+        .split(|w| filled(w))
+        .filter(|run| run.len() >= 3)
+        .map(|run| run.join(" "))
+        .max_by_key(String::len)?;
+    (best.len() >= 12 && best != words.join(" ")).then_some(best)
+}
+
+impl Reading<'_> {
+    /// Where the repository's code prints the fixed part of a message the item quotes that
+    /// appears nowhere as written ([`fixed_part`]): not in tests, documentation or examples;
+    /// the line that holds most of the message first.
+    pub(super) fn printed_at(&self, l: &Located) -> Vec<&Hit> {
+        if l.name.kind != super::names::NameKind::Message || l.found() {
+            return Vec::new();
+        }
+        let Some(found) = fixed_part(&l.name.text).and_then(|k| self.search.get(&k)) else {
+            return Vec::new();
+        };
+        let mut at: Vec<&Hit> = found
+            .hits
+            .iter()
+            .filter(|h| !is_test(&h.path) && !is_doc(&h.path) && !super::place::secondary(&h.path))
+            .collect();
+        // The line holding most of the message's other words first (`… exists`, not `… isn't
+        // writable`).
+        let words: Vec<&str> = l.name.text.split_whitespace().collect();
+        at.sort_by_key(|h| std::cmp::Reverse(words.iter().filter(|w| h.text.contains(*w)).count()));
+        at
+    }
+}
+
 /// Whether `a` and `b` name the same package (`a-b` is `a_b`, any case).
 pub(super) fn same_package(a: &str, b: &str) -> bool {
     let norm = |s: &str| s.to_lowercase().replace('-', "_");
     norm(a) == norm(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixed_part;
+
+    #[test]
+    fn a_messages_fixed_part_is_its_longest_run_of_words_nothing_fills_in() {
+        assert_eq!(
+            fixed_part("pyenv: cannot rehash: /Users/me/.pyenv/shims/.pyenv-shim exists")
+                .as_deref(),
+            Some("pyenv: cannot rehash:")
+        );
+        assert_eq!(fixed_part("could not parse config file"), None);
+        assert_eq!(
+            fixed_part("error at line 3").as_deref(),
+            Some("error at line")
+        );
+        assert_eq!(fixed_part("not found: /tmp/x"), None);
+    }
 }

@@ -138,6 +138,8 @@ fn messages(r: &Reading) -> Vec<Finding> {
                 .titled(format!("Where \"{msg}\" comes from"))
                 .choices(options),
             );
+        } else if let Some(at) = r.printed_at(l).first() {
+            out.push(printed_with_values(l, &msg, &topic, at));
         } else if !l.found() {
             out.push(
                 Finding::new(topic, 6, format!("\"{msg}\" (line {}) appears nowhere in this repository. Where does it come from?", l.name.line))
@@ -152,6 +154,30 @@ fn messages(r: &Reading) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// A message not in the repository as written whose fixed part its code prints (`at`), the
+/// rest filled in at run time: never "appears nowhere".
+fn printed_with_values(l: &Located, msg: &str, topic: &str, at: &Hit) -> Finding {
+    let fixed = crate::interviewer::builtin::reading::fixed_part(&l.name.text).unwrap_or_default();
+    let fixed = super::super::text::one_line(&fixed, 50);
+    Finding::new(
+        topic,
+        7,
+        format!(
+            "\"{fixed}\", the fixed part of line {}'s message, is printed at {}, the rest filled in \
+             at run time. Is that where it comes from? Recommended: yes.",
+            l.name.line,
+            at.cite()
+        ),
+    )
+    .titled(format!("Where \"{msg}\" comes from"))
+    .choices(vec![
+        (at.cite(), slug(&at.cite())),
+        ("A dependency".into(), "dependency".into()),
+        ("Don't know".into(), "unknown".into()),
+    ])
+    .recommend(&slug(&at.cite()))
 }
 
 /// Code the item quotes that the source still holds: two lines of its code blocks (at most
