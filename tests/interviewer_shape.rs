@@ -213,3 +213,35 @@ fn a_message_printed_with_a_path_filled_in_is_found_by_its_fixed_part_never_nowh
     );
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_title_that_says_what_does_not_happen_is_not_asked_what_should_happen() {
+    let pager = "/// The pager bat runs its output through.\npub fn pager() -> String {\n    std::env::var(\"PAGER\").unwrap_or_default()\n}\n";
+    let (repo, subject) = repo_with(
+        &[("src/output.rs", pager)],
+        "# Paging doesn't work\n\nPaging isn't enabled automatically and doesn't work with \
+         the paging flag set to always either.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        kind_entry(&d).starts_with("Read as a bug report"),
+        "{}",
+        kind_entry(&d)
+    );
+    assert!(
+        !topic_list(&first).contains(&"expected_behaviour"),
+        "{:?}",
+        topic_list(&first)
+    );
+    // A title that only names the trouble still is.
+    let (repo, subject) = repo_with(
+        &[("src/output.rs", pager)],
+        "# Crash when paging\n\nThe tool crashes as soon as the pager starts paging.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        topic_list(&first).contains(&"expected_behaviour"),
+        "{:?}",
+        topic_list(&first)
+    );
+}

@@ -13,10 +13,13 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
     out.extend(first_bad_version(r, &named));
     // Asked only of a report that shows nothing (no output, no code): one that shows what
     // happens is read for what should, and the question is the same on every bug.
+    // A title that says what does not happen ("Paging doesn't work", "paging not done") says
+    // what should: that it does.
     let shows = item.all.iter().any(|(_, _, code)| *code);
     if !item.mentions(&["expected", "instead", "should"])
         && !item.has_heading(&["expected"])
         && !shows
+        && !denies_in_title(&r.facts.title)
     {
         out.push(
             Finding::new(
@@ -39,6 +42,28 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
         ));
     }
     out
+}
+
+/// Whether a title says what does not happen: a negation or a failure ("doesn't work", "not
+/// done", "is failing", "incorrectly loads").
+fn denies_in_title(title: &str) -> bool {
+    let lower = title.to_lowercase();
+    lower.contains("n't ")
+        || lower.ends_with("n't")
+        || [
+            "not",
+            "no longer",
+            "never",
+            "fails",
+            "failing",
+            "broken",
+            "wrong",
+            "wrongly",
+            "incorrect",
+            "incorrectly",
+        ]
+        .iter()
+        .any(|w| super::super::item::has_word(&lower, w))
 }
 
 /// Whether it still reproduces on HEAD (the tag HEAD is at or after), unless the item says:
