@@ -326,8 +326,66 @@ fn diff_jobs(
         let Ok(chunk) = next else {
             return Ok(done);
         };
-        for (w, parent, tree) in chunk.into_iter().rev() {
+        // In the order the pack stores the trees' deltas: each tree then builds on the one just
+        // read, which the pack cache holds, not on a chain of versions not read yet.
+        let chunk: Vec<Job> = if newest_first(repo, &chunk) {
+            chunk
+        } else {
+            chunk.into_iter().rev().collect()
+        };
+        for (w, parent, tree) in chunk {
             done.push((w, diff_trees(repo, parent, tree, &mut state)?));
         }
     }
+}
+
+/// Neighbouring commits whose trees' delta chains are compared to choose the order of a run.
+const SAMPLED_PAIRS: usize = 8;
+
+/// Whether a run of commits (newest first) is best diffed newest first: when the pack's delta
+/// chains run from newer trees to older ones, as `git gc`, `git repack` and a clone store them
+/// (the newest version whole, each older one a delta on it). `git fast-import` stores them the
+/// other way (each version a delta on the one before), and then the oldest go first: either
+/// order the other way round inflates a tree's whole chain each time (2.4x the instructions on
+/// 10,000 commits). Judged by the chains' lengths at a few neighbouring commits.
+fn newest_first(repo: &gix::Repository, chunk: &[Job]) -> bool {
+    let (mut newer_shorter, mut older_shorter) = (0, 0);
+    for pair in chunk
+        .iter()
+        .take(SAMPLED_PAIRS + 1)
+        .collect::<Vec<_>>()
+        .windows(2)
+    {
+        match chain_lengths(repo, pair[0].2, pair[1].2) {
+            Some((newer, older)) if newer < older => newer_shorter += 1,
+            Some((newer, older)) if newer > older => older_shorter += 1,
+            _ => {}
+        }
+    }
+    newer_shorter > older_shorter
+}
+
+/// The delta chain lengths of two versions of a tree: the root trees', or when those are equal
+/// (a small root is often stored whole), the first subtree the two versions differ in.
+fn chain_lengths(
+    repo: &gix::Repository,
+    newer: gix::ObjectId,
+    older: gix::ObjectId,
+) -> Option<(u32, u32)> {
+    let deltas = |id: gix::ObjectId| repo.find_header(id).ok()?.num_deltas();
+    let roots = (deltas(newer)?, deltas(older)?);
+    if roots.0 != roots.1 {
+        return Some(roots);
+    }
+    let (newer, older) = (repo.find_tree(newer).ok()?, repo.find_tree(older).ok()?);
+    let older = older.decode().ok()?;
+    let subtree = newer.decode().ok()?.entries.iter().find_map(|entry| {
+        let other = older
+            .entries
+            .iter()
+            .find(|o| o.filename == entry.filename)?;
+        (entry.mode.is_tree() && other.mode.is_tree() && entry.oid != other.oid)
+            .then(|| (entry.oid.to_owned(), other.oid.to_owned()))
+    })?;
+    Some((deltas(subtree.0)?, deltas(subtree.1)?))
 }
