@@ -245,3 +245,25 @@ fn a_title_that_says_what_does_not_happen_is_not_asked_what_should_happen() {
         topic_list(&first)
     );
 }
+
+#[test]
+fn is_it_possible_is_a_request_for_help_and_a_long_one_is_quoted_short_not_cut() {
+    let (repo, subject) = repo_with(
+        &[(
+            "src/Options/Applicative/Extra.hs",
+            "-- | A parser for the help option.\nhelper :: Parser (a -> a)\nhelper = abortOption ShowHelpText\n",
+        )],
+        "# Help printing command\n\nIs it possible to create a subcommand that behaves like the \
+         helper, so that `myapp install help` prints what `myapp install --help` prints?\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "support");
+    assert!(
+        q.question_text
+            .starts_with("Line 3 asks for help: \"Is it possible to create")
+            && q.question_text.ends_with("not supported yet, or a bug?"),
+        "{}",
+        q.question_text
+    );
+    assert_honest(&repo, &d);
+}

@@ -57,24 +57,29 @@ const NOT_FOR_SUPPORT: &[&str] = &[
 /// supported yet, or a bug. What a maintainer settles first.
 fn support(r: &Reading) -> Option<Finding> {
     let (line, sentence) = r.support.as_ref()?;
-    let quoted = super::text::one_line(sentence, 120);
-    Some(
-        Finding::new(
-            "support",
-            9,
-            format!(
-                "Line {line} asks for help: \"{quoted}\". Is what they see intended (then: \
-                 which existing option or documented way gets them what they are after), not \
-                 supported yet, or a bug?"
-            ),
+    let ask = |max: usize| {
+        format!(
+            "Line {line} asks for help: \"{}\". Is what they see intended (then: which \
+             existing option or documented way gets them what they are after), not supported \
+             yet, or a bug?",
+            super::text::one_line(sentence, max)
         )
-        .titled("What the person is after")
-        .options(&[
-            ("Intended: an existing way does it", "intended"),
-            ("Not supported yet", "not_supported"),
-            ("A bug", "bug"),
-            ("Can't tell without their setup", "need_setup"),
-        ]),
+    };
+    // The quote is cut, never the question.
+    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
+    let question = [120, 60, 40, 20]
+        .into_iter()
+        .map(ask)
+        .find(|q| q.chars().count() <= limit)?;
+    Some(
+        Finding::new("support", 9, question)
+            .titled("What the person is after")
+            .options(&[
+                ("Intended: an existing way does it", "intended"),
+                ("Not supported yet", "not_supported"),
+                ("A bug", "bug"),
+                ("Can't tell without their setup", "need_setup"),
+            ]),
     )
 }
 

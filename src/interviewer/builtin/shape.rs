@@ -144,6 +144,8 @@ const HELP: &[&str] = &[
     "is there an option",
     "is there a setting",
     "is there a flag",
+    "is it possible to",
+    "is it possible for",
     "is it a bug or",
     "is this a bug or",
     "is this expected",
@@ -165,7 +167,15 @@ pub(super) fn support_question<'i>(item: &'i Item) -> Option<(u32, &'i str)> {
         }
         let lower = s.to_lowercase();
         let lower = lower.trim_start_matches(['*', '_', '"', '(']);
-        let asks = HELP.iter().any(|h| lower.starts_with(h))
+        // "Is it possible to add …?" asks for a change, not for the way that exists.
+        let request = [
+            "is it possible to add",
+            "is it possible to have",
+            "is it possible to get",
+        ]
+        .iter()
+        .any(|r| lower.starts_with(r));
+        let asks = !request && HELP.iter().any(|h| lower.starts_with(h))
             || ["am i missing", "i'm missing", "am i overlooking"]
                 .iter()
                 .any(|h| lower.contains(h));
@@ -213,6 +223,13 @@ mod tests {
             Some((1, "Is there an option I'm missing?"))
         );
         let item = Item::new("Should the export include archived projects?\n");
+        assert_eq!(support_question(&item), None);
+        let item = Item::new("Is it possible to make a subcommand behave like --help?\n");
+        assert_eq!(
+            support_question(&item),
+            Some((1, "Is it possible to make a subcommand behave like --help?"))
+        );
+        let item = Item::new("Is it possible to add a flag for that?\n");
         assert_eq!(support_question(&item), None);
     }
 }
