@@ -360,10 +360,18 @@ fn test_like(path: &str) -> bool {
 /// The line (0-based) where a file's own tests begin: a top-level `#[cfg(test)]` or `mod tests`
 /// (Rust's convention: the tests close the file). Past the end when it has none.
 fn tests_start(all: &[&str]) -> usize {
+    // A module of tests opened here (`mod tests {`), not one declared in a file of its own
+    // (`#[cfg(test)] mod tests;`, after which the file goes on).
+    let opens = |l: &str| {
+        let t = l.trim_end();
+        t.starts_with("mod ") && t.ends_with('{')
+    };
     all.iter()
-        .position(|l| {
+        .enumerate()
+        .position(|(i, l)| {
             let t = l.trim_end();
-            t == "#[cfg(test)]" || t.starts_with("mod tests") || t.starts_with("mod test ")
+            (t == "#[cfg(test)]" && all.get(i + 1).is_some_and(|n| opens(n)))
+                || (opens(t) && (t.starts_with("mod tests") || t.starts_with("mod test ")))
         })
         .unwrap_or(usize::MAX)
 }
@@ -620,6 +628,27 @@ mod tests {
             assert!(test_like(path), "{path}");
         }
         assert!(!test_like("src/attestation.rs"));
+    }
+
+    #[test]
+    fn a_files_tests_start_where_a_test_module_opens_not_where_one_is_declared() {
+        let lib = [
+            "mod app;",
+            "#[cfg(test)]",
+            "mod tests;",
+            "",
+            "pub fn run() {}",
+        ];
+        assert_eq!(tests_start(&lib), usize::MAX);
+        let lib = [
+            "pub fn run() {}",
+            "",
+            "#[cfg(test)]",
+            "mod tests {",
+            "    fn t() {}",
+            "}",
+        ];
+        assert_eq!(tests_start(&lib), 2);
     }
 
     #[test]
