@@ -12,6 +12,9 @@
 #
 # Usage: scripts/bench-reflect.sh [N...]      (default: 10000)
 # Env:   BENCH_DIR (default: a new temp dir), RUNS (rounds, default 5; medians are reported),
+#        REPACK=1 (the history repacked with `git repack -adf` after generating, as `git gc` or a
+#        clone stores it: newest versions whole, older ones deltas on them; fast-import stores
+#        each version as a delta on the one before; its own repository, repo-N-repacked),
 #        INTERVIEW and FACTS (prebuilt `interview` and `reflect_facts` example binaries;
 #        default: build both with cargo --release).
 set -eu
@@ -113,8 +116,11 @@ peak() {
 }
 
 for n in $sizes; do
-    repo="$work/repo-$n"
-    [ -d "$repo" ] || generate "$repo" "$n"
+    repo="$work/repo-$n${REPACK:+-repacked}"
+    if [ ! -d "$repo" ]; then
+        generate "$repo" "$n"
+        [ -z "${REPACK:-}" ] || git -C "$repo" repack -adfq
+    fi
     # What generating wrote is flushed first: a session's few fsyncs must not pay for writing
     # back a repository made a moment ago (they did: 0.66x instead of 0.57x cold).
     sync
@@ -150,9 +156,9 @@ for n in $sizes; do
         -v rc="$(median "$work/ratios" 1)" -v rw="$(median "$work/ratios" 2)" \
         -v rfc="$(median "$work/ratios" 3)" -v rfw="$(median "$work/ratios" 4)" \
         -v ck="$(peak "$work/cold")" -v wk="$(peak "$work/warm")" -v fk="$(peak "$work/fcold")" \
-        -v load="$(cut -d ' ' -f 1 /proc/loadavg)" 'BEGIN {
-        printf "%d commits, %d cores, load %s, median of %d rounds: git log --numstat %.3f s; reflect cold %.3f s (%.2fx), re-run %.3f s (%.2fx); peak RSS %.0f MB cold, %.0f MB re-run\n",
-            n, cores, load, runs, g, c, rc, w, rw, ck / 1024, wk / 1024
+        -v repacked="${REPACK:+ (repacked)}" -v load="$(cut -d ' ' -f 1 /proc/loadavg)" 'BEGIN {
+        printf "%d commits%s, %d cores, load %s, median of %d rounds: git log --numstat %.3f s; reflect cold %.3f s (%.2fx), re-run %.3f s (%.2fx); peak RSS %.0f MB cold, %.0f MB re-run\n",
+            n, repacked, cores, load, runs, g, c, rc, w, rw, ck / 1024, wk / 1024
         printf "  facts alone: cold %.3f s (%.2fx), re-run %.3f s (%.2fx); peak RSS %.0f MB\n",
             fc, rfc, fw, rfw, fk / 1024
     }'
