@@ -38,6 +38,7 @@ mod reflect_entries;
 mod repo;
 mod search;
 mod shape;
+mod test_code;
 mod text;
 mod words;
 

@@ -19,6 +19,81 @@ const STOP: &str = "the and for with that this from into when then than are was 
      happens solution alternative alternatives considered screenshot screenshots log logs \
      output example following";
 
+/// Words every command-line tool's items and code use: a name that shares only one of them
+/// with the title (`Option()` for "Help option does not …") is a chance match.
+pub(super) const GENERIC: &[&str] = &[
+    "option",
+    "command",
+    "argument",
+    "arg",
+    "flag",
+    "file",
+    "line",
+    "output",
+    "input",
+    "help",
+    "name",
+    "value",
+    "error",
+    "test",
+    "run",
+    "print",
+    "display",
+    "parameter",
+    "param",
+    "data",
+    "text",
+    "list",
+    "default",
+    "message",
+    "path",
+    "config",
+    "result",
+    "read",
+    "write",
+    "call",
+    "documentation",
+    "doc",
+    "readme",
+];
+
+/// What an item asks done, not what it is about: a name sharing only these with the title
+/// (`remove_argument()` for "Remove unused argument in …") is a chance match.
+pub(super) const ACTIONS: &[&str] = &[
+    "add",
+    "remove",
+    "delete",
+    "fix",
+    "support",
+    "allow",
+    "enable",
+    "disable",
+    "change",
+    "update",
+    "create",
+    "show",
+    "handle",
+    "unused",
+    "missing",
+    "wrong",
+    "broken",
+    "fail",
+    "failing",
+    "crash",
+    "correct",
+    "incorrect",
+    "incorrectly",
+    "exception",
+    "throw",
+    "throws",
+    "bug",
+    "problem",
+    "issue",
+    "working",
+    "display",
+    "displays",
+];
+
 /// The words of a text: identifiers split at `_`, `-`, `.` and camelCase, lower case, light
 /// stemming; stop words and one- or two-letter words left out.
 pub(super) fn words(text: &str) -> Vec<String> {
