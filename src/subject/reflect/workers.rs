@@ -343,11 +343,12 @@ fn diff_jobs(
 const SAMPLED_PAIRS: usize = 8;
 
 /// Whether a run of commits (newest first) is best diffed newest first: when the pack's delta
-/// chains run from newer trees to older ones, as `git gc`, `git repack` and a clone store them
-/// (the newest version whole, each older one a delta on it). `git fast-import` stores them the
-/// other way (each version a delta on the one before), and then the oldest go first: either
-/// order the other way round inflates a tree's whole chain each time (2.4x the instructions on
-/// 10,000 commits). Judged by the chains' lengths at a few neighbouring commits.
+/// chains run from newer trees to older ones, as `git gc`, `git repack` and a clone mostly store
+/// a long history (the newest version whole, each older one a delta on it). `git fast-import`
+/// stores them the other way (each version a delta on the one before), as `git repack` does on
+/// some short histories, and then the oldest go first: the order against the chains inflates a
+/// tree's whole chain each time (2.1-2.4x the instructions on 10,000 commits). Judged by the
+/// chains' lengths at a few neighbouring commits, not by who wrote the pack.
 fn newest_first(repo: &gix::Repository, chunk: &[Job]) -> bool {
     let (mut newer_shorter, mut older_shorter) = (0, 0);
     for pair in chunk
