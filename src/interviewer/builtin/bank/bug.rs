@@ -1,6 +1,7 @@
 //! The bug report's questions: does it reproduce on HEAD, which version broke it (the tags
 //! as options), where its message comes from, and which test should show it.
 
+use super::versions::{Named, named_versions};
 use super::*;
 
 pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
@@ -254,112 +255,6 @@ fn regression(r: &Reading, named: &[Named]) -> bool {
             "after updating",
             "broke",
         ])
-}
-
-/// A version the item names that is a tag: the item's line, the version as written, the tag,
-/// and whether its sentence says it worked (`Some(true)`) or is broken (`Some(false)`).
-type Named = (u32, String, String, Option<bool>);
-
-/// Every version the item names (its title, its prose or its `--version` output) that is a
-/// tag, with whether its sentence says it worked.
-fn named_versions(r: &Reading) -> Vec<Named> {
-    let mut named: Vec<Named> = Vec::new();
-    // Sentence by sentence ("It works in 1.1. It is broken in 1.3." is two verdicts), then
-    // the code blocks (a `--version` output says nothing of good or bad). The title ("Bug in
-    // release 1.64") is the item's first line.
-    let title_line = r
-        .item
-        .all
-        .iter()
-        .find(|(_, l, _)| l.starts_with('#') && l.contains(r.facts.title.trim()))
-        .map_or(1, |(n, _, _)| *n);
-    let title = std::iter::once((title_line, r.facts.title.clone(), true));
-    let code = r
-        .item
-        .all
-        .iter()
-        .filter(|(_, _, code)| *code)
-        .map(|(n, s, _)| (*n, s.to_string(), false));
-    let prose = r.item.sentences.iter().map(|(n, s)| (*n, s.clone(), true));
-    for (n, s, judged) in title.chain(prose).chain(code) {
-        let verdict = if judged { verdict(&s) } else { None };
-        for (written, tag) in versions_in(&s, &r.repo.tags) {
-            if !named.iter().any(|(_, _, x, _)| *x == tag) {
-                named.push((n, written, tag, verdict));
-            }
-        }
-    }
-    named
-}
-
-/// Whether a sentence says the version it names worked (`Some(true)`) or is broken.
-fn verdict(sentence: &str) -> Option<bool> {
-    let lower = sentence.to_lowercase();
-    let has = |words: &[&str]| {
-        words
-            .iter()
-            .any(|w| super::super::item::has_word(&lower, w))
-    };
-    let good = has(&["works", "worked", "working", "fine", "last good", "used to"]);
-    let bad = has(&[
-        "broken",
-        "broke",
-        "fails",
-        "failing",
-        "regression",
-        "since",
-        "doesn't work",
-        "does not work",
-        "no longer",
-        "crash",
-        "crashes",
-        "panics",
-        "after upgrading",
-        "before",
-    ]);
-    match (good, bad) {
-        (true, false) => Some(true),
-        (false, true) => Some(false),
-        _ => None,
-    }
-}
-
-/// The versions a text names that are tags: each as written, with its tag.
-fn versions_in(text: &str, tags: &[String]) -> Vec<(String, String)> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let mut out = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        let w = w
-            .trim_matches(|c: char| !c.is_alphanumeric() && c != '.')
-            .trim_end_matches('.');
-        let v = w.trim_start_matches('v');
-        // "0.2 seconds" is a duration, not a version: a version is written `v1.2`,
-        // `1.2.3`, or after a word that introduces one ("version 1.2", "in 1.3").
-        let before = i
-            .checked_sub(1)
-            .map(|j| words[j].to_lowercase())
-            .unwrap_or_default();
-        let after = words
-            .get(i + 1)
-            .map(|x| x.to_lowercase())
-            .unwrap_or_default();
-        let unit = super::has_measure(&format!("1 {after}"));
-        let introduced = [
-            "version", "release", "in", "since", "to", "from", "before", "after", "on", "v",
-            "with", "of",
-        ]
-        .contains(&before.trim_matches(|c: char| !c.is_alphanumeric()));
-        let shaped = w.starts_with('v') || v.matches('.').count() >= 2 || introduced;
-        if v.contains('.')
-            && shaped
-            && !unit
-            && v.starts_with(|c: char| c.is_ascii_digit())
-            && let Some(t) = tag_for(tags, w)
-        {
-            out.push((w.to_string(), t.clone()));
-        }
-    }
-    out
 }
 
 /// "Which version first showed it?" for a regression, with the tags as options: the
