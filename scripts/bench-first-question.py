@@ -31,7 +31,9 @@ GATE = re.compile(rb"clarifying question|Press Enter")
 
 
 def first_question(interview, repo, item, timeout=60.0):
-    """Seconds until the gate is shown, or raise with what the screen said instead."""
+    """Seconds until the gate is shown, and the CPU seconds the run had spent by then (all its
+    processes: user and system); or raise with what the screen said instead."""
+    shutil.rmtree(os.path.join(repo, ".interview", "sessions"), ignore_errors=True)
     pid, fd = pty.fork()
     if pid == 0:
         os.chdir(repo)
@@ -56,7 +58,12 @@ def first_question(interview, repo, item, timeout=60.0):
                                    + seen.decode(errors="replace")[-2000:])
             seen += chunk
             if GATE.search(seen):
-                return time.monotonic() - start
+                shown = time.monotonic() - start
+                # The run's CPU time so far: stop it where it waits (SIGSTOP), then read it.
+                os.kill(pid, signal.SIGSTOP)
+                cpu = tree_cpu(pid)
+                os.kill(pid, signal.SIGCONT)
+                return shown, cpu
     finally:
         try:
             os.kill(pid, signal.SIGTERM)
@@ -85,6 +92,17 @@ def first_question(interview, repo, item, timeout=60.0):
         shutil.rmtree(os.path.join(repo, ".interview", "sessions"), ignore_errors=True)
 
 
+def tree_cpu(pid):
+    """User and system seconds of `pid` and its waited-for children (from /proc; Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    ticks = sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def git_status(repo):
     start = time.monotonic()
     subprocess.run(["git", "-C", repo, "status", "--porcelain"], check=True,
@@ -111,13 +129,15 @@ def main():
         repo = os.path.abspath(repo)
         files = subprocess.run(["git", "-C", repo, "ls-files"], check=True,
                                capture_output=True).stdout.count(b"\n")
-        first = first_question(interview, repo, item)
-        ours, theirs = [], []
+        first, _ = first_question(interview, repo, item)
+        ours, cpus, theirs = [], [], []
         for _ in range(args.runs):
             theirs.append(git_status(repo))
-            ours.append(first_question(interview, repo, item))
-        q, g = statistics.median(ours), statistics.median(theirs)
-        print(f"{os.path.basename(repo)}: {files} files; first question {q:.3f} s "
+            shown, cpu = first_question(interview, repo, item)
+            ours.append(shown)
+            cpus.append(cpu)
+        q, c, g = (statistics.median(x) for x in (ours, cpus, theirs))
+        print(f"{os.path.basename(repo)}: {files} files; first question {q:.3f} s, CPU {c:.2f} s "
               f"(first round {first:.3f} s), git status {g:.3f} s, ratio {q / g:.1f}x")
 
 

@@ -6,6 +6,7 @@
 //! states, and nothing found in it or in earlier interview documents is cited as confirmed.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::brief::BriefContext;
 use crate::subject::IntentFacts;
@@ -20,9 +21,11 @@ use super::intent_entries::{fact_entries, not_checked, title_and_lead};
 use super::item::{Item, has_word};
 use super::kind::{Classification, ItemKind};
 use super::names::{Name, NameKind, extract};
+use super::nearest::{Def, IndexFold, Indexing};
 use super::place::{is_doc, is_manifest, secondary};
 use super::reading::{BENCHMARKS, FLAG_CONVENTIONS, Located, Reading, SHORT_DECLS, same_package};
-use super::search::{Found, Group, Hit, search};
+use super::scan;
+use super::search::{Found, Group, Hit, Search, SearchFold, Searching};
 use super::{Analysis, questions};
 
 /// The group of a clap attribute's bare `short` ([`BARE_SHORT`]).
@@ -123,7 +126,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     groups.extend(item.quotes().iter().map(|(_, q)| Group::one(q)));
     groups.extend(item.code_quotes().iter().map(|(_, q)| Group::one(q)));
     let skip: Vec<String> = f.path.iter().cloned().collect();
-    let found = search(worktree, &groups, &skip);
+    let (found, defs) = read_worktree(worktree, &groups, &skip);
     let mut sources = Sources::default();
     let located: Vec<Located> = names
         .into_iter()
@@ -242,7 +245,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         .any(|l| repo.locked.iter().any(|p| same_package(p, &l.name.text)));
     let class = super::classify::without_package(class, names_package, &item);
     let named: Vec<&str> = located.iter().map(|l| l.name.text.as_str()).collect();
-    let nearest = super::nearest::about(worktree, &skip, f, &item, &named, repo.project.as_deref());
+    let nearest = super::nearest::about(defs, f, &item, &named, repo.project.as_deref());
     let support = super::shape::support_question(&item).map(|(n, s)| (n, s.to_string()));
     Reading {
         facts: f,
@@ -255,6 +258,40 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         repo,
         worktree,
     }
+}
+
+/// The worktree read once for both: the exact search for what the item names, and the index
+/// of what the repository defines (each stops on its own bounds).
+fn read_worktree(worktree: &Path, groups: &[Group], skip: &[String]) -> (Search, Vec<Def>) {
+    let searching = Searching::new(groups, skip);
+    let indexing = Indexing::new(skip);
+    let (mut search, mut index) = (SearchFold::default(), IndexFold::default());
+    let (mut searched, mut indexed) = (searching.is_none(), indexing.is_none());
+    // Once the search has read enough, the files after are read for the index alone.
+    let search_done = AtomicBool::new(searched);
+    scan::in_walk_order(
+        &scan::list(worktree),
+        |file, bytes| {
+            let searching = searching
+                .as_ref()
+                .filter(|_| !search_done.load(Ordering::Relaxed));
+            (
+                searching.and_then(|s| s.read(file, bytes)),
+                indexing.as_ref().and_then(|i| i.read(file, bytes)),
+            )
+        },
+        |file, (hits, defs)| {
+            if let Some(s) = searching.as_ref().filter(|_| !searched) {
+                searched = !search.take(s, file, hits);
+                search_done.store(searched, Ordering::Relaxed);
+            }
+            if !indexed {
+                indexed = !index.take(defs);
+            }
+            !(searched && indexed)
+        },
+    );
+    (search.result, index.defs)
 }
 
 /// Whether the line of `h` defines or declares the identifier `name` (`fn`, `struct`, `def`,

@@ -36,6 +36,7 @@ mod reading;
 mod reflect;
 mod reflect_entries;
 mod repo;
+mod scan;
 mod search;
 mod shape;
 mod test_code;

@@ -9,15 +9,15 @@
 //! Not for: the names the item spells out (`search.rs`, `defs.rs` check those exactly).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
-use grep::regex::RegexMatcherBuilder;
+use grep::regex::{RegexMatcher, RegexMatcherBuilder};
+use grep::searcher::SearcherBuilder;
 use grep::searcher::sinks::Lossy;
-use grep::searcher::{BinaryDetection, SearcherBuilder};
 use regex::Regex;
 
 use super::item::Item;
 use super::place::{is_doc, is_manifest, is_test, secondary};
+use super::scan::{self, Listed};
 use super::search::Place;
 use super::test_code::{is_test_item, test_like, tests_start};
 use super::words::{ACTIONS, GENERIC, words};
@@ -33,8 +33,7 @@ const MAX_NEAREST: usize = 8;
 /// common word with the prose is a chance match, and no match is said plainly rather than
 /// presented as the place.
 pub(super) fn about(
-    worktree: &Path,
-    skip: &[String],
+    defs: Vec<Def>,
     f: &IntentFacts,
     item: &Item,
     named: &[&str],
@@ -45,7 +44,6 @@ pub(super) fn about(
     for (_, line, _) in &item.all {
         query.extend(words(line));
     }
-    let defs = index(worktree, skip);
     let spelled = |d: &Def| {
         named.iter().any(|n| {
             n.trim_start_matches('-')
@@ -147,61 +145,70 @@ pub(super) struct Match {
     pub score: f64,
 }
 
-/// The definitions of the worktree's code and documentation (one walk; tests, samples,
-/// lockfiles, manifests, the item's own file and the tool's own files and documents — wherever
-/// they were written — left out).
-pub(super) fn index(worktree: &Path, skip: &[String]) -> Vec<Def> {
-    let patterns = Patterns::new();
-    let Ok(matcher) = RegexMatcherBuilder::new().build(Patterns::PREFILTER) else {
+/// The definitions of the worktree's code and documentation (tests, samples, lockfiles,
+/// manifests, the item's own file and the tool's own files and documents — wherever they were
+/// written — left out).
+#[cfg(test)]
+pub(super) fn index(worktree: &std::path::Path, skip: &[String]) -> Vec<Def> {
+    let Some(indexing) = Indexing::new(skip) else {
         return Vec::new();
     };
-    let mut searcher = SearcherBuilder::new()
-        .line_number(true)
-        .binary_detection(BinaryDetection::quit(0))
-        .build();
-    let walker = super::search::walk(worktree, MAX_FILE_BYTES);
-    let mut defs = Vec::new();
-    let mut files = 0usize;
-    for entry in walker.flatten() {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
+    let mut fold = IndexFold::default();
+    scan::in_walk_order(
+        &scan::list(worktree),
+        |file, bytes| indexing.read(file, bytes),
+        |_, defs| fold.take(defs),
+    );
+    fold.defs
+}
+
+/// The index's side of the reading: the patterns of a definition, and what is left out.
+pub(super) struct Indexing<'s> {
+    patterns: Patterns,
+    prefilter: RegexMatcher,
+    skip: &'s [String],
+}
+
+impl<'s> Indexing<'s> {
+    pub(super) fn new(skip: &'s [String]) -> Option<Indexing<'s>> {
+        Some(Indexing {
+            patterns: Patterns::new(),
+            prefilter: RegexMatcherBuilder::new().build(Patterns::PREFILTER).ok()?,
+            skip,
+        })
+    }
+
+    /// The definitions of one file (None: a file the index leaves out).
+    pub(super) fn read(&self, file: &Listed, bytes: &[u8]) -> Option<Vec<Def>> {
+        if file.len > MAX_FILE_BYTES {
+            return None;
         }
-        let Some(rel) = entry
-            .path()
-            .strip_prefix(worktree)
-            .ok()
-            .and_then(Path::to_str)
-            .map(str::to_string)
-        else {
-            continue;
-        };
-        let Some(doc) = indexed(&rel, skip) else {
-            continue;
-        };
-        files += 1;
-        if files > MAX_FILES || defs.len() >= MAX_DEFS {
-            break;
-        }
+        let rel = &file.rel;
+        let doc = indexed(rel, self.skip)?;
         let mut candidates: Vec<u32> = Vec::new();
-        let _ = searcher.search_path(
-            &matcher,
-            entry.path(),
-            Lossy(|n, _| {
-                candidates.push(u32::try_from(n).unwrap_or(u32::MAX));
-                Ok(true)
-            }),
-        );
-        // The lines around a candidate: the file read once more, only when it has one.
+        let _ = SearcherBuilder::new()
+            .line_number(true)
+            .build()
+            .search_slice(
+                &self.prefilter,
+                scan::text_part(bytes),
+                Lossy(|n, _| {
+                    candidates.push(u32::try_from(n).unwrap_or(u32::MAX));
+                    Ok(true)
+                }),
+            );
+        let mut defs = Vec::new();
+        // The lines around a candidate, only when the file has one.
         if candidates.is_empty() {
-            continue;
+            return Some(defs);
         }
-        let Ok(text) = std::fs::read_to_string(entry.path()) else {
-            continue;
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            return Some(defs);
         };
         let all: Vec<&str> = text.lines().collect();
         // A document the tool wrote (wherever it was put) is no definition of the repository.
         if doc && all.iter().any(|l| l.starts_with(crate::document::LEGEND)) {
-            continue;
+            return Some(defs);
         }
         let tests_from = tests_start(&all);
         for n in candidates {
@@ -210,7 +217,7 @@ pub(super) fn index(worktree: &Path, skip: &[String]) -> Vec<Def> {
                 continue;
             }
             let Some(line) = all.get(i) else { continue };
-            for (kind, name) in patterns.defs(line, doc) {
+            for (kind, name) in self.patterns.defs(line, doc) {
                 let beside = beside(&all, i, kind);
                 defs.push(Def {
                     kind,
@@ -222,8 +229,35 @@ pub(super) fn index(worktree: &Path, skip: &[String]) -> Vec<Def> {
                 });
             }
         }
+        Some(defs)
     }
-    defs
+}
+
+/// The index, taken file by file in walk order, bounded in files and definitions.
+#[derive(Default)]
+pub(super) struct IndexFold {
+    pub defs: Vec<Def>,
+    files: usize,
+    full: bool,
+}
+
+impl IndexFold {
+    /// Add one file's definitions; false once the index holds enough.
+    pub(super) fn take(&mut self, defs: Option<Vec<Def>>) -> bool {
+        if self.full {
+            return false;
+        }
+        let Some(defs) = defs else {
+            return true;
+        };
+        self.files += 1;
+        if self.files > MAX_FILES || self.defs.len() >= MAX_DEFS {
+            self.full = true;
+            return false;
+        }
+        self.defs.extend(defs);
+        true
+    }
 }
 
 /// Whether the file at `rel` is indexed, and then whether as documentation (its headings)

@@ -5,21 +5,18 @@
 //! (earlier interview documents, answers files, `interview.toml`) counts.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use grep::regex::RegexMatcherBuilder;
+use grep::regex::{RegexMatcher, RegexMatcherBuilder};
+use grep::searcher::SearcherBuilder;
 use grep::searcher::sinks::Lossy;
-use grep::searcher::{BinaryDetection, SearcherBuilder};
-use ignore::WalkBuilder;
 
+use super::scan::{self, Listed};
 use super::text::one_line;
 use crate::document::LEGEND;
 pub(super) use crate::subject::is_own_path as own_file;
 
 /// At most this many files are read.
 const MAX_FILES: usize = 20_000;
-/// A file larger than this is skipped (generated, vendored or data).
-const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// All files together are read at most this far.
 const MAX_TOTAL_BYTES: u64 = 128 * 1024 * 1024;
 /// Lines kept per name (the count goes on).
@@ -154,178 +151,180 @@ impl Search {
 /// files in `skip` (repository-relative paths), the tool's own files ([`own_file`]), any
 /// interview document (a file with a line starting with the documents' legend) and any answers
 /// file (a `.json` file with the `"interview_answers"` key).
-pub(super) fn search(worktree: &Path, groups: &[Group], skip: &[String]) -> Search {
-    let mut result = Search::default();
-    let groups: Vec<&Group> = groups
-        .iter()
-        .filter(|g| g.spellings.iter().any(|s| !s.trim().is_empty()))
-        .collect();
-    if groups.is_empty() {
-        return result;
-    }
-    let Some(matcher) = matcher(&groups) else {
-        return result;
+#[cfg(test)]
+pub(super) fn search(worktree: &std::path::Path, groups: &[Group], skip: &[String]) -> Search {
+    let Some(reader) = Searching::new(groups, skip) else {
+        return Search::default();
     };
-    let mut searcher = SearcherBuilder::new()
-        .line_number(true)
-        .binary_detection(BinaryDetection::quit(0))
-        .build();
-    let walker = walk(worktree, MAX_FILE_BYTES);
-    let mut bytes = 0u64;
-    for entry in walker.flatten() {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
+    let mut fold = SearchFold::default();
+    scan::in_walk_order(
+        &scan::list(worktree),
+        |file, bytes| reader.read(file, bytes),
+        |file, hits| fold.take(&reader, file, hits),
+    );
+    fold.result
+}
+
+/// What one file gave the search: its hits (group index, line), or that it is the tool's own
+/// document or answers file.
+pub(super) struct FileHits {
+    document: bool,
+    hits: Vec<(usize, Hit)>,
+}
+
+/// The search's side of the reading: the groups and the one matcher for all their spellings.
+pub(super) struct Searching<'g> {
+    groups: Vec<&'g Group>,
+    matcher: RegexMatcher,
+    skip: &'g [String],
+}
+
+impl<'g> Searching<'g> {
+    /// None when there is nothing to search for.
+    pub(super) fn new(groups: &'g [Group], skip: &'g [String]) -> Option<Searching<'g>> {
+        let groups: Vec<&Group> = groups
+            .iter()
+            .filter(|g| g.spellings.iter().any(|s| !s.trim().is_empty()))
+            .collect();
+        if groups.is_empty() {
+            return None;
         }
-        let rel = entry
-            .path()
-            .strip_prefix(worktree)
-            .ok()
-            .and_then(Path::to_str);
-        let Some(rel) = rel.filter(|r| !skip.iter().any(|s| s == r) && !own_file(r)) else {
-            continue;
-        };
-        let rel = rel.to_string();
-        if let Some(why) = bound_reached(result.files_read, bytes) {
-            result.stopped = Some(why);
-            break;
+        let mut literals: Vec<&str> = groups
+            .iter()
+            .flat_map(|g| g.spellings.iter().chain(&g.within))
+            .map(String::as_str)
+            .filter(|s| !s.trim().is_empty())
+            .collect();
+        literals.push(LEGEND);
+        literals.push(ANSWERS_KEY);
+        literals.sort_unstable();
+        literals.dedup();
+        let matcher = RegexMatcherBuilder::new()
+            .fixed_strings(true)
+            .build_literals(&literals)
+            .ok()?;
+        Some(Searching {
+            groups,
+            matcher,
+            skip,
+        })
+    }
+
+    /// The hits of one file (None: a file the search leaves out).
+    pub(super) fn read(&self, file: &Listed, bytes: &[u8]) -> Option<FileHits> {
+        let rel = &file.rel;
+        if self.skip.contains(rel) || own_file(rel) {
+            return None;
         }
-        bytes += entry.metadata().map_or(0, |m| m.len());
-        result.paths.push(rel.clone());
-        // Hits of one file, kept only if the file is not the tool's own.
-        let mut in_file: Vec<(usize, Hit)> = Vec::new();
+        let mut hits: Vec<(usize, Hit)> = Vec::new();
+        // Names qualified by a crate count only in a file that names the crate.
         let mut named: Vec<&str> = Vec::new();
         let mut document = false;
-        // A file that cannot be read is left out, like a binary one.
-        let _ = searcher.search_path(
-            &matcher,
-            entry.path(),
-            Lossy(|line_number, line| {
-                if line.starts_with(LEGEND) || answers_line(&rel, line) {
-                    document = true;
-                    return Ok(false);
-                }
-                for (i, group) in groups.iter().enumerate() {
-                    if let Some(w) = &group.within
-                        && !named.contains(&w.as_str())
-                        && has_name(line, w)
-                    {
-                        named.push(w);
+        let _ = SearcherBuilder::new()
+            .line_number(true)
+            .build()
+            .search_slice(
+                &self.matcher,
+                scan::text_part(bytes),
+                Lossy(|line_number, line| {
+                    if line.starts_with(LEGEND) || answers_line(rel, line) {
+                        document = true;
+                        return Ok(false);
                     }
-                    if group.spellings.iter().any(|s| has_name(line, s)) {
-                        in_file.push((
-                            i,
-                            Hit {
-                                path: rel.clone(),
-                                line: u32::try_from(line_number).unwrap_or(u32::MAX),
-                                text: one_line(line, 160),
-                            },
-                        ));
+                    for (i, group) in self.groups.iter().enumerate() {
+                        if let Some(w) = &group.within
+                            && !named.contains(&w.as_str())
+                            && has_name(line, w)
+                        {
+                            named.push(w);
+                        }
+                        if group.spellings.iter().any(|s| has_name(line, s)) {
+                            hits.push((
+                                i,
+                                Hit {
+                                    path: rel.clone(),
+                                    line: u32::try_from(line_number).unwrap_or(u32::MAX),
+                                    text: one_line(line, 160),
+                                },
+                            ));
+                        }
                     }
-                }
-                Ok(true)
-            }),
-        );
+                    Ok(true)
+                }),
+            );
+        hits.retain(|(i, _)| {
+            self.groups[*i]
+                .within
+                .as_ref()
+                .is_none_or(|w| named.contains(&w.as_str()))
+        });
+        Some(FileHits { document, hits })
+    }
+}
+
+/// The search's result, taken file by file in walk order, bounded in files and bytes.
+#[derive(Default)]
+pub(super) struct SearchFold {
+    pub result: Search,
+    bytes: u64,
+}
+
+impl SearchFold {
+    /// Count one file's hits; false once the search has read enough.
+    pub(super) fn take(&mut self, s: &Searching, file: &Listed, hits: Option<FileHits>) -> bool {
+        let result = &mut self.result;
+        if result.stopped.is_some() {
+            return false;
+        }
+        let Some(FileHits { document, hits }) = hits else {
+            return true;
+        };
+        if result.files_read >= MAX_FILES {
+            result.stopped = Some(format!("after {MAX_FILES} files"));
+            return false;
+        }
+        if self.bytes >= MAX_TOTAL_BYTES {
+            result.stopped = Some(format!("after {} MiB", MAX_TOTAL_BYTES >> 20));
+            return false;
+        }
+        self.bytes += file.len;
+        result.paths.push(file.rel.clone());
         if document {
-            continue;
+            return true;
         }
         result.files_read += 1;
-        count_hits(&mut result, &groups, &rel, in_file, &named);
-    }
-    result
-}
-
-/// Why the search stops after `files` files and `bytes` bytes, when a bound is reached.
-fn bound_reached(files: usize, bytes: u64) -> Option<String> {
-    if files >= MAX_FILES {
-        Some(format!("after {MAX_FILES} files"))
-    } else if bytes >= MAX_TOTAL_BYTES {
-        Some(format!("after {} MiB", MAX_TOTAL_BYTES >> 20))
-    } else {
-        None
-    }
-}
-
-/// One matcher for every spelling of every group, the names they belong to, and the marks of
-/// the tool's own documents and answers files.
-fn matcher(groups: &[&Group]) -> Option<grep::regex::RegexMatcher> {
-    let mut literals: Vec<&str> = groups
-        .iter()
-        .flat_map(|g| g.spellings.iter().chain(&g.within))
-        .map(String::as_str)
-        .filter(|s| !s.trim().is_empty())
-        .collect();
-    literals.push(LEGEND);
-    literals.push(ANSWERS_KEY);
-    literals.sort_unstable();
-    literals.dedup();
-    RegexMatcherBuilder::new()
-        .fixed_strings(true)
-        .build_literals(&literals)
-        .ok()
-}
-
-/// Counts the hits of one file `rel` (group index, hit) into `result`: a name that belongs to
-/// another (`Colour` of `ansi_term`) only where the file names that one (`named`).
-fn count_hits(
-    result: &mut Search,
-    groups: &[&Group],
-    rel: &str,
-    in_file: Vec<(usize, Hit)>,
-    named: &[&str],
-) {
-    let place = Place::of(rel);
-    let mut counted_in: Vec<usize> = Vec::new();
-    for (i, hit) in in_file {
-        let group = groups[i];
-        if group
-            .within
-            .as_ref()
-            .is_some_and(|w| !named.contains(&w.as_str()))
-        {
-            continue;
-        }
-        let f = result.found.entry(group.key.clone()).or_default();
-        f.total += 1;
-        let first_in_file = !counted_in.contains(&i);
-        if first_in_file {
-            counted_in.push(i);
-            f.files += 1;
-        }
-        match place {
-            Place::Test => {
-                f.test_lines += 1;
-                f.test_files += usize::from(first_in_file);
+        let place = Place::of(&file.rel);
+        let mut counted_in: Vec<usize> = Vec::new();
+        for (i, hit) in hits {
+            let group = s.groups[i];
+            let f = result.found.entry(group.key.clone()).or_default();
+            f.total += 1;
+            let first_in_file = !counted_in.contains(&i);
+            if first_in_file {
+                counted_in.push(i);
+                f.files += 1;
             }
-            Place::Doc => f.doc_lines += 1,
-            Place::Code => {
-                f.code_lines += 1;
-                f.code_files += usize::from(first_in_file);
-                if f.code.len() < MAX_HITS_PER_NAME {
-                    f.code.push(hit.clone());
+            match place {
+                Place::Test => {
+                    f.test_lines += 1;
+                    f.test_files += usize::from(first_in_file);
                 }
+                Place::Doc => f.doc_lines += 1,
+                Place::Code => {
+                    f.code_lines += 1;
+                    f.code_files += usize::from(first_in_file);
+                    if f.code.len() < MAX_HITS_PER_NAME {
+                        f.code.push(hit.clone());
+                    }
+                }
+                Place::Other => {}
             }
-            Place::Other => {}
+            if f.hits.len() < MAX_HITS_PER_NAME {
+                f.hits.push(hit);
+            }
         }
-        if f.hits.len() < MAX_HITS_PER_NAME {
-            f.hits.push(hit);
-        }
+        true
     }
-}
-
-/// The walk the built-in interviewer reads the worktree with: the ignore files respected (also
-/// outside a git repository), links not followed, `.git/` and `.interview/` never entered, files
-/// over `max_file_bytes` left out, in name order (the same tree gives the same answer).
-pub(super) fn walk(worktree: &Path, max_file_bytes: u64) -> ignore::Walk {
-    WalkBuilder::new(worktree)
-        .require_git(false)
-        .max_filesize(Some(max_file_bytes))
-        .follow_links(false)
-        .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry(|e| {
-            let name = e.file_name();
-            name != ".git" && name != ".interview"
-        })
-        .build()
 }
 
 /// What a file of the repository is, for counting where a name occurs.

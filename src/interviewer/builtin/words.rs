@@ -94,6 +94,10 @@ pub(super) const ACTIONS: &[&str] = &[
     "displays",
 ];
 
+/// [`STOP`] as a set: every word of every file the index reads is looked up in it.
+static STOP_WORDS: std::sync::LazyLock<std::collections::HashSet<&str>> =
+    std::sync::LazyLock::new(|| STOP.split_whitespace().collect());
+
 /// The words of a text: identifiers split at `_`, `-`, `.` and camelCase, lower case, light
 /// stemming; stop words and one- or two-letter words left out.
 pub(super) fn words(text: &str) -> Vec<String> {
@@ -118,7 +122,7 @@ fn push_word(out: &mut Vec<String>, word: &str) {
     let lower = word.to_lowercase();
     if lower.len() < 3
         || lower.chars().all(|c| c.is_ascii_digit())
-        || STOP.split_whitespace().any(|w| w == lower)
+        || STOP_WORDS.contains(lower.as_str())
     {
         return;
     }
