@@ -145,24 +145,9 @@ pub(super) struct Match {
     pub score: f64,
 }
 
-/// The definitions of the worktree's code and documentation (tests, samples, lockfiles,
-/// manifests, the item's own file and the tool's own files and documents — wherever they were
-/// written — left out).
-#[cfg(test)]
-pub(super) fn index(worktree: &std::path::Path, skip: &[String]) -> Vec<Def> {
-    let Some(indexing) = Indexing::new(skip) else {
-        return Vec::new();
-    };
-    let mut fold = IndexFold::default();
-    scan::in_walk_order(
-        &scan::list(worktree),
-        |file, bytes| indexing.read(file, bytes),
-        |_, defs| fold.take(defs),
-    );
-    fold.defs
-}
-
-/// The index's side of the reading: the patterns of a definition, and what is left out.
+/// The index's side of the reading: the definitions of the worktree's code and documentation
+/// (tests, samples, lockfiles, manifests, the item's own file and the tool's own files and
+/// documents — wherever they were written — left out), and the patterns that find them.
 pub(super) struct Indexing<'s> {
     patterns: Patterns,
     prefilter: RegexMatcher,
