@@ -1,0 +1,176 @@
+//! The guard's library API the turn loop uses: the current turn's directory excluded, restore,
+//! the index's stat cache not trusted across a turn, the object store, git's own gc.
+
+use super::*;
+
+#[test]
+fn the_current_turn_directory_is_excluded_and_the_rest_of_the_tier_watched() {
+    use interview::testing::{GuardScope, Snapshot};
+    let repo = repo_with_ignored();
+    let turn = repo.path().join(".interview/sessions/mine/turns/001");
+    std::fs::create_dir_all(&turn).unwrap();
+    let scope = GuardScope {
+        worktree: repo.path().to_path_buf(),
+        exclude: vec![turn.clone()],
+    };
+    let before = Snapshot::take(&scope).unwrap();
+    std::fs::write(turn.join("receipt.json"), "{}").unwrap();
+    std::fs::create_dir_all(turn.join("out")).unwrap();
+    let after = Snapshot::take(&scope).unwrap();
+    assert!(before.diff(&after).is_empty(), "{}", before.diff(&after));
+    std::fs::write(
+        repo.path()
+            .join(".interview/sessions/other-session/state.json"),
+        "{\"tampered\":true}",
+    )
+    .unwrap();
+    let later = Snapshot::take(&scope).unwrap();
+    let report = after.diff(&later);
+    assert!(
+        report.to_string().contains("other-session/state.json"),
+        "{report}"
+    );
+}
+
+#[test]
+fn restore_puts_hooks_and_config_back_and_removes_planted_hooks() {
+    use interview::testing::{GuardScope, Snapshot, restore, save_restore_copies};
+    let repo = TempRepo::new();
+    let copies = tempfile::tempdir().unwrap();
+    let scope = GuardScope {
+        worktree: repo.path().to_path_buf(),
+        exclude: vec![],
+    };
+    let config_before = std::fs::read(repo.path().join(".git/config")).unwrap();
+    save_restore_copies(&scope, copies.path()).unwrap();
+    let before = Snapshot::take(&scope).unwrap();
+    for script in [
+        "writes_hook",
+        "sets_fsmonitor",
+        "adds_filter",
+        "hides_untracked",
+    ] {
+        let ok = std::process::Command::new("sh")
+            .arg(hostile(script))
+            .current_dir(repo.path())
+            .env("HOME", repo.home())
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "{script}");
+    }
+    std::fs::remove_file(repo.path().join("sneaky.txt")).unwrap();
+    assert!(!before.diff(&Snapshot::take(&scope).unwrap()).is_empty());
+    let summary = restore(&scope, copies.path()).unwrap();
+    assert!(summary.failed.is_empty(), "{summary}");
+    assert_eq!(
+        std::fs::read(repo.path().join(".git/config")).unwrap(),
+        config_before
+    );
+    assert!(!repo.path().join(".git/hooks/pre-commit").exists());
+    let report = before.diff(&Snapshot::take(&scope).unwrap());
+    assert!(report.is_empty(), "after restore: {report}");
+}
+
+/// Edit a tracked file, date its mtime back (so it is not "racy" against a new index), then write
+/// an index whose entry keeps the old object id but carries the edited file's stat data: a stat
+/// check against the live index finds the file clean.
+fn forge_index_for(repo: &TempRepo, rel: &str, new_content: &str) {
+    repo.write(rel, new_content);
+    let an_hour_ago = filetime::FileTime::from_unix_time(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs() as i64
+            - 3600,
+        0,
+    );
+    filetime::set_file_mtime(repo.path().join(rel), an_hour_ago).unwrap();
+    let index_path = repo.path().join(".git/index");
+    let mut index = gix::index::File::at(
+        &index_path,
+        gix::hash::Kind::Sha1,
+        false,
+        gix::index::decode::Options::default(),
+    )
+    .unwrap();
+    let meta = gix::index::fs::Metadata::from_path_no_follow(&repo.path().join(rel)).unwrap();
+    let stat = gix::index::entry::Stat::from_fs(&meta).unwrap();
+    let pos = index
+        .entry_index_by_path(rel.into())
+        .expect("the file is tracked");
+    index.entries_mut()[pos].stat = stat;
+    index.write(gix::index::write::Options::default()).unwrap();
+}
+
+#[test]
+fn forged_stat_data_in_the_index_does_not_hide_an_edit() {
+    use interview::testing::{GuardScope, Snapshot};
+    let repo = TempRepo::new();
+    let scope = GuardScope {
+        worktree: repo.path().to_path_buf(),
+        exclude: vec![],
+    };
+    let before = Snapshot::take(&scope).unwrap();
+    forge_index_for(&repo, "src/lib.rs", "pub fn answer() -> u32 {\n    41\n}\n");
+    // The index's entries (ids, modes, flags) are unchanged: only its stat cache was forged.
+    let after = Snapshot::take_after(&scope, &before).unwrap();
+    let report = before.diff(&after);
+    assert!(
+        report.to_string().contains("src/lib.rs"),
+        "the edit was hidden: {report}"
+    );
+}
+
+#[test]
+fn replacing_a_stored_object_is_a_git_metadata_change() {
+    let repo = TempRepo::new();
+    let g = run_hostile(&repo, "replaces_object");
+    assert_eq!(g.code, 3, "{}", g.stderr);
+    assert!(g.has("git_metadata", "objects/"), "{:#}", g.json);
+}
+
+#[test]
+fn repacking_the_object_store_is_a_git_metadata_change() {
+    let repo = TempRepo::new();
+    let g = run_hostile(&repo, "repacks");
+    assert_eq!(g.code, 3, "{}", g.stderr);
+    assert!(g.has("git_metadata", "objects/pack/"), "{:#}", g.json);
+}
+
+/// A `git gc --auto` that a commit started in the background, holding `gc.pid` until the test
+/// says go, then writing an object (as its repacking would): a turn waits for it instead of
+/// taking its writes for the runner's.
+#[test]
+fn a_turn_waits_for_gits_own_gc_before_its_snapshot() {
+    use crate::util::{Interview, wait_until};
+    use std::time::Duration;
+    let repo = TempRepo::new();
+    let go = repo.scratch("gc-go");
+    let mut gc = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(
+            r#"echo "$$ $(hostname)" > .git/gc.pid
+n=0
+while [ ! -f "$GO" ] && [ "$n" -lt 600 ]; do sleep 0.05; n=$((n + 1)); done
+echo "an object gc writes" | git hash-object -w --stdin >/dev/null
+rm .git/gc.pid"#,
+        )
+        .env("GO", &go)
+        .current_dir(repo.path())
+        .spawn()
+        .unwrap();
+    let pid_file = repo.path().join(".git/gc.pid");
+    wait_until(Duration::from_secs(30), "gc.pid", || pid_file.exists());
+    let mut pty = Interview::of_work_item(&repo)
+        .runner("done-at-once.sh")
+        .without_sandbox()
+        .out("-")
+        .at_terminal();
+    pty.expect("Waiting for git's own work on its store (git gc, pid");
+    std::fs::write(&go, "").unwrap();
+    let (code, screen) = pty.finish();
+    assert!(gc.wait().unwrap().success());
+    assert_eq!(code, 0, "{screen}");
+    assert!(!screen.contains("changed the repository"), "{screen}");
+}
