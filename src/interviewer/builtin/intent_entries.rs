@@ -65,16 +65,20 @@ pub(super) fn fact_entries(r: &Reading) -> (Vec<Entry>, Tally) {
     tally.missing = missing.len();
     if !missing.is_empty() {
         out.push(entry(
-            "Named by the item, not found in the repository",
+            if r.search.stopped.is_some() {
+                "Named by the item, not found in the files read"
+            } else {
+                "Named by the item, not found in the repository"
+            },
             format!(
-                "{} {} nowhere in the repository (the work item itself and the tool's own \
-                 files left out).",
+                "{} {} {} (the work item itself and the tool's own files left out).",
                 missing.join(", "),
                 if missing.len() == 1 {
                     "appears"
                 } else {
                     "appear"
-                }
+                },
+                r.search.nowhere()
             ),
             Clarity::Inferred,
             Vec::new(),

@@ -226,9 +226,10 @@ fn names_not_found(r: &Reading) -> Vec<Finding> {
         "names_not_found",
         if feature { 5 } else { 6 },
         format!(
-            "The item names {} (line {}), found nowhere in the repository. What are they?{}",
+            "The item names {} (line {}), found {}. What are they?{}",
             list.join(", "),
             first.name.line,
+            r.search.nowhere(),
             if feature && adds {
                 " Recommended: new, as the item asks to add them."
             } else {
@@ -236,7 +237,11 @@ fn names_not_found(r: &Reading) -> Vec<Finding> {
             }
         ),
     )
-    .titled("Names the repository does not have")
+    .titled(if r.search.stopped.is_some() {
+        "Names not in the files read"
+    } else {
+        "Names the repository does not have"
+    })
     .options(&[
         ("New names this work adds", "new"),
         ("Renamed or removed since", "renamed"),

@@ -15,10 +15,11 @@ use super::text::one_line;
 use crate::document::LEGEND;
 pub(super) use crate::subject::is_own_path as own_file;
 
-/// At most this many files are read.
-const MAX_FILES: usize = 20_000;
+/// At most this many files are read (as many as the index of definitions reads: the two share
+/// one reading of the worktree).
+const MAX_FILES: usize = 50_000;
 /// All files together are read at most this far.
-const MAX_TOTAL_BYTES: u64 = 128 * 1024 * 1024;
+const MAX_TOTAL_BYTES: u64 = 256 * 1024 * 1024;
 /// Lines kept per name (the count goes on).
 const MAX_HITS_PER_NAME: usize = 200;
 /// The key that makes a `.json` file an answers file (docs/ci.md): the tool's own, no evidence.
@@ -142,6 +143,18 @@ pub(super) struct Search {
 }
 
 impl Search {
+    /// Where a name the search did not find is absent: "nowhere in the repository", or, when the
+    /// search stopped at a bound, only in the files it read — never more than was searched.
+    pub(super) fn nowhere(&self) -> String {
+        match &self.stopped {
+            None => "nowhere in the repository".to_string(),
+            Some(why) => format!(
+                "in none of the {} files read (the search stopped {why})",
+                self.files_read
+            ),
+        }
+    }
+
     pub(super) fn get(&self, name: &str) -> Option<&Found> {
         self.found.get(name).filter(|f| !f.hits.is_empty())
     }

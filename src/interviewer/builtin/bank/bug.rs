@@ -168,14 +168,22 @@ fn messages(r: &Reading) -> Vec<Finding> {
             out.push(printed_with_values(l, &msg, &topic, at));
         } else if !l.found() {
             out.push(
-                Finding::new(topic, 6, format!("\"{msg}\" (line {}) appears nowhere in this repository. Where does it come from?", l.name.line))
-                    .titled(format!("Where \"{msg}\" comes from"))
-                    .options(&[
-                        ("A dependency", "dependency"),
-                        ("An older version of this project", "older_version"),
-                        ("The system or another tool", "environment"),
-                        ("Don't know", "unknown"),
-                    ]),
+                Finding::new(
+                    topic,
+                    6,
+                    format!(
+                        "\"{msg}\" (line {}) appears {}. Where does it come from?",
+                        l.name.line,
+                        r.search.nowhere()
+                    ),
+                )
+                .titled(format!("Where \"{msg}\" comes from"))
+                .options(&[
+                    ("A dependency", "dependency"),
+                    ("An older version of this project", "older_version"),
+                    ("The system or another tool", "environment"),
+                    ("Don't know", "unknown"),
+                ]),
             );
         }
     }
