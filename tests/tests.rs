@@ -28,7 +28,7 @@ mod guard_safety;
 mod guard_shared_objects;
 mod hostile_text;
 mod interviewer;
-mod interviewer_bounds;
+mod interviewer_absence;
 mod interviewer_devset;
 mod interviewer_findings;
 mod interviewer_nearest;

@@ -32,8 +32,36 @@ pub(super) const FLAG_CONVENTIONS: &[&str] = &[
 /// letters are taken.
 pub(super) const SHORT_DECLS: &[&str] = &[".short(", "short = '", "short='"];
 
-/// Literals searched for alongside the names: how this repository declares benchmarks.
-pub(super) const BENCHMARKS: &[&str] = &["[[bench]]", "criterion_group!", "#[bench]"];
+/// Literals searched for alongside the names: how a repository of any ecosystem declares its
+/// benchmarks — Rust (`[[bench]]`, criterion, `#[bench]`), Go (`b *testing.B`), Java and Kotlin
+/// (JMH's `@Benchmark`), C# (BenchmarkDotNet's `[Benchmark]`), C and C++ (Google Benchmark's and
+/// Catch2's `BENCHMARK(`), Python (pytest-benchmark's `benchmark(` fixture, asv), Ruby
+/// (`Benchmark.`), JavaScript (benchmark.js's `Benchmark.`, vitest's and tinybench's `bench(`),
+/// Swift (XCTest's `measure {`), PHP (PhpBench), Haskell (criterion, gauge), a hyperfine script;
+/// then a documented one (a `Benchmark` heading), found last: code that runs is the better one.
+pub(super) const BENCHMARKS: &[&str] = &[
+    "[[bench]]",
+    "criterion_group!",
+    "#[bench]",
+    "*testing.B)",
+    "@Benchmark",
+    "[Benchmark",
+    "BENCHMARK(",
+    "benchmark(",
+    "asv.conf.json",
+    "Benchmark.",
+    "bench(",
+    "measure {",
+    "PhpBench",
+    "Criterion.Main",
+    "Gauge.Main",
+    "hyperfine",
+    "# Benchmark",
+    "# Benchmarks",
+];
+
+/// Folders that hold a repository's benchmarks, in any ecosystem's convention.
+const BENCH_DIRS: &[&str] = &["bench", "benches", "benchmark", "benchmarks"];
 
 /// Everything the interviewer learnt about one work item.
 pub(super) struct Reading<'a> {
@@ -49,6 +77,45 @@ pub(super) struct Reading<'a> {
     pub search: Search,
     pub repo: RepoFacts,
     pub worktree: &'a Path,
+}
+
+impl Reading<'_> {
+    /// The repository's benchmark, where it shows one: a harness in code (in the order of
+    /// [`BENCHMARKS`]), else a file in a benchmark folder, else a documented one. None only when
+    /// every form was searched for and none is there (the search read the whole worktree).
+    pub(super) fn benchmark(&self) -> Option<Hit> {
+        let documented = |b: &str| b.starts_with('#');
+        // A harness is code or a build file's line, never a sentence of the documentation.
+        let harness = BENCHMARKS.iter().filter(|b| !documented(b)).find_map(|b| {
+            let found = self.search.get(b)?;
+            found.hits.iter().find(|h| !is_doc(&h.path))
+        });
+        let folder = || {
+            self.search.paths.iter().find_map(|p| {
+                let mut parts = p.split('/');
+                parts.next_back();
+                parts.any(|d| BENCH_DIRS.contains(&d)).then(|| Hit {
+                    path: p.clone(),
+                    line: 1,
+                    text: String::new(),
+                })
+            })
+        };
+        // A heading of the documentation, not a comment of a script.
+        let heading = || {
+            BENCHMARKS.iter().filter(|b| documented(b)).find_map(|b| {
+                let found = self.search.get(b)?;
+                found
+                    .hits
+                    .iter()
+                    .find(|h| is_doc(&h.path) && h.text.starts_with('#'))
+            })
+        };
+        harness
+            .cloned()
+            .or_else(folder)
+            .or_else(|| heading().cloned())
+    }
 }
 
 /// A name from the item with what the repository holds of it.

@@ -156,10 +156,7 @@ fn target_and_workload() -> [Finding; 2] {
 
 /// How the speed-up is measured: the repository's benchmark, when it has one.
 fn benchmark(r: &Reading) -> Finding {
-    let bench = BENCHMARKS
-        .iter()
-        .find_map(|b| r.search.get(b).and_then(|f| f.hits.first()));
-    match bench {
+    match r.benchmark() {
         Some(h) => Finding::new(
             "benchmark",
             7,
@@ -178,7 +175,15 @@ fn benchmark(r: &Reading) -> Finding {
         None => Finding::new(
             "benchmark",
             6,
-            "How will the speed-up be measured? The repository has no benchmark. Recommended: a new one, so the gain stays measured.",
+            format!(
+                "How will the speed-up be measured? {} Recommended: a new one, so the gain stays \
+                 measured.",
+                if r.search.stopped.is_some() {
+                    "No benchmark in the files read."
+                } else {
+                    "The repository shows no benchmark (no benchmark folder, harness or heading)."
+                }
+            ),
         )
         .titled("How it is measured")
         .options(&[

@@ -6,7 +6,7 @@
 use super::Finding;
 use super::names::NameKind;
 use super::place::{is_doc, is_test};
-use super::reading::{BENCHMARKS, FLAG_CONVENTIONS, Located, Reading, same_package};
+use super::reading::{FLAG_CONVENTIONS, Located, Reading, same_package};
 use super::repo::{lock_parents, tag_for};
 use super::search::{Hit, has_name};
 use super::text::slug;

@@ -1,0 +1,143 @@
+//! The built-in intent interviewer claims no absence beyond what it searched
+//! (docs/interviews.md, "What the built-in interviewer reads"): when the search stops at a
+//! bound, a name it did not find is in none of the files read — never "nowhere in the
+//! repository"; a benchmark is looked for in every ecosystem's forms (a harness in code, a
+//! benchmark folder, a documented one) before the repository is said to show none.
+
+use crate::interviewer::{all_questions, assert_honest, question, repo_with};
+
+#[test]
+fn a_name_not_in_the_files_read_is_never_said_to_be_nowhere_when_the_search_stopped() {
+    // One file more than the search reads (50 000), each too small to matter.
+    let files: Vec<(String, String)> = (0..50_010)
+        .map(|i| {
+            (
+                format!("data/d{:03}/f{:03}.txt", i / 200, i % 200),
+                "x\n".into(),
+            )
+        })
+        .collect();
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let (repo, subject) = repo_with(
+        &files,
+        "# Call `frobnicate_widget` on start\n\nThe tool should call `frobnicate_widget` \
+         when it starts, as `warm_caches` does.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let said: Vec<&str> = first
+        .iter()
+        .map(|q| q.question_text.as_str())
+        .chain(
+            d.entries
+                .iter()
+                .flat_map(|e| [e.title.as_str(), e.content.as_str()]),
+        )
+        .chain([d.summary.as_str()])
+        .collect();
+    assert!(
+        said.iter().all(|s| !s.contains("nowhere")
+            && !s.contains("the repository does not have")
+            && !s.contains("not found in the repository")),
+        "{said:#?}"
+    );
+    let missing = d
+        .entries
+        .iter()
+        .find(|e| e.title == "Named by the item, not found in the files read")
+        .unwrap_or_else(|| panic!("no entry of the names not found: {:#?}", d.entries));
+    assert!(
+        missing.content.contains("`frobnicate_widget`")
+            && missing
+                .content
+                .contains("in none of the 50000 files read (the search stopped after 50000 files)"),
+        "{}",
+        missing.content
+    );
+    assert!(
+        d.summary.contains("(the search stopped after 50000 files)"),
+        "{}",
+        d.summary
+    );
+    assert_honest(&repo, &d);
+}
+
+const SLOW: &str = "# Searching is slow on large directories\n\nA search of my home folder takes \
+                    12 seconds, much slower than it should be.\n";
+
+#[test]
+fn a_benchmark_of_another_ecosystem_is_found_and_offered() {
+    for (path, text, line) in [
+        (
+            "search_test.go",
+            "package search\n\nimport \"testing\"\n\nfunc BenchmarkWalk(b *testing.B) {\n}\n",
+            5,
+        ),
+        (
+            "src/test/java/WalkBench.java",
+            "class WalkBench {\n    @Benchmark\n    public void walk() {}\n}\n",
+            2,
+        ),
+        (
+            "Bench/WalkBench.cs",
+            "public class WalkBench\n{\n    [Benchmark]\n    public void Walk() {}\n}\n",
+            3,
+        ),
+        (
+            "README.md",
+            "# walker\n\nA file finder.\n\n## Benchmarks\n\nRun with hyperfine.\n",
+            5,
+        ),
+    ] {
+        let (repo, subject) = repo_with(&[(path, text), ("src/walk.go", "package walk\n")], SLOW);
+        let (first, d) = all_questions(&repo, &subject);
+        let q = question(&first, "benchmark");
+        assert!(
+            q.question_text.contains(&format!("{path}:{line}"))
+                && q.recommended.as_deref() == Some("existing_bench"),
+            "{path}: {}",
+            q.question_text
+        );
+        assert_honest(&repo, &d);
+    }
+}
+
+#[test]
+fn a_file_in_a_benchmark_folder_is_the_benchmark() {
+    let (repo, subject) = repo_with(
+        &[("benchmarks/walk.py", "import time\n\nstart = time.time()\n")],
+        SLOW,
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let q = question(&first, "benchmark");
+    assert!(
+        q.question_text.contains("benchmarks/walk.py:1"),
+        "{}",
+        q.question_text
+    );
+}
+
+#[test]
+fn only_a_repository_without_any_form_of_benchmark_is_said_to_show_none() {
+    // A sentence that names a benchmark is no harness, and a script's comment is no heading.
+    let (repo, subject) = repo_with(
+        &[
+            ("README.md", "# walker\n\nWe have no Benchmark. Yet.\n"),
+            ("run.sh", "#!/bin/sh\n# Benchmarks would go here\necho hi\n"),
+        ],
+        SLOW,
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "benchmark");
+    assert!(
+        q.question_text.contains(
+            "The repository shows no benchmark (no benchmark folder, harness or heading)"
+        ) && !q.question_text.contains("README.md")
+            && !q.question_text.contains("run.sh"),
+        "{}",
+        q.question_text
+    );
+    assert_honest(&repo, &d);
+}
