@@ -174,7 +174,11 @@ fn messages(r: &Reading) -> Vec<Finding> {
                     format!(
                         "\"{msg}\" (line {}) appears {}. Where does it come from?",
                         l.name.line,
-                        r.search.nowhere()
+                        if r.search.stopped.is_some() {
+                            r.search.nowhere()
+                        } else {
+                            "nowhere in this repository".to_string()
+                        }
                     ),
                 )
                 .titled(format!("Where \"{msg}\" comes from"))
