@@ -26,6 +26,21 @@ struct Repo {
     tree: String,
 }
 
+/// No topic asked or answered yet.
+static NOTHING_ASKED: BTreeSet<String> = BTreeSet::new();
+
+/// The checks' context of a first turn: nothing asked or answered yet, the shared test
+/// repository's files citable, no work item.
+fn first_turn() -> CheckContext<'static> {
+    CheckContext {
+        final_turn: false,
+        asked_topics: &NOTHING_ASKED,
+        answered_topics: &NOTHING_ASKED,
+        repo_root: repo().dir.path(),
+        work_item: None,
+    }
+}
+
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .args(args)
@@ -178,14 +193,7 @@ fn the_design_done_example_passes() {
 
 #[test]
 fn invalid_json_names_line_and_column() {
-    let asked = BTreeSet::new();
-    let ctx = CheckContext {
-        final_turn: false,
-        asked_topics: &asked,
-        answered_topics: &asked,
-        repo_root: repo().dir.path(),
-        work_item: None,
-    };
+    let ctx = first_turn();
     let err = parse_and_check("{\n  \"receipt\": \"ask\",\n  oops\n}", &ctx).unwrap_err();
     assert!(
         matches!(
@@ -203,14 +211,7 @@ fn invalid_json_names_line_and_column() {
 
 #[test]
 fn a_leading_byte_order_mark_is_ignored() {
-    let asked = BTreeSet::new();
-    let ctx = CheckContext {
-        final_turn: false,
-        asked_topics: &asked,
-        answered_topics: &asked,
-        repo_root: repo().dir.path(),
-        work_item: None,
-    };
+    let ctx = first_turn();
     let text = format!("\u{feff}{}", design_ask());
     assert!(parse_and_check(&text, &ctx).is_ok());
 }
@@ -268,14 +269,7 @@ fn an_unknown_top_level_field_is_rejected() {
 #[test]
 fn a_duplicate_field_is_rejected() {
     let text = r#"{"receipt":"ask","version":1,"questions":[{"topic":"a","topic":"b","question_text":"Q?","severity":1}]}"#;
-    let asked = BTreeSet::new();
-    let ctx = CheckContext {
-        final_turn: false,
-        asked_topics: &asked,
-        answered_topics: &asked,
-        repo_root: repo().dir.path(),
-        work_item: None,
-    };
+    let ctx = first_turn();
     let err = parse_and_check(text, &ctx).unwrap_err().to_string();
     assert!(
         err.contains("$.questions[0].topic: duplicate field"),

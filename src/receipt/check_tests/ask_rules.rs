@@ -84,14 +84,7 @@ fn question_text_has_at_most_200_characters() {
 fn question_text_is_measured_after_sanitising() {
     let text = format!("{}\u{1b}[31m\u{1b}[0m", "x".repeat(200));
     let value = ask_with("question_text", json!(text));
-    let asked = BTreeSet::new();
-    let ctx = CheckContext {
-        final_turn: false,
-        asked_topics: &asked,
-        answered_topics: &asked,
-        repo_root: repo().dir.path(),
-        work_item: None,
-    };
+    let ctx = first_turn();
     let (r, report) = parse_and_check(&value.to_string(), &ctx).unwrap();
     let Receipt::Ask(a) = r else { panic!() };
     assert_eq!(a.questions[0].question_text, "x".repeat(200));

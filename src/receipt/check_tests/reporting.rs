@@ -9,14 +9,7 @@ fn every_text_is_sanitised_and_counted() {
         "title": "Ti\u{1b}]8;;http://x\u{7}tle", "content": "abc\u{202e}def\r", "clarity": "inferred"
     })]);
     r["summary"] = json!("sum\u{e0041}mary");
-    let asked = BTreeSet::new();
-    let ctx = CheckContext {
-        final_turn: false,
-        asked_topics: &asked,
-        answered_topics: &asked,
-        repo_root: repo().dir.path(),
-        work_item: None,
-    };
+    let ctx = first_turn();
     let (receipt, report) = parse_and_check(&r.to_string(), &ctx).unwrap();
     let Receipt::Done(d) = receipt else { panic!() };
     assert_eq!(d.entries[0].title, "Title");
@@ -113,14 +106,7 @@ fn a_receipt_broken_everywhere_lists_the_first_20_problems() {
     let entries: Vec<_> = (0..20)
         .map(|_| json!({ "title": "", "content": "", "clarity": "x" }))
         .collect();
-    let asked = BTreeSet::new();
-    let ctx = CheckContext {
-        final_turn: false,
-        asked_topics: &asked,
-        answered_topics: &asked,
-        repo_root: repo().dir.path(),
-        work_item: None,
-    };
+    let ctx = first_turn();
     let err = parse_and_check(&done(entries).to_string(), &ctx).unwrap_err();
     assert_eq!(err.violations().len(), 40);
     let shown = err.to_string();
@@ -129,14 +115,7 @@ fn a_receipt_broken_everywhere_lists_the_first_20_problems() {
 }
 
 fn wire_check(value: &serde_json::Value) -> Result<Receipt, ReceiptError> {
-    let asked = BTreeSet::new();
-    let ctx = CheckContext {
-        final_turn: false,
-        asked_topics: &asked,
-        answered_topics: &asked,
-        repo_root: repo().dir.path(),
-        work_item: None,
-    };
+    let ctx = first_turn();
     parse_and_check_as(&value.to_string(), &ctx, Form::Wire).map(|(r, _)| r)
 }
 
