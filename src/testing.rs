@@ -6,7 +6,9 @@ pub use crate::ask::{Missing, ReplayFile, ReplayPerson};
 pub use crate::brief::{BRIEF_VERSION, BriefContext, BriefSubject, Round};
 pub use crate::document::clarifications_section;
 pub use crate::error::Result;
-pub use crate::guard::{GuardScope, Snapshot, restore, save_restore_copies};
+pub use crate::guard::{
+    GuardScope, Snapshot, memo_claim_plain, memo_says_plain, restore, save_restore_copies,
+};
 pub use crate::interviewer::builtin::{decide, receipt_json};
 pub use crate::protocol::SCHEMA;
 pub use crate::protocol::wire::{Family, schema};

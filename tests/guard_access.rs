@@ -4,7 +4,10 @@
 //! reported (exit 3) with the path named. Linux only: macOS has no file capabilities and keeps
 //! its ACLs outside the extended attributes (docs/guard.md).
 
+use std::os::unix::fs::PermissionsExt;
 use std::process::Command;
+
+use interview::testing::{memo_claim_plain, memo_says_plain};
 
 use crate::guard::{Guarded, guard};
 use crate::util::{Interview, TempRepo, prerequisite};
@@ -128,6 +131,76 @@ fn acls_and_capabilities_there_before_the_command_and_removed_are_changes() {
         "file capability removed"
     );
     assert_eq!(detail(&g, "status", "src"), "default ACL changed");
+}
+
+/// `sh -c SCRIPT` in the repository, not guarded (what happens between two runs).
+fn between_runs(repo: &TempRepo, script: &str) {
+    let ok = Command::new("sh")
+        .args(["-c", script])
+        .current_dir(repo.path())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "{script}");
+}
+
+/// A run keeps in the local tier which files had no ACL and no capability (the memo,
+/// docs/guard.md), so the next run's first snapshot does not ask again for each. An ACL set
+/// since moves the file's ctime: the memo no longer speaks for it, it is asked again, and the
+/// command that removes the ACL is caught.
+#[test]
+fn a_file_the_last_run_remembered_without_an_acl_is_asked_again_once_its_ctime_moved() {
+    let repo = TempRepo::new();
+    if !acl_and_capabilities(&repo) {
+        return;
+    }
+    // Only a ctime older than the snapshot's start by the 2 s margin is remembered.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let g = sh(&repo, "true");
+    assert_eq!(g.code, 0, "{}", g.stderr);
+    let (root, tier) = (repo.path(), repo.path().join(".interview"));
+    let readme = root.join("README.md");
+    assert!(memo_says_plain(root, &tier, &readme), "remembered");
+    between_runs(&repo, "setfacl -m u:nobody:r README.md");
+    assert!(!memo_says_plain(root, &tier, &readme), "its ctime moved");
+    let g = sh(&repo, "setfacl -b README.md");
+    assert_eq!(g.code, 3, "{}", g.stderr);
+    assert_eq!(detail(&g, "status", "README.md"), "ACL removed");
+}
+
+/// The memo is taken at its word for an inode whose ctime is what it says (that file is not
+/// asked), but only when it is the tool's own: a memo others may write, or owned by another
+/// user, is not read at all.
+#[test]
+fn a_memo_is_believed_only_when_no_one_else_could_have_written_it() {
+    let repo = TempRepo::new();
+    if !acl_and_capabilities(&repo) {
+        return;
+    }
+    between_runs(&repo, "setfacl -m u:nobody:r README.md");
+    let acl_seen = || {
+        let out = repo
+            .cmd()
+            .args(["guard", "snapshot", "--json"])
+            .output()
+            .unwrap();
+        let snap: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        snap["permissions"]["xattrs"].get("README.md").is_some()
+    };
+    assert!(acl_seen(), "no memo: asked");
+    let (root, tier) = (repo.path(), repo.path().join(".interview"));
+    std::fs::create_dir_all(&tier).unwrap();
+    memo_claim_plain(root, &tier, &[&root.join("README.md")]).unwrap();
+    assert!(!acl_seen(), "the memo's word taken, the file not asked");
+    let memo = tier.join("guard-memo");
+    std::fs::set_permissions(&memo, std::fs::Permissions::from_mode(0o660)).unwrap();
+    assert!(acl_seen(), "a memo the group may write is not read");
+    std::fs::set_permissions(&memo, std::fs::Permissions::from_mode(0o600)).unwrap();
+    assert!(!acl_seen());
+    if nix::unistd::geteuid().is_root() {
+        std::os::unix::fs::chown(&memo, Some(65534), None).unwrap();
+        assert!(acl_seen(), "a memo of another user is not read");
+    }
 }
 
 #[test]

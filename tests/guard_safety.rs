@@ -161,6 +161,7 @@ fn restore_never_follows_a_linked_info_directory_outside_the_repository() {
     let scope = GuardScope {
         worktree: repo.path().to_path_buf(),
         exclude: vec![],
+        memo: None,
     };
     save_restore_copies(&scope, copies.path()).unwrap();
     let info = repo.path().join(".git/info");

@@ -93,6 +93,8 @@ fn run_request(args: &GuardRequest, worktree: &Path) -> Result<i32> {
     let scope = GuardScope {
         worktree: worktree.to_path_buf(),
         exclude: Vec::new(),
+        // Read by `snapshot` too; written only by a command's run, which holds the lock.
+        memo: Some(worktree.join(crate::session::tier::TIER_DIR)),
     };
     let command: &[String] = match args.command.first().map(String::as_str) {
         Some("--") => &args.command[1..],
@@ -130,6 +132,10 @@ fn run_request(args: &GuardRequest, worktree: &Path) -> Result<i32> {
                     return Err(Error::CommandChanged { report });
                 }
             };
+            if let Some(tier) = &scope.memo {
+                // Losing it costs the next run only time.
+                let _ = after.remember(tier);
+            }
             let mut report = before.diff(&after);
             report.allow(&args.allow);
             if args.json {

@@ -16,6 +16,7 @@ mod hooks;
 mod index;
 mod index_file;
 mod layout;
+mod memo;
 mod metadata;
 mod modes;
 mod objects;
@@ -36,7 +37,7 @@ mod walk_xattrs;
 mod xattrs;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -46,6 +47,7 @@ pub(crate) use files::FileDigest;
 pub(crate) use hooks::{Hooks, HooksDir};
 pub(crate) use index::IndexEntry;
 pub(crate) use layout::Layout;
+pub use memo::{claim_plain as memo_claim_plain, says_plain as memo_says_plain};
 pub(crate) use metadata::Worktree;
 pub(crate) use modes::{Permissions, Usual};
 pub(crate) use path::RepoPath;
@@ -62,6 +64,10 @@ pub struct GuardScope {
     pub worktree: PathBuf,
     /// Absolute paths excluded from the snapshot (the current turn's local-tier directory).
     pub exclude: Vec<PathBuf>,
+    /// The worktree's local tier, where a run keeps for the next which inodes had no ACL and
+    /// no file capability (`memo.rs`): read by a run's first snapshot, written by
+    /// [`Snapshot::remember`]. `None`: every file is asked.
+    pub memo: Option<PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -272,6 +278,13 @@ impl Snapshot {
             let env = metadata::UserEnv::from_process(&scope.worktree);
             take::take(&scope, &env, references, 0)
         })
+    }
+
+    /// Keep in the local tier `tier` which inodes this snapshot found without an ACL or a file
+    /// capability, for the next run's first snapshot (`memo.rs`). Only after a run's last
+    /// snapshot: the memo is an ignored file the guard watches like any other.
+    pub fn remember(&self, tier: &Path) -> std::io::Result<()> {
+        self.earlier.plain.save(self.worktree.as_path(), tier)
     }
 
     /// The categorised difference from `self` (before) to `after`.

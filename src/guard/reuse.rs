@@ -15,6 +15,7 @@ use std::os::unix::fs::MetadataExt;
 use std::sync::Arc;
 
 use super::files::Kind;
+use super::memo::Plain;
 use super::xattrs::Xattrs;
 
 /// How much older than a snapshot's start a path's times must be to be trusted unchanged while
@@ -124,6 +125,15 @@ impl Start {
     pub(super) fn settled_times(&self, mtime: (i64, i64), ctime: (i64, i64)) -> bool {
         let limit = (self.0.0 - SETTLE_SECS, self.0.1);
         mtime < limit && ctime < limit
+    }
+
+    /// [`Start::settled`] for a ctime alone, in nanoseconds since the epoch (what an ACL or a
+    /// capability set moves).
+    pub(super) fn settled_ctime_ns(&self, ctime_ns: i64) -> bool {
+        let limit = (self.0.0 - SETTLE_SECS)
+            .saturating_mul(1_000_000_000)
+            .saturating_add(self.0.1);
+        ctime_ns < limit
     }
 }
 
@@ -304,6 +314,9 @@ pub(super) struct Earlier {
     pub start: Option<Start>,
     /// The worktree paths that had ACLs or a file capability then, by path as recorded.
     pub xattrs: HashMap<Vec<u8>, Xattrs>,
+    /// The inodes known to have neither (`memo.rs`): from the last run's memo for a first
+    /// snapshot, else what the snapshot before found or took over.
+    pub plain: Plain,
 }
 
 impl Earlier {
@@ -408,6 +421,7 @@ mod tests {
         let scope = super::super::GuardScope {
             worktree: dir.path().canonicalize().unwrap(),
             exclude: Vec::new(),
+            memo: None,
         };
         let env = super::super::metadata::UserEnv {
             home: Some(dir.path().to_path_buf()),

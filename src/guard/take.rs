@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::files::FileDigest;
 use super::layout::Layout;
+use super::memo::Plain;
 use super::metadata::{self, UserEnv};
 use super::path::RepoPath;
 use super::reuse::{Earlier, Start, StatKey};
@@ -117,6 +118,18 @@ pub(super) fn take(
     };
     record_staged(&repo, state, &mut snap);
     let exclude = resolved_excludes(scope);
+    // A run's first snapshot knows from the last run's memo which inodes had no ACL and no
+    // capability (`memo.rs`), and leaves it to the snapshot after; that one keeps what it
+    // finds, for the memo it may be asked to write.
+    let first = references.earlier.start.is_none();
+    let remembered = match &scope.memo {
+        Some(tier) if depth == 0 && first => Some(Earlier {
+            plain: Plain::load(&layout.worktree, tier),
+            ..Earlier::default()
+        }),
+        _ => None,
+    };
+    let earlier = remembered.as_ref().unwrap_or(&references.earlier);
     let input = walk::WalkInput {
         root: &layout.worktree,
         state,
@@ -124,12 +137,19 @@ pub(super) fn take(
         index_mtime,
         exclude: &exclude,
         threads: walk_threads(),
-        earlier: &references.earlier,
+        earlier,
         start,
         usual,
+        remember: depth == 0 && scope.memo.is_some() && !first,
+        dev: std::fs::metadata(&layout.worktree)
+            .map_or(0, |m| std::os::unix::fs::MetadataExt::dev(&m)),
     };
-    let walked = walk_worktree(&repo, &input);
-    let nested_dirs = take_walked(&mut snap, walked, start);
+    let mut walked = walk_worktree(&repo, &input);
+    let plain = match remembered {
+        Some(r) => r.plain,
+        None => Plain::from_facts(std::mem::take(&mut walked.plain)),
+    };
+    let nested_dirs = take_walked(&mut snap, walked, (start, plain));
     snap.index_file = Some(match reused {
         Some(r) => r,
         None => std::sync::Arc::new(IndexReference {
@@ -338,7 +358,11 @@ fn walk_worktree(repo: &gix::Repository, input: &walk::WalkInput<'_>) -> walk::W
 
 /// Put what the walk found into `snap` (each path's status merged with what is staged) and
 /// keep what the next snapshot may take over; returns the nested repositories found.
-fn take_walked(snap: &mut Snapshot, walked: walk::WalkOutput, start: Start) -> Vec<Vec<u8>> {
+fn take_walked(
+    snap: &mut Snapshot,
+    walked: walk::WalkOutput,
+    (start, plain): (Start, Plain),
+) -> Vec<Vec<u8>> {
     for (path, st) in walked.status {
         let slot: &mut FileStatus = snap.status.entry(path).or_default();
         slot.worktree = st.worktree.or(slot.worktree);
@@ -365,6 +389,7 @@ fn take_walked(snap: &mut Snapshot, walked: walk::WalkOutput, start: Start) -> V
             .map(|(rel, key, l)| (rel, (key, l)))
             .collect(),
         hashes: walked.hashes.into_iter().collect(),
+        plain,
     });
     walked.nested
 }
@@ -453,6 +478,7 @@ fn nested(
             let sub = GuardScope {
                 worktree: abs,
                 exclude: scope.exclude.clone(),
+                memo: None,
             };
             let refs = references.remove(&key).unwrap_or_default();
             match take(&sub, env, refs, depth + 1) {

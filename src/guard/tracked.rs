@@ -25,16 +25,17 @@ struct Stat {
     mtime: (i64, i64),
     ctime: (i64, i64),
     ino: u64,
+    dev: u64,
     uid: u32,
     gid: u32,
 }
 
 /// `lstat` of a path relative to the open root directory.
+// `st_mode` is a u16 and `st_dev` an i32 on macOS.
+#[allow(clippy::unnecessary_cast)]
 fn stat_at(dir: impl std::os::fd::AsFd, rel: &[u8]) -> io::Result<Stat> {
     let st = nix::sys::stat::fstatat(dir, rel, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW)
         .map_err(io::Error::from)?;
-    // `st_mode` is a u16 on macOS.
-    #[allow(clippy::unnecessary_cast)]
     let mode = st.st_mode as u32;
     let kind = super::reuse::kind_of_mode(mode);
     Ok(Stat {
@@ -44,6 +45,7 @@ fn stat_at(dir: impl std::os::fd::AsFd, rel: &[u8]) -> io::Result<Stat> {
         mtime: (st.st_mtime, st.st_mtime_nsec),
         ctime: (st.st_ctime, st.st_ctime_nsec),
         ino: st.st_ino,
+        dev: st.st_dev as u64,
         uid: st.st_uid,
         gid: st.st_gid,
     })
@@ -189,7 +191,8 @@ impl Worker<'_> {
                 .as_ref()
                 .and_then(|(_, fd)| Some((fd.as_ref()?.as_fd(), &rel[i + 1..]))),
         };
-        self.xattrs((rel, at), stat_same && settled, out);
+        let inode = self.input.inode(meta.dev, meta.ino, meta.ctime);
+        self.xattrs((rel, at), (stat_same && settled, inode), out);
     }
 
     /// A submodule's entry: its checkout's HEAD against the commit the index records.

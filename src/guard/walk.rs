@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::files::{self, Kind};
+use super::memo::Fact;
 use super::modes::{Perm, Usual};
 use super::path::RepoPath;
 use super::queue::{Job, Queue};
@@ -41,6 +42,17 @@ pub(super) struct WalkInput<'a> {
     pub start: Start,
     /// The permissions and owner a path is not recorded with (`modes.rs`).
     pub usual: Usual,
+    /// Keep the inodes found without ACLs and capabilities, for the memo (`memo.rs`).
+    pub remember: bool,
+    /// The worktree root's device: the memo speaks only of inodes on it.
+    pub dev: u64,
+}
+
+impl WalkInput<'_> {
+    /// The memo's name for an inode (`None` on another device than the root's).
+    pub(super) fn inode(&self, dev: u64, ino: u64, ctime: (i64, i64)) -> Option<Fact> {
+        (dev == self.dev).then(|| Fact::new(ino, ctime)).flatten()
+    }
 }
 
 /// The worktree results of a walk.
@@ -52,6 +64,8 @@ pub(super) struct WalkOutput {
     pub unusual: Vec<(RepoPath, Perm)>,
     /// Files and directories with ACLs or a file capability.
     pub xattrs: Vec<(RepoPath, Xattrs)>,
+    /// Files and directories found (or known) without, settled (`memo.rs`).
+    pub plain: Vec<Fact>,
     /// Directories below the root holding a `.git` entry.
     pub nested: Vec<Vec<u8>>,
     /// Settled directory listings and content hashes, for the next snapshot.
@@ -65,6 +79,7 @@ impl WalkOutput {
         self.ignored.extend(o.ignored);
         self.unusual.extend(o.unusual);
         self.xattrs.extend(o.xattrs);
+        self.plain.extend(o.plain);
         self.nested.extend(o.nested);
         self.listings.extend(o.listings);
         self.hashes.extend(o.hashes);
@@ -255,7 +270,12 @@ fn dir_listing(w: &Worker<'_>, dir: &[u8], out: &mut WalkOutput) -> io::Result<A
     }
     // A listing taken over is a directory whose stat is what it was, settled.
     let unchanged = w.input.earlier.listing(dir, &key).is_some();
-    w.xattrs((dir, Some((w.root_fd.as_fd(), path))), unchanged, out);
+    let inode = w.input.inode(key.dev, key.ino, key.ctime);
+    w.xattrs(
+        (dir, Some((w.root_fd.as_fd(), path))),
+        (unchanged, inode),
+        out,
+    );
     Ok(listing)
 }
 
@@ -416,7 +436,11 @@ impl Worker<'_> {
                     if let Some(p) = self.input.usual.check(key.mode, key.uid, key.gid, false) {
                         out.unusual.push((RepoPath::new(rel.as_slice()), p));
                     }
-                    self.xattrs((&rel, Some((self.root_fd.as_fd(), &rel))), false, out);
+                    self.xattrs(
+                        (&rel, Some((self.root_fd.as_fd(), &rel))),
+                        (false, None),
+                        out,
+                    );
                 }
                 Err(e) => st.error = Some(e.kind().to_string()),
             },

@@ -7,7 +7,6 @@
 //! Not for: reading them (`crate::sys::security_attributes`: Linux only; macOS keeps its ACLs
 //! outside the extended attributes and has no file capabilities).
 
-use std::os::fd::BorrowedFd;
 use std::path::Path;
 
 use serde::Serialize;
@@ -33,20 +32,6 @@ impl Xattrs {
     /// be read (a path that is gone is told by the rest of the snapshot).
     pub fn of(path: &Path) -> Option<Xattrs> {
         Xattrs::read(path, false)
-    }
-
-    /// Those of `name` in the open directory `dir` (which `path` names, made only when needed):
-    /// the many paths without any are told by one single-component `listxattrat`, not a walk
-    /// of the whole path; a path with one, or a kernel without that call, is read by `path`.
-    pub fn of_at(
-        dir: BorrowedFd<'_>,
-        name: &[u8],
-        path: impl FnOnce() -> std::path::PathBuf,
-    ) -> Option<Xattrs> {
-        match crate::sys::lists_security_attributes(dir, name) {
-            Some(false) => None,
-            Some(true) | None => Xattrs::of(&path()),
-        }
     }
 
     /// Those of what `path` leads to, if it is a link.

@@ -39,6 +39,7 @@ impl Session<'_> {
         let scope = GuardScope {
             worktree: self.repo.worktree.clone(),
             exclude: files.written_during_turn(),
+            memo: Some(self.tier.root.clone()),
         };
         self.set_step(SubStep::Dispatch)?;
         self.transcript.record(&TranscriptEvent::TurnStart {
@@ -52,6 +53,12 @@ impl Session<'_> {
         let cut = outcome.stderr_tail.len() >= dispatch::STDERR_TAIL_BYTES;
         let stderr = failure::stderr_lines(&outcome.stderr_tail, cut);
         let after = self.snapshot_after(turn, &scope, &before)?;
+        // After the turn's last snapshot, as every write of the tool's outside the turn's own
+        // directory: what the next turn's first snapshot need not ask again. Losing it costs
+        // only time.
+        if let Some(tier) = &scope.memo {
+            let _ = after.remember(tier);
+        }
 
         self.set_step(SubStep::Guard)?;
         let report = before.diff(&after);

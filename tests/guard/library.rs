@@ -12,6 +12,7 @@ fn the_current_turn_directory_is_excluded_and_the_rest_of_the_tier_watched() {
     let scope = GuardScope {
         worktree: repo.path().to_path_buf(),
         exclude: vec![turn.clone()],
+        memo: None,
     };
     let before = Snapshot::take(&scope).unwrap();
     std::fs::write(turn.join("receipt.json"), "{}").unwrap();
@@ -40,6 +41,7 @@ fn restore_puts_hooks_and_config_back_and_removes_planted_hooks() {
     let scope = GuardScope {
         worktree: repo.path().to_path_buf(),
         exclude: vec![],
+        memo: None,
     };
     let config_before = std::fs::read(repo.path().join(".git/config")).unwrap();
     save_restore_copies(&scope, copies.path()).unwrap();
@@ -110,6 +112,7 @@ fn forged_stat_data_in_the_index_does_not_hide_an_edit() {
     let scope = GuardScope {
         worktree: repo.path().to_path_buf(),
         exclude: vec![],
+        memo: None,
     };
     let before = Snapshot::take(&scope).unwrap();
     forge_index_for(&repo, "src/lib.rs", "pub fn answer() -> u32 {\n    41\n}\n");
