@@ -32,6 +32,7 @@ mod interviewer_absence;
 mod interviewer_devset;
 mod interviewer_findings;
 mod interviewer_nearest;
+mod interviewer_pass5;
 mod interviewer_replies;
 mod interviewer_shape;
 mod kill_windows;

@@ -72,7 +72,8 @@ fn field_key(name: &Name) -> Option<String> {
 pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     let item = Item::new(&f.text);
     let class = classify(&f.title, &item);
-    let repo = super::repo::read(worktree);
+    let mut repo = super::repo::read(worktree);
+    repo.version = super::manifest::version(worktree);
     // The project's own name is everywhere (its licence, its manifest): no evidence of anything.
     let names: Vec<Name> = extract(&item.all)
         .into_iter()
@@ -245,6 +246,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         .any(|l| repo.locked.iter().any(|p| same_package(p, &l.name.text)));
     let class = super::classify::without_package(class, names_package, &item);
     let named: Vec<&str> = located.iter().map(|l| l.name.text.as_str()).collect();
+    let setup = super::setup::read(&defs, repo.project.as_deref(), &item);
     let nearest = super::nearest::about(defs, f, &item, &named, repo.project.as_deref());
     let support = super::shape::support_question(&item).map(|(n, s)| (n, s.to_string()));
     Reading {
@@ -253,6 +255,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         class,
         support,
         nearest,
+        setup,
         names: located,
         search: found,
         repo,

@@ -169,7 +169,8 @@ impl<'s> Indexing<'s> {
             return None;
         }
         let rel = &file.rel;
-        let doc = indexed(rel, self.skip)?;
+        let doc =
+            indexed(rel, self.skip).or_else(|| script(rel, bytes, self.skip).then_some(false))?;
         let mut candidates: Vec<u32> = Vec::new();
         let _ = SearcherBuilder::new()
             .line_number(true)
@@ -263,6 +264,20 @@ fn indexed(rel: &str, skip: &[String]) -> Option<bool> {
     (!left_out).then_some(doc)
 }
 
+/// Whether the file at `rel` is a script without an extension (`libexec/pyenv-rehash`, a `#!`
+/// first line) where a script with one would be indexed as code.
+/// Build tools' wrappers (`mvnw`, `gradlew`) are not the project's.
+fn script(rel: &str, bytes: &[u8], skip: &[String]) -> bool {
+    let file = rel.rsplit('/').next().unwrap_or(rel);
+    !file.contains('.')
+        && !matches!(
+            file,
+            "mvnw" | "gradlew" | "configure" | "install-sh" | "depcomp"
+        )
+        && bytes.starts_with(b"#!")
+        && indexed(&format!("{rel}.sh"), skip) == Some(false)
+}
+
 /// The text beside a definition: the comment lines right above it, the line itself, and for a
 /// flag the two lines below (its help text).
 fn beside(all: &[&str], i: usize, kind: DefKind) -> String {
@@ -294,7 +309,7 @@ struct Patterns {
 
 impl Patterns {
     /// What a line must hold to be looked at (the search's literal prefilter).
-    const PREFILTER: &'static str = r"\(\)\s*\{|\b(fn|def|func|function|fun|sub|struct|enum|trait|class|interface|type|protocol|module|record|object)\s|--[a-z]|\blong\b|\.option\(|Flags\(\)|(env|getenv|environ|Getenv|ENV)\b|^#{1,4} ";
+    const PREFILTER: &'static str = r#"\(\)\s*\{|\b(fn|def|func|function|fun|sub|struct|enum|trait|class|interface|type|protocol|module|record|object)\s|--[a-z]|\blong\b|\.option\(|Flags\(\)|(env|getenv|environ|Getenv|ENV)\b|-[nz] "?\$\{?[A-Z]|\$\{[A-Z][A-Z0-9_]*:?[-=]|^#{1,4} "#;
 
     fn new() -> Patterns {
         let re = |s: &str| Regex::new(s).expect("a fixed pattern");
@@ -308,8 +323,10 @@ impl Patterns {
             flag: re(
                 r#"(?:["'`](?:-[A-Za-z],\s*)?--|\.long\(\s*"|\blong\s*=\s*"|\.option\(\s*['"]|Flags\(\)\.\w+\(\s*(?:&[\w.]+,\s*)?")([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?:[=\s"'`,<\[]|$)"#,
             ),
+            // A shell script reads a variable from its environment where it tests it
+            // (`[ -n "$PYENV_DEBUG" ]`) or gives it a default (`${BATS_TMPDIR:-/tmp}`).
             env: re(
-                r#"(?:env::var(?:_os)?|getenv|environ(?:\.get)?|Getenv|process\.env|ENV|System\.getenv)\W{0,3}([A-Z][A-Z0-9_]{2,})"#,
+                r#"(?:env::var(?:_os)?|getenv|environ(?:\.get)?|Getenv|process\.env|ENV|System\.getenv)\W{0,3}([A-Z][A-Z0-9_]{2,})|-[nz] "?\$\{?([A-Z][A-Z0-9_]{2,})|\$\{([A-Z][A-Z0-9_]{2,}):?[-=]"#,
             ),
             heading: re(r"^#{1,4}\s+(.+?)\s*#*$"),
         }
@@ -363,7 +380,9 @@ impl Patterns {
             }
         }
         for c in self.env.captures_iter(line) {
-            out.push((DefKind::EnvVar, c[1].to_string()));
+            if let Some(name) = c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)) {
+                out.push((DefKind::EnvVar, name.as_str().to_string()));
+            }
         }
         out
     }

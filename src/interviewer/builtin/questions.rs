@@ -30,7 +30,14 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
     // The code the item names itself, found defined, grounds the round better than the
     // definitions nearest to its words.
     let vague = vague(r);
-    let grounded = |f: &Finding| f.topic.starts_with("existing_") || f.topic == "proposed_fix";
+    // A setup problem's steps name the README's setup: the code nearest its words is no cause.
+    let grounded = |f: &Finding| {
+        f.topic.starts_with("existing_")
+            || f.topic == "proposed_fix"
+            || (f.topic == "exact_steps" && r.setup.guide.is_some())
+            // The place that prints the item's message, found.
+            || (f.topic.starts_with("message_") && f.recommended.is_some())
+    };
     if !out.iter().chain(&vague).any(grounded) {
         out.extend(nearest_code(r));
     }
@@ -46,6 +53,7 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
 
 /// What a request for help is not asked: a specification's questions.
 const NOT_FOR_SUPPORT: &[&str] = &[
+    "exact_steps",
     "expected_behaviour",
     "acceptance_criteria",
     "first_bad_version",

@@ -74,6 +74,8 @@ pub(super) struct Reading<'a> {
     pub names: Vec<Located>,
     /// The repository's definitions nearest to the item's words, best first (`nearest.rs`).
     pub nearest: Vec<super::nearest::Match>,
+    /// What the program reads and how it traces itself (`setup.rs`).
+    pub setup: super::setup::Setup,
     pub search: Search,
     pub repo: RepoFacts,
     pub worktree: &'a Path,

@@ -32,6 +32,9 @@ pub(super) struct RepoFacts {
     /// The languages its root manifests show (`Cargo.toml`, `go.mod`, `package.json`,
     /// `pyproject.toml` / `setup.py` / `setup.cfg`).
     pub languages: Vec<Lang>,
+    /// The version the package's own manifest declares, with its line (`manifest.rs`, read
+    /// by the caller).
+    pub version: Option<(String, Hit)>,
 }
 
 pub(super) fn read(worktree: &Path) -> RepoFacts {
@@ -404,7 +407,7 @@ fn newest_first(tags: &mut [Tagged]) {
 }
 
 /// The numbers of a version-like tag, for sorting (`v1.10.0` after `v1.9.2`).
-fn version_key(tag: &str) -> Vec<u64> {
+pub(super) fn version_key(tag: &str) -> Vec<u64> {
     let numbers = |s: &str| -> Vec<u64> {
         s.split(|c: char| !c.is_ascii_digit())
             .filter(|s| !s.is_empty())

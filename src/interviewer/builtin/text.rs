@@ -56,28 +56,33 @@ pub(super) fn one_line(text: &str, max: usize) -> String {
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     let squeezed = flat.split_whitespace().collect::<Vec<_>>().join(" ");
-    cap(&squeezed, max)
+    words_cut(&squeezed, max)
 }
 
-/// A title on one line, at most `max` characters: cut where a word ends, with `…`, never
-/// inside a word (but a first word longer than half of `max`, which is cut as it must be).
-pub(super) fn title(text: &str, max: usize) -> String {
-    let flat = one_line(text, usize::MAX);
-    if flat.chars().count() <= max {
-        return flat;
+/// `text` cut to at most `max` characters where a word ends, with `…` ("report only" never
+/// becomes "report onl…"); a first word longer than half of `max` is cut as it must be.
+fn words_cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
     }
-    let room: String = flat.chars().take(max.saturating_sub(1)).collect();
-    let next = flat.chars().nth(room.chars().count());
+    let room: String = text.chars().take(max.saturating_sub(1)).collect();
+    let next = text.chars().nth(room.chars().count());
     let kept = if next.is_some_and(char::is_whitespace) {
         room.as_str()
     } else {
         match room.rfind(' ') {
             Some(space) if room[..space].chars().count() >= max / 2 => &room[..space],
-            _ => room.as_str(),
+            _ => return cap(text, max),
         }
     };
     let kept = kept.trim_end_matches(|c: char| c.is_whitespace() || ",;:-–—".contains(c));
     format!("{kept}…")
+}
+
+/// A title on one line, at most `max` characters: cut where a word ends, with `…`, never
+/// inside a word (but a first word longer than half of `max`, which is cut as it must be).
+pub(super) fn title(text: &str, max: usize) -> String {
+    one_line(text, max)
 }
 
 pub(super) fn snippet(line: &str, max: usize) -> String {
@@ -125,15 +130,31 @@ pub(super) fn around(sentence: &str, word: &str, max: usize) -> String {
         .find(&word.to_lowercase())
         .map_or(0, |b| lower[..b].chars().count());
     let half = max / 2;
-    let start = at.saturating_sub(half).min(chars.len().saturating_sub(max));
-    let end = (start + max).min(chars.len());
+    let mut start = at.saturating_sub(half).min(chars.len().saturating_sub(max));
+    let mut end = (start + max).min(chars.len());
+    // Whole words only: a cut inside a word moves to the space after (or before) it, never
+    // past the word the question points at.
+    let word_end = at + word.chars().count();
+    if start > 0
+        && !chars[start - 1].is_whitespace()
+        && let Some(s) = (start..at).find(|&i| chars[i].is_whitespace())
+    {
+        start = s + 1;
+    }
+    if end < chars.len()
+        && !chars[end].is_whitespace()
+        && let Some(e) = (word_end..end).rev().find(|&i| chars[i].is_whitespace())
+    {
+        end = e;
+    }
     let mut out = String::new();
     if start > 0 {
         out.push('…');
     }
     out.extend(&chars[start..end]);
+    let out = out.trim_end().to_string();
     if end < chars.len() {
-        out.push('…');
+        return format!("{out}…");
     }
     out
 }
@@ -165,5 +186,22 @@ mod title_tests {
         );
         assert_eq!(title("Export everything", 13), "Export…");
         assert_eq!(title("Exporteverythingnow", 8), "Exporte…");
+    }
+
+    #[test]
+    fn a_quote_is_cut_where_a_word_ends() {
+        let said = "Is there a way to make it report only the first error?";
+        assert_eq!(one_line(said, 35), "Is there a way to make it report…");
+        let quoted = around(
+            "ripgrep is a line-oriented search tool that recursively searches",
+            "search",
+            40,
+        );
+        assert!(!quoted.contains("recur…"), "{quoted}");
+        assert!(quoted.contains("search"), "{quoted}");
+        assert!(
+            quoted.ends_with("tool…") || quoted.ends_with("that…"),
+            "{quoted}"
+        );
     }
 }

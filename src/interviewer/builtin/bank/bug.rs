@@ -10,8 +10,14 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
     // What the documentation says comes first: if it is intended, the rest is moot.
     out.extend(documented(r));
     let named = named_versions(r);
-    out.extend(on_head(r, &named));
-    out.extend(first_bad_version(r, &named));
+    // A setup problem (installing, `PATH`, a shell's start-up file) is asked its steps, not
+    // versions: nothing in the code changed between them.
+    let steps = super::steps::steps(r);
+    if !(r.setup.setup_problem && steps.is_some()) {
+        out.extend(on_head(r, &named));
+        out.extend(first_bad_version(r, &named));
+    }
+    out.extend(steps);
     // Asked only of a report that shows nothing (no output, no code): one that shows what
     // happens is read for what should, and the question is the same on every bug.
     // A title that says what does not happen ("Paging doesn't work", "paging not done") says
@@ -87,11 +93,9 @@ fn on_head(r: &Reading, named: &[Named]) -> Option<Finding> {
         return None;
     }
     // Not HEAD's commit id: any commit (the answers fixture's own) would change the question.
-    let since = match (head_tag, r.repo.tags.first()) {
-        (Some(t), _) => format!(" (the code at {t})"),
-        (None, Some(t)) => format!(" (the code after {t})"),
-        (None, None) => String::new(),
-    };
+    let since = super::versions::head_is(r)
+        .map(|h| format!(" ({h})"))
+        .unwrap_or_default();
     let quoted = quoted_code(r);
     let why = match (reported_at_head, &quoted) {
         (Some((_, said, tag, _)), _) => {
@@ -280,7 +284,7 @@ fn first_bad_version(r: &Reading, named: &[Named]) -> Option<Finding> {
         .iter()
         .find(|(.., v)| *v == Some(false))
         .or_else(|| named.iter().find(|(.., v)| *v != Some(true)));
-    if reported.is_some() && !regression {
+    if (reported.is_some() || super::versions::names_own_version(r)) && !regression {
         return None;
     }
     if let Some((n, said, tag, _)) = reported {
@@ -344,7 +348,8 @@ fn first_bad_version(r: &Reading, named: &[Named]) -> Option<Finding> {
             "first_bad_version",
             7,
             format!(
-                "Which version {shows} it? The newest tags: {}.",
+                "Which version {shows} it? {}The newest tags: {}.",
+                super::versions::head_manifest(r),
                 tags.iter().take(4).cloned().collect::<Vec<_>>().join(", ")
             ),
         )

@@ -7,11 +7,13 @@ use super::*;
 
 pub(in crate::interviewer::builtin) fn refactor(r: &Reading) -> Vec<Finding> {
     let mut out = Vec::new();
+    // Used where code calls it: a comment about an option of the same name, a string or the
+    // definition itself is no use.
     let mut used: Vec<&Located> = found_names(r)
         .into_iter()
-        .filter(|l| l.in_code().len() >= 2)
+        .filter(|l| called(l).len() >= 2)
         .collect();
-    used.sort_by_key(|l| std::cmp::Reverse(l.in_code().len()));
+    used.sort_by_key(|l| std::cmp::Reverse(called(l).len()));
     // Only tests use what it changes: no behaviour a user sees, nothing for a test to pin.
     let tests_only = used.is_empty()
         && found_names(r)
@@ -35,8 +37,7 @@ pub(in crate::interviewer::builtin) fn refactor(r: &Reading) -> Vec<Finding> {
         out.push(behaviour_preserved(8));
     }
     if let Some(l) = used.first() {
-        let code = l.in_code();
-        out.push(call_sites("call_sites", l, &code));
+        out.push(call_sites("call_sites", l, &called(l)));
     } else if let Some(l) = found_names(r)
         .into_iter()
         .filter(|l| l.name.kind == NameKind::Ident && l.count.test_lines >= 2)
@@ -236,23 +237,55 @@ fn behaviour_preserved(severity: u8) -> Finding {
     .recommend("identical")
 }
 
-fn call_sites(topic: &str, l: &Located, code: &[&Hit]) -> Finding {
-    // Counted over the whole search, not the lines kept.
-    Finding::new(
-        topic,
-        7,
+/// The source lines that call what `l` names (its definitions, comments and strings left out).
+fn called(l: &Located) -> Vec<&Hit> {
+    crate::interviewer::builtin::calls::uses(&l.name.text, &l.in_code()).0
+}
+
+/// The lines that use `l` (`uses`: its calls, or a package's lines of code), counted.
+fn call_sites(topic: &str, l: &Located, uses: &[&Hit]) -> Finding {
+    let files: std::collections::BTreeSet<&str> = uses.iter().map(|h| h.path.as_str()).collect();
+    let kept = l.in_code().len();
+    let calls = topic == "call_sites"
+        && crate::interviewer::builtin::calls::uses(&l.name.text, &l.in_code()).1;
+    let verb = if calls { "called" } else { "used" };
+    let ask = |n: usize| {
+        // The search counted more lines than it kept: the count is of every file, and what
+        // was read of them is said as such.
+        let counts = if l.count.code_lines > kept {
+            format!(
+                "is named on {} in {} ({}); {} of the first {kept} are {}",
+                counted(l.count.code_lines, "line"),
+                counted(l.count.code_files, "file"),
+                cites(uses, n),
+                uses.len(),
+                if calls { "calls" } else { "code" }
+            )
+        } else {
+            format!(
+                "is {verb} on {} in {} ({})",
+                counted(uses.len(), "line"),
+                counted(files.len(), "file"),
+                cites(uses, n)
+            )
+        };
         format!(
-            "{} is used on {} in {} ({}). Are all in scope? Recommended: all, or the old and \
-             new ways live side by side.",
+            "{} {counts}. Are all in scope? Recommended: all, or the old and new ways live side \
+             by side.",
             l.shown(),
-            counted(l.count.code_lines, "line"),
-            counted(l.count.code_files, "file"),
-            cites(code, 3)
-        ),
-    )
-    .titled(format!("Uses of {}", l.shown()))
-    .options(&[("All of them", "all"), ("Only some (say which)", "some")])
-    .recommend("all")
+        )
+    };
+    // Fewer places cited rather than the question cut.
+    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
+    let question = (1..=3)
+        .rev()
+        .map(ask)
+        .find(|q| q.chars().count() <= limit)
+        .unwrap_or_else(|| ask(1));
+    Finding::new(topic, 7, question)
+        .titled(format!("Uses of {}", l.shown()))
+        .options(&[("All of them", "all"), ("Only some (say which)", "some")])
+        .recommend("all")
 }
 
 /// The packages a dependency change names as candidates: package-like names (`nu-ansi-term`,
@@ -453,7 +486,7 @@ pub(in crate::interviewer::builtin) fn dependency(r: &Reading) -> Vec<Finding> {
     let shown_old = old.map_or("the dependency".to_string(), |l| l.shown());
     out.push(replacement(r, &shown_old));
     if let Some(old) = old {
-        let code = old.in_code();
+        let code = crate::interviewer::builtin::calls::in_code(&old.in_code());
         if !code.is_empty() {
             out.push(call_sites("dependency_uses", old, &code));
         } else {

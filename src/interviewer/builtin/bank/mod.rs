@@ -197,6 +197,7 @@ mod bug;
 mod change;
 mod docs;
 mod feature;
+mod steps;
 mod versions;
 
 pub(super) use bug::bug;

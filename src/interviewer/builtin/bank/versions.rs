@@ -109,3 +109,129 @@ fn versions_in(text: &str, tags: &[String]) -> Vec<(String, String)> {
     }
     out
 }
+
+/// What HEAD is, for a question about versions: the manifest's version when it is newer than
+/// the newest tag (a checkout between releases: "version 1.5.0 (package.json:3)"), else the
+/// tag HEAD is at ("the code at v0.6.0") or after ("the code after v4.0.0").
+pub(super) fn head_is(r: &Reading) -> Option<String> {
+    let newest = r.repo.tags.first();
+    let manifest = r.repo.version.as_ref().filter(|(v, _)| {
+        newest
+            .is_none_or(|t| super::super::repo::version_key(v) > super::super::repo::version_key(t))
+    });
+    match (manifest, &r.repo.head_tag, newest) {
+        (Some((v, at)), _, _) => Some(format!("version {v}, as {} declares", at.cite())),
+        (None, Some(t), _) => Some(format!("the code at {t}")),
+        (None, None, Some(t)) => Some(format!("the code after {t}")),
+        (None, None, None) => None,
+    }
+}
+
+/// "HEAD is 1.5.0 (package.json:3). " when the manifest's version is newer than every tag.
+pub(super) fn head_manifest(r: &Reading) -> String {
+    r.repo
+        .version
+        .as_ref()
+        .filter(|_| head_is(r).is_some_and(|h| h.starts_with("version")))
+        .map(|(v, at)| format!("HEAD is {v} ({}). ", at.cite()))
+        .unwrap_or_default()
+}
+
+/// Programs whose versions an item names beside the project's (`Python 3.11`, `node 18.2`).
+const RUNTIMES: &[&str] = &[
+    "python",
+    "node",
+    "nodejs",
+    "npm",
+    "yarn",
+    "java",
+    "jdk",
+    "jre",
+    "go",
+    "golang",
+    "rust",
+    "rustc",
+    "cargo",
+    "ruby",
+    "php",
+    "dotnet",
+    ".net",
+    "swift",
+    "xcode",
+    "kotlin",
+    "gradle",
+    "maven",
+    "ghc",
+    "cabal",
+    "stack",
+    "bash",
+    "zsh",
+    "fish",
+    "ubuntu",
+    "debian",
+    "fedora",
+    "macos",
+    "osx",
+    "windows",
+    "ios",
+    "android",
+    "typescript",
+    "tsc",
+    "chrome",
+    "firefox",
+    "linux",
+    "kernel",
+    "gcc",
+    "clang",
+    "llvm",
+    "git",
+    "homebrew",
+    "brew",
+    "intellij",
+    "vscode",
+];
+
+/// Whether the item names the version of the project it runs, tag or not (`zod
+/// 3.0.0-alpha.7`, "post-alpha.7", "version 1.5.0", a `--version` output): then which version
+/// it runs is not asked. A runtime's version (`Python 3.11`) is not the project's.
+pub(super) fn names_own_version(r: &Reading) -> bool {
+    let project = r.repo.project.as_deref().unwrap_or("").to_lowercase();
+    let lines =
+        std::iter::once(r.facts.title.as_str()).chain(r.item.all.iter().map(|(_, l, _)| *l));
+    for line in lines {
+        let words: Vec<String> = line
+            .split_whitespace()
+            .map(|w| {
+                w.trim_matches(|c: char| "`'\"(),:;[]".contains(c))
+                    .to_lowercase()
+            })
+            .collect();
+        for (i, w) in words.iter().enumerate() {
+            let v = w.trim_start_matches(['v', '@']);
+            let numbered = v.starts_with(|c: char| c.is_ascii_digit()) && v.contains('.');
+            let pre = w.starts_with("alpha.") || w.starts_with("beta.") || w.starts_with("rc.");
+            let post = ["post-alpha", "post-beta", "post-rc"]
+                .iter()
+                .any(|p| w.starts_with(p));
+            if !(numbered || pre || post) {
+                continue;
+            }
+            let before: Vec<&str> = words[i.saturating_sub(3)..i]
+                .iter()
+                .map(String::as_str)
+                .collect();
+            let runtime = before.iter().any(|b| RUNTIMES.contains(b));
+            let own = (!project.is_empty()
+                && (before
+                    .iter()
+                    .any(|b| *b == project || b.ends_with(&format!("/{project}")))
+                    || w.starts_with(&format!("{project}@"))))
+                || before.iter().any(|b| *b == "version" || *b == "--version")
+                || post;
+            if own && !runtime {
+                return true;
+            }
+        }
+    }
+    false
+}

@@ -1,0 +1,101 @@
+//! What a maintainer asks first of a bug report they cannot see happen: the exact steps and
+//! their output, and what the program read when it ran — its configuration file, its own
+//! environment variables, its diagnostic — each named where the repository defines it; for a
+//! setup problem (installing, `PATH`, a shell's start-up file), the README's setup steps.
+
+use super::*;
+use crate::interviewer::builtin::nearest::{Def, DefKind};
+
+/// "The exact command you ran and its output? … reads `X` (path:line): set, and to what?"
+/// Nothing when the item shows what was run and the repository defines nothing it reads.
+pub(super) fn steps(r: &Reading) -> Option<Finding> {
+    let setup = &r.setup;
+    let shows = shows_steps(r);
+    let run = if setup.setup_problem {
+        Some("The exact commands you ran, in order, and what each printed?".to_string())
+    } else if !shows {
+        Some("What exactly did you run, and its whole output?".to_string())
+    } else {
+        None
+    };
+    let guide = setup.guide.as_ref().map(|g| {
+        format!(
+            "Set up as {}:{} (\"{}\") says?",
+            g.path,
+            g.line,
+            super::super::text::one_line(&g.name, 50)
+        )
+    });
+    let trace = setup.trace.as_ref().map(|t| match t.kind {
+        DefKind::EnvVar => format!("With `{}=1` ({}:{}), its trace?", t.name, t.path, t.line),
+        _ => format!("With `{}` ({}:{}), its output?", t.name, t.path, t.line),
+    });
+    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
+    // The most of what it reads that fits, the steps and the diagnostic kept.
+    let listed = |defs: &[Def], n: usize| -> Vec<String> {
+        defs.iter()
+            .take(n)
+            .map(|d| format!("{} at {}:{}", d.named(), d.path, d.line))
+            .collect()
+    };
+    // The most names that fit, one configuration and the variables before a second one.
+    let mut sizes: Vec<(usize, usize)> = (0..=setup.config.len())
+        .flat_map(|c| (0..=setup.env.len()).map(move |e| (c, e)))
+        .collect();
+    sizes.sort_by_key(|&(c, e)| std::cmp::Reverse((c + e, c.min(1), e)));
+    let question = sizes.into_iter().find_map(|(c, e)| {
+        let config = (c > 0).then(|| {
+            format!(
+                "Config file ({}): which, with what in it?",
+                listed(&setup.config, c).join(", ")
+            )
+        });
+        let env = (e > 0).then(|| {
+            let named: Vec<String> = setup.env.iter().take(e).map(Def::shown).collect();
+            format!("{}: set, to what?", named.join(", "))
+        });
+        let parts: Vec<&String> = [&run, &guide, &config, &env, &trace]
+            .into_iter()
+            .flatten()
+            .collect();
+        let text = parts
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        (text.chars().count() <= limit).then_some(text)
+    });
+    // Else the steps and the README's, the diagnostic left out.
+    let question = question.or_else(|| {
+        let text = [&run, &guide]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ");
+        (text.chars().count() <= limit).then_some(text)
+    })?;
+    // What the item shows was run: asked only what the program read, where it says so.
+    let reads = !setup.config.is_empty() || !setup.env.is_empty() || setup.guide.is_some();
+    if question.is_empty() || (run.is_none() && !reads) {
+        return None;
+    }
+    let severity = if setup.setup_problem { 10 } else { 8 };
+    Some(Finding::new("exact_steps", severity, question).titled("How to reproduce it"))
+}
+
+/// Whether the item shows what was run: a code block, a reproducer or steps of its own.
+fn shows_steps(r: &Reading) -> bool {
+    r.item.all.iter().any(|(_, _, code)| *code)
+        || r.item.has_heading(&["reproduc", "steps"])
+        || r.item.mentions(&[
+            "reproducer",
+            "repro",
+            "minimal example",
+            "example repository",
+            "to demonstrate",
+            "test program",
+            "test case",
+            "steps to reproduce",
+        ])
+}

@@ -1,0 +1,231 @@
+//! What a maintainer asks first of a bug report: the exact steps, and what the program read
+//! when it ran — the configuration file and the environment variables it reads, the
+//! diagnostic it has (`--debug`, `PYENV_DEBUG`, `RUST_LOG`), and for a setup problem the
+//! installation steps of its README. All taken from the index of definitions (`nearest.rs`),
+//! read once with the search: no walk of its own.
+//!
+//! Not for: which code an item is about (`nearest.rs` ranks that).
+
+use super::item::Item;
+use super::nearest::{Def, DefKind};
+
+/// What the program reads and how it traces itself, as the repository defines it.
+#[derive(Debug, Default)]
+pub(super) struct Setup {
+    /// Where a configuration file is named or read (`--config-file`, `BAT_CONFIG_PATH`,
+    /// `parseConfigFile()`), at most two.
+    pub config: Vec<Def>,
+    /// The project's own environment variables (`BAT_PAGER`: its name's prefix), at most three.
+    pub env: Vec<Def>,
+    /// Its diagnostic: a debug or trace variable or flag.
+    pub trace: Option<Def>,
+    /// The README section on installing or setting it up, for a setup problem.
+    pub guide: Option<Def>,
+    /// Whether the item is a setup or usage problem: installing, `PATH`, a shell's start-up
+    /// file, a command not found.
+    pub setup_problem: bool,
+}
+
+/// The signs of a setup problem, by sort: installing, setting up, a shell's start-up file or
+/// `PATH`, a command the shell does not find, a package manager. Two sorts must agree: a bug
+/// report that says how it was installed is not a setup problem.
+const SETUP_SIGNS: &[&[&str]] = &[
+    &[
+        "install",
+        "installed",
+        "installing",
+        "installation",
+        "reinstall",
+        "reinstalled",
+    ],
+    &["setting up", "set up", "setup"],
+    &[
+        ".bashrc",
+        ".zshrc",
+        ".bash_profile",
+        ".profile",
+        "config.fish",
+        "$path",
+        "path=",
+    ],
+    &["command not found", "no such command", "is not recognized"],
+    &["homebrew", "brew install", "apt install", "apt-get install"],
+];
+
+/// The start-up files of shells and `PATH`: a setup problem about the shell's environment.
+const SHELL_SIGNS: &[&str] = &[
+    ".bashrc",
+    ".zshrc",
+    ".bash_profile",
+    ".profile",
+    "config.fish",
+    "$path",
+    "path=",
+];
+
+/// Environment variables and flags that make a program say what it does.
+fn traces(d: &Def, prefix: &str) -> Option<u8> {
+    let name = d.name.as_str();
+    match d.kind {
+        DefKind::EnvVar if !prefix.is_empty() && name == format!("{prefix}DEBUG") => Some(0),
+        DefKind::EnvVar if name == "RUST_LOG" => Some(1),
+        DefKind::Flag if name == "--debug" => Some(2),
+        DefKind::EnvVar
+            if !prefix.is_empty()
+                && name.starts_with(prefix)
+                && ["_DEBUG", "_TRACE", "_LOG", "_VERBOSE", "_LOG_LEVEL"]
+                    .iter()
+                    .any(|s| name.ends_with(s)) =>
+        {
+            Some(3)
+        }
+        DefKind::Flag if matches!(name, "--trace" | "--diagnose" | "--doctor") => Some(4),
+        _ => None,
+    }
+}
+
+/// Whether a definition names or reads a configuration file.
+fn configures(d: &Def) -> bool {
+    let lower = d.name.to_lowercase();
+    match d.kind {
+        DefKind::Flag => lower.starts_with("--config"),
+        DefKind::EnvVar => lower.contains("config"),
+        // A function that finds or reads a configuration file (`parseConfigFile`,
+        // `config_path`), not any that configures something (`loadConfiguration`).
+        DefKind::Function => {
+            lower.contains("config") && (lower.contains("file") || lower.contains("path"))
+                || lower.contains("rc_file")
+                || lower.contains("rcfile")
+        }
+        _ => false,
+    }
+}
+
+/// The setup the repository defines, for an item (`defs`: the whole index).
+pub(super) fn read(defs: &[Def], project: Option<&str>, item: &Item) -> Setup {
+    let mut prefix = env_prefix(defs, project);
+    if prefix.is_empty()
+        && let Some(d) = most_read_debug(defs)
+    {
+        prefix = d.name.trim_end_matches("DEBUG").to_string();
+    }
+    let mut setup = Setup {
+        setup_problem: SETUP_SIGNS
+            .iter()
+            .filter(|sort| item.mentions(sort))
+            .count()
+            >= 2,
+        ..Setup::default()
+    };
+    setup.trace = defs
+        .iter()
+        .filter_map(|d| traces(d, &prefix).map(|rank| (rank, d)))
+        .min_by_key(|(rank, _)| *rank)
+        .map(|(_, d)| d.clone());
+    let named = |list: &Vec<Def>, d: &Def| list.iter().any(|x| x.name == d.name);
+    for d in defs.iter().filter(|d| configures(d)) {
+        if setup.config.len() < 2 && !named(&setup.config, d) {
+            setup.config.push(d.clone());
+        }
+    }
+    // The variables the item's words name first (`BAT_PAGER` for "paging"), then in path order.
+    let said: std::collections::BTreeSet<String> = item
+        .all
+        .iter()
+        .flat_map(|(_, l, _)| super::words::words(l))
+        .collect();
+    let mut vars: Vec<&Def> = defs.iter().collect();
+    vars.sort_by_key(|d| {
+        std::cmp::Reverse(
+            super::words::words(&d.name)
+                .iter()
+                .filter(|w| said.contains(*w))
+                .count(),
+        )
+    });
+    for d in vars.into_iter().filter(|d| {
+        d.kind == DefKind::EnvVar
+            && !prefix.is_empty()
+            && d.name.starts_with(&prefix)
+            && !configures(d)
+            && traces(d, &prefix).is_none()
+            // Where it lives, not what it reads: `PYENV_ROOT`, `BAT_HOME`.
+            && !["_ROOT", "_HOME", "_DIR", "_VERSION"].iter().any(|s| d.name.ends_with(s))
+    }) {
+        if setup.env.len() < 3 && !named(&setup.env, d) {
+            setup.env.push(d.clone());
+        }
+    }
+    if setup.setup_problem {
+        setup.guide = guide(defs, item);
+    }
+    setup
+}
+
+/// The README heading on installing or setting up that the item is nearest to: a shell's
+/// start-up file or `PATH` in the item points at the shell's setup.
+fn guide(defs: &[Def], item: &Item) -> Option<Def> {
+    let shell = item.mentions(SHELL_SIGNS);
+    defs.iter()
+        .filter(|d| {
+            d.kind == DefKind::Heading
+                && !d.path.contains('/')
+                && d.path.to_lowercase().starts_with("readme")
+        })
+        .filter_map(|d| {
+            let lower = d.name.to_lowercase();
+            let rank = if shell && lower.contains("shell") {
+                0
+            } else if lower.contains("set up")
+                || lower.contains("setup")
+                || lower.contains("getting started")
+            {
+                1
+            } else if lower.starts_with("install") {
+                2
+            } else {
+                return None;
+            };
+            Some((rank, d))
+        })
+        .min_by_key(|(rank, _)| *rank)
+        .map(|(_, d)| d.clone())
+}
+
+/// The prefix of the project's own environment variables: its name's (`BAT_` of bat) when
+/// some variable has it; empty when none.
+fn env_prefix(defs: &[Def], project: Option<&str>) -> String {
+    project
+        .map(|p| format!("{}_", p.to_uppercase().replace(['-', '.'], "_")))
+        .filter(|p| {
+            p.len() > 2
+                && defs
+                    .iter()
+                    .any(|d| d.kind == DefKind::EnvVar && d.name.starts_with(p.as_str()))
+        })
+        .unwrap_or_default()
+}
+
+/// A debug variable read in the most files (`PYENV_DEBUG`, tested by every command of pyenv),
+/// for a project whose name the manifests do not give.
+fn most_read_debug(defs: &[Def]) -> Option<&Def> {
+    let mut files: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> =
+        std::collections::BTreeMap::new();
+    for d in defs
+        .iter()
+        .filter(|d| d.kind == DefKind::EnvVar && d.name.ends_with("_DEBUG"))
+    {
+        files
+            .entry(d.name.as_str())
+            .or_default()
+            .insert(d.path.as_str());
+    }
+    let (name, n) = files
+        .iter()
+        .map(|(name, paths)| (*name, paths.len()))
+        .max_by_key(|(name, n)| (*n, std::cmp::Reverse(*name)))?;
+    (n >= 2).then(|| {
+        defs.iter()
+            .find(|d| d.kind == DefKind::EnvVar && d.name == name)
+    })?
+}

@@ -1,0 +1,169 @@
+//! The built-in intent interviewer's fifth pass (issue 39), each on a small repository that
+//! reproduces a fault class the blind judge found: call sites counted from comments and
+//! same-named symbols, quotes cut inside a word.
+
+use crate::interviewer::{
+    all_questions, assert_cited_lines_exist, assert_honest, question, repo_with,
+};
+
+const THOR_RB: &str = "class Thor\n  # Prints the usage line of a command.\n  def banner(command, namespace = nil)\n    \"thor #{command}\"\n  end\n\n  def help(command)\n    shell.say \"  #{banner(command)}\"\n  end\n\n  def list(commands)\n    commands.map { |c| banner(c, false) }\n  end\nend\n";
+const BASE_RB: &str = "module Base\n  # :banner - String to show on usage notes.\n  # :banner - the banner of an option.\n  def method_option(name, options = {})\n    build(name, :banner => options[:banner])\n  end\n\n  # The banner is printed above the usage.\n  def usage\n    \"banner\"\n  end\nend\n";
+
+#[test]
+fn call_sites_count_calls_not_comments_symbols_or_the_definition() {
+    let (repo, subject) = repo_with(
+        &[("lib/thor.rb", THOR_RB), ("lib/thor/base.rb", BASE_RB)],
+        "# refactor: remove the unused argument of `banner`\n\n`banner` takes a `namespace` \
+         it never reads. Drop it.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let sites = question(&first, "call_sites");
+    // Two calls (lines 8 and 12 of lib/thor.rb): not the definition (line 3), the comments or
+    // the `:banner` symbols and the "banner" string of lib/thor/base.rb.
+    assert!(
+        sites.question_text.contains("called on 2 lines in 1 file"),
+        "{}",
+        sites.question_text
+    );
+    assert!(
+        sites.question_text.contains("lib/thor.rb:8")
+            && !sites.question_text.contains("lib/thor/base.rb"),
+        "{}",
+        sites.question_text
+    );
+    assert_cited_lines_exist(&repo, &sites.question_text);
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn a_quoted_question_is_cut_where_a_word_ends() {
+    let (repo, subject) = repo_with(
+        &[("src/main.rs", "fn main() {\n    println!(\"hi\");\n}\n")],
+        "# Errors\n\nWhen the tool finds many errors it prints every one of them, which fills \
+         the terminal. Is there a setting I'm missing that makes it report only the very first \
+         error it finds in each of the files it reads, as other tools let their users do?\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let support = question(&first, "support");
+    let quote = support.question_text.split('"').nth(1).expect("a quote");
+    let kept = quote.trim_end_matches('…');
+    assert!(quote.ends_with('…'), "{quote}");
+    let item_words: Vec<&str> = "Is there a setting I'm missing that makes it report only the very first error it finds in each of the files it reads, as other tools let their users do?"
+        .split_whitespace()
+        .collect();
+    for w in kept.split_whitespace() {
+        assert!(
+            item_words.contains(&w),
+            "cut inside a word: {w:?} in {quote}"
+        );
+    }
+}
+
+const TOOL_SH: &str = "#!/usr/bin/env bash\nset -e\nif [ -n \"$TOOL_DEBUG\" ]; then\n  set -x\nfi\nexec \"tool-$1\" \"$@\"\n";
+const TOOL_INIT_SH: &str = "#!/usr/bin/env bash\n[ -n \"$TOOL_DEBUG\" ] && set -x\nroot=\"${TOOL_ROOT:-$HOME/.tool}\"\necho \"export PATH=\\\"$root/shims:\\$PATH\\\"\"\n";
+const TOOL_README: &str = "# tool\n\nManages versions.\n\n## Installation\n\nClone it.\n\n### Set up your shell environment\n\nAdd `eval \"$(tool init -)\"` to your shell's start-up file.\n\n## Usage\n\nRun it.\n";
+
+#[test]
+fn a_setup_problem_is_asked_its_steps_the_readmes_setup_and_the_trace_not_versions() {
+    let (repo, subject) = repo_with(
+        &[
+            ("libexec/tool", TOOL_SH),
+            ("libexec/tool-init", TOOL_INIT_SH),
+            ("README.md", TOOL_README),
+        ],
+        "# shims not being created\n\nI'm setting up a fresh install of tool. My ~/.zshrc \
+         contains `eval \"$(tool init -)\"`.\n\n## Expected behaviour\n\nShims in the shims \
+         folder.\n\n## Actual behaviour\n\nThe folder is empty and `which python` says python \
+         not found.\n",
+    );
+    repo.git(&["tag", "v1.0.0"]);
+    let (first, d) = all_questions(&repo, &subject);
+    assert_eq!(
+        first[0].topic,
+        "exact_steps",
+        "{:?}",
+        first.iter().map(|q| &q.topic).collect::<Vec<_>>()
+    );
+    let steps = &first[0].question_text;
+    // The README's shell setup (line 9), and the script's own debug variable (libexec/tool:3,
+    // a script without an extension).
+    assert!(steps.contains("README.md:9"), "{steps}");
+    assert!(steps.contains("`TOOL_DEBUG=1` (libexec/tool:3)"), "{steps}");
+    assert_cited_lines_exist(&repo, steps);
+    for version in ["reproduces_on_head", "first_bad_version"] {
+        assert!(
+            !first.iter().any(|q| q.topic == version),
+            "{version} asked: {steps}"
+        );
+    }
+    assert_honest(&repo, &d);
+}
+
+const APP_RS: &str = "use std::env;\n\npub fn args() -> clap::Command {\n    clap::Command::new(\"tool\")\n        .arg(clap::Arg::new(\"config-file\").long(\"config-file\").help(\"Read settings from this file\"))\n}\n\npub fn pager() -> Option<String> {\n    env::var(\"TOOL_PAGER\").ok()\n}\n";
+
+#[test]
+fn a_bug_that_shows_no_steps_is_asked_them_with_the_config_and_variables_the_program_reads() {
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"tool\"\nversion = \"0.3.0\"\n",
+            ),
+            ("src/app.rs", APP_RS),
+        ],
+        "# Paging doesn't work\n\nPaging is never enabled, whatever I do.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let steps = question(&first, "exact_steps");
+    assert!(
+        steps
+            .question_text
+            .contains("`--config-file` at src/app.rs:5")
+            && steps.question_text.contains("`TOOL_PAGER` (src/app.rs:9)"),
+        "{}",
+        steps.question_text
+    );
+    assert_cited_lines_exist(&repo, &steps.question_text);
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn head_between_releases_is_the_manifests_version_and_a_named_version_is_not_asked() {
+    let package = "{\n  \"name\": \"zod\",\n  \"version\": \"1.5.0\"\n}\n";
+    let index = "export function parse(input) {\n  return input;\n}\n";
+    let item = |version: &str| {
+        format!(
+            "# parse drops unknown keys\n\nWith {version} `parse` returns the object without \
+             its unknown keys.\n\n## Expected behaviour\n\nThe keys kept.\n\n## Actual \
+             behaviour\n\nThey are gone.\n"
+        )
+    };
+    let (repo, subject) = repo_with(
+        &[("package.json", package), ("src/index.js", index)],
+        &item("the library"),
+    );
+    repo.git(&["tag", "v1.0"]);
+    let (first, _) = all_questions(&repo, &subject);
+    let head = question(&first, "reproduces_on_head");
+    assert!(
+        head.question_text
+            .contains("version 1.5.0, as package.json:3 declares"),
+        "{}",
+        head.question_text
+    );
+    assert!(
+        first.iter().any(|q| q.topic == "first_bad_version"),
+        "{first:?}"
+    );
+    // The item names the version it runs (no tag of it): which version is not asked.
+    let (repo, subject) = repo_with(
+        &[("package.json", package), ("src/index.js", index)],
+        &item("zod 1.5.0-beta.2"),
+    );
+    repo.git(&["tag", "v1.0"]);
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        !first.iter().any(|q| q.topic == "first_bad_version"),
+        "{first:?}"
+    );
+}
