@@ -167,3 +167,35 @@ fn head_between_releases_is_the_manifests_version_and_a_named_version_is_not_ask
         "{first:?}"
     );
 }
+
+const INDEX_JS: &str = "function Command(name) {\n  this.name = name;\n}\n\nCommand.prototype.parseOptions = function(argv) {\n  var args = [];\n  for (var i = 0; i < argv.length; i++) {\n    // args.push(x) keeps the order\n    args.push(argv[i]);\n  }\n  return args;\n};\n\nmodule.exports = Command;\n";
+
+#[test]
+fn a_runtimes_error_is_placed_at_the_code_it_names_not_said_to_appear_nowhere() {
+    let (repo, subject) = repo_with(
+        &[
+            ("index.js", INDEX_JS),
+            ("package.json", "{\n  \"name\": \"cmd\"\n}\n"),
+        ],
+        "# A command and an option of one name crash\n\nIt throws:\n\n```\nTypeError: \
+         args.push is not a function\n    at Command.parseOptions (index.js:9:12)\n```\n\n\
+         ## Expected behaviour\n\nNo crash.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = first
+        .iter()
+        .find(|q| q.topic.starts_with("message_args_push"))
+        .unwrap_or_else(|| panic!("{first:?}"));
+    // The call on line 9, not the comment on line 8.
+    assert!(
+        q.question_text
+            .contains("JavaScript's error for `args.push(`")
+            && q.question_text.contains("index.js:9")
+            && !q.question_text.contains("index.js:8")
+            && !q.question_text.contains("nowhere"),
+        "{}",
+        q.question_text
+    );
+    assert_eq!(q.recommended.as_deref(), Some("index_js_9"));
+    assert_honest(&repo, &d);
+}

@@ -34,6 +34,7 @@ mod nearest;
 mod outside;
 mod place;
 mod questions;
+mod raised;
 mod reading;
 mod reflect;
 mod reflect_entries;

@@ -76,6 +76,8 @@ pub(super) struct Reading<'a> {
     pub nearest: Vec<super::nearest::Match>,
     /// What the program reads and how it traces itself (`setup.rs`).
     pub setup: super::setup::Setup,
+    /// Where the code a runtime's error names is (`raised.rs`), per message.
+    pub raised: Vec<super::raised::Raised>,
     pub search: Search,
     pub repo: RepoFacts,
     pub worktree: &'a Path,

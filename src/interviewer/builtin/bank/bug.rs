@@ -170,6 +170,8 @@ fn messages(r: &Reading) -> Vec<Finding> {
             );
         } else if let Some(at) = r.printed_at(l).first() {
             out.push(printed_with_values(l, &msg, &topic, at));
+        } else if let Some(raised) = r.raised.iter().find(|x| x.message == l.name.text) {
+            out.push(super::steps::raised_at(raised, &msg, &topic));
         } else if !l.found() {
             out.push(
                 Finding::new(

@@ -99,3 +99,42 @@ fn shows_steps(r: &Reading) -> bool {
             "steps to reproduce",
         ])
 }
+
+/// A runtime's error, found as the code it names (`raised.rs`): the places that make that
+/// call, each in its function, asked which one fails; the one place **recommended**.
+pub(super) fn raised_at(
+    raised: &crate::interviewer::builtin::raised::Raised,
+    msg: &str,
+    topic: &str,
+) -> Finding {
+    let places: Vec<String> = raised.at.iter().map(Hit::cite).collect();
+    let one = raised.at.len() == 1;
+    let question = format!(
+        "\"{msg}\" is {}'s error for `{}` here: {}. {}",
+        raised.language,
+        raised.key,
+        places.join(", "),
+        if one {
+            "Is that where it fails? Recommended: yes, no other code makes that call."
+        } else {
+            "Which one fails?"
+        }
+    );
+    let mut options: Vec<(String, String)> = raised
+        .at
+        .iter()
+        .map(|h| (h.cite(), slug(&h.cite())))
+        .collect();
+    options.push((
+        "Elsewhere (a dependency, their own code)".into(),
+        "elsewhere".into(),
+    ));
+    options.push(("Don't know".into(), "unknown".into()));
+    let mut f = Finding::new(topic, 7, question)
+        .titled(format!("Where \"{msg}\" comes from"))
+        .choices(options);
+    if one {
+        f = f.recommend(&slug(&raised.at[0].cite()));
+    }
+    f
+}
