@@ -199,3 +199,27 @@ fn a_runtimes_error_is_placed_at_the_code_it_names_not_said_to_appear_nowhere() 
     assert_eq!(q.recommended.as_deref(), Some("index_js_9"));
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_pre_release_is_not_offered_beside_its_release() {
+    let (repo, subject) = repo_with(
+        &[(
+            "src/index.js",
+            "export function parse(input) {\n  return input;\n}\n",
+        )],
+        "# parse no longer keeps unknown keys\n\n`parse` used to keep the unknown keys of an \
+         object; now they are gone.\n\n## Expected behaviour\n\nThe keys kept.\n",
+    );
+    for tag in ["v3.0.2", "v4.0.0-0", "v4.0.0-1", "v4.0.0"] {
+        repo.git(&["commit", "-q", "--allow-empty", "-m", tag]);
+        repo.git(&["tag", tag]);
+    }
+    let (first, _) = all_questions(&repo, &subject);
+    let q = question(&first, "first_bad_version");
+    assert!(
+        q.question_text.contains("The newest tags: v4.0.0, v3.0.2.")
+            && !q.question_text.contains("v4.0.0-1"),
+        "{}",
+        q.question_text
+    );
+}

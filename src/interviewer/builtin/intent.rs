@@ -125,13 +125,10 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
             .map(|k| Group::one(&k)),
     );
     // The code a runtime's error names (`args.push(` of "args.push is not a function").
-    groups.extend(
-        names
-            .iter()
-            .filter(|n| n.kind == NameKind::Message)
-            .filter_map(|n| super::raised::key(&n.text))
-            .map(|(k, _)| Group::one(&k)),
-    );
+    groups.extend(names.iter().filter_map(|n| {
+        let key = (n.kind == NameKind::Message).then(|| super::raised::key(&n.text));
+        key.flatten().map(|(k, _)| Group::one(&k))
+    }));
     groups.extend(item.quotes().iter().map(|(_, q)| Group::one(q)));
     groups.extend(item.code_quotes().iter().map(|(_, q)| Group::one(q)));
     let skip: Vec<String> = f.path.iter().cloned().collect();
@@ -255,12 +252,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     let class = super::classify::without_package(class, names_package, &item);
     let named: Vec<&str> = located.iter().map(|l| l.name.text.as_str()).collect();
     let setup = super::setup::read(&defs, repo.project.as_deref(), &item);
-    let messages: Vec<&str> = located
-        .iter()
-        .filter(|l| l.name.kind == NameKind::Message && !l.found())
-        .map(|l| l.name.text.as_str())
-        .collect();
-    let raised = super::raised::find(&messages, &found);
+    let raised = raised(&located, &found);
     let nearest = super::nearest::about(defs, f, &item, &named, repo.project.as_deref());
     let support = super::shape::support_question(&item).map(|(n, s)| (n, s.to_string()));
     Reading {
@@ -276,6 +268,16 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         repo,
         worktree,
     }
+}
+
+/// Where the code each runtime error the item quotes names is (messages not found as written).
+fn raised(located: &[Located], found: &Search) -> Vec<super::raised::Raised> {
+    let messages: Vec<&str> = located
+        .iter()
+        .filter(|l| l.name.kind == NameKind::Message && !l.found())
+        .map(|l| l.name.text.as_str())
+        .collect();
+    super::raised::find(&messages, found)
 }
 
 /// The worktree read once for both: the exact search for what the item names, and the index

@@ -335,28 +335,37 @@ fn first_bad_version(r: &Reading, named: &[Named]) -> Option<Finding> {
         return f;
     }
     let shows = if regression { "first showed" } else { "shows" };
+    titled(newest_versions(r, shows))
+}
+
+/// "Which version shows it?" with the newest tags (a pre-release left out beside its
+/// release) as options, or that the repository has none.
+fn newest_versions(r: &Reading, shows: &str) -> Finding {
+    let tags = &r.repo.tags;
     if tags.is_empty() {
-        return titled(Finding::new(
+        return Finding::new(
             "first_bad_version",
             6,
             format!("Which version or commit {shows} it? The repository has no tags."),
-        ));
+        );
     }
+    let newest: Vec<&str> = super::versions::releases(tags)
+        .into_iter()
+        .take(4)
+        .collect();
     let mut options: Vec<(String, String)> =
-        tags.iter().take(4).map(|t| (t.clone(), slug(t))).collect();
+        newest.iter().map(|t| (t.to_string(), slug(t))).collect();
     options.push(("Older, or don't know".into(), "older_or_unknown".into()));
-    titled(
-        Finding::new(
-            "first_bad_version",
-            7,
-            format!(
-                "Which version {shows} it? {}The newest tags: {}.",
-                super::versions::head_manifest(r),
-                tags.iter().take(4).cloned().collect::<Vec<_>>().join(", ")
-            ),
-        )
-        .choices(options),
+    Finding::new(
+        "first_bad_version",
+        7,
+        format!(
+            "Which version {shows} it? {}The newest tags: {}.",
+            super::versions::head_manifest(r),
+            newest.join(", ")
+        ),
     )
+    .choices(options)
 }
 
 /// Actions that name one another in reports and documentation ("does not abort" is what

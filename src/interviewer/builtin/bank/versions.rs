@@ -235,3 +235,27 @@ pub(super) fn names_own_version(r: &Reading) -> bool {
     }
     false
 }
+
+/// The tags as versions to offer: a pre-release (`v4.0.0-1`, `3.0.0-beta.2`) is left out when
+/// the release it leads to is a tag too (`v4.0.0`): one version, one name.
+pub(super) fn releases(tags: &[String]) -> Vec<&str> {
+    let core = |t: &str| -> String {
+        let bare = t.trim_start_matches(|c: char| !c.is_ascii_digit());
+        bare.split_once('-').map_or(bare, |(c, _)| c).to_string()
+    };
+    let released: Vec<String> = tags
+        .iter()
+        .filter(|t| {
+            let bare = t.trim_start_matches(|c: char| !c.is_ascii_digit());
+            !bare.contains('-')
+        })
+        .map(|t| core(t))
+        .collect();
+    tags.iter()
+        .filter(|t| {
+            let bare = t.trim_start_matches(|c: char| !c.is_ascii_digit());
+            !bare.contains('-') || !released.contains(&core(t))
+        })
+        .map(String::as_str)
+        .collect()
+}
