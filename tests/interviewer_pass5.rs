@@ -99,7 +99,7 @@ fn a_setup_problem_is_asked_its_steps_the_readmes_setup_and_the_trace_not_versio
     assert_honest(&repo, &d);
 }
 
-const APP_RS: &str = "use std::env;\n\npub fn args() -> clap::Command {\n    clap::Command::new(\"tool\")\n        .arg(clap::Arg::new(\"config-file\").long(\"config-file\").help(\"Read settings from this file\"))\n}\n\npub fn pager() -> Option<String> {\n    env::var(\"TOOL_PAGER\").ok()\n}\n";
+const APP_RS: &str = "use std::env;\n\npub fn args() -> clap::Command {\n    clap::Command::new(\"tool\")\n        .arg(clap::Arg::new(\"config-file\").long(\"config-file\").help(\"Read settings from this file\"))\n        .arg(clap::Arg::new(\"paging\").long(\"paging\"))\n        .arg(clap::Arg::new(\"plain\").long(\"plain\"))\n}\n\npub fn pager() -> Option<String> {\n    env::var(\"TOOL_PAGER\").ok()\n}\n";
 
 #[test]
 fn a_bug_that_shows_no_steps_is_asked_them_with_the_config_and_variables_the_program_reads() {
@@ -119,7 +119,9 @@ fn a_bug_that_shows_no_steps_is_asked_them_with_the_config_and_variables_the_pro
         steps
             .question_text
             .contains("`--config-file` at src/app.rs:5")
-            && steps.question_text.contains("`TOOL_PAGER` (src/app.rs:9)"),
+            && steps.question_text.contains("`TOOL_PAGER` (src/app.rs:11)")
+            // A program with flags of its own is run from a command line.
+            && steps.question_text.starts_with("What exactly did you run"),
         "{}",
         steps.question_text
     );
@@ -221,5 +223,26 @@ fn a_pre_release_is_not_offered_beside_its_release() {
             && !q.question_text.contains("v4.0.0-1"),
         "{}",
         q.question_text
+    );
+}
+
+#[test]
+fn a_librarys_bug_that_shows_no_code_is_asked_for_the_smallest_code_that_shows_it() {
+    let (repo, subject) = repo_with(
+        &[(
+            "src/lib.rs",
+            "/// Parses a duration.\npub fn parse(s: &str) -> u64 {\n    s.len() as u64\n}\n",
+        )],
+        "# parse returns the wrong value\n\nParsing a duration of one hour gives the wrong \
+         number.\n\n## Expected behaviour\n\n3600.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let steps = question(&first, "exact_steps");
+    assert!(
+        steps
+            .question_text
+            .starts_with("The smallest code that shows it"),
+        "{}",
+        steps.question_text
     );
 }

@@ -21,6 +21,9 @@ pub(super) struct Setup {
     pub trace: Option<Def>,
     /// The README section on installing or setting it up, for a setup problem.
     pub guide: Option<Def>,
+    /// Whether the repository is a program with flags of its own (three or more declared), not
+    /// a library: what a person runs is a command line, not code.
+    pub program: bool,
     /// Whether the item is a setup or usage problem: installing, `PATH`, a shell's start-up
     /// file, a command not found.
     pub setup_problem: bool,
@@ -115,6 +118,12 @@ pub(super) fn read(defs: &[Def], project: Option<&str>, item: &Item) -> Setup {
             .filter(|sort| item.mentions(sort))
             .count()
             >= 2,
+        program: defs
+            .iter()
+            .filter(|d| d.kind == DefKind::Flag)
+            .take(3)
+            .count()
+            == 3,
         ..Setup::default()
     };
     setup.trace = defs

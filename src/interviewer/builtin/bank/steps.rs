@@ -10,14 +10,7 @@ use crate::interviewer::builtin::nearest::{Def, DefKind};
 /// Nothing when the item shows what was run and the repository defines nothing it reads.
 pub(super) fn steps(r: &Reading) -> Option<Finding> {
     let setup = &r.setup;
-    let shows = shows_steps(r);
-    let run = if setup.setup_problem {
-        Some("The exact commands you ran, in order, and what each printed?".to_string())
-    } else if !shows {
-        Some("What exactly did you run, and its whole output?".to_string())
-    } else {
-        None
-    };
+    let run = run_question(r);
     let guide = setup.guide.as_ref().map(|g| {
         format!(
             "Set up as {}:{} (\"{}\") says?",
@@ -82,6 +75,22 @@ pub(super) fn steps(r: &Reading) -> Option<Finding> {
     }
     let severity = if setup.setup_problem { 10 } else { 8 };
     Some(Finding::new("exact_steps", severity, question).titled("How to reproduce it"))
+}
+
+/// What it asks of what was run: the commands in order for a setup problem, else — when the
+/// item shows nothing it ran — the command line of a program or the code of a library.
+fn run_question(r: &Reading) -> Option<String> {
+    let run = if r.setup.setup_problem {
+        "The exact commands you ran, in order, and what each printed?"
+    } else if shows_steps(r) {
+        return None;
+    } else if r.setup.program {
+        "What exactly did you run, and its whole output?"
+    } else {
+        // A library is run from its user's code.
+        "The smallest code that shows it, and its whole output (a stack trace too)?"
+    };
+    Some(run.to_string())
 }
 
 /// Whether the item shows what was run: a code block, a reproducer or steps of its own.
