@@ -80,6 +80,9 @@ fn new_interview(
     find: impl FnOnce(&Repo, &RunSettings, &mut RecordingPerson<'_>) -> Result<Found>,
 ) -> Result<i32> {
     let repo = super::discover(cwd)?;
+    // Every turn is guarded: this machine's gits are asked where they read their system
+    // config while the run prepares, not on the first snapshot's path.
+    crate::guard::prefetch_system_config(&repo.worktree);
     let config = super::settings::load_config(&repo.worktree)?;
     let (kind, id, item_on_stdin) = about;
     let settings = RunSettings::resolve_for(run, &config, look, item_on_stdin)?;

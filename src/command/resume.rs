@@ -19,6 +19,7 @@ pub(super) fn run(
     run: &RunOptions,
 ) -> Result<i32> {
     let repo = super::discover(cwd)?;
+    crate::guard::prefetch_system_config(&repo.worktree);
     let config = super::settings::load_config(&repo.worktree)?;
     let mut lock = super::lock(&repo, "resume")?;
     let listed = match session {

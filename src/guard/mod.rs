@@ -56,6 +56,7 @@ pub(crate) use report::{GuardReport, allowed};
 pub use restore::{restore, save_restore_copies};
 pub(crate) use status::{FileStatus, Fingerprint};
 pub(crate) use system_config::files as system_config_files;
+pub(crate) use system_config::prefetch as prefetch_system_config;
 
 /// What to snapshot: a worktree, minus directories the tool itself writes during a turn.
 #[derive(Debug, Clone)]

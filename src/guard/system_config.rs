@@ -42,9 +42,11 @@ pub(crate) fn files(worktree: &Path) -> &'static [PathBuf] {
     })
 }
 
-/// Start the lookup on a thread of its own, so the gits answer while the snapshot reads the git
-/// directory (the first [`files`] waits for it).
-pub(super) fn prefetch(worktree: &Path) {
+/// Start the lookup on a thread of its own, so the gits answer while the run prepares and the
+/// snapshot reads the git directory (the first [`files`] waits for it). A command that will
+/// take a snapshot starts it as soon as it has found the repository; a second call only starts
+/// a thread that finds the answer there.
+pub(crate) fn prefetch(worktree: &Path) {
     let worktree = worktree.to_path_buf();
     let _ = std::thread::Builder::new()
         .name("system-config".into())
