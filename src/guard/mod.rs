@@ -53,7 +53,7 @@ pub(crate) use modes::{Permissions, Usual};
 pub(crate) use path::RepoPath;
 pub(crate) use refs::RefTarget;
 pub(crate) use report::{GuardReport, allowed};
-pub use restore::{restore, save_restore_copies};
+pub use restore::{restore, save_restore_copies, save_restore_copies_after};
 pub(crate) use status::{FileStatus, Fingerprint};
 pub(crate) use system_config::files as system_config_files;
 pub(crate) use system_config::prefetch as prefetch_system_config;

@@ -8,7 +8,7 @@
 //! became a link is reported and left for the person), and nothing outside the repository is
 //! ever removed (a user config file that appeared is reported, not deleted).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::fs;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -196,6 +196,19 @@ fn redirected(path: &Path, recorded: Option<&str>) -> Option<String> {
 
 /// Copy hooks, git metadata and user git config into `dir` (created if needed).
 pub fn save_restore_copies(scope: &GuardScope, dir: &Path) -> Result<(), GuardError> {
+    save_restore_copies_after(scope, dir, None)
+}
+
+/// [`save_restore_copies`], linking a copy the turn before made in `earlier` (its restore
+/// directory) where that copy, read again without following a link, still holds the very
+/// bytes: a name costs less than a new file (on ext4 without a journal, far less), and nothing
+/// else differs. A copy changed since is caught when it is restored, which checks each copy's
+/// SHA-256 against the manifest.
+pub fn save_restore_copies_after(
+    scope: &GuardScope,
+    dir: &Path,
+    earlier: Option<&Path>,
+) -> Result<(), GuardError> {
     let layout = Layout::locate(&scope.worktree)?;
     let env = UserEnv::from_process(&layout.worktree);
     let err = |message: String| GuardError::Restore {
@@ -205,6 +218,7 @@ pub fn save_restore_copies(scope: &GuardScope, dir: &Path) -> Result<(), GuardEr
     let files_dir = dir.join("files");
     fs::create_dir_all(&files_dir).map_err(|e| err(format!("cannot create it: {e}")))?;
     let (paths, watched) = targets(&layout, &env);
+    let earlier = earlier.map(earlier_copies).unwrap_or_default();
     let mut items = Vec::new();
     for (n, path) in paths.iter().enumerate() {
         let mut item = Item {
@@ -224,12 +238,17 @@ pub fn save_restore_copies(scope: &GuardScope, dir: &Path) -> Result<(), GuardEr
                     let bytes = files::read_small(path, 64 * 1024 * 1024)
                         .map_err(|e| err(format!("cannot copy {}: {e}", path.display())))?;
                     let name = format!("{n}");
-                    write_copy(&files_dir.join(&name), &bytes).map_err(|e| {
+                    let sha256 = files::sha256_hex(&bytes);
+                    let same = earlier
+                        .get(&item.path_hex)
+                        .filter(|(_, s)| *s == sha256)
+                        .map(|(copy, _)| copy.as_path());
+                    link_or_write(same, &files_dir.join(&name), &bytes).map_err(|e| {
                         err(format!("cannot write the copy of {}: {e}", path.display()))
                     })?;
                     item.kind = "file".into();
                     item.copy = Some(name);
-                    item.sha256 = Some(files::sha256_hex(&bytes));
+                    item.sha256 = Some(sha256);
                 }
                 Kind::Symlink => {
                     item.kind = "symlink".into();
@@ -413,6 +432,49 @@ fn restore_item(dir: &Path, item: &Item, path: &Path) -> Result<Outcome, String>
 /// left under the name (a link, a FIFO, a hard link to a file elsewhere) is unlinked, never
 /// written through. Not synced to the disk: the copies serve only this run's restore, right
 /// after the turn; after a crash the turn is run again and copies are taken afresh.
+/// The file copies of the restore directory `dir`, by the path they copy (hex, as in the
+/// manifest): each copy's file and the SHA-256 the manifest gives it. Nothing for a directory
+/// without a readable manifest.
+fn earlier_copies(dir: &Path) -> BTreeMap<String, (PathBuf, String)> {
+    let Ok(bytes) = files::read_small(&dir.join(MANIFEST), MANIFEST_LIMIT) else {
+        return BTreeMap::new();
+    };
+    let Ok(manifest) = serde_json::from_slice::<Manifest>(&bytes) else {
+        return BTreeMap::new();
+    };
+    manifest
+        .items
+        .into_iter()
+        .filter(|i| i.kind == "file")
+        .filter_map(|i| {
+            let copy = dir.join("files").join(i.copy.filter(|c| is_copy_name(c))?);
+            Some((i.path_hex, (copy, i.sha256?)))
+        })
+        .collect()
+}
+
+/// A copy's name as [`save_restore_copies`] makes it: digits only (never a path).
+fn is_copy_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A new name for `earlier` at `path` when it is a regular file (no link followed) holding
+/// exactly `bytes`; else a new copy.
+fn link_or_write(earlier: Option<&Path>, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(old) = earlier
+        && files::read_small(old, bytes.len() as u64).is_ok_and(|b| b == bytes)
+    {
+        match fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+        if fs::hard_link(old, path).is_ok() {
+            return Ok(());
+        }
+    }
+    write_copy(path, bytes)
+}
+
 fn write_copy(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;

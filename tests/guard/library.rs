@@ -177,3 +177,61 @@ rm .git/gc.pid"#,
     assert_eq!(code, 0, "{screen}");
     assert!(!screen.contains("changed the repository"), "{screen}");
 }
+
+/// A turn's restore copies that the turn before made with the same bytes are new names for
+/// those files (no file made); a file changed since is copied anew; a copy of the turn before
+/// that became a link is never linked to; and a restore from linked copies puts the file back.
+#[test]
+fn the_copies_of_a_turn_link_the_unchanged_copies_of_the_turn_before() {
+    use interview::testing::{GuardScope, restore, save_restore_copies, save_restore_copies_after};
+    use std::os::unix::fs::MetadataExt;
+    let repo = TempRepo::new();
+    let scope = GuardScope {
+        worktree: repo.path().to_path_buf(),
+        exclude: vec![],
+        memo: None,
+    };
+    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    // The copy in `dir` holding exactly `bytes`.
+    let copy_of = |dir: &tempfile::TempDir, bytes: &[u8]| -> std::path::PathBuf {
+        std::fs::read_dir(dir.path().join("files"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| std::fs::read(p).is_ok_and(|b| b == bytes))
+            .unwrap_or_else(|| panic!("no copy of {}", String::from_utf8_lossy(bytes)))
+    };
+    let config_path = repo.path().join(".git/config");
+    let config = std::fs::read(&config_path).unwrap();
+    save_restore_copies(&scope, dirs[0].path()).unwrap();
+    let exclude = repo.path().join(".git/info/exclude");
+    std::fs::write(&exclude, "# changed since the turn before\n").unwrap();
+    save_restore_copies_after(&scope, dirs[1].path(), Some(dirs[0].path())).unwrap();
+    let ino = |p: std::path::PathBuf| std::fs::symlink_metadata(p).unwrap().ino();
+    assert_eq!(
+        ino(copy_of(&dirs[0], &config)),
+        ino(copy_of(&dirs[1], &config)),
+        "the unchanged config is linked"
+    );
+    let changed = copy_of(&dirs[1], b"# changed since the turn before\n");
+    assert_eq!(
+        std::fs::metadata(&changed).unwrap().nlink(),
+        1,
+        "copied anew"
+    );
+
+    // The first turn's copy of the config made a link to a file with the same bytes.
+    let elsewhere = repo.scratch("same-bytes");
+    std::fs::write(&elsewhere, &config).unwrap();
+    let old = copy_of(&dirs[0], &config);
+    std::fs::remove_file(&old).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &old).unwrap();
+    save_restore_copies_after(&scope, dirs[2].path(), Some(dirs[0].path())).unwrap();
+    let fresh = copy_of(&dirs[2], &config);
+    let meta = std::fs::symlink_metadata(&fresh).unwrap();
+    assert!(meta.is_file() && meta.nlink() == 1, "a copy of its own");
+
+    std::fs::write(&config_path, "[core]\n\tfsmonitor = /tmp/x\n").unwrap();
+    let summary = restore(&scope, dirs[1].path()).unwrap();
+    assert!(summary.failed.is_empty(), "{summary}");
+    assert_eq!(std::fs::read(&config_path).unwrap(), config);
+}
