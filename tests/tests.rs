@@ -33,6 +33,7 @@ mod interviewer_devset;
 mod interviewer_findings;
 mod interviewer_nearest;
 mod interviewer_pass5;
+mod interviewer_pass6;
 mod interviewer_replies;
 mod interviewer_shape;
 mod kill_windows;

@@ -150,6 +150,14 @@ impl<'a> Item<'a> {
         terms.iter().any(|t| has_word(&self.lower, t))
     }
 
+    /// Whether the item writes `name` as it is spelled (`PAGER`, not "pager"), as a word.
+    pub(super) fn writes(&self, name: &str) -> bool {
+        self.all.iter().any(|(_, l, _)| {
+            l.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == name)
+        })
+    }
+
     /// Whether a heading or bold prompt contains one of `terms`.
     pub(super) fn has_heading(&self, terms: &[&str]) -> bool {
         self.headings

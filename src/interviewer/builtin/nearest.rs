@@ -132,6 +132,11 @@ impl Def {
         }
     }
 
+    /// The words of its name, then those of its doc or usage text (stemmed).
+    pub(super) fn all_words(&self) -> impl Iterator<Item = &String> {
+        self.name_words.iter().chain(&self.words)
+    }
+
     /// `--color` (src/app.rs:120): named with where it is.
     pub(super) fn shown(&self) -> String {
         format!("{} ({}:{})", self.named(), self.path, self.line)

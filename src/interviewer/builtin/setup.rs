@@ -8,6 +8,7 @@
 
 use super::item::Item;
 use super::nearest::{Def, DefKind};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What the program reads and how it traces itself, as the repository defines it.
 #[derive(Debug, Default)]
@@ -87,12 +88,24 @@ fn traces(d: &Def, prefix: &str) -> Option<u8> {
     }
 }
 
-/// Whether a definition names or reads a configuration file.
-fn configures(d: &Def) -> bool {
+/// Whether a definition names or reads a configuration file the person writes: the file's
+/// flag (`--config`, `--config-file`, not `--config-dir`, a folder), the project's own variable
+/// for it (`BAT_CONFIG_PATH`, not `XDG_CONFIG_HOME`), a loader (`parseConfigFile()`).
+fn configures(d: &Def, prefix: &str) -> bool {
     let lower = d.name.to_lowercase();
+    let folder = ["dir", "directory", "home", "cache", "folder"]
+        .iter()
+        .any(|s| lower.ends_with(s));
     match d.kind {
-        DefKind::Flag => lower.starts_with("--config"),
-        DefKind::EnvVar => lower.contains("config"),
+        DefKind::Flag => {
+            matches!(
+                lower.as_str(),
+                "--config" | "--config-file" | "--config-path" | "--configfile" | "--rcfile"
+            ) || (lower.starts_with("--config") && lower.ends_with("file"))
+        }
+        DefKind::EnvVar => {
+            !prefix.is_empty() && d.name.starts_with(prefix) && lower.contains("config") && !folder
+        }
         // A function that finds or reads a configuration file (`parseConfigFile`,
         // `config_path`), not any that configures something (`loadConfiguration`).
         DefKind::Function => {
@@ -132,35 +145,16 @@ pub(super) fn read(defs: &[Def], project: Option<&str>, item: &Item) -> Setup {
         .min_by_key(|(rank, _)| *rank)
         .map(|(_, d)| d.clone());
     let named = |list: &Vec<Def>, d: &Def| list.iter().any(|x| x.name == d.name);
-    for d in defs.iter().filter(|d| configures(d)) {
+    // A configuration file only for a program that reads one (a library's user writes code).
+    for d in defs
+        .iter()
+        .filter(|d| setup.program && configures(d, &prefix))
+    {
         if setup.config.len() < 2 && !named(&setup.config, d) {
             setup.config.push(d.clone());
         }
     }
-    // The variables the item's words name first (`BAT_PAGER` for "paging"), then in path order.
-    let said: std::collections::BTreeSet<String> = item
-        .all
-        .iter()
-        .flat_map(|(_, l, _)| super::words::words(l))
-        .collect();
-    let mut vars: Vec<&Def> = defs.iter().collect();
-    vars.sort_by_key(|d| {
-        std::cmp::Reverse(
-            super::words::words(&d.name)
-                .iter()
-                .filter(|w| said.contains(*w))
-                .count(),
-        )
-    });
-    for d in vars.into_iter().filter(|d| {
-        d.kind == DefKind::EnvVar
-            && !prefix.is_empty()
-            && d.name.starts_with(&prefix)
-            && !configures(d)
-            && traces(d, &prefix).is_none()
-            // Where it lives, not what it reads: `PYENV_ROOT`, `BAT_HOME`.
-            && !["_ROOT", "_HOME", "_DIR", "_VERSION"].iter().any(|s| d.name.ends_with(s))
-    }) {
+    for d in variables(defs, &prefix, item) {
         if setup.env.len() < 3 && !named(&setup.env, d) {
             setup.env.push(d.clone());
         }
@@ -170,6 +164,70 @@ pub(super) fn read(defs: &[Def], project: Option<&str>, item: &Item) -> Setup {
     }
     setup
 }
+
+/// The variables the item is about: the project's own that share a rare word of their name
+/// with the item (`BAT_PAGER` for "paging"), and any the item writes out (`PAGER`). None by name alone:
+/// a paging bug is not asked about `BAT_THEME`.
+fn variables<'d>(defs: &'d [Def], prefix: &str, item: &Item) -> Vec<&'d Def> {
+    let root = |w: &str| -> String {
+        for suffix in ["ing", "er", "ion", "ed"] {
+            if let Some(s) = w.strip_suffix(suffix).filter(|s| s.len() >= 3) {
+                return s.to_string();
+            }
+        }
+        w.to_string()
+    };
+    let said: BTreeSet<String> = item
+        .all
+        .iter()
+        .flat_map(|(_, l, _)| super::words::words(l))
+        .map(|w| root(&w))
+        .collect();
+    // How many definitions use each word: a rare one is used by few.
+    let mut used: BTreeMap<String, usize> = BTreeMap::new();
+    for d in defs {
+        let own: BTreeSet<String> = d.all_words().map(|w| root(w)).collect();
+        for w in own {
+            *used.entry(w).or_default() += 1;
+        }
+    }
+    // Rare: in at most a fifth of them (`bat`, `file`, `path` say nothing).
+    let rare = (defs.len() / 5).max(5);
+    let project = super::words::words(prefix);
+    let mut vars: Vec<(usize, &Def)> = defs
+        .iter()
+        .filter(|d| {
+            d.kind == DefKind::EnvVar
+                && !configures(d, prefix)
+                && traces(d, prefix).is_none()
+                && !d.name.starts_with("XDG_")
+                && !COMMON_VARS.contains(&d.name.as_str())
+                // Where it lives, not what it reads: `PYENV_ROOT`, `BAT_HOME`.
+                && !["_ROOT", "_HOME", "_DIR", "_VERSION"].iter().any(|s| d.name.ends_with(s))
+        })
+        .filter_map(|d| {
+            // Another program's variable (`PAGER`) only when the item writes its name; the
+            // project's own (`BAT_PAGER`) by the words of its name.
+            if prefix.is_empty() || !d.name.starts_with(prefix) {
+                return item.writes(&d.name).then_some((1, d));
+            }
+            let shared: BTreeSet<String> = super::words::words(&d.name)
+                .into_iter()
+                .filter(|w| !project.contains(w))
+                .map(|w| root(&w))
+                .filter(|w| said.contains(w) && used.get(w).is_some_and(|n| *n <= rare))
+                .collect();
+            (!shared.is_empty()).then_some((shared.len(), d))
+        })
+        .collect();
+    vars.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+    vars.into_iter().map(|(_, d)| d).collect()
+}
+
+/// Variables every program sees, which say nothing of this one.
+const COMMON_VARS: &[&str] = &[
+    "HOME", "PATH", "USER", "SHELL", "PWD", "TMPDIR", "TMP", "CI",
+];
 
 /// The README heading on installing or setting up that the item is nearest to: a shell's
 /// start-up file or `PATH` in the item points at the shell's setup.
