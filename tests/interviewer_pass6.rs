@@ -57,3 +57,55 @@ fn a_librarys_bug_names_no_configuration_and_no_variable_the_item_does_not_share
         "{text}"
     );
 }
+
+#[test]
+fn a_type_level_bug_is_asked_for_its_code_and_the_checkers_message_not_a_stack_trace() {
+    let (repo, subject) = repo_with(
+        &[(
+            "src/index.ts",
+            "/** Parses a value of a schema. */\nexport function parse<T>(schema: Schema<T>, input: unknown): T {\n  return schema.check(input);\n}\n",
+        )],
+        "# parse infers the wrong type\n\nThe type inferred for the result of `parse` is \
+         `unknown`, not the schema's type, so every caller needs a cast. It is a TypeScript \
+         generic problem.\n\n## Expected behaviour\n\nThe schema's type.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let steps = question(&first, "exact_steps");
+    let text = &steps.question_text;
+    assert!(
+        text.starts_with("The smallest code that shows it")
+            && text.contains("type checker")
+            && !text.contains("stack trace"),
+        "{text}"
+    );
+}
+
+const PARAMETER_JAVA: &str = "package com.beust.jcommander;\n\n/** A parameter of the form -Dkey=value. */\npublic @interface DynamicParameter {\n  String[] names() default {};\n}\n";
+const PARAMETER_TEST_JAVA: &str = "package com.beust.jcommander.dynamic.parameters.tests;\n\npublic class DynamicParameterTest {\n  public void usage() {\n    new JCommander(new DynamicParameter()).usage();\n  }\n}\n";
+
+#[test]
+fn a_long_question_is_shortened_in_what_it_lists_never_cut_where_it_makes_its_point() {
+    let test_path =
+        "src/test/java/com/beust/jcommander/dynamic/parameters/tests/DynamicParameterTest.java";
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "src/main/java/com/beust/jcommander/DynamicParameter.java",
+                PARAMETER_JAVA,
+            ),
+            (test_path, PARAMETER_TEST_JAVA),
+        ],
+        "# `usage` prints a `DynamicParameter` twice\n\nCalling `usage` on a command with a \
+         `DynamicParameter` prints it twice, once per name; `DynamicParameterTest` does not \
+         catch it.\n\n## Expected behaviour\n\nOnce.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let test = question(&first, "regression_test");
+    let text = &test.question_text;
+    assert!(
+        text.contains(test_path)
+            && text.ends_with("Recommended: that file.")
+            && !text.contains("…"),
+        "{text}"
+    );
+}

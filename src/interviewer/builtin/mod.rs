@@ -187,7 +187,7 @@ impl Finding {
         Finding {
             topic: topic.into(),
             severity: severity.clamp(1, 10),
-            question: one_line(&question.into(), MAX_QUESTION_TEXT_CHARS),
+            question: text::fit_question(&question.into(), MAX_QUESTION_TEXT_CHARS),
             options: Vec::new(),
             recommended: None,
             title: None,

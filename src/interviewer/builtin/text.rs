@@ -59,6 +59,51 @@ pub(super) fn one_line(text: &str, max: usize) -> String {
     words_cut(&squeezed, max)
 }
 
+/// A question on one line in at most `max` characters, its own words kept: what is shortened
+/// is quoted material inside it — the longest `"…"` quote first, then lists of `names` lose
+/// their last items — and only a question that still does not fit is cut, as it was written.
+pub(super) fn fit_question(text: &str, max: usize) -> String {
+    let whole = one_line(text, usize::MAX);
+    let mut text = whole.clone();
+    while text.chars().count() > max {
+        let over = text.chars().count() - max;
+        match shorter_quote(&text, over).or_else(|| shorter_list(&text)) {
+            Some(shorter) => text = shorter,
+            None => return words_cut(&whole, max),
+        }
+    }
+    text
+}
+
+/// `text` with its longest double-quoted span (over 24 characters) shortened by about `over`
+/// characters where a word ends, to no fewer than 24.
+fn shorter_quote(text: &str, over: usize) -> Option<String> {
+    let quotes: Vec<usize> = text.match_indices('"').map(|(i, _)| i).collect();
+    let (start, end) = quotes
+        .chunks_exact(2)
+        .map(|pair| (pair[0] + 1, pair[1]))
+        .filter(|(a, b)| text[*a..*b].chars().count() > 24)
+        .max_by_key(|(a, b)| text[*a..*b].chars().count())?;
+    let quote = &text[start..end];
+    let len = quote.chars().count();
+    let keep = len.saturating_sub(over + 1).max(24);
+    let cut = words_cut(quote, keep);
+    (cut.chars().count() < len).then(|| format!("{}{cut}{}", &text[..start], &text[end..]))
+}
+
+/// `text` with the last item of its last list of `names` (", `b`") left out, `…` in its place.
+fn shorter_list(text: &str) -> Option<String> {
+    let at = text.rfind(", `")?;
+    let close = text[at + 3..].find('`')? + at + 3;
+    let rest = &text[close + 1..];
+    let marker = if rest.starts_with(", …") {
+        ""
+    } else {
+        ", …"
+    };
+    Some(format!("{}{marker}{rest}", &text[..at]))
+}
+
 /// `text` cut to at most `max` characters where a word ends, with `…` ("report only" never
 /// becomes "report onl…"); a first word longer than half of `max` is cut as it must be.
 fn words_cut(text: &str, max: usize) -> String {

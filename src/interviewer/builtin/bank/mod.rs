@@ -160,24 +160,33 @@ fn test_question(r: &Reading, topic: &str, severity: u8, what: &str) -> Finding 
     files.sort_by_key(|(_, names)| std::cmp::Reverse(names.len()));
     match files.first() {
         Some((path, names)) => {
-            let shown: Vec<String> = names.iter().take(3).map(|l| l.shown()).collect();
+            // The most names that fit, then the question without its aside ("(failing now,
+            // …)"): never cut where it makes its point.
+            let brief = what.split(" (").next().unwrap_or(what);
+            let text = |what: &str, n: usize| {
+                let shown: Vec<String> = names.iter().take(n).map(|l| l.shown()).collect();
+                format!(
+                    "Which test should {what}? {path} already names {}. Recommended: that file.",
+                    shown.join(", ")
+                )
+            };
+            let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
+            let question = [what, brief]
+                .into_iter()
+                .flat_map(|w| (1..=names.len().min(3)).rev().map(move |n| (w, n)))
+                .map(|(w, n)| text(w, n))
+                .find(|t| t.chars().count() <= limit)
+                .unwrap_or_else(|| text(brief, 1));
             let mut options: Vec<(String, String)> = files
                 .iter()
                 .take(3)
                 .map(|(p, _)| (format!("In {p}"), slug(p)))
                 .collect();
             options.push(("A new test file".into(), "new_test_file".into()));
-            Finding::new(
-                topic,
-                severity,
-                format!(
-                    "Which test should {what}? {path} already names {}. Recommended: that file.",
-                    shown.join(", ")
-                ),
-            )
-            .titled("The test that shows it")
-            .choices(options)
-            .recommend(&slug(path))
+            Finding::new(topic, severity, question)
+                .titled("The test that shows it")
+                .choices(options)
+                .recommend(&slug(path))
         }
         None => Finding::new(
             topic,

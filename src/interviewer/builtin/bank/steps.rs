@@ -86,11 +86,44 @@ fn run_question(r: &Reading) -> Option<String> {
         return None;
     } else if r.setup.program {
         "What exactly did you run, and its whole output?"
+    } else if about_types(r) {
+        // A type or an API's shape shows itself in the code and the checker's message, never
+        // in a run.
+        "The smallest code that shows it, and what the compiler or type checker says of it?"
     } else {
         // A library is run from its user's code.
         "The smallest code that shows it, and its whole output (a stack trace too)?"
     };
     Some(run.to_string())
+}
+
+/// Whether the item is about types or an API's shape (TypeScript's types, generics, a
+/// signature, what the compiler infers) or is a pull request: nothing to trace at run time.
+fn about_types(r: &Reading) -> bool {
+    r.item.mentions(&[
+        "typescript",
+        "type error",
+        "type errors",
+        "typing",
+        "typings",
+        "d.ts",
+        "generic",
+        "generics",
+        "type parameter",
+        "type inference",
+        "inferred",
+        "infers",
+        "signature",
+        "overload",
+        "compile error",
+        "compiler error",
+        "does not compile",
+        "doesn't compile",
+        "type-check",
+        "typecheck",
+        "this pr",
+        "this pull request",
+    ])
 }
 
 /// Whether the item shows what was run: a code block, a reproducer or steps of its own.
