@@ -109,3 +109,91 @@ fn a_long_question_is_shortened_in_what_it_lists_never_cut_where_it_makes_its_po
         "{text}"
     );
 }
+
+#[test]
+fn a_bug_reported_on_the_version_heads_manifest_declares_is_not_asked_which_version() {
+    let package = "{\n  \"name\": \"cmd\",\n  \"version\": \"1.5.0\"\n}\n";
+    let index = "export function parse(input) {\n  return input;\n}\n";
+    let (repo, subject) = repo_with(
+        &[("package.json", package), ("src/index.js", index)],
+        "# parse drops unknown keys\n\nOn 1.5.0 `parse` returns the object without its \
+         unknown keys.\n\n## Expected behaviour\n\nThe keys kept.\n",
+    );
+    repo.git(&["tag", "v1.0"]);
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        !first.iter().any(|q| q.topic == "first_bad_version"),
+        "{first:?}"
+    );
+    let head = question(&first, "reproduces_on_head");
+    assert!(
+        head.question_text.contains(
+            "Recommended: yes, line 3 reports 1.5.0, the version package.json:3 declares at HEAD."
+        ),
+        "{}",
+        head.question_text
+    );
+    assert_eq!(head.recommended.as_deref(), Some("yes"));
+    assert_honest(&repo, &d);
+}
+
+const COMMAND_JS: &str = "function Command(name) {\n  this.name = name;\n}\n\nCommand.prototype.parseOptions = function(argv) {\n  var args = [];\n  args.push(argv[0]);\n  return args;\n};\n\nCommand.prototype.parseArgs = function(argv, args) {\n  args.push(argv[1]);\n  return args;\n};\n\nmodule.exports = Command;\n";
+
+#[test]
+fn a_runtimes_error_whose_stack_trace_names_the_line_is_not_asked_which_one_fails() {
+    let (repo, subject) = repo_with(
+        &[
+            ("lib/command.js", COMMAND_JS),
+            ("package.json", "{\n  \"name\": \"cmd\"\n}\n"),
+        ],
+        "# A command and an option of one name crash\n\nIt throws:\n\n```\nTypeError: \
+         args.push is not a function\n    at Command.parseArgs (/home/me/app/node_modules/cmd/lib/command.js:12:8)\n```\n\n\
+         ## Expected behaviour\n\nNo crash.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = first
+        .iter()
+        .find(|q| q.topic.starts_with("message_args_push"))
+        .unwrap_or_else(|| panic!("{first:?}"));
+    assert!(
+        q.question_text
+            .contains("lib/command.js:7, lib/command.js:12")
+            && q.question_text
+                .contains("stack trace names lib/command.js:12")
+            && !q.question_text.contains("Which one fails?"),
+        "{}",
+        q.question_text
+    );
+    assert_eq!(q.recommended.as_deref(), Some("lib_command_js_12"));
+    assert_honest(&repo, &d);
+}
+
+const TOOL_RB: &str = "class Tool\n  def banner(command, namespace = nil)\n    \"tool #{command}\"\n  end\n\n  def list(commands)\n    commands.map { |c| banner(c, false) }\n  end\n\n  def help(command)\n    banner(command)\n  end\nend\n";
+const ARGUMENT_RB: &str = "class Argument\n  attr_reader :name, :banner\n\n  def usage\n    required? ? banner : name\n  end\nend\n";
+const OPTION_RB: &str =
+    "class Option < Argument\n  def sample\n    banner if banner && name\n  end\nend\n";
+
+#[test]
+fn call_sites_leave_out_the_reads_of_a_same_named_attribute() {
+    let (repo, subject) = repo_with(
+        &[
+            ("lib/tool.rb", TOOL_RB),
+            ("lib/tool/parser/argument.rb", ARGUMENT_RB),
+            ("lib/tool/parser/option.rb", OPTION_RB),
+        ],
+        "# refactor: remove the unused argument of `banner`\n\n`banner` takes a `namespace` \
+         it never reads. Drop it.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let sites = question(&first, "call_sites");
+    // The two calls (lib/tool.rb:7, 11), not the reads of `Argument#banner` in its folder.
+    assert!(
+        sites
+            .question_text
+            .contains("called on 2 lines in 1 file (lib/tool.rb:7, lib/tool.rb:11)")
+            && !sites.question_text.contains("parser"),
+        "{}",
+        sites.question_text
+    );
+    assert_honest(&repo, &d);
+}

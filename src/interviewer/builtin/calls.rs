@@ -197,10 +197,65 @@ pub(super) fn calls<'h>(name: &str, hits: &[&'h Hit]) -> Vec<&'h Hit> {
     if bare.is_empty() {
         return Vec::new();
     }
+    // A same-named attribute (`attr_reader :banner`, `val banner`) is read as `banner` in its
+    // class: in its folder (its file, its subclasses beside it) only a call with arguments is
+    // the method's.
+    let folder = |path: &str| path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
+    let attribute: Vec<String> = hits
+        .iter()
+        .filter(|h| declares_attribute(&code_of(&h.path, &h.text), bare))
+        .map(|h| folder(&h.path))
+        .collect();
     hits.iter()
         .copied()
-        .filter(|h| calls_in(syntax(&h.path), &code_of(&h.path, &h.text), bare))
+        .filter(|h| {
+            let code = code_of(&h.path, &h.text);
+            calls_in(syntax(&h.path), &code, bare)
+                && (!attribute.contains(&folder(&h.path)) || with_arguments(&code, bare))
+        })
         .collect()
+}
+
+/// Whether the code of a line declares `name` as an attribute or property: Ruby's
+/// `attr_reader :name`, Kotlin's and Swift's `val name`/`var name`, `this.name =`, `self.name =`.
+fn declares_attribute(code: &str, name: &str) -> bool {
+    let t = code.trim_start();
+    let word = |w: &str| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_')) == name;
+    if ["attr_reader", "attr_accessor", "attr_writer"]
+        .iter()
+        .any(|a| t.starts_with(a))
+    {
+        return t
+            .split([' ', ','])
+            .any(|w| w.strip_prefix(':').is_some_and(word));
+    }
+    let words: Vec<&str> = t.split_whitespace().collect();
+    words
+        .windows(2)
+        .any(|p| matches!(p[0], "val" | "var" | "let") && word(p[1].trim_end_matches(':')))
+        || [format!("this.{name} ="), format!("self.{name} =")]
+            .iter()
+            .any(|a| t.starts_with(a.as_str()))
+}
+
+/// Whether some use of `name` in the code of a line passes arguments: `name(x)`, `name x`.
+fn with_arguments(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(at, _)| {
+        let after = &code[at + name.len()..];
+        let rest = after.trim_start();
+        rest.starts_with('(') && !rest[1..].trim_start().starts_with(')')
+            || after.starts_with(' ')
+                && rest
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphanumeric() || "\"'`:@$[".contains(c))
+                && !rest.starts_with(": ")
+                && !rest.starts_with("if ")
+                && !rest.starts_with("unless ")
+                && !rest.starts_with("do")
+                && !rest.starts_with("and ")
+                && !rest.starts_with("or ")
+    })
 }
 
 /// The lines of `hits` that use `name`: a function's or method's calls (`calls`), a type's

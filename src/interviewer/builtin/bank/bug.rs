@@ -51,6 +51,44 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
     out
 }
 
+/// "\"msg\" is produced in 3 places (…). Which one fails?" — or, when the item's stack trace
+/// names one, that one said and recommended.
+fn produced_in_places(r: &Reading, msg: &str, topic: &str, code: &[&Hit]) -> Finding {
+    let mut options: Vec<(String, String)> = code
+        .iter()
+        .take(4)
+        .map(|h| (h.cite(), slug(&h.cite())))
+        .collect();
+    options.push(("Don't know yet".into(), "unknown".into()));
+    let traced = super::steps::traced_at(&r.item, code.iter().copied());
+    let which = match traced {
+        Some((n, h)) => format!(
+            "Line {n}'s stack trace names {}: fix it there? Recommended: yes.",
+            h.cite()
+        ),
+        None => "Which one fails?".to_string(),
+    };
+    let mut f = Finding::new(
+        topic,
+        7,
+        format!(
+            "\"{msg}\" is produced in {} places ({}). {which}",
+            code.len(),
+            cites(code, 3)
+        ),
+    )
+    .titled(format!("Where \"{msg}\" comes from"));
+    if let Some((_, h)) = traced {
+        if !options.iter().any(|(_, id)| *id == slug(&h.cite())) {
+            options.insert(0, (h.cite(), slug(&h.cite())));
+        }
+        f = f.choices(options).recommend(&slug(&h.cite()));
+    } else {
+        f = f.choices(options);
+    }
+    f
+}
+
 /// Whether a title says what does not happen: a negation or a failure ("doesn't work", "not
 /// done", "is failing", "incorrectly loads").
 fn denies_in_title(title: &str) -> bool {
@@ -105,8 +143,16 @@ fn on_head(r: &Reading, named: &[Named]) -> Option<Finding> {
             " The code line {n} quotes is still at {}. Recommended: yes, that code is still there.",
             h.cite()
         ),
-        (None, None) => String::new(),
+        (None, None) => match super::versions::reports_head_version(r) {
+            Some((n, v, Some(at))) => format!(
+                " Recommended: yes, line {n} reports {v}, the version {at} declares at HEAD."
+            ),
+            _ => String::new(),
+        },
     };
+    let reported_head_manifest = reported_at_head.is_none()
+        && quoted.is_none()
+        && super::versions::reports_head_version(r).is_some_and(|(.., at)| at.is_some());
     let mut f = Finding::new(
         "reproduces_on_head",
         9,
@@ -118,7 +164,7 @@ fn on_head(r: &Reading, named: &[Named]) -> Option<Finding> {
         ("No, HEAD is fine", "fixed_on_head"),
         ("Not tried on HEAD", "not_tried"),
     ]);
-    if reported_at_head.is_some() || quoted.is_some() {
+    if reported_at_head.is_some() || quoted.is_some() || reported_head_manifest {
         f = f.recommend("yes");
     }
     Some(f)
@@ -149,29 +195,11 @@ fn messages(r: &Reading) -> Vec<Finding> {
             .collect();
         // One place: confirmed in the document, nothing to ask.
         if code.len() > 1 {
-            let mut options: Vec<(String, String)> = code
-                .iter()
-                .take(4)
-                .map(|h| (h.cite(), slug(&h.cite())))
-                .collect();
-            options.push(("Don't know yet".into(), "unknown".into()));
-            out.push(
-                Finding::new(
-                    topic,
-                    7,
-                    format!(
-                        "\"{msg}\" is produced in {} places ({}). Which one fails?",
-                        code.len(),
-                        cites(&code, 3)
-                    ),
-                )
-                .titled(format!("Where \"{msg}\" comes from"))
-                .choices(options),
-            );
+            out.push(produced_in_places(r, &msg, &topic, &code));
         } else if let Some(at) = r.printed_at(l).first() {
             out.push(printed_with_values(l, &msg, &topic, at));
         } else if let Some(raised) = r.raised.iter().find(|x| x.message == l.name.text) {
-            out.push(super::steps::raised_at(raised, &msg, &topic));
+            out.push(super::steps::raised_at(&r.item, raised, &msg, &topic));
         } else if !l.found() {
             out.push(
                 Finding::new(
@@ -286,7 +314,10 @@ fn first_bad_version(r: &Reading, named: &[Named]) -> Option<Finding> {
         .iter()
         .find(|(.., v)| *v == Some(false))
         .or_else(|| named.iter().find(|(.., v)| *v != Some(true)));
-    if (reported.is_some() || super::versions::names_own_version(r)) && !regression {
+    // The item names its version, or HEAD's own (then HEAD is the version that shows it).
+    let own =
+        super::versions::names_own_version(r) || super::versions::reports_head_version(r).is_some();
+    if (reported.is_some() || own) && !regression {
         return None;
     }
     if let Some((n, said, tag, _)) = reported {

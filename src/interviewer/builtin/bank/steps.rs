@@ -145,22 +145,30 @@ fn shows_steps(r: &Reading) -> bool {
 /// A runtime's error, found as the code it names (`raised.rs`): the places that make that
 /// call, each in its function, asked which one fails; the one place **recommended**.
 pub(super) fn raised_at(
+    item: &crate::interviewer::builtin::item::Item,
     raised: &crate::interviewer::builtin::raised::Raised,
     msg: &str,
     topic: &str,
 ) -> Finding {
     let places: Vec<String> = raised.at.iter().map(Hit::cite).collect();
     let one = raised.at.len() == 1;
+    // A stack trace that names one of them has answered which.
+    let traced = (!one).then(|| traced_at(item, raised.at.iter())).flatten();
+    let which = match traced {
+        _ if one => {
+            "Is that where it fails? Recommended: yes, no other code makes that call.".to_string()
+        }
+        Some((n, h)) => format!(
+            "Line {n}'s stack trace names {}: fix it there? Recommended: yes.",
+            h.cite()
+        ),
+        None => "Which one fails?".to_string(),
+    };
     let question = format!(
-        "\"{msg}\" is {}'s error for `{}` here: {}. {}",
+        "\"{msg}\" is {}'s error for `{}` here: {}. {which}",
         raised.language,
         raised.key,
         places.join(", "),
-        if one {
-            "Is that where it fails? Recommended: yes, no other code makes that call."
-        } else {
-            "Which one fails?"
-        }
     );
     let mut options: Vec<(String, String)> = raised
         .at
@@ -177,6 +185,34 @@ pub(super) fn raised_at(
         .choices(options);
     if one {
         f = f.recommend(&slug(&raised.at[0].cite()));
+    } else if let Some((_, h)) = traced {
+        f = f.recommend(&slug(&h.cite()));
     }
     f
+}
+
+/// The place a stack trace in the item names (`index.js:298`, `at … (src/cli.js:12:5)`): by
+/// its path, else by its file's name, with its line. The item's line and the place.
+pub(super) fn traced_at<'h>(
+    item: &super::super::item::Item,
+    places: impl Iterator<Item = &'h Hit> + Clone,
+) -> Option<(u32, &'h Hit)> {
+    let names = |line: &str, at: &str| {
+        line.match_indices(at).any(|(i, _)| {
+            let before = line[..i].chars().next_back();
+            let after = line[i + at.len()..].chars().next();
+            !after.is_some_and(|c| c.is_ascii_digit())
+                && !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        })
+    };
+    let file = |h: &Hit| h.path.rsplit('/').next().unwrap_or(&h.path).to_string();
+    let by = |short: bool| {
+        item.all.iter().find_map(|(n, line, _)| {
+            places.clone().find_map(|h| {
+                let path = if short { file(h) } else { h.path.clone() };
+                names(line, &format!("{path}:{}", h.line)).then_some((*n, h))
+            })
+        })
+    };
+    by(false).or_else(|| by(true))
 }

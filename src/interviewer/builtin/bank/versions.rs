@@ -127,6 +127,34 @@ pub(super) fn head_is(r: &Reading) -> Option<String> {
     }
 }
 
+/// Where the item names HEAD's own version — the one its manifest declares (`3.9.1`,
+/// `v3.9.1`), or the tag HEAD is at: its line and where the manifest says it (none for a
+/// tag). Then which version shows it is answered: the one HEAD is.
+pub(super) fn reports_head_version(r: &Reading) -> Option<(u32, String, Option<String>)> {
+    let manifest = r
+        .repo
+        .version
+        .as_ref()
+        .map(|(v, at)| (v.as_str(), Some(at.cite())));
+    let tag = r.repo.head_tag.as_deref().map(|t| (t, None));
+    let bare = |v: &str| v.trim_start_matches(['v', 'V']).to_string();
+    for (version, at) in manifest.into_iter().chain(tag) {
+        let version = bare(version);
+        if !version.contains('.') {
+            continue;
+        }
+        for (n, line, _) in &r.item.all {
+            let said = line
+                .split(|c: char| c.is_whitespace() || "`'\"(),;:[]@".contains(c))
+                .any(|w| bare(w.trim_end_matches('.')) == version);
+            if said {
+                return Some((*n, version, at));
+            }
+        }
+    }
+    None
+}
+
 /// "HEAD is 1.5.0 (package.json:3). " when the manifest's version is newer than every tag.
 pub(super) fn head_manifest(r: &Reading) -> String {
     r.repo
