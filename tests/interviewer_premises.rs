@@ -1,6 +1,6 @@
-//! The built-in intent interviewer's sixth pass (issue 39), each on a small repository that
-//! reproduces a fault class the blind judge found: a configuration question where the program
-//! reads no configuration file, variables picked by name rather than by the symptom.
+//! The built-in intent interviewer asks nothing on a false premise, each on a small repository that
+//! reproduces a fault class a blind judge found on real issues: a configuration question where the
+//! program reads no configuration file, variables picked by name rather than by the symptom.
 
 use crate::interviewer::{
     all_questions, assert_cited_lines_exist, assert_honest, question, repo_with,

@@ -1,6 +1,6 @@
-//! The built-in intent interviewer's fifth pass (issue 39), each on a small repository that
-//! reproduces a fault class the blind judge found: call sites counted from comments and
-//! same-named symbols, quotes cut inside a word.
+//! The built-in intent interviewer on what a bug's first questions need, each on a small repository
+//! that reproduces a fault class a blind judge found on real issues: call sites counted from
+//! comments and same-named symbols, quotes cut inside a word.
 
 use crate::interviewer::{
     all_questions, assert_cited_lines_exist, assert_honest, question, repo_with,
