@@ -43,15 +43,7 @@ const SETUP_SIGNS: &[&[&str]] = &[
         "reinstalled",
     ],
     &["setting up", "set up", "setup"],
-    &[
-        ".bashrc",
-        ".zshrc",
-        ".bash_profile",
-        ".profile",
-        "config.fish",
-        "$path",
-        "path=",
-    ],
+    SHELL_SIGNS,
     &["command not found", "no such command", "is not recognized"],
     &["homebrew", "brew install", "apt install", "apt-get install"],
 ];
