@@ -79,6 +79,7 @@ fn new_interview(
     clarify_into: Option<PathBuf>,
     find: impl FnOnce(&Repo, &RunSettings, &mut RecordingPerson<'_>) -> Result<Found>,
 ) -> Result<i32> {
+    crate::sandbox::Support::prefetch(run.sandbox);
     let repo = super::discover(cwd)?;
     // Every turn is guarded: this machine's gits are asked where they read their system
     // config while the run prepares, not on the first snapshot's path.

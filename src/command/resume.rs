@@ -18,6 +18,7 @@ pub(super) fn run(
     ack: bool,
     run: &RunOptions,
 ) -> Result<i32> {
+    crate::sandbox::Support::prefetch(run.sandbox);
     let repo = super::discover(cwd)?;
     crate::guard::prefetch_system_config(&repo.worktree);
     let config = super::settings::load_config(&repo.worktree)?;

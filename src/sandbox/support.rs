@@ -30,11 +30,23 @@ pub(crate) struct Support {
     pub seatbelt_missing: Option<String>,
 }
 
+static PROBED: OnceLock<Support> = OnceLock::new();
+
 impl Support {
     /// Probe once per process (the namespace probe starts our own executable once).
     pub(crate) fn probe() -> Support {
-        static PROBED: OnceLock<Support> = OnceLock::new();
         PROBED.get_or_init(super::platform::probe_support).clone()
+    }
+
+    /// Start the probe on a thread of its own, so it runs while the repository is found and the
+    /// configuration read; the first [`Support::probe`] waits for it. Not when the sandbox is
+    /// turned off on the command line.
+    pub(crate) fn prefetch(mode: Option<super::Mode>) {
+        if mode != Some(super::Mode::Off) {
+            let _ = std::thread::Builder::new()
+                .name("sandbox-probe".into())
+                .spawn(|| PROBED.get_or_init(super::platform::probe_support));
+        }
     }
 
     /// Abstract UNIX sockets and signals are scoped to the runner (Landlock ABI 6 and later).
