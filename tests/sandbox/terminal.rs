@@ -110,6 +110,19 @@ fn at_terminal(repo: &TempRepo, script: &str, args: &[&str], env: &[(&str, &str)
     interview.at_terminal()
 }
 
+/// Decline at the consent gate ("C"): the run ends well and no document is written, unless a key
+/// from elsewhere answered the gate first (`why`).
+fn declines_and_writes_nothing(repo: &TempRepo, mut pty: Pty, why: &str) {
+    pty.expect("Choose A, B, C or D");
+    pty.send_line("C");
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 0, "{rest}");
+    assert!(
+        !repo.path().join("docs/interviews/intent-7.md").exists(),
+        "{why}"
+    );
+}
+
 /// Raw escapes written to /proc/PID/fd/2 of the runner's parent and ancestors (the tool's is
 /// the person's terminal) never reach the screen.
 #[test]
@@ -155,14 +168,11 @@ fn keys_injected_with_tiocsti_do_not_answer_a_decision() {
     }
     for variant in [Variant::Default, Variant::Off] {
         let repo = TempRepo::new();
-        let mut pty = at_terminal(&repo, "sandbox/tiocsti.sh", variant.args(), &[]);
-        pty.expect("Choose A, B, C or D");
-        pty.send_line("C");
-        let (code, rest) = pty.finish();
-        assert_eq!(code, 0, "{rest}");
-        assert!(
-            !repo.path().join("docs/interviews/intent-7.md").exists(),
-            "{variant:?}: the injected A was taken"
+        let pty = at_terminal(&repo, "sandbox/tiocsti.sh", variant.args(), &[]);
+        declines_and_writes_nothing(
+            &repo,
+            pty,
+            &format!("{variant:?}: the injected A was taken"),
         );
         let attempt =
             std::fs::read_to_string(repo.session_dir().join("turns/001/out/attempt.txt")).unwrap();
@@ -184,12 +194,5 @@ fn keys_typed_ahead_during_a_turn_do_not_answer_the_next_decision() {
     pty.expect("turn 1 of 5");
     pty.send_line("A");
     std::fs::write(repo.session_dir().join("turns/001/out/go"), "").unwrap();
-    pty.expect("Choose A, B, C or D");
-    pty.send_line("C");
-    let (code, rest) = pty.finish();
-    assert_eq!(code, 0, "{rest}");
-    assert!(
-        !repo.path().join("docs/interviews/intent-7.md").exists(),
-        "the key typed ahead answered the consent gate"
-    );
+    declines_and_writes_nothing(&repo, pty, "the key typed ahead answered the consent gate");
 }
