@@ -169,6 +169,41 @@ fn deleting_a_tracked_file_is_a_status_change() {
     assert!(c["detail"].as_str().unwrap().contains("deleted"));
 }
 
+/// A tracked directory moved aside and a link to it put in its place: the files below it read
+/// the same through the link (same inodes, same times), but they are gone from where git keeps
+/// them, as `git status` says; so is a directory further down replaced the same way.
+#[test]
+fn a_tracked_directory_replaced_by_a_link_to_itself_moved_deletes_the_files_below() {
+    for (moved, link, target) in [
+        ("src", "src", ".moved"),
+        ("src/deep", "src/deep", "elsewhere"),
+    ] {
+        let repo = TempRepo::new();
+        repo.write("src/deep/inner.rs", "pub fn inner() {}\n");
+        repo.git(&["add", "-A"]);
+        repo.git(&["commit", "-q", "-m", "deeper"]);
+        let script =
+            format!("mv {moved} {moved}.{target} && ln -s \"$(basename {moved}).{target}\" {link}");
+        let g = guard(&repo, &["sh", "-c", &script], &[]);
+        assert_eq!(g.code, 3, "{}", g.stderr);
+        assert!(g.has("status", link), "{:#}", g.json);
+        let deleted = g.find("status", "src/deep/inner.rs");
+        assert!(
+            deleted["detail"].as_str().unwrap().contains("deleted"),
+            "{moved}: {:#}",
+            g.json
+        );
+        if moved == "src" {
+            assert!(
+                g.find("status", "src/lib.rs")["detail"]
+                    .as_str()
+                    .unwrap()
+                    .contains("deleted")
+            );
+        }
+    }
+}
+
 #[test]
 fn an_untracked_file_hidden_by_info_exclude_is_still_seen() {
     let repo = TempRepo::new();

@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::io;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
@@ -53,12 +53,7 @@ fn stat_at(dir: impl std::os::fd::AsFd, rel: &[u8]) -> io::Result<Stat> {
 
 impl Worker<'_> {
     /// Check one tracked entry: stat against the index, content only when the stat differs.
-    pub(super) fn tracked(
-        &self,
-        i: usize,
-        dir: &mut Option<(Vec<u8>, Option<OwnedFd>)>,
-        out: &mut WalkOutput,
-    ) {
+    pub(super) fn tracked(&self, i: usize, dir: &mut OpenDir, out: &mut WalkOutput) {
         let state = self.input.state;
         let Some(e) = state.entries().get(i) else {
             return;
@@ -123,27 +118,13 @@ impl Worker<'_> {
 
     /// `lstat` of the tracked path `rel`, relative to its parent directory (kept open in `dir`
     /// for the entries after it in the same directory).
-    fn lstat_tracked(
-        &self,
-        rel: &[u8],
-        dir: &mut Option<(Vec<u8>, Option<OwnedFd>)>,
-    ) -> io::Result<Stat> {
-        let Some(i) = rel.iter().rposition(|b| *b == b'/') else {
-            return stat_at(self.root_fd, rel);
-        };
-        let (parent, name) = (&rel[..i], &rel[i + 1..]);
-        if dir.as_ref().map(|(d, _)| d.as_slice()) != Some(parent) {
-            use nix::fcntl::OFlag;
-            let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
-            let fd =
-                nix::fcntl::openat(self.root_fd, parent, flags, nix::sys::stat::Mode::empty()).ok();
-            *dir = Some((parent.to_vec(), fd));
-        }
-        match dir.as_ref().and_then(|(_, fd)| fd.as_ref()) {
-            Some(fd) => stat_at(fd, name),
+    fn lstat_tracked(&self, rel: &[u8], dir: &mut OpenDir) -> io::Result<Stat> {
+        let (parent, name) = split_parent(rel);
+        match dir.open(self.root_fd.as_fd(), parent) {
+            Some(fd) if is_name(name) => stat_at(fd, name),
             // A leading directory is gone or is no directory (a symlink put in its place): the
             // file is deleted, as git sees it.
-            None => Err(io::Error::from(io::ErrorKind::NotFound)),
+            _ => Err(io::Error::from(io::ErrorKind::NotFound)),
         }
     }
 
@@ -176,7 +157,7 @@ impl Worker<'_> {
         &self,
         rel: &[u8],
         meta: &Stat,
-        dir: &Option<(Vec<u8>, Option<OwnedFd>)>,
+        dir: &mut OpenDir,
         stat_same: bool,
         out: &mut WalkOutput,
     ) {
@@ -185,12 +166,8 @@ impl Worker<'_> {
         }
         let settled =
             (self.input.earlier.start).is_some_and(|s| s.settled_times(meta.mtime, meta.ctime));
-        let at = match rel.iter().rposition(|b| *b == b'/') {
-            None => Some((self.root_fd.as_fd(), rel)),
-            Some(i) => dir
-                .as_ref()
-                .and_then(|(_, fd)| Some((fd.as_ref()?.as_fd(), &rel[i + 1..]))),
-        };
+        let (parent, name) = split_parent(rel);
+        let at = dir.open(self.root_fd.as_fd(), parent).map(|fd| (fd, name));
         let inode = self.input.inode(meta.dev, meta.ino, meta.ctime);
         self.xattrs((rel, at), (stat_same && settled, inode), out);
     }
@@ -287,4 +264,139 @@ fn deleted(rel: &[u8], e: &io::Error, out: &mut WalkOutput) {
             ..FileStatus::default()
         },
     );
+}
+
+/// `rel`'s directory (`""`: the root) and its last component.
+fn split_parent(rel: &[u8]) -> (&[u8], &[u8]) {
+    match rel.iter().rposition(|b| *b == b'/') {
+        Some(i) => (&rel[..i], &rel[i + 1..]),
+        None => (b"", rel),
+    }
+}
+
+/// A path component that names an entry of its directory (not itself, not its parent: an index
+/// can be written by anyone, and must not lead out of the worktree).
+fn is_name(c: &[u8]) -> bool {
+    !c.is_empty() && c != b"." && c != b".."
+}
+
+/// The directory of the tracked entries being checked, opened one component at a time, each
+/// without following a link, and kept open with the directories above it: entries come sorted
+/// by path, so the next directory is opened from the one it shares the most with, and every
+/// stat is a single-component lookup. A directory on the way replaced by a link (even to a
+/// directory holding the same files) makes every file below it deleted, as git sees it.
+#[derive(Default)]
+pub(super) struct OpenDir {
+    /// The path of the open directory, relative to the root.
+    path: Vec<u8>,
+    /// For each component of `path`: where it ends in `path`, and the directory open there
+    /// (`None`: it could not be opened as a directory, nor anything below it).
+    open: Vec<(usize, Option<OwnedFd>)>,
+}
+
+impl OpenDir {
+    /// The directory `rel` (`""`: the root), open, when every component of it is a directory.
+    pub(super) fn open<'a>(
+        &'a mut self,
+        root: BorrowedFd<'a>,
+        rel: &[u8],
+    ) -> Option<BorrowedFd<'a>> {
+        if rel.is_empty() {
+            return Some(root);
+        }
+        if self.path != rel {
+            let kept = self.open.iter().take_while(|(end, _)| {
+                rel.get(..*end) == self.path.get(..*end)
+                    && matches!(rel.get(*end), None | Some(b'/'))
+            });
+            let kept = kept.count();
+            self.open.truncate(kept);
+            self.path.clear();
+            self.path.extend_from_slice(rel);
+            let mut start = self.open.last().map_or(0, |(end, _)| end + 1);
+            while start <= rel.len() {
+                let end = rel[start..]
+                    .iter()
+                    .position(|b| *b == b'/')
+                    .map_or(rel.len(), |i| start + i);
+                let base = match self.open.last() {
+                    None => Some(root),
+                    Some((_, fd)) => fd.as_ref().map(|fd| fd.as_fd()),
+                };
+                let fd = base.and_then(|base| open_component(base, &rel[start..end]));
+                self.open.push((end, fd));
+                start = end + 1;
+            }
+        }
+        self.open
+            .last()
+            .and_then(|(_, fd)| fd.as_ref())
+            .map(|fd| fd.as_fd())
+    }
+}
+
+/// The directory `name` in `dir`, never through a link.
+fn open_component(dir: BorrowedFd<'_>, name: &[u8]) -> Option<OwnedFd> {
+    use nix::fcntl::OFlag;
+    if !is_name(name) {
+        return None;
+    }
+    let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+    nix::fcntl::openat(dir, name, flags, nix::sys::stat::Mode::empty()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root_with(dirs: &[&str]) -> (tempfile::TempDir, fs::File) {
+        let root = tempfile::tempdir().unwrap();
+        for d in dirs {
+            fs::create_dir_all(root.path().join(d)).unwrap();
+        }
+        let fd = fs::File::open(root.path()).unwrap();
+        (root, fd)
+    }
+
+    fn ino(fd: BorrowedFd<'_>) -> u64 {
+        nix::sys::stat::fstat(fd).unwrap().st_ino
+    }
+
+    #[test]
+    fn each_directory_is_the_one_at_its_path_as_the_cursor_moves() {
+        let (root, root_fd) = root_with(&["a/b/c", "a/d", "e"]);
+        let mut dir = OpenDir::default();
+        for rel in ["a/b/c", "a/b", "a/d", "a", "e", "a/b/c", ""] {
+            let expected = fs::metadata(root.path().join(rel)).unwrap();
+            let fd = dir.open(root_fd.as_fd(), rel.as_bytes()).expect(rel);
+            assert_eq!(
+                ino(fd),
+                std::os::unix::fs::MetadataExt::ino(&expected),
+                "{rel}"
+            );
+        }
+        assert!(dir.open(root_fd.as_fd(), b"a/missing/c").is_none());
+        assert!(dir.open(root_fd.as_fd(), b"a/b").is_some());
+    }
+
+    #[test]
+    fn no_link_is_followed_and_no_component_leads_out() {
+        let (root, root_fd) = root_with(&["real/inner", "sub"]);
+        std::os::unix::fs::symlink("real", root.path().join("link")).unwrap();
+        std::os::unix::fs::symlink("../real", root.path().join("sub/up")).unwrap();
+        let mut dir = OpenDir::default();
+        for rel in [
+            "link",
+            "link/inner",
+            "sub/up/inner",
+            "sub/..",
+            "..",
+            "sub/../real",
+            "./sub",
+            "sub//x",
+        ] {
+            assert!(dir.open(root_fd.as_fd(), rel.as_bytes()).is_none(), "{rel}");
+        }
+        assert!(dir.open(root_fd.as_fd(), b"real/inner").is_some());
+    }
 }

@@ -405,7 +405,7 @@ impl Worker<'_> {
         let mut out = WalkOutput::default();
         // The directory of the last tracked entry, open: entries come sorted by path, so one
         // open per directory makes every stat a single-component lookup.
-        let mut dir: Option<(Vec<u8>, Option<OwnedFd>)> = None;
+        let mut dir = super::tracked::OpenDir::default();
         while let Some(job) = self.queue.next() {
             match job {
                 Job::Tracked(range) => {
