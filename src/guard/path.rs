@@ -52,6 +52,13 @@ impl Serialize for RepoPath {
 /// Render bytes printable: valid UTF-8 stays as is except `\`, control, bidi, zero-width and tag
 /// characters, which become `\xNN` / `\u{NNNN}`; invalid UTF-8 bytes become `\xNN`.
 pub(crate) fn escape_bytes(bytes: &[u8]) -> String {
+    // Most paths are printable ASCII without a backslash: nothing to escape.
+    if bytes
+        .iter()
+        .all(|b| (b' '..=b'~').contains(b) && *b != b'\\')
+    {
+        return String::from_utf8_lossy(bytes).into_owned();
+    }
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
@@ -85,6 +92,14 @@ fn push_char(out: &mut String, c: char) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printable_ascii_stays_as_is_and_a_backslash_or_delete_does_not() {
+        assert_eq!(escape_bytes(b"src/a b~.rs"), "src/a b~.rs");
+        assert_eq!(escape_bytes(b"a\\b"), "a\\\\b");
+        assert_eq!(escape_bytes(b"a\x7fb"), "a\\x7fb");
+        assert_eq!(escape_bytes(b""), "");
+    }
 
     #[test]
     fn invalid_utf8_bytes_are_escaped() {

@@ -64,6 +64,7 @@ impl Spawn {
             noted_at: None,
             limit_checked: Instant::now(),
         };
+        let ended = EndNotice::new(pid);
         loop {
             self.reap(pid, &mut w.status);
             if w.status.is_some() && w.exited_at.is_none() {
@@ -80,11 +81,12 @@ impl Spawn {
             {
                 let _ = killpg(pid, Signal::SIGKILL);
             }
-            std::thread::sleep(if started.elapsed() < EARLY {
+            let interval = if started.elapsed() < EARLY {
                 EARLY_POLL
             } else {
                 POLL
-            });
+            };
+            ended.nap(interval, w.status.is_some());
         }
         w.ending.unwrap_or(match w.status {
             Some(WaitStatus::Exited(_, code)) => Ending::Exited(code),
@@ -183,6 +185,57 @@ impl Spawn {
     }
 }
 
+/// What wakes the wait the moment the program ends, rather than at its next poll (a built-in
+/// runner or a probe ends within milliseconds): on Linux a pidfd, readable once the program has
+/// exited; elsewhere (or where pidfds are refused) nothing, and the wait sleeps its interval.
+struct EndNotice {
+    /// Taken once it has woken the wait: a program reaped elsewhere leaves it readable for good.
+    #[cfg(target_os = "linux")]
+    pidfd: std::cell::Cell<Option<std::os::fd::OwnedFd>>,
+}
+
+impl EndNotice {
+    fn new(pid: Pid) -> EndNotice {
+        #[cfg(target_os = "linux")]
+        {
+            let pidfd = rustix::process::Pid::from_raw(pid.as_raw()).and_then(|p| {
+                rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok()
+            });
+            EndNotice {
+                pidfd: std::cell::Cell::new(pidfd),
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = pid;
+            EndNotice {}
+        }
+    }
+
+    /// Wait `interval`, or until the program ends if it has not (`reaped`: it has, and what is
+    /// left of its group is polled).
+    fn nap(&self, interval: Duration, reaped: bool) {
+        #[cfg(target_os = "linux")]
+        if !reaped && let Some(fd) = self.pidfd.take() {
+            use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+            use std::os::fd::AsFd;
+            let timeout = PollTimeout::try_from(interval).unwrap_or(PollTimeout::MAX);
+            let mut fds = [PollFd::new(fd.as_fd(), PollFlags::POLLIN)];
+            match poll(&mut fds, timeout) {
+                // Timed out, or a signal came: the loop acts on it, and the pidfd serves the
+                // next nap.
+                Ok(0) | Err(Errno::EINTR) => self.pidfd.set(Some(fd)),
+                // Ended: the loop reaps.
+                Ok(_) => {}
+                Err(_) => std::thread::sleep(interval),
+            }
+            return;
+        }
+        let _ = reaped;
+        std::thread::sleep(interval);
+    }
+}
+
 /// SIGTERM, then SIGCONT so stopped members can act on it.
 fn terminate(pgid: Pid) {
     let _ = killpg(pgid, Signal::SIGTERM);
@@ -192,4 +245,34 @@ fn terminate(pgid: Pid) {
 /// True while any process (zombies included) is in the group.
 fn group_alive(pgid: Pid) -> bool {
     !matches!(killpg(pgid, None), Err(Errno::ESRCH))
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    /// A program that has ended wakes the wait at once, however long its nap would be; one that
+    /// was already reaped (or reaped elsewhere) lets the nap run its length, never spin.
+    #[test]
+    fn the_wait_wakes_when_the_program_ends_not_at_its_next_poll() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("0.05")
+            .spawn()
+            .unwrap();
+        let pid = Pid::from_raw(child.id() as i32);
+        let ended = EndNotice::new(pid);
+        let start = Instant::now();
+        ended.nap(Duration::from_secs(30), false);
+        let woke = start.elapsed();
+        assert!(woke < Duration::from_secs(20), "woke after {woke:?}");
+        assert!(
+            woke >= Duration::from_millis(40),
+            "woke before the end: {woke:?}"
+        );
+        child.wait().unwrap();
+        let start = Instant::now();
+        ended.nap(Duration::from_millis(30), false);
+        ended.nap(Duration::from_millis(30), false);
+        assert!(start.elapsed() >= Duration::from_millis(30));
+    }
 }
