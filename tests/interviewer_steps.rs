@@ -3,7 +3,7 @@
 //! comments and same-named symbols, quotes cut inside a word.
 
 use crate::interviewer::{
-    all_questions, assert_cited_lines_exist, assert_honest, question, repo_with,
+    all_questions, assert_cited_lines_exist, assert_honest, question, repo_with, topic_list,
 };
 
 const THOR_RB: &str = "class Thor\n  # Prints the usage line of a command.\n  def banner(command, namespace = nil)\n    \"thor #{command}\"\n  end\n\n  def help(command)\n    shell.say \"  #{banner(command)}\"\n  end\n\n  def list(commands)\n    commands.map { |c| banner(c, false) }\n  end\nend\n";
@@ -245,4 +245,46 @@ fn a_librarys_bug_that_shows_no_code_is_asked_for_the_smallest_code_that_shows_i
         "{}",
         steps.question_text
     );
+}
+
+const PAGER_RS: &str = "use std::env;\n\npub fn args() -> clap::Command {\n    clap::Command::new(\"tool\")\n        .arg(clap::Arg::new(\"paging\").long(\"paging\"))\n}\n\npub fn pager() -> Option<String> {\n    env::var(\"TOOL_PAGER\").or_else(|_| env::var(\"PAGER\")).ok()\n}\n";
+
+#[test]
+fn what_the_item_already_answers_is_not_asked_again() {
+    // It gives the value of one variable the program reads.
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"tool\"\nversion = \"0.3.0\"\n",
+            ),
+            ("src/app.rs", PAGER_RS),
+        ],
+        "# paging not done if PAGER='less -R'\n\nMy `PAGER` environment variable is set to \
+         'less -R', and with it paging fails, even with `--paging always`. Tested with tool \
+         0.3.0.\n",
+    );
+    repo.git(&["tag", "v0.3.0"]);
+    let (first, d) = all_questions(&repo, &subject);
+    let steps = question(&first, "exact_steps");
+    assert!(
+        steps.question_text.contains("`TOOL_PAGER` (src/app.rs:9)")
+            && !steps.question_text.contains("`PAGER`"),
+        "{}",
+        steps.question_text
+    );
+    assert_honest(&repo, &d);
+
+    // It says it ran the code at HEAD.
+    let (repo, subject) = repo_with(
+        &[("src/app.rs", PAGER_RS)],
+        "# paging fails\n\nWith `--paging always` the tool fails on current master:\n\n```\n\
+         $ tool --paging always notes.txt\nerror: the pager could not start\n```\n",
+    );
+    repo.git(&["tag", "v0.2.0"]);
+    let (first, d) = all_questions(&repo, &subject);
+    let topics = topic_list(&first);
+    assert!(!topics.contains(&"reproduces_on_head"), "{topics:?}");
+    assert!(!topics.contains(&"first_bad_version"), "{topics:?}");
+    assert_honest(&repo, &d);
 }

@@ -121,7 +121,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         names
             .iter()
             .filter(|n| n.kind == NameKind::Message)
-            .filter_map(|n| super::reading::fixed_part(&n.text))
+            .flat_map(|n| super::reading::fixed_parts(&n.text))
             .map(|k| Group::one(&k)),
     );
     // The code a runtime's error names (`args.push(` of "args.push is not a function").

@@ -150,6 +150,42 @@ impl<'a> Item<'a> {
         terms.iter().any(|t| has_word(&self.lower, t))
     }
 
+    /// Whether the item gives the value of the variable `name` (`PAGER` is set to 'less -R',
+    /// `PAGER=less`): its name, then `=` or "set to" within a few words of prose or code.
+    pub(super) fn gives_value(&self, name: &str) -> bool {
+        self.all.iter().any(|(_, l, _)| {
+            l.match_indices(name).any(|(at, _)| {
+                let before = l[..at].chars().next_back();
+                let after = &l[at + name.len()..];
+                let word = |c: char| c.is_alphanumeric() || c == '_';
+                if before.is_some_and(word) || after.starts_with(word) {
+                    return false;
+                }
+                let after = after.trim_start_matches(['`', '"', '\'']);
+                let near: String = after.chars().take(40).collect::<String>().to_lowercase();
+                after.starts_with('=') || near.contains("set to") || near.contains(" is set as")
+            })
+        })
+    }
+
+    /// Whether the item says it ran the code at HEAD: "on current master", "the master
+    /// branch", "latest git".
+    pub(super) fn reports_on_head(&self) -> bool {
+        self.mentions(&[
+            "current master",
+            "latest master",
+            "on master",
+            "from master",
+            "master branch",
+            "current main branch",
+            "on the main branch",
+            "current head",
+            "on head",
+            "latest git",
+            "git master",
+        ])
+    }
+
     /// Whether the item writes `name` as it is spelled (`PAGER`, not "pager"), as a word.
     pub(super) fn writes(&self, name: &str) -> bool {
         self.all.iter().any(|(_, l, _)| {

@@ -483,8 +483,11 @@ fn error_message(line: &str) -> Option<String> {
     if at.1 == "error[" {
         rest = rest.split_once("]:").map_or(rest, |(_, r)| r);
     }
-    let rest = rest
-        .trim()
+    let rest = rest.trim().trim_start_matches([':', ' ']);
+    // A message that opens with a value in quotes (`"thor foo" was called with no arguments`)
+    // is its words after the value: the value is what this run filled in.
+    let rest = opening_value_skipped(rest)
+        .unwrap_or(rest)
         .trim_matches(|c| matches!(c, '\'' | '"' | ':' | ' '));
     // Cut at what differs between runs: a value in quotes or backticks, a location, a number.
     let cut = rest
@@ -498,6 +501,18 @@ fn error_message(line: &str) -> Option<String> {
     }
     let message = rest[..cut].trim().trim_end_matches([':', ',', '.']).trim();
     (message.split_whitespace().count() >= 2 && message.len() >= 8).then(|| message.to_string())
+}
+
+/// What follows a value in quotes that opens `text`, when words follow it: `was called with no
+/// arguments` of `"thor foo" was called with no arguments`.
+fn opening_value_skipped(text: &str) -> Option<&str> {
+    let quote = text
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let close = text[1..].find(quote)? + 1;
+    let after = text[close + 1..].trim_start();
+    (after.split_whitespace().count() >= 2).then_some(after)
 }
 
 /// A word of code: letters, digits and `_`, with a letter.

@@ -37,6 +37,8 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
             || (f.topic == "exact_steps" && r.setup.guide.is_some())
             // The place that prints the item's message, found.
             || (f.topic.starts_with("message_") && f.recommended.is_some())
+            // The place that prints it on purpose.
+            || (f.topic.starts_with("message_") && f.options.iter().any(|(_, v)| v == "intended"))
     };
     if !out.iter().chain(&vague).any(grounded) {
         out.extend(nearest_code(r));

@@ -80,9 +80,65 @@ pub(super) fn find(messages: &[&str], search: &Search) -> Vec<Raised> {
     out
 }
 
+/// The function a line of code is in: the nearest definition above it that is indented less
+/// (`fn`, `def`, `func`, `function`, `fun`, `sub`, `name = function`, a Java, C# or PHP
+/// method with its modifiers, a shell function `name() {`), within 200 lines. None at a
+/// script's top level, or when nothing above looks like a definition.
+pub(super) fn enclosing(lines: &[String], line: u32) -> Option<String> {
+    let def = Regex::new(
+        r"(?x)
+        \b(?:fn|def|func|function|fun|sub)\s+(?:\([^)]*\)\s*)?(?:self\.)?([A-Za-z_][A-Za-z0-9_]*[?!]?)
+        | ([A-Za-z_$][\w$]*)\s*[=:]\s*(?:async\s+)?function\b
+        | ^\s*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|async|synchronized)\s+)+[\w<>\[\],.?]+\s+([A-Za-z_]\w*)\s*\(
+        | ^\s*([A-Za-z_][\w-]*)\s*\(\)\s*\{",
+    )
+    .ok()?;
+    let indent = |s: &str| s.len() - s.trim_start().len();
+    let at = lines.get((line as usize).checked_sub(1)?)?;
+    let mut deepest = indent(at);
+    for text in lines[..line as usize - 1].iter().rev().take(200) {
+        if text.trim().is_empty() {
+            continue;
+        }
+        let i = indent(text);
+        if i >= deepest {
+            continue;
+        }
+        deepest = i;
+        if let Some(c) = def.captures(text) {
+            return (1..=4)
+                .find_map(|g| c.get(g))
+                .map(|m| m.as_str().to_string());
+        }
+        if i == 0 {
+            return None;
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
-    use super::key;
+    use super::{enclosing, key};
+
+    #[test]
+    fn the_function_a_line_is_in_is_the_definition_above_it_indented_less() {
+        let lines = |t: &str| t.lines().map(String::from).collect::<Vec<_>>();
+        let js = lines(
+            "function other() {\n  return 1;\n}\n\nCommand.prototype.missing = function(option) {\n  const message = `error: required option`;\n  console.error(message);\n};",
+        );
+        assert_eq!(enclosing(&js, 6).as_deref(), Some("missing"));
+        let rb = lines(
+            "module Thor\n  def handle_argument_error(command)\n    if x\n      msg = \"was called with \"\n    end\n  end\nend",
+        );
+        assert_eq!(enclosing(&rb, 4).as_deref(), Some("handle_argument_error"));
+        let sh = lines("other() {\n  :\n}\necho \"pyenv: cannot rehash: $x exists\"");
+        assert_eq!(enclosing(&sh, 4), None);
+        let java = lines(
+            "class R {\n    public String readLine(String p) throws EndOfFileException {\n        throw new EndOfFileException();\n    }\n}",
+        );
+        assert_eq!(enclosing(&java, 3).as_deref(), Some("readLine"));
+    }
 
     #[test]
     fn a_runtimes_error_names_the_code_that_raised_it() {

@@ -179,21 +179,36 @@ pub(super) fn fixed_part(message: &str) -> Option<String> {
     (best.len() >= 12 && best != words.join(" ")).then_some(best)
 }
 
+/// The keys a message is searched by beside itself: its [`fixed_part`], else — a message of
+/// four words or more that code may build in pieces (`"… was called with " + "no arguments"`)
+/// — its first three words.
+pub(super) fn fixed_parts(message: &str) -> Vec<String> {
+    let words: Vec<&str> = message.split_whitespace().collect();
+    let head = words[..words.len().min(3)].join(" ");
+    let mut out: Vec<String> = fixed_part(message).into_iter().collect();
+    if out.is_empty() && words.len() >= 4 && head.len() >= 12 {
+        out.push(head);
+    }
+    out
+}
+
 impl Reading<'_> {
     /// Where the repository's code prints the fixed part of a message the item quotes that
-    /// appears nowhere as written ([`fixed_part`]): not in tests, documentation or examples;
-    /// the line that holds most of the message first.
+    /// no source line holds as written ([`fixed_parts`]; a test or the documentation may):
+    /// not in tests, documentation or examples; the line that holds most of the message first.
     pub(super) fn printed_at(&self, l: &Located) -> Vec<&Hit> {
-        if l.name.kind != super::names::NameKind::Message || l.found() {
+        if l.name.kind != super::names::NameKind::Message || !l.in_code().is_empty() {
             return Vec::new();
         }
-        let Some(found) = fixed_part(&l.name.text).and_then(|k| self.search.get(&k)) else {
+        let source =
+            |h: &&Hit| !is_test(&h.path) && !is_doc(&h.path) && !super::place::secondary(&h.path);
+        if l.hits.iter().any(|h| source(&h)) {
             return Vec::new();
-        };
-        let mut at: Vec<&Hit> = found
-            .hits
+        }
+        let mut at: Vec<&Hit> = fixed_parts(&l.name.text)
             .iter()
-            .filter(|h| !is_test(&h.path) && !is_doc(&h.path) && !super::place::secondary(&h.path))
+            .filter_map(|k| self.search.get(k))
+            .flat_map(|found| found.hits.iter().filter(source))
             .collect();
         // The line holding most of the message's other words first (`… exists`, not `… isn't
         // writable`).

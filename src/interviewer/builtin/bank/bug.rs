@@ -127,7 +127,8 @@ fn on_head(r: &Reading, named: &[Named]) -> Option<Finding> {
     let reported_at_head = named
         .iter()
         .find(|(.., tag, verdict)| Some(tag) == head_tag && *verdict != Some(true));
-    if on_head {
+    // The item has answered: it ran HEAD ("on current master").
+    if on_head || item.reports_on_head() {
         return None;
     }
     // Not HEAD's commit id: any commit (the answers fixture's own) would change the question.
@@ -193,11 +194,16 @@ fn messages(r: &Reading) -> Vec<Finding> {
                     && !is_comment(&h.text)
             })
             .collect();
-        // One place: confirmed in the document, nothing to ask.
+        // One place: the project prints it on purpose; whether this case should reach it is
+        // the question.
         if code.len() > 1 {
             out.push(produced_in_places(r, &msg, &topic, &code));
+        } else if let Some(at) = code.first() {
+            out.push(super::steps::printed_on_purpose(r, l, &msg, at, None));
         } else if let Some(at) = r.printed_at(l).first() {
-            out.push(printed_with_values(l, &msg, &topic, at));
+            let fixed = crate::interviewer::builtin::reading::fixed_parts(&l.name.text);
+            let fixed = fixed.first().map(String::as_str);
+            out.push(super::steps::printed_on_purpose(r, l, &msg, at, fixed));
         } else if let Some(raised) = r.raised.iter().find(|x| x.message == l.name.text) {
             out.push(super::steps::raised_at(&r.item, raised, &msg, &topic));
         } else if !l.found() {
@@ -226,30 +232,6 @@ fn messages(r: &Reading) -> Vec<Finding> {
         }
     }
     out
-}
-
-/// A message not in the repository as written whose fixed part its code prints (`at`), the
-/// rest filled in at run time: never "appears nowhere".
-fn printed_with_values(l: &Located, msg: &str, topic: &str, at: &Hit) -> Finding {
-    let fixed = crate::interviewer::builtin::reading::fixed_part(&l.name.text).unwrap_or_default();
-    let fixed = super::super::text::one_line(&fixed, 50);
-    Finding::new(
-        topic,
-        7,
-        format!(
-            "\"{fixed}\", the fixed part of line {}'s message, is printed at {}, the rest filled in \
-             at run time. Is that where it comes from? Recommended: yes.",
-            l.name.line,
-            at.cite()
-        ),
-    )
-    .titled(format!("Where \"{msg}\" comes from"))
-    .choices(vec![
-        (at.cite(), slug(&at.cite())),
-        ("A dependency".into(), "dependency".into()),
-        ("Don't know".into(), "unknown".into()),
-    ])
-    .recommend(&slug(&at.cite()))
 }
 
 /// Code the item quotes that the source still holds: two lines of its code blocks (at most
@@ -315,8 +297,9 @@ fn first_bad_version(r: &Reading, named: &[Named]) -> Option<Finding> {
         .find(|(.., v)| *v == Some(false))
         .or_else(|| named.iter().find(|(.., v)| *v != Some(true)));
     // The item names its version, or HEAD's own (then HEAD is the version that shows it).
-    let own =
-        super::versions::names_own_version(r) || super::versions::reports_head_version(r).is_some();
+    let own = super::versions::names_own_version(r)
+        || super::versions::reports_head_version(r).is_some()
+        || r.item.reports_on_head();
     if (reported.is_some() || own) && !regression {
         return None;
     }

@@ -32,8 +32,14 @@ pub(super) fn steps(r: &Reading) -> Option<Finding> {
             .collect()
     };
     // The most names that fit, one configuration and the variables before a second one.
+    // A variable whose value the item gives is not asked again.
+    let env: Vec<&Def> = setup
+        .env
+        .iter()
+        .filter(|d| !r.item.gives_value(&d.name))
+        .collect();
     let mut sizes: Vec<(usize, usize)> = (0..=setup.config.len())
-        .flat_map(|c| (0..=setup.env.len()).map(move |e| (c, e)))
+        .flat_map(|c| (0..=env.len()).map(move |e| (c, e)))
         .collect();
     sizes.sort_by_key(|&(c, e)| std::cmp::Reverse((c + e, c.min(1), e)));
     let question = sizes.into_iter().find_map(|(c, e)| {
@@ -44,7 +50,7 @@ pub(super) fn steps(r: &Reading) -> Option<Finding> {
             )
         });
         let env = (e > 0).then(|| {
-            let named: Vec<String> = setup.env.iter().take(e).map(Def::shown).collect();
+            let named: Vec<String> = env.iter().take(e).map(|d| d.shown()).collect();
             format!("{}: set, to what?", named.join(", "))
         });
         let parts: Vec<&String> = [&run, &guide, &config, &env, &trace]
@@ -69,7 +75,7 @@ pub(super) fn steps(r: &Reading) -> Option<Finding> {
         (text.chars().count() <= limit).then_some(text)
     })?;
     // What the item shows was run: asked only what the program read, where it says so.
-    let reads = !setup.config.is_empty() || !setup.env.is_empty() || setup.guide.is_some();
+    let reads = !setup.config.is_empty() || !env.is_empty() || setup.guide.is_some();
     if question.is_empty() || (run.is_none() && !reads) {
         return None;
     }
@@ -215,4 +221,55 @@ pub(super) fn traced_at<'h>(
         })
     };
     by(false).or_else(|| by(true))
+}
+
+/// The item's message is this project's own, printed on purpose at `at` (in the function that
+/// holds it, when one does): whether this case should reach it is the maintainer's first
+/// decision — intended (then what the person should do instead) or a bug. `fixed` is the part
+/// the code spells when the rest is filled in at run time.
+pub(super) fn printed_on_purpose(
+    r: &Reading,
+    l: &Located,
+    msg: &str,
+    at: &Hit,
+    fixed: Option<&str>,
+) -> Finding {
+    let within = super::super::repo::read_text(r.worktree, &at.path)
+        .and_then(|text| {
+            let lines: Vec<String> = text.lines().map(String::from).collect();
+            super::super::raised::enclosing(&lines, at.line)
+        })
+        .map(|f| format!(" in `{f}`"))
+        .unwrap_or_default();
+    let (shown, rest) = match fixed {
+        Some(k) => (
+            super::super::text::one_line(k, 50),
+            ", the rest filled in at run time",
+        ),
+        None => (msg.to_string(), ""),
+    };
+    let ask = |within: &str, rest: &str| {
+        format!(
+            "\"{shown}\" (line {}) is printed on purpose at {}{within}{rest}. Intended here \
+             (then: what to do instead), or a bug?",
+            l.name.line,
+            at.cite()
+        )
+    };
+    // The question whole, what it adds cut before it is.
+    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
+    let question = [ask(&within, rest), ask(&within, ""), ask("", "")]
+        .into_iter()
+        .find(|q| q.chars().count() <= limit)
+        .unwrap_or_else(|| ask("", ""));
+    Finding::new(format!("message_{}", slug(&l.name.text)), 8, question)
+        .titled(format!(
+            "Whether line {}'s message is intended",
+            l.name.line
+        ))
+        .options(&[
+            ("Intended: say what to do instead", "intended"),
+            ("A bug: this case should not reach it", "bug"),
+            ("Don't know yet", "unknown"),
+        ])
 }
