@@ -198,3 +198,42 @@ fn call_sites_leave_out_the_reads_of_a_same_named_attribute() {
     );
     assert_honest(&repo, &d);
 }
+
+const WRAP_KT: &str = "package tool\n\nclass CommentWrapping {\n    fun visit(node: Node) {\n        val indent = node.indent\n        wrap(node, indent)\n    }\n}\n";
+const WRAP_TEST_KT: &str = "package tool\n\nclass CommentWrappingTest {\n    @Test\n    fun `keeps the indent`() {\n        val indent = \"    \"\n        check(indent)\n    }\n\n    @Test\n    fun `wraps a comment`() {\n        check(CommentWrapping().visit(node))\n    }\n}\n";
+
+#[test]
+fn a_test_that_shares_one_plain_word_with_the_item_is_not_the_test_to_name() {
+    let files = [
+        ("src/main/kotlin/CommentWrapping.kt", WRAP_KT),
+        ("src/test/kotlin/CommentWrappingTest.kt", WRAP_TEST_KT),
+    ];
+    // `indent` is a word of the item and of an unrelated rule's test: no evidence.
+    let (repo, subject) = repo_with(
+        &files,
+        "# Wrong `indent` after a multiline string\n\nThe formatter fails: the closing quotes get \
+         the wrong `indent` when the string is the last argument.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        !first.iter().any(|q| q.topic == "regression_test"),
+        "{:?}",
+        first.iter().map(|q| &q.question_text).collect::<Vec<_>>()
+    );
+    assert_honest(&repo, &d);
+    // The code the item is about, defined outside tests, names its test.
+    let (repo, subject) = repo_with(
+        &files,
+        "# `CommentWrapping` fails on the indent of a multiline string\n\nThe formatter fails: the \
+         closing quotes get the wrong indent when the string is the last argument.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let test = question(&first, "regression_test");
+    assert!(
+        test.question_text
+            .contains("src/test/kotlin/CommentWrappingTest.kt already names `CommentWrapping`"),
+        "{}",
+        test.question_text
+    );
+    assert_honest(&repo, &d);
+}

@@ -319,3 +319,38 @@ fn an_error_the_project_prints_on_purpose_is_asked_whether_this_case_should_reac
     );
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn words_inside_code_spans_and_quotes_are_not_the_reporters_cues() {
+    let (repo, subject) = repo_with(
+        &[(
+            "src/Lint.hs",
+            "module Lint where\n\nimportHints :: [String]\nimportHints = []\n",
+        )],
+        "# Report unused imports once\n\nHow can I configure the linter to report each unused \
+         import only once?\n\n(As an aside, the warning suggests `Data.Maybe.fromMaybe`, and the \
+         log says \"maybe later, perhaps never\".)\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first).contains(&"vague_maybe"),
+        "{:?}",
+        first.iter().map(|q| &q.question_text).collect::<Vec<_>>()
+    );
+    assert_honest(&repo, &d);
+    // The reporter's own "maybe" still is one.
+    let (repo, subject) = repo_with(
+        &[(
+            "src/Lint.hs",
+            "module Lint where\n\nimportHints :: [String]\nimportHints = []\n",
+        )],
+        "# Report unused imports once\n\nReport each unused import only once, maybe grouped by \
+         module.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        topic_list(&first).contains(&"vague_maybe"),
+        "{:?}",
+        topic_list(&first)
+    );
+}

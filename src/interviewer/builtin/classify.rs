@@ -214,7 +214,7 @@ fn cue_hits(cue: &Cue, (title, code): (&str, &str), item: &Item, tally: &mut Tal
                 code.contains(term),
                 format!("it quotes a trace (\"{term}\")"),
             ),
-            Place::Text => (has_word(&item.lower, term), format!("it says \"{term}\"")),
+            Place::Text => (has_word(&item.prose, term), format!("it says \"{term}\"")),
         };
         if hit {
             field_hit |= cue.place == Place::Field;

@@ -10,6 +10,9 @@ pub(super) struct Item<'a> {
     pub lines: Vec<(u32, &'a str)>,
     /// Prose outside code blocks, lower case.
     pub lower: String,
+    /// The reporter's own words: `lower` without code spans and passages in double quotes
+    /// (`Data.Maybe`, a quoted log line), where a cue word is someone else's.
+    pub prose: String,
     /// Headings and bold prompts (a line wholly in bold, or its bold start:
     /// `**What steps will reproduce the bug?** …`), lower case.
     pub headings: Vec<String>,
@@ -56,6 +59,11 @@ impl<'a> Item<'a> {
             .map(|(_, l)| l.to_lowercase())
             .collect::<Vec<_>>()
             .join("\n");
+        let prose = lines
+            .iter()
+            .map(|(_, l)| own_words(l).to_lowercase())
+            .collect::<Vec<_>>()
+            .join("\n");
         let headings = lines
             .iter()
             .filter_map(|(_, l)| heading_text(l).or_else(|| bold_start(l)))
@@ -72,6 +80,7 @@ impl<'a> Item<'a> {
             all,
             lines,
             lower,
+            prose,
             headings,
             fields,
             sentences,
@@ -147,7 +156,7 @@ impl<'a> Item<'a> {
     }
 
     pub(super) fn mentions(&self, terms: &[&str]) -> bool {
-        terms.iter().any(|t| has_word(&self.lower, t))
+        terms.iter().any(|t| has_word(&self.prose, t))
     }
 
     /// Whether the item gives the value of the variable `name` (`PAGER` is set to 'less -R',
@@ -211,7 +220,7 @@ impl<'a> Item<'a> {
             if s.ends_with('?') {
                 return None;
             }
-            let lower = s.to_lowercase();
+            let lower = own_words(s).to_lowercase();
             terms
                 .iter()
                 .find(|t| has_word(&lower, t))
@@ -292,6 +301,31 @@ pub(super) fn list_text(line: &str) -> Option<&str> {
         .or_else(|| rest.strip_prefix("[X] "))
         .unwrap_or(rest);
     Some(rest.trim())
+}
+
+/// A line's own words: its code spans and its passages in double quotes (straight or curly,
+/// closed on the line, at most 120 characters) blanked — they quote code, a log or someone else.
+pub(super) fn own_words(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find(['`', '"', '\u{201c}']) {
+        let open = rest[at..].chars().next().unwrap_or('`');
+        let close = if open == '\u{201c}' { '\u{201d}' } else { open };
+        let after = &rest[at + open.len_utf8()..];
+        match after.find(close).filter(|&end| end <= 120) {
+            Some(end) => {
+                out.push_str(&rest[..at]);
+                out.push(' ');
+                rest = &after[end + close.len_utf8()..];
+            }
+            None => {
+                out.push_str(&rest[..at + open.len_utf8()]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Sentences of the prose: a paragraph's lines joined (a heading, a list item or a blank line

@@ -38,9 +38,9 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
         );
     }
     out.extend(messages(r));
-    // Which test, only when a test names what the item names (else the question is the same
-    // on every bug).
-    if found_names(r).iter().any(|l| !test_hits(l).is_empty()) {
+    // Which test, only when a test names what the item is about (else the question is the
+    // same on every bug).
+    if !test_files(r).is_empty() {
         out.push(test_question(
             r,
             "regression_test",

@@ -140,10 +140,21 @@ fn test_hits(l: &Located) -> Vec<&Hit> {
         .collect()
 }
 
-/// Which tests should show or pin the behaviour: test files naming what the item names.
-fn test_question(r: &Reading, topic: &str, severity: u8, what: &str) -> Finding {
-    // Each test file with the names it holds; the file naming the most of them first (a
-    // common word alone, `abort`, is weaker evidence than `abort` with `JoinHandle`).
+/// The test files that name what the item is about, with the names each holds, the file
+/// naming the most of them first: two of the item's names, or one rare enough to be the code
+/// the item is about — shaped like code (`requiredOption`, `--paging`, `app.toml`), or a plain
+/// word its title names that the code defines (`def banner`). A test that shares one plain
+/// word with the item (`indent`, `run`) is a chance match, never named.
+fn test_files<'r>(r: &'r Reading) -> Vec<(&'r str, Vec<&'r Located>)> {
+    let about = |l: &Located| {
+        let defined = || {
+            l.definitions
+                .iter()
+                .any(|d| !is_test(&d.path) && !is_doc(&d.path))
+        };
+        super::names::code_shaped(&l.name.text)
+            || (super::search::has_name(&r.facts.title, &l.name.text) && defined())
+    };
     let mut files: Vec<(&str, Vec<&Located>)> = Vec::new();
     for l in found_names(r) {
         for h in test_hits(l) {
@@ -157,7 +168,15 @@ fn test_question(r: &Reading, topic: &str, severity: u8, what: &str) -> Finding 
             }
         }
     }
+    files.retain(|(_, names)| names.len() >= 2 || names.iter().any(|l| about(l)));
     files.sort_by_key(|(_, names)| std::cmp::Reverse(names.len()));
+    files
+}
+
+/// Which tests should show or pin the behaviour: the test files that name what the item is
+/// about ([`test_files`]).
+fn test_question(r: &Reading, topic: &str, severity: u8, what: &str) -> Finding {
+    let files = test_files(r);
     match files.first() {
         Some((path, names)) => {
             // The most names that fit, then the question without its aside ("(failing now,
@@ -191,7 +210,7 @@ fn test_question(r: &Reading, topic: &str, severity: u8, what: &str) -> Finding 
         None => Finding::new(
             topic,
             severity,
-            format!("Which test should {what}? No test names what the item names."),
+            format!("Which test should {what}? No test names what the item is about."),
         )
         .titled("The test that shows it")
         .options(&[
