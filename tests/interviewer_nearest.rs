@@ -140,3 +140,44 @@ fn a_name_made_of_what_the_item_asks_done_is_a_chance_match() {
         "{texts:?}"
     );
 }
+
+const CONFIGURATOR_CS: &str = "namespace Tool.Configuration\n{\n    public static class Configurator\n    {\n        /// The converter of numbers to words for a culture.\n        public static INumberToWordsConverter GetNumberToWordsConverter(CultureInfo culture)\n        {\n            return NumberToWordsConverters.ResolveForCulture(culture);\n        }\n    }\n}\n";
+const LINE_READER_JAVA: &str = "package tool.reader;\n\npublic class LineReader {\n    private final int width = 80;\n\n    public String readLine(String prompt) throws EndOfInput {\n        return prompt;\n    }\n}\n";
+
+#[test]
+fn a_java_or_csharp_method_is_indexed_by_its_modifiers_and_return_type() {
+    let (repo, subject) = repo_with(
+        &[("src/Tool/Configuration/Configurator.cs", CONFIGURATOR_CS)],
+        "# Number to words converter for Chinese culture not working\n\nThe words of a number \
+         are never printed in Chinese; the converter returns the digits.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let near = first
+        .iter()
+        .find(|q| q.topic == "nearest_code")
+        .unwrap_or_else(|| panic!("no nearest_code in {:?}", topic_list(&first)));
+    assert!(
+        near.question_text
+            .contains("`GetNumberToWordsConverter()` (src/Tool/Configuration/Configurator.cs:6)"),
+        "{}",
+        near.question_text
+    );
+    assert_honest(&repo, &d);
+    let (repo, subject) = repo_with(
+        &[("src/tool/reader/LineReader.java", LINE_READER_JAVA)],
+        "# readLine fails with a prompt\n\nReading a line with a prompt fails at the end of \
+         the input.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let near = first
+        .iter()
+        .find(|q| q.topic == "nearest_code")
+        .unwrap_or_else(|| panic!("no nearest_code in {:?}", topic_list(&first)));
+    assert!(
+        near.question_text
+            .contains("`readLine()` (src/tool/reader/LineReader.java:6)"),
+        "{}",
+        near.question_text
+    );
+    assert_honest(&repo, &d);
+}

@@ -314,13 +314,14 @@ struct Patterns {
 
 impl Patterns {
     /// What a line must hold to be looked at (the search's literal prefilter).
-    const PREFILTER: &'static str = r#"\(\)\s*\{|\b(fn|def|func|function|fun|sub|struct|enum|trait|class|interface|type|protocol|module|record|object)\s|--[a-z]|\blong\b|\.option\(|Flags\(\)|(env|getenv|environ|Getenv|ENV)\b|-[nz] "?\$\{?[A-Z]|\$\{[A-Z][A-Z0-9_]*:?[-=]|^#{1,4} "#;
+    const PREFILTER: &'static str = r#"\(\)\s*\{|\b(public|private|protected|internal|fn|def|func|function|fun|sub|struct|enum|trait|class|interface|type|protocol|module|record|object)\s|--[a-z]|\blong\b|\.option\(|Flags\(\)|(env|getenv|environ|Getenv|ENV)\b|-[nz] "?\$\{?[A-Z]|\$\{[A-Z][A-Z0-9_]*:?[-=]|^#{1,4} "#;
 
     fn new() -> Patterns {
         let re = |s: &str| Regex::new(s).expect("a fixed pattern");
         Patterns {
+            // A Java or C# method has no keyword: its modifiers, a return type, its name.
             function: re(
-                r"\b(?:fn|def|func|function|fun|sub)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)|^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\)\s*\{",
+                r"\b(?:fn|def|func|function|fun|sub)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)|^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\)\s*\{|^\s*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|async|synchronized|default)\s+)+[A-Za-z_][\w<>\[\],.?]*\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(",
             ),
             ty: re(
                 r"\b(?:struct|enum|trait|class|interface|type|protocol|module|record|object)\s+([A-Za-z_][A-Za-z0-9_]*)",
@@ -369,7 +370,7 @@ impl Patterns {
             if let Some(name) = re
                 .captures(line)
                 .filter(|c| !in_string(line, c.get(0).map_or(0, |m| m.start())))
-                .and_then(|c| c.get(1).or_else(|| c.get(2)))
+                .and_then(|c| c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)))
                 .map(|m| m.as_str().to_string())
             {
                 let test = name.starts_with("test") || name.starts_with("Test");
