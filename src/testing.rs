@@ -7,8 +7,8 @@ pub use crate::brief::{BRIEF_VERSION, BriefContext, BriefSubject, Round};
 pub use crate::document::clarifications_section;
 pub use crate::error::Result;
 pub use crate::guard::{
-    GuardScope, Snapshot, memo_claim_plain, memo_says_plain, restore, save_restore_copies,
-    save_restore_copies_after,
+    GuardScope, Snapshot, memo_claim_plain, memo_lists, memo_says_plain, restore,
+    save_restore_copies, save_restore_copies_after,
 };
 pub use crate::interviewer::builtin::{decide, receipt_json};
 pub use crate::protocol::SCHEMA;

@@ -204,6 +204,83 @@ fn a_tracked_directory_replaced_by_a_link_to_itself_moved_deletes_the_files_belo
     }
 }
 
+/// `interview guard snapshot --json`, parsed.
+fn snapshot_json(repo: &TempRepo) -> Value {
+    let out = repo.run(&["guard", "snapshot", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A run keeps the listings of the directories it read (the memo, docs/guard.md), and the next
+/// run's first snapshot takes one over only while the directory's whole stat holds: entries
+/// added, removed, renamed or replaced by another kind between runs, in tracked, untracked and
+/// ignored directories, are seen exactly as without the memo.
+#[test]
+fn entries_changed_between_runs_are_seen_through_the_listings_the_last_run_kept() {
+    use interview::testing::memo_lists;
+    let repo = repo_with_ignored();
+    repo.write("notes/a.txt", "a\n");
+    repo.write("notes/b.txt", "b\n");
+    // Only a directory whose times are older than the snapshot's start by 2 s is kept.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    guard(&repo, &["true"], &[]).assert_empty();
+    let (root, tier) = (repo.path(), repo.path().join(".interview"));
+    for dir in ["", "src", "notes", "target/debug"] {
+        assert!(memo_lists(root, &tier, dir), "{dir:?} kept");
+    }
+    assert!(
+        !memo_lists(root, &tier, ".interview"),
+        "the tier changes every run"
+    );
+    let ok = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "echo new > src/new.rs && rm notes/a.txt && mv notes/b.txt notes/c.txt \
+            && echo o > target/debug/planted.o && rm target/debug/app && mkdir target/debug/app",
+        ])
+        .current_dir(root)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let with_memo = snapshot_json(&repo);
+    for memo in ["guard-memo", "guard-listings"] {
+        std::fs::remove_file(tier.join(memo)).unwrap();
+    }
+    let without = snapshot_json(&repo);
+    for part in ["status", "permissions"] {
+        assert_eq!(with_memo[part], without[part], "{part}");
+    }
+    // Ignored paths alike but for the memo itself, removed in between.
+    let not_memo = |v: &Value| -> Vec<Value> {
+        let memo = |p: &Value| {
+            p["path"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with(".interview/guard-")
+        };
+        v["ignored"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| !memo(p))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(not_memo(&with_memo), not_memo(&without));
+    let status = with_memo["status"].to_string();
+    assert!(
+        status.contains("src/new.rs") && status.contains("notes/c.txt"),
+        "{status}"
+    );
+    assert!(
+        !status.contains("notes/a.txt") && !status.contains("notes/b.txt"),
+        "{status}"
+    );
+    let ignored = with_memo["ignored"].to_string();
+    assert!(ignored.contains("target/debug/planted.o"), "{ignored}");
+}
+
 #[test]
 fn an_untracked_file_hidden_by_info_exclude_is_still_seen() {
     let repo = TempRepo::new();

@@ -168,6 +168,25 @@ fn a_file_the_last_run_remembered_without_an_acl_is_asked_again_once_its_ctime_m
     assert_eq!(detail(&g, "status", "README.md"), "ACL removed");
 }
 
+/// The listings a run keeps say nothing of ACLs: a directory with one, its listing taken over by
+/// the next run's first snapshot, still has its ACL recorded (and a command removing it is
+/// caught).
+#[test]
+fn a_directorys_acl_is_recorded_when_its_listing_comes_from_the_last_run() {
+    let repo = TempRepo::new();
+    if !acl_and_capabilities(&repo) {
+        return;
+    }
+    between_runs(&repo, "setfacl -m u:nobody:rx src");
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    assert_eq!(sh(&repo, "true").code, 0);
+    let (root, tier) = (repo.path(), repo.path().join(".interview"));
+    assert!(interview::testing::memo_lists(root, &tier, "src"));
+    let g = sh(&repo, "setfacl -b src");
+    assert_eq!(g.code, 3, "{}", g.stderr);
+    assert_eq!(detail(&g, "status", "src"), "ACL removed");
+}
+
 /// The memo is taken at its word for an inode whose ctime is what it says (that file is not
 /// asked), but only when it is the tool's own: a memo others may write, or owned by another
 /// user, is not read at all.

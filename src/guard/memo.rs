@@ -58,7 +58,7 @@ impl Fact {
 }
 
 /// The inodes known to have no ACL and no file capability, sorted for lookup.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(super) struct Plain {
     facts: Vec<Fact>,
 }
@@ -89,13 +89,7 @@ impl Plain {
             bytes.extend_from_slice(&f.ino.to_le_bytes());
             bytes.extend_from_slice(&f.ctime_ns.to_le_bytes());
         }
-        crate::atomic::write_via(
-            &tier.join(FILE),
-            &bytes,
-            Some(0o600),
-            None,
-            crate::atomic::Durability::Replaced,
-        )
+        write_own(tier, FILE, &bytes)
     }
 
     /// The memo of the worktree at `root` in its local tier `tier`, when there is one this
@@ -103,6 +97,55 @@ impl Plain {
     pub(super) fn load(root: &Path, tier: &Path) -> Plain {
         read(root, tier).unwrap_or_default()
     }
+}
+
+/// A memo file's identity and times when read: any rewrite, replacement or `touch` of it since
+/// gives it another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Stamp {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Stamp {
+    fn of(m: &std::fs::Metadata) -> Stamp {
+        Stamp {
+            dev: m.dev(),
+            ino: m.ino(),
+            size: m.size(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+            ctime: (m.ctime(), m.ctime_nsec()),
+        }
+    }
+}
+
+/// Whether the memo file `name` of the local tier `tier` is still the file stamped `stamp`
+/// (reached without a link, as it was read).
+pub(super) fn unchanged(tier: &Path, name: &str, stamp: Option<&Stamp>) -> bool {
+    use nix::fcntl::{OFlag, open, openat};
+    let Some(stamp) = stamp else {
+        return false;
+    };
+    let nofollow = OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC | OFlag::O_NONBLOCK;
+    let now = open(
+        tier,
+        OFlag::O_RDONLY | OFlag::O_DIRECTORY | nofollow,
+        nix::sys::stat::Mode::empty(),
+    )
+    .and_then(|dir| {
+        openat(
+            dir.as_fd(),
+            name,
+            OFlag::O_RDONLY | nofollow,
+            nix::sys::stat::Mode::empty(),
+        )
+    })
+    .ok()
+    .and_then(|fd| std::fs::File::from(fd).metadata().ok());
+    now.is_some_and(|m| Stamp::of(&m) == *stamp)
 }
 
 /// Whether the memo of the worktree `root` in `tier` says that `file`, its inode as it is now,
@@ -125,6 +168,22 @@ fn fact_of(root: &Path, file: &Path) -> Option<Fact> {
 }
 
 fn read(root: &Path, tier: &Path) -> Option<Plain> {
+    let own = read_own(root, tier, FILE)?;
+    parse(&own.bytes, own.dev, own.ino)
+}
+
+/// A memo file as read: its bytes, the worktree root's device and inode, and the file's stat.
+pub(super) struct Own {
+    pub bytes: Vec<u8>,
+    pub dev: u64,
+    pub ino: u64,
+    pub stamp: Stamp,
+}
+
+/// The memo file `name` in the local tier `tier` of the worktree `root`, when this user wrote
+/// it: a plain file reached without a link, owned by this user, writable by no one else, not
+/// over the limit.
+pub(super) fn read_own(root: &Path, tier: &Path, name: &str) -> Option<Own> {
     use nix::fcntl::{OFlag, open, openat};
     use nix::sys::stat::Mode;
     let root_meta = std::fs::metadata(root).ok()?;
@@ -137,7 +196,7 @@ fn read(root: &Path, tier: &Path) -> Option<Plain> {
     .ok()?;
     let fd = openat(
         tier.as_fd(),
-        FILE,
+        name,
         OFlag::O_RDONLY | nofollow,
         Mode::empty(),
     )
@@ -150,11 +209,28 @@ fn read(root: &Path, tier: &Path) -> Option<Plain> {
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.read_to_end(&mut bytes).ok()?;
-    parse(&bytes, root_meta.dev(), root_meta.ino())
+    Some(Own {
+        bytes,
+        dev: root_meta.dev(),
+        ino: root_meta.ino(),
+        stamp: Stamp::of(&meta),
+    })
+}
+
+/// Write `bytes` as the memo file `name` of the local tier `tier`, replacing any (never through
+/// a link: a temporary file renamed over it), readable and writable by this user only.
+pub(super) fn write_own(tier: &Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    crate::atomic::write_via(
+        &tier.join(name),
+        bytes,
+        Some(0o600),
+        None,
+        crate::atomic::Durability::Replaced,
+    )
 }
 
 /// The facts of a memo made for the root `(dev, ino)`: exactly a header and its facts, sorted.
-fn parse(bytes: &[u8], dev: u64, ino: u64) -> Option<Plain> {
+pub(super) fn parse(bytes: &[u8], dev: u64, ino: u64) -> Option<Plain> {
     let word = |at: usize| Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?));
     if bytes.get(..MAGIC.len())? != MAGIC
         || word(MAGIC.len())? != dev

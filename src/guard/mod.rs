@@ -17,9 +17,11 @@ mod index;
 mod index_file;
 mod layout;
 mod memo;
+mod memo_listings;
 mod metadata;
 mod modes;
 mod objects;
+mod open_dir;
 pub(crate) mod path;
 mod queue;
 mod refs;
@@ -48,6 +50,7 @@ pub(crate) use hooks::{Hooks, HooksDir};
 pub(crate) use index::IndexEntry;
 pub(crate) use layout::Layout;
 pub use memo::{claim_plain as memo_claim_plain, says_plain as memo_says_plain};
+pub use memo_listings::lists as memo_lists;
 pub(crate) use metadata::Worktree;
 pub(crate) use modes::{Permissions, Usual};
 pub(crate) use path::RepoPath;
@@ -161,6 +164,9 @@ pub struct Snapshot {
     /// What a later snapshot may take over without reading again (`reuse.rs`).
     #[serde(skip)]
     earlier: Arc<reuse::Earlier>,
+    /// The memo as the run's first snapshot read it (`memo_listings.rs`).
+    #[serde(skip)]
+    kept: Option<Arc<memo_listings::Kept>>,
 }
 
 /// A repository below the root: its `.git` entry and its snapshot.
@@ -209,6 +215,7 @@ struct References {
     /// The baseline of the permissions part, kept so both snapshots record against the same.
     usual: Option<Usual>,
     earlier: Arc<reuse::Earlier>,
+    kept: Option<Arc<memo_listings::Kept>>,
     nested: BTreeMap<RepoPath, References>,
 }
 
@@ -218,6 +225,7 @@ impl References {
             index: s.index_file.clone(),
             usual: Some(s.permissions.usual),
             earlier: s.earlier.clone(),
+            kept: s.kept.clone(),
             nested: s
                 .nested
                 .iter()
@@ -282,10 +290,17 @@ impl Snapshot {
     }
 
     /// Keep in the local tier `tier` which inodes this snapshot found without an ACL or a file
-    /// capability, for the next run's first snapshot (`memo.rs`). Only after a run's last
-    /// snapshot: the memo is an ignored file the guard watches like any other.
+    /// capability (`memo.rs`), and the directory listings it read or took over
+    /// (`memo_listings.rs`), for the next run's first snapshot. Only after a run's last
+    /// snapshot: the memo is two ignored files the guard watches like any other.
     pub fn remember(&self, tier: &Path) -> std::io::Result<()> {
-        self.earlier.plain.save(self.worktree.as_path(), tier)
+        let now = &self.earlier;
+        memo_listings::Kept::save(
+            self.kept.as_deref(),
+            (self.worktree.as_path(), tier),
+            &now.plain,
+            &now.listings,
+        )
     }
 
     /// The categorised difference from `self` (before) to `after`.

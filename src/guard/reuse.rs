@@ -138,7 +138,7 @@ impl Start {
 }
 
 /// The sorted names and kinds of one directory, as read.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub(super) struct Listing {
     names: Vec<u8>,
     /// Start and end of each name in `names`, and its kind, sorted by name.
@@ -180,6 +180,32 @@ impl Listing {
             names[a.0 as usize..a.1 as usize].cmp(&names[b.0 as usize..b.1 as usize])
         });
         Ok((Listing { names, spans }, keep.then_some(dir)))
+    }
+
+    /// A listing from names and kinds as a memo kept them (`memo_listings.rs`): only when it is
+    /// one [`Listing::read`] could have made — every name a single component (not empty, no
+    /// `/` or NUL, not `.` or `..`), in strictly increasing order.
+    pub(super) fn from_entries<'a>(
+        entries: impl IntoIterator<Item = (&'a [u8], Kind)>,
+    ) -> Option<Listing> {
+        let mut names = Vec::new();
+        let mut spans: Vec<(u32, u32, Kind)> = Vec::new();
+        for (name, kind) in entries {
+            let single = !name.is_empty()
+                && name != b"."
+                && name != b".."
+                && !name.iter().any(|b| *b == b'/' || *b == 0);
+            let after = spans
+                .last()
+                .is_none_or(|&(a, b, _)| &names[a as usize..b as usize] < name);
+            if !single || !after {
+                return None;
+            }
+            let start = u32::try_from(names.len()).ok()?;
+            names.extend_from_slice(name);
+            spans.push((start, u32::try_from(names.len()).ok()?, kind));
+        }
+        Some(Listing { names, spans })
     }
 
     pub(super) fn len(&self) -> usize {

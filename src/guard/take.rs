@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use super::files::FileDigest;
 use super::layout::Layout;
 use super::memo::Plain;
+use super::memo_listings::Kept;
 use super::metadata::{self, UserEnv};
 use super::path::RepoPath;
 use super::reuse::{Earlier, Start, StatKey};
@@ -61,6 +62,19 @@ pub(super) fn take(
 ) -> Result<Snapshot, GuardError> {
     let start = Start::now();
     let layout = Layout::locate(&scope.worktree)?;
+    // A run's first snapshot reads the last run's memo on a thread of its own while the git
+    // directory and the index are read (`memo.rs`).
+    let first = references.earlier.start.is_none();
+    let memo = match &scope.memo {
+        Some(tier) if depth == 0 && first => {
+            let (root, tier) = (layout.worktree.clone(), tier.clone());
+            std::thread::Builder::new()
+                .name("memo".into())
+                .spawn(move || Kept::remembered(&root, &tier))
+                .ok()
+        }
+        _ => None,
+    };
     let index_path = layout.git_dir.join("index");
     let read = read_git_dir(&layout, env, &references, depth, &index_path);
     let mut unreadable = read.record.unsafe_reason();
@@ -119,15 +133,11 @@ pub(super) fn take(
     record_staged(&repo, state, &mut snap);
     let exclude = resolved_excludes(scope);
     // A run's first snapshot knows from the last run's memo which inodes had no ACL and no
-    // capability (`memo.rs`), and leaves it to the snapshot after; that one keeps what it
-    // finds, for the memo it may be asked to write.
-    let first = references.earlier.start.is_none();
-    let remembered = match &scope.memo {
-        Some(tier) if depth == 0 && first => Some(Earlier {
-            plain: Plain::load(&layout.worktree, tier),
-            ..Earlier::default()
-        }),
-        _ => None,
+    // capability and which directories were listed how (`memo.rs`), and leaves it to the
+    // snapshot after; that one keeps what it finds, for the memo it may be asked to write.
+    let (remembered, kept) = match memo.map(|h| h.join()) {
+        Some(Ok((earlier, kept))) => (Some(earlier), Some(kept)),
+        _ => (None, None),
     };
     let earlier = remembered.as_ref().unwrap_or(&references.earlier);
     let input = walk::WalkInput {
@@ -149,6 +159,7 @@ pub(super) fn take(
         Some(r) => r.plain,
         None => Plain::from_facts(std::mem::take(&mut walked.plain)),
     };
+    snap.kept = kept.or(references.kept);
     let nested_dirs = take_walked(&mut snap, walked, (start, plain));
     snap.index_file = Some(match reused {
         Some(r) => r,
@@ -244,6 +255,7 @@ fn first_snapshot(
         nested: BTreeMap::new(),
         index_file: None,
         earlier: Default::default(),
+        kept: None,
     }
 }
 

@@ -268,8 +268,10 @@ fn dir_listing(w: &Worker<'_>, dir: &[u8], out: &mut WalkOutput) -> io::Result<A
     if let Some(p) = w.input.usual.check(key.mode, key.uid, key.gid, true) {
         out.unusual.push((RepoPath::new(path), p));
     }
-    // A listing taken over is a directory whose stat is what it was, settled.
-    let unchanged = w.input.earlier.listing(dir, &key).is_some();
+    // A listing taken over from the snapshot before is a directory whose stat is what it was,
+    // settled, and whose ACLs that snapshot recorded (one from the memo knows no ACLs).
+    let earlier = w.input.earlier;
+    let unchanged = earlier.start.is_some() && earlier.listing(dir, &key).is_some();
     let inode = w.input.inode(key.dev, key.ino, key.ctime);
     w.xattrs(
         (dir, Some((w.root_fd.as_fd(), path))),
@@ -405,7 +407,7 @@ impl Worker<'_> {
         let mut out = WalkOutput::default();
         // The directory of the last tracked entry, open: entries come sorted by path, so one
         // open per directory makes every stat a single-component lookup.
-        let mut dir = super::tracked::OpenDir::default();
+        let mut dir = super::open_dir::OpenDir::default();
         while let Some(job) = self.queue.next() {
             match job {
                 Job::Tracked(range) => {
