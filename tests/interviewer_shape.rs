@@ -354,3 +354,47 @@ fn words_inside_code_spans_and_quotes_are_not_the_reporters_cues() {
         topic_list(&first)
     );
 }
+
+const WALK_RS: &str = "use ignore::WalkBuilder;\n\npub fn walk(root: &str) {\n    let walker = WalkBuilder::new(root).hidden(true).build();\n    for entry in walker {\n        println!(\"{:?}\", entry);\n    }\n}\n";
+
+#[test]
+fn the_design_an_item_proposes_is_asked_take_it_or_which_of_its_ways() {
+    // Two ways in its "Implementation" section: which, grounded where the code uses the first.
+    let (repo, subject) = repo_with(
+        &[("src/walk.rs", WALK_RS)],
+        "# Add --exclude option\n\nAdd an `--exclude` option that leaves matching entries out \
+         of the search.\n\n# Implementation\n\nThe patterns could be handed to the `WalkBuilder` \
+         through its `overrides` method. Or write them to a file and pass it to `add_ignore`.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "proposed_design");
+    assert_eq!(
+        q.question_text,
+        "Line 7 proposes a way with `WalkBuilder`, `overrides`; line 7, a way with `add_ignore`. \
+         Which way? `WalkBuilder` is used at src/walk.rs:4."
+    );
+    assert_eq!(option_values(q), ["first", "second", "other"]);
+    assert_honest(&repo, &d);
+
+    // Its own API, shown as code after "I would suggest:": take it, or does what exists do it?
+    let (repo, subject) = repo_with(
+        &[("src/walk.rs", WALK_RS)],
+        "# The walking API seems inconsistent\n\nWalking with filters needs a different code \
+         organization. I would suggest:\n\n```rust\nlet w = Walk::new(root).filter(f);\n```\n\n\
+         Such an API would make nested filters possible.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = first
+        .iter()
+        .find(|q| q.topic.starts_with("proposed_"))
+        .unwrap_or_else(|| panic!("no proposal question in {:?}", topic_list(&first)));
+    assert!(
+        q.question_text.starts_with(
+            "Line 3 proposes the code at lines 5–7. Take it, or is it not needed (what exists \
+             does it)?"
+        ),
+        "{}",
+        q.question_text
+    );
+    assert_honest(&repo, &d);
+}

@@ -33,6 +33,7 @@ mod names;
 mod nearest;
 mod outside;
 mod place;
+mod proposal;
 mod questions;
 mod raised;
 mod reading;

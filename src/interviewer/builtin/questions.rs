@@ -34,6 +34,7 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
     let grounded = |f: &Finding| {
         f.topic.starts_with("existing_")
             || f.topic == "proposed_fix"
+            || f.topic == "proposed_design"
             || (f.topic == "exact_steps" && r.setup.guide.is_some())
             // The place that prints the item's message, found.
             || (f.topic.starts_with("message_") && f.recommended.is_some())
@@ -308,6 +309,8 @@ fn vague(r: &Reading) -> Vec<Finding> {
         Some(fix) => out.push(fix),
         None => out.extend(vague_maybe(r)),
     }
+    // Any other kind's own design: take it, or which of its ways.
+    out.extend(super::proposal::proposed_design(r));
     if matches!(r.class.kind, ItemKind::Feature | ItemKind::Docs) {
         out.extend(vague_simple(r));
         out.extend(vague_quality(r));
