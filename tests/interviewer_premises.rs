@@ -170,7 +170,7 @@ fn a_runtimes_error_whose_stack_trace_names_the_line_is_not_asked_which_one_fail
 }
 
 const TOOL_RB: &str = "class Tool\n  def banner(command, namespace = nil)\n    \"tool #{command}\"\n  end\n\n  def list(commands)\n    commands.map { |c| banner(c, false) }\n  end\n\n  def help(command)\n    banner(command)\n  end\nend\n";
-const ARGUMENT_RB: &str = "class Argument\n  attr_reader :name, :banner\n\n  def usage\n    required? ? banner : name\n  end\nend\n";
+const ARGUMENT_RB: &str = "class Argument\n  attr_reader :name, :banner\n\n  def usage\n    required? ? banner : name\n  end\n\n  def sample\n    required? ? banner : \"[#{banner}]\"\n  end\nend\n";
 const OPTION_RB: &str =
     "class Option < Argument\n  def sample\n    banner if banner && name\n  end\nend\n";
 

@@ -243,8 +243,11 @@ fn with_arguments(code: &str, name: &str) -> bool {
     code.match_indices(name).any(|(at, _)| {
         let after = &code[at + name.len()..];
         let rest = after.trim_start();
+        // Interpolated into a string (`"[#{banner}]"`): the quote after it closes the string.
+        let in_string = code[..at].matches('"').count() % 2 == 1;
         rest.starts_with('(') && !rest[1..].trim_start().starts_with(')')
-            || after.starts_with(' ')
+            || !in_string
+                && after.starts_with(' ')
                 && rest
                     .chars()
                     .next()
