@@ -58,7 +58,7 @@ impl Fact {
 }
 
 /// The inodes known to have no ACL and no file capability, sorted for lookup.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub(super) struct Plain {
     facts: Vec<Fact>,
 }
@@ -73,6 +73,15 @@ impl Plain {
 
     pub(super) fn knows(&self, fact: &Fact) -> bool {
         self.facts.binary_search(fact).is_ok()
+    }
+
+    /// A digest of the facts, to tell whether a run found what the memo already says.
+    pub(super) fn digest(&self) -> u64 {
+        self.facts.iter().fold(self.facts.len() as u64, |h, f| {
+            [f.ino, f.ctime_ns as u64].iter().fold(h, |h, w| {
+                (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+            })
+        })
     }
 
     /// Write the memo for the worktree at `root` into its local tier `tier`, replacing any

@@ -27,7 +27,7 @@ use super::reuse::{Earlier, Listing, StatKey};
 pub(crate) const FILE: &str = "guard-listings";
 
 /// Its format, so an older or newer one is ignored, not misread.
-const MAGIC: &[u8; 16] = b"interview-list1\n";
+const MAGIC: &[u8; 16] = b"interview-list2\n";
 
 /// Listings by the directory's path relative to the worktree root (`""`: the root), with the
 /// directory's stat when read.
@@ -45,12 +45,22 @@ fn save(root: &Path, tier: &Path, listings: &Listings) -> std::io::Result<()> {
         out.extend_from_slice(&word.to_le_bytes());
     }
     for (path, (key, listing)) in dirs {
-        put_bytes(&mut out, path);
+        // A path or a name too long for its length field (no file system has one) is not kept.
+        let (Ok(path_len), Ok(count)) = (u32::try_from(path.len()), u32::try_from(listing.len()))
+        else {
+            return Ok(());
+        };
+        out.extend_from_slice(&path_len.to_le_bytes());
+        out.extend_from_slice(path);
         put_key(&mut out, key);
-        out.extend_from_slice(&(listing.len() as u64).to_le_bytes());
+        out.extend_from_slice(&count.to_le_bytes());
         for (name, kind) in listing.iter() {
+            let Ok(len) = u16::try_from(name.len()) else {
+                return Ok(());
+            };
             out.push(kind_byte(kind));
-            put_bytes(&mut out, name);
+            out.extend_from_slice(&len.to_le_bytes());
+            out.extend_from_slice(name);
         }
     }
     write_own(tier, FILE, &out)
@@ -61,42 +71,54 @@ fn save(root: &Path, tier: &Path, listings: &Listings) -> std::io::Result<()> {
 /// rewritten, replaced or touched since), is left as it is.
 #[derive(Debug, Default)]
 pub(super) struct Kept {
-    pub plain: Plain,
+    plain: u64,
     plain_stamp: Option<Stamp>,
-    pub listings: Listings,
+    listings: Listings,
     listings_stamp: Option<Stamp>,
 }
 
-impl Kept {
+/// The memo as read, before the first snapshot takes it over: what the snapshot starts from,
+/// and the stamps of the two files.
+pub(super) struct Remembered {
+    pub earlier: Earlier,
+    stamps: (Option<Stamp>, Option<Stamp>),
+}
+
+impl Remembered {
     /// The memo of the worktree at `root` in its local tier `tier`, as this user wrote it for
     /// this worktree; what is not is empty.
-    pub(super) fn load(root: &Path, tier: &Path) -> Kept {
+    pub(super) fn load(root: &Path, tier: &Path) -> Remembered {
         let plain = read_own(root, tier, memo::FILE);
         let listings = read_own(root, tier, FILE);
-        Kept {
+        let earlier = Earlier {
             plain: (plain.as_ref())
                 .and_then(|own| memo::parse(&own.bytes, own.dev, own.ino))
                 .unwrap_or_default(),
-            plain_stamp: plain.map(|own| own.stamp),
             listings: (listings.as_ref())
                 .and_then(|own| parse(&own.bytes, own.dev, own.ino))
                 .unwrap_or_default(),
-            listings_stamp: listings.map(|own| own.stamp),
+            ..Earlier::default()
+        };
+        Remembered {
+            earlier,
+            stamps: (plain.map(|own| own.stamp), listings.map(|own| own.stamp)),
         }
     }
 
-    /// What a run's first snapshot starts from: the last run's memo of the worktree `root` in
-    /// its local tier `tier`, and the memo itself, kept for the run's last snapshot.
-    pub(super) fn remembered(root: &Path, tier: &Path) -> (Earlier, Arc<Kept>) {
-        let kept = Kept::load(root, tier);
-        let earlier = Earlier {
-            plain: kept.plain.clone(),
-            listings: kept.listings.clone(),
-            ..Earlier::default()
+    /// Once the first snapshot is taken: what it found without ACLs, and the memo kept for the
+    /// run's last snapshot.
+    pub(super) fn taken(self) -> (Plain, Kept) {
+        let kept = Kept {
+            plain: self.earlier.plain.digest(),
+            plain_stamp: self.stamps.0,
+            listings: self.earlier.listings,
+            listings_stamp: self.stamps.1,
         };
-        (earlier, Arc::new(kept))
+        (self.earlier.plain, kept)
     }
+}
 
+impl Kept {
     /// Write the memo for the worktree at `root` into its local tier `tier`, from what a run's
     /// last snapshot found (`plain`) and listed (`listings`), leaving each file that would be
     /// written as it was read (`kept`: by the run's first snapshot).
@@ -106,8 +128,10 @@ impl Kept {
         plain: &Plain,
         listings: &Listings,
     ) -> std::io::Result<()> {
+        // A digest is enough: a fact stays true once found (`memo.rs`), so a memo left as it
+        // was by a rare equal digest is only less complete.
         let same_plain = kept.is_some_and(|k| {
-            k.plain == *plain && memo::unchanged(tier, memo::FILE, k.plain_stamp.as_ref())
+            k.plain == plain.digest() && memo::unchanged(tier, memo::FILE, k.plain_stamp.as_ref())
         });
         if !same_plain {
             plain.save(root, tier)?;
@@ -126,7 +150,8 @@ impl Kept {
 /// Whether the memo of the worktree `root` in `tier` holds the listing of the directory `rel`
 /// (for the tests: what the next run's first snapshot takes over while its stat holds).
 pub fn lists(root: &Path, tier: &Path, rel: &str) -> bool {
-    Kept::load(root, tier).listings.contains_key(rel.as_bytes())
+    let memo = Remembered::load(root, tier);
+    memo.earlier.listings.contains_key(rel.as_bytes())
 }
 
 /// Whether the memo would keep of `now` exactly what it holds (`kept`, as read): the same
@@ -157,11 +182,6 @@ fn kept_dirs<'a>(
             !t.is_empty() && rel.starts_with(t) && matches!(rel.get(t.len()), None | Some(b'/'))
         })
     })
-}
-
-fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
-    out.extend_from_slice(&(b.len() as u64).to_le_bytes());
-    out.extend_from_slice(b);
 }
 
 fn put_key(out: &mut Vec<u8>, k: &StatKey) {
@@ -213,9 +233,19 @@ impl<'a> Reader<'a> {
         usize::try_from(self.word()?).ok()
     }
 
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = self.len()?;
+    fn count(&mut self) -> Option<usize> {
+        let b = self.take(4)?;
+        usize::try_from(u32::from_le_bytes(b.try_into().ok()?)).ok()
+    }
+
+    fn path(&mut self) -> Option<&'a [u8]> {
+        let n = self.count()?;
         self.take(n)
+    }
+
+    fn name(&mut self) -> Option<&'a [u8]> {
+        let b = self.take(2)?;
+        self.take(usize::from(u16::from_le_bytes(b.try_into().ok()?)))
     }
 
     fn key(&mut self) -> Option<StatKey> {
@@ -259,7 +289,7 @@ fn parse(bytes: &[u8], dev: u64, ino: u64) -> Option<Listings> {
     let mut listings = HashMap::with_capacity(count.min(bytes.len() / 96));
     let mut last: Option<&[u8]> = None;
     for _ in 0..count {
-        let path = r.bytes()?;
+        let path = r.path()?;
         let relative = path.is_empty()
             || path
                 .split(|b| *b == b'/')
@@ -269,11 +299,11 @@ fn parse(bytes: &[u8], dev: u64, ino: u64) -> Option<Listings> {
         }
         last = Some(path);
         let key = r.key()?;
-        let n = r.len()?;
-        let mut entries = Vec::with_capacity(n.min(bytes.len()));
+        let n = r.count()?;
+        let mut entries = Vec::with_capacity(n.min(bytes.len() / 3));
         for _ in 0..n {
             let kind = r.kind()?;
-            entries.push((r.bytes()?, kind));
+            entries.push((r.name()?, kind));
         }
         let listing = Listing::from_entries(entries)?;
         listings.insert(path.to_vec(), (key, Arc::new(listing)));
@@ -417,10 +447,10 @@ mod tests {
                 5 => {
                     // A kind byte no kind has: the directory's entry count made 1, and an entry
                     // of kind 9 appended.
-                    let at = bytes.len() - 8;
+                    let at = bytes.len() - 4;
                     bytes[at] = 1;
                     bytes.push(9);
-                    bytes.extend_from_slice(&1u64.to_le_bytes());
+                    bytes.extend_from_slice(&1u16.to_le_bytes());
                     bytes.push(b'x');
                 }
                 _ => {}

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::files::FileDigest;
 use super::layout::Layout;
 use super::memo::Plain;
-use super::memo_listings::Kept;
+use super::memo_listings::Remembered;
 use super::metadata::{self, UserEnv};
 use super::path::RepoPath;
 use super::reuse::{Earlier, Start, StatKey};
@@ -70,7 +70,7 @@ pub(super) fn take(
             let (root, tier) = (layout.worktree.clone(), tier.clone());
             std::thread::Builder::new()
                 .name("memo".into())
-                .spawn(move || Kept::remembered(&root, &tier))
+                .spawn(move || Remembered::load(&root, &tier))
                 .ok()
         }
         _ => None,
@@ -135,11 +135,10 @@ pub(super) fn take(
     // A run's first snapshot knows from the last run's memo which inodes had no ACL and no
     // capability and which directories were listed how (`memo.rs`), and leaves it to the
     // snapshot after; that one keeps what it finds, for the memo it may be asked to write.
-    let (remembered, kept) = match memo.map(|h| h.join()) {
-        Some(Ok((earlier, kept))) => (Some(earlier), Some(kept)),
-        _ => (None, None),
-    };
-    let earlier = remembered.as_ref().unwrap_or(&references.earlier);
+    let remembered = memo.and_then(|h| h.join().ok());
+    let earlier = remembered
+        .as_ref()
+        .map_or(&*references.earlier, |r| &r.earlier);
     let input = walk::WalkInput {
         root: &layout.worktree,
         state,
@@ -156,10 +155,16 @@ pub(super) fn take(
     };
     let mut walked = walk_worktree(&repo, &input);
     let plain = match remembered {
-        Some(r) => r.plain,
-        None => Plain::from_facts(std::mem::take(&mut walked.plain)),
+        Some(r) => {
+            let (plain, kept) = r.taken();
+            snap.kept = Some(std::sync::Arc::new(kept));
+            plain
+        }
+        None => {
+            snap.kept = references.kept;
+            Plain::from_facts(std::mem::take(&mut walked.plain))
+        }
     };
-    snap.kept = kept.or(references.kept);
     let nested_dirs = take_walked(&mut snap, walked, (start, plain));
     snap.index_file = Some(match reused {
         Some(r) => r,
