@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::files::FileDigest;
+use super::index_load::{Loaded, SHA1, load_index};
 use super::layout::Layout;
 use super::memo::Plain;
 use super::memo_listings::Remembered;
@@ -200,7 +201,11 @@ fn read_git_dir(
     depth: usize,
     index_path: &Path,
 ) -> GitDirRead {
-    let prior = references.index.as_ref();
+    // A first snapshot takes over the index the command read before it took its lock.
+    let early = (references.index.is_none() && depth == 0)
+        .then(|| super::index_load::take(index_path))
+        .flatten();
+    let prior = references.index.as_ref().or(early.as_ref());
     std::thread::scope(|s| {
         let loader = std::thread::Builder::new()
             .name("index".into())
@@ -409,58 +414,6 @@ fn take_walked(
         plain,
     });
     walked.nested
-}
-
-/// The hash most repositories use, which the index is first parsed with.
-const SHA1: gix::hash::Kind = gix::hash::Kind::Sha1;
-
-/// The worktree's index, as loaded before the repository is opened.
-enum Loaded {
-    /// There is none (a repository without a commit or anything added).
-    Missing,
-    /// Taken over from the snapshot before: the file's whole stat is the same and was settled
-    /// then (`reuse.rs`).
-    Reused(std::sync::Arc<IndexReference>),
-    Read(Box<ReadIndex>),
-}
-
-/// An index read now, parsed and its extensions digested as SHA-1 (again with the repository's
-/// hash when that is another).
-struct ReadIndex {
-    bytes: index_file::IndexBytes,
-    parsed: Result<gix::index::State, String>,
-    extensions: BTreeMap<String, String>,
-}
-
-/// Open the index safely (regular file, no link, non-blocking), `fstat` it, and take it over
-/// from `prior` or read and parse it (its extensions digested on the side).
-fn load_index(
-    path: &Path,
-    prior: Option<&std::sync::Arc<IndexReference>>,
-) -> std::io::Result<Loaded> {
-    let Some((file, meta)) = index_file::open(path)? else {
-        return Ok(Loaded::Missing);
-    };
-    let key = StatKey::of(&meta);
-    if let Some(r) = prior.filter(|r| r.settled && r.stat == key) {
-        return Ok(Loaded::Reused(r.clone()));
-    }
-    let bytes = index_file::read_open(file, meta)?;
-    let digest = || index_file::extensions(&bytes.bytes, SHA1);
-    let (parsed, extensions) = std::thread::scope(|s| {
-        let side = std::thread::Builder::new().spawn_scoped(s, digest);
-        let parsed = index_file::parse(&bytes, SHA1);
-        let extensions = match side {
-            Ok(h) => h.join().unwrap_or_else(|_| digest()),
-            Err(_) => digest(),
-        };
-        (parsed, extensions)
-    });
-    Ok(Loaded::Read(Box::new(ReadIndex {
-        bytes,
-        parsed,
-        extensions,
-    })))
 }
 
 /// Snapshot each repository found below the root.

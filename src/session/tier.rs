@@ -98,7 +98,6 @@ fn exclude(common_dir: &Path) -> Result<()> {
 /// tier on macOS). Checked where every command that writes takes the lock, and before the local
 /// config is read.
 pub(crate) fn refuse_committed(worktree: &Path) -> Result<()> {
-    use crate::own_writes::names::same_name;
     let cannot = |e: &dyn std::fmt::Display| {
         Error::Repo(format!(
             "cannot read the index of {}: {e}",
@@ -111,47 +110,60 @@ pub(crate) fn refuse_committed(worktree: &Path) -> Result<()> {
     // either.
     let opts = gix::open::Options::isolated().config_overrides(["index.skipHash=true"]);
     let git = gix::open_opts(worktree, opts).map_err(|e| cannot(&e))?;
-    let index = git.index_or_empty().map_err(|e| cannot(&e))?;
-    let top = |p: &[u8]| -> String {
-        let first = p.split(|b| *b == b'/').next().unwrap_or(p);
-        String::from_utf8_lossy(first).into_owned()
+    // Read as the guard reads it, which its first snapshot then takes over; else by gix.
+    let committed = match crate::guard::with_tracked_paths(worktree, git.object_hash(), in_tier) {
+        Some(committed) => committed,
+        None => {
+            let index = git.index_or_empty().map_err(|e| cannot(&e))?;
+            in_tier(&mut index.entries().iter().map(|e| &**e.path(&index)))
+        }
     };
+    // Named: what would be used if it were not refused (a session, the local config) first.
+    let used = |p: &&Vec<u8>| {
+        let p = String::from_utf8_lossy(p).to_lowercase();
+        p.contains("/sessions/") || p.ends_with("/config.toml")
+    };
+    let named = committed.iter().find(used).or(committed.first());
+    match named {
+        None => Ok(()),
+        Some(path) => Err(Error::Repo(format!(
+            "the repository commits {}, inside the local tier `.interview/`, which belongs to \
+             this machine and is never committed: nothing in it is used (a session from elsewhere \
+             could name any command as its runner). Remove it from the repository \
+             and from this worktree (`git rm -r {}`), then run again",
+            String::from_utf8_lossy(path),
+            top_name(path)
+        ))),
+    }
+}
+
+/// The first component of a tracked path, for a message.
+fn top_name(p: &[u8]) -> String {
+    let first = p.split(|b| *b == b'/').next().unwrap_or(p);
+    String::from_utf8_lossy(first).into_owned()
+}
+
+/// The tracked paths (in index order) inside the local tier, by a name a case-insensitive file
+/// system would take for it.
+fn in_tier(paths: &mut dyn Iterator<Item = &[u8]>) -> Vec<Vec<u8>> {
+    use crate::own_writes::names::same_name;
     // Entries come sorted by path, so each top-level name is folded once, not once per entry
     // (100 000 entries are a few dozen names).
-    let mut last: Option<(&[u8], bool)> = None;
-    let committed: Vec<_> = index
-        .entries()
-        .iter()
-        .map(|e| e.path(&index))
-        .filter(|p| {
-            let bytes: &[u8] = (*p).as_ref();
+    let mut last: Option<(Vec<u8>, bool)> = None;
+    paths
+        .filter(|bytes| {
             let first = bytes.split(|b| *b == b'/').next().unwrap_or(bytes);
-            match last {
-                Some((name, is_tier)) if name == first => is_tier,
+            match &last {
+                Some((name, is_tier)) if name.as_slice() == first => *is_tier,
                 _ => {
-                    let is_tier = same_name(std::ffi::OsStr::new(&top(bytes)), TIER_DIR);
-                    last = Some((first, is_tier));
+                    let is_tier = same_name(std::ffi::OsStr::new(&top_name(bytes)), TIER_DIR);
+                    last = Some((first.to_vec(), is_tier));
                     is_tier
                 }
             }
         })
-        .collect();
-    // Named: what would be used if it were not refused (a session, the local config) first.
-    let used = |p: &&&gix::bstr::BStr| {
-        let p = String::from_utf8_lossy(p.as_ref()).to_lowercase();
-        p.contains("/sessions/") || p.ends_with("/config.toml")
-    };
-    let named = committed.iter().find(used).or(committed.first()).copied();
-    match named {
-        None => Ok(()),
-        Some(path) => Err(Error::Repo(format!(
-            "the repository commits {path}, inside the local tier `.interview/`, which belongs to \
-             this machine and is never committed: nothing in it is used (a session from elsewhere \
-             could name any command as its runner). Remove it from the repository \
-             and from this worktree (`git rm -r {}`), then run again",
-            top(path.as_ref())
-        ))),
-    }
+        .map(<[u8]>::to_vec)
+        .collect()
 }
 
 /// The most the tool reads of one of its own files (a state, session or answers file).
