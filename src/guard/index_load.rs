@@ -12,39 +12,71 @@ use std::sync::{Arc, Mutex};
 use super::IndexReference;
 use super::index_file;
 use super::layout::Layout;
+use super::memo_listings::Remembered;
 use super::reuse::{Start, StatKey};
 
-/// The last index read early, by the path of its file; taken by the first snapshot that reads
-/// that file.
-static EARLY: Mutex<Option<(PathBuf, Arc<IndexReference>)>> = Mutex::new(None);
+/// What was read early: the index by the path of its file, and the memo by the worktree root
+/// and local tier it was read from (`memo_listings.rs`); each taken by the first snapshot that
+/// would read the same.
+struct Early {
+    index: Option<(PathBuf, Arc<IndexReference>)>,
+    memo: Option<((PathBuf, PathBuf), Remembered)>,
+}
+
+static EARLY: Mutex<Early> = Mutex::new(Early {
+    index: None,
+    memo: None,
+});
 
 /// Call `f` with every path of the index of the worktree at `worktree` (a repository of the
 /// object hash `hash`), read as the guard reads it, and keep the reading for the guard's first
-/// snapshot; `None` when it is not read so (a repository of another hash than SHA-1, none found,
-/// an index that is no regular file or that gix cannot parse): the caller reads it its own way.
+/// snapshot, with the memo of the local tier `tier` read meanwhile on another core; `None` when
+/// it is not read so (a repository of another hash than SHA-1, none found, an index that is no
+/// regular file or that gix cannot parse): the caller reads it its own way.
 pub(crate) fn with_tracked_paths<R>(
     worktree: &Path,
     hash: gix::hash::Kind,
+    tier: &Path,
     f: impl FnOnce(&mut dyn Iterator<Item = &[u8]>) -> R,
 ) -> Option<R> {
     if hash != SHA1 {
         return None;
     }
-    let (path, reference) = read_early(worktree)?;
+    let layout = Layout::locate(worktree).ok()?;
+    let (read, memo) = std::thread::scope(|s| {
+        let root = &layout.worktree;
+        let memo = std::thread::Builder::new()
+            .name("memo".into())
+            .spawn_scoped(s, || Remembered::load(root, tier));
+        let read = read_early(&layout);
+        (read, memo.ok().and_then(|h| h.join().ok()))
+    });
+    let (path, reference) = read?;
     let state = &reference.state;
     let mut paths = state.entries().iter().map(|e| &**e.path(state));
     let result = f(&mut paths);
-    if reference.settled
-        && let Ok(mut early) = EARLY.lock()
-    {
-        *early = Some((path, reference));
+    if let Ok(mut early) = EARLY.lock() {
+        early.index = reference.settled.then_some((path, reference));
+        early.memo = memo.map(|m| ((layout.worktree.clone(), tier.to_path_buf()), m));
     }
     Some(result)
 }
 
-/// The index of the worktree at `worktree` read now, with the path of its file.
-fn read_early(worktree: &Path) -> Option<(PathBuf, Arc<IndexReference>)> {
-    let layout = Layout::locate(worktree).ok()?;
+/// The memo of the local tier `tier` of the worktree `root` read early, once, for the first
+/// snapshot (the stat of each directory it lists is checked as it is taken over).
+pub(super) fn take_memo(root: &Path, tier: &Path) -> Option<Remembered> {
+    let mut early = EARLY.lock().ok()?;
+    match early.memo.take() {
+        Some((at, memo)) if at.0 == root && at.1 == tier => Some(memo),
+        other => {
+            early.memo = other;
+            None
+        }
+    }
+}
+
+/// The index of the worktree at `layout` read now, with the path of its file.
+fn read_early(layout: &Layout) -> Option<(PathBuf, Arc<IndexReference>)> {
     let path = layout.git_dir.join("index");
     let start = Start::now();
     let Ok(Loaded::Read(read)) = load_index(&path, None) else {
@@ -65,7 +97,7 @@ fn read_early(worktree: &Path) -> Option<(PathBuf, Arc<IndexReference>)> {
 /// The index read early from the file at `path`, once, for the first snapshot to take over
 /// when the file's stat is still the one read ([`load_index`] checks).
 pub(super) fn take(path: &Path) -> Option<Arc<IndexReference>> {
-    take_from(&mut *EARLY.lock().ok()?, path)
+    take_from(&mut EARLY.lock().ok()?.index, path)
 }
 
 fn take_from(
@@ -169,7 +201,7 @@ mod tests {
         git(root, &["add", "a.txt"]);
         // Settled: the index's times older than the read's start by the 2 s margin.
         std::thread::sleep(std::time::Duration::from_millis(2100));
-        let (path, early) = read_early(root).unwrap();
+        let (path, early) = read_early(&Layout::locate(root).unwrap()).unwrap();
         let state = &early.state;
         let paths: Vec<&[u8]> = state.entries().iter().map(|e| &**e.path(state)).collect();
         assert_eq!(paths, [b"a.txt".as_slice()]);

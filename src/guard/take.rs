@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::files::FileDigest;
-use super::index_load::{Loaded, SHA1, load_index};
+use super::index_load::{self, Loaded, SHA1, load_index};
 use super::layout::Layout;
 use super::memo::Plain;
 use super::memo_listings::Remembered;
@@ -66,8 +66,13 @@ pub(super) fn take(
     // A run's first snapshot reads the last run's memo on a thread of its own while the git
     // directory and the index are read (`memo.rs`).
     let first = references.earlier.start.is_none();
+    // Read before the lock was taken, when the index was (`index_load.rs`).
+    let early = match &scope.memo {
+        Some(tier) if depth == 0 && first => index_load::take_memo(&layout.worktree, tier),
+        _ => None,
+    };
     let memo = match &scope.memo {
-        Some(tier) if depth == 0 && first => {
+        Some(tier) if depth == 0 && first && early.is_none() => {
             let (root, tier) = (layout.worktree.clone(), tier.clone());
             std::thread::Builder::new()
                 .name("memo".into())
@@ -136,7 +141,7 @@ pub(super) fn take(
     // A run's first snapshot knows from the last run's memo which inodes had no ACL and no
     // capability and which directories were listed how (`memo.rs`), and leaves it to the
     // snapshot after; that one keeps what it finds, for the memo it may be asked to write.
-    let remembered = memo.and_then(|h| h.join().ok());
+    let remembered = early.or_else(|| memo.and_then(|h| h.join().ok()));
     let earlier = remembered
         .as_ref()
         .map_or(&*references.earlier, |r| &r.earlier);
@@ -203,7 +208,7 @@ fn read_git_dir(
 ) -> GitDirRead {
     // A first snapshot takes over the index the command read before it took its lock.
     let early = (references.index.is_none() && depth == 0)
-        .then(|| super::index_load::take(index_path))
+        .then(|| index_load::take(index_path))
         .flatten();
     let prior = references.index.as_ref().or(early.as_ref());
     std::thread::scope(|s| {

@@ -111,13 +111,15 @@ pub(crate) fn refuse_committed(worktree: &Path) -> Result<()> {
     let opts = gix::open::Options::isolated().config_overrides(["index.skipHash=true"]);
     let git = gix::open_opts(worktree, opts).map_err(|e| cannot(&e))?;
     // Read as the guard reads it, which its first snapshot then takes over; else by gix.
-    let committed = match crate::guard::with_tracked_paths(worktree, git.object_hash(), in_tier) {
-        Some(committed) => committed,
-        None => {
-            let index = git.index_or_empty().map_err(|e| cannot(&e))?;
-            in_tier(&mut index.entries().iter().map(|e| &**e.path(&index)))
-        }
-    };
+    let tier = worktree.join(TIER_DIR);
+    let committed =
+        match crate::guard::with_tracked_paths(worktree, git.object_hash(), &tier, in_tier) {
+            Some(committed) => committed,
+            None => {
+                let index = git.index_or_empty().map_err(|e| cannot(&e))?;
+                in_tier(&mut index.entries().iter().map(|e| &**e.path(&index)))
+            }
+        };
     // Named: what would be used if it were not refused (a session, the local config) first.
     let used = |p: &&Vec<u8>| {
         let p = String::from_utf8_lossy(p).to_lowercase();
