@@ -71,7 +71,8 @@ fn save(root: &Path, tier: &Path, listings: &Listings) -> std::io::Result<()> {
 /// rewritten, replaced or touched since), is left as it is.
 #[derive(Debug, Default)]
 pub(super) struct Kept {
-    plain: u64,
+    /// A digest of the ACL memo's facts (`Plain::digest`).
+    plain_digest: u64,
     plain_stamp: Option<Stamp>,
     listings: Listings,
     listings_stamp: Option<Stamp>,
@@ -109,7 +110,7 @@ impl Remembered {
     /// run's last snapshot.
     pub(super) fn taken(self) -> (Plain, Kept) {
         let kept = Kept {
-            plain: self.earlier.plain.digest(),
+            plain_digest: self.earlier.plain.digest(),
             plain_stamp: self.stamps.0,
             listings: self.earlier.listings,
             listings_stamp: self.stamps.1,
@@ -131,7 +132,8 @@ impl Kept {
         // A digest is enough: a fact stays true once found (`memo.rs`), so a memo left as it
         // was by a rare equal digest is only less complete.
         let same_plain = kept.is_some_and(|k| {
-            k.plain == plain.digest() && memo::unchanged(tier, memo::FILE, k.plain_stamp.as_ref())
+            k.plain_digest == plain.digest()
+                && memo::unchanged(tier, memo::FILE, k.plain_stamp.as_ref())
         });
         if !same_plain {
             plain.save(root, tier)?;
