@@ -181,3 +181,33 @@ fn a_java_or_csharp_method_is_indexed_by_its_modifiers_and_return_type() {
     );
     assert_honest(&repo, &d);
 }
+
+const COMPARATOR_JAVA: &str = "package org.toolkit.commandline.parsing.internal;\n\npublic class Ordering {\n    /** Sorts the descriptions of dynamic parameters for the usage text. */\n    public static int compareDynamicParameterDescriptionsForUsage(Object a, Object b) {\n        return 0;\n    }\n}\n";
+
+#[test]
+fn a_long_nearest_name_is_said_again_as_it_and_the_question_keeps_its_point() {
+    let (repo, subject) = repo_with(
+        &[(
+            "src/main/java/org/toolkit/commandline/parsing/internal/Ordering.java",
+            COMPARATOR_JAVA,
+        )],
+        "# Comparing dynamic parameter descriptions fails in usage\n\nThe usage of a command \
+         with a dynamic parameter fails with a null pointer exception when the descriptions \
+         are compared.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let near = first
+        .iter()
+        .find(|q| q.topic == "nearest_code")
+        .unwrap_or_else(|| panic!("no nearest_code in {:?}: {}", topic_list(&first), d.summary));
+    let text = &near.question_text;
+    assert!(
+        text.contains("`compareDynamicParameterDescriptionsForUsage()` (src/main/java/org/toolkit/commandline/parsing/internal/Ordering.java:5)"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("Is it involved, or is the cause elsewhere?"),
+        "{text}"
+    );
+    assert_honest(&repo, &d);
+}

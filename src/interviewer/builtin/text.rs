@@ -60,14 +60,18 @@ pub(super) fn one_line(text: &str, max: usize) -> String {
 }
 
 /// A question on one line in at most `max` characters, its own words kept: what is shortened
-/// is quoted material inside it — the longest `"…"` quote first, then lists of `names` lose
-/// their last items — and only a question that still does not fit is cut, as it was written.
+/// is quoted material inside it — the longest `"…"` quote first, then a `name` said twice is
+/// "it" the second time, then lists of `names` lose their last items — and only a question
+/// that still does not fit is cut, as it was written.
 pub(super) fn fit_question(text: &str, max: usize) -> String {
     let whole = one_line(text, usize::MAX);
     let mut text = whole.clone();
     while text.chars().count() > max {
         let over = text.chars().count() - max;
-        match shorter_quote(&text, over).or_else(|| shorter_list(&text)) {
+        match shorter_quote(&text, over)
+            .or_else(|| said_again(&text))
+            .or_else(|| shorter_list(&text))
+        {
             Some(shorter) => text = shorter,
             None => return words_cut(&whole, max),
         }
@@ -89,6 +93,22 @@ fn shorter_quote(text: &str, over: usize) -> Option<String> {
     let keep = len.saturating_sub(over + 1).max(24);
     let cut = words_cut(quote, keep);
     (cut.chars().count() < len).then(|| format!("{}{cut}{}", &text[..start], &text[end..]))
+}
+
+/// `text` with the last repeat of a code span it already said (`` Is `f()` involved `` after
+/// `` `f()` (a.rs:3) ``) said as "it": the question keeps its point, not a second copy.
+fn said_again(text: &str) -> Option<String> {
+    let ticks: Vec<usize> = text.match_indices('`').map(|(i, _)| i).collect();
+    let spans: Vec<(usize, usize)> = ticks
+        .chunks_exact(2)
+        .map(|pair| (pair[0], pair[1] + 1))
+        .collect();
+    let (_, &(start, end)) = spans.iter().enumerate().rev().find(|(i, (a, b))| {
+        spans[..*i]
+            .iter()
+            .any(|(c, d)| text[*c..*d] == text[*a..*b])
+    })?;
+    Some(format!("{}it{}", &text[..start], &text[end..]))
 }
 
 /// `text` with the last item of its last list of `names` (", `b`") left out, `…` in its place.
