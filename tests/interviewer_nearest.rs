@@ -211,3 +211,32 @@ fn a_long_nearest_name_is_said_again_as_it_and_the_question_keeps_its_point() {
     );
     assert_honest(&repo, &d);
 }
+
+const CLI_PY: &str = "import argparse\n\nfrom tool.pager import start_pager\n\n\ndef parse_args(argv):\n    parser = argparse.ArgumentParser()\n    parser.add_argument(\"--paginate\", action=\"store_true\", help=\"Show the output in a pager.\")\n    args = parser.parse_args(argv)\n    if args.paginate:\n        start_pager()\n    return args\n";
+const PAGER_PY: &str = "def start_pager():\n    \"\"\"Starts the pager the output is written to.\"\"\"\n    return None\n";
+const BUFFER_PY: &str = "class PagerStartBuffer:\n    \"\"\"An in-memory buffer of lines kept for a pager's start, for tests of the layout.\"\"\"\n\n    lines = []\n";
+
+#[test]
+fn the_nearest_code_is_on_the_path_of_the_option_the_item_runs_not_a_shared_word() {
+    let (repo, subject) = repo_with(
+        &[
+            ("tool/cli.py", CLI_PY),
+            ("tool/pager.py", PAGER_PY),
+            ("tool/layout.py", BUFFER_PY),
+        ],
+        "# Output is cut when the pager starts\n\nRunning `tool --paginate` cuts the output: \
+         the pager starts before all of it is written.\n\nExpected: the whole output in the \
+         pager.\n\nActual: only its first lines.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let near = first
+        .iter()
+        .find(|q| q.topic == "nearest_code")
+        .unwrap_or_else(|| panic!("no nearest_code in {:?}: {}", topic_list(&first), d.summary));
+    let text = &near.question_text;
+    // `--paginate` is handled in `parse_args`, which calls `start_pager()`: that is the path.
+    assert!(text.contains("`start_pager()` (tool/pager.py:1)"), "{text}");
+    // A buffer that shares "pager" and "start" with the item is not on it.
+    assert!(!text.contains("PagerStartBuffer"), "{text}");
+    assert_honest(&repo, &d);
+}

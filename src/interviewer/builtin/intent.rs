@@ -253,7 +253,12 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     let named: Vec<&str> = located.iter().map(|l| l.name.text.as_str()).collect();
     let setup = super::setup::read(&defs, repo.project.as_deref(), &item);
     let raised = raised(&located, &found);
-    let nearest = super::nearest::about(defs, f, &item, &named, repo.project.as_deref());
+    let starts = super::on_path::starts(&defs);
+    let near = super::nearest::about(defs, f, &item, &named, repo.project.as_deref());
+    // The lines that name what the item names: the nearest code must be on their path.
+    let places: Vec<&Hit> = located.iter().flat_map(|l| &l.hits).collect();
+    let (nearest, nearest_off_path) =
+        super::on_path::keep(near, &starts, &places, worktree, &mut sources);
     let support = super::shape::support_question(&item).map(|(n, s)| (n, s.to_string()));
     Reading {
         facts: f,
@@ -261,6 +266,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         class,
         support,
         nearest,
+        nearest_off_path,
         setup,
         raised,
         names: located,
@@ -409,7 +415,13 @@ pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
         facts,
         title,
         lead,
-        tail: if r.nearest.is_empty() {
+        tail: if r.nearest.is_empty() && r.nearest_off_path > 0 {
+            format!(
+                "{} What the repository defines shares words with the item but is not where the \
+                 code it names is handled: no nearest code is given.",
+                not_checked(&r)
+            )
+        } else if r.nearest.is_empty() {
             format!(
                 "{} Nothing the repository defines (a function, type, flag, variable or \
                  heading) matched the item's words.",

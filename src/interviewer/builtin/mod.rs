@@ -31,6 +31,7 @@ mod kind;
 mod manifest;
 mod names;
 mod nearest;
+mod on_path;
 mod outside;
 mod place;
 mod proposal;

@@ -74,6 +74,9 @@ pub(super) struct Reading<'a> {
     pub names: Vec<Located>,
     /// The repository's definitions nearest to the item's words, best first (`nearest.rs`).
     pub nearest: Vec<super::nearest::Match>,
+    /// Definitions that shared words with the item, left out as off the path of the code it
+    /// names (`on_path.rs`).
+    pub nearest_off_path: usize,
     /// What the program reads and how it traces itself (`setup.rs`).
     pub setup: super::setup::Setup,
     /// Where the code a runtime's error names is (`raised.rs`), per message.
