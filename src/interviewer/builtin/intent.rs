@@ -129,6 +129,8 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         let key = (n.kind == NameKind::Message).then(|| super::raised::key(&n.text));
         key.flatten().map(|(k, _)| Group::one(&k))
     }));
+    // How a doc comment says a function throws an exception the item shows.
+    groups.extend(super::bank::throws_groups(&item));
     groups.extend(item.quotes().iter().map(|(_, q)| Group::one(q)));
     groups.extend(item.code_quotes().iter().map(|(_, q)| Group::one(q)));
     let skip: Vec<String> = f.path.iter().cloned().collect();

@@ -35,6 +35,8 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
         f.topic.starts_with("existing_")
             || f.topic == "proposed_fix"
             || f.topic == "proposed_design"
+            // A function the item's trace names, documented to throw what it shows.
+            || f.topic.starts_with("documented_throw_")
             || (f.topic == "exact_steps" && r.setup.guide.is_some())
             // The place that prints the item's message, found.
             || (f.topic.starts_with("message_") && f.recommended.is_some())

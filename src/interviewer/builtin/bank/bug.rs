@@ -15,7 +15,12 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
     let steps = super::steps::steps(r);
     if !(r.setup.setup_problem && steps.is_some()) {
         out.extend(on_head(r, &named));
-        out.extend(first_bad_version(r, &named));
+        // A regression between two versions it names: what changed between them in the code
+        // it is about answers "which version" and points at the cause.
+        match super::regression::regression_change(r, &named) {
+            Some(f) => out.push(f),
+            None => out.extend(first_bad_version(r, &named)),
+        }
     }
     out.extend(steps);
     // Asked only of a report that shows nothing (no output, no code): one that shows what
@@ -508,6 +513,9 @@ fn denies(line: &str, actions: &[&str]) -> bool {
 /// The API the report is about, when its definition carries documentation: what it says may
 /// make the behaviour intended, not a bug.
 fn documented(r: &Reading) -> Option<Finding> {
+    if let Some(f) = super::throws::documented_throw(r) {
+        return Some(f);
+    }
     if let Some(f) = documented_limit(r) {
         return Some(f);
     }

@@ -225,13 +225,16 @@ mod bug;
 mod change;
 mod docs;
 mod feature;
+mod regression;
 mod steps;
+mod throws;
 mod versions;
 
 pub(super) use bug::bug;
 pub(super) use change::{candidates, dependency, refactor};
 pub(super) use docs::{docs, performance};
 pub(super) use feature::feature;
+pub(super) use throws::groups as throws_groups;
 
 #[cfg(test)]
 mod tests {

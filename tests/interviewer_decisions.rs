@@ -1,0 +1,119 @@
+//! The built-in intent interviewer on decisions the maintainers of the development set's tuning
+//! half took and its first round did not reach: an exception the report shows that the API its
+//! trace names documents as thrown, and a regression between two versions, asked with the
+//! changes between them to the code the item is about. Each on a small repository and item of
+//! the same class, not the real issue.
+
+use crate::interviewer::{all_questions, assert_honest, question, repo_with, topic_list};
+
+const READER: &str = "package org.acme;\n\npublic interface Reader {\n    /**\n     * Reads a line.\n     *\n     * @throws EndOfInputException if the input has ended\n     */\n    String readLine() throws EndOfInputException;\n\n    /**\n     * @throws EndOfInputException if the input has ended\n     */\n    void close() throws EndOfInputException;\n}\n";
+
+const TRACE: &str = "# Reader failed with org.acme.EndOfInputException\n\nVersion: 2.1.0\n\n```\norg.acme.EndOfInputException: null\n\tat org.acme.impl.ReaderImpl.readLine(ReaderImpl.java:554)\n\tat com.app.Main.run(Main.java:30)\n```\n";
+
+#[test]
+fn an_exception_the_api_its_trace_names_documents_as_thrown_is_asked_whether_it_is_intended() {
+    let (repo, subject) = repo_with(
+        &[
+            ("src/main/java/org/acme/Reader.java", READER),
+            (
+                "src/main/java/org/acme/EndOfInputException.java",
+                "package org.acme;\n\npublic class EndOfInputException extends RuntimeException {\n}\n",
+            ),
+        ],
+        TRACE,
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "documented_throw_endofinputexception");
+    assert!(
+        q.question_text.starts_with(
+            "`readLine` is documented to throw `EndOfInputException` \
+             (src/main/java/org/acme/Reader.java:7: \"if the input has ended\")."
+        ),
+        "{}",
+        q.question_text
+    );
+    assert_eq!(q.recommended.as_deref(), Some("documented"));
+    // `close` throws it too, but the item names no `close`: it is no second declaration.
+    assert!(
+        !q.question_text.contains("more declaration"),
+        "{}",
+        q.question_text
+    );
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn an_exception_documented_only_on_functions_the_item_never_names_is_not_asked() {
+    let other = READER.replace("readLine", "readAll");
+    let (repo, subject) = repo_with(
+        &[("src/main/java/org/acme/Reader.java", other.as_str())],
+        TRACE,
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first)
+            .iter()
+            .any(|t| t.starts_with("documented_throw_")),
+        "{:?}",
+        topic_list(&first)
+    );
+}
+
+const TABLE_V1: &str = "def render_table(rows):\n    \"\"\"Draw the rows as a table.\"\"\"\n    width = max(len(r) for r in rows)\n    return width\n";
+
+const TABLE_ITEM: &str = "# Table grid offset bug\n\n**Version(s) affected**: 1.1.0\n\n**Description**\nThe table `render_table` draws is offset: screenshots of one table with 1.0.0 and with 1.1.0.\n";
+
+/// A repository tagged v1.0.0, then v1.1.0 after a commit that changed `lib/table.py` (and one
+/// that changed only its README); the commit's id.
+fn regressed(item: &str) -> (crate::util::TempRepo, interview::testing::Subject, String) {
+    let (repo, subject) = repo_with(&[("lib/table.py", TABLE_V1), ("README.md", "# t\n")], item);
+    repo.git(&["tag", "v1.0.0"]);
+    repo.write("lib/table.py", &TABLE_V1.replace("len(r)", "wide(r)"));
+    repo.git(&["commit", "-qam", "Count wide characters twice in a cell"]);
+    let id = repo
+        .git(&["rev-parse", "--short=8", "HEAD"])
+        .trim()
+        .to_string();
+    repo.write("README.md", "# table\n");
+    repo.git(&["commit", "-qam", "Say what it is"]);
+    repo.git(&["tag", "v1.1.0"]);
+    (repo, subject, id)
+}
+
+#[test]
+fn a_regression_between_two_versions_is_asked_about_the_commits_that_changed_its_code() {
+    let (repo, subject, id) = regressed(TABLE_ITEM);
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "regression_change");
+    assert_eq!(
+        q.question_text,
+        format!(
+            "Between v1.0.0 and v1.1.0 (line 3), lib/table.py changed in one commit: {id} \
+             \"Count wide characters twice in a cell\". Is it the cause? Recommended: start \
+             there, the one change to it."
+        )
+    );
+    assert_eq!(q.recommended.as_deref(), Some(id.as_str()));
+    // The item says which version was good: it is not asked again.
+    assert!(
+        !topic_list(&first).contains(&"first_bad_version"),
+        "{:?}",
+        topic_list(&first)
+    );
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn versions_said_to_fail_alike_are_no_regression_to_look_into() {
+    let item = TABLE_ITEM.replace(
+        "screenshots of one table with 1.0.0 and with 1.1.0",
+        "I see the same with both 1.0.0 and 1.1.0",
+    );
+    let (repo, subject, _) = regressed(&item);
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first).contains(&"regression_change"),
+        "{:?}",
+        topic_list(&first)
+    );
+}
