@@ -377,3 +377,52 @@ fn an_ignored_ds_store_that_is_not_a_plain_file_is_a_change() {
     assert_eq!(g.code, 3, "{}", g.stderr);
     assert!(g.has("ignored", ".DS_Store"), "{:#}", g.json);
 }
+
+// ---- where this machine's gits read their system config, remembered ----
+
+/// A path as the memo of the gits writes it: hex digits.
+fn hex(p: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    p.as_os_str()
+        .as_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[test]
+fn where_a_git_reads_its_system_config_is_remembered_for_that_very_git_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = TempRepo::new();
+    let g = guard(&repo, &["true"], &[]);
+    assert_eq!(g.code, 0, "{}", g.stderr);
+    let memo = repo.path().join(".interview/guard-gits");
+    let text = std::fs::read_to_string(&memo).unwrap();
+    let mode = std::fs::metadata(&memo).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    // The real git on PATH is kept by its real path and the answer it gave.
+    let lines: Vec<&str> = text.lines().skip(2).collect();
+    assert!(!lines.is_empty(), "{text}");
+    // Another answer for the same git files: the next run takes it without asking them, and
+    // watches the file it names.
+    let system = repo.scratch("remembered/etc/gitconfig");
+    std::fs::create_dir_all(system.parent().unwrap()).unwrap();
+    std::fs::write(&system, "[user]\n\tname = x\n").unwrap();
+    let mut planted: Vec<String> = text.lines().take(2).map(String::from).collect();
+    for line in &lines {
+        let (kept, _) = line.rsplit_once(' ').unwrap();
+        planted.push(format!("{kept} {}", hex(&system)));
+    }
+    std::fs::write(&memo, planted.join("\n") + "\n").unwrap();
+    let script = format!(
+        "printf '[core]\\n\\tfsmonitor = /tmp/evil\\n' >> '{}'",
+        system.display()
+    );
+    let g = guard(&repo, &["sh", "-c", &script], &[]);
+    assert_eq!(g.code, 3, "{}", g.stderr);
+    assert!(
+        g.has("user_config", "remembered/etc/gitconfig: core.fsmonitor"),
+        "{:#}",
+        g.json
+    );
+}

@@ -9,7 +9,10 @@ use crate::guard::{GuardError, GuardScope, Snapshot};
 
 pub(super) fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
     let repo = super::discover(cwd)?;
-    crate::guard::prefetch_system_config(&repo.worktree);
+    crate::guard::prefetch_system_config(
+        &repo.worktree,
+        Some(&repo.worktree.join(crate::session::tier::TIER_DIR)),
+    );
     let (command, json) = match &args.snapshot {
         Some(GuardCommand::Snapshot { json }) => (vec!["snapshot".to_string()], args.json || *json),
         None => (args.command.clone(), args.json),

@@ -83,7 +83,10 @@ fn new_interview(
     let repo = super::discover(cwd)?;
     // Every turn is guarded: this machine's gits are asked where they read their system
     // config while the run prepares, not on the first snapshot's path.
-    crate::guard::prefetch_system_config(&repo.worktree);
+    crate::guard::prefetch_system_config(
+        &repo.worktree,
+        Some(&repo.worktree.join(crate::session::tier::TIER_DIR)),
+    );
     let config = super::settings::load_config(&repo.worktree)?;
     let (kind, id, item_on_stdin) = about;
     let settings = RunSettings::resolve_for(run, &config, look, item_on_stdin)?;

@@ -20,7 +20,10 @@ pub(super) fn run(
 ) -> Result<i32> {
     crate::sandbox::Support::prefetch(run.sandbox);
     let repo = super::discover(cwd)?;
-    crate::guard::prefetch_system_config(&repo.worktree);
+    crate::guard::prefetch_system_config(
+        &repo.worktree,
+        Some(&repo.worktree.join(crate::session::tier::TIER_DIR)),
+    );
     let config = super::settings::load_config(&repo.worktree)?;
     let mut lock = super::lock(&repo, "resume")?;
     let listed = match session {

@@ -18,6 +18,7 @@ mod index_file;
 mod index_load;
 mod layout;
 mod memo;
+mod memo_gits;
 mod memo_listings;
 mod metadata;
 mod modes;
@@ -257,7 +258,7 @@ impl Snapshot {
     /// swapped in after it was checked).
     pub fn take(scope: &GuardScope) -> Result<Snapshot, GuardError> {
         let scope = scope.clone();
-        system_config::prefetch(&scope.worktree);
+        system_config::prefetch(&scope.worktree, scope.memo.as_deref());
         let snap = take::interruptible(move || {
             test_hook::pause();
             take::take(
@@ -293,8 +294,9 @@ impl Snapshot {
 
     /// Keep in the local tier `tier` which inodes this snapshot found without an ACL or a file
     /// capability (`memo.rs`), and the directory listings it read or took over
-    /// (`memo_listings.rs`), for the next run's first snapshot. Only after a run's last
-    /// snapshot: the memo is two ignored files the guard watches like any other.
+    /// (`memo_listings.rs`), and where this machine's gits read their system config
+    /// (`memo_gits.rs`), for the next run. Only after a run's last snapshot: the memo is three
+    /// ignored files the guard watches like any other.
     pub fn remember(&self, tier: &Path) -> std::io::Result<()> {
         let now = &self.earlier;
         memo_listings::Kept::save(
@@ -302,7 +304,8 @@ impl Snapshot {
             (self.worktree.as_path(), tier),
             &now.plain,
             &now.listings,
-        )
+        )?;
+        system_config::remember(self.worktree.as_path(), tier)
     }
 
     /// The categorised difference from `self` (before) to `after`.

@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use super::memo_gits::{self, Answer};
+
 /// Where some common build of git reads its system config: watched whether or not a git on
 /// `PATH` names it (a missing one is a single `lstat`).
 const KNOWN: &[&str] = &[
@@ -32,41 +34,98 @@ const MAX_GITS: usize = 8;
 /// How long one git may take to answer.
 const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 
+/// The local tier whose memo holds the gits' answers of the last run (`memo_gits.rs`), as the
+/// first [`prefetch`] named it.
+static TIER: OnceLock<PathBuf> = OnceLock::new();
+/// This run's lookup.
+static FOUND: OnceLock<Found> = OnceLock::new();
+
+/// What the lookup found: the files, and each git's answer as asked or remembered.
+pub(super) struct Found {
+    files: Vec<PathBuf>,
+    answers: Vec<Answer>,
+}
+
 /// The system config files of this machine's gits, looked up once per run (the first call's
 /// worktree decides which `PATH` entries are too close to the repository to run).
 pub(crate) fn files(worktree: &Path) -> &'static [PathBuf] {
-    static FILES: OnceLock<Vec<PathBuf>> = OnceLock::new();
-    FILES.get_or_init(|| {
-        let path = std::env::var_os("PATH").unwrap_or_default();
-        lookup(worktree, &path)
-    })
+    &FOUND
+        .get_or_init(|| {
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            let remembered = TIER
+                .get()
+                .map(|tier| memo_gits::load(worktree, tier))
+                .unwrap_or_default();
+            lookup(worktree, &path, &remembered)
+        })
+        .files
 }
 
 /// Start the lookup on a thread of its own, so the gits answer while the run prepares and the
 /// snapshot reads the git directory (the first [`files`] waits for it). A command that will
-/// take a snapshot starts it as soon as it has found the repository; a second call only starts
-/// a thread that finds the answer there.
-pub(crate) fn prefetch(worktree: &Path) {
+/// take a snapshot starts it as soon as it has found the repository, naming the local tier
+/// whose memo may already hold the answers (`memo_gits.rs`); a second call only starts a
+/// thread that finds the answer there.
+pub(crate) fn prefetch(worktree: &Path, tier: Option<&Path>) {
+    if let Some(tier) = tier {
+        let _ = TIER.set(tier.to_path_buf());
+    }
     let worktree = worktree.to_path_buf();
     let _ = std::thread::Builder::new()
         .name("system-config".into())
         .spawn(move || files(&worktree));
 }
 
-/// The known locations and what each git on `path_var` says, deduplicated, in that order.
-pub(super) fn lookup(worktree: &Path, path_var: &std::ffi::OsStr) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = KNOWN.iter().map(PathBuf::from).collect();
-    let gits = gits_on_path(worktree, path_var);
-    let answers: Vec<Option<PathBuf>> = std::thread::scope(|s| {
-        let asks: Vec<_> = gits.iter().map(|git| s.spawn(|| ask(git))).collect();
-        asks.into_iter().map(|h| h.join().ok().flatten()).collect()
-    });
-    for p in answers.into_iter().flatten() {
-        if !out.contains(&p) {
-            out.push(p);
-        }
+/// Keep this run's answers in the memo of the worktree `root` in its local tier `tier` (with the
+/// rest of the memo, after the run's last snapshot); nothing when no lookup was made.
+pub(super) fn remember(root: &Path, tier: &Path) -> std::io::Result<()> {
+    match FOUND.get() {
+        Some(found) => memo_gits::save(root, tier, &found.answers),
+        None => Ok(()),
     }
-    out
+}
+
+/// The known locations and what each git on `path_var` says (or said before, `remembered`, when
+/// it is the same file), deduplicated, in that order.
+pub(super) fn lookup(worktree: &Path, path_var: &std::ffi::OsStr, remembered: &[Answer]) -> Found {
+    let mut files: Vec<PathBuf> = KNOWN.iter().map(PathBuf::from).collect();
+    let gits = gits_on_path(worktree, path_var);
+    let found: Vec<(Option<PathBuf>, Option<Answer>)> = std::thread::scope(|s| {
+        let asks: Vec<_> = (gits.iter())
+            .map(|git| s.spawn(|| answer(git, remembered)))
+            .collect();
+        (asks.into_iter())
+            .map(|h| h.join().unwrap_or((None, None)))
+            .collect()
+    });
+    let mut answers = Vec::new();
+    for (file, kept) in found {
+        if let Some(p) = file.filter(|p| !files.contains(p)) {
+            files.push(p);
+        }
+        answers.extend(kept);
+    }
+    Found { files, answers }
+}
+
+/// Where `git` (a real path) reads its system config, and the answer to keep for the next run:
+/// the one kept before when the very same file gave it, else asked. Neither a git that is not
+/// remembered (a script, a shim: `memo_gits.rs`) nor one that gave no answer (it failed, or ran
+/// out of time) is kept: it is asked again next run.
+fn answer(git: &Path, remembered: &[Answer]) -> (Option<PathBuf>, Option<Answer>) {
+    let Some(id) = memo_gits::Identity::of_git(git) else {
+        return (ask(git), None);
+    };
+    if let Some(known) = remembered.iter().find(|a| a.id == id && a.git == git) {
+        return (Some(known.file.clone()), Some(known.clone()));
+    }
+    let file = ask(git);
+    let kept = file.clone().map(|file| Answer {
+        git: git.to_path_buf(),
+        id,
+        file,
+    });
+    (file, kept)
 }
 
 /// Each distinct `git` executable (by real path) in an absolute `PATH` entry that is not inside
@@ -181,7 +240,7 @@ mod tests {
                 seen.display()
             ),
         );
-        let found = lookup(Path::new("/nonexistent-worktree"), &path_var(&[&bin]));
+        let found = lookup(Path::new("/nonexistent-worktree"), &path_var(&[&bin]), &[]).files;
         assert!(
             found.contains(&PathBuf::from("/opt/new/etc/gitconfig")),
             "{found:?}"
@@ -218,7 +277,9 @@ mod tests {
         let found = lookup(
             Path::new("/nonexistent-worktree"),
             &path_var(&[&present, &missing]),
-        );
+            &[],
+        )
+        .files;
         assert!(
             found.contains(&PathBuf::from("/opt/a/etc/gitconfig")),
             "{found:?}"
@@ -248,10 +309,95 @@ mod tests {
         ])
         .unwrap();
         let cwd = std::env::current_dir().unwrap();
-        let found = lookup(&worktree, &var);
+        let found = lookup(&worktree, &var, &[]).files;
         assert_eq!(std::env::current_dir().unwrap(), cwd);
         assert!(!marker.exists(), "a git of the repository ran");
         assert!(!found.contains(&PathBuf::from("/opt/evil/gitconfig")));
+    }
+
+    /// The first `git` on `PATH`, by its real path (a program of its own on any machine the
+    /// tests run on: the tests need git).
+    fn real_git() -> PathBuf {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        std::env::split_paths(&path)
+            .map(|d| d.join("git"))
+            .find(|g| g.is_file())
+            .map(|g| std::fs::canonicalize(g).unwrap())
+            .expect("git on PATH")
+    }
+
+    #[test]
+    fn a_git_remembered_as_the_same_file_is_not_asked_again_and_another_file_is() {
+        let git = real_git();
+        let bin = git.parent().unwrap();
+        let id = memo_gits::Identity::of_git(&git).expect("the git on PATH is its own program");
+        // An answer no real git gives: seen only if the memo was believed.
+        let planted = Answer {
+            git: git.clone(),
+            id,
+            file: PathBuf::from("/opt/remembered/etc/gitconfig"),
+        };
+        let found = lookup(
+            Path::new("/nonexistent-worktree"),
+            &path_var(&[bin]),
+            std::slice::from_ref(&planted),
+        );
+        assert!(found.files.contains(&planted.file), "{:?}", found.files);
+        assert_eq!(found.answers, vec![planted.clone()]);
+        // Another file at that path (an upgrade, a rebuild): asked, and its own answer kept.
+        let mut before = planted.clone();
+        before.id = memo_gits::Identity([1, 2, 3, 4, 5]);
+        let found = lookup(
+            Path::new("/nonexistent-worktree"),
+            &path_var(&[bin]),
+            &[before],
+        );
+        assert!(!found.files.contains(&planted.file), "{:?}", found.files);
+        assert_eq!(found.answers.len(), 1, "{:?}", found.answers);
+        assert_eq!(found.answers[0].id, id);
+        assert!(found.files.contains(&found.answers[0].file));
+        assert_ne!(found.answers[0].file, planted.file);
+    }
+
+    #[test]
+    fn a_wrapper_script_is_asked_on_every_run_and_never_remembered() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("ran");
+        let bin = fake_git(
+            dir.path(),
+            "wrapper",
+            &format!(
+                "touch '{}'\necho /opt/wrapped/etc/gitconfig",
+                marker.display()
+            ),
+        );
+        let git = std::fs::canonicalize(bin.join("git")).unwrap();
+        let m = std::fs::symlink_metadata(&git).unwrap();
+        use std::os::unix::fs::MetadataExt;
+        let planted = Answer {
+            git,
+            // Its identity exactly, as a remembered program's would be.
+            id: memo_gits::Identity([
+                m.dev(),
+                m.ino(),
+                m.size(),
+                (m.mtime() * 1_000_000_000 + m.mtime_nsec()) as u64,
+                (m.ctime() * 1_000_000_000 + m.ctime_nsec()) as u64,
+            ]),
+            file: PathBuf::from("/opt/remembered/etc/gitconfig"),
+        };
+        let found = lookup(
+            Path::new("/nonexistent-worktree"),
+            &path_var(&[&bin]),
+            &[planted],
+        );
+        assert!(marker.exists(), "the wrapper was not asked");
+        assert!(
+            found
+                .files
+                .contains(&PathBuf::from("/opt/wrapped/etc/gitconfig"))
+        );
+        assert!(found.answers.is_empty(), "{:?}", found.answers);
     }
 
     #[test]
