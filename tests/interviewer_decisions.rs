@@ -117,3 +117,43 @@ fn versions_said_to_fail_alike_are_no_regression_to_look_into() {
         topic_list(&first)
     );
 }
+
+const PAGER_CODE: &str = "pub fn pager() -> String {\n    std::env::var(\"PAGER\").unwrap_or_else(|_| \"less\".into())\n}\n";
+
+const PAGER_ITEM: &str = "# paging not done if PAGER='less -R'\n\nMy `PAGER` environment variable is set to 'less -R', and with it paging fails. Tested with \
+     0.6.0.\n";
+
+#[test]
+fn a_bug_whose_subject_the_docs_cover_in_a_section_is_asked_whether_they_answer_it() {
+    let readme = "# tool\n\n## Usage\n\nRun it.\n\n### Using a different pager\n\nThe pager is the one \
+                  `PAGER` names. To pass arguments to it, write a small wrapper script.\n";
+    let (repo, subject) = repo_with(
+        &[("src/output.rs", PAGER_CODE), ("README.md", readme)],
+        PAGER_ITEM,
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "documented_section_using_a_different_pager");
+    assert_eq!(
+        q.question_text,
+        "README.md:7, \"Using a different pager\", names `PAGER` (line 9). Does what it documents \
+         answer the report, or is it a bug?"
+    );
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn a_sample_in_a_code_block_or_a_section_off_the_subject_documents_nothing_of_it() {
+    let readme = "# tool\n\n## Colours\n\nColours follow `PAGER`'s terminal.\n\n## Paging\n\n```\n$ PAGER=less tool\n```\n";
+    let (repo, subject) = repo_with(
+        &[("src/output.rs", PAGER_CODE), ("README.md", readme)],
+        PAGER_ITEM,
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first)
+            .iter()
+            .any(|t| t.starts_with("documented_section_")),
+        "{:?}",
+        topic_list(&first)
+    );
+}

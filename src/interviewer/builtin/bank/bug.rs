@@ -7,8 +7,14 @@ use super::*;
 pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
     let mut out = Vec::new();
     let item = &r.item;
-    // What the documentation says comes first: if it is intended, the rest is moot.
-    out.extend(documented(r));
+    // What the documentation says comes first: if it is intended, the rest is moot. A request
+    // for help is asked its documented way already.
+    out.extend(documented(r).or_else(|| {
+        r.support
+            .is_none()
+            .then(|| super::section::documented_section(r))
+            .flatten()
+    }));
     let named = named_versions(r);
     // A setup problem (installing, `PATH`, a shell's start-up file) is asked its steps, not
     // versions: nothing in the code changed between them.
@@ -43,6 +49,14 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
         );
     }
     out.extend(messages(r));
+    // One "intended, or a bug?" a round: the message the project prints on purpose is the
+    // nearer ground than a documentation section on the subject.
+    if out
+        .iter()
+        .any(|f| f.topic.starts_with("message_") && f.options.iter().any(|(_, v)| v == "intended"))
+    {
+        out.retain(|f| !f.topic.starts_with("documented_section_"));
+    }
     // Which test, only when a test names what the item is about (else the question is the
     // same on every bug).
     if !test_files(r).is_empty() {

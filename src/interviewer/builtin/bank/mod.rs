@@ -226,6 +226,7 @@ mod change;
 mod docs;
 mod feature;
 mod regression;
+mod section;
 mod steps;
 mod throws;
 mod versions;
