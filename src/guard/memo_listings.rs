@@ -290,6 +290,7 @@ fn parse(bytes: &[u8], dev: u64, ino: u64) -> Option<Listings> {
     let count = r.len()?;
     let mut listings = HashMap::with_capacity(count.min(bytes.len() / 96));
     let mut last: Option<&[u8]> = None;
+    let mut entries: Vec<(&[u8], Kind)> = Vec::new();
     for _ in 0..count {
         let path = r.path()?;
         let relative = path.is_empty()
@@ -302,12 +303,13 @@ fn parse(bytes: &[u8], dev: u64, ino: u64) -> Option<Listings> {
         last = Some(path);
         let key = r.key()?;
         let n = r.count()?;
-        let mut entries = Vec::with_capacity(n.min(bytes.len() / 3));
+        entries.clear();
+        entries.reserve(n.min(bytes.len() / 3));
         for _ in 0..n {
             let kind = r.kind()?;
             entries.push((r.name()?, kind));
         }
-        let listing = Listing::from_entries(entries)?;
+        let listing = Listing::from_entries(&entries)?;
         listings.insert(path.to_vec(), (key, Arc::new(listing)));
     }
     (r.at == bytes.len()).then_some(listings)
@@ -331,7 +333,8 @@ mod tests {
     }
 
     fn listing(names: &[(&str, Kind)]) -> Arc<Listing> {
-        Arc::new(Listing::from_entries(names.iter().map(|(n, k)| (n.as_bytes(), *k))).unwrap())
+        let entries: Vec<(&[u8], Kind)> = names.iter().map(|(n, k)| (n.as_bytes(), *k)).collect();
+        Arc::new(Listing::from_entries(&entries).unwrap())
     }
 
     fn sample() -> Listings {
@@ -460,10 +463,12 @@ mod tests {
             assert!(parse(&bytes, dev, ino).is_none(), "case {i}");
         }
         let unsorted = [("b", Kind::File), ("a", Kind::File)];
-        assert!(Listing::from_entries(unsorted.iter().map(|(n, k)| (n.as_bytes(), *k))).is_none());
+        let unsorted: Vec<(&[u8], Kind)> =
+            unsorted.iter().map(|(n, k)| (n.as_bytes(), *k)).collect();
+        assert!(Listing::from_entries(&unsorted).is_none());
         for name in [b"".as_slice(), b".", b"..", b"a/b", b"a\0b"] {
             assert!(
-                Listing::from_entries([(name, Kind::File)]).is_none(),
+                Listing::from_entries(&[(name, Kind::File)]).is_none(),
                 "{name:?}"
             );
         }

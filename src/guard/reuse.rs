@@ -185,12 +185,11 @@ impl Listing {
     /// A listing from names and kinds as a memo kept them (`memo_listings.rs`): only when it is
     /// one [`Listing::read`] could have made — every name a single component (not empty, no
     /// `/` or NUL, not `.` or `..`), in strictly increasing order.
-    pub(super) fn from_entries<'a>(
-        entries: impl IntoIterator<Item = (&'a [u8], Kind)>,
-    ) -> Option<Listing> {
-        let mut names = Vec::new();
-        let mut spans: Vec<(u32, u32, Kind)> = Vec::new();
-        for (name, kind) in entries {
+    pub(super) fn from_entries(entries: &[(&[u8], Kind)]) -> Option<Listing> {
+        // Sized once: a memo holds a listing for every directory of the worktree.
+        let mut names = Vec::with_capacity(entries.iter().map(|(n, _)| n.len()).sum());
+        let mut spans: Vec<(u32, u32, Kind)> = Vec::with_capacity(entries.len());
+        for &(name, kind) in entries {
             let single = !name.is_empty()
                 && name != b"."
                 && name != b".."

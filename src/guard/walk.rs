@@ -422,6 +422,7 @@ impl Worker<'_> {
         }
         // Sorted here, on each thread, so the sort of them all merges a few sorted runs.
         out.ignored.sort_by(|a, b| a.path.cmp(&b.path));
+        out.plain.sort_unstable();
         out
     }
 
