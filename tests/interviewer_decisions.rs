@@ -157,3 +157,32 @@ fn a_sample_in_a_code_block_or_a_section_off_the_subject_documents_nothing_of_it
         topic_list(&first)
     );
 }
+
+#[test]
+fn where_the_items_own_file_did_not_change_its_folder_is_searched_for_the_change() {
+    let (repo, subject) = repo_with(
+        &[
+            ("lib/table.py", TABLE_V1),
+            ("lib/width.py", "def wide(s):\n    return len(s)\n"),
+        ],
+        TABLE_ITEM,
+    );
+    repo.git(&["tag", "v1.0.0"]);
+    repo.write("lib/width.py", "def wide(s):\n    return 2 * len(s)\n");
+    repo.git(&["commit", "-qam", "Count wide characters twice"]);
+    let id = repo
+        .git(&["rev-parse", "--short=8", "HEAD"])
+        .trim()
+        .to_string();
+    repo.git(&["tag", "v1.1.0"]);
+    let (first, _) = all_questions(&repo, &subject);
+    let q = question(&first, "regression_change");
+    assert!(
+        q.question_text.starts_with(&format!(
+            "Between v1.0.0 and v1.1.0 (line 3), lib/ changed in one commit: {id} \"Count wide \
+             characters twice\"."
+        )),
+        "{}",
+        q.question_text
+    );
+}
