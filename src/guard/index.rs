@@ -209,6 +209,9 @@ fn against_head(
     };
     let mut out = Vec::new();
     let mut unmerged: HashSet<&[u8]> = HashSet::new();
+    // Whether a path is covered depends on its directory alone, and the index is sorted by
+    // path: one answer per directory, not one per file (a hash of each ancestor each time).
+    let mut last_dir: Option<(&[u8], bool)> = None;
     for e in state.entries() {
         let path = e.path(state).as_bytes();
         if e.stage_raw() != 0 {
@@ -218,7 +221,16 @@ fn against_head(
             }
             continue;
         }
-        if e.mode == Mode::DIR || is_covered(path) {
+        let dir = path.rfind_byte(b'/').map_or(&path[..0], |i| &path[..i]);
+        let covered_here = match last_dir {
+            Some((d, c)) if d == dir => c,
+            _ => {
+                let c = is_covered(path);
+                last_dir = Some((dir, c));
+                c
+            }
+        };
+        if e.mode == Mode::DIR || covered_here {
             continue;
         }
         let mode = e.mode.bits();
