@@ -186,3 +186,23 @@ fn where_the_items_own_file_did_not_change_its_folder_is_searched_for_the_change
         q.question_text
     );
 }
+
+#[test]
+fn a_section_found_by_a_word_of_a_quoted_command_line_is_not_asked() {
+    let app = "pub fn args() -> clap::Command {\n    clap::Command::new(\"tool\").arg(clap::Arg::new(\"pager\").long(\"pager\"))\n}\n";
+    let readme = "# tool\n\n## Usage\n\nRun it.\n\n### Using a different pager\n\nThe `--pager` flag names \
+                  the pager. To pass arguments to it, write a small wrapper script.\n";
+    // The title is about a viewer; `--pager` is only a word of the command line it quotes, and
+    // the heading shares no more than "different" with the title.
+    let item = "# a different viewer is broken\n\nThe output is empty when I run `tool --pager most \
+                file.txt`, a bug since 0.6.0.\n\nExpected: the file.\n";
+    let (repo, subject) = repo_with(&[("src/app.rs", app), ("README.md", readme)], item);
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first)
+            .iter()
+            .any(|t| t.starts_with("documented_section_")),
+        "{:?}",
+        topic_list(&first)
+    );
+}

@@ -88,6 +88,26 @@ impl<'a> Item<'a> {
         }
     }
 
+    /// Whether the item is about `name`, not only mentioning it: its title names it, or a code
+    /// span of the prose spells it alone (`PAGER`, `reader.readLine()`, `--paging always`: a
+    /// name and its value). A word of a quoted command line (`myapp install --help`) or of a
+    /// code block is a mention: the documentation of it is no section about the item.
+    pub(super) fn is_about(&self, title: &str, name: &str) -> bool {
+        if has_word(&title.to_lowercase(), &name.to_lowercase()) {
+            return true;
+        }
+        self.lines.iter().any(|(_, l)| {
+            l.split('`').skip(1).step_by(2).any(|span| {
+                let mut words = span.split_whitespace();
+                let first = words.next().unwrap_or("");
+                let first = first.split(['=', '(']).next().unwrap_or("");
+                let last = first.rsplit(['.', ':', '#']).next().unwrap_or("");
+                (first.eq_ignore_ascii_case(name) || last.eq_ignore_ascii_case(name))
+                    && words.count() <= 1
+            })
+        })
+    }
+
     /// The text the item quotes (`> …` lines), a searchable piece of each quote: the first
     /// words of its first line (at most eight, at least four), without Markdown's marks — as a
     /// repository line that says the same would spell it.
@@ -481,6 +501,20 @@ mod tests {
         assert!(!has_word("breakfast is served", "fast"));
         assert!(has_word("csv, json etc. are fine", "etc."));
         assert!(!has_word("some_thing", "some"));
+    }
+
+    #[test]
+    fn a_word_of_a_quoted_command_line_is_a_mention_not_what_the_item_is_about() {
+        let item = Item::new(
+            "# Help printing command\nI want `myapp install help` to behave like `myapp install --help`.\nMy `PAGER` is set; `--paging always` does not help; nor does `reader.readLine()`.\n",
+        );
+        let title = "Help printing command";
+        assert!(!item.is_about(title, "--help"));
+        assert!(!item.is_about(title, "install"));
+        assert!(item.is_about(title, "PAGER"));
+        assert!(item.is_about(title, "--paging"));
+        assert!(item.is_about(title, "readLine"));
+        assert!(item.is_about("paging fails if PAGER is set", "pager"));
     }
 
     #[test]

@@ -6,7 +6,10 @@ use super::*;
 pub(in crate::interviewer::builtin) fn docs(r: &Reading) -> Vec<Finding> {
     let mut out: Vec<Finding> = quoted_text(r).into_iter().collect();
     let mut pages: Vec<&Hit> = Vec::new();
-    for l in found_names(r) {
+    for l in found_names(r)
+        .into_iter()
+        .filter(|l| r.item.is_about(&r.facts.title, &l.name.text))
+    {
         for h in super::feature::pages(l) {
             if !pages.iter().any(|p| p.path == h.path) {
                 pages.push(h);

@@ -242,7 +242,7 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
     // "Update the docs too?" is every change's; asked only when nothing else is.
     if let Some(l) = found_names(r)
         .into_iter()
-        .find(|l| !pages(l).is_empty())
+        .find(|l| !pages(l).is_empty() && r.item.is_about(&r.facts.title, &l.name.text))
         .filter(|_| !grounded && out.is_empty())
     {
         let docs = pages(l);

@@ -44,7 +44,12 @@ fn heading_above(lines: &[&str], line: u32) -> Option<(u32, String)> {
 pub(super) fn documented_section(r: &Reading) -> Option<Finding> {
     let title = words(&r.facts.title);
     let mut best: Option<(usize, &Hit, u32, String, String)> = None;
-    for l in found_names(r) {
+    // A section found by a word the item only mentions (a word of a quoted command line) is
+    // about something else: nothing is asked rather than a wrong section.
+    let about = found_names(r)
+        .into_iter()
+        .filter(|l| r.item.is_about(&r.facts.title, &l.name.text));
+    for l in about {
         for h in l.hits.iter().filter(|h| {
             let lower = h.path.to_lowercase();
             is_doc(&h.path)
