@@ -44,7 +44,12 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
             || (f.topic.starts_with("message_") && f.options.iter().any(|(_, v)| v == "intended"))
     };
     if !out.iter().chain(&vague).any(grounded) {
-        out.extend(nearest_code(r));
+        let asked: Vec<&str> = out
+            .iter()
+            .chain(&vague)
+            .map(|f| f.question.as_str())
+            .collect();
+        out.extend(nearest_code(r, &asked));
     }
     out.extend(names_not_found(r));
     out.extend(vague);
@@ -99,16 +104,23 @@ fn support(r: &Reading) -> Option<Finding> {
 /// The code nearest to the item (`nearest.rs`), named with where it is: what a maintainer
 /// answers first — the option that already does it, the function the change would touch, the
 /// section the text belongs in. Documentation items get the nearest headings, the others the
-/// nearest code. Nothing when nothing matched (the document says so).
-fn nearest_code(r: &Reading) -> Option<Finding> {
+/// nearest code. Nothing when nothing matched (the document says so), nor when another
+/// question of the round (`asked`) already names the nearest at its place: asked twice, it is
+/// only longer.
+fn nearest_code(r: &Reading, asked: &[&str]) -> Option<Finding> {
     use super::nearest::DefKind;
     let docs = r.class.kind == ItemKind::Docs;
+    let cited = |m: &&super::nearest::Match| cites_place(asked, &m.def.path, m.def.line);
     let near: Vec<&super::nearest::Match> = r
         .nearest
         .iter()
         .filter(|m| (m.def.kind == DefKind::Heading) == docs)
         .take(2)
         .collect();
+    if near.first().is_some_and(cited) {
+        return None;
+    }
+    let near: Vec<&super::nearest::Match> = near.into_iter().filter(|m| !cited(m)).collect();
     let first = near.first()?;
     let top = first.def.named();
     // Two when both fit in a question, else the nearest alone (long paths are never cut).
@@ -124,6 +136,18 @@ fn nearest_code(r: &Reading) -> Option<Finding> {
         question
     };
     Some(Finding::new("nearest_code", 7, question).titled("The code this item is about"))
+}
+
+/// Whether a question of `asked` cites `path:line` (not `path:line0`, nor `dir/path:line`).
+fn cites_place(asked: &[&str], path: &str, line: u32) -> bool {
+    let place = format!("{path}:{line}");
+    let in_path = |c: char| c.is_alphanumeric() || "/_-.".contains(c);
+    asked.iter().any(|q| {
+        q.match_indices(&place).any(|(i, _)| {
+            !q[..i].ends_with(in_path)
+                && !q[i + place.len()..].starts_with(|c: char| c.is_ascii_digit())
+        })
+    })
 }
 
 /// The question about the nearest code (`list`, the nearest named `top`), for an item of `kind`.
@@ -557,6 +581,14 @@ mod tests {
         assert_eq!(alternatives("Who may export?"), None);
         assert_eq!(alternatives("a, b, or c or d?"), None);
         assert_eq!(alternatives("Refuse, as the document does, or ask?"), None);
+    }
+
+    #[test]
+    fn a_place_another_question_cites_is_cited_only_at_its_own_line() {
+        let asked = ["What exactly did you run? `BAT_PAGER` (src/output.rs:25): set, to what?"];
+        assert!(cites_place(&asked, "src/output.rs", 25));
+        assert!(!cites_place(&asked, "src/output.rs", 2));
+        assert!(!cites_place(&asked, "output.rs", 25));
     }
 
     #[test]
