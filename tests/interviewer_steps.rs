@@ -288,3 +288,37 @@ fn what_the_item_already_answers_is_not_asked_again() {
     assert!(!topics.contains(&"first_bad_version"), "{topics:?}");
     assert_honest(&repo, &d);
 }
+
+const PARSER_JAVA: &str = "package tool;\n\n/** Sorts the parameters of the usage. */\npublic class Usage {\n    public String usage() {\n        return \"\";\n    }\n}\n";
+
+#[test]
+fn a_report_of_an_exception_that_shows_no_trace_is_asked_for_the_whole_trace() {
+    let item = "# The usage test fails\n\nA reproducer class is attached. The test method\n`usage()` fails with a null pointer exception.\n";
+    let (repo, subject) = repo_with(&[("src/tool/Usage.java", PARSER_JAVA)], item);
+    let (first, _) = all_questions(&repo, &subject);
+    assert_eq!(
+        question(&first, "exact_steps").question_text,
+        "The whole stack trace? Line 4 says \"fails with a null pointer exception\", and the item \
+         shows no trace."
+    );
+    // One that shows the trace, or says nothing was thrown, is not asked for it.
+    for item in [
+        format!(
+            "{item}\n```\njava.lang.NullPointerException\n    at tool.Usage.usage(Usage.java:5)\n```\n"
+        ),
+        item.replace(
+            "fails with a null pointer exception",
+            "prints nothing, no exception thrown",
+        ),
+    ] {
+        let (repo, subject) = repo_with(&[("src/tool/Usage.java", PARSER_JAVA)], &item);
+        let (first, _) = all_questions(&repo, &subject);
+        assert!(
+            !first
+                .iter()
+                .any(|q| q.question_text.contains("stack trace")),
+            "{:?}",
+            topic_list(&first)
+        );
+    }
+}

@@ -89,7 +89,7 @@ fn run_question(r: &Reading) -> Option<String> {
     let run = if r.setup.setup_problem {
         "The exact commands you ran, in order, and what each printed?"
     } else if shows_steps(r) {
-        return None;
+        return untraced_failure(&r.item);
     } else if r.setup.program {
         "What exactly did you run, and its whole output?"
     } else if about_types(r) {
@@ -101,6 +101,67 @@ fn run_question(r: &Reading) -> Option<String> {
         "The smallest code that shows it, and its whole output (a stack trace too)?"
     };
     Some(run.to_string())
+}
+
+/// Words that say something was thrown: where, is what a trace shows.
+const THROWN: &[&str] = &[
+    "exception",
+    "throws",
+    "thrown",
+    "panic",
+    "panics",
+    "crash",
+    "crashes",
+    "segfault",
+];
+
+/// What shows a trace, or says one is given.
+const TRACED: &[&str] = &[
+    "traceback",
+    "stack trace",
+    "stacktrace",
+    "backtrace",
+    "panicked at",
+    "exception in thread",
+];
+
+/// A report that shows what was run and says it threw (an exception, a panic, a crash) but
+/// shows no trace: where it was thrown is what a maintainer who cannot see it asks for first.
+fn untraced_failure(item: &crate::interviewer::builtin::item::Item) -> Option<String> {
+    let has = crate::interviewer::builtin::item::has_word;
+    let traced = item.all.iter().any(|(_, line, code)| {
+        let l = line.to_lowercase();
+        TRACED.iter().any(|t| l.contains(t))
+            // A frame of a JVM or JavaScript trace: `at pkg.Class.method(File.java:12)`.
+            || (*code && l.trim_start().starts_with("at ") && l.contains(':'))
+    });
+    if traced {
+        return None;
+    }
+    // The words up to the one that says it threw ("fails with a null pointer exception"), on
+    // the first prose line that says so and not that nothing was thrown.
+    let (n, words, at) = item.lines.iter().find_map(|(n, line)| {
+        if line.trim_start().starts_with('#') {
+            return None;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|w| {
+            let w = w.to_lowercase();
+            THROWN.iter().any(|t| has(&w, t))
+        })?;
+        let denied = words[at.saturating_sub(3)..at].iter().any(|w| {
+            let w = w.to_lowercase();
+            ["no", "not", "never", "without"].contains(&w.as_str()) || w.ends_with("n't")
+        });
+        (!denied).then_some((n, words, at))
+    })?;
+    let quote = words[at.saturating_sub(5)..=at]
+        .join(" ")
+        .trim_end_matches(|c: char| !c.is_alphanumeric() && c != '`')
+        .to_string();
+    Some(format!(
+        "The whole stack trace? Line {n} says \"{quote}\", and the item shows no trace."
+    ))
 }
 
 /// Whether the item is about types or an API's shape (TypeScript's types, generics, a
