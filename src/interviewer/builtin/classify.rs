@@ -309,6 +309,32 @@ mod tests {
             ),
             ItemKind::Bug
         );
+        // A crash told in prose under a plain title: a failure said and an exit code, or an
+        // exception's name, agree; a feature that names the error it would raise does not.
+        assert_eq!(
+            kind(
+                "Watching two folders at once",
+                &[],
+                "Running `tool watch a b` crashes with exit code 139.\n"
+            ),
+            ItemKind::Bug
+        );
+        assert_eq!(
+            kind(
+                "Reading a file whose name has spaces",
+                &[],
+                "It failed with FileNotFoundException.\n"
+            ),
+            ItemKind::Bug
+        );
+        assert_eq!(
+            kind(
+                "Add a strict mode",
+                &[],
+                "It should raise a ValidationError on unknown keys.\n"
+            ),
+            ItemKind::Feature
+        );
         assert_eq!(
             kind("Output differs with a here document", &[], ""),
             ItemKind::Feature

@@ -74,8 +74,51 @@ fn has_version(text: &str) -> bool {
         })
 }
 
+/// A failure said in the reporter's words.
+const FAILED: &[&str] = &[
+    "crash",
+    "crashes",
+    "crashed",
+    "segfault",
+    "segfaults",
+    "panics",
+    "panicked",
+    "throws",
+    "threw",
+    "fails with",
+    "failed with",
+    "aborts",
+    "aborted",
+];
+
+/// An exit code or status shown or said.
+const EXIT: &[&str] = &[
+    "exit code",
+    "exit status",
+    "exited with",
+    "exits with",
+    "non-zero exit",
+    "nonzero exit",
+];
+
+/// A word of `line` that names an exception or error type (`NullPointerException`,
+/// `TypeError`); a bare `Error` or `Exception`, as in `io::Error`, is not one.
+fn names_exception(line: &str) -> bool {
+    line.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| {
+            let stem = w
+                .strip_suffix("Exception")
+                .or_else(|| w.strip_suffix("Error"));
+            stem.is_some_and(|s| {
+                s.chars().next().is_some_and(char::is_uppercase)
+                    && s.chars().all(char::is_alphanumeric)
+            })
+        })
+}
+
 /// The signs of a report the item has (each weak alone): commands shown with their output,
-/// what was tried, expected beside actual, a trace, a version.
+/// what was tried, expected beside actual, a trace, a failure said (crashed, threw, failed
+/// with), an exit code, an exception's name, a version.
 pub(super) fn report_signs(item: &Item) -> Vec<&'static str> {
     let mut out = Vec::new();
     let code: Vec<&str> = item
@@ -122,6 +165,19 @@ pub(super) fn report_signs(item: &Item) -> Vec<&'static str> {
     .any(|t| code_lower.contains(t))
     {
         out.push("a trace");
+    }
+    // A failure the reporter says in their own words: it crashed, threw, failed with.
+    if FAILED.iter().any(|t| has_word(&item.prose, t)) {
+        out.push("a failure said");
+    }
+    if EXIT
+        .iter()
+        .any(|t| prose.contains(t) || code_lower.contains(t))
+    {
+        out.push("an exit code");
+    }
+    if item.all.iter().any(|(_, l, _)| names_exception(l)) {
+        out.push("an exception's name");
     }
     let versioned_code = code
         .iter()
@@ -211,6 +267,13 @@ mod tests {
             vec!["a terminal session", "what was tried", "a version"]
         );
         assert!(report_signs(&Item::new("Add a flag to sort by size.\n")).is_empty());
+        assert_eq!(
+            report_signs(&Item::new(
+                "It threw `NullPointerException`, exit status 1.\n"
+            )),
+            vec!["a failure said", "an exit code", "an exception's name"]
+        );
+        assert!(!names_exception("it returns an io::Error or an Exception"));
         assert!(has_version("Humanizer 2.2.0.0 in"));
         assert!(!has_version("a 1. b"));
     }
