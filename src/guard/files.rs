@@ -370,3 +370,15 @@ pub(super) fn digest_following(path: &Path) -> FileDigest {
     }
     d
 }
+
+/// The SHA-256 of what a worktree path holds: a file's content, a symlink's target; nothing for
+/// a directory or a special file.
+pub(super) fn content_sha256(abs: &Path, kind: Kind) -> Option<String> {
+    match kind {
+        Kind::File => hash_file(abs, None).ok().map(|h| h.sha256),
+        Kind::Symlink => fs::read_link(abs)
+            .ok()
+            .map(|t| sha256_hex(std::os::unix::ffi::OsStrExt::as_bytes(t.as_os_str()))),
+        Kind::Dir | Kind::Other => None,
+    }
+}

@@ -11,12 +11,13 @@ use std::path::Path;
 use gix::bstr::ByteSlice;
 use gix::index::entry::Mode;
 
+use super::files::content_sha256;
 use super::files::{self, Kind};
 use super::layout;
 use super::open_dir::{OpenDir, is_name};
 use super::path::RepoPath;
 use super::status::{FileStatus, State};
-use super::walk::{WalkOutput, Worker, content_sha256, os, push, push_error};
+use super::walk::{WalkOutput, Worker, os, push, push_error};
 
 /// What the tracked-file check needs from `lstat`.
 struct Stat {

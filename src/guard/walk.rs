@@ -576,16 +576,6 @@ impl Worker<'_> {
     }
 }
 
-pub(super) fn content_sha256(abs: &Path, kind: Kind) -> Option<String> {
-    match kind {
-        Kind::File => files::hash_file(abs, None).ok().map(|h| h.sha256),
-        Kind::Symlink => fs::read_link(abs)
-            .ok()
-            .map(|t| files::sha256_hex(t.as_os_str().as_bytes())),
-        Kind::Dir | Kind::Other => None,
-    }
-}
-
 pub(super) fn push(out: &mut WalkOutput, rel: &[u8], st: FileStatus) {
     out.status.push((RepoPath::new(rel), st));
 }
