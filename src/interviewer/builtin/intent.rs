@@ -256,6 +256,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     let setup = super::setup::read(&defs, repo.project.as_deref(), &item);
     let raised = raised(&located, &found);
     let starts = super::on_path::starts(&defs);
+    let existing = super::existing::find(&defs, &item, &f.title, class.kind, &named, worktree);
     let near = super::nearest::about(defs, f, &item, &named, repo.project.as_deref());
     // The lines that name what the item names: the nearest code must be on their path.
     let places: Vec<&Hit> = located.iter().flat_map(|l| &l.hits).collect();
@@ -269,6 +270,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         support,
         nearest,
         nearest_off_path,
+        existing,
         setup,
         raised,
         names: located,

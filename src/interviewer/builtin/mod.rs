@@ -24,6 +24,7 @@ mod classify;
 mod cues;
 mod defs;
 mod document;
+mod existing;
 mod history;
 mod intent;
 mod intent_entries;

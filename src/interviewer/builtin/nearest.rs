@@ -132,6 +132,11 @@ impl Def {
         }
     }
 
+    /// The words of its name (stemmed).
+    pub(super) fn name_words(&self) -> &[String] {
+        &self.name_words
+    }
+
     /// The words of its name, then those of its doc or usage text (stemmed).
     pub(super) fn all_words(&self) -> impl Iterator<Item = &String> {
         self.name_words.iter().chain(&self.words)

@@ -3,11 +3,11 @@
 //! a number or a decision — then the question bank of the item's kind (see `bank`).
 
 use super::Finding;
-use super::bank;
 use super::kind::ItemKind;
 use super::names::{self, NameKind};
 use super::reading::{Located, Reading};
 use super::text::{around, slug, snippet};
+use super::{bank, existing};
 
 pub(super) fn findings(r: &Reading) -> Vec<Finding> {
     if r.item.is_empty() {
@@ -17,7 +17,10 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
             "The work item is empty. What should be built or fixed, and why?",
         )];
     }
-    let mut out: Vec<Finding> = support(r).into_iter().collect();
+    let mut out: Vec<Finding> = existing::support(r)
+        .into_iter()
+        .chain(existing::question(r))
+        .collect();
     out.extend(open_points(r));
     out.extend(match r.class.kind {
         ItemKind::Bug => bank::bug(r),
@@ -53,52 +56,14 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
     }
     out.extend(names_not_found(r));
     out.extend(vague);
-    if r.support.is_some() {
+    if let Some((_, asked)) = &r.support {
         // A request for help is no specification: what it asks is the support question, and
-        // what a change would need comes after the answer.
-        out.retain(|f| !NOT_FOR_SUPPORT.contains(&f.topic.as_str()));
+        // what a change would need comes after the answer. A usage question reproduces nowhere.
+        let usage = super::shape::usage_question(&r.item, asked);
+        out.retain(|f| !existing::NOT_FOR_SUPPORT.contains(&f.topic.as_str()));
+        out.retain(|f| !(usage && f.topic == "reproduces_on_head"));
     }
     out
-}
-
-/// What a request for help is not asked: a specification's questions.
-const NOT_FOR_SUPPORT: &[&str] = &[
-    "exact_steps",
-    "expected_behaviour",
-    "acceptance_criteria",
-    "first_bad_version",
-    "regression_test",
-];
-
-/// The item asks for help with what exists ("How do I …?", "Is there an option I'm
-/// missing?"): whether what the person sees is intended — and then the way that exists — not
-/// supported yet, or a bug. What a maintainer settles first.
-fn support(r: &Reading) -> Option<Finding> {
-    let (line, sentence) = r.support.as_ref()?;
-    let ask = |max: usize| {
-        format!(
-            "Line {line} asks for help: \"{}\". Is what they see intended (then: which \
-             existing option or documented way gets them what they are after), not supported \
-             yet, or a bug?",
-            super::text::one_line(sentence, max)
-        )
-    };
-    // The quote is cut, never the question.
-    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
-    let question = [120, 60, 40, 20]
-        .into_iter()
-        .map(ask)
-        .find(|q| q.chars().count() <= limit)?;
-    Some(
-        Finding::new("support", 9, question)
-            .titled("What the person is after")
-            .options(&[
-                ("Intended: an existing way does it", "intended"),
-                ("Not supported yet", "not_supported"),
-                ("A bug", "bug"),
-                ("Can't tell without their setup", "need_setup"),
-            ]),
-    )
 }
 
 /// The code nearest to the item (`nearest.rs`), named with where it is: what a maintainer

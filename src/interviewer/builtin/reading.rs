@@ -77,6 +77,8 @@ pub(super) struct Reading<'a> {
     /// Definitions that shared words with the item, left out as off the path of the code it
     /// names (`on_path.rs`).
     pub nearest_off_path: usize,
+    /// What already gives what the item wishes for, its cues agreeing (`existing.rs`).
+    pub existing: Option<super::existing::Existing>,
     /// What the program reads and how it traces itself (`setup.rs`).
     pub setup: super::setup::Setup,
     /// Where the code a runtime's error names is (`raised.rs`), per message.

@@ -224,6 +224,32 @@ const HELP: &[&str] = &[
     "am i missing",
 ];
 
+/// Of [`HELP`], the starts that ask how to get a behaviour, not whether it is a bug.
+const HOW: &[&str] = &[
+    "how do i",
+    "how can i",
+    "how should i",
+    "how do you",
+    "how would i",
+    "is there a way",
+    "is there any way",
+    "is there an option",
+    "is there a setting",
+    "is there a flag",
+    "is it possible to",
+    "is it possible for",
+];
+
+/// Whether an item is a usage question: its question for help (`asked`) asks how to get a
+/// behaviour ("Is there an option I'm missing?"), and it shows no report (fewer than two of
+/// its signs). Even when it tells what happens now it is no defect: nothing of it reproduces
+/// on HEAD, and the bug round's templates do not fit it.
+pub(super) fn usage_question(item: &Item, asked: &str) -> bool {
+    let lower = asked.to_lowercase();
+    let lower = lower.trim_start_matches(['*', '_', '"', '(']);
+    HOW.iter().any(|h| lower.starts_with(h)) && report_signs(item).len() < 2
+}
+
 /// The item's question asking for help (`How do I enable showing it?`), with its line: the
 /// first sentence that starts like one of [`HELP`] or says "am I missing"/"I'm missing".
 pub(super) fn support_question<'i>(item: &'i Item) -> Option<(u32, &'i str)> {
@@ -310,5 +336,22 @@ mod tests {
         );
         let item = Item::new("Is it possible to add a flag for that?\n");
         assert_eq!(support_question(&item), None);
+    }
+
+    #[test]
+    fn a_usage_question_without_a_report_is_no_defect() {
+        let item = Item::new("Output of `run` is not shown. Is there an option I'm missing?\n");
+        assert!(usage_question(&item, "Is there an option I'm missing?"));
+        // Asking whether it is a bug is not asking how.
+        let item = Item::new("The output is always 100. Is it a bug or am I missing something?\n");
+        assert!(!usage_question(
+            &item,
+            "Is it a bug or am I missing something?"
+        ));
+        // A report with its terminal session and version stays one, however it asks.
+        let item = Item::new(
+            "With 3.1 the command is not echoed:\n\n```\n$ app << EOS\nversion\nEOS\njLine> app version 4.3.0\n```\n\nHow do I enable showing it?\n",
+        );
+        assert!(!usage_question(&item, "How do I enable showing it?"));
     }
 }

@@ -1,0 +1,547 @@
+//! The option, setting or API that already gives what an item wishes for. A maintainer most often
+//! answers "how do I …", "is there a way …", "it would make it possible to …" with what exists:
+//! a flag, a public function, a variable. It is found among what the repository defines by the
+//! words of the item's wish (not all its words), and kept only when three cues agree: its name
+//! holds a telling word of the wish, its own documentation (a doc comment, a flag's help) says
+//! that word too, and the project's documentation covers it (a section headed by that word, or
+//! prose that spells its name). Anything less asks nothing: a wrong "already exists" is worse
+//! than none.
+//!
+//! Here too: the question asked of a request for help ("How do I …?"), and what such a request
+//! is not asked.
+//!
+//! Not for: the names the item spells out in its prose (the bank's `existing_` questions ask
+//! those), nor the code nearest to the whole item (`nearest.rs`).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::Finding;
+use super::defs::Sources;
+use super::item::Item;
+use super::kind::ItemKind;
+use super::nearest::{Def, DefKind};
+use super::reading::Reading;
+use super::words::{ACTIONS, GENERIC, words};
+
+/// What a sentence says when it wishes for a way to do something, lower case.
+const WISH: &[&str] = &[
+    "how do i ",
+    "how can i ",
+    "how to ",
+    "is there a way",
+    "is there any way",
+    "is there an option",
+    "is it possible",
+    "would like to",
+    "i'd like to",
+    "i want ",
+    "should be able to",
+    "would be nice",
+    "would be great",
+    "would be useful",
+    "make it possible",
+    "ability to",
+];
+
+/// Of those, the ones that ask how (a usage question), not for a change.
+const HOW: &[&str] = &[
+    "how do i ",
+    "how can i ",
+    "is there a way",
+    "is there any way",
+    "is there an option",
+    "is it possible",
+];
+
+/// A word counts when at most one name in this many holds it, or this few.
+const RARE_IN: usize = 100;
+const MIN_RARE: usize = 3;
+
+/// Lines above a definition read at most for its comment, and the quote's length.
+const DOC_LINES: usize = 200;
+const MAX_QUOTE: usize = 60;
+
+/// An existing thing the item's wish points at, with what documents it.
+#[derive(Debug, Clone)]
+pub(super) struct Existing {
+    pub def: Def,
+    /// The first sentence of its own documentation, as written.
+    pub doc: String,
+    /// Where the project's documentation covers it: path, line, and the section's heading when
+    /// that is how.
+    pub documented: (String, u32, Option<String>),
+    /// The line of the item that says the wish.
+    pub line: u32,
+}
+
+/// The item's wish: the line that says it, and its telling words (not generic, not an action;
+/// `sub-commands` also read as `subcommand`). A feature's title says its wish too; a question
+/// asking how says it in its title and the sentence before it ("… is not shown. How do I enable
+/// it?"). A bug report's wish counts only when it asks how.
+fn wish(item: &Item, title: &str, kind: ItemKind) -> Option<(u32, BTreeSet<String>)> {
+    let skip: BTreeSet<String> = GENERIC
+        .iter()
+        .chain(ACTIONS)
+        .flat_map(|w| words(w))
+        .collect();
+    let cues = if kind == ItemKind::Bug { HOW } else { WISH };
+    let says = |s: &str, cues: &[&str]| {
+        let lower = format!(" {}", s.to_lowercase());
+        cues.iter().any(|c| lower.contains(&format!(" {c}")))
+    };
+    let mut first = None;
+    let mut text: Vec<&str> = Vec::new();
+    for (i, (n, s)) in item.sentences.iter().enumerate() {
+        if !says(s, cues) {
+            continue;
+        }
+        first.get_or_insert(*n);
+        text.push(s);
+        if says(s, HOW) && i > 0 {
+            text.push(&item.sentences[i - 1].1);
+        }
+    }
+    let line = first?;
+    if kind == ItemKind::Feature || text.iter().any(|s| says(s, HOW)) {
+        text.push(title);
+    }
+    let mut telling: BTreeSet<String> = text.iter().flat_map(|s| words(s)).collect();
+    telling.extend(text.iter().flat_map(|s| joined(s)));
+    // The wish's own words ("would be nice") say nothing of what is wished.
+    let said: BTreeSet<String> = WISH.iter().flat_map(|c| words(c)).collect();
+    telling.retain(|w| !skip.contains(w) && !said.contains(w));
+    (!telling.is_empty()).then_some((line, telling))
+}
+
+/// `sub-commands` as one word (`subcommand`): how a name spells what prose hyphenates.
+fn joined(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .filter(|t| t.trim_matches('-').contains('-'))
+        .flat_map(|t| words(&t.replace('-', "")))
+        .collect()
+}
+
+/// What a request for help is not asked: a specification's questions.
+pub(super) const NOT_FOR_SUPPORT: &[&str] = &[
+    "exact_steps",
+    "expected_behaviour",
+    "acceptance_criteria",
+    "first_bad_version",
+    "regression_test",
+];
+
+/// The item asks for help with what exists ("How do I …?", "Is there an option I'm
+/// missing?"): whether what the person sees is intended — and then the way that exists — not
+/// supported yet, or a bug. What a maintainer settles first.
+pub(super) fn support(r: &Reading) -> Option<Finding> {
+    let (line, sentence) = r.support.as_ref()?;
+    let ask = |max: usize| {
+        format!(
+            "Line {line} asks for help: \"{}\". Is what they see intended (then: which \
+             existing option or documented way gets them what they are after), not supported \
+             yet, or a bug?",
+            super::text::one_line(sentence, max)
+        )
+    };
+    // The quote is cut, never the question.
+    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
+    let question = [120, 60, 40, 20]
+        .into_iter()
+        .map(ask)
+        .find(|q| q.chars().count() <= limit)?;
+    Some(
+        Finding::new("support", 9, question)
+            .titled("What the person is after")
+            .options(&[
+                ("Intended: an existing way does it", "intended"),
+                ("Not supported yet", "not_supported"),
+                ("A bug", "bug"),
+                ("Can't tell without their setup", "need_setup"),
+            ]),
+    )
+}
+
+/// The question: the existing thing first, where it is defined and documented, then whether it
+/// is enough for the wish or what it lacks.
+pub(super) fn question(r: &Reading) -> Option<Finding> {
+    let e = r.existing.as_ref()?;
+    let (path, line, heading) = &e.documented;
+    let heading = heading
+        .as_ref()
+        .map(|h| format!(" \"{}\"", super::text::one_line(h, 30)))
+        .unwrap_or_default();
+    Some(
+        Finding::new(
+            "existing_way",
+            8,
+            format!(
+                "{} ({}:{}: \"{}\"; {path}:{line}{heading}) already exists. Enough for what line {} \
+                 wants, or what does it lack?",
+                e.def.named(),
+                e.def.path,
+                e.def.line,
+                e.doc,
+                e.line
+            ),
+        )
+        .titled(format!("The existing {}", e.def.named()))
+        .options(&[
+            ("Enough: point them to it", "enough"),
+            ("It lacks something: extend it", "extend"),
+            ("Unrelated to what they want", "unrelated"),
+        ]),
+    )
+}
+
+/// What the item's wish points at, when its three cues agree (see the module's comment). Of
+/// several, a flag before a function, a variable, a type; then the index's order.
+pub(super) fn find(
+    defs: &[Def],
+    item: &Item,
+    title: &str,
+    kind: ItemKind,
+    named: &[&str],
+    worktree: &Path,
+) -> Option<Existing> {
+    if !matches!(kind, ItemKind::Bug | ItemKind::Feature | ItemKind::Refactor) {
+        return None;
+    }
+    let (line, telling) = wish(item, title, kind)?;
+    let spelled = |d: &Def| {
+        named.iter().any(|n| {
+            n.trim_start_matches('-')
+                .trim_end_matches("()")
+                .eq_ignore_ascii_case(d.name.trim_start_matches('-'))
+        })
+    };
+    // A type's declaration read as a function too (`abstract class Subcommand(…)`) is a type.
+    let a_type = |d: &Def| {
+        d.kind == DefKind::Function
+            && defs.iter().any(|t| {
+                t.kind == DefKind::Type && t.path == d.path && t.line == d.line && t.name == d.name
+            })
+    };
+    // A word many names share is the project's own vocabulary (`match` in a search tool): it
+    // says nothing of which thing: a name must hold a rare one. And a name all of whose words
+    // the wish says (`subcommands()` for "nested sub-commands", not `linewrapIndent()` for
+    // "indent").
+    let code: Vec<&Def> = defs.iter().filter(|d| d.kind != DefKind::Heading).collect();
+    let most = (code.len() / RARE_IN).max(MIN_RARE);
+    let rare: BTreeSet<&String> = telling
+        .iter()
+        .filter(|w| code.iter().filter(|d| d.name_words().contains(w)).count() <= most)
+        .collect();
+    let mut candidates: Vec<&Def> = code
+        .into_iter()
+        .filter(|d| !spelled(d) && !a_type(d))
+        .filter(|d| d.name_words().iter().any(|w| rare.contains(w)))
+        .filter(|d| d.name_words().iter().all(|w| telling.contains(w)))
+        .collect();
+    // A flag before a function, a variable, a type.
+    candidates.sort_by_key(|d| match d.kind {
+        DefKind::Flag => 0,
+        DefKind::Function => 1,
+        DefKind::EnvVar => 2,
+        _ => 3,
+    });
+    // Its own reading of the files: the nearest code's budget stays whole.
+    let mut sources = Sources::default();
+    candidates.into_iter().take(MAX_CANDIDATES).find_map(|d| {
+        let lines = sources.lines(worktree, &d.path)?;
+        let at = (d.line as usize).checked_sub(1)?;
+        if !public(lines.get(at)?) {
+            return None;
+        }
+        let doc = documentation(lines, at, d.kind)?;
+        let doc_words = words(&doc);
+        if !doc_words.iter().any(|w| telling.contains(w)) {
+            return None;
+        }
+        // The project's documentation covers it: a section whose heading says its name's rare
+        // word and nothing the wish does not ("Subcommands"), or prose that spells its name while its own documentation says
+        // another word of the wish (the name's own word twice is one cue, not two).
+        let own: BTreeSet<&String> = d.name_words().iter().collect();
+        let more = doc_words
+            .iter()
+            .any(|w| telling.contains(w) && !own.contains(w));
+        let documented = defs
+            .iter()
+            .filter(|h| h.kind == DefKind::Heading && !changelog(&h.path))
+            .find(|h| {
+                let hw = h.name_words();
+                hw.iter().any(|w| own.contains(w) && rare.contains(w))
+                    && hw.iter().all(|w| own.contains(w) || telling.contains(w))
+            })
+            .map(|h| (h.path.clone(), h.line, Some(h.name.clone())))
+            .or_else(|| {
+                more.then(|| mentioned(defs, d, worktree, &mut sources))
+                    .flatten()
+            })?;
+        Some(Existing {
+            def: d.clone(),
+            doc,
+            documented,
+            line,
+        })
+    })
+}
+
+/// Definitions whose files are read at most, and documentation files read for a name.
+const MAX_CANDIDATES: usize = 16;
+const MAX_DOC_FILES: usize = 8;
+
+/// The first prose line of the project's documentation (the Markdown files indexed for their
+/// headings) that spells a definition's name: `--name` or `NAME` whole, `name(` or `` `name` ``.
+/// A line of a code block is a sample, not documentation.
+fn mentioned(
+    defs: &[Def],
+    d: &Def,
+    worktree: &Path,
+    sources: &mut Sources,
+) -> Option<(String, u32, Option<String>)> {
+    let mut paths: Vec<&str> = defs
+        .iter()
+        .filter(|h| h.kind == DefKind::Heading && !changelog(&h.path))
+        .map(|h| h.path.as_str())
+        .collect();
+    paths.dedup();
+    let spelled = |line: &str| match d.kind {
+        DefKind::Flag | DefKind::EnvVar => line.match_indices(d.name.as_str()).any(|(i, _)| {
+            let after = line[i + d.name.len()..].chars().next();
+            let before = line[..i].chars().next_back();
+            !after.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_')
+                && !before.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_')
+        }),
+        _ => line.contains(&format!("{}(", d.name)) || line.contains(&format!("`{}`", d.name)),
+    };
+    for path in paths.into_iter().take(MAX_DOC_FILES) {
+        let Some(lines) = sources.lines(worktree, path) else {
+            continue;
+        };
+        let mut fenced = false;
+        for (i, l) in lines.iter().enumerate() {
+            if l.trim_start().starts_with("```") {
+                fenced = !fenced;
+            } else if !fenced && spelled(l) {
+                return Some((path.to_string(), u32::try_from(i + 1).ok()?, None));
+            }
+        }
+    }
+    None
+}
+
+/// Whether a document is a changelog (its entries record changes, they document nothing).
+fn changelog(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+    ["changelog", "changes", "history", "news", "release"]
+        .iter()
+        .any(|c| file.starts_with(c))
+}
+
+/// Whether a declaration is open to the project's users: not private, protected or internal,
+/// a Rust item marked `pub`, a Python or Ruby name without a leading underscore.
+fn public(line: &str) -> bool {
+    let t = line.trim_start();
+    let closed = ["private", "protected", "internal", "fileprivate"]
+        .iter()
+        .any(|k| t.split_whitespace().any(|w| w == *k));
+    let rust_private = (t.starts_with("fn ") || t.starts_with("struct ") || t.starts_with("enum "))
+        || t.starts_with("pub(");
+    let underscored = ["def _", "fun _", "function _"]
+        .iter()
+        .any(|p| t.contains(p));
+    !(closed || rust_private || underscored)
+}
+
+/// The first sentence of a definition's own documentation: for a flag, its help text (a string
+/// of words on its line or the two below); else the comment right above it (a doc comment,
+/// attributes and annotations skipped) or a Python docstring right below.
+fn documentation(lines: &[String], at: usize, kind: DefKind) -> Option<String> {
+    if kind == DefKind::Flag {
+        return lines
+            .iter()
+            .skip(at)
+            .take(3)
+            .flat_map(|l| strings(l))
+            .find(|s| s.contains(' ') && !s.starts_with('-'))
+            .map(|s| first_sentence(&s));
+    }
+    // The comment block above, read up to its top; its description is its first paragraph
+    // (a blank comment line, a tag such as `@param`, an example's fence ends it).
+    let mut block = Vec::new();
+    for l in lines[..at].iter().rev().take(DOC_LINES) {
+        let t = l.trim();
+        // Annotations and attributes sit between a comment and its declaration.
+        if t.starts_with('@') || t.starts_with("#[") || t.starts_with('[') || t == "*/" {
+            continue;
+        }
+        if !["//", "/*", "*", "#", "--"]
+            .iter()
+            .any(|c| t.starts_with(c))
+        {
+            break;
+        }
+        block.push(
+            t.trim_start_matches(['/', '*', '#', '-', '|', '!', ' '])
+                .trim(),
+        );
+    }
+    block.reverse();
+    // A C# summary's tags are markup; its `<param>` ends the description as `@param` does.
+    let tags = |t: &str| t.replace("<summary>", "").replace("</summary>", "");
+    let ends = |t: &str| t.starts_with('@') || t.starts_with("```") || t.starts_with("<param");
+    let mut above: Vec<String> = block
+        .into_iter()
+        .map(|t| tags(t).trim().to_string())
+        .skip_while(String::is_empty)
+        .take_while(|t| !t.is_empty() && !ends(t))
+        .collect();
+    if above.is_empty()
+        && let Some(next) = lines.get(at + 1)
+    {
+        let t = next.trim();
+        if let Some(rest) = t.strip_prefix("\"\"\"").or_else(|| t.strip_prefix("'''")) {
+            above.push(rest.trim_end_matches("\"\"\"").to_string());
+        }
+    }
+    let text = above.join(" ");
+    (!text.trim().is_empty()).then(|| first_sentence(&text))
+}
+
+/// The string literals of a line (double or single quoted).
+fn strings(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut quote = None;
+    let mut current = String::new();
+    for c in line.chars() {
+        match quote {
+            None if c == '"' || c == '\'' => quote = Some(c),
+            Some(q) if c == q => {
+                out.push(std::mem::take(&mut current));
+                quote = None;
+            }
+            Some(_) => current.push(c),
+            None => {}
+        }
+    }
+    out
+}
+
+/// A text's first sentence, cut where a word ends.
+fn first_sentence(text: &str) -> String {
+    let end = text
+        .match_indices(". ")
+        .map(|(i, _)| i + 1)
+        .next()
+        .unwrap_or(text.len());
+    super::text::one_line(&text[..end], MAX_QUOTE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wish_is_read_from_the_sentence_that_says_it() {
+        let item = Item::new(
+            "Sub-commands look odd.\n\nSuch an API would make it possible to define nested sub-commands.\n",
+        );
+        let (line, telling) = wish(&item, "API", ItemKind::Feature).expect("a wish");
+        assert_eq!(line, 3);
+        assert!(
+            telling.contains("subcommand") && telling.contains("nest"),
+            "{telling:?}"
+        );
+        // A report's "should" is no wish; its "how do I" is.
+        let report = Item::new("It crashes. It would be nice to not crash.\n");
+        assert!(wish(&report, "Crash", ItemKind::Bug).is_none());
+        let usage = Item::new("The prompt is not echoed. How do I enable echoing it?\n");
+        assert!(wish(&usage, "No echo", ItemKind::Bug).is_some());
+    }
+
+    /// What `find` says of an item on a worktree holding `files`.
+    fn found(files: &[(&str, &str)], item: &str, kind: ItemKind) -> Option<Existing> {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let at = dir.path().join(path);
+            std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+            std::fs::write(at, text).unwrap();
+        }
+        let indexing = super::super::nearest::Indexing::new(&[]).unwrap();
+        let defs: Vec<Def> = super::super::scan::list(dir.path())
+            .iter()
+            .filter_map(|f| indexing.read(f, &std::fs::read(&f.path).unwrap()))
+            .flatten()
+            .collect();
+        find(&defs, &Item::new(item), "API", kind, &[], dir.path())
+    }
+
+    const PARSER: &str = "/**\n * Registers one or more subcommands.\n *\n * @param list subcommands to add.\n */\nfun subcommands(vararg list: Subcommand) {\n}\n\n/** Parses the arguments. */\nfun parse(args: Array<String>) {\n}\n";
+    const WISH_ITEM: &str =
+        "# API\n\nSuch an API would make it possible to define nested sub-commands.\n";
+
+    #[test]
+    fn what_the_wish_names_exists_when_its_doc_and_a_section_agree() {
+        let readme = "# Tool\n\n## Subcommands\n\nA parser may have subcommands.\n";
+        let e = found(
+            &[("src/ArgParser.kt", PARSER), ("README.md", readme)],
+            WISH_ITEM,
+            ItemKind::Feature,
+        )
+        .expect("subcommands() already exists");
+        assert_eq!((e.def.name.as_str(), e.def.line), ("subcommands", 6));
+        assert_eq!(e.doc, "Registers one or more subcommands.");
+        assert_eq!(
+            e.documented,
+            ("README.md".into(), 3, Some("Subcommands".into()))
+        );
+        assert_eq!(e.line, 3);
+    }
+
+    #[test]
+    fn one_cue_alone_says_nothing_exists() {
+        // No section on it: its name and its comment alone are not enough.
+        let readme = "# Tool\n\n## Usage\n\nRun it.\n";
+        let files = [("src/ArgParser.kt", PARSER), ("README.md", readme)];
+        assert!(found(&files, WISH_ITEM, ItemKind::Feature).is_none());
+        // A report that wishes without asking how is not asked what exists.
+        let report = "# Crash\n\nIt would be nice to define nested sub-commands.\n";
+        let readme = "# Tool\n\n## Subcommands\n";
+        let files = [("src/ArgParser.kt", PARSER), ("README.md", readme)];
+        assert!(found(&files, report, ItemKind::Bug).is_none());
+    }
+
+    #[test]
+    fn a_definition_is_documented_by_its_comment_or_help() {
+        let code: Vec<String> = [
+            "    /**",
+            "     * Registers one or more subcommands.",
+            "     *",
+            "     * @param subcommandsList subcommands to add.",
+            "     */",
+            "    fun subcommands(vararg subcommandsList: Subcommand) {",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            documentation(&code, 5, DefKind::Function).as_deref(),
+            Some("Registers one or more subcommands.")
+        );
+        let flag: Vec<String> = [
+            r#"    .option('-p, --port <number>',"#,
+            r#"            'port to listen on. Defaults to 80')"#,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            documentation(&flag, 0, DefKind::Flag).as_deref(),
+            Some("port to listen on.")
+        );
+        assert!(public("fun subcommands(vararg list: Subcommand) {"));
+        assert!(!public("    private fun parse(args: Array<String>) {"));
+        assert!(!public("fn helper() {"));
+    }
+}
