@@ -216,11 +216,13 @@ pub(super) fn find(
         })
     };
     // A type's declaration read as a function too (`abstract class Subcommand(…)`) is a type.
+    let types: BTreeSet<(&str, u32, &str)> = defs
+        .iter()
+        .filter(|t| t.kind == DefKind::Type)
+        .map(|t| (t.path.as_str(), t.line, t.name.as_str()))
+        .collect();
     let a_type = |d: &Def| {
-        d.kind == DefKind::Function
-            && defs.iter().any(|t| {
-                t.kind == DefKind::Type && t.path == d.path && t.line == d.line && t.name == d.name
-            })
+        d.kind == DefKind::Function && types.contains(&(d.path.as_str(), d.line, d.name.as_str()))
     };
     // A word many names share is the project's own vocabulary (`match` in a search tool): it
     // says nothing of which thing: a name must hold a rare one. And a name all of whose words
@@ -234,9 +236,9 @@ pub(super) fn find(
         .collect();
     let mut candidates: Vec<&Def> = code
         .into_iter()
-        .filter(|d| !spelled(d) && !a_type(d))
         .filter(|d| d.name_words().iter().any(|w| rare.contains(w)))
         .filter(|d| d.name_words().iter().all(|w| telling.contains(w)))
+        .filter(|d| !spelled(d) && !a_type(d))
         .collect();
     // A flag before a function, a variable, a type.
     candidates.sort_by_key(|d| match d.kind {
