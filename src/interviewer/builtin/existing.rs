@@ -7,21 +7,16 @@
 //! prose that spells its name). Anything less asks nothing: a wrong "already exists" is worse
 //! than none.
 //!
-//! Here too: the question asked of a request for help ("How do I …?"), and what such a request
-//! is not asked.
-//!
 //! Not for: the names the item spells out in its prose (the bank's `existing_` questions ask
 //! those), nor the code nearest to the whole item (`nearest.rs`).
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use super::Finding;
 use super::defs::Sources;
 use super::item::Item;
 use super::kind::ItemKind;
 use super::nearest::{Def, DefKind};
-use super::reading::Reading;
 use super::words::{ACTIONS, GENERIC, words};
 
 /// What a sentence says when it wishes for a way to do something, lower case.
@@ -120,78 +115,6 @@ fn joined(text: &str) -> Vec<String> {
         .filter(|t| t.trim_matches('-').contains('-'))
         .flat_map(|t| words(&t.replace('-', "")))
         .collect()
-}
-
-/// What a request for help is not asked: a specification's questions.
-pub(super) const NOT_FOR_SUPPORT: &[&str] = &[
-    "exact_steps",
-    "expected_behaviour",
-    "acceptance_criteria",
-    "first_bad_version",
-    "regression_test",
-];
-
-/// The item asks for help with what exists ("How do I …?", "Is there an option I'm
-/// missing?"): whether what the person sees is intended — and then the way that exists — not
-/// supported yet, or a bug. What a maintainer settles first.
-pub(super) fn support(r: &Reading) -> Option<Finding> {
-    let (line, sentence) = r.support.as_ref()?;
-    let ask = |max: usize| {
-        format!(
-            "Line {line} asks for help: \"{}\". Is what they see intended (then: which \
-             existing option or documented way gets them what they are after), not supported \
-             yet, or a bug?",
-            super::text::one_line(sentence, max)
-        )
-    };
-    // The quote is cut, never the question.
-    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
-    let question = [120, 60, 40, 20]
-        .into_iter()
-        .map(ask)
-        .find(|q| q.chars().count() <= limit)?;
-    Some(
-        Finding::new("support", 9, question)
-            .titled("What the person is after")
-            .options(&[
-                ("Intended: an existing way does it", "intended"),
-                ("Not supported yet", "not_supported"),
-                ("A bug", "bug"),
-                ("Can't tell without their setup", "need_setup"),
-            ]),
-    )
-}
-
-/// The question: the existing thing first, where it is defined and documented, then whether it
-/// is enough for the wish or what it lacks.
-pub(super) fn question(r: &Reading) -> Option<Finding> {
-    let e = r.existing.as_ref()?;
-    let (path, line, heading) = &e.documented;
-    let heading = heading
-        .as_ref()
-        .map(|h| format!(" \"{}\"", super::text::one_line(h, 30)))
-        .unwrap_or_default();
-    Some(
-        Finding::new(
-            "existing_way",
-            8,
-            format!(
-                "{} ({}:{}: \"{}\"; {path}:{line}{heading}) already exists. Enough for what line {} \
-                 wants, or what does it lack?",
-                e.def.named(),
-                e.def.path,
-                e.def.line,
-                e.doc,
-                e.line
-            ),
-        )
-        .titled(format!("The existing {}", e.def.named()))
-        .options(&[
-            ("Enough: point them to it", "enough"),
-            ("It lacks something: extend it", "extend"),
-            ("Unrelated to what they want", "unrelated"),
-        ]),
-    )
 }
 
 /// What the item's wish points at, when its three cues agree (see the module's comment). Of

@@ -47,6 +47,7 @@ mod scan;
 mod search;
 mod setup;
 mod shape;
+mod support;
 mod test_code;
 mod text;
 mod words;

@@ -7,7 +7,7 @@ use super::kind::ItemKind;
 use super::names::{self, NameKind};
 use super::reading::{Located, Reading};
 use super::text::{around, slug, snippet};
-use super::{bank, existing};
+use super::{bank, support};
 
 pub(super) fn findings(r: &Reading) -> Vec<Finding> {
     if r.item.is_empty() {
@@ -17,9 +17,9 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
             "The work item is empty. What should be built or fixed, and why?",
         )];
     }
-    let mut out: Vec<Finding> = existing::support(r)
+    let mut out: Vec<Finding> = support::support(r)
         .into_iter()
-        .chain(existing::question(r))
+        .chain(support::question(r))
         .collect();
     out.extend(open_points(r));
     out.extend(match r.class.kind {
@@ -60,7 +60,7 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
         // A request for help is no specification: what it asks is the support question, and
         // what a change would need comes after the answer. A usage question reproduces nowhere.
         let usage = super::shape::usage_question(&r.item, asked);
-        out.retain(|f| !existing::NOT_FOR_SUPPORT.contains(&f.topic.as_str()));
+        out.retain(|f| !support::NOT_FOR_SUPPORT.contains(&f.topic.as_str()));
         out.retain(|f| !(usage && f.topic == "reproduces_on_head"));
     }
     out
