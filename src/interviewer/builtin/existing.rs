@@ -1,11 +1,12 @@
-//! The option, setting or API that already gives what an item wishes for. A maintainer most often
-//! answers "how do I …", "is there a way …", "it would make it possible to …" with what exists:
-//! a flag, a public function, a variable. It is found among what the repository defines by the
-//! words of the item's wish (not all its words), and kept only when three cues agree: its name
-//! holds a telling word of the wish, its own documentation (a doc comment, a flag's help) says
-//! that word too, and the project's documentation covers it (a section headed by that word, or
-//! prose that spells its name). Anything less asks nothing: a wrong "already exists" is worse
-//! than none.
+//! The option, setting or API that already gives what an item wishes for. A maintainer most
+//! often answers "how do I …", "is there a way …", "it would make it possible to …" with what
+//! exists: a flag, a public function, a variable. It is found among what the repository defines
+//! by the words of the item's wish (not all its words), and kept only when weak cues agree: its
+//! name is made of the wish's words, one of them rare among the repository's names; its own
+//! documentation (a doc comment, a flag's help) says a word of the wish; and two more of four
+//! (the project's documentation covers it, its name says two rare words of the wish, its rare
+//! word is rarer still, its documentation says a word of the wish beyond its name's). Anything
+//! less asks nothing: a wrong "already exists" is worse than none.
 //!
 //! Not for: the names the item spells out in its prose (the bank's `existing_` questions ask
 //! those), nor the code nearest to the whole item (`nearest.rs`).
@@ -49,9 +50,23 @@ const HOW: &[&str] = &[
     "is it possible",
 ];
 
-/// A word counts when at most one name in this many holds it, or this few.
-const RARE_IN: usize = 100;
-const MIN_RARE: usize = 3;
+/// A word counts when at most one name in this many holds it, or this few; it is rarer still at
+/// one in the second many, or the second few.
+const RARE_IN: usize = 50;
+const MIN_RARE: usize = 8;
+const RARER_IN: usize = 100;
+const MIN_RARER: usize = 3;
+
+/// Lines a flag's help is looked for in, from its declaration, and what starts the next one.
+const HELP_LINES: usize = 10;
+const FLAG_STARTS: &[&str] = &[
+    ".arg(",
+    "Arg::",
+    ".long(",
+    "add_argument(",
+    ".option(",
+    "Flags()",
+];
 
 /// Lines above a definition read at most for its comment, and the quote's length.
 const DOC_LINES: usize = 200;
@@ -64,8 +79,8 @@ pub(super) struct Existing {
     /// The first sentence of its own documentation, as written.
     pub doc: String,
     /// Where the project's documentation covers it: path, line, and the section's heading when
-    /// that is how.
-    pub documented: (String, u32, Option<String>),
+    /// that is how (none when its name agrees with the wish twice).
+    pub documented: Option<(String, u32, Option<String>)>,
     /// The line of the item that says the wish.
     pub line: u32,
 }
@@ -117,7 +132,7 @@ fn joined(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// What the item's wish points at, when its three cues agree (see the module's comment). Of
+/// What the item's wish points at, when its cues agree (see the module's comment). Of
 /// several, a flag before a function, a variable, a type; then the index's order.
 pub(super) fn find(
     defs: &[Def],
@@ -131,13 +146,8 @@ pub(super) fn find(
         return None;
     }
     let (line, telling) = wish(item, title, kind)?;
-    let spelled = |d: &Def| {
-        named.iter().any(|n| {
-            n.trim_start_matches('-')
-                .trim_end_matches("()")
-                .eq_ignore_ascii_case(d.name.trim_start_matches('-'))
-        })
-    };
+    // Spelled by the item in any case or separator (`--fixed-strings`, `fixed_strings()`).
+    let spelled = |d: &Def| named.iter().any(|n| words(n) == d.name_words());
     // A type's declaration read as a function too (`abstract class Subcommand(…)`) is a type.
     let types: BTreeSet<(&str, u32, &str)> = defs
         .iter()
@@ -152,10 +162,26 @@ pub(super) fn find(
     // the wish says (`subcommands()` for "nested sub-commands", not `linewrapIndent()` for
     // "indent").
     let code: Vec<&Def> = defs.iter().filter(|d| d.kind != DefKind::Heading).collect();
-    let most = (code.len() / RARE_IN).max(MIN_RARE);
-    let rare: BTreeSet<&String> = telling
+    // Counted over names, not definitions: overloads of one name are one name.
+    let names: BTreeSet<(&str, &[String])> = code
         .iter()
-        .filter(|w| code.iter().filter(|d| d.name_words().contains(w)).count() <= most)
+        .map(|d| (d.name.as_str(), d.name_words()))
+        .collect();
+    let holding = |w: &String| names.iter().filter(|(_, nw)| nw.contains(w)).count();
+    let (most, fewest) = (
+        (names.len() / RARE_IN).max(MIN_RARE),
+        (names.len() / RARER_IN).max(MIN_RARER),
+    );
+    let counted: Vec<(&String, usize)> = telling.iter().map(|w| (w, holding(w))).collect();
+    let rare: BTreeSet<&String> = counted
+        .iter()
+        .filter(|(_, n)| *n <= most)
+        .map(|(w, _)| *w)
+        .collect();
+    let rarest: BTreeSet<&String> = counted
+        .iter()
+        .filter(|(_, n)| *n <= fewest)
+        .map(|(w, _)| *w)
         .collect();
     let mut candidates: Vec<&Def> = code
         .into_iter()
@@ -175,7 +201,7 @@ pub(super) fn find(
     candidates.into_iter().take(MAX_CANDIDATES).find_map(|d| {
         let lines = sources.lines(worktree, &d.path)?;
         let at = (d.line as usize).checked_sub(1)?;
-        if !public(lines.get(at)?) {
+        if !public(lines.get(at)?) || !declared(lines, d) {
             return None;
         }
         let doc = documentation(lines, at, d.kind)?;
@@ -183,26 +209,32 @@ pub(super) fn find(
         if !doc_words.iter().any(|w| telling.contains(w)) {
             return None;
         }
-        // The project's documentation covers it: a section whose heading says its name's rare
-        // word and nothing the wish does not ("Subcommands"), or prose that spells its name while its own documentation says
-        // another word of the wish (the name's own word twice is one cue, not two).
+        // Then at least two more cues of four: the project's documentation covers it (a section
+        // whose heading says its name's rare word and nothing the wish does not,
+        // "Subcommands", or prose that spells its name); its name says two of the wish's rare
+        // words (`setColumnWidths()` for "set the column widths"); its rare word is rarer
+        // still; its documentation or that heading says a word of the wish beyond its name's.
         let own: BTreeSet<&String> = d.name_words().iter().collect();
-        let more = doc_words
-            .iter()
-            .any(|w| telling.contains(w) && !own.contains(w));
-        let documented = defs
+        let beyond = |w: &String| telling.contains(w) && !own.contains(w);
+        let heading = defs
             .iter()
             .filter(|h| h.kind == DefKind::Heading && !changelog(&h.path))
             .find(|h| {
                 let hw = h.name_words();
                 hw.iter().any(|w| own.contains(w) && rare.contains(w))
                     && hw.iter().all(|w| own.contains(w) || telling.contains(w))
-            })
+            });
+        let more = doc_words.iter().any(beyond)
+            || heading.is_some_and(|h| h.name_words().iter().any(beyond));
+        let twice = own.iter().filter(|w| rare.contains(*w)).count() >= 2;
+        let rarer = own.iter().any(|w| rarest.contains(w));
+        let documented = heading
             .map(|h| (h.path.clone(), h.line, Some(h.name.clone())))
-            .or_else(|| {
-                more.then(|| mentioned(defs, d, worktree, &mut sources))
-                    .flatten()
-            })?;
+            .or_else(|| mentioned(defs, d, worktree, &mut sources));
+        let cues = [documented.is_some(), twice, rarer, more];
+        if cues.iter().filter(|c| **c).count() < 2 {
+            return None;
+        }
         Some(Existing {
             def: d.clone(),
             doc,
@@ -256,6 +288,22 @@ fn mentioned(
     None
 }
 
+/// Whether a flag is declared where it was indexed, not named in a help text or an example.
+fn declared(lines: &[String], d: &Def) -> bool {
+    let Some(flag) = super::defs::Flag::parse(&d.name) else {
+        return d.kind != DefKind::Flag;
+    };
+    if d.kind != DefKind::Flag {
+        return true;
+    }
+    let hit = super::search::Hit {
+        path: d.path.clone(),
+        line: d.line,
+        text: String::new(),
+    };
+    super::defs::declares_flag(lines, &hit, flag)
+}
+
 /// Whether a document is a changelog (its entries record changes, they document nothing).
 fn changelog(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path).to_lowercase();
@@ -284,11 +332,14 @@ fn public(line: &str) -> bool {
 /// attributes and annotations skipped) or a Python docstring right below.
 fn documentation(lines: &[String], at: usize, kind: DefKind) -> Option<String> {
     if kind == DefKind::Flag {
+        // Its help, up to where the next declaration starts.
         return lines
             .iter()
             .skip(at)
-            .take(3)
-            .flat_map(|l| strings(l))
+            .take(HELP_LINES)
+            .enumerate()
+            .take_while(|(i, l)| *i == 0 || !FLAG_STARTS.iter().any(|m| l.contains(m)))
+            .flat_map(|(_, l)| strings(l))
             .find(|s| s.contains(' ') && !s.starts_with('-'))
             .map(|s| first_sentence(&s));
     }
@@ -369,9 +420,10 @@ mod tests {
 
     #[test]
     fn a_wish_is_read_from_the_sentence_that_says_it() {
-        let item = Item::new(
-            "Sub-commands look odd.\n\nSuch an API would make it possible to define nested sub-commands.\n",
-        );
+        let item = Item::new(concat!(
+            "Sub-commands look odd.\n\n",
+            "Such an API would make it possible to define nested sub-commands.\n"
+        ));
         let (line, telling) = wish(&item, "API", ItemKind::Feature).expect("a wish");
         assert_eq!(line, 3);
         assert!(
@@ -402,7 +454,19 @@ mod tests {
         find(&defs, &Item::new(item), "API", kind, &[], dir.path())
     }
 
-    const PARSER: &str = "/**\n * Registers one or more subcommands.\n *\n * @param list subcommands to add.\n */\nfun subcommands(vararg list: Subcommand) {\n}\n\n/** Parses the arguments. */\nfun parse(args: Array<String>) {\n}\n";
+    const PARSER: &str = concat!(
+        "/**\n",
+        " * Registers one or more subcommands.\n",
+        " *\n",
+        " * @param list subcommands to add.\n",
+        " */\n",
+        "fun subcommands(vararg list: Subcommand) {\n",
+        "}\n",
+        "\n",
+        "/** Parses the arguments. */\n",
+        "fun parse(args: Array<String>) {\n",
+        "}\n",
+    );
     const WISH_ITEM: &str =
         "# API\n\nSuch an API would make it possible to define nested sub-commands.\n";
 
@@ -419,7 +483,7 @@ mod tests {
         assert_eq!(e.doc, "Registers one or more subcommands.");
         assert_eq!(
             e.documented,
-            ("README.md".into(), 3, Some("Subcommands".into()))
+            Some(("README.md".into(), 3, Some("Subcommands".into())))
         );
         assert_eq!(e.line, 3);
     }
@@ -435,6 +499,41 @@ mod tests {
         let readme = "# Tool\n\n## Subcommands\n";
         let files = [("src/ArgParser.kt", PARSER), ("README.md", readme)];
         assert!(found(&files, report, ItemKind::Bug).is_none());
+    }
+
+    #[test]
+    fn a_flag_is_found_by_its_help_and_a_section_saying_the_wish() {
+        let app = concat!(
+            "fn app() {\n",
+            "    App::new(\"tool\")\n",
+            "        .arg(\n",
+            "            Arg::with_name(\"pager\")\n",
+            "                .long(\"pager\")\n",
+            "                .takes_value(true)\n",
+            "                .value_name(\"command\")\n",
+            "                .hidden_short_help(true)\n",
+            "                .help(\"Determine which pager to use.\"),\n",
+            "        )\n",
+            "        .arg(Arg::with_name(\"wrap\").long(\"wrap\").help(\"Specify the text-wrapping mode.\"))\n",
+            "}\n",
+        );
+        let readme = "# Tool\n\n## Using a different pager\n\nSet `--pager`.\n";
+        let item = "# Pager\n\nHow can I make the tool use a different pager?\n";
+        let e = found(
+            &[("src/app.rs", app), ("README.md", readme)],
+            item,
+            ItemKind::Feature,
+        )
+        .expect("--pager already exists");
+        assert_eq!((e.def.name.as_str(), e.def.line), ("--pager", 5));
+        assert_eq!(e.doc, "Determine which pager to use.");
+        assert_eq!(e.documented.map(|d| d.1), Some(3));
+        // The next flag's help is not this one's.
+        let lines: Vec<String> = app.lines().map(str::to_string).collect();
+        assert_eq!(
+            documentation(&lines, 10, DefKind::Flag).as_deref(),
+            Some("Specify the text-wrapping mode.")
+        );
     }
 
     #[test]

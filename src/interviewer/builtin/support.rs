@@ -49,17 +49,23 @@ pub(super) fn support(r: &Reading) -> Option<Finding> {
 /// is enough for the wish or what it lacks.
 pub(super) fn question(r: &Reading) -> Option<Finding> {
     let e = r.existing.as_ref()?;
-    let (path, line, heading) = &e.documented;
-    let heading = heading
+    let documented = e
+        .documented
         .as_ref()
-        .map(|h| format!(" \"{}\"", super::text::one_line(h, 30)))
+        .map(|(path, line, heading)| {
+            let heading = heading
+                .as_ref()
+                .map(|h| format!(" \"{}\"", super::text::one_line(h, 30)))
+                .unwrap_or_default();
+            format!("; {path}:{line}{heading}")
+        })
         .unwrap_or_default();
     Some(
         Finding::new(
             "existing_way",
             8,
             format!(
-                "{} ({}:{}: \"{}\"; {path}:{line}{heading}) already exists. Enough for what line {} \
+                "{} ({}:{}: \"{}\"{documented}) already exists. Enough for what line {} \
                  wants, or what does it lack?",
                 e.def.named(),
                 e.def.path,
