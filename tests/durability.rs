@@ -12,9 +12,14 @@ const STRACE: &str =
 
 /// `interview` as `strace -f -y -e trace=fsync,fdatasync -o TRACE` runs it.
 fn under_strace(interview: Interview<'_>, trace: &std::path::Path) -> Command {
+    tracing(interview, "trace=fsync,fdatasync", trace)
+}
+
+/// `interview` as `strace -f -y -e CALLS -o TRACE` runs it.
+fn tracing(interview: Interview<'_>, calls: &str, trace: &std::path::Path) -> Command {
     let inner = interview.command();
     let mut cmd = Command::new("strace");
-    cmd.args(["-f", "-qq", "-y", "-e", "trace=fsync,fdatasync", "-o"])
+    cmd.args(["-f", "-qq", "-y", "-e", calls, "-o"])
         .arg(trace)
         .arg(inner.get_program())
         .args(inner.get_args());
@@ -114,6 +119,56 @@ fn a_replayed_session_syncs_only_what_lies_outside_the_local_tier() {
         syncs.len(),
         syncs.join("\n")
     );
+}
+
+/// A replayed round writes the session's `answers.json` once, at its end, and saves the state
+/// once for it, not once per line: each replacement frees a file the file system skips over
+/// while it is "recently deleted" (ext4 without a journal), which made a replayed `reflect`
+/// slower. What the files hold in the end is the same.
+#[test]
+fn a_replayed_round_writes_the_answers_and_the_state_once() {
+    if !prerequisite(strace_sees_the_tool(), STRACE) {
+        return;
+    }
+    let repo = TempRepo::new();
+    let trace = repo.scratch("renames.txt");
+    let out = tracing(
+        Interview::of_work_item(&repo)
+            .runner("honest.sh")
+            .answers(
+                r#"{ "interview_answers": 1, "gate": "y", "answers": { "deployment_target": "2", "users": "analysts", "encoding": "utf-8" } }"#,
+            )
+            .yes(),
+        "trace=rename,renameat,renameat2",
+        &trace,
+    )
+    .stdin(Stdio::null())
+    .output()
+    .expect("run interview under strace");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let onto = |name: &str| {
+        text.lines()
+            .filter(|l| l.contains("rename") && l.contains(&format!("/{name}\"")))
+            .count()
+    };
+    let rounds = repo.events("round_end").len();
+    let lines = repo.events("answer").len() + rounds; // each answer, and each round's gate
+    assert!(rounds == 2 && lines == 5, "{rounds} rounds, {lines} lines");
+    // One write per round (its end), where there was one per line before (5).
+    assert!(
+        onto("answers.json") <= rounds,
+        "answers.json written {} times for {rounds} rounds:\n{text}",
+        onto("answers.json")
+    );
+    let recorded = repo.recorded_answers();
+    assert_eq!(recorded["gate"], "y", "{recorded}");
+    assert_eq!(recorded["answers"]["users"], "analysts", "{recorded}");
+    assert_eq!(recorded["answers"]["encoding"], "utf-8", "{recorded}");
+    let state = repo.state();
+    assert_eq!(state["status"], "done");
+    assert_eq!(state["rounds"][0]["answers"].as_array().unwrap().len(), 2);
+    assert_eq!(state["rounds"][1]["answers"].as_array().unwrap().len(), 1);
 }
 
 /// What a person types is on the disk before the next question is shown: each answer's

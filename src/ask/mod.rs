@@ -66,6 +66,11 @@ pub trait Person {
     fn carried(&mut self, _topic: &str, _raw: &str) -> Result<(), AskError> {
         Ok(())
     }
+    /// Write out what was recorded and not written yet: the session calls it before each save
+    /// of its state that records an answer, a decision or a round's end.
+    fn settle(&mut self) -> Result<(), AskError> {
+        Ok(())
+    }
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -126,8 +126,12 @@ impl Session<'_> {
         }) {
             return Err(self.abort(BEFORE, turn));
         }
-        // What the turn before copied and is still the same is linked, not copied again.
-        let earlier = (turn > 1).then(|| TurnFiles::new(self.turn_dir(turn - 1)).restore);
+        // What the turn before copied and is still the same is linked, not copied again; a
+        // first turn links what the last session's latest turn copied.
+        let earlier = match turn {
+            1 => super::turn_files::latest_copies(&self.tier.sessions(), &self.dir),
+            _ => Some(TurnFiles::new(self.turn_dir(turn - 1)).restore),
+        };
         crate::guard::save_restore_copies_after(scope, &files.restore, earlier.as_deref())
             .map_err(|e| Error::guard_at(format!("cannot keep copies before turn {turn}"), e))?;
         // Nothing the tool writes in the local tier may still be under way when it is looked at.

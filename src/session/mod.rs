@@ -341,7 +341,12 @@ impl<'p> Session<'p> {
     }
 
     /// Save the state, synced when a person answers: what it records survives a power loss.
-    fn save(&self) -> Result<()> {
+    /// The answers recorded so far are written first (a replayed round's lines wait for this
+    /// save, [`Person::settle`]): `answers.json` is never behind the state.
+    fn save(&mut self) -> Result<()> {
+        self.person
+            .settle()
+            .map_err(|e| Error::io("saving the answers", std::io::Error::other(e.to_string())))?;
         self.state.save(
             &self.dir.join("state.json"),
             tier::Durability::of_session(self.person.replayed()),

@@ -205,6 +205,11 @@ impl Session<'_> {
             Ok(o) => o,
             Err(e) => return Err(self.ask_error(e)),
         };
+        // A replayed round is saved once, whole, with its answers written out first (each
+        // replayed line was kept in memory only: the answers file still holds it).
+        if replayed {
+            self.save()?;
+        }
         let _ = crate::telemetry::record_round(&self.tier.root, &outcome, self.person.replayed());
         // Ctrl+C at the gate is no skip: the gate comes again on resume. A skip at
         // the gate was saved as it was typed (`RoundStep::GateSkipped`).
@@ -347,9 +352,13 @@ impl RoundSteps<'_> {
                 "answered"
             }
         };
-        self.state
-            .save(self.state_path, self.durability)
-            .map_err(std::io::Error::other)?;
+        // A replayed line needs no save of its own: the answers file still holds it, and the
+        // round's end (or the failure that stops it) saves the round with it.
+        if !self.replayed {
+            self.state
+                .save(self.state_path, self.durability)
+                .map_err(std::io::Error::other)?;
+        }
         super::test_hook::pause_at(point, turn);
         Ok(())
     }

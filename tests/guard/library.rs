@@ -235,3 +235,89 @@ fn the_copies_of_a_turn_link_the_unchanged_copies_of_the_turn_before() {
     assert!(summary.failed.is_empty(), "{summary}");
     assert_eq!(std::fs::read(&config_path).unwrap(), config);
 }
+
+/// A session's first turn links the restore copies of the latest turn of the session before it
+/// that still hold the same bytes (no file made for them), copies anew what changed since, and
+/// never looks through a session or turn directory that is a link.
+#[test]
+fn a_first_turn_links_the_unchanged_copies_of_the_session_before() {
+    use crate::util::Interview;
+    use std::os::unix::fs::MetadataExt;
+    let repo = TempRepo::new();
+    let interview = || {
+        Interview::of_work_item(&repo)
+            .runner("honest.sh")
+            .answers(
+                r#"{ "interview_answers": 1, "gate": "y", "answers": { "deployment_target": "2", "users": "analysts", "encoding": "utf-8" } }"#,
+            )
+            .yes()
+            .run()
+            .exits(0);
+        repo.session_dir()
+    };
+    // The copy in a turn's restore directory holding exactly `bytes`.
+    let copy_of = |turn: &std::path::Path, bytes: &[u8]| -> Option<std::path::PathBuf> {
+        std::fs::read_dir(turn.join("restore/files"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| std::fs::read(p).is_ok_and(|b| b == bytes))
+    };
+    let ino = |p: std::path::PathBuf| std::fs::symlink_metadata(p).unwrap().ino();
+    let config = std::fs::read(repo.path().join(".git/config")).unwrap();
+    let exclude = repo.path().join(".git/info/exclude");
+
+    let first = interview();
+    let was = std::fs::read(&exclude).unwrap();
+    let last_turn = first.join(format!(
+        "turns/{:03}",
+        repo.state()["turn"].as_u64().unwrap()
+    ));
+    let mut more = was.clone();
+    more.extend_from_slice(b"# changed between the sessions\n");
+    std::fs::write(&exclude, &more).unwrap();
+    let second = interview().join("turns/001");
+    assert_ne!(second.parent(), last_turn.parent());
+    assert_eq!(
+        ino(copy_of(&last_turn, &config).unwrap()),
+        ino(copy_of(&second, &config).unwrap()),
+        "the unchanged config is linked"
+    );
+    assert_ne!(
+        ino(copy_of(&second, &more).unwrap()),
+        ino(copy_of(&last_turn, &was).unwrap()),
+        "the changed exclude is copied anew"
+    );
+
+    // The sessions directory holding only a link to a session with copies: nothing is linked.
+    let sessions = repo.path().join(".interview/sessions");
+    let aside = repo.scratch("sessions-aside");
+    std::fs::rename(&sessions, &aside).unwrap();
+    std::fs::create_dir(&sessions).unwrap();
+    let session = aside.join(
+        second
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap(),
+    );
+    std::os::unix::fs::symlink(&session, sessions.join("intent-7-20260101T000000-00000000"))
+        .unwrap();
+    let second = session.join("turns/001");
+    let before = std::fs::metadata(copy_of(&second, &config).unwrap())
+        .unwrap()
+        .nlink();
+    let third = interview().join("turns/001");
+    assert_ne!(
+        ino(copy_of(&second, &config).unwrap()),
+        ino(copy_of(&third, &config).unwrap()),
+        "a session behind a link is not looked in"
+    );
+    assert_eq!(
+        std::fs::metadata(copy_of(&second, &config).unwrap())
+            .unwrap()
+            .nlink(),
+        before
+    );
+}

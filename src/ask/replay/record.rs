@@ -8,13 +8,18 @@ use crate::ask::{AskError, Decision, GateChoice, Person, classify_gate};
 use crate::receipt::Question;
 
 /// Wraps a [`Person`] and writes every line it gives to an answers file (atomically, before the
-/// line is used), so a session's `answers.json` always holds all that was typed.
+/// line is used), so a session's `answers.json` always holds all that was typed. A replayed line
+/// is still in the file it came from: it is written out with the next save of the session's
+/// state that records (an answer's round ending, a decision, a failure), not one by one
+/// ([`Person::settle`]; docs/architecture.md, "Durability").
 pub(crate) struct RecordingPerson<'a> {
     inner: &'a mut dyn Person,
     file: ReplayFile,
     path: PathBuf,
     /// The round whose gate comes next, when the session said so.
     round: Option<usize>,
+    /// Lines recorded and not written yet (replayed ones only).
+    unwritten: bool,
 }
 
 impl<'a> RecordingPerson<'a> {
@@ -29,6 +34,7 @@ impl<'a> RecordingPerson<'a> {
             file,
             path,
             round: None,
+            unwritten: false,
         }
     }
 
@@ -37,7 +43,18 @@ impl<'a> RecordingPerson<'a> {
         self.path = path;
     }
 
-    fn save(&self) -> Result<(), AskError> {
+    /// A line was recorded: a typed one is written (and synced) before it is used, a replayed
+    /// one with the next [`Person::settle`].
+    fn save(&mut self) -> Result<(), AskError> {
+        if self.inner.replayed() {
+            self.unwritten = true;
+            return Ok(());
+        }
+        self.write()
+    }
+
+    fn write(&mut self) -> Result<(), AskError> {
+        self.unwritten = false;
         let text = self
             .file
             .to_json_pretty()
@@ -125,5 +142,23 @@ impl Person for RecordingPerson<'_> {
     fn carried(&mut self, topic: &str, raw: &str) -> Result<(), AskError> {
         self.file.record_answer(topic, raw);
         self.save()
+    }
+
+    fn settle(&mut self) -> Result<(), AskError> {
+        self.inner.settle()?;
+        if self.unwritten {
+            self.write()?;
+        }
+        Ok(())
+    }
+}
+
+/// A run that ends without a settling save (an error on the way out) still leaves what was
+/// replayed in `answers.json`, as far as it can be written.
+impl Drop for RecordingPerson<'_> {
+    fn drop(&mut self) {
+        if self.unwritten {
+            let _ = self.write();
+        }
     }
 }

@@ -300,14 +300,44 @@ fn a_replayed_skip_all_ends_the_round_like_typed() {
     assert_eq!(o.abort_reason, None::<AbortReason>);
 }
 
+/// The lines of a [`ReplayPerson`] as a person types them (not replayed).
+struct Typed(ReplayPerson);
+
+impl Person for Typed {
+    fn gate(&mut self, count: usize) -> Result<String, AskError> {
+        self.0.gate(count)
+    }
+    fn intro(&mut self, total: usize) {
+        self.0.intro(total)
+    }
+    fn question(
+        &mut self,
+        index: usize,
+        total: usize,
+        time_label: &str,
+        question: &Question,
+    ) -> Result<String, AskError> {
+        self.0.question(index, total, time_label, question)
+    }
+    fn decide(&mut self, decision: &crate::ask::Decision) -> Result<String, AskError> {
+        self.0.decide(decision)
+    }
+    fn say(&mut self, text: &str) {
+        self.0.say(text)
+    }
+    fn replayed(&self) -> bool {
+        false
+    }
+}
+
 #[test]
 fn the_recorder_writes_each_line_as_typed_before_it_is_used() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("answers.json");
-    let mut source = ReplayPerson::new(
+    let mut source = Typed(ReplayPerson::new(
         parse(r#"{"interview_answers": 1, "answers": {"a": "2", "b": "skip all"}}"#).unwrap(),
         Missing::Fail,
-    );
+    ));
     let mut rec = RecordingPerson::new(&mut source, ReplayFile::default(), path.clone());
     let clock = ManualClock::new(0);
     let mut seen_on_disk = Vec::new();
@@ -331,6 +361,46 @@ fn the_recorder_writes_each_line_as_typed_before_it_is_used() {
     let f = ReplayFile::load(&path).unwrap();
     assert_eq!(f.gate, vec!["y"]);
     assert_eq!(f.answers.len(), 2, "c was never asked");
+}
+
+/// Replayed lines (still in the file they came from) are written when the session settles
+/// them, not one by one; what a run leaves unsettled is written when the recorder goes.
+#[test]
+fn the_recorder_writes_replayed_lines_when_settled() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("answers.json");
+    let text = r#"{"interview_answers": 1, "answers": {"a": "2", "b": "own words"}}"#;
+    let mut source = ReplayPerson::new(parse(text).unwrap(), Missing::Fail);
+    let mut rec = RecordingPerson::new(&mut source, ReplayFile::default(), path.clone());
+    let mut written_during = Vec::new();
+    run_round_with(
+        &ManualClock::new(0),
+        &mut rec,
+        &[q("a"), q("b")],
+        "ws",
+        &mut |_| {
+            written_during.push(path.exists());
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(written_during, vec![false, false]);
+    rec.settle().unwrap();
+    let f = ReplayFile::load(&path).unwrap();
+    assert_eq!(f.gate, vec!["y"]);
+    assert_eq!(f.answers.len(), 2);
+
+    // Unsettled (a run that stops on an error): written as the recorder is dropped.
+    std::fs::remove_file(&path).unwrap();
+    let mut source = ReplayPerson::new(parse(text).unwrap(), Missing::Fail);
+    let mut rec = RecordingPerson::new(&mut source, ReplayFile::default(), path.clone());
+    run_round_with(&ManualClock::new(0), &mut rec, &[q("a")], "ws", &mut |_| {
+        Ok(())
+    })
+    .unwrap();
+    assert!(!path.exists());
+    drop(rec);
+    assert_eq!(ReplayFile::load(&path).unwrap().answers.len(), 1);
 }
 
 #[test]
