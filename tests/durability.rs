@@ -12,14 +12,16 @@ const STRACE: &str =
 
 /// `interview` as `strace -f -y -e trace=fsync,fdatasync -o TRACE` runs it.
 fn under_strace(interview: Interview<'_>, trace: &std::path::Path) -> Command {
-    tracing(interview, "trace=fsync,fdatasync", trace)
+    tracing(interview, &["-e", "trace=fsync,fdatasync"], trace)
 }
 
-/// `interview` as `strace -f -y -e CALLS -o TRACE` runs it.
-fn tracing(interview: Interview<'_>, calls: &str, trace: &std::path::Path) -> Command {
+/// `interview` as `strace -f -y OPTIONS -o TRACE` runs it.
+fn tracing(interview: Interview<'_>, options: &[&str], trace: &std::path::Path) -> Command {
     let inner = interview.command();
     let mut cmd = Command::new("strace");
-    cmd.args(["-f", "-qq", "-y", "-e", calls, "-o"])
+    cmd.args(["-f", "-qq", "-y"])
+        .args(options)
+        .arg("-o")
         .arg(trace)
         .arg(inner.get_program())
         .args(inner.get_args());
@@ -139,7 +141,7 @@ fn a_replayed_round_writes_the_answers_and_the_state_once() {
                 r#"{ "interview_answers": 1, "gate": "y", "answers": { "deployment_target": "2", "users": "analysts", "encoding": "utf-8" } }"#,
             )
             .yes(),
-        "trace=rename,renameat,renameat2",
+        &["-e", "trace=rename,renameat,renameat2"],
         &trace,
     )
     .stdin(Stdio::null())
@@ -169,6 +171,49 @@ fn a_replayed_round_writes_the_answers_and_the_state_once() {
     assert_eq!(state["status"], "done");
     assert_eq!(state["rounds"][0]["answers"].as_array().unwrap().len(), 2);
     assert_eq!(state["rounds"][1]["answers"].as_array().unwrap().len(), 1);
+}
+
+/// A replayed session never saves its state twice in a row with the same bytes (an unsynced
+/// save of what `state.json` already holds would only cost a new file): under `strace`, the
+/// bytes of each state written to a temporary file are compared with the last ones.
+#[test]
+fn a_replayed_session_never_writes_the_same_state_twice_in_a_row() {
+    if !prerequisite(strace_sees_the_tool(), STRACE) {
+        return;
+    }
+    let repo = TempRepo::new();
+    repo.commit_files(&["a", "b", "c"]);
+    let trace = repo.scratch("writes.txt");
+    let out = tracing(
+        Interview::reflect(&repo, "HEAD~3")
+            .preset("builtin")
+            .answers(r#"{ "interview_answers": 1, "answers": {} }"#)
+            .args(["--missing", "skip"])
+            .yes()
+            .out("-"),
+        &["-e", "trace=write", "-s", "10000000"],
+        &trace,
+    )
+    .stdin(Stdio::null())
+    .output()
+    .expect("run interview under strace");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&trace).unwrap();
+    // The state's writes: to a temporary file of the session, holding its `sub_step`.
+    let states: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("/.tmp-") && l.contains("sub_step"))
+        .map(|l| l.split_once(", \"").map_or(l, |(_, rest)| rest))
+        .collect();
+    assert!(states.len() >= 8, "{} state writes:\n{text}", states.len());
+    let twice: Vec<_> = states.windows(2).filter(|w| w[0] == w[1]).collect();
+    assert!(
+        twice.is_empty(),
+        "{} of {} state writes repeat the one before, e.g.:\n{}",
+        twice.len(),
+        states.len(),
+        twice[0][0]
+    );
 }
 
 /// What a person types is on the disk before the next question is shown: each answer's

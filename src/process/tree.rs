@@ -8,7 +8,7 @@ use nix::sys::signal::{Signal, kill};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
 
-use crate::sys::{ProcInfo, processes, start_time};
+use crate::sys::{ProcInfo, process, processes, processes_below, start_time};
 
 /// Kill every process descended from us (the runner's leftovers, wherever they went) and every
 /// process `noted` as one while the runner ran that is still that very process (same start
@@ -22,13 +22,14 @@ pub(super) fn kill_descendants(runner_pgid: Pid, noted: &BTreeSet<(i32, u64)>) -
     let mut killed: BTreeSet<i32> = BTreeSet::new();
     let mut escaped: BTreeSet<i32> = BTreeSet::new();
     for _ in 0..50 {
-        let procs = processes();
+        let procs = processes_below(me);
         let mut found: BTreeMap<i32, i32> = living_descendants(&procs, me)
             .into_iter()
             .map(|(pid, info)| (pid, info.pgrp))
             .collect();
         for &(pid, start) in noted {
-            if let Some(info) = procs.get(&pid).filter(|p| p.start == start && !p.zombie) {
+            let info = procs.get(&pid).cloned().or_else(|| process(pid));
+            if let Some(info) = info.filter(|p| p.start == start && !p.zombie) {
                 found.insert(pid, info.pgrp);
             }
         }
@@ -66,8 +67,9 @@ fn reap_all() {
 
 /// The tool's living descendants (not zombies) as `(pid, start time)`, for the pid file.
 pub(super) fn descendants() -> Vec<(i32, u64)> {
-    let procs = processes();
-    living_descendants(&procs, nix::unistd::getpid().as_raw())
+    let me = nix::unistd::getpid().as_raw();
+    let procs = processes_below(me);
+    living_descendants(&procs, me)
         .into_iter()
         .map(|(pid, info)| (pid, info.start))
         .collect()

@@ -195,11 +195,19 @@ impl State {
     }
 
     /// Write the state to `path`, synced or not as `durability` says (the session's `record`
-    /// and `record_step` choose; docs/architecture.md, "Durability").
+    /// and `record_step` choose; docs/architecture.md, "Durability"). An unsynced save of what
+    /// the file already holds, byte for byte, is not made again: it would change nothing but
+    /// cost a new file.
     pub(crate) fn save(&self, path: &Path, durability: super::tier::Durability) -> Result<()> {
+        use crate::input::{Links, read_regular};
         let mut json = serde_json::to_vec_pretty(self)
             .map_err(|e| Error::State(format!("cannot encode the state: {e}")))?;
         json.push(b'\n');
+        if durability == super::tier::Durability::Replaced
+            && read_regular(path, json.len() as u64, Links::Refuse).is_ok_and(|held| held == json)
+        {
+            return Ok(());
+        }
         super::tier::write_atomic(path, &json, durability)
     }
 

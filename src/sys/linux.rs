@@ -47,6 +47,50 @@ pub(super) fn processes() -> BTreeMap<i32, ProcInfo> {
     out
 }
 
+/// Every process below `pid`, through `/proc/PID/task/TID/children` (each task's children:
+/// an orphan re-parented to a subreaper is listed under one of its tasks). `None` when `pid`'s
+/// own lists cannot be read (a kernel built without them).
+pub(super) fn processes_below(pid: i32) -> Option<BTreeMap<i32, ProcInfo>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![pid];
+    let mut first = true;
+    while let Some(parent) = stack.pop() {
+        let children = children(parent);
+        if first && children.is_none() {
+            return None;
+        }
+        first = false;
+        for child in children.unwrap_or_default() {
+            if child == pid || out.contains_key(&child) {
+                continue;
+            }
+            if let Some(info) = process(child) {
+                out.insert(child, info);
+                stack.push(child);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The children of every task of `pid`; `None` when none of its lists could be read.
+fn children(pid: i32) -> Option<Vec<i32>> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut read_any = false;
+    let mut out = Vec::new();
+    for task in tasks.flatten() {
+        let Ok(text) = std::fs::read_to_string(task.path().join("children")) else {
+            continue;
+        };
+        read_any = true;
+        out.extend(
+            text.split_whitespace()
+                .filter_map(|p| p.parse::<i32>().ok()),
+        );
+    }
+    read_any.then_some(out)
+}
+
 /// Read from `/proc/self/status`, which leaves it as it is.
 pub(super) fn umask() -> u32 {
     status_field("Umask:")
@@ -315,6 +359,41 @@ mod tests {
         assert!(open_descriptors(fd).contains(&fd));
         // SAFETY: closing the descriptor dup made above.
         unsafe { libc::close(fd) };
+    }
+
+    /// The children lists give every process below us, grandchildren too,
+    /// whichever thread started them (this test runs on one of the harness's).
+    #[test]
+    fn the_processes_below_are_the_children_and_theirs() {
+        let me = std::process::id() as i32;
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "sleep 30 & echo $!; wait"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.as_mut().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        let grandchild: i32 = line.trim().parse().unwrap();
+        let below = processes_below(me).expect("this kernel lists children");
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(grandchild),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+        let _ = child.kill();
+        let _ = child.wait();
+        let shell = child.id() as i32;
+        assert_eq!(below.get(&shell).map(|i| i.ppid), Some(me), "{below:?}");
+        assert_eq!(
+            below.get(&grandchild).map(|i| i.ppid),
+            Some(shell),
+            "{below:?}"
+        );
+        assert!(!below.contains_key(&me));
+        assert!(!below.contains_key(&1));
     }
 
     #[test]

@@ -39,6 +39,18 @@ pub(crate) fn processes() -> BTreeMap<i32, ProcInfo> {
     os::processes()
 }
 
+/// At least every process below `pid` (its children, theirs, …), by pid: on Linux from the
+/// kernel's lists of each task's children, without reading every process of the machine (all
+/// of them when the kernel keeps no such list); on macOS every process.
+pub(crate) fn processes_below(pid: i32) -> BTreeMap<i32, ProcInfo> {
+    #[cfg(target_os = "linux")]
+    if let Some(below) = os::processes_below(pid) {
+        return below;
+    }
+    let _ = pid;
+    os::processes()
+}
+
 /// Process `pid`, if it exists.
 pub(crate) fn process(pid: i32) -> Option<ProcInfo> {
     os::process(pid)
