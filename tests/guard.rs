@@ -211,6 +211,24 @@ fn snapshot_json(repo: &TempRepo) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// The text snapshot counts the index's entries as the JSON one lists them (conflicted stages
+/// included), without making them.
+#[test]
+fn the_snapshot_summary_counts_every_index_entry() {
+    let repo = repo_with_ignored();
+    repo.write("src/extra.rs", "fn extra() {}\n");
+    repo.git(&["add", "src/extra.rs"]);
+    let listed = snapshot_json(&repo)["index"].as_array().unwrap().len();
+    assert!(listed >= 2, "{listed}");
+    let out = repo.run(&["guard", "snapshot"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!("index         {listed} entries\n")),
+        "{listed} entries listed:\n{text}"
+    );
+}
+
 /// A run keeps the listings of the directories it read (the memo, docs/guard.md), and the next
 /// run's first snapshot takes one over only while the directory's whole stat holds: entries
 /// added, removed, renamed or replaced by another kind between runs, in tracked, untracked and

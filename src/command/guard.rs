@@ -216,7 +216,7 @@ fn summary(s: &Snapshot) -> String {
     out.push_str(&format!("worktree      {}\n", s.worktree));
     out.push_str(&format!("HEAD          {head}\n"));
     out.push_str(&format!("refs          {}\n", s.refs.len()));
-    out.push_str(&format!("index         {} entries\n", s.index().len()));
+    out.push_str(&format!("index         {} entries\n", s.index_len()));
     out.push_str(&format!("not clean     {} paths\n", s.status.len()));
     out.push_str(&format!("ignored       {} paths\n", s.ignored.len()));
     out.push_str(&format!(

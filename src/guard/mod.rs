@@ -244,6 +244,13 @@ impl Snapshot {
         self.index_file.as_ref().map_or(&[], |r| r.entries())
     }
 
+    /// How many entries the index part has, without making them.
+    pub fn index_len(&self) -> usize {
+        self.index_file
+            .as_ref()
+            .map_or(0, |r| r.state.entries().len())
+    }
+
     /// Whether the index part is the very one of `other` (taken over, so equal).
     fn same_index(&self, other: &Snapshot) -> bool {
         match (&self.index_file, &other.index_file) {
