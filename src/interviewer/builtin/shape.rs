@@ -198,33 +198,7 @@ pub(super) fn report_signs(item: &Item) -> Vec<&'static str> {
     out
 }
 
-/// The starts of a question that asks for help with what exists, not for something new.
-const HELP: &[&str] = &[
-    "how do i",
-    "how can i",
-    "how should i",
-    "how do you",
-    "how would i",
-    "is there a way",
-    "is there any way",
-    "is there an option",
-    "is there a setting",
-    "is there a flag",
-    "is it possible to",
-    "is it possible for",
-    "is it a bug or",
-    "is this a bug or",
-    "is this expected",
-    "is this intended",
-    "is this the intended",
-    "is this deliberate",
-    "what am i doing wrong",
-    "am i doing something wrong",
-    "am i overlooking",
-    "am i missing",
-];
-
-/// Of [`HELP`], the starts that ask how to get a behaviour, not whether it is a bug.
+/// The starts of a question that asks how to get a behaviour, not whether it is a bug.
 const HOW: &[&str] = &[
     "how do i",
     "how can i",
@@ -240,6 +214,21 @@ const HOW: &[&str] = &[
     "is it possible for",
 ];
 
+/// With [`HOW`], the starts of a question that asks for help with what exists, not for
+/// something new: these ask whether what happens is meant.
+const UNSURE: &[&str] = &[
+    "is it a bug or",
+    "is this a bug or",
+    "is this expected",
+    "is this intended",
+    "is this the intended",
+    "is this deliberate",
+    "what am i doing wrong",
+    "am i doing something wrong",
+    "am i overlooking",
+    "am i missing",
+];
+
 /// Whether an item is a usage question: its question for help (`asked`) asks how to get a
 /// behaviour ("Is there an option I'm missing?"), and it shows no report (fewer than two of
 /// its signs). Even when it tells what happens now it is no defect: nothing of it reproduces
@@ -251,7 +240,7 @@ pub(super) fn usage_question(item: &Item, asked: &str) -> bool {
 }
 
 /// The item's question asking for help (`How do I enable showing it?`), with its line: the
-/// first sentence that starts like one of [`HELP`] or says "am I missing"/"I'm missing".
+/// first sentence that starts like one of [`HOW`] or [`UNSURE`] or says "am I missing"/"I'm missing".
 pub(super) fn support_question<'i>(item: &'i Item) -> Option<(u32, &'i str)> {
     item.sentences.iter().find_map(|(n, s)| {
         if !s.ends_with('?') || s.contains('|') {
@@ -267,7 +256,7 @@ pub(super) fn support_question<'i>(item: &'i Item) -> Option<(u32, &'i str)> {
         ]
         .iter()
         .any(|r| lower.starts_with(r));
-        let asks = !request && HELP.iter().any(|h| lower.starts_with(h))
+        let asks = !request && HOW.iter().chain(UNSURE).any(|h| lower.starts_with(h))
             || ["am i missing", "i'm missing", "am i overlooking"]
                 .iter()
                 .any(|h| lower.contains(h));
