@@ -205,21 +205,6 @@ fn a_runner_cannot_confirm_what_the_item_says_by_citing_it() {
 }
 
 #[test]
-fn a_feature_is_not_asked_how_it_relates_to_the_help_every_program_has() {
-    let parser = "helper :: Parser (a -> a)\nhelper = abortOption ShowHelpText\n  ( long \"help\"\n  <> help \"Show this help text\" )\n";
-    let (repo, subject) = repo_with(
-        &[("src/Extra.hs", parser)],
-        "# Help command\n\nI would like `app install help` to behave like `app install --help`.\n",
-    );
-    let (first, _) = all_questions(&repo, &subject);
-    assert!(
-        !topic_list(&first).contains(&"flag_help"),
-        "{:?}",
-        topic_list(&first)
-    );
-}
-
-#[test]
 fn a_flag_the_new_one_extends_is_asked_about_as_related_not_as_asked_for() {
     let app = "pub fn build() -> App {\n    App::new(\"app\")\n        .arg(Arg::new(\"exclude\").long(\"exclude\").takes_value(true))\n}\n";
     let (repo, subject) = repo_with(

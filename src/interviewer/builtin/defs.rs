@@ -110,17 +110,7 @@ const FLAG_DECLS: &[&str] = &[
     "flag.Float",
     "pflag.",
     "@Option(",
-    "@Parameter(",
     "opt.on(",
-    "long \"",
-    "fullName",
-    "argumentName",
-    "longName",
-    "long_name",
-    "method_option ",
-    "class_option ",
-    "addOption(",
-    "InputOption(",
 ];
 
 /// Whether the line of `hit` is (part of) a declaration of `flag`: the flag's string is an
@@ -129,9 +119,6 @@ pub(super) fn declares_flag(lines: &[String], hit: &Hit, flag: Flag) -> bool {
     let at = (hit.line as usize).saturating_sub(1);
     if at >= lines.len() || comment(&lines[at]) {
         return false;
-    }
-    if super::options::case_arm(&lines[at], &flag.written()) {
-        return true;
     }
     let from = at.saturating_sub(LOOK_BACK);
     // The last declaration opened at or before the hit's line and still open at its end.
@@ -274,24 +261,12 @@ fn names_flag(text: &str, flag: Flag) -> bool {
             // long flag itself; clap's `Arg::new("x")` only names the argument.
             let bare_api = [
                 format!("long=\"{l}\""),
-                format!("long\"{l}\""),
-                format!("fullName=\"{l}\""),
-                format!("longName=\"{l}\""),
-                format!("long_name=\"{l}\""),
-                format!("argumentName:\"{l}\""),
-                format!("addOption('{l}'"),
-                format!("addOption(\"{l}\""),
-                format!("InputOption('{l}'"),
-                format!("InputOption(\"{l}\""),
                 format!("long(\"{l}\")"),
                 format!("long(\"{l}\".into())"),
                 format!("::switch(\"{l}\")"),
                 format!("::flag(\"{l}\","),
             ];
             if bare_api.iter().any(|p| squeezed.contains(p.as_str())) {
-                return true;
-            }
-            if super::options::thor_declares(&squeezed, l) {
                 return true;
             }
             // Go's flag package and cobra: the first string argument is the long name.
@@ -571,29 +546,6 @@ mod tests {
         assert!(declares_flag(&go, &hit(1), Flag::Long("output")));
         let usage = lines("fn main() {\n    println!(\"use --format\");\n}\n");
         assert!(!declares_flag(&usage, &hit(2), Flag::Long("format")));
-    }
-
-    #[test]
-    fn the_other_parsers_forms_declare_their_flags() {
-        let declared = [
-            ("(long \"output\"", Flag::Long("output")),
-            ("p.option(fullName = \"out\")", Flag::Long("out")),
-            ("method_option :skip_bundle", Flag::Long("skip-bundle")),
-            ("->addOption('force', 'f')", Flag::Long("force")),
-            ("argumentName: \"indent\",", Flag::Long("indent")),
-            ("  -c|--count)", Flag::Long("count")),
-            ("  -c|--count)", Flag::Short('c')),
-        ];
-        for (text, flag) in declared {
-            assert!(declares_flag(&lines(text), &hit(1), flag), "{text}");
-        }
-        let not = [
-            ("  method_option :skip_bundler", Flag::Long("skip-bundle")),
-            ("  echo \"-c|--count)\"", Flag::Long("count")),
-        ];
-        for (text, flag) in not {
-            assert!(!declares_flag(&lines(text), &hit(1), flag), "{text}");
-        }
     }
 
     #[test]

@@ -16,7 +16,6 @@ use grep::searcher::sinks::Lossy;
 use regex::Regex;
 
 use super::item::Item;
-use super::options::{self, Declarations};
 use super::place::{is_doc, is_manifest, is_test, secondary};
 use super::scan::{self, Listed};
 use super::search::Place;
@@ -169,9 +168,7 @@ impl<'s> Indexing<'s> {
     pub(super) fn new(skip: &'s [String]) -> Option<Indexing<'s>> {
         Some(Indexing {
             patterns: Patterns::new(),
-            prefilter: RegexMatcherBuilder::new()
-                .build(&format!("{}|{}", Patterns::PREFILTER, options::PREFILTER))
-                .ok()?,
+            prefilter: RegexMatcherBuilder::new().build(Patterns::PREFILTER).ok()?,
             skip,
         })
     }
@@ -315,7 +312,7 @@ fn beside(all: &[&str], i: usize, kind: DefKind) -> String {
 struct Patterns {
     function: Regex,
     ty: Regex,
-    flag: Declarations,
+    flag: Regex,
     env: Regex,
     heading: Regex,
 }
@@ -334,7 +331,9 @@ impl Patterns {
             ty: re(
                 r"\b(?:struct|enum|trait|class|interface|type|protocol|module|record|object)\s+([A-Za-z_][A-Za-z0-9_]*)",
             ),
-            flag: Declarations::new(),
+            flag: re(
+                r#"(?:["'`](?:-[A-Za-z],\s*)?--|\.long\(\s*"|\blong\s*=\s*"|\.option\(\s*['"]|Flags\(\)\.\w+\(\s*(?:&[\w.]+,\s*)?")([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?:[=\s"'`,<\[]|$)"#,
+            ),
             // A shell script reads a variable from its environment where it tests it
             // (`[ -n "$PYENV_DEBUG" ]`) or gives it a default (`${BATS_TMPDIR:-/tmp}`).
             env: re(
@@ -385,9 +384,11 @@ impl Patterns {
                 }
             }
         }
-        // `--help` and `--version` left out: every program has them.
-        for name in self.flag.names(line) {
-            out.push((DefKind::Flag, name));
+        for c in self.flag.captures_iter(line) {
+            // Every program has these: they say nothing of what an item is about.
+            if !matches!(&c[1], "help" | "version") {
+                out.push((DefKind::Flag, format!("--{}", &c[1])));
+            }
         }
         for c in self.env.captures_iter(line) {
             if let Some(name) = c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)) {

@@ -170,8 +170,6 @@ pub(super) fn flag_questions(r: &Reading, feature: bool) -> Vec<Finding> {
                 ])
                 .recommend("already_done"),
             ),
-            // Every program has these: how a new behaviour relates to them is seldom a decision.
-            (Some(_), _) if matches!(l.name.text.as_str(), "--help" | "--version") => {}
             (Some(def), _) => out.push(
                 Finding::new(format!("flag_{slugged}"), 7, format!("{flag} exists ({}). How does the new behaviour relate to it?", def.cite()))
                     .titled(format!("Relation to {flag}"))
