@@ -48,10 +48,9 @@ fn sync_lines(trace: &std::path::Path) -> Vec<String> {
         .collect()
 }
 
-/// Run `interview` under `strace -f -y -e trace=fsync,fdatasync`: the lines of each sync call
-/// it or any of its children made (each with the file it synced, in `<…>`).
-fn syncs_of(interview: Interview<'_>, trace: &std::path::Path) -> Vec<String> {
-    let out = under_strace(interview, trace)
+/// Run `interview` under `strace -f -y OPTIONS`, stdin closed; it must exit 0. The trace's text.
+fn traced(interview: Interview<'_>, options: &[&str], trace: &std::path::Path) -> String {
+    let out = tracing(interview, options, trace)
         .stdin(Stdio::null())
         .output()
         .expect("run interview under strace");
@@ -62,6 +61,13 @@ fn syncs_of(interview: Interview<'_>, trace: &std::path::Path) -> Vec<String> {
         stdout(&out),
         stderr(&out)
     );
+    std::fs::read_to_string(trace).expect("the strace output")
+}
+
+/// Run `interview` under `strace -f -y -e trace=fsync,fdatasync`: the lines of each sync call
+/// it or any of its children made (each with the file it synced, in `<…>`).
+fn syncs_of(interview: Interview<'_>, trace: &std::path::Path) -> Vec<String> {
+    traced(interview, &["-e", "trace=fsync,fdatasync"], trace);
     sync_lines(trace)
 }
 
@@ -134,7 +140,7 @@ fn a_replayed_round_writes_the_answers_and_the_state_once() {
     }
     let repo = TempRepo::new();
     let trace = repo.scratch("renames.txt");
-    let out = tracing(
+    let text = traced(
         Interview::of_work_item(&repo)
             .runner("honest.sh")
             .answers(
@@ -143,12 +149,7 @@ fn a_replayed_round_writes_the_answers_and_the_state_once() {
             .yes(),
         &["-e", "trace=rename,renameat,renameat2"],
         &trace,
-    )
-    .stdin(Stdio::null())
-    .output()
-    .expect("run interview under strace");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let text = std::fs::read_to_string(&trace).unwrap();
+    );
     let onto = |name: &str| {
         text.lines()
             .filter(|l| l.contains("rename") && l.contains(&format!("/{name}\"")))
@@ -184,7 +185,7 @@ fn a_replayed_session_never_writes_the_same_state_twice_in_a_row() {
     let repo = TempRepo::new();
     repo.commit_files(&["a", "b", "c"]);
     let trace = repo.scratch("writes.txt");
-    let out = tracing(
+    let text = traced(
         Interview::reflect(&repo, "HEAD~3")
             .preset("builtin")
             .answers(r#"{ "interview_answers": 1, "answers": {} }"#)
@@ -193,12 +194,7 @@ fn a_replayed_session_never_writes_the_same_state_twice_in_a_row() {
             .out("-"),
         &["-e", "trace=write", "-s", "10000000"],
         &trace,
-    )
-    .stdin(Stdio::null())
-    .output()
-    .expect("run interview under strace");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let text = std::fs::read_to_string(&trace).unwrap();
+    );
     // The state's writes: to a temporary file of the session, holding its `sub_step`.
     let states: Vec<&str> = text
         .lines()

@@ -6,6 +6,13 @@
 
 use crate::interviewer::{all_questions, assert_honest, question, repo_with, topic_list};
 
+/// Fails unless no question of `qs` has a topic that starts with `prefix`.
+#[track_caller]
+fn asks_none(qs: &[interview::testing::Question], prefix: &str) {
+    let topics = topic_list(qs);
+    assert!(!topics.iter().any(|t| t.starts_with(prefix)), "{topics:?}");
+}
+
 const READER: &str = "package org.acme;\n\npublic interface Reader {\n    /**\n     * Reads a line.\n     *\n     * @throws EndOfInputException if the input has ended\n     */\n    String readLine() throws EndOfInputException;\n\n    /**\n     * @throws EndOfInputException if the input has ended\n     */\n    void close() throws EndOfInputException;\n}\n";
 
 const TRACE: &str = "# Reader failed with org.acme.EndOfInputException\n\nVersion: 2.1.0\n\n```\norg.acme.EndOfInputException: null\n\tat org.acme.impl.ReaderImpl.readLine(ReaderImpl.java:554)\n\tat com.app.Main.run(Main.java:30)\n```\n";
@@ -50,13 +57,7 @@ fn an_exception_documented_only_on_functions_the_item_never_names_is_not_asked()
         TRACE,
     );
     let (first, _) = all_questions(&repo, &subject);
-    assert!(
-        !topic_list(&first)
-            .iter()
-            .any(|t| t.starts_with("documented_throw_")),
-        "{:?}",
-        topic_list(&first)
-    );
+    asks_none(&first, "documented_throw_");
 }
 
 const TABLE_V1: &str = "def render_table(rows):\n    \"\"\"Draw the rows as a table.\"\"\"\n    width = max(len(r) for r in rows)\n    return width\n";
@@ -149,13 +150,7 @@ fn a_sample_in_a_code_block_or_a_section_off_the_subject_documents_nothing_of_it
         PAGER_ITEM,
     );
     let (first, _) = all_questions(&repo, &subject);
-    assert!(
-        !topic_list(&first)
-            .iter()
-            .any(|t| t.starts_with("documented_section_")),
-        "{:?}",
-        topic_list(&first)
-    );
+    asks_none(&first, "documented_section_");
 }
 
 #[test]
@@ -198,11 +193,5 @@ fn a_section_found_by_a_word_of_a_quoted_command_line_is_not_asked() {
                 file.txt`, a bug since 0.6.0.\n\nExpected: the file.\n";
     let (repo, subject) = repo_with(&[("src/app.rs", app), ("README.md", readme)], item);
     let (first, _) = all_questions(&repo, &subject);
-    assert!(
-        !topic_list(&first)
-            .iter()
-            .any(|t| t.starts_with("documented_section_")),
-        "{:?}",
-        topic_list(&first)
-    );
+    asks_none(&first, "documented_section_");
 }

@@ -344,9 +344,10 @@ impl<'p> Session<'p> {
     /// The answers recorded so far are written first (a replayed round's lines wait for this
     /// save, [`Person::settle`]): `answers.json` is never behind the state.
     fn save(&mut self) -> Result<()> {
-        self.person
-            .settle()
-            .map_err(|e| Error::io("saving the answers", std::io::Error::other(e.to_string())))?;
+        self.person.settle().map_err(|e| match e {
+            crate::ask::AskError::Io(e) => Error::io("saving the answers", e),
+            e => Error::Ask(e.into()),
+        })?;
         self.state.save(
             &self.dir.join("state.json"),
             tier::Durability::of_session(self.person.replayed()),
