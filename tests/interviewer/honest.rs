@@ -205,6 +205,48 @@ fn a_runner_cannot_confirm_what_the_item_says_by_citing_it() {
 }
 
 #[test]
+fn a_feature_is_not_asked_how_it_relates_to_the_help_every_program_has() {
+    let parser = "helper :: Parser (a -> a)\nhelper = abortOption ShowHelpText\n  ( long \"help\"\n  <> help \"Show this help text\" )\n";
+    let (repo, subject) = repo_with(
+        &[("src/Extra.hs", parser)],
+        "# Help command\n\nI would like `app install help` to behave like `app install --help`.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first).contains(&"flag_help"),
+        "{:?}",
+        topic_list(&first)
+    );
+}
+
+#[test]
+fn a_flag_only_in_the_items_command_line_or_in_a_report_is_not_asked_about_as_related() {
+    let app = "pub fn build() -> App {\n    App::new(\"app\")\n        .arg(Arg::new(\"paging\").long(\"paging\").takes_value(true))\n}\n";
+    // Its own command line names `--paging`: how it ran, not what it wishes for.
+    let (repo, subject) = repo_with(
+        &[("src/app.rs", app)],
+        "# Add a wrap mode\n\nI would like long lines wrapped. I run `app --paging never big.txt`:\n\n```\n$ app --paging never big.txt\n```\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first).contains(&"flag_paging"),
+        "{:?}",
+        topic_list(&first)
+    );
+    // A report read as a feature: it names the flag, and a trace shows what failed.
+    let (repo, subject) = repo_with(
+        &[("src/app.rs", app)],
+        "# Add a fallback for `--paging`\n\nWith `--paging` the pager dies:\n\n```\nthread 'main' panicked at 'broken pipe', src/app.rs:3\nstack backtrace:\n```\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first).contains(&"flag_paging"),
+        "{:?}",
+        topic_list(&first)
+    );
+}
+
+#[test]
 fn a_flag_the_new_one_extends_is_asked_about_as_related_not_as_asked_for() {
     let app = "pub fn build() -> App {\n    App::new(\"app\")\n        .arg(Arg::new(\"exclude\").long(\"exclude\").takes_value(true))\n}\n";
     let (repo, subject) = repo_with(

@@ -110,7 +110,16 @@ const FLAG_DECLS: &[&str] = &[
     "flag.Float",
     "pflag.",
     "@Option(",
+    "@Parameter(",
     "opt.on(",
+    "long \"",
+    "fullName",
+    "longName",
+    "long_name",
+    "method_option ",
+    "class_option ",
+    "addOption(",
+    "InputOption(",
 ];
 
 /// Whether the line of `hit` is (part of) a declaration of `flag`: the flag's string is an
@@ -119,6 +128,9 @@ pub(super) fn declares_flag(lines: &[String], hit: &Hit, flag: Flag) -> bool {
     let at = (hit.line as usize).saturating_sub(1);
     if at >= lines.len() || comment(&lines[at]) {
         return false;
+    }
+    if super::options::case_arm(&lines[at], &flag.written()) {
+        return true;
     }
     let from = at.saturating_sub(LOOK_BACK);
     // The last declaration opened at or before the hit's line and still open at its end.
@@ -261,12 +273,23 @@ fn names_flag(text: &str, flag: Flag) -> bool {
             // long flag itself; clap's `Arg::new("x")` only names the argument.
             let bare_api = [
                 format!("long=\"{l}\""),
+                format!("long\"{l}\""),
+                format!("fullName=\"{l}\""),
+                format!("longName=\"{l}\""),
+                format!("long_name=\"{l}\""),
+                format!("addOption('{l}'"),
+                format!("addOption(\"{l}\""),
+                format!("InputOption('{l}'"),
+                format!("InputOption(\"{l}\""),
                 format!("long(\"{l}\")"),
                 format!("long(\"{l}\".into())"),
                 format!("::switch(\"{l}\")"),
                 format!("::flag(\"{l}\","),
             ];
             if bare_api.iter().any(|p| squeezed.contains(p.as_str())) {
+                return true;
+            }
+            if super::options::thor_declares(&squeezed, l) {
                 return true;
             }
             // Go's flag package and cobra: the first string argument is the long name.
@@ -501,9 +524,35 @@ fn python_test(lines: &[String], at: usize) -> bool {
 pub(super) fn may_define(hit: &Hit) -> bool {
     let file = hit.path.rsplit('/').next().unwrap_or(&hit.path);
     !is_test(&hit.path)
+        && !test_named(&hit.path)
         && !is_doc(&hit.path)
         && !file.ends_with(".lock")
         && !matches!(file, "package-lock.json" | "go.sum" | "pnpm-lock.yaml")
+}
+
+/// Whether a path is a test's by the conventions of Java, C#, Kotlin and Swift: a `Tests/` or
+/// `src/test/` folder in any case, a project folder such as `Humanizer.Tests`, a file such as
+/// `ArgumentsTests.swift` or `ParserTest.java`. A test's call (`check(argumentName: "x")`)
+/// names what the code declares; it declares nothing.
+pub(super) fn test_named(path: &str) -> bool {
+    let camel_test = |s: &str| {
+        ["Tests", "Test", "Spec", "Specs"].iter().any(|t| {
+            s.strip_suffix(t)
+                .and_then(|rest| rest.chars().next_back())
+                .is_some_and(|c| c.is_lowercase() || c.is_ascii_digit() || c == '.')
+        })
+    };
+    let segments: Vec<&str> = path.split('/').collect();
+    let (dirs, file) = segments.split_at(segments.len().saturating_sub(1));
+    dirs.iter().any(|d| {
+        matches!(
+            d.to_ascii_lowercase().as_str(),
+            "tests" | "test" | "spec" | "specs"
+        ) || camel_test(d)
+    }) || file
+        .first()
+        .and_then(|f| f.split('.').next())
+        .is_some_and(camel_test)
 }
 
 #[cfg(test)]
@@ -518,6 +567,14 @@ mod tests {
         Hit {
             path: "src/cli.rs".into(),
             line,
+            text: String::new(),
+        }
+    }
+
+    fn hit_at(path: &str) -> Hit {
+        Hit {
+            path: path.into(),
+            line: 1,
             text: String::new(),
         }
     }
@@ -546,6 +603,48 @@ mod tests {
         assert!(declares_flag(&go, &hit(1), Flag::Long("output")));
         let usage = lines("fn main() {\n    println!(\"use --format\");\n}\n");
         assert!(!declares_flag(&usage, &hit(2), Flag::Long("format")));
+    }
+
+    #[test]
+    fn the_other_parsers_forms_declare_their_flags() {
+        let declared = [
+            ("(long \"output\"", Flag::Long("output")),
+            ("p.option(fullName = \"out\")", Flag::Long("out")),
+            ("method_option :skip_bundle", Flag::Long("skip-bundle")),
+            ("->addOption('force', 'f')", Flag::Long("force")),
+            ("  -c|--count)", Flag::Long("count")),
+            ("  -c|--count)", Flag::Short('c')),
+        ];
+        for (text, flag) in declared {
+            assert!(declares_flag(&lines(text), &hit(1), flag), "{text}");
+        }
+        let not = [
+            ("  method_option :skip_bundler", Flag::Long("skip-bundle")),
+            ("argumentName: \"indent\",", Flag::Long("indent")),
+            ("  echo \"-c|--count)\"", Flag::Long("count")),
+        ];
+        for (text, flag) in not {
+            assert!(!declares_flag(&lines(text), &hit(1), flag), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_declaration_in_a_test_file_of_any_convention_defines_nothing() {
+        for path in [
+            "Tests/ArgumentsTests.swift",
+            "src/Humanizer.Tests/Localisation/NumberTests.cs",
+            "core/ParserTest.java",
+            "spec/thor_spec.rb",
+        ] {
+            assert!(!may_define(&hit_at(path)), "{path}");
+        }
+        for path in [
+            "Sources/Arguments.swift",
+            "src/Latest.cs",
+            "src/Contest.java",
+        ] {
+            assert!(may_define(&hit_at(path)), "{path}");
+        }
     }
 
     #[test]

@@ -18,6 +18,7 @@ use super::defs::Sources;
 use super::item::Item;
 use super::kind::ItemKind;
 use super::nearest::{Def, DefKind};
+use super::options::Declarations;
 use super::words::{ACTIONS, GENERIC, words};
 
 /// What a sentence says when it wishes for a way to do something, lower case.
@@ -56,17 +57,6 @@ const RARE_IN: usize = 50;
 const MIN_RARE: usize = 8;
 const RARER_IN: usize = 100;
 const MIN_RARER: usize = 3;
-
-/// Lines a flag's help is looked for in, from its declaration, and what starts the next one.
-const HELP_LINES: usize = 10;
-const FLAG_STARTS: &[&str] = &[
-    ".arg(",
-    "Arg::",
-    ".long(",
-    "add_argument(",
-    ".option(",
-    "Flags()",
-];
 
 /// Lines above a definition read at most for its comment, and the quote's length.
 const DOC_LINES: usize = 200;
@@ -332,15 +322,8 @@ fn public(line: &str) -> bool {
 /// attributes and annotations skipped) or a Python docstring right below.
 fn documentation(lines: &[String], at: usize, kind: DefKind) -> Option<String> {
     if kind == DefKind::Flag {
-        // Its help, up to where the next declaration starts.
-        return lines
-            .iter()
-            .skip(at)
-            .take(HELP_LINES)
-            .enumerate()
-            .take_while(|(i, l)| *i == 0 || !FLAG_STARTS.iter().any(|m| l.contains(m)))
-            .flat_map(|(_, l)| strings(l))
-            .find(|s| s.contains(' ') && !s.starts_with('-'))
+        return Declarations::new()
+            .help(lines, at)
             .map(|s| first_sentence(&s));
     }
     // The comment block above, read up to its top; its description is its first paragraph
@@ -383,25 +366,6 @@ fn documentation(lines: &[String], at: usize, kind: DefKind) -> Option<String> {
     }
     let text = above.join(" ");
     (!text.trim().is_empty()).then(|| first_sentence(&text))
-}
-
-/// The string literals of a line (double or single quoted).
-fn strings(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut quote = None;
-    let mut current = String::new();
-    for c in line.chars() {
-        match quote {
-            None if c == '"' || c == '\'' => quote = Some(c),
-            Some(q) if c == q => {
-                out.push(std::mem::take(&mut current));
-                quote = None;
-            }
-            Some(_) => current.push(c),
-            None => {}
-        }
-    }
-    out
 }
 
 /// A text's first sentence, cut where a word ends.
@@ -534,6 +498,33 @@ mod tests {
             documentation(&lines, 10, DefKind::Flag).as_deref(),
             Some("Specify the text-wrapping mode.")
         );
+    }
+
+    #[test]
+    fn a_scripts_option_is_found_by_its_case_arm_and_usage_line() {
+        let script = concat!(
+            "#!/usr/bin/env bash\n",
+            "usage() {\n",
+            "  cat <<EOF\n",
+            "  -c, --count    Count the test cases without running any tests\n",
+            "EOF\n",
+            "}\n",
+            "case \"$1\" in\n",
+            "  -c|--count)\n",
+            "    count=1\n",
+            "    ;;\n",
+            "esac\n",
+        );
+        let readme = "# Tool\n\nRun `tool --count` to count the tests.\n";
+        let item = "# Count\n\nIs there a way to count the test cases without running them?\n";
+        let e = found(
+            &[("libexec/tool.sh", script), ("README.md", readme)],
+            item,
+            ItemKind::Feature,
+        )
+        .expect("--count already exists");
+        assert_eq!((e.def.name.as_str(), e.def.line), ("--count", 8));
+        assert_eq!(e.doc, "Count the test cases without running any tests");
     }
 
     #[test]

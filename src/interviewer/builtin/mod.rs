@@ -34,6 +34,7 @@ mod manifest;
 mod names;
 mod nearest;
 mod on_path;
+mod options;
 mod outside;
 mod place;
 mod proposal;

@@ -16,6 +16,7 @@ use grep::searcher::sinks::Lossy;
 use regex::Regex;
 
 use super::item::Item;
+use super::options::{self, Declarations};
 use super::place::{is_doc, is_manifest, is_test, secondary};
 use super::scan::{self, Listed};
 use super::search::Place;
@@ -168,7 +169,9 @@ impl<'s> Indexing<'s> {
     pub(super) fn new(skip: &'s [String]) -> Option<Indexing<'s>> {
         Some(Indexing {
             patterns: Patterns::new(),
-            prefilter: RegexMatcherBuilder::new().build(Patterns::PREFILTER).ok()?,
+            prefilter: RegexMatcherBuilder::new()
+                .build(&format!("{}|{}", Patterns::PREFILTER, options::PREFILTER))
+                .ok()?,
             skip,
         })
     }
@@ -312,7 +315,7 @@ fn beside(all: &[&str], i: usize, kind: DefKind) -> String {
 struct Patterns {
     function: Regex,
     ty: Regex,
-    flag: Regex,
+    flag: Declarations,
     env: Regex,
     heading: Regex,
 }
@@ -331,9 +334,7 @@ impl Patterns {
             ty: re(
                 r"\b(?:struct|enum|trait|class|interface|type|protocol|module|record|object)\s+([A-Za-z_][A-Za-z0-9_]*)",
             ),
-            flag: re(
-                r#"(?:["'`](?:-[A-Za-z],\s*)?--|\.long\(\s*"|\blong\s*=\s*"|\.option\(\s*['"]|Flags\(\)\.\w+\(\s*(?:&[\w.]+,\s*)?")([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?:[=\s"'`,<\[]|$)"#,
-            ),
+            flag: Declarations::new(),
             // A shell script reads a variable from its environment where it tests it
             // (`[ -n "$PYENV_DEBUG" ]`) or gives it a default (`${BATS_TMPDIR:-/tmp}`).
             env: re(
@@ -384,11 +385,9 @@ impl Patterns {
                 }
             }
         }
-        for c in self.flag.captures_iter(line) {
-            // Every program has these: they say nothing of what an item is about.
-            if !matches!(&c[1], "help" | "version") {
-                out.push((DefKind::Flag, format!("--{}", &c[1])));
-            }
+        // `--help` and `--version` left out: every program has them.
+        for name in self.flag.names(line) {
+            out.push((DefKind::Flag, name));
         }
         for c in self.env.captures_iter(line) {
             if let Some(name) = c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)) {

@@ -170,7 +170,9 @@ pub(super) fn flag_questions(r: &Reading, feature: bool) -> Vec<Finding> {
                 ])
                 .recommend("already_done"),
             ),
-            (Some(def), _) => out.push(
+            // Every program has these: how a new behaviour relates to them is seldom a decision.
+            (Some(_), _) if matches!(l.name.text.as_str(), "--help" | "--version") => {}
+            (Some(def), _) if relates(r, l) => out.push(
                 Finding::new(format!("flag_{slugged}"), 7, format!("{flag} exists ({}). How does the new behaviour relate to it?", def.cite()))
                     .titled(format!("Relation to {flag}"))
                     .choices(vec![
@@ -210,6 +212,49 @@ pub(super) fn flag_questions(r: &Reading, feature: bool) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// The signs of a report that a wish never has: a terminal session, a trace, a failure said, an
+/// exit code, an exception's name (`shape::report_signs`).
+const REPORTED: &[&str] = &[
+    "a terminal session",
+    "a trace",
+    "a failure said",
+    "an exit code",
+    "an exception's name",
+];
+
+/// Whether the item may be asked how its new behaviour relates to an existing option `l`: it
+/// asks for something new or for help (a feature or a support question), shows no report, and
+/// names the option itself in its title or prose. A flag only in its own command line (a code
+/// block, `` `tool -x file` ``) or configuration is how it ran, not what it wishes for; a report
+/// misread as a feature is not asked about "the new behaviour".
+fn relates(r: &Reading, l: &Located) -> bool {
+    use super::super::kind::ItemKind;
+    let asks = r.class.kind == ItemKind::Feature || r.support.is_some();
+    let signs = super::super::shape::report_signs(&r.item);
+    let reported = signs.iter().any(|s| REPORTED.contains(s)) || !r.raised.is_empty();
+    let prose = std::iter::once(r.facts.title.as_str())
+        .chain(r.item.sentences.iter().map(|(_, s)| s.as_str()));
+    asks && !reported && prose.into_iter().any(|s| names_option(s, &l.name.text))
+}
+
+/// Whether `text` names `flag` as itself: a whole token (`-N` is not named by `-NF`), not inside
+/// a code span that starts with a program's name (`` `rg -N foo` `` is a command line).
+fn names_option(text: &str, flag: &str) -> bool {
+    let token = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_');
+    text.match_indices(flag).any(|(i, _)| {
+        let before = &text[..i];
+        if token(before.chars().next_back()) || token(text[i + flag.len()..].chars().next()) {
+            return false;
+        }
+        // Inside a code span: what the span starts with.
+        if before.matches('`').count() % 2 == 1 {
+            let span = before.rsplit('`').next().unwrap_or("");
+            return span.trim_start().is_empty() || span.trim_start().starts_with('-');
+        }
+        true
+    })
 }
 
 /// `grounded`: a question made from what the repository holds was found already; the generic
@@ -485,4 +530,19 @@ fn short_letters(r: &Reading) -> Vec<char> {
     }
     letters.sort_unstable();
     letters
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_option;
+
+    #[test]
+    fn an_option_is_named_as_itself_not_in_a_cluster_or_a_command_line() {
+        assert!(names_option("A regex twin of `--exclude`.", "--exclude"));
+        assert!(names_option("Like --exclude but a regex.", "--exclude"));
+        assert!(names_option("Add `--format csv`.", "--format"));
+        assert!(!names_option("`-NF` would be handy.", "-N"));
+        assert!(!names_option("I run `app --paging never x`.", "--paging"));
+        assert!(!names_option("See --exclude-regex.", "--exclude"));
+    }
 }
