@@ -172,6 +172,73 @@ fn no_device_node_is_made_in_out() {
     }
 }
 
+/// Sockets by allow list, not by a list of what to refuse: a script is granted no family at
+/// all (but a UNIX pair of its own), and `--network on` adds IPv4, IPv6 and the routing netlink
+/// only — never VSOCK (the hypervisor's host, past every network namespace), netlink's
+/// diagnostics (every socket of the machine and who holds it), packet sockets or any other.
+#[test]
+fn no_socket_family_is_opened_that_was_not_granted() {
+    needs_the_whole_sandbox();
+    let fixtures_dir = fixtures().join("runners/sandbox");
+    let on: &[&str] = &["--network", "on"];
+    for (variant, extra, prevented) in [
+        (Variant::Default, &[][..], true),
+        (Variant::Default, on, true),
+        (Variant::LandlockOnly, &[][..], true),
+        (Variant::LandlockOnly, on, true),
+        (Variant::Off, &[][..], false),
+    ] {
+        let target = Target::new("families");
+        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+        envs.push(("SANDBOX_FIXTURES", fixtures_dir.to_str().unwrap()));
+        let args: Vec<&str> = variant.args().iter().chain(extra).copied().collect();
+        let out = target.run("sandbox/tries-write.sh", &args, &envs);
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        let errors =
+            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/errors.txt"))
+                .unwrap_or_default();
+        let expected = if prevented { "denied\n" } else { "wrote\n" };
+        assert_eq!(
+            target.attempt(),
+            expected,
+            "{variant:?} {extra:?}: {errors}\n{screen}"
+        );
+    }
+}
+
+/// A runner holds no capability: started by root with Landlock alone (no user namespace) it is
+/// still root, and would keep the machine's routes, clock and every user's private files; in its
+/// namespaces it keeps no bounding set to regain one from. Without the sandbox root's are kept.
+#[test]
+fn the_runner_holds_no_capability() {
+    needs_the_whole_sandbox();
+    let fixtures_dir = fixtures().join("runners/sandbox");
+    for (variant, prevented) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, false),
+    ] {
+        // Where the launcher holds CAP_SETPCAP (in its namespaces, or as root) the bounding
+        // set is emptied too; an unprivileged launcher without namespaces has none to give.
+        let bounding = variant != Variant::LandlockOnly || is_root();
+        let target = Target::new("capabilities");
+        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+        envs.push(("SANDBOX_FIXTURES", fixtures_dir.to_str().unwrap()));
+        envs.push(("SANDBOX_BOUNDING_EMPTIED", if bounding { "1" } else { "0" }));
+        let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        let errors =
+            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/errors.txt"))
+                .unwrap_or_default();
+        let expected = if prevented { "denied\n" } else { "wrote\n" };
+        assert_eq!(
+            target.attempt(),
+            expected,
+            "{variant:?}: {errors}\n{screen}"
+        );
+    }
+}
+
 /// The start line says what is missing when the kernel has no seccomp, and `--sandbox require`
 /// refuses to run a turn then.
 #[test]

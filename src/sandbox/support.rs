@@ -154,7 +154,7 @@ impl Support {
         }
         if self.seccomp {
             held.push(
-                "a seccomp filter (no UNIX sockets, keyrings, setuid or setgid bits, device nodes, file capabilities, tracing, BPF, io_uring or new user namespaces)"
+                "a seccomp filter (socket families by allow list: no UNIX sockets, keyrings, setuid or setgid bits, device nodes, file capabilities, tracing, BPF, io_uring or new user namespaces)"
                     .into(),
             );
         } else {

@@ -12,6 +12,7 @@ use std::ffi::OsString;
 
 use super::policy::Policy;
 
+mod caps;
 mod landlock;
 mod launch;
 mod mounts;
@@ -24,9 +25,11 @@ mod world;
 pub(super) use launch::{in_namespaces, probe};
 pub(super) use probe::probe_support;
 
-/// The launcher's last walls before it executes the runner: Landlock (when the policy asks),
-/// then the seccomp filter (last: Landlock needs calls the filter refuses).
+/// The launcher's last walls before it executes the runner: no capability (`caps.rs`), Landlock
+/// (when the policy asks), then the seccomp filter (last: Landlock needs calls the filter
+/// refuses).
 pub(super) fn confine(policy: &Policy) -> Result<(), String> {
+    caps::drop_all()?;
     if policy.landlock {
         match landlock::restrict(policy) {
             Ok(applied) if applied.enforced => {}

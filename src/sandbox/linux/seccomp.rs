@@ -3,8 +3,10 @@
 //! inherited by everything the runner starts).
 //!
 //! It refuses, whatever a path is spelled like and whichever namespace a server lives in, the
-//! system calls no runner is shown to need: reaching a server through a named or abstract UNIX
-//! socket (`socket(AF_UNIX, …)`; a preset that needs one says so), the kernel keyrings, setting
+//! system calls no runner is shown to need: a socket of any family not granted (by allow list:
+//! IPv4, IPv6 and the routing netlink with the network, UNIX sockets to a preset that says it
+//! needs them, nothing else; so no server is reached through a named or abstract UNIX socket,
+//! nor the hypervisor's host through VSOCK), the kernel keyrings, setting
 //! a setuid or setgid bit (`chmod` and friends, and `open`/`creat` creating such a file), making
 //! device nodes, tracing or reading other processes, BPF, performance counters, `userfaultfd`,
 //! `io_uring` (which would make the same calls past the filter), mounting, loading kernel
@@ -131,28 +133,50 @@ fn makes_a_device(mode: u8) -> Vec<SeccompRule> {
     rules
 }
 
+/// `socket()` by allow list: a family is refused unless granted — UNIX sockets to a preset shown
+/// to need them; IPv4 and IPv6, and the routing netlink a resolver asks for the machine's
+/// addresses, to a runner with the network. Every other family (VSOCK to the hypervisor's host,
+/// SMC, RDS, TIPC, netlink's other protocols, packet sockets, the kernel's crypto …) is refused
+/// whatever the runner is granted: none is shown to be needed.
+fn sockets(allowed: Allowed) -> Vec<SeccompRule> {
+    let mut granted = Vec::new();
+    if allowed.unix_sockets {
+        granted.push(libc::AF_UNIX);
+    }
+    if allowed.network {
+        granted.extend([libc::AF_INET, libc::AF_INET6, libc::AF_NETLINK]);
+    }
+    if granted.is_empty() {
+        // No rule: every socket() is refused.
+        return Vec::new();
+    }
+    let mut refused = vec![rule(
+        granted
+            .iter()
+            .map(|&family| when(0, SeccompCmpOp::Ne, family as u64))
+            .collect(),
+    )];
+    if allowed.network {
+        refused.push(rule(vec![
+            when(0, SeccompCmpOp::Eq, libc::AF_NETLINK as u64),
+            when(2, SeccompCmpOp::Ne, libc::NETLINK_ROUTE as u64),
+        ]));
+    }
+    refused
+}
+
 /// The refusing rules, keyed by system call number (every rule of a call is one way to match).
 fn rules(allowed: Allowed) -> BTreeMap<i64, Vec<SeccompRule>> {
     let mut map: BTreeMap<i64, Vec<SeccompRule>> = refused_outright()
         .into_iter()
         .map(|(_, nr)| (nr, Vec::new()))
         .collect();
-    let mut domains = Vec::new();
-    if !allowed.unix_sockets {
-        domains.push(libc::AF_UNIX);
-    }
-    if !allowed.network {
-        domains.extend([libc::AF_INET, libc::AF_INET6, libc::AF_PACKET]);
-    }
-    if !domains.is_empty() {
-        map.insert(
-            libc::SYS_socket,
-            domains
-                .into_iter()
-                .map(|d| rule(vec![when(0, SeccompCmpOp::Eq, d as u64)]))
-                .collect(),
-        );
-    }
+    map.insert(libc::SYS_socket, sockets(allowed));
+    // A pair of connected sockets of its own reaches nothing; only UNIX ones are granted.
+    map.insert(
+        libc::SYS_socketpair,
+        vec![rule(vec![when(0, SeccompCmpOp::Ne, libc::AF_UNIX as u64)])],
+    );
     map.insert(libc::SYS_fchmod, sets_an_id_bit(1));
     map.insert(libc::SYS_fchmodat, sets_an_id_bit(2));
     map.insert(SYS_FCHMODAT2, sets_an_id_bit(2));
@@ -357,6 +381,30 @@ mod tests {
         // SAFETY: valid pointers (NUL-terminated where strings) that outlive the call.
         unsafe { libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0) as libc::c_long }
     }
+    fn vsock_socket(_: &Paths) -> libc::c_long {
+        // SAFETY: valid pointers (NUL-terminated where strings) that outlive the call.
+        unsafe { libc::socket(libc::AF_VSOCK, libc::SOCK_STREAM, 0) as libc::c_long }
+    }
+    fn route_socket(_: &Paths) -> libc::c_long {
+        // SAFETY: valid pointers (NUL-terminated where strings) that outlive the call.
+        unsafe {
+            libc::socket(libc::AF_NETLINK, libc::SOCK_RAW, libc::NETLINK_ROUTE) as libc::c_long
+        }
+    }
+    fn diag_socket(_: &Paths) -> libc::c_long {
+        // NETLINK_SOCK_DIAG: every socket of the network namespace, and who holds it.
+        // SAFETY: valid pointers (NUL-terminated where strings) that outlive the call.
+        unsafe {
+            libc::socket(libc::AF_NETLINK, libc::SOCK_RAW, libc::NETLINK_SOCK_DIAG) as libc::c_long
+        }
+    }
+    fn netlink_pair(_: &Paths) -> libc::c_long {
+        let mut fds = [0; 2];
+        // SAFETY: valid pointers (NUL-terminated where strings) that outlive the call.
+        unsafe {
+            libc::socketpair(libc::AF_NETLINK, libc::SOCK_RAW, 0, fds.as_mut_ptr()) as libc::c_long
+        }
+    }
     fn socket_pair(_: &Paths) -> libc::c_long {
         let mut fds = [0; 2];
         // SAFETY: valid pointers (NUL-terminated where strings) that outlive the call.
@@ -461,6 +509,13 @@ mod tests {
         };
         let cases: &[(&str, Call, i32)] = &[
             ("socket(AF_UNIX)", unix_socket, libc::EPERM),
+            ("socket(AF_VSOCK)", vsock_socket, libc::EPERM),
+            (
+                "socket(AF_NETLINK, NETLINK_SOCK_DIAG)",
+                diag_socket,
+                libc::EPERM,
+            ),
+            ("socketpair(AF_NETLINK)", netlink_pair, libc::EPERM),
             ("add_key", add_key, libc::EPERM),
             ("keyctl", keyctl_read, libc::EPERM),
             ("ptrace", trace_me, libc::EPERM),
@@ -479,6 +534,7 @@ mod tests {
             #[cfg(target_arch = "x86_64")]
             ("x32 socket", x32_socket, libc::ENOSYS),
             ("socket(AF_INET)", inet_socket, 0),
+            ("socket(AF_NETLINK, NETLINK_ROUTE)", route_socket, 0),
             ("socketpair(AF_UNIX)", socket_pair, 0),
             ("chmod 755", plain_chmod, 0),
             ("open(O_CREAT, 0755)", plain_create, 0),
@@ -502,10 +558,33 @@ mod tests {
             0,
             "a preset that needs a UNIX socket gets one"
         );
+        for (name, call) in [
+            ("socket(AF_INET)", inet_socket as Call),
+            ("socket(AF_NETLINK, NETLINK_ROUTE)", route_socket),
+            ("socket(AF_UNIX)", unix_socket),
+        ] {
+            assert_eq!(
+                in_child(Allowed::default(), dir.path(), call),
+                libc::EPERM,
+                "--network off: {name}"
+            );
+        }
         assert_eq!(
-            in_child(Allowed::default(), dir.path(), inet_socket),
+            in_child(Allowed::default(), dir.path(), socket_pair),
+            0,
+            "--network off: socketpair(AF_UNIX)"
+        );
+        assert_eq!(
+            in_child(
+                Allowed {
+                    unix_sockets: true,
+                    network: false
+                },
+                dir.path(),
+                inet_socket
+            ),
             libc::EPERM,
-            "--network off"
+            "UNIX sockets granted, the network not"
         );
     }
 
