@@ -179,9 +179,9 @@ pub(super) fn find(
         .filter(|d| d.name_words().iter().all(|w| telling.contains(w)))
         .filter(|d| !spelled(d) && !a_type(d))
         .collect();
-    // A flag before a function, a variable, a type.
+    // A flag or a command before a function, a variable, a type.
     candidates.sort_by_key(|d| match d.kind {
-        DefKind::Flag => 0,
+        DefKind::Flag | DefKind::Subcommand => 0,
         DefKind::Function => 1,
         DefKind::EnvVar => 2,
         _ => 3,
@@ -253,7 +253,16 @@ fn mentioned(
         .map(|h| h.path.as_str())
         .collect();
     paths.dedup();
+    // A command is spelled as typed, in a code span (`tool init`).
+    let sub = d.name.rsplit(' ').next().unwrap_or(&d.name);
+    let typed = |line: &str| {
+        line.split('`').skip(1).step_by(2).any(|span| {
+            let tokens: Vec<&str> = span.split_whitespace().collect();
+            tokens.iter().skip(1).any(|t| *t == sub) || span.trim() == d.name
+        })
+    };
     let spelled = |line: &str| match d.kind {
+        DefKind::Subcommand => typed(line),
         DefKind::Flag | DefKind::EnvVar => line.match_indices(d.name.as_str()).any(|(i, _)| {
             let after = line[i + d.name.len()..].chars().next();
             let before = line[..i].chars().next_back();
@@ -321,6 +330,14 @@ fn public(line: &str) -> bool {
 /// of words on its line or the two below); else the comment right above it (a doc comment,
 /// attributes and annotations skipped) or a Python docstring right below.
 fn documentation(lines: &[String], at: usize, kind: DefKind) -> Option<String> {
+    if kind == DefKind::Subcommand {
+        let line = lines.get(at)?;
+        return line
+            .strip_prefix("# Summary:")
+            .map(|s| s.trim().to_string())
+            .or_else(|| super::commands::Commands::new().help(lines, at))
+            .map(|s| first_sentence(&s));
+    }
     if kind == DefKind::Flag {
         return Declarations::new()
             .help(lines, at)
@@ -525,6 +542,32 @@ mod tests {
         .expect("--count already exists");
         assert_eq!((e.def.name.as_str(), e.def.line), ("--count", 8));
         assert_eq!(e.doc, "Count the test cases without running any tests");
+    }
+
+    #[test]
+    fn a_command_is_found_by_its_summary_and_the_documentation_typing_it() {
+        let versions = concat!(
+            "#!/usr/bin/env bash\n",
+            "# Summary: List all Python versions available to tool\n",
+            "# Usage: tool versions [--bare]\n",
+        );
+        let readme = "# Tool\n\nRun `tool versions` to see them.\n";
+        let files = [
+            ("libexec/tool-versions", versions),
+            (
+                "libexec/tool-exec",
+                "#!/bin/sh\n# Summary: Run an executable\n",
+            ),
+            ("README.md", readme),
+        ];
+        let item = "# Versions\n\nIs there a way to list the Python versions I have?\n";
+        let e = found(&files, item, ItemKind::Feature).expect("`tool versions` exists");
+        assert_eq!((e.def.name.as_str(), e.def.line), ("tool versions", 2));
+        assert_eq!(e.doc, "List all Python versions available to tool");
+        assert_eq!(e.documented.map(|d| (d.1, d.2)), Some((3, None)));
+        // A wish no command's name says asks nothing.
+        let other = "# Retry\n\nIs there a way to retry failing tests?\n";
+        assert!(found(&files, other, ItemKind::Feature).is_none());
     }
 
     #[test]

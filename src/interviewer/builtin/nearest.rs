@@ -15,6 +15,7 @@ use grep::searcher::SearcherBuilder;
 use grep::searcher::sinks::Lossy;
 use regex::Regex;
 
+use super::commands::{self, Commands};
 use super::item::Item;
 use super::options::{self, Declarations};
 use super::place::{is_doc, is_manifest, is_test, secondary};
@@ -104,6 +105,8 @@ const B: f64 = 0.75;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum DefKind {
     Flag,
+    /// A command of the program (`tool init`): a command file or a parser's declaration.
+    Subcommand,
     Function,
     Type,
     EnvVar,
@@ -129,6 +132,9 @@ impl Def {
         match self.kind {
             DefKind::Flag | DefKind::EnvVar | DefKind::Type => format!("`{}`", self.name),
             DefKind::Function => format!("`{}()`", self.name),
+            // A command file's is as typed (`tool init`); a declaration's, its name alone.
+            DefKind::Subcommand if self.name.contains(' ') => format!("`{}`", self.name),
+            DefKind::Subcommand => format!("the `{}` command", self.name),
             DefKind::Heading => format!("\"{}\"", self.name),
         }
     }
@@ -170,7 +176,12 @@ impl<'s> Indexing<'s> {
         Some(Indexing {
             patterns: Patterns::new(),
             prefilter: RegexMatcherBuilder::new()
-                .build(&format!("{}|{}", Patterns::PREFILTER, options::PREFILTER))
+                .build(&format!(
+                    "{}|{}|{}",
+                    Patterns::PREFILTER,
+                    options::PREFILTER,
+                    commands::PREFILTER
+                ))
                 .ok()?,
             skip,
         })
@@ -197,6 +208,23 @@ impl<'s> Indexing<'s> {
                 }),
             );
         let mut defs = Vec::new();
+        // A git-style command file (`libexec/tool-init`) is a command, said by its summary.
+        if !doc
+            && commands::command_path(rel).is_some()
+            && let Ok(text) = std::str::from_utf8(scan::text_part(bytes))
+            && let Some((sub, line, summary)) = commands::command_file(rel, text)
+        {
+            let file = rel.rsplit('/').next().unwrap_or(rel);
+            let program = file.split_once('-').map_or(file, |(p, _)| p);
+            defs.push(Def {
+                kind: DefKind::Subcommand,
+                name_words: words(&sub),
+                words: words(&summary),
+                name: format!("{program} {sub}"),
+                path: rel.clone(),
+                line,
+            });
+        }
         // The lines around a candidate, only when the file has one.
         if candidates.is_empty() {
             return Some(defs);
@@ -306,7 +334,7 @@ fn beside(all: &[&str], i: usize, kind: DefKind) -> String {
         }
     }
     text.push(all[i]);
-    if kind == DefKind::Flag {
+    if matches!(kind, DefKind::Flag | DefKind::Subcommand) {
         text.extend(all.iter().skip(i + 1).take(2));
     }
     text.join(" ")
@@ -316,6 +344,7 @@ struct Patterns {
     function: Regex,
     ty: Regex,
     flag: Declarations,
+    command: Commands,
     env: Regex,
     heading: Regex,
 }
@@ -335,6 +364,7 @@ impl Patterns {
                 r"\b(?:struct|enum|trait|class|interface|type|protocol|module|record|object)\s+([A-Za-z_][A-Za-z0-9_]*)",
             ),
             flag: Declarations::new(),
+            command: Commands::new(),
             // A shell script reads a variable from its environment where it tests it
             // (`[ -n "$PYENV_DEBUG" ]`) or gives it a default (`${BATS_TMPDIR:-/tmp}`).
             env: re(
@@ -384,6 +414,9 @@ impl Patterns {
                     out.push((kind, name));
                 }
             }
+        }
+        if let Some(name) = self.command.name(line) {
+            out.push((DefKind::Subcommand, name));
         }
         // `--help` and `--version` left out: every program has them.
         for name in self.flag.names(line) {
