@@ -35,6 +35,7 @@ mod interviewer_findings;
 mod interviewer_nearest;
 mod interviewer_premises;
 mod interviewer_replies;
+mod interviewer_reports;
 mod interviewer_shape;
 mod interviewer_steps;
 mod kill_windows;

@@ -154,6 +154,15 @@ pub(super) fn classify(title: &str, item: &Item) -> Classification {
     if let Some((kind, said)) = bracket_kind(&title) {
         tally.add(kind, 6, said);
     }
+    // A title asking what a message means asks about something that happened: a report, or a
+    // request for help with one, never a request for something new.
+    if super::outcome::asks_meaning(&format!("{}?", title.trim_end_matches('?'))) {
+        tally.add(
+            ItemKind::Bug,
+            6,
+            "the title asks what a message means".to_string(),
+        );
+    }
     if let Some((kind, said)) = super::shape::template_answer(item) {
         tally.add(kind, 6, said);
     }
@@ -166,6 +175,17 @@ pub(super) fn classify(title: &str, item: &Item) -> Classification {
             ItemKind::Bug,
             weight,
             format!("it reads as a report ({})", signs.join(", ")),
+        );
+    }
+    // A wish for something new, in the reporter's own words; two agreeing outweigh the signs
+    // of a report that only tells why.
+    let wishes = super::outcome::wishes(item);
+    if let Some(first) = wishes.first() {
+        let weight = if wishes.len() >= 2 { 5 } else { 4 };
+        tally.add(
+            ItemKind::Feature,
+            weight,
+            format!("it wishes for something new (\"{first}\")"),
         );
     }
     if let Some(said) = replacement(&item.lower) {
@@ -332,6 +352,57 @@ mod tests {
                 "Add a strict mode",
                 &[],
                 "It should raise a ValidationError on unknown keys.\n"
+            ),
+            ItemKind::Feature
+        );
+        // Without a template, a report from its structure: a crash after a shown command, a
+        // quoted message beside the command line, "does nothing" told with a version; a title
+        // asking what a message means.
+        assert_eq!(
+            kind(
+                "Formatting my project",
+                &[],
+                "I ran:\n\n```\ntool --indent 2 .\nRunning tool...\nIllegal instruction: 4\n```\n"
+            ),
+            ItemKind::Bug
+        );
+        assert_eq!(
+            kind(
+                "--range with two values",
+                &[],
+                "My command:\n\n```\ntool a.txt --range 1,2\n```\n\nIt prints `error: Unsupported --range value '1,2'`.\n"
+            ),
+            ItemKind::Bug
+        );
+        assert_eq!(
+            kind(
+                "`tool local 3.8` on a fresh checkout",
+                &[],
+                "When I run `tool local 3.8` nothing happens. tool 1.2 on macOS.\n"
+            ),
+            ItemKind::Bug
+        );
+        assert_eq!(
+            kind("What `Illegal instruction: 4` means?", &[], ""),
+            ItemKind::Bug
+        );
+        // A request that mentions an error only to say why stays a request.
+        assert_eq!(
+            kind(
+                "Sort results by modification time",
+                &[],
+                "I'd like the newest first. When I run `tool -e md` I get walk order, and \
+                 `xargs ls -t` fails with `xargs: unterminated quote`. It would be great to \
+                 have a `--sort` option. tool 7.0 on Ubuntu.\n"
+            ),
+            ItemKind::Feature
+        );
+        assert_eq!(
+            kind(
+                "Theme per file type",
+                &[],
+                "My config file has:\n\n```\n--theme=dark\n```\n\nI would like a theme \
+                 per type: `tool --theme=a:md x` says `error: unknown theme 'a:md'`.\n"
             ),
             ItemKind::Feature
         );

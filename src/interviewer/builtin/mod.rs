@@ -36,6 +36,7 @@ mod names;
 mod nearest;
 mod on_path;
 mod options;
+mod outcome;
 mod outside;
 mod place;
 mod proposal;

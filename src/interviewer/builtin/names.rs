@@ -153,6 +153,8 @@ pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
         };
         !printed || !quoted_in_code(lines, &n.text)
     });
+    // A phrase the item says was run ("when I run `tool local 3.8`") is a command, not a message.
+    out.retain(|n| n.kind != NameKind::Message || !said_to_be_run(lines, &n.text));
     out.truncate(MAX_NAMES);
     // `Colour` of `ansi_term::Colour` belongs to `ansi_term`.
     let qualified: Vec<(String, String)> = out
@@ -169,6 +171,18 @@ pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
         }
     }
     out
+}
+
+/// Whether a prose line writes `text` as a code span right after a word that says it was run.
+fn said_to_be_run(lines: &[(u32, &str, bool)], text: &str) -> bool {
+    let span = format!("`{text}`");
+    lines.iter().filter(|(_, _, code)| !code).any(|(_, l, _)| {
+        l.match_indices(&span).any(|(at, _)| {
+            let before = l[..at].trim_end().to_lowercase();
+            let word = before.rsplit(|c: char| !c.is_alphanumeric()).next();
+            word.is_some_and(|w| super::outcome::RAN.contains(&w))
+        })
+    })
 }
 
 /// Whether a name has the shape only code gives it (`_`, `::`, `.`, `/`, a capital, a digit,
@@ -329,6 +343,17 @@ fn classify_span(span: &str) -> Vec<(String, NameKind)> {
             return out;
         }
         return Vec::new();
+    }
+    // A message quoted in prose (`error: Unsupported --x value '1'`): its fixed words, searched
+    // as a message, and the flags it names.
+    if let Some(message) = error_message(span) {
+        let mut out = vec![(message, NameKind::Message)];
+        out.extend(
+            flags(span)
+                .into_iter()
+                .map(|f| (f.to_string(), NameKind::Flag)),
+        );
+        return out;
     }
     // A command line: its flags, unless another program's (`less -R`).
     if super::outside::foreign_command(span) {

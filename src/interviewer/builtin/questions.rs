@@ -146,6 +146,9 @@ fn open_points(r: &Reading) -> Vec<Finding> {
         .open_points()
         .into_iter()
         .filter(|(n, _)| Some(*n) != helped)
+        // A report's "what does that mean?" of the message it quotes is answered by where the
+        // message comes from, not asked back.
+        .filter(|(_, s)| r.class.kind != ItemKind::Bug || !super::outcome::asks_of_message(s))
         .take(8)
         .enumerate()
         .map(|(i, (n, sentence))| {

@@ -76,6 +76,7 @@ fn traces(d: &Def, prefix: &str) -> Option<u8> {
             Some(3)
         }
         DefKind::Flag if matches!(name, "--trace" | "--diagnose" | "--doctor") => Some(4),
+        DefKind::Flag if matches!(name, "--verbose" | "--log-level" | "--loglevel") => Some(5),
         _ => None,
     }
 }

@@ -118,7 +118,9 @@ fn names_exception(line: &str) -> bool {
 
 /// The signs of a report the item has (each weak alone): commands shown with their output,
 /// what was tried, expected beside actual, a trace, a failure said (crashed, threw, failed
-/// with), an exit code, an exception's name, a version.
+/// with), an exit code, an exception's name, what `outcome` reads (a crash, a message quoted,
+/// a command, what came of it, the reporter's configuration, a question about a message, a
+/// platform), a version.
 pub(super) fn report_signs(item: &Item) -> Vec<&'static str> {
     let mut out = Vec::new();
     let code: Vec<&str> = item
@@ -188,6 +190,40 @@ pub(super) fn report_signs(item: &Item) -> Vec<&'static str> {
         .any(|(_, l, c)| names_exception(l) && (*c || !wish(l)))
     {
         out.push("an exception's name");
+    }
+    use super::outcome;
+    // A request that wishes for something new tells what happens today only to say why: its
+    // commands, messages and setting are no report. A crash, or asking what a message means,
+    // still is.
+    let told = outcome::wishes(item).is_empty();
+    let failed = [
+        (outcome::crash_shown(item), "a crash shown"),
+        (told && outcome::message_quoted(item), "a message quoted"),
+        (told && outcome::outcome_told(item), "what came of it told"),
+        (
+            outcome::meaning_asked(item),
+            "a question about what a message means",
+        ),
+    ];
+    out.extend(failed.iter().filter(|(hit, _)| *hit).map(|(_, s)| *s));
+    // Where and how it ran is the context of any report (a timing, a docs question): a sign
+    // only beside something that went wrong.
+    let wrong = out
+        .iter()
+        .any(|s| !matches!(*s, "a terminal session" | "what was tried"));
+    let context = [
+        (
+            outcome::command_shown(item) && !out.contains(&"a terminal session"),
+            "a command shown",
+        ),
+        (
+            outcome::configuration_quoted(item),
+            "the reporter's configuration",
+        ),
+        (outcome::platform_named(item), "a platform"),
+    ];
+    if told && wrong {
+        out.extend(context.iter().filter(|(hit, _)| *hit).map(|(_, s)| *s));
     }
     let versioned_code = code
         .iter()
@@ -307,6 +343,30 @@ mod tests {
         );
         assert!(has_version("Humanizer 2.2.0.0 in"));
         assert!(!has_version("a 1. b"));
+    }
+
+    #[test]
+    fn where_and_how_it_ran_counts_only_beside_something_gone_wrong() {
+        // A timing with its command and OS is no failure.
+        assert!(
+            report_signs(&Item::new(
+                "```\nfd -HI > /dev/null  0.6 total\n```\n\nOn Linux.\n"
+            ))
+            .is_empty()
+        );
+        assert_eq!(
+            report_signs(&Item::new(
+                "When I run `tool -x` nothing happens, on Linux.\n"
+            )),
+            vec!["what came of it told", "a command shown", "a platform"]
+        );
+        // Told to say why something new is wished for, it is no report.
+        assert!(
+            report_signs(&Item::new(
+                "It is ignored on Linux. I'd like a `--force` flag.\n"
+            ))
+            .is_empty()
+        );
     }
 
     #[test]

@@ -125,6 +125,8 @@ fn denies_in_title(title: &str) -> bool {
             "wrongly",
             "incorrect",
             "incorrectly",
+            "nothing",
+            "ignored",
         ]
         .iter()
         .any(|w| super::super::item::has_word(&lower, w))
@@ -197,7 +199,12 @@ fn messages(r: &Reading) -> Vec<Finding> {
     for l in r
         .names
         .iter()
-        .filter(|l| l.name.kind == NameKind::Message)
+        // The system's words for a crash (`Segmentation fault: 11`) are no message of the
+        // project's: where it crashed is asked with the steps.
+        .filter(|l| {
+            l.name.kind == NameKind::Message
+                && !super::super::outcome::crash_shown(&super::super::item::Item::new(&l.name.text))
+        })
         .take(2)
     {
         let msg = super::super::text::one_line(&l.name.text, 70);

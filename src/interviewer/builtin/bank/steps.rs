@@ -10,7 +10,8 @@ use crate::interviewer::builtin::nearest::{Def, DefKind};
 /// Nothing when the item shows what was run and the repository defines nothing it reads.
 pub(super) fn steps(r: &Reading) -> Option<Finding> {
     let setup = &r.setup;
-    let run = run_question(r);
+    let crash = crashed(r);
+    let run = crash.clone().or_else(|| run_question(r));
     let guide = setup.guide.as_ref().map(|g| {
         format!(
             "Set up as {}:{} (\"{}\") says?",
@@ -19,10 +20,14 @@ pub(super) fn steps(r: &Reading) -> Option<Finding> {
             super::super::text::one_line(&g.name, 50)
         )
     });
-    let trace = setup.trace.as_ref().map(|t| match t.kind {
-        DefKind::EnvVar => format!("With `{}=1` ({}:{}), its trace?", t.name, t.path, t.line),
-        _ => format!("With `{}` ({}:{}), its output?", t.name, t.path, t.line),
-    });
+    let trace = setup
+        .trace
+        .as_ref()
+        .filter(|_| crash.is_none())
+        .map(|t| match t.kind {
+            DefKind::EnvVar => format!("With `{}=1` ({}:{}), its trace?", t.name, t.path, t.line),
+            _ => format!("With `{}` ({}:{}), its output?", t.name, t.path, t.line),
+        });
     let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
     // The most of what it reads that fits, the steps and the diagnostic kept.
     let listed = |defs: &[Def], n: usize| -> Vec<String> {
@@ -79,8 +84,45 @@ pub(super) fn steps(r: &Reading) -> Option<Finding> {
     if question.is_empty() || (run.is_none() && !reads) {
         return None;
     }
-    let severity = if setup.setup_problem { 10 } else { 8 };
+    // A crash's input and platform are what a maintainer needs first, as are a setup's steps.
+    let severity = if setup.setup_problem || crash.is_some() {
+        10
+    } else {
+        8
+    };
     Some(Finding::new("exact_steps", severity, question).titled("How to reproduce it"))
+}
+
+/// A program that died (the system's "Segmentation fault", "Illegal instruction") with no trace
+/// shown: on which input, as its own diagnostic shows, and — unless the item says — on which
+/// platform; a native crash depends on both.
+fn crashed(r: &Reading) -> Option<String> {
+    let item = &r.item;
+    let traced = item.code_lower().contains("panicked at")
+        || item.all.iter().any(|(_, l, _)| {
+            let l = l.trim_start().to_lowercase();
+            l.starts_with("at ") || l.starts_with("frame #") || l.starts_with("thread ")
+        });
+    if !crate::interviewer::builtin::outcome::crash_shown(item) || traced {
+        return None;
+    }
+    let which = match &r.setup.trace {
+        Some(t) if t.kind == DefKind::Flag => format!(
+            "On which input does it crash (`{}` at {}:{} shows each)?",
+            t.name, t.path, t.line
+        ),
+        Some(t) => format!(
+            "On which input does it crash (`{}=1` at {}:{} shows each)?",
+            t.name, t.path, t.line
+        ),
+        None => "On which input does it crash?".to_string(),
+    };
+    let platform = if crate::interviewer::builtin::outcome::platform_named(item) {
+        ""
+    } else {
+        " Which OS and version?"
+    };
+    Some(format!("{which}{platform}"))
 }
 
 /// What it asks of what was run: the commands in order for a setup problem, else — when the
@@ -323,7 +365,9 @@ pub(super) fn printed_on_purpose(
         .into_iter()
         .find(|q| q.chars().count() <= limit)
         .unwrap_or_else(|| ask("", ""));
-    Finding::new(format!("message_{}", slug(&l.name.text)), 8, question)
+    // The message a report quotes, found where the program prints it, is the report's point:
+    // asked first.
+    Finding::new(format!("message_{}", slug(&l.name.text)), 10, question)
         .titled(format!(
             "Whether line {}'s message is intended",
             l.name.line
