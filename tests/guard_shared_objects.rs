@@ -37,7 +37,10 @@ fn a_turn_during_which_a_local_clone_comes_and_goes(sandbox: bool) {
     let pack = packs(&repo, ".pack").remove(0);
     let links = || std::os::unix::fs::MetadataExt::nlink(&std::fs::metadata(&pack).unwrap());
     // The tool's note of the running runner says the turn has begun.
-    let go = repo.scratch("go");
+    // In a directory of its own: HOME (the scratch directory) is shown to a sandboxed runner by
+    // allow list, and a file a variable names that does not exist yet is shown by its directory.
+    let go = repo.scratch("signals/go");
+    std::fs::create_dir_all(go.parent().unwrap()).unwrap();
     let interview = Interview::of_work_item(&repo)
         .runner("waits-for-go-quietly.sh")
         .answers(NO_ANSWERS)

@@ -180,3 +180,121 @@ fn the_configuration_may_add_stores_to_hide() {
         );
     }
 }
+
+/// HOME by allow list, not by a list of stores: a secret in a file no list names — a database
+/// password file, a shell's history, notes, a tool's config beside the git configuration in
+/// `~/.config` — is absent for a runner; without the sandbox each is read.
+#[test]
+fn a_runner_reads_nothing_of_home_it_was_not_shown_to_need() {
+    assert!(
+        offer().landlock && offer().namespaces,
+        "this test needs Landlock and user namespaces (see `interview runners`)"
+    );
+    for (variant, hidden) in [(Variant::Default, true), (Variant::Off, false)] {
+        let target = Target::new("read-secrets");
+        let home = target.home.path();
+        std::fs::create_dir_all(home.join(".config/git")).unwrap();
+        std::fs::write(home.join(".config/git/config"), "[user]\n\tname = P\n").unwrap();
+        let files = [
+            home.join(".pgpass"),
+            home.join(".bash_history"),
+            home.join("notes/deploy.txt"),
+            home.join(".config/rclone/rclone.conf"),
+            home.join(".local/share/app/token"),
+        ];
+        for f in &files {
+            std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+            std::fs::write(f, "SECRET\n").unwrap();
+        }
+        let list = files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+        envs.push(("SANDBOX_SECRETS", &list));
+        let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(target.attempt(), "done\n", "{variant:?}: {screen}");
+        let read =
+            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/read.txt"))
+                .unwrap_or_default();
+        if hidden {
+            assert_eq!(read, "", "{variant:?} read: {read}\n{screen}");
+        } else {
+            assert_eq!(read.lines().count(), files.len(), "{variant:?}: {read}");
+        }
+    }
+}
+
+/// What a runner needs of HOME is there under the allow list: a program installed under HOME
+/// (`~/.local/bin/mycli`, a link into `~/.local/share`), started by an interpreter found on a
+/// `PATH` directory under HOME (`~/bin/mysh`) that is a link into yet another directory
+/// (`~/.tools`), and the git configuration (`~/.gitconfig`, and the excludes file it names).
+#[test]
+fn a_program_installed_under_home_runs_with_what_it_needs_of_home() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    assert!(
+        offer().landlock && offer().namespaces,
+        "this test needs Landlock and user namespaces (see `interview runners`)"
+    );
+    let target = Target::new("none");
+    let home = target.home.path();
+    let exec = |p: &std::path::Path, text: &str| {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    exec(
+        &home.join(".tools/mysh"),
+        "#!/bin/sh\nexec /bin/sh \"$@\"\n",
+    );
+    std::fs::create_dir_all(home.join("bin")).unwrap();
+    symlink(home.join(".tools/mysh"), home.join("bin/mysh")).unwrap();
+    exec(
+        &home.join(".local/share/mycli/run.sh"),
+        "#!/usr/bin/env mysh\n\
+         . \"$(dirname \"$(readlink -f \"$0\")\")/lib.sh\"\n\
+         test -r \"$HOME/.gitconfig\" && test -r \"$HOME/excludes\" && ! test -e \"$HOME/.pgpass\" || exit 3\n\
+         receipt > \"$INTERVIEW_RECEIPT\"\n",
+    );
+    std::fs::write(
+        home.join(".local/share/mycli/lib.sh"),
+        "receipt() { echo '{\"receipt\":\"done\",\"version\":1,\"title\":\"t\",\"summary\":\"\",\"entries\":[{\"title\":\"a\",\"content\":\"b\",\"clarity\":\"inferred\",\"sources\":[]}]}'; }\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(home.join(".local/bin")).unwrap();
+    symlink(
+        home.join(".local/share/mycli/run.sh"),
+        home.join(".local/bin/mycli"),
+    )
+    .unwrap();
+    std::fs::write(home.join("excludes"), "*.secret\n").unwrap();
+    std::fs::write(
+        home.join(".gitconfig"),
+        format!(
+            "[core]\n\texcludesFile = {}\n",
+            home.join("excludes").display()
+        ),
+    )
+    .unwrap();
+    std::fs::write(home.join(".pgpass"), "SECRET\n").unwrap();
+    let path = format!(
+        "{}:{}:{}",
+        home.join(".local/bin").display(),
+        home.join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = target
+        .repo
+        .cmd()
+        .env("HOME", home)
+        .env("PATH", &path)
+        .args(["intent", "7", "--from", "item.md", "--runner", "mycli"])
+        .arg("--answers")
+        .arg(home.join("answers.json"))
+        .args(["--yes", "--out", "-", "--retries", "0"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+}

@@ -141,6 +141,28 @@ pub(crate) fn passes(name: &str, allowed: Option<&[String]>) -> bool {
     !removed(name) && allowed.is_none_or(|list| list.iter().any(|p| matches(p, name)))
 }
 
+/// The absolute paths the runner's variables name (`vars` the tool's environment, `allowed` the
+/// runner's allow list): a CA bundle, a `SHELL`, a preset's config directory, a file the person
+/// hands their script — each part of a `:`-separated list. Not `HOME`, `PATH` (home.rs reads
+/// those), the XDG base directories (a default, not something shown to be needed) or the
+/// temporary directories (replaced by the private one).
+pub(crate) fn named_paths(
+    vars: impl Iterator<Item = (OsString, OsString)>,
+    allowed: Option<&[String]>,
+) -> Vec<std::path::PathBuf> {
+    vars.filter(|(k, _)| {
+        k.to_str().is_some_and(|k| {
+            passes(k, allowed)
+                && !["HOME", "PATH"].contains(&k)
+                && !k.starts_with("XDG_")
+                && !TEMP_VARS.contains(&k)
+        })
+    })
+    .flat_map(|(_, v)| std::env::split_paths(&v).collect::<Vec<_>>())
+    .filter(|p| p.is_absolute())
+    .collect()
+}
+
 /// The runner's environment from the launcher's own (`vars`), under the sandbox: what
 /// [`passes`] `allowed`, with the temporary-directory variables pointing at `tmp`.
 pub(crate) fn for_runner(

@@ -11,6 +11,7 @@
 
 pub(crate) mod agent;
 pub(crate) mod env;
+pub(crate) mod home;
 pub(crate) mod hosts;
 pub(crate) mod launch;
 pub(crate) mod leftovers;
@@ -114,8 +115,10 @@ pub(crate) struct Located {
     /// Our own executable, the launcher.
     exe: Option<PathBuf>,
     /// Left visible where a mount namespace hides the rest: `PATH`'s absolute directories and
-    /// `HOME`.
+    /// where their links under HOME lead (home.rs).
     visible: Vec<PathBuf>,
+    /// `HOME`, as the environment names it.
+    home: Option<PathBuf>,
 }
 
 impl Located {
@@ -124,13 +127,15 @@ impl Located {
         if let Some(path) = std::env::var_os("PATH") {
             visible.extend(std::env::split_paths(&path).filter(|p| p.is_absolute()));
         }
-        if let Some(home) = std::env::var_os("HOME") {
-            visible.push(PathBuf::from(home));
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        if let Some(home) = &home {
+            visible.extend(self::home::path_links(home, &visible));
         }
         Located {
             temp_base: Located::temp_base(protected),
             exe: std::env::current_exe().ok(),
             visible,
+            home,
         }
     }
 

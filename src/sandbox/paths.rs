@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 /// The worktree, its git directories (the common dir holds linked-worktree and submodule git
 /// dirs), the main worktree of a linked one, and every git configuration file git would read,
-/// with the files their `include.path` / `includeIf` lines name.
+/// with the files their `include.path` / `includeIf` lines name and the ignore and attributes
+/// files they point to (`core.excludesFile`, `core.attributesFile`: what keeps an ignored
+/// secret from being read must itself be readable where HOME is shown by allow list).
 pub(crate) fn protected(worktree: &Path, common_dir: &Path) -> Vec<PathBuf> {
     let mut out = vec![worktree.to_path_buf()];
     let common = std::fs::canonicalize(common_dir).unwrap_or_else(|_| common_dir.to_path_buf());
@@ -30,6 +32,7 @@ pub(crate) fn protected(worktree: &Path, common_dir: &Path) -> Vec<PathBuf> {
     if let Some(xdg) = std::env::var_os("XDG_CONFIG_HOME") {
         out.push(PathBuf::from(xdg).join("git"));
     }
+    out.extend(read_by_git(&configs));
     out.extend(configs);
     let unique: std::collections::BTreeSet<PathBuf> = out
         .into_iter()
@@ -72,6 +75,46 @@ fn gitfile_target(worktree: &Path) -> Option<PathBuf> {
 
 /// Add the files `config` includes (`path = …` in `[include]` and `[includeIf …]` sections),
 /// three levels deep at most.
+/// The files `core.excludesFile` and `core.attributesFile` name in `configs` (`~/` expanded).
+fn read_by_git(configs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for config in configs {
+        let Some(text) = read_small(config) else {
+            continue;
+        };
+        let mut in_core = false;
+        for line in text.lines() {
+            let line = line.trim();
+            if let Some(section) = line.strip_prefix('[') {
+                let name = section.split([']', ' ', '"']).next().unwrap_or("");
+                in_core = name.eq_ignore_ascii_case("core");
+                continue;
+            }
+            let Some((key, value)) = line.split_once('=').filter(|_| in_core) else {
+                continue;
+            };
+            let key = key.trim();
+            if !key.eq_ignore_ascii_case("excludesFile")
+                && !key.eq_ignore_ascii_case("attributesFile")
+            {
+                continue;
+            }
+            let value = value.trim().trim_matches('"');
+            let path = match value.strip_prefix("~/") {
+                Some(rest) => match std::env::var_os("HOME") {
+                    Some(home) => PathBuf::from(home).join(rest),
+                    None => continue,
+                },
+                None => PathBuf::from(value),
+            };
+            if path.is_absolute() {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
 fn includes(config: &Path, found: &mut Vec<PathBuf>, depth: usize) {
     if depth > 3 {
         return;

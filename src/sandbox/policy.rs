@@ -23,8 +23,12 @@ pub(crate) struct Policy {
     pub writable: Vec<PathBuf>,
     /// Bound read-only in the mount namespace (Landlock never grants them anyway).
     pub protected: Vec<PathBuf>,
-    /// Paths that must stay visible when /tmp is replaced.
+    /// Paths that must stay visible when /tmp (or HOME) is replaced.
     pub visible: Vec<PathBuf>,
+    /// HOME by allow list: only what the runner is shown to need of it (home.rs); `None`:
+    /// shown as it is.
+    #[serde(default)]
+    pub home: Option<super::home::HomeView>,
     /// The preset's state, shown copy-on-write for the turn (see state.rs).
     #[serde(default)]
     pub views: Vec<View>,

@@ -50,7 +50,17 @@ impl Confinement {
         writable.sort();
         writable.dedup();
         let (views_dir, views) = self.state_views(&grant.throwaway)?;
-        let visible = self.visible(argv, cwd, &resolved, &writable, &views);
+        let (trees, mut exact) = self.visible(argv, cwd, &resolved, &writable, &views);
+        exact.push(tmp_path.clone());
+        exact.extend(super::env::named_paths(std::env::vars_os(), env));
+        let home = if self.hides_credentials {
+            super::home::view(self.located.home.as_deref(), &trees, &exact)
+        } else {
+            None
+        };
+        let mut visible = trees;
+        visible.extend(exact);
+        visible.extend(self.located.home.iter().cloned());
         let egress = self
             .egress(argv)
             .map(|allowed| self.start_proxy(allowed))
@@ -64,6 +74,7 @@ impl Confinement {
             writable,
             protected: self.protected.clone(),
             visible,
+            home,
             views: views.clone(),
             connect_ports: self.connect_ports(argv, egress.as_ref().map(|(plan, ..)| plan)),
             seccomp: self.support.seccomp,
@@ -106,9 +117,11 @@ impl Confinement {
         Ok((Some(dir), views))
     }
 
-    /// What stays visible where a mount namespace hides the rest: the working directory, the
-    /// program, the protected and writable paths, the state, absolute arguments, our own
-    /// executable, `PATH` and `HOME`.
+    /// What stays visible where a mount namespace hides the rest (HOME aside), in two parts
+    /// (home.rs): what is shown with the installation around it — the program and its
+    /// interpreter, absolute arguments (a script beside its modules), our own executable,
+    /// `PATH` and where its links under HOME lead — and what is shown exactly: the working
+    /// directory, the protected and writable paths, the state and the preset's own login.
     fn visible(
         &self,
         argv: &[String],
@@ -116,26 +129,33 @@ impl Confinement {
         resolved: &Path,
         writable: &[PathBuf],
         views: &[state::View],
-    ) -> Vec<PathBuf> {
-        let mut visible: Vec<PathBuf> = vec![cwd.to_path_buf(), resolved.to_path_buf()];
-        visible.extend(self.protected.iter().cloned());
-        visible.extend(writable.iter().cloned());
-        visible.extend(views.iter().map(|v| v.real.clone()));
-        // Readable where they are not writable (`~/.cache` for a CLI under its replaced sandbox).
-        visible.extend(
-            self.state
-                .iter()
-                .filter_map(|p| std::fs::canonicalize(p).ok()),
-        );
-        visible.extend(
+    ) -> (Vec<PathBuf>, Vec<PathBuf>) {
+        let mut trees: Vec<PathBuf> = vec![resolved.to_path_buf()];
+        trees.extend(super::home::interpreter(resolved));
+        trees.extend(
             argv.iter()
                 .skip(1)
                 .map(PathBuf::from)
                 .filter(|p| p.is_absolute()),
         );
-        visible.extend(self.located.exe.iter().cloned());
-        visible.extend(self.located.visible.iter().cloned());
-        visible
+        trees.extend(self.located.exe.iter().cloned());
+        trees.extend(self.located.visible.iter().cloned());
+        let mut exact: Vec<PathBuf> = vec![cwd.to_path_buf()];
+        exact.extend(
+            agent::credentials(self.cli.as_ref())
+                .into_iter()
+                .map(|c| c.path),
+        );
+        exact.extend(self.protected.iter().cloned());
+        exact.extend(writable.iter().cloned());
+        exact.extend(views.iter().map(|v| v.real.clone()));
+        // Readable where they are not writable (`~/.cache` for a CLI under its replaced sandbox).
+        exact.extend(
+            self.state
+                .iter()
+                .filter_map(|p| std::fs::canonicalize(p).ok()),
+        );
+        (trees, exact)
     }
 
     /// The TCP ports a runner started as `argv` may connect to (`None`: not restricted by

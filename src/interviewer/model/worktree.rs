@@ -99,7 +99,13 @@ impl Worktree {
                 .map_err(|_| format!("{rel:?} does not exist in the repository"))?;
             if meta.file_type().is_symlink() {
                 let real = path.canonicalize().map_err(|_| {
-                    format!("{rel:?} goes through a symbolic link that leads nowhere")
+                    if leads_out(&path, &self.root) {
+                        format!(
+                            "{rel:?} goes through a symbolic link that leads outside the repository; links out are not followed"
+                        )
+                    } else {
+                        format!("{rel:?} goes through a symbolic link that leads nowhere")
+                    }
                 })?;
                 if !real.starts_with(&self.root) || self.in_hidden(&real) {
                     return Err(format!(
@@ -314,6 +320,28 @@ impl Worktree {
         }
         Ok(out)
     }
+}
+
+/// Whether the link `link`, which leads to nothing that can be seen (a target that is gone,
+/// or one the sandbox hides), names a place outside `root` by its text alone.
+fn leads_out(link: &Path, root: &Path) -> bool {
+    let Ok(to) = std::fs::read_link(link) else {
+        return false;
+    };
+    let mut at: Vec<Component> = link.parent().unwrap_or(root).components().collect();
+    if to.is_absolute() {
+        at.clear();
+    }
+    for c in to.components() {
+        match c {
+            Component::ParentDir => {
+                at.pop();
+            }
+            Component::CurDir => {}
+            c => at.push(c),
+        }
+    }
+    !at.iter().collect::<PathBuf>().starts_with(root)
 }
 
 /// `core.excludesFile` as git reads it for this repository: from every configuration file git

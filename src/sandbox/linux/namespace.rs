@@ -60,6 +60,7 @@ pub(super) fn enter(policy: &Policy, sockets: &[PathBuf]) -> Result<(), String> 
     // The state views first: a HOME under /tmp is shown in the private /tmp with them in it.
     mounts::mount_views(&policy.views, throwaway)?;
     private_tmp(policy)?;
+    private_home(policy)?;
     world::hide_servers(sockets, &policy.visible)?;
     mounts::hide(&policy.hidden)?;
     world::private_shm()?;
@@ -148,45 +149,96 @@ fn bind(path: &Path, read_only: bool) -> Result<(), String> {
 /// the runner's program, HOME and PATH directories. Everything else in /tmp (other people's
 /// files, server sockets such as tmux's) is out of reach.
 fn private_tmp(policy: &Policy) -> Result<(), String> {
-    let tmp = Path::new("/tmp");
-    if !std::fs::symlink_metadata(tmp).is_ok_and(|m| m.is_dir()) {
-        return Ok(());
-    }
-    let mut names: BTreeSet<OsString> = BTreeSet::new();
     let mut paths: Vec<PathBuf> = policy.visible.clone();
     paths.push(policy.tmp.clone());
-    paths.extend(
-        policy
-            .visible
-            .iter()
-            .filter_map(|p| std::fs::canonicalize(p).ok()),
-    );
-    for path in &paths {
-        let Ok(rest) = path.strip_prefix(tmp) else {
+    private_dir(Path::new("/tmp"), &paths)
+}
+
+/// Replace HOME, where the tool decided so (home.rs), by an empty file system showing only
+/// what the runner needs of it, each path at its place (its parents made empty directories);
+/// the credential stores inside what is shown are still covered after (mounts.rs).
+fn private_home(policy: &Policy) -> Result<(), String> {
+    let Some(view) = &policy.home else {
+        return Ok(());
+    };
+    let home = &view.home;
+    if !std::fs::symlink_metadata(home).is_ok_and(|m| m.is_dir()) {
+        return Ok(());
+    }
+    let old = std::fs::File::open(home)
+        .map_err(|e| err(&format!("cannot open {}", home.display()), e))?;
+    let old_path = PathBuf::from(format!("/proc/self/fd/{}", old.as_raw_fd()));
+    mount(
+        Some("tmpfs"),
+        home,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some("mode=0755,size=4m"),
+    )
+    .map_err(|e| err(&format!("cannot mount a private {}", home.display()), e))?;
+    for rel in &view.shown {
+        // Only plain names: the tool made them relative to HOME, never `..` or absolute.
+        if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
+            continue;
+        }
+        let target = home.join(rel);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| err(&format!("cannot create {}", parent.display()), e))?;
+        }
+        show(&old_path.join(rel), &target)?;
+    }
+    Ok(())
+}
+
+/// Replace the directory `dir` by an empty file system showing only its entries that hold one
+/// of `paths` (as given, or by their real paths); a path that is `dir` itself keeps it whole.
+fn private_dir(dir: &Path, paths: &[PathBuf]) -> Result<(), String> {
+    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return Ok(());
+    }
+    // Something needs all of it: keep it as it is.
+    let Some(names) = needed_entries(dir, paths) else {
+        return Ok(());
+    };
+    let old =
+        std::fs::File::open(dir).map_err(|e| err(&format!("cannot open {}", dir.display()), e))?;
+    let old_path = PathBuf::from(format!("/proc/self/fd/{}", old.as_raw_fd()));
+    mount(
+        Some("tmpfs"),
+        dir,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some("mode=0755,size=4m"),
+    )
+    .map_err(|e| err(&format!("cannot mount a private {}", dir.display()), e))?;
+    for name in names {
+        show(&old_path.join(&name), &dir.join(&name))?;
+    }
+    Ok(())
+}
+
+/// The entries of `dir` that hold one of `paths` (as given, or by their real paths), by name;
+/// `None` when a path is `dir` itself (or above it): then it is needed whole. The one rule of
+/// what a replaced directory shows (/tmp).
+fn needed_entries(dir: &Path, paths: &[PathBuf]) -> Option<BTreeSet<OsString>> {
+    let mut names = BTreeSet::new();
+    let real = paths.iter().filter_map(|p| std::fs::canonicalize(p).ok());
+    for path in paths.iter().cloned().chain(real) {
+        if dir.starts_with(&path) {
+            return None;
+        }
+        let Ok(rest) = path.strip_prefix(dir) else {
             continue;
         };
         match rest.components().next() {
             Some(Component::Normal(name)) => {
                 names.insert(name.to_owned());
             }
-            // Something needs all of /tmp: keep it shared.
-            _ => return Ok(()),
+            _ => return None,
         }
     }
-    let old = std::fs::File::open(tmp).map_err(|e| err("cannot open /tmp", e))?;
-    let old_path = PathBuf::from(format!("/proc/self/fd/{}", old.as_raw_fd()));
-    mount(
-        Some("tmpfs"),
-        tmp,
-        Some("tmpfs"),
-        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
-        Some("mode=0755,size=4m"),
-    )
-    .map_err(|e| err("cannot mount a private /tmp", e))?;
-    for name in names {
-        show(&old_path.join(&name), &tmp.join(&name))?;
-    }
-    Ok(())
+    Some(names)
 }
 
 /// Show the entry `source` (of a directory now covered by a new file system) at `target`: a link

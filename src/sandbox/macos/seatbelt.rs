@@ -225,6 +225,30 @@ pub(crate) fn hide(hidden: &[PathBuf]) -> Rule {
     rule(Action::Deny, &["file-read*"], filters)
 }
 
+/// HOME by allow list (home.rs): nothing in it read but what the runner is shown to need,
+/// and the listings of HOME and of the directories on the way to it. Before [`hide`], so that
+/// a store inside a shown path stays hidden.
+pub(crate) fn home_allow_list(view: &crate::sandbox::home::HomeView) -> Vec<Rule> {
+    let home = &view.home;
+    let mut shown = vec![Filter::Literal(home.clone())];
+    for rel in &view.shown {
+        let mut dir = rel.parent();
+        while let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
+            shown.push(Filter::Literal(home.join(d)));
+            dir = d.parent();
+        }
+        shown.push(Filter::Subpath(home.join(rel)));
+    }
+    vec![
+        rule(
+            Action::Deny,
+            &["file-read*"],
+            vec![Filter::Subpath(home.clone())],
+        ),
+        rule(Action::Allow, &["file-read*"], shown),
+    ]
+}
+
 /// The profile text for `writes` and `connect_ports` (see [`rules`]). Fails on a path that is
 /// not UTF-8 (APFS paths always are).
 #[cfg(any(not(target_os = "linux"), test))]
@@ -335,6 +359,9 @@ pub(crate) fn wrap(policy: &Policy, argv: &[OsString]) -> Result<Vec<OsString>, 
                 }
             }
         }
+    }
+    if let Some(view) = &policy.home {
+        rules.extend(home_allow_list(view));
     }
     // Never a rule without filters: `(deny file-read*)` alone would deny every read.
     if !policy.hidden.is_empty() {

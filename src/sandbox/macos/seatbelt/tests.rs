@@ -462,3 +462,37 @@ fn a_runner_with_its_ports_named_connects_to_those_and_dns_only_and_binds_nothin
             .any(|r| r.action == Action::Allow && r.filters.contains(&Filter::AnyRemoteIp))
     );
 }
+
+#[test]
+fn home_is_read_by_allow_list_and_a_store_inside_a_shown_entry_stays_hidden() {
+    let view = crate::sandbox::home::HomeView {
+        home: PathBuf::from(HOME),
+        shown: ["src/app", ".claude", ".gitconfig", ".local"]
+            .map(PathBuf::from)
+            .to_vec(),
+    };
+    let mut decided = rules(&Writes::decide(&turn()), None);
+    decided.extend(home_allow_list(&view));
+    decided.push(hide(&[PathBuf::from("/Users/ann/.local/share/keyrings")]));
+    let read = |p: &str| verdict(&decided, "file-read-data", p);
+    for p in [
+        "/Users/ann/.pgpass",
+        "/Users/ann/.bash_history",
+        "/Users/ann/notes/deploy.txt",
+        "/Users/ann/src/other/secret.txt",
+        "/Users/ann/.local/share/keyrings/login.keyring",
+    ] {
+        assert!(read(p) == Action::Deny, "{p} is read");
+    }
+    for p in [
+        "/Users/ann/src/app/README.md",
+        "/Users/ann/.claude/settings.json",
+        "/Users/ann/.gitconfig",
+        "/Users/ann/.local/bin/claude",
+        "/Users/ann",
+        "/Users/ann/src",
+        "/usr/bin/git",
+    ] {
+        assert!(read(p) == Action::Allow, "{p} is not read");
+    }
+}
