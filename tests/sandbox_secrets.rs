@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::sandbox::{Target, Variant, offer};
+use crate::sandbox::{Target, Variant, is_root, offer};
 use crate::util::{stderr, stdout};
 
 /// Plant a secret in each store (under HOME, and one moved by GNUPGHOME); their paths.
@@ -297,4 +297,31 @@ fn a_program_installed_under_home_runs_with_what_it_needs_of_home() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+}
+
+/// The machine's own stores: run as root, a runner reads files as their owner, so without the
+/// sandbox it reads the password hashes; with it, neither those nor the SSH host keys. (An
+/// unprivileged user reads neither in any variant.)
+#[test]
+fn a_runner_reads_no_password_hash_of_the_machine() {
+    assert!(
+        offer().landlock && offer().namespaces,
+        "this test needs Landlock and user namespaces (see `interview runners`)"
+    );
+    for (variant, hidden) in [(Variant::Default, true), (Variant::Off, !is_root())] {
+        let target = Target::new("readable");
+        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+        envs.push(("SANDBOX_SECRETS", "/etc/shadow /etc/gshadow"));
+        let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(target.attempt(), "done\n", "{variant:?}: {screen}");
+        let read =
+            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/read.txt"))
+                .unwrap_or_default();
+        if hidden {
+            assert_eq!(read, "", "{variant:?} read: {read}\n{screen}");
+        } else {
+            assert_eq!(read.lines().count(), 2, "{variant:?}: {read}");
+        }
+    }
 }

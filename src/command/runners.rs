@@ -99,6 +99,7 @@ fn sandbox_json(s: &Support) -> serde_json::Value {
         "base_variables": env::BASE,
         "removed_variables": env::SERVER_HANDLES,
         "hidden_credentials": {
+            "system": crate::sandbox::secrets::SYSTEM,
             "in_home": crate::sandbox::secrets::IN_HOME,
             "moved_by": crate::sandbox::secrets::MOVED_BY
                 .iter()
@@ -169,9 +170,11 @@ fn sandbox_text(s: &Support) -> String {
         "  credential stores hidden  {}\n",
         if s.hides_credentials() {
             format!(
-                "yes, {} paths (~/.ssh, ~/.aws, ~/.netrc, ~/.config/gh, other CLIs' logins, …; \
+                "yes, {} paths (~/.ssh, ~/.aws, ~/.netrc, ~/.config/gh, other CLIs' logins, /etc/shadow, …; \
                  `--json` lists them)",
-                crate::sandbox::secrets::IN_HOME.len() + crate::sandbox::secrets::MOVED_BY.len()
+                crate::sandbox::secrets::SYSTEM.len()
+                    + crate::sandbox::secrets::IN_HOME.len()
+                    + crate::sandbox::secrets::MOVED_BY.len()
             )
         } else {
             "no (needs a mount namespace): a runner can read them".to_string()

@@ -54,6 +54,20 @@ pub(crate) const IN_HOME: &[&str] = &[
     ".config/github-copilot",
 ];
 
+/// The machine's own credential stores, outside any HOME: password hashes, the SSH server's host
+/// keys, TLS private keys. Readable only by root, so they matter where the tool runs as root: a
+/// runner then reads files as root (without root's capabilities, but as their owner).
+pub(crate) const SYSTEM: &[&str] = &[
+    "/etc/shadow",
+    "/etc/shadow-",
+    "/etc/gshadow",
+    "/etc/gshadow-",
+    "/etc/master.passwd",
+    "/etc/ssh",
+    "/etc/ssl/private",
+    "/root/.ssh",
+];
+
 /// Credential stores a variable moves elsewhere: the variable, and the file in the directory
 /// it names (`None`: the path it names is the store itself).
 pub(crate) const MOVED_BY: &[(&str, Option<&str>)] = &[
@@ -78,7 +92,7 @@ pub(crate) const MOVED_BY: &[(&str, Option<&str>)] = &[
 ];
 
 /// The paths to hide from a runner, given HOME and the environment: every store of
-/// [`IN_HOME`] and [`MOVED_BY`] plus `extra` (the person's own additions), but none that is or
+/// [`SYSTEM`], [`IN_HOME`] and [`MOVED_BY`] plus `extra` (the person's own additions), but none that is or
 /// holds one of `own` (the preset's own credential files, which it reads to log in). Only
 /// absolute paths; existing or not (a store made during the turn is not there to read either:
 /// HOME is read-only in the runner's world).
@@ -88,7 +102,7 @@ pub(crate) fn hidden(
     own: &[PathBuf],
     extra: &[PathBuf],
 ) -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = Vec::new();
+    let mut paths: Vec<PathBuf> = SYSTEM.iter().map(PathBuf::from).collect();
     if let Some(home) = home {
         paths.extend(IN_HOME.iter().map(|rel| home.join(rel)));
     }
@@ -126,6 +140,7 @@ mod tests {
         let home = Path::new("/home/ann");
         let own = [home.join(".codex/auth.json")];
         let paths = hidden(Some(home), none, &own, &[]);
+        assert!(paths.contains(&PathBuf::from("/etc/shadow")));
         for store in [
             ".ssh",
             ".aws",
