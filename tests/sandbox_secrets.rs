@@ -32,6 +32,38 @@ fn plant(target: &Target) -> Vec<PathBuf> {
     files.to_vec()
 }
 
+/// Run `attack` (`read-secrets` or `readable`) over `files` with the variant and `env`; the
+/// files it read, one a line, after checking the runner got to its end.
+fn read_by_runner(
+    target: &Target,
+    variant: Variant,
+    files: &[PathBuf],
+    env: &[(&str, &str)],
+) -> String {
+    let list = files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+    envs.push(("SANDBOX_SECRETS", &list));
+    envs.extend_from_slice(env);
+    let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
+    let screen = format!("{}{}", stdout(&out), stderr(&out));
+    assert_eq!(target.attempt(), "done\n", "{variant:?}: {screen}");
+    std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/read.txt"))
+        .unwrap_or_default()
+}
+
+/// That the runner read none of `files` (`hidden`) or every one.
+fn assert_read(read: &str, files: &[PathBuf], hidden: bool, variant: Variant) {
+    if hidden {
+        assert_eq!(read, "", "{variant:?} read: {read}");
+    } else {
+        assert_eq!(read.lines().count(), files.len(), "{variant:?}: {read}");
+    }
+}
+
 #[test]
 fn a_runner_reads_none_of_the_persons_credentials() {
     assert!(
@@ -41,26 +73,10 @@ fn a_runner_reads_none_of_the_persons_credentials() {
     for (variant, hidden) in [(Variant::Default, true), (Variant::Off, false)] {
         let target = Target::new("read-secrets");
         let files = plant(&target);
-        let list = files
-            .iter()
-            .map(|f| f.display().to_string())
-            .collect::<Vec<_>>()
-            .join(" ");
         let gnupg = target.home.path().join("elsewhere/gnupg");
-        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
-        envs.push(("SANDBOX_SECRETS", &list));
-        envs.push(("GNUPGHOME", gnupg.to_str().unwrap()));
-        let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
-        let screen = format!("{}{}", stdout(&out), stderr(&out));
-        assert_eq!(target.attempt(), "done\n", "{variant:?}: {screen}");
-        let read =
-            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/read.txt"))
-                .unwrap_or_default();
-        if hidden {
-            assert_eq!(read, "", "{variant:?} read: {read}\n{screen}");
-        } else {
-            assert_eq!(read.lines().count(), files.len(), "{variant:?}: {read}");
-        }
+        let env = [("GNUPGHOME", gnupg.to_str().unwrap())];
+        let read = read_by_runner(&target, variant, &files, &env);
+        assert_read(&read, &files, hidden, variant);
     }
 }
 
@@ -206,24 +222,8 @@ fn a_runner_reads_nothing_of_home_it_was_not_shown_to_need() {
             std::fs::create_dir_all(f.parent().unwrap()).unwrap();
             std::fs::write(f, "SECRET\n").unwrap();
         }
-        let list = files
-            .iter()
-            .map(|f| f.display().to_string())
-            .collect::<Vec<_>>()
-            .join(" ");
-        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
-        envs.push(("SANDBOX_SECRETS", &list));
-        let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
-        let screen = format!("{}{}", stdout(&out), stderr(&out));
-        assert_eq!(target.attempt(), "done\n", "{variant:?}: {screen}");
-        let read =
-            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/read.txt"))
-                .unwrap_or_default();
-        if hidden {
-            assert_eq!(read, "", "{variant:?} read: {read}\n{screen}");
-        } else {
-            assert_eq!(read.lines().count(), files.len(), "{variant:?}: {read}");
-        }
+        let read = read_by_runner(&target, variant, &files, &[]);
+        assert_read(&read, &files, hidden, variant);
     }
 }
 
@@ -310,18 +310,8 @@ fn a_runner_reads_no_password_hash_of_the_machine() {
     );
     for (variant, hidden) in [(Variant::Default, true), (Variant::Off, !is_root())] {
         let target = Target::new("readable");
-        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
-        envs.push(("SANDBOX_SECRETS", "/etc/shadow /etc/gshadow"));
-        let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
-        let screen = format!("{}{}", stdout(&out), stderr(&out));
-        assert_eq!(target.attempt(), "done\n", "{variant:?}: {screen}");
-        let read =
-            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/read.txt"))
-                .unwrap_or_default();
-        if hidden {
-            assert_eq!(read, "", "{variant:?} read: {read}\n{screen}");
-        } else {
-            assert_eq!(read.lines().count(), 2, "{variant:?}: {read}");
-        }
+        let files = ["/etc/shadow", "/etc/gshadow"].map(PathBuf::from);
+        let read = read_by_runner(&target, variant, &files, &[]);
+        assert_read(&read, &files, hidden, variant);
     }
 }

@@ -172,6 +172,35 @@ fn no_device_node_is_made_in_out() {
     }
 }
 
+/// Run the attack `attack` (a fixture of runners/sandbox/ reading its scripts from
+/// `SANDBOX_FIXTURES`) with `args` and `env` beside the variant's, and check that it got through
+/// exactly when it was not `prevented`, saying what the runner wrote to its errors.
+fn attempt_with_fixtures(
+    attack: &str,
+    variant: Variant,
+    args: &[&str],
+    env: &[(&str, &str)],
+    prevented: bool,
+) {
+    let fixtures_dir = fixtures().join("runners/sandbox");
+    let target = Target::new(attack);
+    let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+    envs.push(("SANDBOX_FIXTURES", fixtures_dir.to_str().unwrap()));
+    envs.extend_from_slice(env);
+    let args: Vec<&str> = variant.args().iter().chain(args).copied().collect();
+    let out = target.run("sandbox/tries-write.sh", &args, &envs);
+    let screen = format!("{}{}", stdout(&out), stderr(&out));
+    let errors =
+        std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/errors.txt"))
+            .unwrap_or_default();
+    let expected = if prevented { "denied\n" } else { "wrote\n" };
+    assert_eq!(
+        target.attempt(),
+        expected,
+        "{attack}, {variant:?} {args:?}: {errors}\n{screen}"
+    );
+}
+
 /// Sockets by allow list, not by a list of what to refuse: a script is granted no family at
 /// all (but a UNIX pair of its own), and `--network on` adds IPv4, IPv6 and the routing netlink
 /// only — never VSOCK (the hypervisor's host, past every network namespace), netlink's
@@ -179,7 +208,6 @@ fn no_device_node_is_made_in_out() {
 #[test]
 fn no_socket_family_is_opened_that_was_not_granted() {
     needs_the_whole_sandbox();
-    let fixtures_dir = fixtures().join("runners/sandbox");
     let on: &[&str] = &["--network", "on"];
     for (variant, extra, prevented) in [
         (Variant::Default, &[][..], true),
@@ -188,21 +216,7 @@ fn no_socket_family_is_opened_that_was_not_granted() {
         (Variant::LandlockOnly, on, true),
         (Variant::Off, &[][..], false),
     ] {
-        let target = Target::new("families");
-        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
-        envs.push(("SANDBOX_FIXTURES", fixtures_dir.to_str().unwrap()));
-        let args: Vec<&str> = variant.args().iter().chain(extra).copied().collect();
-        let out = target.run("sandbox/tries-write.sh", &args, &envs);
-        let screen = format!("{}{}", stdout(&out), stderr(&out));
-        let errors =
-            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/errors.txt"))
-                .unwrap_or_default();
-        let expected = if prevented { "denied\n" } else { "wrote\n" };
-        assert_eq!(
-            target.attempt(),
-            expected,
-            "{variant:?} {extra:?}: {errors}\n{screen}"
-        );
+        attempt_with_fixtures("families", variant, extra, &[], prevented);
     }
 }
 
@@ -212,7 +226,6 @@ fn no_socket_family_is_opened_that_was_not_granted() {
 #[test]
 fn the_runner_holds_no_capability() {
     needs_the_whole_sandbox();
-    let fixtures_dir = fixtures().join("runners/sandbox");
     for (variant, prevented) in [
         (Variant::Default, true),
         (Variant::LandlockOnly, true),
@@ -221,21 +234,8 @@ fn the_runner_holds_no_capability() {
         // Where the launcher holds CAP_SETPCAP (in its namespaces, or as root) the bounding
         // set is emptied too; an unprivileged launcher without namespaces has none to give.
         let bounding = variant != Variant::LandlockOnly || is_root();
-        let target = Target::new("capabilities");
-        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
-        envs.push(("SANDBOX_FIXTURES", fixtures_dir.to_str().unwrap()));
-        envs.push(("SANDBOX_BOUNDING_EMPTIED", if bounding { "1" } else { "0" }));
-        let out = target.run("sandbox/tries-write.sh", variant.args(), &envs);
-        let screen = format!("{}{}", stdout(&out), stderr(&out));
-        let errors =
-            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/errors.txt"))
-                .unwrap_or_default();
-        let expected = if prevented { "denied\n" } else { "wrote\n" };
-        assert_eq!(
-            target.attempt(),
-            expected,
-            "{variant:?}: {errors}\n{screen}"
-        );
+        let env = [("SANDBOX_BOUNDING_EMPTIED", if bounding { "1" } else { "0" })];
+        attempt_with_fixtures("capabilities", variant, &[], &env, prevented);
     }
 }
 

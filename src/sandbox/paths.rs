@@ -73,48 +73,57 @@ fn gitfile_target(worktree: &Path) -> Option<PathBuf> {
     Some(worktree.join(target))
 }
 
-/// Add the files `config` includes (`path = …` in `[include]` and `[includeIf …]` sections),
-/// three levels deep at most.
-/// The files `core.excludesFile` and `core.attributesFile` name in `configs` (`~/` expanded).
+/// The values of `key` in the sections named one of `sections` of a git configuration's text
+/// (names and keys compared without case, quotes taken off).
+fn values<'a>(text: &'a str, sections: &[&str], key: &str) -> Vec<&'a str> {
+    let mut found = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(section) = line.strip_prefix('[') {
+            let name = section.split([']', ' ', '"']).next().unwrap_or("");
+            inside = sections.iter().any(|s| name.eq_ignore_ascii_case(s));
+            continue;
+        }
+        if let Some((k, value)) = line.split_once('=').filter(|_| inside)
+            && k.trim().eq_ignore_ascii_case(key)
+        {
+            found.push(value.trim().trim_matches('"'));
+        }
+    }
+    found
+}
+
+/// A path as a git configuration value gives it: `~/` is HOME, a relative path is below `base`.
+fn config_path(value: &str, base: &Path) -> Option<PathBuf> {
+    match value.strip_prefix("~/") {
+        Some(rest) => std::env::var_os("HOME").map(|home| PathBuf::from(home).join(rest)),
+        None => Some(base.join(value)),
+    }
+}
+
+/// The files `core.excludesFile` and `core.attributesFile` name in `configs` (absolute, or
+/// `~/`).
 fn read_by_git(configs: &[PathBuf]) -> Vec<PathBuf> {
     let mut found = Vec::new();
     for config in configs {
         let Some(text) = read_small(config) else {
             continue;
         };
-        let mut in_core = false;
-        for line in text.lines() {
-            let line = line.trim();
-            if let Some(section) = line.strip_prefix('[') {
-                let name = section.split([']', ' ', '"']).next().unwrap_or("");
-                in_core = name.eq_ignore_ascii_case("core");
-                continue;
-            }
-            let Some((key, value)) = line.split_once('=').filter(|_| in_core) else {
-                continue;
-            };
-            let key = key.trim();
-            if !key.eq_ignore_ascii_case("excludesFile")
-                && !key.eq_ignore_ascii_case("attributesFile")
-            {
-                continue;
-            }
-            let value = value.trim().trim_matches('"');
-            let path = match value.strip_prefix("~/") {
-                Some(rest) => match std::env::var_os("HOME") {
-                    Some(home) => PathBuf::from(home).join(rest),
-                    None => continue,
-                },
-                None => PathBuf::from(value),
-            };
-            if path.is_absolute() {
-                found.push(path);
-            }
+        for key in ["excludesFile", "attributesFile"] {
+            found.extend(
+                values(&text, &["core"], key)
+                    .into_iter()
+                    .filter_map(|v| config_path(v, Path::new("")))
+                    .filter(|p| p.is_absolute()),
+            );
         }
     }
     found
 }
 
+/// Add the files `config` includes (`path = …` in `[include]` and `[includeIf …]` sections),
+/// three levels deep at most.
 fn includes(config: &Path, found: &mut Vec<PathBuf>, depth: usize) {
     if depth > 3 {
         return;
@@ -123,31 +132,9 @@ fn includes(config: &Path, found: &mut Vec<PathBuf>, depth: usize) {
         return;
     };
     let base = config.parent().unwrap_or(Path::new("/"));
-    let mut in_include = false;
-    for line in text.lines() {
-        let line = line.trim();
-        if let Some(section) = line.strip_prefix('[') {
-            let name = section.split([']', ' ', '"']).next().unwrap_or("");
-            in_include =
-                name.eq_ignore_ascii_case("include") || name.eq_ignore_ascii_case("includeif");
+    for value in values(&text, &["include", "includeif"], "path") {
+        let Some(path) = config_path(value, base) else {
             continue;
-        }
-        if !in_include {
-            continue;
-        }
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
-        };
-        if !key.trim().eq_ignore_ascii_case("path") {
-            continue;
-        }
-        let value = value.trim().trim_matches('"');
-        let path = match value.strip_prefix("~/") {
-            Some(rest) => match std::env::var_os("HOME") {
-                Some(home) => PathBuf::from(home).join(rest),
-                None => continue,
-            },
-            None => base.join(value),
         };
         if !found.contains(&path) {
             found.push(path.clone());
