@@ -18,6 +18,17 @@ const HEADER_LINES: usize = 6;
 /// The literal prefix of the lines a declaration is on, for the index's prefilter.
 pub(super) const PREFILTER: &str = r#"\.command\(|Use:\s*"|SubCommand::with_name\(|Subcommand\(|^\s*desc\s+["']|\bcommand\s+"|setName\(|\$defaultName\s*="#;
 
+/// What a line declaring a subcommand holds, one of them at least.
+const MARKS: &[&str] = &[
+    "command",
+    "Use:",
+    "with_name(",
+    "Subcommand(",
+    "desc",
+    "setName(",
+    "$defaultName",
+];
+
 /// The patterns that read a declared subcommand and its description.
 pub(super) struct Commands {
     /// The declaration: its name is the first word of the first literal.
@@ -43,6 +54,10 @@ impl Commands {
 
     /// The subcommand a line declares (`help` and `version`, which every program has, left out).
     pub(super) fn name(&self, line: &str) -> Option<String> {
+        // Most lines the index reads declare a function: a literal test spares them the pattern.
+        if !MARKS.iter().any(|m| line.contains(m)) {
+            return None;
+        }
         let c = self.declared.captures(line)?;
         let name = c[1].to_string();
         (!matches!(name.as_str(), "help" | "version")).then_some(name)
