@@ -104,3 +104,31 @@ fn a_command_said_to_do_nothing_is_a_report_and_no_message() {
     asks_no_feature_question(&first, &[]);
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_report_that_quotes_its_configuration_is_asked_only_whether_another_file_sets_more() {
+    let cli = CLI_RS.replace(
+        "        .arg(clap::Arg::new(\"verbose\")",
+        "        .arg(clap::Arg::new(\"config\").long(\"config\").help(\"The config file to read\"))\n        .arg(clap::Arg::new(\"verbose\")",
+    );
+    let (repo, subject) = repo_with(
+        &[("src/cli.rs", &cli), ("src/range.rs", RANGE_RS)],
+        "# --range is ignored\n\nWhen I run `tool a.txt --range 1:2` I get the whole file \
+         formatted. My config file has:\n\n```\n--indent 4\n--self remove\n```\n\ntool 1.2 on \
+         Linux.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(kind_entry(&d).contains("bug report"), "{}", kind_entry(&d));
+    let steps = question(&first, "exact_steps");
+    assert!(
+        steps
+            .question_text
+            .contains("only the one quoted, or another too?")
+            && !steps.question_text.contains("with what in it"),
+        "{}",
+        steps.question_text
+    );
+    asks_no_feature_question(&first, &["`--self`", "`--indent`"]);
+    assert_cited_lines_exist(&repo, &steps.question_text);
+    assert_honest(&repo, &d);
+}

@@ -47,10 +47,18 @@ pub(super) fn steps(r: &Reading) -> Option<Finding> {
         .flat_map(|c| (0..=env.len()).map(move |e| (c, e)))
         .collect();
     sizes.sort_by_key(|&(c, e)| std::cmp::Reverse((c + e, c.min(1), e)));
+    // A report that quotes its configuration has said what is in it: whether another file
+    // (or the command line) also sets something is what is left.
+    let quoted = crate::interviewer::builtin::outcome::configuration_quoted(&r.item);
     let question = sizes.into_iter().find_map(|(c, e)| {
         let config = (c > 0).then(|| {
+            let ask = if quoted {
+                "only the one quoted, or another too?"
+            } else {
+                "which, with what in it?"
+            };
             format!(
-                "Config file ({}): which, with what in it?",
+                "Config file ({}): {ask}",
                 listed(&setup.config, c).join(", ")
             )
         });
