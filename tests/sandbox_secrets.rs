@@ -70,7 +70,11 @@ fn a_runner_reads_none_of_the_persons_credentials() {
         offer().landlock && offer().namespaces,
         "this test needs Landlock and user namespaces (see `interview runners`)"
     );
-    for (variant, hidden) in [(Variant::Default, true), (Variant::Off, false)] {
+    for (variant, hidden) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, false),
+    ] {
         let target = Target::new("read-secrets");
         let files = plant(&target);
         let gnupg = target.home.path().join("elsewhere/gnupg");
@@ -161,7 +165,11 @@ fn the_configuration_may_add_stores_to_hide() {
         offer().landlock && offer().namespaces,
         "needs the whole sandbox"
     );
-    for (variant, hidden) in [(Variant::Default, true), (Variant::Off, false)] {
+    for (variant, hidden) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, false),
+    ] {
         let target = Target::new("read-secrets");
         let home = target.home.path();
         let mine = home.join("work-keys/deploy.pem");
@@ -206,7 +214,11 @@ fn a_runner_reads_nothing_of_home_it_was_not_shown_to_need() {
         offer().landlock && offer().namespaces,
         "this test needs Landlock and user namespaces (see `interview runners`)"
     );
-    for (variant, hidden) in [(Variant::Default, true), (Variant::Off, false)] {
+    for (variant, hidden) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, false),
+    ] {
         let target = Target::new("read-secrets");
         let home = target.home.path();
         std::fs::create_dir_all(home.join(".config/git")).unwrap();
@@ -255,7 +267,8 @@ fn a_program_installed_under_home_runs_with_what_it_needs_of_home() {
         &home.join(".local/share/mycli/run.sh"),
         "#!/usr/bin/env mysh\n\
          . \"$(dirname \"$(readlink -f \"$0\")\")/lib.sh\"\n\
-         test -r \"$HOME/.gitconfig\" && test -r \"$HOME/excludes\" && ! test -e \"$HOME/.pgpass\" || exit 3\n\
+         cat \"$HOME/.gitconfig\" \"$HOME/excludes\" >/dev/null || exit 3\n\
+         test -z \"$(cat \"$HOME/.pgpass\" 2>/dev/null)\" || exit 4\n\
          receipt > \"$INTERVIEW_RECEIPT\"\n",
     );
     std::fs::write(
@@ -285,20 +298,27 @@ fn a_program_installed_under_home_runs_with_what_it_needs_of_home() {
         home.join("bin").display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let out = target
-        .repo
-        .cmd()
-        .env("HOME", home)
-        .env("PATH", &path)
-        .args(["intent", "7", "--from", "item.md", "--runner", "mycli"])
-        .arg("--answers")
-        .arg(home.join("answers.json"))
-        .args(["--yes", "--out", "-", "--retries", "0"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    for variant in [Variant::Default, Variant::LandlockOnly] {
+        let out = target
+            .repo
+            .cmd()
+            .env("HOME", home)
+            .env("PATH", &path)
+            .envs(variant.env().iter().copied())
+            .args(["intent", "7", "--from", "item.md", "--runner", "mycli"])
+            .arg("--answers")
+            .arg(home.join("answers.json"))
+            .args(["--yes", "--out", "-", "--retries", "0"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{variant:?}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+    }
 }
-
 /// The machine's own stores: run as root, a runner reads files as their owner, so without the
 /// sandbox it reads the password hashes; with it, neither those nor the SSH host keys. (An
 /// unprivileged user reads neither in any variant.)
@@ -308,7 +328,11 @@ fn a_runner_reads_no_password_hash_of_the_machine() {
         offer().landlock && offer().namespaces,
         "this test needs Landlock and user namespaces (see `interview runners`)"
     );
-    for (variant, hidden) in [(Variant::Default, true), (Variant::Off, !is_root())] {
+    for (variant, hidden) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, !is_root()),
+    ] {
         let target = Target::new("readable");
         let files = ["/etc/shadow", "/etc/gshadow"].map(PathBuf::from);
         let read = read_by_runner(&target, variant, &files, &[]);

@@ -221,8 +221,8 @@ fn the_sandbox_start_line_fits_at_40_80_and_120_columns() {
             let said = if verbose {
                 "interview: sandbox: Landlock ABI"
             } else {
-                "interview: sandbox: Landlock and seccomp only: credentials readable, chmod of \
-                 your files and the CLI's state not protected, UDP open; see `interview runners`"
+                "interview: sandbox: Landlock and seccomp only: chmod of your files and the \
+                 CLI's state not protected, UDP open; see `interview runners`"
             };
             assert!(text.contains(said), "{cols} columns: {said:?} in\n{screen}");
         }

@@ -177,7 +177,7 @@ fn sandbox_text(s: &Support) -> String {
                     + crate::sandbox::secrets::MOVED_BY.len()
             )
         } else {
-            "no (needs a mount namespace): a runner can read them".to_string()
+            "no (needs a mount namespace, Landlock or Seatbelt): a runner can read them".to_string()
         }
     ));
     out.push_str(&format!("  enforced                  {}\n", s.summary()));

@@ -54,10 +54,10 @@ impl Support {
         self.landlock_abi.is_some_and(|abi| abi >= 6)
     }
 
-    /// The person's credential stores are hidden from runners: a mount namespace on Linux,
-    /// Seatbelt on macOS.
+    /// The person's credential stores are hidden from runners: a mount namespace or Landlock
+    /// on Linux, Seatbelt on macOS.
     pub(crate) fn hides_credentials(&self) -> bool {
-        self.namespaces || self.seatbelt
+        self.namespaces || self.seatbelt || self.landlock_abi.is_some()
     }
 
     /// Writes are confined: Landlock on Linux, Seatbelt on macOS.
@@ -93,7 +93,7 @@ impl Support {
                 "Landlock ABI {abi}: signals and abstract sockets not scoped"
             )),
             (Some(abi), false) if self.seccomp => Some(format!(
-                "Landlock and seccomp only: credentials readable, chmod of your files and the CLI's state not protected, {}",
+                "Landlock and seccomp only: chmod of your files and the CLI's state not protected, {}",
                 network_open(abi)
             )),
             (Some(abi), false) => Some(format!(

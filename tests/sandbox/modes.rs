@@ -140,7 +140,7 @@ fn auto_says_once_what_is_missing_and_nothing_when_all_is_enforced() {
     assert_eq!(err.matches("interview: sandbox: ").count(), 1, "{err}");
     assert!(
         err.contains(
-            "interview: sandbox: Landlock and seccomp only: credentials readable, chmod of your files and the CLI's state not protected, UDP open; see `interview runners`"
+            "interview: sandbox: Landlock and seccomp only: chmod of your files and the CLI's state not protected, UDP open; see `interview runners`"
         ),
         "{err}"
     );

@@ -1,13 +1,15 @@
-//! The Landlock ruleset a runner starts under: read and execute everywhere except terminals,
-//! write only to the turn's writable paths, abstract sockets and signals scoped.
+//! The Landlock ruleset a runner starts under: read and execute everywhere except terminals, the
+//! credential stores and what of HOME it is not shown, write only to the turn's writable paths,
+//! abstract sockets and signals scoped.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use ::landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, NetPort, PathBeneath, PathFd, Ruleset, RulesetAttr,
     RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope,
 };
 
+use crate::sandbox::home::HomeView;
 use crate::sandbox::policy::Policy;
 use crate::sandbox::writes::{DEVICES, Writes};
 
@@ -98,13 +100,86 @@ fn grant_beneath(
     Ok(())
 }
 
+/// How deep [`Tree::grant`] goes towards a hidden path or HOME (deeper ones are not reached).
+const DEEPEST: usize = 32;
+
+/// Reading granted by allow list: everything beneath a path but the credential stores and what
+/// of HOME the runner is not shown. Landlock only adds rights, so a path that holds something
+/// not to be read is granted its listing alone, and each of its entries is decided in turn.
+struct Tree<'a> {
+    read: BitFlags<AccessFs>,
+    hidden: &'a [PathBuf],
+    home: Option<&'a HomeView>,
+}
+
+impl Tree<'_> {
+    fn grant(&self, path: &Path, grant: &mut Grant<'_>, depth: usize) -> Result<(), String> {
+        // A link is decided where it leads (a rule on it would grant its target).
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let is = |p: &Path| real.starts_with(p) || path.starts_with(p);
+        if self.hidden.iter().any(|h| is(h)) || depth > DEEPEST {
+            return Ok(());
+        }
+        if let Some(view) = self.home
+            && real.starts_with(&view.home)
+        {
+            if real == view.home {
+                grant(&real, AccessFs::ReadDir.into())?;
+                let shown = Tree {
+                    home: None,
+                    ..*self
+                };
+                for rel in &view.shown {
+                    shown.grant(&view.home.join(rel), grant, depth + 1)?;
+                }
+            } else if view
+                .shown
+                .iter()
+                .any(|rel| real.starts_with(view.home.join(rel)))
+            {
+                Tree {
+                    home: None,
+                    ..*self
+                }
+                .grant(&real, grant, depth + 1)?;
+            }
+            return Ok(());
+        }
+        let holds = |p: &Path| p.starts_with(&real) && p != real;
+        if self.hidden.iter().any(|h| holds(h)) || self.home.is_some_and(|v| holds(&v.home)) {
+            grant(&real, AccessFs::ReadDir.into())?;
+            if let Ok(entries) = std::fs::read_dir(&real) {
+                for entry in entries.flatten() {
+                    self.grant(&entry.path(), grant, depth + 1)?;
+                }
+            }
+            return Ok(());
+        }
+        grant(path, self.read)
+    }
+}
+
 /// Grants access beneath a path (see [`grant_beneath`]).
 type Grant<'a> = dyn FnMut(&Path, BitFlags<AccessFs>) -> Result<(), String> + 'a;
 
 /// What is readable: every top-level entry but /dev, the entries of /tmp under namespaces, and
-/// /dev's harmless devices.
+/// /dev's harmless devices — but, by allow list, of HOME only what the runner is shown to need
+/// (home.rs), and none of the credential stores (secrets.rs), also where no mount namespace
+/// hides them ([`grant_tree`]).
 fn grant_reads(policy: &Policy, grant: &mut Grant<'_>) -> Result<(), String> {
     let read = AccessFs::from_read(TARGET);
+    let mut hidden: Vec<PathBuf> = policy.hidden.clone();
+    hidden.extend(
+        policy
+            .hidden
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok()),
+    );
+    let tree = Tree {
+        read,
+        hidden: &hidden,
+        home: policy.home.as_ref(),
+    };
     // Listing `/` is allowed; reading is granted per top-level entry so /dev can be split.
     grant(Path::new("/"), AccessFs::ReadDir.into())?;
     let entries = std::fs::read_dir("/").map_err(|e| format!("cannot list /: {e}"))?;
@@ -113,7 +188,7 @@ fn grant_reads(policy: &Policy, grant: &mut Grant<'_>) -> Result<(), String> {
         if name == "dev" {
             continue;
         }
-        grant(&Path::new("/").join(&name), read)?;
+        tree.grant(&Path::new("/").join(&name), grant, 0)?;
     }
     // In the mount namespace /tmp is a new file system: its entries are the host's directories
     // (the same inodes), so a rule on each also covers files the runner reaches by their host
@@ -122,7 +197,7 @@ fn grant_reads(policy: &Policy, grant: &mut Grant<'_>) -> Result<(), String> {
         && let Ok(entries) = std::fs::read_dir("/tmp")
     {
         for entry in entries.flatten() {
-            grant(&entry.path(), read)?;
+            tree.grant(&entry.path(), grant, 0)?;
         }
     }
     // /dev by allow list: only the harmless devices every program expects, nothing else (not
