@@ -165,7 +165,7 @@ type Grant<'a> = dyn FnMut(&Path, BitFlags<AccessFs>) -> Result<(), String> + 'a
 /// What is readable: every top-level entry but /dev, the entries of /tmp under namespaces, and
 /// /dev's harmless devices — but, by allow list, of HOME only what the runner is shown to need
 /// (home.rs), and none of the credential stores (secrets.rs), also where no mount namespace
-/// hides them ([`grant_tree`]).
+/// hides them ([`Tree`]).
 fn grant_reads(policy: &Policy, grant: &mut Grant<'_>) -> Result<(), String> {
     let read = AccessFs::from_read(TARGET);
     let mut hidden: Vec<PathBuf> = policy.hidden.clone();
