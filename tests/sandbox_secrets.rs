@@ -339,3 +339,56 @@ fn a_runner_reads_no_password_hash_of_the_machine() {
         assert_read(&read, &files, hidden, variant);
     }
 }
+
+/// A repository beside the worktree is absent, also when the runner is given a file of the
+/// worktree by its absolute path (which shows that file, not the directory of repositories).
+#[test]
+fn another_repository_beside_the_worktree_is_absent() {
+    assert!(
+        offer().landlock && offer().namespaces,
+        "this test needs Landlock and user namespaces (see `interview runners`)"
+    );
+    for (variant, hidden) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, false),
+    ] {
+        let repo = crate::util::TempRepo::inside_home();
+        let other = repo.path().parent().unwrap().join("other/.env");
+        std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+        std::fs::write(&other, "SECRET\n").unwrap();
+        repo.write(
+            "item.md",
+            "# Export to CSV\n\nUsers want their data as CSV.\n",
+        );
+        repo.write(
+            "runner.sh",
+            &format!(
+                "grep -qs SECRET '{}' && echo read > \"$INTERVIEW_OUT/read.txt\"\n\
+                 echo '{{\"receipt\":\"done\",\"version\":1,\"title\":\"t\",\"summary\":\"\",\"entries\":[{{\"title\":\"a\",\"content\":\"b\",\"clarity\":\"inferred\",\"sources\":[]}}]}}' > \"$INTERVIEW_RECEIPT\"\n",
+                other.display()
+            ),
+        );
+        repo.git(&["add", "-A"]);
+        repo.git(&["commit", "-qm", "runner"]);
+        repo.write(".git/answers.json", r#"{ "interview_answers": 1 }"#);
+        let runner = format!("sh {}", repo.path().join("runner.sh").display());
+        let out = repo
+            .cmd()
+            .envs(variant.env().iter().copied())
+            .args(["intent", "7", "--from", "item.md", "--yes", "--out", "-"])
+            .args(["--answers", ".git/answers.json", "--runner", &runner])
+            .args(variant.args())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{variant:?}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        let read = std::fs::read_to_string(repo.session_dir().join("turns/001/out/read.txt"))
+            .unwrap_or_default();
+        assert_eq!(read.is_empty(), hidden, "{variant:?}: {read}");
+    }
+}

@@ -182,7 +182,27 @@ impl TempRepo {
             .prefix("interview-scratch-")
             .tempdir()
             .expect("tempdir");
-        let repo = TempRepo::at(dir, scratch);
+        TempRepo::at(dir, scratch).initialised()
+    }
+
+    /// A repository inside its own HOME (the scratch directory), at `~/src/app-…`, as a person
+    /// keeps one beside others.
+    pub(crate) fn inside_home() -> TempRepo {
+        let scratch = tempfile::Builder::new()
+            .prefix("interview-scratch-")
+            .tempdir()
+            .expect("tempdir");
+        std::fs::create_dir_all(scratch.path().join("src")).unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix("app-")
+            .tempdir_in(scratch.path().join("src"))
+            .expect("tempdir");
+        TempRepo::at(dir, scratch).initialised()
+    }
+
+    /// A new repository here: one commit of a README and a source file.
+    fn initialised(self) -> TempRepo {
+        let repo = self;
         repo.git(&["init", "-q", "-b", "main"]);
         repo.git(&["config", "user.name", "Test Person"]);
         repo.git(&["config", "user.email", "test@example.com"]);

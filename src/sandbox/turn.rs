@@ -119,9 +119,10 @@ impl Confinement {
 
     /// What stays visible where a mount namespace hides the rest (HOME aside), in two parts
     /// (home.rs): what is shown with the installation around it — the program and its
-    /// interpreter, absolute arguments (a script beside its modules), our own executable,
-    /// `PATH` and where its links under HOME lead — and what is shown exactly: the working
-    /// directory, the protected and writable paths, the state and the preset's own login.
+    /// interpreter, absolute arguments outside what is shown exactly (a script beside its
+    /// modules), our own executable, `PATH` and where its links under HOME lead — and what is
+    /// shown exactly: the working directory, the protected and writable paths, the state and
+    /// the preset's own login, absolute arguments inside those.
     fn visible(
         &self,
         argv: &[String],
@@ -132,12 +133,6 @@ impl Confinement {
     ) -> (Vec<PathBuf>, Vec<PathBuf>) {
         let mut trees: Vec<PathBuf> = vec![resolved.to_path_buf()];
         trees.extend(super::home::interpreter(resolved));
-        trees.extend(
-            argv.iter()
-                .skip(1)
-                .map(PathBuf::from)
-                .filter(|p| p.is_absolute()),
-        );
         trees.extend(self.located.exe.iter().cloned());
         trees.extend(self.located.visible.iter().cloned());
         let mut exact: Vec<PathBuf> = vec![cwd.to_path_buf()];
@@ -155,6 +150,14 @@ impl Confinement {
                 .iter()
                 .filter_map(|p| std::fs::canonicalize(p).ok()),
         );
+        // An absolute argument inside what is shown exactly (a file of the worktree, the brief)
+        // is shown so; another (a script beside its modules) with its installation.
+        for arg in argv.iter().skip(1).map(PathBuf::from) {
+            if arg.is_absolute() {
+                let inside = exact.iter().any(|e| arg.starts_with(e));
+                if inside { &mut exact } else { &mut trees }.push(arg);
+            }
+        }
         (trees, exact)
     }
 
