@@ -392,3 +392,42 @@ fn another_repository_beside_the_worktree_is_absent() {
         assert_eq!(read.is_empty(), hidden, "{variant:?}: {read}");
     }
 }
+
+/// A preset's own configuration in HOME is shown to it (aider's `~/.aider.conf.yml`), and
+/// nothing else of HOME beside it (`~/.pgpass`), with the namespaces and with Landlock alone.
+#[test]
+fn a_preset_reads_its_own_configuration_in_home_and_nothing_beside_it() {
+    use crate::util::{Interview, runner};
+    assert!(
+        offer().landlock && offer().namespaces,
+        "this test needs Landlock and user namespaces (see `interview runners`)"
+    );
+    for variant in [Variant::Default, Variant::LandlockOnly] {
+        let repo = crate::util::TempRepo::new();
+        std::fs::write(repo.home().join(".aider.conf.yml"), "model: mine\n").unwrap();
+        std::fs::write(repo.home().join(".pgpass"), "SECRET\n").unwrap();
+        let bin_dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(
+            runner("sandbox/aider-reads-config.sh"),
+            bin_dir.path().join("aider"),
+        )
+        .unwrap();
+        let path = format!(
+            "{}:{}",
+            bin_dir.path().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let out = variant
+            .env()
+            .iter()
+            .fold(Interview::of_work_item(&repo), |run, (k, v)| run.env(k, v))
+            .preset("aider")
+            .answers(r#"{ "interview_answers": 1, "answers": {} }"#)
+            .yes()
+            .args(["--retries", "0"])
+            .env("PATH", path)
+            .run();
+        let log = repo.session_file("turns/001/runner.log");
+        assert_eq!(out.code, 0, "{variant:?}: {}\n{log}", out.stderr);
+    }
+}

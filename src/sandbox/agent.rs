@@ -22,6 +22,9 @@ pub(crate) struct Agent {
     /// Its credential files, given HOME: the only state a turn may leave behind, copied back from
     /// its throwaway view when the CLI refreshed the same login during the turn.
     pub credentials: fn(&Path) -> Vec<Credential>,
+    /// The person's own files it reads besides its state, given HOME (its configuration in
+    /// HOME): shown to it read-only where HOME is shown by allow list (home.rs).
+    pub reads: fn(&Path) -> Vec<PathBuf>,
     /// Set for a CLI that starts its commands in a sandbox of its own, which cannot start inside
     /// ours.
     pub nested: Option<Nested>,

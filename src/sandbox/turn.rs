@@ -141,6 +141,9 @@ impl Confinement {
                 .into_iter()
                 .map(|c| c.path),
         );
+        if let (Some(cli), Some(home)) = (&self.cli, &self.located.home) {
+            exact.extend((cli.reads)(home));
+        }
         exact.extend(self.protected.iter().cloned());
         exact.extend(writable.iter().cloned());
         exact.extend(views.iter().map(|v| v.real.clone()));

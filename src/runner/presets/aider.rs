@@ -59,6 +59,16 @@ pub(super) const PRESET: Preset = Preset {
     agent: Agent {
         state: |home| vec![home.join(".aider")],
         // None: aider reads its keys from the environment.
+        reads: |home| {
+            [
+                ".aider.conf.yml",
+                ".aider.model.settings.yml",
+                ".aider.model.metadata.json",
+            ]
+            .iter()
+            .map(|name| home.join(name))
+            .collect()
+        },
         credentials: |_| Vec::new(),
         nested: None,
         connects: None,

@@ -61,6 +61,7 @@ pub(super) const PRESET: Preset = Preset {
     reads_files: false,
     agent: Agent {
         state,
+        reads: |_| Vec::new(),
         credentials,
         nested: None,
         connects: None,

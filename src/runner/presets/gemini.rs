@@ -73,6 +73,7 @@ pub(super) const PRESET: Preset = Preset {
     reads_files: false,
     agent: Agent {
         state: |home| vec![home.join(".gemini")],
+        reads: |_| Vec::new(),
         credentials: |home| {
             vec![Credential {
                 path: home.join(".gemini").join("oauth_creds.json"),
