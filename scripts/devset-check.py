@@ -4,7 +4,10 @@
 Usage: scripts/devset-check.py CHECKOUT DOCUMENT
 
 Each "Defined at PATH:LINE", "First (in code) at PATH:LINE", every cited `path:line` source,
-every "N lines in M files name it", every "is new" and every "appear(s) nowhere" is checked
+every "N lines in M files name it", every "is new", every "appear(s) nowhere", every
+section claim (`PATH:N, "Heading", names `X` (line M)`: line N is that heading, no heading
+comes between N and M, `X` is in a code span at M) and every "at PATH:L in `f`" (the nearest
+function declared above L is `f`) is checked
 against CHECKOUT (a clean checkout: git ls-files, the tool's own files and what the tracked
 `.ignore` / `.rgignore` files leave out left out, as the interviewer does). Prints one line per claim (ok / FALSE) and exits 1 when any claim is false.
 """
@@ -103,6 +106,57 @@ def spellings(name):
     return [name]
 
 
+ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
+
+
+def headings(lines):
+    """Line index -> heading text, for ATX, HTML <hN> and setext headings outside fences."""
+    out, fence = {}, None
+    for i, l in enumerate(lines):
+        t = l.lstrip()
+        m = re.match(r"(`{3,}|~{3,})", t)
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not t.strip(fence[0]).strip():
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        if l.startswith("    ") or not l.strip():
+            continue
+        a = ATX.match(l)
+        if a:
+            out[i] = (a.group(2) or "").strip()
+        elif re.match(r"<h[1-6]", t, re.I):
+            out[i] = re.sub(r"<[^>]*>", "", t).strip()
+        elif i + 1 < len(lines) and re.fullmatch(r" {0,3}(=+|-+) *", lines[i + 1]) \
+                and not re.match(r"[-*+>|]", t):
+            out[i] = t.strip()
+    return out
+
+
+FUNCS = [re.compile(r) for r in (
+    r"([A-Za-z_$][\w$]*)\s*[=:]\s*(?:async\s+)?function\b",
+    r"\b(?:fn|def|func|function|sub)\s+([A-Za-z_$][\w$?!]*)",
+    r"^\s*(?:[\w$.]+\s*=\s*)?(?:async\s+)?([A-Za-z_$][\w$]*)\s*\([^;]*\)\s*(?:\{|=>)",
+    r"^\s*(?:[\w<>\[\],?]+\s+)+([A-Za-z_$][\w$]*)\s*\([^;]*\)\s*(?:throws [\w., ]+)?\{?\s*$",
+    r"^\s*([A-Za-z_$][\w$]*)\s*\(\)\s*\{",
+)]
+KEYWORDS = {"if", "for", "while", "switch", "catch", "return", "else", "new", "function"}
+
+
+def enclosing(lines, n):
+    """Name of the nearest function declared at or above line n (1-based), else None."""
+    for i in range(n - 1, -1, -1):
+        if lines[i].lstrip().startswith(("*", "//", "/*", "#")):
+            continue
+        for f in FUNCS:
+            m = f.search(lines[i])
+            if m and m.group(1) not in KEYWORDS:
+                return m.group(1)
+    return None
+
+
 def main():
     root, doc_path = sys.argv[1], sys.argv[2]
     doc = open(doc_path, encoding="utf-8").read()
@@ -169,6 +223,31 @@ def main():
             hits = [rel for rel, text in corpus.items()
                     if any(has_name(l, s) for l in text.splitlines() for s in spellings(name))]
             report(not hits, f"{name} appears nowhere (grep: {hits[:3]})")
+    for m in re.finditer(r"([\w./-]+):(\d+), \"(.+?)\"(?:, names (`{1,2}) ?(.+?) ?\4 \(line (\d+)\))?\.", doc):
+        path, n, title = m.group(1), int(m.group(2)), m.group(3)
+        text = corpus.get(path)
+        if text is None:
+            report(False, f"section {path}:{n} exists")
+            continue
+        lines = text.splitlines()
+        heads = headings(lines)
+        report(heads.get(n - 1) == title, f"section {path}:{n} is the heading \"{title}\"")
+        if m.group(5):
+            name, at = m.group(5), int(m.group(6))
+            between = [k + 1 for k in heads if n - 1 < k < at - 1]
+            report(at > n and not between,
+                   f"{path}:{at} lies in section {path}:{n} (headings between: {between[:3]})")
+            line = lines[at - 1] if 0 < at <= len(lines) else ""
+            spans = line.split("`")[1::2]
+            bare = name.lstrip("-")
+            forms = {name, bare, bare.replace("-", "_"), bare.replace("_", "-")}
+            report(any(has_name(sp, f) for sp in spans for f in forms if f),
+                   f"{path}:{at} names `{name}` in a code span")
+    for m in re.finditer(r" at ([\w./-]+):(\d+) in `([^`]+)`", doc):
+        path, n, func = m.group(1), int(m.group(2)), m.group(3)
+        text = corpus.get(path)
+        got = enclosing(text.splitlines(), n) if text is not None else None
+        report(got == func, f"{path}:{n} lies in `{func}` (nearest declared above: {got})")
     sys.exit(1 if false else 0)
 
 

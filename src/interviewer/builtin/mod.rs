@@ -38,6 +38,7 @@ mod on_path;
 mod options;
 mod outcome;
 mod outside;
+mod own_code;
 mod place;
 mod proposal;
 mod questions;

@@ -153,6 +153,24 @@ pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
         };
         !printed || !quoted_in_code(lines, &n.text)
     });
+    // What the item's own code declares (`.option('required', …)`) or runs (`node ./main.js
+    // init`) is the reporter's: never asked as the project's.
+    let code: Vec<&str> = lines.iter().filter(|l| l.2).map(|l| l.1).collect();
+    let runs: Vec<&str> = lines
+        .iter()
+        .flat_map(
+            |(_, l, in_code)| {
+                if *in_code { vec![*l] } else { code_spans(l) }
+            },
+        )
+        .flat_map(super::own_code::script_words)
+        .collect();
+    // A flag given to the reporter's script may still be the project's (`-h` of a parser):
+    // only the flags its code declares are left out.
+    out.retain(|n| match n.kind {
+        NameKind::Flag => !super::own_code::declares_flag(&code, &n.text),
+        _ => !runs.contains(&n.text.as_str()),
+    });
     // A phrase the item says was run ("when I run `tool local 3.8`") is a command, not a message.
     out.retain(|n| n.kind != NameKind::Message || !said_to_be_run(lines, &n.text));
     out.truncate(MAX_NAMES);
@@ -596,6 +614,18 @@ mod tests {
         assert!(
             names("It says `could not find the file` then.")
                 .contains(&("could not find the file".to_string(), NameKind::Message))
+        );
+    }
+
+    #[test]
+    fn what_the_items_own_code_declares_or_runs_is_not_a_name() {
+        let got = names(
+            "`--required` is not shown.\n```js\nprogram.option('required', 'x')\n```\nI ran `node ./main.js init` and `init` failed.",
+        );
+        assert!(got.is_empty(), "{got:?}");
+        assert!(
+            names("Add `--required` like `--force` does.")
+                .contains(&("--required".to_string(), NameKind::Flag))
         );
     }
 

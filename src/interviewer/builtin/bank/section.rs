@@ -4,38 +4,107 @@
 //! settles first; a changelog's entry is no such section.
 
 use super::*;
+use crate::interviewer::builtin::search::has_name;
 use crate::interviewer::builtin::words::words;
 
 /// Lines above a doc's mention read at most to find its heading.
 const MAX_ABOVE: usize = 60;
 
-/// The Markdown heading above line `line` (1-based) of `lines`, when that line is prose: its
-/// line and text. A line of a code block (a sample's output listing every flag) documents no
-/// behaviour, and its `# comment` is no heading.
-fn heading_above(lines: &[&str], line: u32) -> Option<(u32, String)> {
-    let at = (line as usize).checked_sub(1)?;
-    let mut fenced = false;
-    let fences: Vec<bool> = lines
+/// Which lines of `lines` lie inside a fenced code block, the fences included. A fence closes
+/// only on the character that opened it, at least as long (a ```` fence holds ``` lines).
+fn fenced(lines: &[&str]) -> Vec<bool> {
+    let mut open: Option<(char, usize)> = None;
+    lines
         .iter()
         .map(|l| {
-            if l.trim_start().starts_with("```") {
-                fenced = !fenced;
-                true
-            } else {
-                fenced
+            let t = l.trim_start();
+            let fence = ['`', '~'].into_iter().find_map(|c| {
+                let n = t.chars().take_while(|x| *x == c).count();
+                (n >= 3).then_some((c, n))
+            });
+            match (open, fence) {
+                (None, Some(f)) => open = Some(f),
+                (Some((c, n)), Some((fc, fnum)))
+                    if fc == c && fnum >= n && t.trim_end().chars().all(|x| x == c) =>
+                {
+                    open = None
+                }
+                (None, None) => return false,
+                _ => {}
             }
+            true
         })
-        .collect();
+        .collect()
+}
+
+/// The heading line `i` of `lines` starts, when it starts one: an ATX heading (`## Text`, up
+/// to three spaces in), an HTML `<h2>`, or a line over a setext underline (`===`, `---`).
+fn heading(lines: &[&str], fences: &[bool], i: usize) -> Option<String> {
+    let line = *lines.get(i)?;
+    if fences[i] || line.starts_with("    ") || line.trim().is_empty() {
+        return None;
+    }
+    let t = line.trim();
+    if let Some(rest) = t.strip_prefix('#') {
+        let rest = rest.trim_start_matches('#');
+        let hashes = t.len() - rest.len();
+        return (hashes <= 6 && (rest.is_empty() || rest.starts_with([' ', '\t'])))
+            .then(|| rest.trim().trim_end_matches('#').trim().to_string());
+    }
+    let lower = t.to_ascii_lowercase();
+    if lower.len() > 3 && lower.starts_with("<h") && lower.as_bytes()[2].is_ascii_digit() {
+        let mut text = String::new();
+        let mut tag = false;
+        for c in t.chars() {
+            match c {
+                '<' => tag = true,
+                '>' => tag = false,
+                c if !tag => text.push(c),
+                _ => {}
+            }
+        }
+        return Some(text.trim().to_string());
+    }
+    let under = lines.get(i + 1)?;
+    let u = under.trim();
+    let setext = !fences.get(i + 1).copied().unwrap_or(true)
+        && !under.starts_with("    ")
+        && !u.is_empty()
+        && (u.chars().all(|c| c == '=') || u.chars().all(|c| c == '-'))
+        // A list item or a quote over a rule is no heading; `---` after a list ends it.
+        && !t.starts_with(['-', '*', '+', '>', '|']);
+    setext.then(|| t.to_string())
+}
+
+/// The heading whose section holds line `line` (1-based) of `lines`, when that line is prose:
+/// its line and text. It is the nearest heading above, of any level and any form, so no other
+/// heading comes between. A line of a code block (a sample's output listing every flag)
+/// documents no behaviour, and its `# comment` is no heading.
+fn heading_above(lines: &[&str], line: u32) -> Option<(u32, String)> {
+    let at = (line as usize).checked_sub(1)?;
+    let fences = fenced(lines);
     if *fences.get(at)? {
         return None;
     }
-    (at.saturating_sub(MAX_ABOVE)..=at.min(lines.len().saturating_sub(1)))
+    (at.saturating_sub(MAX_ABOVE)..=at)
         .rev()
-        .find(|i| !fences[*i] && lines[*i].starts_with('#') && lines[*i].contains("# "))
-        .map(|i| {
-            let text = lines[i].trim_start_matches('#').trim().to_string();
-            (i as u32 + 1, text)
-        })
+        .find_map(|i| heading(lines, &fences, i).map(|text| (i as u32 + 1, text)))
+}
+
+/// Whether `line` names `name` as a name: inside a code span (`` `PAGER` ``), not as a word
+/// of its prose ("By default").
+fn spans_name(line: &str, name: &str) -> bool {
+    let bare = name.trim_start_matches('-');
+    let forms = [
+        name.to_string(),
+        bare.to_string(),
+        bare.replace('-', "_"),
+        bare.replace('_', "-"),
+    ];
+    line.split('`')
+        .skip(1)
+        .step_by(2)
+        .any(|span| forms.iter().any(|f| !f.is_empty() && has_name(span, f)))
 }
 
 /// "README.md:214, "Using a different pager", names `PAGER` (line 216). Does what it documents
@@ -66,6 +135,12 @@ pub(super) fn documented_section(r: &Reading) -> Option<Finding> {
             let Some((at, heading)) = heading_above(&lines, h.line) else {
                 continue;
             };
+            // The line names it as a name (a code span) or is the heading itself: a plain word
+            // of the section's prose ("By default") is not what the item names.
+            let own = lines.get(h.line as usize - 1).copied().unwrap_or("");
+            if at != h.line && !spans_name(own, &l.name.text) {
+                continue;
+            }
             // The section is about the item's subject: its heading shares a word with the title.
             let mut shared: Vec<String> = words(&heading)
                 .into_iter()
@@ -104,7 +179,7 @@ pub(super) fn documented_section(r: &Reading) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::heading_above;
+    use super::{heading_above, spans_name};
 
     #[test]
     fn prose_belongs_to_the_heading_above_it_never_a_code_block_nor_its_comment() {
@@ -124,5 +199,56 @@ mod tests {
             heading_above(&lines, 9),
             Some((3, "Using a different pager".to_string()))
         );
+    }
+
+    #[test]
+    fn a_setext_an_html_or_an_indented_heading_ends_the_section_above_it() {
+        let lines = [
+            "## Options",
+            "",
+            "Set `color`.",
+            "",
+            "Configuration",
+            "-------------",
+            "By default it reads `color`.",
+            " <h3>Paging</h3>",
+            "Set `color` here too.",
+            "   ### Colors",
+            "`color` again.",
+        ];
+        assert_eq!(heading_above(&lines, 3), Some((1, "Options".to_string())));
+        assert_eq!(
+            heading_above(&lines, 7),
+            Some((5, "Configuration".to_string()))
+        );
+        assert_eq!(heading_above(&lines, 9), Some((8, "Paging".to_string())));
+        assert_eq!(heading_above(&lines, 11), Some((10, "Colors".to_string())));
+    }
+
+    #[test]
+    fn a_longer_fence_holds_a_shorter_one_and_a_tilde_fence_holds_a_hash() {
+        let lines = [
+            "## Usage",
+            "````md",
+            "```",
+            "## Not a heading",
+            "```",
+            "````",
+            "~~~sh",
+            "# comment",
+            "~~~",
+            "Run `it`.",
+        ];
+        assert_eq!(heading_above(&lines, 10), Some((1, "Usage".to_string())));
+        assert_eq!(heading_above(&lines, 8), None);
+    }
+
+    #[test]
+    fn a_name_counts_in_a_code_span_never_as_a_word_of_prose() {
+        assert!(spans_name("Set the `default` key.", "default"));
+        assert!(spans_name("Pass `--no-pager`.", "--no-pager"));
+        assert!(spans_name("Set `no_pager = true`.", "no-pager"));
+        assert!(!spans_name("By default, it pages.", "default"));
+        assert!(!spans_name("By default, `less` pages.", "default"));
     }
 }
