@@ -158,49 +158,30 @@ fn private_tmp(policy: &Policy) -> Result<(), String> {
 /// what the runner needs of it, each path at its place (its parents made empty directories);
 /// the credential stores inside what is shown are still covered after (mounts.rs).
 fn private_home(policy: &Policy) -> Result<(), String> {
-    let Some(view) = &policy.home else {
-        return Ok(());
-    };
-    let home = &view.home;
-    if !std::fs::symlink_metadata(home).is_ok_and(|m| m.is_dir()) {
-        return Ok(());
+    match &policy.home {
+        Some(view) => cover_showing(&view.home, &view.shown),
+        None => Ok(()),
     }
-    let old = std::fs::File::open(home)
-        .map_err(|e| err(&format!("cannot open {}", home.display()), e))?;
-    let old_path = PathBuf::from(format!("/proc/self/fd/{}", old.as_raw_fd()));
-    mount(
-        Some("tmpfs"),
-        home,
-        Some("tmpfs"),
-        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
-        Some("mode=0755,size=4m"),
-    )
-    .map_err(|e| err(&format!("cannot mount a private {}", home.display()), e))?;
-    for rel in &view.shown {
-        // Only plain names: the tool made them relative to HOME, never `..` or absolute.
-        if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
-            continue;
-        }
-        let target = home.join(rel);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| err(&format!("cannot create {}", parent.display()), e))?;
-        }
-        show(&old_path.join(rel), &target)?;
-    }
-    Ok(())
 }
 
 /// Replace the directory `dir` by an empty file system showing only its entries that hold one
 /// of `paths` (as given, or by their real paths); a path that is `dir` itself keeps it whole.
 fn private_dir(dir: &Path, paths: &[PathBuf]) -> Result<(), String> {
-    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
-        return Ok(());
-    }
     // Something needs all of it: keep it as it is.
     let Some(names) = needed_entries(dir, paths) else {
         return Ok(());
     };
+    let shown: Vec<PathBuf> = names.into_iter().map(PathBuf::from).collect();
+    cover_showing(dir, &shown)
+}
+
+/// Cover the directory `dir` with an empty file system and show in it each of `shown` (paths
+/// relative to `dir`, each bound at its place, its parents made empty directories). Nothing for
+/// a `dir` that is not a directory.
+fn cover_showing(dir: &Path, shown: &[PathBuf]) -> Result<(), String> {
+    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return Ok(());
+    }
     let old =
         std::fs::File::open(dir).map_err(|e| err(&format!("cannot open {}", dir.display()), e))?;
     let old_path = PathBuf::from(format!("/proc/self/fd/{}", old.as_raw_fd()));
@@ -212,8 +193,17 @@ fn private_dir(dir: &Path, paths: &[PathBuf]) -> Result<(), String> {
         Some("mode=0755,size=4m"),
     )
     .map_err(|e| err(&format!("cannot mount a private {}", dir.display()), e))?;
-    for name in names {
-        show(&old_path.join(&name), &dir.join(&name))?;
+    for rel in shown {
+        // Only plain names: made relative to `dir` by the tool, never `..` or absolute.
+        if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
+            continue;
+        }
+        let target = dir.join(rel);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| err(&format!("cannot create {}", parent.display()), e))?;
+        }
+        show(&old_path.join(rel), &target)?;
     }
     Ok(())
 }
