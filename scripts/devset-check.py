@@ -96,6 +96,24 @@ def has_name(line, name):
         start = at + 1
 
 
+def whole_name(span, name):
+    """The interviewer's whole-name rule for a code span (bank/section.rs `whole_name`): the
+    span is the name, or holds it bounded by non-identifier characters; a method's leading `.`
+    (`.default`) never a named receiver's property (`ctx.default`), only a call of it."""
+    span = span.strip()
+    if span == name:
+        return True
+    if not name.startswith("."):
+        return has_name(span, name)
+    ident = lambda c: c is not None and (c.isalnum() or c in "_$")
+    for m in re.finditer(re.escape(name), span):
+        before = span[m.start() - 1] if m.start() > 0 else None
+        after = span[m.end()] if m.end() < len(span) else None
+        if not (before == "." or (ident(before) and after != "(")) and not ident(after):
+            return True
+    return False
+
+
 def spellings(name):
     if name.startswith("-"):
         return [name]
@@ -241,7 +259,7 @@ def main():
             spans = line.split("`")[1::2]
             bare = name.lstrip("-")
             forms = {name, bare, bare.replace("-", "_"), bare.replace("_", "-")}
-            report(any(has_name(sp, f) for sp in spans for f in forms if f),
+            report(any(whole_name(sp, f) for sp in spans for f in forms if f),
                    f"{path}:{at} names `{name}` in a code span")
     for m in re.finditer(r" at ([\w./-]+):(\d+) in `([^`]+)`", doc):
         path, n, func = m.group(1), int(m.group(2)), m.group(3)
@@ -251,5 +269,18 @@ def main():
     sys.exit(1 if false else 0)
 
 
+def self_test():
+    """`scripts/devset-check.py --self-test`: the whole-name rule's cases."""
+    assert whole_name(".default(x)", ".default")
+    assert whole_name("schema.default(1)", ".default")
+    assert whole_name("z.string().default(1)", ".default")
+    assert not whole_name("ctx.default", ".default")
+    assert not whole_name(".defaultValue()", ".default")
+    assert not whole_name("PAGER_X", "PAGER")
+    assert whole_name("--no-pager", "--no-pager")
+    assert not whole_name("--no-pager-x", "--no-pager")
+    print("ok")
+
+
 if __name__ == "__main__":
-    main()
+    self_test() if sys.argv[1:] == ["--self-test"] else main()

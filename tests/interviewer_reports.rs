@@ -132,3 +132,36 @@ fn a_report_that_quotes_its_configuration_is_asked_only_whether_another_file_set
     assert_cited_lines_exist(&repo, &steps.question_text);
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_comment_in_an_example_is_never_first_in_code_while_the_source_names_it() {
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "examples/required.js",
+                "// You may make an option required with `.requiredOption`.\nprogram.requiredOption('-c, --cheese <type>');\n",
+            ),
+            (
+                "index.js",
+                "Command.prototype.requiredOption = function(flags) {\n  return this;\n};\n",
+            ),
+        ],
+        "# `requiredOption` is not enforced\n\nThe option `requiredOption` declares is not checked.\n",
+    );
+    let (_, d) = all_questions(&repo, &subject);
+    let e = d
+        .entries
+        .iter()
+        .find(|e| e.title == "`requiredOption` in the repository")
+        .unwrap_or_else(|| panic!("{d:?}"));
+    assert!(
+        !e.content.contains("examples/required.js:1:"),
+        "{}",
+        e.content
+    );
+    assert!(
+        e.content.contains("index.js:1") && !e.content.starts_with("First in code at examples"),
+        "{}",
+        e.content
+    );
+}

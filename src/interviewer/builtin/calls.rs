@@ -39,7 +39,7 @@ fn syntax(path: &str) -> Syntax {
 
 /// `line` (of the file at `path`) without its comments and the insides of its string literals
 /// (the quotes stay, empty). A line inside a block comment (`* …`) or a docstring is nothing.
-fn code_of(path: &str, line: &str) -> String {
+pub(super) fn code_of(path: &str, line: &str) -> String {
     let syntax = syntax(path);
     let t = line.trim();
     let block = t.starts_with("* ") || t == "*" || t.starts_with("*/") || t.starts_with("\"\"\"");

@@ -75,7 +75,8 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     let mut repo = super::repo::read(worktree);
     repo.version = super::manifest::version(worktree);
     // The project's own name is everywhere (its licence, its manifest): no evidence of anything.
-    let names: Vec<Name> = extract(&item.all)
+    let programs = super::repo::programs(worktree, repo.project.as_deref());
+    let names: Vec<Name> = extract(&item.all, &programs)
         .into_iter()
         .filter(|n| {
             !repo

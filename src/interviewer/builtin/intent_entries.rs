@@ -102,8 +102,25 @@ fn found_entry(r: &Reading, l: &Located) -> Option<Entry> {
             sources.push(h.cite());
         }
     }
-    let (first, place) = match code.first() {
-        Some(h) => (*h, "First in code at"),
+    // A comment or a string, or a line of an example or of the documentation, is never "first
+    // in code" while the project's own source names it in code.
+    let example = |p: &str| {
+        ["examples/", "example/", "docs/", "doc/"]
+            .iter()
+            .any(|d| p.starts_with(d) || p.contains(&format!("/{d}")))
+    };
+    let bare = l.name.text.trim_start_matches(['-', '.']);
+    let source = code.iter().copied().find(|h| {
+        !example(&h.path) && super::search::has_name(&super::calls::code_of(&h.path, &h.text), bare)
+    });
+    // A message is in a string: any line of the source that is not a comment.
+    let source = source.or_else(|| {
+        super::calls::in_code(&code)
+            .into_iter()
+            .find(|h| !example(&h.path))
+    });
+    let (first, place) = match source.or(code.first().copied()) {
+        Some(h) => (h, "First in code at"),
         None => (&l.hits[0], "First at"),
     };
     let file = (l.name.kind == NameKind::Path)

@@ -118,7 +118,7 @@ fn prose_names(line: &str) -> Vec<(String, NameKind, bool)> {
 }
 
 /// Names from the item's lines; `code` tells which lines are inside code blocks.
-pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
+pub(super) fn extract(lines: &[(u32, &str, bool)], programs: &[String]) -> Vec<Name> {
     let mut out: Vec<Name> = Vec::new();
     let mut traced: Vec<(&str, u32, u32)> = Vec::new();
     let mut add = |text: &str, kind: NameKind, line: u32, marked: bool| {
@@ -168,7 +168,7 @@ pub(super) fn extract(lines: &[(u32, &str, bool)]) -> Vec<Name> {
     // A flag given to the reporter's script may still be the project's (`-h` of a parser):
     // only the flags its code declares are left out.
     out.retain(|n| match n.kind {
-        NameKind::Flag => !super::own_code::declares_flag(&code, &n.text),
+        NameKind::Flag => !super::own_code::declares_flag(&code, &n.text, programs),
         _ => !runs.contains(&n.text.as_str()),
     });
     // A phrase the item says was run ("when I run `tool local 3.8`") is a command, not a message.
@@ -579,7 +579,7 @@ mod tests {
             }
             lines.push((i as u32 + 1, l, in_code));
         }
-        extract(&lines)
+        extract(&lines, &["rg".to_string()])
             .into_iter()
             .map(|n| (n.text, n.kind))
             .collect()
@@ -626,6 +626,11 @@ mod tests {
         assert!(
             names("Add `--required` like `--force` does.")
                 .contains(&("--required".to_string(), NameKind::Flag))
+        );
+        // The project's own program's flags stay the project's, quoted or not.
+        assert!(
+            names("`--vimgrep` is wrong.\n```sh\n$ rg --vimgrep '--vimgrep'\n```")
+                .contains(&("--vimgrep".to_string(), NameKind::Flag))
         );
     }
 

@@ -1,7 +1,9 @@
 //! What the item's own code declares or runs: the option its snippet declares
 //! (`.option('required', …)`, `'-r, --required <x>'`) and the words of a command line that runs
 //! its own script (`node ./main.js init --force`). They are the reporter's, never an unknown of
-//! the project nor the project's declaration.
+//! the project nor the project's declaration. A line running the project's own program
+//! (`rg --vimgrep 'x'`, `['rg', '--vimgrep']`) is not the reporter's code: its flags are the
+//! project's.
 
 /// Programs that run a script file given next.
 const INTERPRETERS: &[&str] = &[
@@ -54,28 +56,54 @@ pub(super) fn script_words(line: &str) -> Vec<&str> {
         .collect()
 }
 
+/// Whether a line of code runs one of `programs`: its first word (after a prompt, any path
+/// before it) is one, or a string literal of it is one (`['rg', '--vimgrep']`).
+fn runs_program(line: &str, programs: &[String]) -> bool {
+    let t = line.trim_start();
+    let t = t
+        .strip_prefix("$ ")
+        .or_else(|| t.strip_prefix("> "))
+        .unwrap_or(t);
+    let first = t.split_whitespace().next().unwrap_or("");
+    let first = first.rsplit('/').next().unwrap_or(first);
+    let literal = ['"', '\''].iter().any(|q| {
+        line.split(*q)
+            .skip(1)
+            .step_by(2)
+            .any(|inside| programs.iter().any(|p| p == inside.trim()))
+    });
+    programs.iter().any(|p| p == first) || literal
+}
+
 /// Whether the item's code declares the flag `flag` in a string literal: the literal is its
-/// bare name (`'required'`) or a list of flags that spells it (`'-r, --required <value>'`).
-pub(super) fn declares_flag(code: &[&str], flag: &str) -> bool {
+/// bare name as a call's first argument (`.option('required', …)`) or a list of flags that
+/// spells it (`'-r, --required <value>'`). A line running the project's own program
+/// (`programs`) declares nothing: its flags are the project's.
+pub(super) fn declares_flag(code: &[&str], flag: &str, programs: &[String]) -> bool {
     let bare = flag.trim_start_matches('-');
     if bare.is_empty() {
         return false;
     }
-    code.iter().any(|line| {
-        ['"', '\''].iter().any(|q| {
-            line.split(*q).skip(1).step_by(2).any(|inside| {
-                let inside = inside.trim();
-                // A literal of flags holds flags and placeholders only; a command in a string
-                // (`"-I$(brew --prefix)/include"`) declares nothing.
-                let words = || inside.split([' ', ',', '|']).filter(|w| !w.is_empty());
-                let flagged = words().all(|w| {
-                    w.starts_with('-') || w.starts_with(['<', '[']) && w.ends_with(['>', ']'])
-                });
-                inside == bare
-                    || flagged && words().any(|w| w == flag || w.split('=').next() == Some(flag))
+    code.iter()
+        .filter(|l| !runs_program(l, programs))
+        .any(|line| {
+            ['"', '\''].iter().any(|q| {
+                let parts: Vec<&str> = line.split(*q).collect();
+                (1..parts.len()).step_by(2).any(|i| {
+                    let inside = parts[i].trim();
+                    let called = parts[i - 1].trim_end().ends_with('(');
+                    // A literal of flags holds flags and placeholders only; a command in a string
+                    // (`"-I$(brew --prefix)/include"`) declares nothing.
+                    let words = || inside.split([' ', ',', '|']).filter(|w| !w.is_empty());
+                    let flagged = words().all(|w| {
+                        w.starts_with('-') || w.starts_with(['<', '[']) && w.ends_with(['>', ']'])
+                    });
+                    (called && inside == bare)
+                        || flagged
+                            && words().any(|w| w == flag || w.split('=').next() == Some(flag))
+                })
             })
         })
-    })
 }
 
 #[cfg(test)]
@@ -103,13 +131,44 @@ mod tests {
             "program.option('required', 'is it')",
             "  .option('-c, --cheese <type>', 'add cheese')",
         ];
-        assert!(declares_flag(&code, "--required"));
-        assert!(declares_flag(&code, "--cheese"));
-        assert!(!declares_flag(&code, "--pepper"));
-        assert!(!declares_flag(&["rg --required x"], "--required"));
+        assert!(declares_flag(&code, "--required", &[]));
+        assert!(declares_flag(&code, "--cheese", &[]));
+        assert!(!declares_flag(&code, "--pepper", &[]));
+        assert!(!declares_flag(&["rg --required x"], "--required", &[]));
         assert!(!declares_flag(
             &["x=\"-I$(brew --prefix x)/inc\""],
-            "--prefix"
+            "--prefix",
+            &[]
         ));
+    }
+
+    #[test]
+    fn a_line_running_the_projects_own_program_declares_none_of_its_flags() {
+        let rg = ["rg".to_string()];
+        // The project's program run from a shell or from the reporter's code: its flags.
+        assert!(!declares_flag(
+            &["$ rg --style 'vimgrep' x"],
+            "--vimgrep",
+            &rg
+        ));
+        assert!(!declares_flag(
+            &["./target/release/rg '--vimgrep' x"],
+            "--vimgrep",
+            &rg
+        ));
+        assert!(!declares_flag(
+            &["run(['rg', '--vimgrep', p])"],
+            "--vimgrep",
+            &rg
+        ));
+        // A bare word declares a flag only as a call's first argument.
+        assert!(!declares_flag(&["x --style 'plain'"], "--plain", &[]));
+        // Another program's line, or the reporter's own parser, still declares.
+        assert!(declares_flag(
+            &["run(['grep', '--vimgrep'])"],
+            "--vimgrep",
+            &rg
+        ));
+        assert!(declares_flag(&["p.option('vimgrep')"], "--vimgrep", &rg));
     }
 }

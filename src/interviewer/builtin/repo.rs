@@ -106,6 +106,47 @@ fn project_name(worktree: &Path) -> Option<String> {
     Some(module.trim().rsplit('/').next()?.to_string())
 }
 
+/// The project's own programs: its root manifest's package name, the binaries `Cargo.toml`
+/// (`[[bin]] name`) and `package.json` (`bin`) declare, and the files of its `bin/`.
+pub(super) fn programs(worktree: &Path, project: Option<&str>) -> Vec<String> {
+    let mut out: Vec<String> = project.into_iter().map(str::to_string).collect();
+    if let Some(text) = read_text(worktree, "Cargo.toml") {
+        let mut section = "";
+        for line in text.lines().map(str::trim) {
+            if line.starts_with('[') {
+                section = line;
+            } else if section == "[[bin]]"
+                && let Some((k, v)) = line.split_once('=')
+                && k.trim() == "name"
+            {
+                out.push(v.trim().trim_matches('"').to_string());
+            }
+        }
+    }
+    if let Some(text) = read_text(worktree, "package.json")
+        && let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
+    {
+        match v.get("bin") {
+            Some(serde_json::Value::Object(bins)) => out.extend(bins.keys().cloned()),
+            Some(serde_json::Value::String(_)) => {
+                let name = v.get("name").and_then(|n| n.as_str()).unwrap_or("");
+                out.push(name.rsplit('/').next().unwrap_or(name).to_string());
+            }
+            _ => {}
+        }
+    }
+    if let Ok(dir) = std::fs::read_dir(worktree.join("bin")) {
+        out.extend(dir.flatten().take(64).filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (!name.starts_with('.') && !name.contains('.')).then_some(name)
+        }));
+    }
+    out.retain(|p| !p.is_empty());
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// `key = "value"` → `value`.
 fn toml_string(line: &str, key: &str) -> Option<String> {
     let (k, v) = line.split_once('=')?;

@@ -104,7 +104,29 @@ fn spans_name(line: &str, name: &str) -> bool {
     line.split('`')
         .skip(1)
         .step_by(2)
-        .any(|span| forms.iter().any(|f| !f.is_empty() && has_name(span, f)))
+        .any(|span| forms.iter().any(|f| !f.is_empty() && whole_name(span, f)))
+}
+
+/// Whether a code span holds `name` as a whole name: bounded by characters that are no part of
+/// an identifier, and a method's leading `.` (`.default`) never a named receiver's property
+/// (`ctx.default`), only a call of it.
+fn whole_name(span: &str, name: &str) -> bool {
+    let span = span.trim();
+    if span == name {
+        return true;
+    }
+    if !name.starts_with('.') {
+        return has_name(span, name);
+    }
+    let ident = |c: char| c.is_alphanumeric() || matches!(c, '_' | '$');
+    span.match_indices(name).any(|(at, _)| {
+        let before = span[..at].chars().next_back();
+        let after = span[at + name.len()..].chars().next();
+        // A property read of a named receiver (`ctx.default`) is that receiver's; a call of it
+        // (`schema.default(1)`, `z.string().default(1)`) is the method.
+        let called = after == Some('(');
+        !before.is_some_and(|c| c == '.' || (ident(c) && !called)) && !after.is_some_and(ident)
+    })
 }
 
 /// "README.md:214, "Using a different pager", names `PAGER` (line 216). Does what it documents
@@ -250,5 +272,17 @@ mod tests {
         assert!(spans_name("Set `no_pager = true`.", "no-pager"));
         assert!(!spans_name("By default, it pages.", "default"));
         assert!(!spans_name("By default, `less` pages.", "default"));
+    }
+
+    #[test]
+    fn a_name_matches_a_code_span_only_as_a_whole_name() {
+        assert!(spans_name("Call `.default(x)` on it.", ".default"));
+        assert!(spans_name("Use `z.string().optional()`.", ".optional"));
+        assert!(spans_name("See `.default`.", ".default"));
+        // Another receiver's property, or a longer name, is not the method.
+        assert!(!spans_name("Read `ctx.default` there.", ".default"));
+        assert!(spans_name("Call `schema.default(1)`.", ".default"));
+        assert!(!spans_name("Call `.defaultValue()`.", ".default"));
+        assert!(!spans_name("Set `PAGER_X`.", "PAGER"));
     }
 }
