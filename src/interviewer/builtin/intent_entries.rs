@@ -110,18 +110,49 @@ fn found_entry(r: &Reading, l: &Located) -> Option<Entry> {
             .any(|d| p.starts_with(d) || p.contains(&format!("/{d}")))
     };
     let bare = l.name.text.trim_start_matches(['-', '.']);
-    let source = code.iter().copied().find(|h| {
-        !example(&h.path) && super::search::has_name(&super::calls::code_of(&h.path, &h.text), bare)
-    });
-    // A message is in a string: any line of the source that is not a comment.
-    let source = source.or_else(|| {
-        super::calls::in_code(&code)
-            .into_iter()
-            .find(|h| !example(&h.path))
-    });
-    let (first, place) = match source.or(code.first().copied()) {
+    // Code is outside comments and string literals, read with the state of the lines above (a
+    // docstring's or a multi-line string's lines are text); a definition comes first.
+    let mut files: Vec<(String, String)> = Vec::new();
+    let mut code_text = |h: &Hit| {
+        if !files.iter().any(|(p, _)| *p == h.path) {
+            let text = std::fs::read_to_string(r.worktree.join(&h.path)).unwrap_or_default();
+            files.push((h.path.clone(), text));
+        }
+        let (_, text) = files.iter().find(|(p, _)| *p == h.path)?;
+        let code = super::code_lines::code_at(text, &h.path, h.line);
+        super::search::has_name(&code, bare).then_some(code)
+    };
+    let named: Vec<(&Hit, String)> = code
+        .iter()
+        .copied()
+        .filter(|h| !example(&h.path))
+        .filter_map(|h| code_text(h).map(|c| (h, c)))
+        .collect();
+    let defines = |c: &str| {
+        ["def", "fn", "function", "fun", "func"]
+            .iter()
+            .any(|k| super::search::has_name(c, &format!("{k} {bare}")))
+            || super::search::has_name(c, &format!("{bare} = function"))
+    };
+    let source = named
+        .iter()
+        .find(|(_, c)| defines(c))
+        .or(named.first())
+        .map(|(h, _)| *h);
+    // Named only in comments, strings or examples: a mention, never "in code".
+    let (first, place) = match source {
         Some(h) => (h, "First in code at"),
-        None => (&l.hits[0], "First at"),
+        None => {
+            // A message is in a string: a line of the source that is not a comment, first.
+            let mention = super::calls::in_code(&code)
+                .into_iter()
+                .find(|h| !example(&h.path))
+                .or(code.first().copied());
+            match mention {
+                Some(h) => (h, "Mentioned at"),
+                None => (&l.hits[0], "First at"),
+            }
+        }
     };
     let file = (l.name.kind == NameKind::Path)
         .then_some(l.definition.as_ref())

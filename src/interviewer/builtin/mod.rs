@@ -21,6 +21,7 @@ use crate::subject::Kind;
 mod bank;
 mod calls;
 mod classify;
+mod code_lines;
 mod commands;
 mod cues;
 mod defs;
