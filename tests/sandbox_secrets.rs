@@ -431,3 +431,35 @@ fn a_preset_reads_its_own_configuration_in_home_and_nothing_beside_it() {
         assert_eq!(out.code, 0, "{variant:?}: {}\n{log}", out.stderr);
     }
 }
+
+/// A hostile repository's own `.git/config` names files in HOME (an include, an excludes file):
+/// what the repository's configuration names is never shown for that reason; only the person's
+/// own configuration widens what a runner sees of HOME.
+#[test]
+fn files_a_repositorys_config_names_in_home_stay_hidden() {
+    assert!(
+        offer().landlock && offer().namespaces,
+        "this test needs Landlock and user namespaces (see `interview runners`)"
+    );
+    for (variant, hidden) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, false),
+    ] {
+        let target = Target::new("read-secrets");
+        let home = target.home.path();
+        let files = [home.join("secret.inc"), home.join("notes.txt")];
+        std::fs::write(&files[0], "[user]\n\tname = SECRET\n").unwrap();
+        std::fs::write(&files[1], "SECRET\n").unwrap();
+        let config = target.repo.path().join(".git/config");
+        let mut text = std::fs::read_to_string(&config).unwrap();
+        text.push_str(&format!(
+            "[include]\n\tpath = {}\n[core]\n\texcludesFile = {}\n",
+            files[0].display(),
+            files[1].display()
+        ));
+        std::fs::write(&config, text).unwrap();
+        let read = read_by_runner(&target, variant, &files, &[]);
+        assert_read(&read, &files, hidden, variant);
+    }
+}

@@ -25,6 +25,10 @@ pub(crate) struct Agent {
     /// The person's own files it reads besides its state, given HOME (its configuration in
     /// HOME): shown to it read-only where HOME is shown by allow list (home.rs).
     pub reads: fn(&Path) -> Vec<PathBuf>,
+    /// It reads the repository's own ignore files (`core.excludesFile` of its configuration) to
+    /// hide what they ignore, and never shows their text (the model runner's tools): those are
+    /// shown to it where HOME is shown by allow list, and to no other runner.
+    pub reads_repository_ignores: bool,
     /// Set for a CLI that starts its commands in a sandbox of its own, which cannot start inside
     /// ours.
     pub nested: Option<Nested>,

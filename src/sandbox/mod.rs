@@ -83,6 +83,8 @@ pub(crate) struct Confinement {
     pub support: Support,
     /// Never writable: the worktree, its git directories, the git configuration files.
     pub protected: Vec<PathBuf>,
+    /// What git's configuration names for a runner to read (paths.rs).
+    pub(crate) named_by_git: paths::NamedByGit,
     /// Writable besides the turn's own directories: the preset's state directories.
     pub state: Vec<PathBuf>,
     /// The agent CLI the runner's command line starts: its credentials, and its own sandbox
@@ -261,6 +263,7 @@ impl Confinement {
         Confinement {
             support,
             located: Located::find(&protected),
+            named_by_git: paths::named_by_git(worktree, common_dir),
             protected,
             state: agent::state_dirs(cli.as_ref()),
             cli,

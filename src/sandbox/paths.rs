@@ -5,9 +5,7 @@ use std::path::{Path, PathBuf};
 
 /// The worktree, its git directories (the common dir holds linked-worktree and submodule git
 /// dirs), the main worktree of a linked one, and every git configuration file git would read,
-/// with the files their `include.path` / `includeIf` lines name and the ignore and attributes
-/// files they point to (`core.excludesFile`, `core.attributesFile`: what keeps an ignored
-/// secret from being read must itself be readable where HOME is shown by allow list).
+/// with the files their `include.path` / `includeIf` lines name.
 pub(crate) fn protected(worktree: &Path, common_dir: &Path) -> Vec<PathBuf> {
     let mut out = vec![worktree.to_path_buf()];
     let common = std::fs::canonicalize(common_dir).unwrap_or_else(|_| common_dir.to_path_buf());
@@ -32,7 +30,6 @@ pub(crate) fn protected(worktree: &Path, common_dir: &Path) -> Vec<PathBuf> {
     if let Some(xdg) = std::env::var_os("XDG_CONFIG_HOME") {
         out.push(PathBuf::from(xdg).join("git"));
     }
-    out.extend(read_by_git(&configs));
     out.extend(configs);
     let unique: std::collections::BTreeSet<PathBuf> = out
         .into_iter()
@@ -71,6 +68,45 @@ fn gitfile_target(worktree: &Path) -> Option<PathBuf> {
     let text = read_small(&dotgit)?;
     let target = text.lines().next()?.strip_prefix("gitdir:")?.trim();
     Some(worktree.join(target))
+}
+
+/// What git's configuration names for a runner to read where HOME is shown by allow list
+/// (home.rs): the ignore and attributes files (`core.excludesFile`, `core.attributesFile`: what
+/// keeps an ignored secret from being read must itself be readable). `user` from the person's own
+/// configuration (and its includes), shown to every runner; `repository` from the repository's
+/// `config` and `config.worktree` (and theirs), which a hostile repository writes: shown only to
+/// a runner that reads the repository's ignore files itself and never shows their text.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct NamedByGit {
+    pub user: Vec<PathBuf>,
+    pub repository: Vec<PathBuf>,
+    /// Every file the repository's configuration includes and no configuration of the person's
+    /// does: protected, never shown for that reason.
+    pub repository_includes: Vec<PathBuf>,
+}
+
+/// See [`NamedByGit`].
+pub(crate) fn named_by_git(worktree: &Path, common_dir: &Path) -> NamedByGit {
+    let common = std::fs::canonicalize(common_dir).unwrap_or_else(|_| common_dir.to_path_buf());
+    let mut user = user_config_files(worktree);
+    for config in user.clone() {
+        includes(&config, &mut user, 0);
+    }
+    let mut repository = vec![common.join("config"), common.join("config.worktree")];
+    for config in repository.clone() {
+        includes(&config, &mut repository, 0);
+    }
+    let repository_includes = repository
+        .iter()
+        .skip(2)
+        .filter(|p| !user.contains(p))
+        .cloned()
+        .collect();
+    NamedByGit {
+        user: read_by_git(&user),
+        repository: read_by_git(&repository),
+        repository_includes,
+    }
 }
 
 /// The values of `key` in the sections named one of `sections` of a git configuration's text

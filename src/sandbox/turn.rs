@@ -144,7 +144,18 @@ impl Confinement {
         if let (Some(cli), Some(home)) = (&self.cli, &self.located.home) {
             exact.extend((cli.reads)(home));
         }
-        exact.extend(self.protected.iter().cloned());
+        // What the repository's configuration alone includes is protected, never shown for it.
+        let named = &self.named_by_git;
+        exact.extend(
+            self.protected
+                .iter()
+                .filter(|p| !named.repository_includes.contains(p))
+                .cloned(),
+        );
+        exact.extend(named.user.iter().cloned());
+        if self.cli.is_some_and(|c| c.reads_repository_ignores) {
+            exact.extend(named.repository.iter().cloned());
+        }
         exact.extend(writable.iter().cloned());
         exact.extend(views.iter().map(|v| v.real.clone()));
         // Readable where they are not writable (`~/.cache` for a CLI under its replaced sandbox).

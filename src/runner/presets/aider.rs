@@ -59,6 +59,7 @@ pub(super) const PRESET: Preset = Preset {
     agent: Agent {
         state: |home| vec![home.join(".aider")],
         // None: aider reads its keys from the environment.
+        reads_repository_ignores: false,
         reads: |home| {
             [
                 ".aider.conf.yml",

@@ -61,6 +61,7 @@ pub(super) const PRESET: Preset = Preset {
     reads_files: false,
     agent: Agent {
         state,
+        reads_repository_ignores: false,
         reads: |_| Vec::new(),
         credentials,
         nested: None,

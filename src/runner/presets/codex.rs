@@ -74,6 +74,7 @@ pub(super) const PRESET: Preset = Preset {
     reads_files: false,
     agent: Agent {
         state: |_| home().into_iter().collect(),
+        reads_repository_ignores: false,
         reads: |_| Vec::new(),
         credentials: |_| {
             home()

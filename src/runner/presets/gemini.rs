@@ -73,6 +73,7 @@ pub(super) const PRESET: Preset = Preset {
     reads_files: false,
     agent: Agent {
         state: |home| vec![home.join(".gemini")],
+        reads_repository_ignores: false,
         reads: |_| Vec::new(),
         credentials: |home| {
             vec![Credential {

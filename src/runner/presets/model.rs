@@ -19,6 +19,7 @@ const RETURNS: &str = "Return the receipt as your final message: the JSON object
 const fn reads(variables: &'static [&'static str]) -> Agent {
     Agent {
         state: |_| Vec::new(),
+        reads_repository_ignores: true,
         reads: |_| Vec::new(),
         credentials: |_| Vec::new(),
         nested: None,
