@@ -20,6 +20,8 @@ the decisions the maintainer raised the round covers, 0-5). Prints a row per cas
 A case that asks nothing has no relevance (left out of the mean, shown "-") and its coverage.
 Every figure is given for each half of the set and for the whole. The halves are fixed by the
 case's id alone: `held-out` when the first byte of sha1(id) is odd, else `tune` (see half()).
+A set whose folder holds a file named TUNE-ONLY (examples/tuneset, the tuning pool) is tune
+throughout: none of its cases measures the interviewer.
 
 A question without a score, or scored on another text, is reported and fails the run: the
 scores are for the questions as asked today.
@@ -33,8 +35,10 @@ import sys
 GROUNDED = re.compile(r"`|\w[\w./-]*:\d+|\b[Ll]ine \d+|\"|\d+\.\d+")
 
 
-def half(case_id):
+def half(case_id, tune_only=False):
     """The split, decided once: held-out when the first byte of sha1(id as UTF-8) is odd."""
+    if tune_only:
+        return "tune"
     first_byte = int(hashlib.sha1(case_id.encode("utf-8")).hexdigest()[:2], 16)
     return "held-out" if first_byte % 2 == 1 else "tune"
 
@@ -66,6 +70,7 @@ def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "examples", "devset")
     cases = read_tsv(os.path.join(root, "cases.tsv"))
+    tune_only = os.path.exists(os.path.join(root, "TUNE-ONLY"))
     scores = {(r["id"], r["topic"]): r for r in read_tsv(os.path.join(root, "scores.tsv"))}
     coverage = {r["id"]: r for r in read_tsv(os.path.join(root, "coverage.tsv"))}
     problems = []
@@ -102,7 +107,7 @@ def main():
         if cov.get("grounded") not in ("yes", "no"):
             problems.append(f"{cid}: grounded is neither yes nor no")
         rows.append({
-            "id": cid, "half": half(cid), "language": case["language"], "kind": case["kind"],
+            "id": cid, "half": half(cid, tune_only), "language": case["language"], "kind": case["kind"],
             "asked": len(questions), "relevance": sum(rel) / len(rel) if rel else None,
             "coverage": int(cov["coverage"]), "grounded": cov.get("grounded") == "yes",
             "false": wrong, "generic": case_generic, "options": options,

@@ -8,16 +8,17 @@
 #   MIRRORS  a folder holding <owner>+<name>/repo git directories (default: $DEVSET_MIRRORS, else
 #            /work/.mirror); clone them there first, e.g.
 #            git clone --mirror https://github.com/sharkdp/fd "$MIRRORS/sharkdp+fd/repo"
-#   CASE     ids from examples/devset/cases.tsv (default: all)
-# Writes examples/devset/out/<id>.md (the document), <id>.check (the claims checked) and
+#   CASE     ids from the set's cases.tsv (default: all)
+#   DEVSET   the set to run (default: examples/devset; examples/tuneset is the tuning pool)
+# Writes $DEVSET/out/<id>.md (the document), <id>.check (the claims checked) and
 # <id>.asked (the first round's questions from the receipt: topic, options, recommended, text),
-# which scripts/devset-score.py scores against examples/devset/scores.tsv.
+# which scripts/devset-score.py scores against $DEVSET/scores.tsv.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 mirrors=${1:-${DEVSET_MIRRORS:-/work/.mirror}}
 [ $# -gt 0 ] && shift
 bin=${INTERVIEW:-$root/target/debug/interview}
-set=$root/examples/devset
+set=$(cd "${DEVSET:-$root/examples/devset}" && pwd)
 out=$set/out
 mkdir -p "$out"
 tail -n +2 "$set/cases.tsv" | while IFS="$(printf '\t')" read -r id repo issue date commit lang kind url; do
