@@ -48,6 +48,10 @@ const EXEMPT: &[(&str, &str)] = &[
     ),
     ("scripts/devset.sh ", "needs local mirrors of five projects"),
     (
+        "DEVSET=examples/tuneset scripts/devset.sh ",
+        "needs local mirrors of the tuning pool's projects",
+    ),
+    (
         "INTERVIEW_E2E=1 ",
         "the opt-in tests with the real agent CLIs: they install them from npm and PyPI",
     ),
