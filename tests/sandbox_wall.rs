@@ -220,6 +220,23 @@ fn no_socket_family_is_opened_that_was_not_granted() {
     }
 }
 
+/// System calls by allow list, not by a list of what to refuse: a call no runner is shown to
+/// need fails as if the kernel had none, whoever runs it and in whichever mode — System V
+/// shared memory, queues and semaphores (under Landlock alone, the machine's), comparing or
+/// taking other processes' descriptors, a thread's robust futex list, the kernel log, turning
+/// address randomisation off. Without the sandbox each works.
+#[test]
+fn a_system_call_off_the_allow_list_is_absent() {
+    needs_the_whole_sandbox();
+    for (variant, prevented) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, false),
+    ] {
+        attempt_with_fixtures("syscalls", variant, &[], &[], prevented);
+    }
+}
+
 /// A runner holds no capability: started by root with Landlock alone (no user namespace) it is
 /// still root, and would keep the machine's routes, clock and every user's private files; in its
 /// namespaces it keeps no bounding set to regain one from. Without the sandbox root's are kept.

@@ -1,7 +1,8 @@
 //! The sandbox's Linux walls, applied by the launcher: Landlock's write rules (`landlock.rs`),
 //! the runner's own user, mount, PID, IPC and UTS namespaces (`namespace.rs`, with the world
 //! made read-only in `world.rs` and the state views and credential stores mounted in
-//! `mounts.rs`), its network namespace (`netns.rs`), the seccomp filter (`seccomp.rs`), the
+//! `mounts.rs`), its network namespace (`netns.rs`), the seccomp filter (`seccomp.rs`, over the
+//! allow list of system calls in `syscalls.rs`), the
 //! launcher's steps inside the namespaces (`launch.rs`) and the probe of what this kernel
 //! offers (`probe.rs`).
 //!
@@ -20,6 +21,7 @@ mod namespace;
 pub(super) mod netns;
 mod probe;
 mod seccomp;
+mod syscalls;
 mod world;
 
 pub(super) use launch::{in_namespaces, probe};

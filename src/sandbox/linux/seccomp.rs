@@ -2,16 +2,20 @@
 //! starts under (applied by the launcher last, right before it executes the runner, and
 //! inherited by everything the runner starts).
 //!
-//! It refuses, whatever a path is spelled like and whichever namespace a server lives in, the
-//! system calls no runner is shown to need: a socket of any family not granted (by allow list:
+//! It is an allow list: a runner makes only the system calls `syscalls.rs` names, those it is
+//! shown to need; any other fails with `ENOSYS`, as on a kernel without it. Of the calls it may
+//! make, the filter then refuses by their arguments, whatever a path is spelled like and
+//! whichever namespace a server lives in: a socket of any family not granted (by allow list:
 //! IPv4, IPv6 and the routing netlink with the network, UNIX sockets to a preset that says it
 //! needs them, nothing else; so no server is reached through a named or abstract UNIX socket,
-//! nor the hypervisor's host through VSOCK), the kernel keyrings, setting
-//! a setuid or setgid bit (`chmod` and friends, and `open`/`creat` creating such a file), making
-//! device nodes, tracing or reading other processes, BPF, performance counters, `userfaultfd`,
-//! `io_uring` (which would make the same calls past the filter), mounting, loading kernel
-//! modules, a new user namespace, and setting extended attributes (file capabilities, ACLs). Everything else is allowed: the file system and the
-//! network are Landlock's and the namespaces' to confine.
+//! nor the hypervisor's host through VSOCK), setting a setuid or setgid bit (`chmod` and
+//! friends, and `open`/`creat` creating such a file), making device nodes, a new user
+//! namespace, typing into the terminal, and a personality other than the usual ones (turning
+//! address randomisation off). The calls no runner needs that a program commonly tries — the
+//! kernel keyrings, tracing or reading other processes, BPF, performance counters,
+//! `userfaultfd`, `io_uring`, mounting, modules, `setns`, extended attributes — are named too,
+//! so that they fail as refused (`EPERM`, `EOPNOTSUPP`) rather than absent. The file system and
+//! the network are Landlock's and the namespaces' to confine.
 //!
 //! Refused calls fail with `EPERM` (the program sees "Operation not permitted" and goes on);
 //! `clone3` and `openat2`, whose arguments a filter cannot read, fail with `ENOSYS`, on which
@@ -83,12 +87,15 @@ const CREATING: [u64; 2] = [
     (libc::O_TMPFILE & !libc::O_DIRECTORY) as u64,
 ];
 /// `fchmodat2` (Linux 6.6) and `setxattrat` (6.13): the same numbers on every architecture.
-const SYS_FCHMODAT2: i64 = 452;
+pub(super) const SYS_FCHMODAT2: i64 = 452;
 const SYS_SETXATTRAT: i64 = 463;
 /// Typing into a terminal's input, and the console's own requests: the generic ioctl numbers
 /// (x86-64 and aarch64 share them).
 const TIOCSTI: u64 = 0x5412;
 const TIOCLINUX: u64 = 0x541C;
+
+/// `PER_LINUX`, `PER_LINUX32`, `UNAME26`, both, and `0xffffffff` (asks, sets nothing).
+const USUAL_PERSONALITIES: [u64; 5] = [0, 0x0008, 0x0002_0000, 0x0002_0008, 0xffff_ffff];
 
 fn when(arg: u8, op: SeccompCmpOp, value: u64) -> SeccompCondition {
     // Only fails for an argument index above 5; ours are constants below it.
@@ -199,6 +206,17 @@ fn rules(allowed: Allowed) -> BTreeMap<i64, Vec<SeccompRule>> {
             libc::CLONE_NEWUSER as u64,
         )])],
     );
+    // The usual personalities (Linux, 32-bit Linux, an old kernel's version, and the query);
+    // any other sets flags such as `ADDR_NO_RANDOMIZE` for what the runner executes.
+    map.insert(
+        libc::SYS_personality,
+        vec![rule(
+            USUAL_PERSONALITIES
+                .iter()
+                .map(|&p| when(0, SeccompCmpOp::Ne, p))
+                .collect(),
+        )],
+    );
     map.insert(
         libc::SYS_ioctl,
         [TIOCSTI, TIOCLINUX]
@@ -249,17 +267,30 @@ fn arch() -> Result<TargetArch, String> {
 /// answer wins).
 pub(crate) fn programs(allowed: Allowed) -> Result<Vec<BpfProgram>, String> {
     let arch = arch()?;
-    let compile = |rules, errno: i32| -> Result<BpfProgram, String> {
-        SeccompFilter::new(
+    let build = |rules, mismatch, matched| -> Result<BpfProgram, String> {
+        SeccompFilter::new(rules, mismatch, matched, arch)
+            .and_then(BpfProgram::try_from)
+            .map_err(|e| format!("cannot build the seccomp filter: {e}"))
+    };
+    let compile = |rules, errno: i32| {
+        build(
             rules,
             SeccompAction::Allow,
             SeccompAction::Errno(errno as u32),
-            arch,
         )
-        .and_then(BpfProgram::try_from)
-        .map_err(|e| format!("cannot build the seccomp filter: {e}"))
     };
+    // Installed first, so run last: the kernel keeps the first answer of the strictest kind
+    // it meets, and the refusals below give their own errno before this one's `ENOSYS`.
+    let permitted = super::syscalls::permitted()
+        .into_iter()
+        .map(|(_, nr)| (nr, Vec::new()))
+        .collect();
     let mut programs = vec![
+        build(
+            permitted,
+            SeccompAction::Errno(libc::ENOSYS as u32),
+            SeccompAction::Allow,
+        )?,
         compile(rules(allowed), libc::EPERM)?,
         compile(unreadable(), libc::ENOSYS)?,
         compile(attributes(), libc::EOPNOTSUPP)?,
@@ -493,6 +524,32 @@ mod tests {
             ) as libc::c_long
         }
     }
+    fn kernel_log_size(_: &Paths) -> libc::c_long {
+        // SYSLOG_ACTION_SIZE_BUFFER: reads nothing, but is the kernel log's door.
+        // SAFETY: no pointer is passed.
+        unsafe { libc::syscall(libc::SYS_syslog, 10, std::ptr::null::<u8>(), 0) }
+    }
+    fn shared_memory(_: &Paths) -> libc::c_long {
+        // A System V segment: under Landlock alone, the machine's, not the runner's.
+        // SAFETY: no pointer is passed.
+        unsafe { libc::shmget(libc::IPC_PRIVATE, 4096, libc::IPC_CREAT | 0o600) as libc::c_long }
+    }
+    fn compare_processes(_: &Paths) -> libc::c_long {
+        // KCMP_FILE of our own descriptor 0 with itself.
+        // SAFETY: no pointer is passed.
+        unsafe {
+            let me = libc::getpid();
+            libc::syscall(libc::SYS_kcmp, me, me, 0, 0, 0)
+        }
+    }
+    fn no_randomisation(_: &Paths) -> libc::c_long {
+        // SAFETY: no pointer is passed.
+        unsafe { libc::personality(libc::ADDR_NO_RANDOMIZE as libc::c_ulong) as libc::c_long }
+    }
+    fn which_personality(_: &Paths) -> libc::c_long {
+        // SAFETY: no pointer is passed.
+        unsafe { libc::personality(0xffff_ffff) as libc::c_long }
+    }
     #[cfg(target_arch = "x86_64")]
     fn x32_socket(_: &Paths) -> libc::c_long {
         // SAFETY: valid pointers (NUL-terminated where strings) that outlive the call.
@@ -533,6 +590,16 @@ mod tests {
             ),
             #[cfg(target_arch = "x86_64")]
             ("x32 socket", x32_socket, libc::ENOSYS),
+            // Not on the allow list: absent, whatever the runner's rights.
+            ("syslog", kernel_log_size, libc::ENOSYS),
+            ("shmget", shared_memory, libc::ENOSYS),
+            ("kcmp", compare_processes, libc::ENOSYS),
+            (
+                "personality(ADDR_NO_RANDOMIZE)",
+                no_randomisation,
+                libc::EPERM,
+            ),
+            ("personality(query)", which_personality, 0),
             ("socket(AF_INET)", inet_socket, 0),
             ("socket(AF_NETLINK, NETLINK_ROUTE)", route_socket, 0),
             ("socketpair(AF_UNIX)", socket_pair, 0),
