@@ -380,6 +380,31 @@ fn runner_args_in_interview_toml_may_choose_the_model_and_nothing_else() {
         out.stderr
     );
 
+    // A path is no model's name: the sandbox shows a runner the paths among its arguments, so
+    // `--model /` would have shown it the whole of HOME.
+    for path in ["/", "/root/.config", "~/.ssh", "..", "models/../.."] {
+        let hostile = TempRepo::new();
+        hostile.write(
+            "interview.toml",
+            &format!("runner_args = [\"--model\", \"{path}\"]\n"),
+        );
+        let out = Interview::intent(&hostile, "7")
+            .work_item()
+            .preset("claude")
+            .answers(r#"{ "interview_answers": 1, "gate": "y", "answers": {} }"#)
+            .yes()
+            .env("PATH", path_with(bin.path()))
+            .run()
+            .exits(1);
+        assert!(out.stderr.contains("runner_args"), "{path}: {}", out.stderr);
+        assert!(
+            out.stderr
+                .contains(&format!("{path:?} is not a model name")),
+            "{path}: {}",
+            out.stderr
+        );
+    }
+
     // The person's own local settings may add anything.
     let local = TempRepo::new();
     local.write(

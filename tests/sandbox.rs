@@ -173,20 +173,23 @@ impl Target {
 
     /// `interview intent 7` with the hostile runner, answers replayed, the document printed.
     pub(crate) fn run(&self, script: &str, extra: &[&str], env: &[(&str, &str)]) -> Output {
+        self.run_command(&runner(script), extra, env)
+    }
+
+    /// The same with `command` as the runner.
+    pub(crate) fn run_command(
+        &self,
+        command: &str,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> Output {
         let answers = self.home.path().join("answers.json");
         let mut cmd = self.repo.cmd();
-        cmd.args([
-            "intent",
-            "7",
-            "--from",
-            "item.md",
-            "--runner",
-            &runner(script),
-        ])
-        .arg("--answers")
-        .arg(&answers)
-        .args(["--yes", "--out", "-", "--retries", "0"])
-        .args(extra);
+        cmd.args(["intent", "7", "--from", "item.md", "--runner", command])
+            .arg("--answers")
+            .arg(&answers)
+            .args(["--yes", "--out", "-", "--retries", "0"])
+            .args(extra);
         for (k, v) in &self.env {
             cmd.env(k, v);
         }

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use crate::sandbox::{Target, Variant, is_root, offer};
-use crate::util::{stderr, stdout};
+use crate::util::{runner, stderr, stdout};
 
 /// Plant a secret in each store (under HOME, and one moved by GNUPGHOME); their paths.
 fn plant(target: &Target) -> Vec<PathBuf> {
@@ -236,6 +236,60 @@ fn a_runner_reads_nothing_of_home_it_was_not_shown_to_need() {
         }
         let read = read_by_runner(&target, variant, &files, &[]);
         assert_read(&read, &files, hidden, variant);
+    }
+}
+
+/// A runner's `#!` line is followed where it leads: `#!~/.config/../../…/bin/sh` names /bin/sh,
+/// and shows the runner nothing of `~/.config` (spelled literally, its top-level entry was
+/// shown whole); without the sandbox the script reads the file.
+#[test]
+fn an_interpreter_spelled_through_home_shows_nothing_of_it() {
+    use std::os::unix::fs::PermissionsExt;
+    assert!(
+        offer().landlock && offer().namespaces,
+        "this test needs Landlock and user namespaces (see `interview runners`)"
+    );
+    for (variant, hidden) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, false),
+    ] {
+        let target = Target::new("read-secrets");
+        let home = target.home.path();
+        let secret = home.join(".config/app/token");
+        std::fs::create_dir_all(secret.parent().unwrap()).unwrap();
+        std::fs::write(&secret, "SECRET\n").unwrap();
+        let ups = "../".repeat(home.components().count());
+        let shebang = format!("{}/.config/{ups}bin/sh", home.display());
+        assert!(std::path::Path::new(&shebang).exists(), "{shebang}");
+        let scratch = tempfile::tempdir().unwrap();
+        let script = scratch.path().join("run.sh");
+        std::fs::write(
+            &script,
+            format!(
+                "#!{shebang}\nexec /bin/sh {} \"$@\"\n",
+                runner("sandbox/tries-write.sh")
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // Two paths: a variable naming one path would show it (home.rs).
+        let list = format!("{} {}/.pgpass", secret.display(), home.display());
+        let mut envs: Vec<(&str, &str)> = variant.env().to_vec();
+        envs.push(("SANDBOX_SECRETS", &list));
+        let out = target.run_command(script.to_str().unwrap(), variant.args(), &envs);
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        let read =
+            std::fs::read_to_string(target.repo.session_dir().join("turns/001/out/read.txt"))
+                .unwrap_or_default();
+        if hidden {
+            // The kernel walks the `#!` path as written, through what is absent: the runner
+            // does not start, or starts and reads nothing.
+            assert_eq!(read, "", "{variant:?} read: {read}\n{screen}");
+        } else {
+            assert_eq!(target.attempt(), "done\n", "{variant:?}: {screen}");
+            assert_eq!(read.lines().count(), 1, "{variant:?}: {read}");
+        }
     }
 }
 

@@ -128,9 +128,13 @@ pub(crate) fn shared_args_allowed(args: &[String]) -> std::result::Result<(), St
     Ok(())
 }
 
+/// A model's name (`sonnet`, `gpt-5-codex`, `qwen2.5:7b`, `openrouter/anthropic/claude`),
+/// never a path: no leading `/`, `.` or `~`, and no `.` or `..` between slashes (a path among a
+/// runner's arguments is shown to it).
 fn is_model_name(name: &str) -> bool {
     !name.is_empty()
-        && !name.starts_with('-')
+        && !name.starts_with(['-', '/', '.', '~'])
+        && name.split('/').all(|part| !matches!(part, "" | "." | ".."))
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_.:/@[]".contains(c))
@@ -157,6 +161,8 @@ mod tests {
             &["--model", "claude-sonnet-4-5"][..],
             &["-m", "gpt-5.1-codex"],
             &["--model=openai/gpt-4o"],
+            &["-m", "qwen2.5-coder:1.5b"],
+            &["--model", "Qwen/Qwen2.5-Coder-1.5B-Instruct"],
             &[],
         ] {
             assert_eq!(shared_args_allowed(&args(ok)), Ok(()), "{ok:?}");
@@ -169,6 +175,13 @@ mod tests {
             &["--model", "a b"],
             &["--model=", "x"],
             &["--dangerously-skip-permissions"],
+            // A path, which the sandbox would show the runner: never a model's name.
+            &["--model", "/"],
+            &["--model=/root/.config"],
+            &["-m", "~/.ssh"],
+            &["--model", "."],
+            &["--model", "models/../../.."],
+            &["--model", "a//b"],
         ] {
             assert!(shared_args_allowed(&args(bad)).is_err(), "{bad:?}");
         }

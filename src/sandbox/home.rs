@@ -32,21 +32,29 @@ pub(crate) struct HomeView {
 /// such as `~/.nvm` or `~/.local` reads its own files beside them), and `exact`, paths shown
 /// exactly (the worktree, the git configuration, the preset's state, a file a variable names —
 /// the rest of `~/.config` or `~/src` stays absent; one that does not exist yet is shown by its
-/// directory, when that is not HOME). `None` where nothing can be left out: no HOME, `/`, not a
-/// directory, or a needed path at HOME or above it (a repository that is the home directory).
+/// directory, when that is not HOME). A tree at HOME or above it shows nothing. `None` where
+/// nothing can be left out: no HOME, `/`, not a directory, or an exact path at HOME or above it
+/// (a repository that is the home directory).
 pub(crate) fn view(home: Option<&Path>, trees: &[PathBuf], exact: &[PathBuf]) -> Option<HomeView> {
     let home = std::fs::canonicalize(home?).ok()?;
     if home.parent().is_none() || !home.is_dir() {
         return None;
     }
+    // A path as written (where a link on its way must be shown too) unless it walks through
+    // `.` or `..` (`~/.config/../../bin/sh` names /bin/sh, not `~/.config`), and where it leads.
     let forms = |p: &PathBuf| {
+        let plain = p
+            .components()
+            .all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
         let real = std::fs::canonicalize(p).ok();
-        std::iter::once(p.clone()).chain(real)
+        plain.then(|| p.clone()).into_iter().chain(real)
     };
     let mut shown: BTreeSet<PathBuf> = BTreeSet::new();
     for path in trees.iter().flat_map(forms) {
+        // An installation at HOME or above it (`PATH=$HOME:…`, an argument `/`) is no reason
+        // to show HOME whole: it is left out, and the runner finds there what is shown anyway.
         if home.starts_with(&path) {
-            return None;
+            continue;
         }
         if let Ok(rest) = path.strip_prefix(&home)
             && let Some(Component::Normal(top)) = rest.components().next()
@@ -145,7 +153,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn home_is_shown_by_allow_list_unless_a_needed_path_is_home_or_above() {
+    fn home_is_shown_by_allow_list_unless_the_worktree_is_home_or_above() {
         let dir = tempfile::tempdir().unwrap();
         let home = std::fs::canonicalize(dir.path()).unwrap().join("ann");
         for d in [
@@ -181,10 +189,21 @@ mod tests {
             super::view(Some(&home), &[], std::slice::from_ref(&home)),
             None
         );
-        assert_eq!(
-            super::view(Some(&home), &[home.parent().unwrap().into()], &[]),
-            None
-        );
+        // An installation at HOME or above shows nothing, and a path through `..` is shown
+        // where it leads, not where it is spelled.
+        let wide = super::view(
+            Some(&home),
+            &[
+                home.parent().unwrap().into(),
+                home.clone(),
+                home.join("."),
+                home.join(".config/../.."),
+                home.join(".config/../../bin/sh"),
+            ],
+            &[p("work/repo")],
+        )
+        .unwrap();
+        assert_eq!(wide.shown, [PathBuf::from("work/repo")]);
         assert_eq!(super::view(Some(Path::new("/")), &[], &[]), None);
         assert_eq!(super::view(Some(&home.join("missing")), &[], &[]), None);
         assert_eq!(super::view(None, &[], &[]), None);

@@ -24,6 +24,7 @@
 
 use std::collections::BTreeMap;
 
+use super::syscalls::SYS_FCHMODAT2;
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
     SeccompRule, TargetArch,
@@ -86,9 +87,9 @@ const CREATING: [u64; 2] = [
     libc::O_CREAT as u64,
     (libc::O_TMPFILE & !libc::O_DIRECTORY) as u64,
 ];
-/// `fchmodat2` (Linux 6.6) and `setxattrat` (6.13): the same numbers on every architecture.
-pub(super) const SYS_FCHMODAT2: i64 = 452;
+/// `setxattrat` and `removexattrat` (Linux 6.13): the same numbers on every architecture.
 const SYS_SETXATTRAT: i64 = 463;
+const SYS_REMOVEXATTRAT: i64 = 466;
 /// Typing into a terminal's input, and the console's own requests: the generic ioctl numbers
 /// (x86-64 and aarch64 share them).
 const TIOCSTI: u64 = 0x5412;
@@ -168,8 +169,40 @@ fn sockets(allowed: Allowed) -> Vec<SeccompRule> {
             when(0, SeccompCmpOp::Eq, libc::AF_NETLINK as u64),
             when(2, SeccompCmpOp::Ne, libc::NETLINK_ROUTE as u64),
         ]));
+        // IPv4 and IPv6 are TCP and UDP only: another protocol (MPTCP, SCTP, UDP-Lite, ICMP) is
+        // one Landlock's port rules do not see, and without a network namespace it would reach
+        // any host past the proxy. A socket type other than a stream or a datagram (with its
+        // flags) is refused, since `SOCK_SEQPACKET` with protocol 0 is SCTP.
+        for family in [libc::AF_INET, libc::AF_INET6] {
+            let mut odd_type = vec![when(0, SeccompCmpOp::Eq, family as u64)];
+            for kind in [libc::SOCK_STREAM, libc::SOCK_DGRAM] {
+                for flags in [
+                    0,
+                    libc::SOCK_NONBLOCK,
+                    libc::SOCK_CLOEXEC,
+                    libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC,
+                ] {
+                    odd_type.push(when(1, SeccompCmpOp::Ne, (kind | flags) as u64));
+                }
+            }
+            refused.push(rule(odd_type));
+            refused.push(rule(vec![
+                when(0, SeccompCmpOp::Eq, family as u64),
+                when(2, SeccompCmpOp::Ne, 0),
+                when(2, SeccompCmpOp::Ne, libc::IPPROTO_TCP as u64),
+                when(2, SeccompCmpOp::Ne, libc::IPPROTO_UDP as u64),
+            ]));
+        }
     }
     refused
+}
+
+/// A rule refusing a call whose argument `arg` names a process other than the caller (`0`):
+/// without a PID namespace (Landlock alone) the person's shell, editor or the tool itself would
+/// be in reach of `prlimit` (a file size limit of 0 kills the tool at its next write), of its
+/// priority and of its scheduling.
+fn another_process(arg: u8) -> Vec<SeccompRule> {
+    vec![rule(vec![when(arg, SeccompCmpOp::Ne, 0)])]
 }
 
 /// The refusing rules, keyed by system call number (every rule of a call is one way to match).
@@ -184,6 +217,17 @@ fn rules(allowed: Allowed) -> BTreeMap<i64, Vec<SeccompRule>> {
         libc::SYS_socketpair,
         vec![rule(vec![when(0, SeccompCmpOp::Ne, libc::AF_UNIX as u64)])],
     );
+    map.insert(libc::SYS_prlimit64, another_process(0));
+    map.insert(libc::SYS_setpriority, another_process(1));
+    map.insert(libc::SYS_ioprio_set, another_process(1));
+    for call in [
+        libc::SYS_sched_setaffinity,
+        libc::SYS_sched_setparam,
+        libc::SYS_sched_setscheduler,
+        libc::SYS_sched_setattr,
+    ] {
+        map.insert(call, another_process(0));
+    }
     map.insert(libc::SYS_fchmod, sets_an_id_bit(1));
     map.insert(libc::SYS_fchmodat, sets_an_id_bit(2));
     map.insert(SYS_FCHMODAT2, sets_an_id_bit(2));
@@ -243,7 +287,7 @@ fn unreadable() -> BTreeMap<i64, Vec<SeccompRule>> {
         .collect()
 }
 
-/// Setting an extended attribute: a file capability (`security.capability`, which a runner
+/// Setting or removing an extended attribute: a file capability (`security.capability`, which a runner
 /// running as root could set) or an ACL. `EOPNOTSUPP` is what a file system without them says,
 /// which copying tools take in their stride.
 fn attributes() -> BTreeMap<i64, Vec<SeccompRule>> {
@@ -252,6 +296,11 @@ fn attributes() -> BTreeMap<i64, Vec<SeccompRule>> {
         libc::SYS_lsetxattr,
         libc::SYS_fsetxattr,
         SYS_SETXATTRAT,
+        // Removing one: an ACL that narrows a file's mode, or a label.
+        libc::SYS_removexattr,
+        libc::SYS_lremovexattr,
+        libc::SYS_fremovexattr,
+        SYS_REMOVEXATTRAT,
     ]
     .into_iter()
     .map(|nr| (nr, Vec::new()))
@@ -524,6 +573,56 @@ mod tests {
             ) as libc::c_long
         }
     }
+    fn mptcp_socket(_: &Paths) -> libc::c_long {
+        // SAFETY: no pointer is passed.
+        unsafe { libc::socket(libc::AF_INET, libc::SOCK_STREAM, 262) as libc::c_long }
+    }
+    fn seqpacket_socket(_: &Paths) -> libc::c_long {
+        // SAFETY: no pointer is passed.
+        unsafe { libc::socket(libc::AF_INET6, libc::SOCK_SEQPACKET, 0) as libc::c_long }
+    }
+    fn tcp_socket_with_flags(_: &Paths) -> libc::c_long {
+        // SAFETY: no pointer is passed.
+        unsafe {
+            let kind = libc::SOCK_STREAM | libc::SOCK_CLOEXEC | libc::SOCK_NONBLOCK;
+            libc::socket(libc::AF_INET6, kind, libc::IPPROTO_TCP) as libc::c_long
+        }
+    }
+    fn limits_of_the_parent(_: &Paths) -> libc::c_long {
+        let mut old = std::mem::MaybeUninit::<libc::rlimit64>::uninit();
+        // SAFETY: `old` is a valid out-pointer; no new limit is passed.
+        unsafe {
+            let parent = libc::getppid();
+            libc::syscall(
+                libc::SYS_prlimit64,
+                parent,
+                libc::RLIMIT_NOFILE,
+                std::ptr::null::<libc::rlimit64>(),
+                old.as_mut_ptr(),
+            )
+        }
+    }
+    fn own_limits(_: &Paths) -> libc::c_long {
+        let mut old = std::mem::MaybeUninit::<libc::rlimit>::uninit();
+        // SAFETY: `old` is a valid out-pointer.
+        unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, old.as_mut_ptr()) as libc::c_long }
+    }
+    fn parents_priority(_: &Paths) -> libc::c_long {
+        // Sets the parent's priority to what it is (the call's reach, not its effect).
+        // SAFETY: no pointer is passed.
+        unsafe {
+            let parent = libc::getppid() as libc::id_t;
+            let now = libc::getpriority(libc::PRIO_PROCESS, parent);
+            libc::setpriority(libc::PRIO_PROCESS, parent, now) as libc::c_long
+        }
+    }
+    fn remove_attribute(p: &Paths) -> libc::c_long {
+        let p = &p.file;
+        // SAFETY: valid pointers (NUL-terminated where strings) that outlive the call.
+        unsafe {
+            libc::removexattr(p.as_ptr(), c"system.posix_acl_access".as_ptr()) as libc::c_long
+        }
+    }
     fn kernel_log_size(_: &Paths) -> libc::c_long {
         // SYSLOG_ACTION_SIZE_BUFFER: reads nothing, but is the kernel log's door.
         // SAFETY: no pointer is passed.
@@ -600,6 +699,25 @@ mod tests {
                 libc::EPERM,
             ),
             ("personality(query)", which_personality, 0),
+            (
+                "socket(AF_INET, SOCK_STREAM, IPPROTO_MPTCP)",
+                mptcp_socket,
+                libc::EPERM,
+            ),
+            (
+                "socket(AF_INET6, SOCK_SEQPACKET)",
+                seqpacket_socket,
+                libc::EPERM,
+            ),
+            (
+                "socket(AF_INET6, SOCK_STREAM|SOCK_CLOEXEC|SOCK_NONBLOCK, IPPROTO_TCP)",
+                tcp_socket_with_flags,
+                0,
+            ),
+            ("prlimit64(the parent)", limits_of_the_parent, libc::EPERM),
+            ("getrlimit", own_limits, 0),
+            ("setpriority(the parent)", parents_priority, libc::EPERM),
+            ("removexattr", remove_attribute, libc::EOPNOTSUPP),
             ("socket(AF_INET)", inet_socket, 0),
             ("socket(AF_NETLINK, NETLINK_ROUTE)", route_socket, 0),
             ("socketpair(AF_UNIX)", socket_pair, 0),
