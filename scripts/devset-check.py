@@ -6,7 +6,8 @@ Usage: scripts/devset-check.py CHECKOUT DOCUMENT
 Each "Defined at PATH:LINE", "First (in code) at PATH:LINE", every cited `path:line` source,
 every "N lines in M files name it", every "is new", every "appear(s) nowhere", every
 section claim (`PATH:N, "Heading", names `X` (line M)`: line N is that heading, no heading
-comes between N and M, `X` is in a code span at M) and every "at PATH:L in `f`" (the nearest
+comes between N and M, `X` is in a code span at M; `PATH:N, "Heading", says (line M): "…"`: the same, and the quote
+is in line M verbatim) and every "at PATH:L in `f`" (the nearest
 function declared above L is `f`) is checked
 against CHECKOUT (a clean checkout: git ls-files, the tool's own files and what the tracked
 `.ignore` / `.rgignore` files leave out left out, as the interviewer does). Prints one line per claim (ok / FALSE) and exits 1 when any claim is false.
@@ -241,7 +242,8 @@ def main():
             hits = [rel for rel, text in corpus.items()
                     if any(has_name(l, s) for l in text.splitlines() for s in spellings(name))]
             report(not hits, f"{name} appears nowhere (grep: {hits[:3]})")
-    for m in re.finditer(r"([\w./-]+):(\d+), \"(.+?)\"(?:, names (`{1,2}) ?(.+?) ?\4 \(line (\d+)\))?\.", doc):
+    for m in re.finditer(r"([\w./-]+):(\d+), \"(.+?)\"(?:, names (`{1,2}) ?(.+?) ?\4 \(line (\d+)\)"
+                         r"|, says \(line (\d+)\): \"(.+?)\")?\.", doc):
         path, n, title = m.group(1), int(m.group(2)), m.group(3)
         text = corpus.get(path)
         if text is None:
@@ -261,6 +263,16 @@ def main():
             forms = {name, bare, bare.replace("-", "_"), bare.replace("_", "-")}
             report(any(whole_name(sp, f) for sp in spans for f in forms if f),
                    f"{path}:{at} names `{name}` in a code span")
+        if m.group(7):
+            at, quote = int(m.group(7)), m.group(8)
+            between = [k + 1 for k in heads if n - 1 < k < at - 1]
+            report(at > n and not between,
+                   f"{path}:{at} lies in section {path}:{n} (headings between: {between[:3]})")
+            line = lines[at - 1] if 0 < at <= len(lines) else ""
+            # The document escapes Markdown's punctuation outside code spans.
+            bare = quote.rstrip("…")
+            plain = re.sub(r"\\([\\`*_{}\[\]()#+\-.!<>|])", r"\1", bare)
+            report(bare in line or plain in line, f"{path}:{at} says \"{quote}\" verbatim")
     for m in re.finditer(r" at ([\w./-]+):(\d+) in `([^`]+)`", doc):
         path, n, func = m.group(1), int(m.group(2)), m.group(3)
         text = corpus.get(path)

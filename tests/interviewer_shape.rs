@@ -132,8 +132,16 @@ fn a_version_named_in_the_title_is_the_version_that_shows_it() {
     repo.git(&["tag", "v1.3.0"]);
     let (first, d) = all_questions(&repo, &subject);
     let topics = topic_list(&first);
-    assert!(topics.contains(&"reproduces_on_head"), "{topics:?}");
+    // The release HEAD is tagged: neither which version nor whether HEAD reproduces it.
+    assert!(!topics.contains(&"reproduces_on_head"), "{topics:?}");
     assert!(!topics.contains(&"first_bad_version"), "{topics:?}");
+    assert!(
+        d.entries
+            .iter()
+            .any(|e| e.content.starts_with("Version: 1.3.0, stated at line 1")),
+        "{:?}",
+        d.entries
+    );
     assert_honest(&repo, &d);
 }
 

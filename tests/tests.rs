@@ -29,6 +29,7 @@ mod guard_shared_objects;
 mod hostile_text;
 mod interviewer;
 mod interviewer_absence;
+mod interviewer_answered;
 mod interviewer_decisions;
 mod interviewer_devset;
 mod interviewer_findings;

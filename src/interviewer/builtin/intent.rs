@@ -258,6 +258,12 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     let raised = raised(&located, &found);
     let starts = super::on_path::starts(&defs);
     let existing = super::existing::find(&defs, &item, &f.title, class.kind, &named, worktree);
+    let mut doc_files: Vec<String> = defs
+        .iter()
+        .filter(|d| d.kind == super::nearest::DefKind::Heading && is_doc(&d.path))
+        .map(|d| d.path.clone())
+        .collect();
+    doc_files.dedup();
     let near = super::nearest::about(defs, f, &item, &named, repo.project.as_deref());
     // The lines that name what the item names: the nearest code must be on their path.
     let places: Vec<&Hit> = located.iter().flat_map(|l| &l.hits).collect();
@@ -271,6 +277,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         support,
         nearest,
         nearest_off_path,
+        doc_files,
         existing,
         setup,
         raised,

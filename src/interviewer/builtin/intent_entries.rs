@@ -45,6 +45,10 @@ pub(super) fn fact_entries(r: &Reading) -> (Vec<Entry>, Tally) {
         Clarity::Inferred,
         Vec::new(),
     ));
+    // What the item already answers of a report's questions, said instead of asked.
+    for (title, content) in super::bank::answered(r) {
+        out.push(entry(&title, content, Clarity::Inferred, Vec::new()));
+    }
     for l in r.names.iter().filter(|l| l.found()) {
         tally.found += 1;
         if tally.listed >= MAX_FOUND_LISTED {

@@ -8,7 +8,7 @@
 //!
 //! Not for: the names the item spells out (`search.rs`, `defs.rs` check those exactly).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use grep::regex::{RegexMatcher, RegexMatcherBuilder};
 use grep::searcher::SearcherBuilder;
@@ -22,7 +22,7 @@ use super::place::{is_doc, is_manifest, is_test, secondary};
 use super::scan::{self, Listed};
 use super::search::Place;
 use super::test_code::{is_test_item, test_like, tests_start};
-use super::words::{ACTIONS, GENERIC, words};
+use super::words::{ACTIONS, GENERIC, bm25, words};
 use crate::subject::IntentFacts;
 
 /// Definitions kept as the nearest at most (a question names up to three of one sort).
@@ -97,9 +97,6 @@ const MAX_FILES: usize = 50_000;
 const MAX_FILE_BYTES: u64 = 512 * 1024;
 /// Definitions kept at most (the index's bound on memory).
 const MAX_DEFS: usize = 200_000;
-/// BM25's parameters (the usual ones).
-const K1: f64 = 1.2;
-const B: f64 = 0.75;
 
 /// What a definition is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -481,27 +478,22 @@ pub(super) fn rank(defs: &[Def], query: &[String], max: usize) -> Vec<Match> {
     if defs.is_empty() || query.is_empty() {
         return Vec::new();
     }
-    let n = defs.len() as f64;
-    let mut df: BTreeMap<&str, usize> = BTreeMap::new();
-    for d in defs {
-        let unique: BTreeSet<&str> = d
-            .name_words
-            .iter()
-            .chain(&d.words)
-            .map(String::as_str)
-            .collect();
-        for w in unique {
-            *df.entry(w).or_default() += 1;
-        }
-    }
-    let avg = defs
+    // A name's words count twice.
+    let docs: Vec<Vec<&str>> = defs
         .iter()
-        .map(|d| (d.name_words.len() * 2 + d.words.len()) as f64)
-        .sum::<f64>()
-        / n;
+        .map(|d| {
+            d.name_words
+                .iter()
+                .chain(&d.name_words)
+                .chain(&d.words)
+                .map(String::as_str)
+                .collect()
+        })
+        .collect();
+    let scores = bm25(&docs, query);
     let terms: BTreeSet<&str> = query.iter().map(String::as_str).collect();
     let mut scored: Vec<Match> = Vec::new();
-    for d in defs {
+    for (d, score) in defs.iter().zip(scores) {
         // Named by the item: two of its words in the name, or the whole of a one-word name.
         let in_name: BTreeSet<&str> = d
             .name_words
@@ -512,18 +504,6 @@ pub(super) fn rank(defs: &[Def], query: &[String], max: usize) -> Vec<Match> {
         let unique_name: BTreeSet<&str> = d.name_words.iter().map(String::as_str).collect();
         if !(in_name.len() >= 2 || (in_name.len() == 1 && unique_name.len() == 1)) {
             continue;
-        }
-        let len = (d.name_words.len() * 2 + d.words.len()) as f64;
-        let mut score = 0.0;
-        for t in &terms {
-            let tf = (d.name_words.iter().filter(|w| w == t).count() * 2
-                + d.words.iter().filter(|w| w == t).count()) as f64;
-            if tf == 0.0 {
-                continue;
-            }
-            let df = *df.get(t).unwrap_or(&0) as f64;
-            let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
-            score += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg));
         }
         scored.push(Match {
             def: d.clone(),

@@ -74,6 +74,9 @@ pub(super) struct Reading<'a> {
     pub names: Vec<Located>,
     /// The repository's definitions nearest to the item's words, best first (`nearest.rs`).
     pub nearest: Vec<super::nearest::Match>,
+    /// The documentation files the index read headings of (`bank/ranked.rs` ranks their
+    /// sections).
+    pub doc_files: Vec<String>,
     /// Definitions that shared words with the item, left out as off the path of the code it
     /// names (`on_path.rs`).
     pub nearest_off_path: usize,

@@ -2,6 +2,8 @@
 //! at `_`, `-`, `.` and camelCase, lower case, lightly stemmed, with the words that say nothing
 //! about code (an item's stop words, an issue template's own words) left out.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 /// Words too common in items to say anything about the code, and an issue template's own words
 /// ("expected", "version", "steps"): they say nothing about the code.
 const STOP: &str = "the and for with that this from into when then than are was were been have has had not \
@@ -149,6 +151,45 @@ fn stem(word: &str) -> String {
         }
     }
     word.to_string()
+}
+
+/// BM25's parameters (the usual ones).
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+/// BM25 of each text (its words) against `query` (the item's words): the index's one ranking,
+/// for definitions and documentation sections alike, so that rare words weigh most.
+pub(super) fn bm25(docs: &[Vec<&str>], query: &[String]) -> Vec<f64> {
+    if docs.is_empty() {
+        return Vec::new();
+    }
+    let n = docs.len() as f64;
+    let mut df: BTreeMap<&str, usize> = BTreeMap::new();
+    for d in docs {
+        let unique: BTreeSet<&str> = d.iter().copied().collect();
+        for w in unique {
+            *df.entry(w).or_default() += 1;
+        }
+    }
+    let avg = (docs.iter().map(Vec::len).sum::<usize>() as f64 / n).max(1.0);
+    let terms: BTreeSet<&str> = query.iter().map(String::as_str).collect();
+    docs.iter()
+        .map(|d| {
+            let len = d.len() as f64;
+            terms
+                .iter()
+                .map(|t| {
+                    let tf = d.iter().filter(|w| *w == t).count() as f64;
+                    if tf == 0.0 {
+                        return 0.0;
+                    }
+                    let df = *df.get(t).unwrap_or(&0) as f64;
+                    let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
+                    idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg))
+                })
+                .sum()
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -14,13 +14,14 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
             .is_none()
             .then(|| super::section::documented_section(r))
             .flatten()
+            .or_else(|| super::ranked::ranked_section(r))
     }));
     let named = named_versions(r);
     // A setup problem (installing, `PATH`, a shell's start-up file) is asked its steps, not
     // versions: nothing in the code changed between them.
     let steps = super::steps::steps(r);
     if !(r.setup.setup_problem && steps.is_some()) {
-        out.extend(on_head(r, &named));
+        out.extend(on_head(r));
         // A regression between two versions it names: what changed between them in the code
         // it is about answers "which version" and points at the cause.
         match super::regression::regression_change(r, &named) {
@@ -33,8 +34,11 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
     // happens is read for what should, and the question is the same on every bug.
     // A title that says what does not happen ("Paging doesn't work", "paging not done") says
     // what should: that it does.
+    // A report that compares a broken version with an older one has said what should happen:
+    // what the older one did.
     let shows = item.all.iter().any(|(_, _, code)| *code);
     if !item.mentions(&["expected", "instead", "should"])
+        && super::answered::compared_versions(r).is_none()
         && !item.has_heading(&["expected"])
         && !shows
         && !denies_in_title(&r.facts.title)
@@ -56,6 +60,16 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
         .any(|f| f.topic.starts_with("message_") && f.options.iter().any(|(_, v)| v == "intended"))
     {
         out.retain(|f| !f.topic.starts_with("documented_section_"));
+    }
+    // Where the documentation answers the report, that is asked first: whether it reproduces
+    // on HEAD and in which version matter only once it is a bug.
+    if out.iter().any(|f| f.topic.starts_with("documented_")) {
+        for f in out
+            .iter_mut()
+            .filter(|f| ["reproduces_on_head", "first_bad_version"].contains(&f.topic.as_str()))
+        {
+            f.severity = f.severity.min(7);
+        }
     }
     // Which test, only when a test names what the item is about (else the question is the
     // same on every bug).
@@ -132,9 +146,10 @@ fn denies_in_title(title: &str) -> bool {
         .any(|w| super::super::item::has_word(&lower, w))
 }
 
-/// Whether it still reproduces on HEAD (the tag HEAD is at or after), unless the item says:
-/// recommended yes when the item reports HEAD's release or quotes code the source still holds.
-fn on_head(r: &Reading, named: &[Named]) -> Option<Finding> {
+/// Whether it still reproduces on HEAD (the tag HEAD is at or after), unless the item says so
+/// or reports HEAD's own version (then the report is of HEAD's code): recommended yes when the
+/// item quotes code the source still holds or reports the version HEAD's manifest declares.
+fn on_head(r: &Reading) -> Option<Finding> {
     let item = &r.item;
     let on_head = item.sentences.iter().any(|(_, s)| {
         let l = s.to_lowercase();
@@ -143,13 +158,8 @@ fn on_head(r: &Reading, named: &[Named]) -> Option<Finding> {
                 .iter()
                 .any(|w| super::super::item::has_word(&l, w))
     });
-    let head_tag = r.repo.head_tag.as_ref();
-    // The item reports the very release HEAD is at: nothing changed since.
-    let reported_at_head = named
-        .iter()
-        .find(|(.., tag, verdict)| Some(tag) == head_tag && *verdict != Some(true));
-    // The item has answered: it ran HEAD ("on current master").
-    if on_head || item.reports_on_head() {
+    // The item has answered: it ran HEAD ("on current master"), or HEAD's own version.
+    if on_head || item.reports_on_head() || super::answered::version_at_head(r).is_some() {
         return None;
     }
     // Not HEAD's commit id: any commit (the answers fixture's own) would change the question.
@@ -157,23 +167,19 @@ fn on_head(r: &Reading, named: &[Named]) -> Option<Finding> {
         .map(|h| format!(" ({h})"))
         .unwrap_or_default();
     let quoted = quoted_code(r);
-    let why = match (reported_at_head, &quoted) {
-        (Some((_, said, tag, _)), _) => {
-            format!(" Recommended: yes, the item reports {said} and HEAD is tagged {tag}.")
-        }
-        (None, Some((n, h))) => format!(
+    let why = match &quoted {
+        Some((n, h)) => format!(
             " The code line {n} quotes is still at {}. Recommended: yes, that code is still there.",
             h.cite()
         ),
-        (None, None) => match super::versions::reports_head_version(r) {
+        None => match super::versions::reports_head_version(r) {
             Some((n, v, Some(at))) => format!(
                 " Recommended: yes, line {n} reports {v}, the version {at} declares at HEAD."
             ),
             _ => String::new(),
         },
     };
-    let reported_head_manifest = reported_at_head.is_none()
-        && quoted.is_none()
+    let reported_head_manifest = quoted.is_none()
         && super::versions::reports_head_version(r).is_some_and(|(.., at)| at.is_some());
     let mut f = Finding::new(
         "reproduces_on_head",
@@ -186,7 +192,7 @@ fn on_head(r: &Reading, named: &[Named]) -> Option<Finding> {
         ("No, HEAD is fine", "fixed_on_head"),
         ("Not tried on HEAD", "not_tried"),
     ]);
-    if reported_at_head.is_some() || quoted.is_some() || reported_head_manifest {
+    if quoted.is_some() || reported_head_manifest {
         f = f.recommend("yes");
     }
     Some(f)

@@ -221,16 +221,19 @@ fn test_question(r: &Reading, topic: &str, severity: u8, what: &str) -> Finding 
     }
 }
 
+mod answered;
 mod bug;
 mod change;
 mod docs;
 mod feature;
+mod ranked;
 mod regression;
 mod section;
 mod steps;
 mod throws;
 mod versions;
 
+pub(super) use answered::answered;
 pub(super) use bug::bug;
 pub(super) use change::{candidates, dependency, refactor};
 pub(super) use docs::{docs, performance};

@@ -12,7 +12,7 @@ const MAX_ABOVE: usize = 60;
 
 /// Which lines of `lines` lie inside a fenced code block, the fences included. A fence closes
 /// only on the character that opened it, at least as long (a ```` fence holds ``` lines).
-fn fenced(lines: &[&str]) -> Vec<bool> {
+pub(super) fn fenced(lines: &[&str]) -> Vec<bool> {
     let mut open: Option<(char, usize)> = None;
     lines
         .iter()
@@ -39,7 +39,7 @@ fn fenced(lines: &[&str]) -> Vec<bool> {
 
 /// The heading line `i` of `lines` starts, when it starts one: an ATX heading (`## Text`, up
 /// to three spaces in), an HTML `<h2>`, or a line over a setext underline (`===`, `---`).
-fn heading(lines: &[&str], fences: &[bool], i: usize) -> Option<String> {
+pub(super) fn heading(lines: &[&str], fences: &[bool], i: usize) -> Option<String> {
     let line = *lines.get(i)?;
     if fences[i] || line.starts_with("    ") || line.trim().is_empty() {
         return None;
