@@ -394,6 +394,50 @@ fn a_runner_reads_no_password_hash_of_the_machine() {
     }
 }
 
+/// Run as root, a runner reads files as their owner: what only root may read — a VPN key under
+/// /etc, a service's token under /var/lib — is hidden too, not only the stores a list names.
+/// Without the sandbox root reads both; an unprivileged user reads them in no variant.
+#[test]
+fn run_as_root_a_runner_reads_nothing_only_root_may_read() {
+    use std::os::unix::fs::PermissionsExt;
+    assert!(
+        offer().landlock && offer().namespaces,
+        "this test needs Landlock and user namespaces (see `interview runners`)"
+    );
+    struct Planted(Vec<PathBuf>);
+    impl Drop for Planted {
+        fn drop(&mut self) {
+            for p in &self.0 {
+                let _ = std::fs::remove_dir_all(p).or_else(|_| std::fs::remove_file(p));
+            }
+        }
+    }
+    let tag = format!("interview-test-{}", std::process::id());
+    let dir = PathBuf::from(format!("/etc/{tag}"));
+    let files = [
+        dir.join("wg0.conf"),
+        PathBuf::from(format!("/var/lib/{tag}.token")),
+    ];
+    let _planted = Planted(vec![dir.clone(), files[1].clone()]);
+    if is_root() {
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        for f in &files {
+            std::fs::write(f, "SECRET\n").unwrap();
+            std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+    }
+    for (variant, hidden) in [
+        (Variant::Default, true),
+        (Variant::LandlockOnly, true),
+        (Variant::Off, !is_root()),
+    ] {
+        let target = Target::new("readable");
+        let read = read_by_runner(&target, variant, &files, &[]);
+        assert_read(&read, &files, hidden, variant);
+    }
+}
+
 /// A repository beside the worktree is absent, also when the runner is given a file of the
 /// worktree by its absolute path (which shows that file, not the directory of repositories).
 #[test]

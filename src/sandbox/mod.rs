@@ -386,12 +386,30 @@ impl Confinement {
         if let (Some(cli), Some(home)) = (&self.cli, &home) {
             own.extend((cli.credentials)(home).into_iter().map(|c| c.path));
         }
-        secrets::hidden(
+        let mut hidden = secrets::hidden(
             home.as_deref(),
             |name| std::env::var_os(name),
             &own,
             &self.extra_hidden,
-        )
+        );
+        // Run as root, a runner reads files as their owner: what only root reads is hidden too.
+        if nix::unistd::geteuid().is_root() {
+            let mut needed: Vec<PathBuf> = std::env::current_dir().into_iter().collect();
+            needed.extend(home.iter().cloned());
+            needed.extend(self.located.exe.iter().cloned());
+            needed.extend(self.located.visible.iter().cloned());
+            needed.push(self.temp_base());
+            needed.extend(own);
+            let roots: Vec<PathBuf> = secrets::ROOTS_OF_THE_MACHINE
+                .iter()
+                .map(PathBuf::from)
+                .collect();
+            let (uid, gid) = (0, nix::unistd::getegid().as_raw());
+            hidden.extend(secrets::closed_to_others(&roots, &needed, uid, gid));
+            hidden.sort();
+            hidden.dedup();
+        }
+        hidden
     }
 
     /// Where private temporary directories go (found once, [`Located::temp_base`]).

@@ -68,6 +68,73 @@ pub(crate) const SYSTEM: &[&str] = &[
     "/root/.ssh",
 ];
 
+/// Where a machine keeps what only root reads, beyond [`SYSTEM`]'s stores: configuration
+/// (`/etc/wireguard`, `/etc/kubernetes/admin.conf`), services' data and logs, installations,
+/// other users' homes.
+pub(crate) const ROOTS_OF_THE_MACHINE: &[&str] = &[
+    "/etc",
+    "/var",
+    "/opt",
+    "/srv",
+    "/usr/local",
+    "/boot",
+    "/root",
+    "/home",
+];
+/// How deep below each of those, and how many entries at most, the walk looks.
+const CLOSED_DEPTH: usize = 3;
+const CLOSED_MOST: usize = 20_000;
+
+/// Run as root, a runner reads files as their owner: what `uid`/`gid` may read but others may
+/// not, below `roots` (a file no one else may read, a directory no one else may enter), is hidden
+/// too — the runner reads of the machine what any user could. Never one that is, holds or lies
+/// inside a path of `needed` (the worktree, HOME — shown by its own allow list —, the programs).
+pub(crate) fn closed_to_others(
+    roots: &[PathBuf],
+    needed: &[PathBuf],
+    uid: u32,
+    gid: u32,
+) -> Vec<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let mut closed = Vec::new();
+    let mut visits = 0;
+    let mut stack: Vec<(PathBuf, usize)> = roots.iter().map(|r| (r.clone(), 0)).collect();
+    while let Some((path, depth)) = stack.pop() {
+        visits += 1;
+        if visits > CLOSED_MOST {
+            break;
+        }
+        // Inside what the runner needs (HOME has an allow list of its own): not ours to close.
+        if needed.iter().any(|n| path.starts_with(n)) {
+            continue;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let ours = meta.uid() == uid || meta.gid() == gid;
+        let open = if meta.is_dir() {
+            meta.mode() & 0o001 != 0
+        } else {
+            meta.mode() & 0o004 != 0
+        };
+        let holds_needed = needed.iter().any(|n| n.starts_with(&path));
+        if ours && !open && !meta.file_type().is_symlink() && !holds_needed {
+            closed.push(path);
+            continue;
+        }
+        if meta.is_dir() && depth < CLOSED_DEPTH {
+            let Ok(entries) = std::fs::read_dir(&path) else {
+                continue;
+            };
+            let mut children: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+            children.sort();
+            stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
+        }
+    }
+    closed.sort();
+    closed
+}
+
 /// Credential stores a variable moves elsewhere: the variable, and the file in the directory
 /// it names (`None`: the path it names is the store itself).
 pub(crate) const MOVED_BY: &[(&str, Option<&str>)] = &[
@@ -130,6 +197,61 @@ pub(crate) fn hidden(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_only_we_may_read_is_closed_to_others_but_what_is_needed() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let mode = |p: &Path, m: u32| {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap()
+        };
+        for d in [
+            "etc/wg",
+            "etc/open/inner",
+            "srv/app/repo",
+            "etc/listing",
+            "etc/home/.ssh",
+        ] {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        for (f, m) in [
+            ("etc/passwd", 0o644),
+            ("etc/admin.conf", 0o600),
+            ("etc/open/inner/key", 0o640),
+            ("etc/listing/token", 0o600),
+            ("srv/app/repo/README", 0o644),
+        ] {
+            std::fs::write(root.join(f), "x").unwrap();
+            mode(&root.join(f), m);
+        }
+        mode(&root.join("etc/wg"), 0o700);
+        mode(&root.join("etc/home/.ssh"), 0o700);
+        mode(&root.join("etc/listing"), 0o711);
+        mode(&root.join("srv/app"), 0o700);
+        let (uid, gid) = (
+            nix::unistd::geteuid().as_raw(),
+            nix::unistd::getegid().as_raw(),
+        );
+        let closed = closed_to_others(
+            &[root.join("etc"), root.join("srv")],
+            &[root.join("srv/app/repo"), root.join("etc/home")],
+            uid,
+            gid,
+        );
+        assert_eq!(
+            closed,
+            [
+                "etc/admin.conf",
+                "etc/listing/token",
+                "etc/open/inner/key",
+                "etc/wg"
+            ]
+            .map(|p| root.join(p))
+        );
+        // Another owner's: not ours to read anyway.
+        assert!(closed_to_others(&[root.join("etc")], &[], uid + 1, gid + 1).is_empty());
+    }
 
     fn none(_: &str) -> Option<OsString> {
         None
