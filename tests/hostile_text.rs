@@ -202,3 +202,37 @@ fn an_error_naming_a_hostile_file_name_reaches_the_terminal_as_text() {
         out.stderr
     );
 }
+
+/// What a runner prints goes to `runner.log`, which a failed turn's message points the person
+/// at: `cat` of it must not let the runner set their clipboard, retitle or clear their screen,
+/// or turn text around. The log keeps the text, without its escapes.
+#[test]
+fn a_runners_log_holds_its_output_as_text() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = TempRepo::new();
+    let script = repo.scratch("prints-escapes.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\n\
+         printf 'Export \\033]52;c;cm0gLXJmIH4K\\007to CSV\\033[2J now \\342\\200\\256fdp.exe\\n'\n\
+         printf 'err \\033]0;title\\007\\302\\2332Jside\\000 \\342\\200\\256soon.' >&2\n\
+         exit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    Interview::of_work_item(&repo)
+        .preset(&script.display().to_string())
+        .args(["--retries", "0"])
+        .answers(SKIP_ALL)
+        .yes()
+        .run();
+    let log = std::fs::read(repo.session_dir().join("turns/001/runner.log")).unwrap();
+    let log = String::from_utf8(log).expect("the log is UTF-8");
+    assert_text_only("runner.log", &log);
+    assert!(!log.contains('\u{9b}'), "a C1 CSI in runner.log: {log:?}");
+    assert!(
+        log.contains("Export to CSV now <U+202E>fdp.exe\n"),
+        "{log:?}"
+    );
+    assert!(log.contains("err side <U+202E>soon."), "{log:?}");
+}

@@ -237,9 +237,13 @@ fn empty_outputs_over_cap<S>(
     }
 }
 
-/// `runner.log`, with everything past the cap dropped (but still drained from the pipes).
+/// `runner.log`, with everything past the cap dropped (but still drained from the pipes), and
+/// written a line at a time through [`sanitize`]: the person is pointed at it after a failed
+/// turn, and `cat` must not let the runner set their clipboard, title or screen.
 struct CappedLog {
     file: File,
+    /// The end of what came, not yet a whole line.
+    pending: Vec<u8>,
     written: u64,
     cap: u64,
     truncated: bool,
@@ -251,6 +255,9 @@ struct CappedLog {
     verbose: bool,
 }
 
+/// A line longer than this is written in parts.
+const PENDING_MOST: usize = 64 * 1024;
+
 /// How much of the end of a runner's standard error is kept for a failed turn's message.
 pub(crate) const STDERR_TAIL_BYTES: usize = 4096;
 
@@ -258,6 +265,7 @@ impl CappedLog {
     fn create(inv: &Invocation) -> std::io::Result<CappedLog> {
         Ok(CappedLog {
             file: File::create(&inv.log)?,
+            pending: Vec::new(),
             written: 0,
             cap: inv.log_cap,
             truncated: false,
@@ -286,8 +294,14 @@ impl CappedLog {
         }
         let room = self.cap.saturating_sub(self.written) as usize;
         let take = bytes.len().min(room);
-        if take > 0 && self.file.write_all(&bytes[..take]).is_ok() {
-            self.written += take as u64;
+        self.pending.extend_from_slice(&bytes[..take]);
+        self.written += take as u64;
+        if let Some(end) = self.pending.iter().rposition(|&b| b == b'\n') {
+            let lines: Vec<u8> = self.pending.drain(..=end).collect();
+            self.write_clean(&lines);
+        } else if self.pending.len() >= PENDING_MOST {
+            let part = std::mem::take(&mut self.pending);
+            self.write_clean(&part);
         }
         if take < bytes.len() {
             self.truncated = true;
@@ -295,9 +309,21 @@ impl CappedLog {
         }
     }
 
+    /// Write `bytes` to the log without escape sequences or control characters (but line
+    /// breaks and tabs), bidi controls shown as `<U+XXXX>`.
+    fn write_clean(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        let (clean, _) = sanitize(&String::from_utf8_lossy(bytes));
+        let _ = self.file.write_all(clean.as_bytes());
+    }
+
     /// End the log with the note of what the cap dropped. It is not synced: a crash runs the
     /// turn again with a new log; the session syncs it where a blocker names it.
     fn finish(&mut self) -> std::io::Result<()> {
+        let rest = std::mem::take(&mut self.pending);
+        self.write_clean(&rest);
         if self.truncated {
             writeln!(
                 self.file,
