@@ -296,7 +296,8 @@ fn an_interpreter_spelled_through_home_shows_nothing_of_it() {
 /// What a runner needs of HOME is there under the allow list: a program installed under HOME
 /// (`~/.local/bin/mycli`, a link into `~/.local/share`), started by an interpreter found on a
 /// `PATH` directory under HOME (`~/bin/mysh`) that is a link into yet another directory
-/// (`~/.tools`), and the git configuration (`~/.gitconfig`, and the excludes file it names).
+/// (`~/.tools`), and the git configuration (the tool's copy of `~/.gitconfig`'s allowed keys,
+/// and the excludes file it names; `~/.gitconfig` itself is absent).
 #[test]
 fn a_program_installed_under_home_runs_with_what_it_needs_of_home() {
     use std::os::unix::fs::{PermissionsExt, symlink};
@@ -321,7 +322,8 @@ fn a_program_installed_under_home_runs_with_what_it_needs_of_home() {
         &home.join(".local/share/mycli/run.sh"),
         "#!/usr/bin/env mysh\n\
          . \"$(dirname \"$(readlink -f \"$0\")\")/lib.sh\"\n\
-         cat \"$HOME/.gitconfig\" \"$HOME/excludes\" >/dev/null || exit 3\n\
+         grep -q excludesfile \"$GIT_CONFIG_GLOBAL\" && cat \"$HOME/excludes\" >/dev/null || exit 3\n\
+         test -z \"$(cat \"$HOME/.gitconfig\" 2>/dev/null)\" || exit 5\n\
          test -z \"$(cat \"$HOME/.pgpass\" 2>/dev/null)\" || exit 4\n\
          receipt > \"$INTERVIEW_RECEIPT\"\n",
     );
@@ -559,5 +561,75 @@ fn files_a_repositorys_config_names_in_home_stay_hidden() {
         std::fs::write(&config, text).unwrap();
         let read = read_by_runner(&target, variant, &files, &[]);
         assert_read(&read, &files, hidden, variant);
+    }
+}
+
+/// The person's git configuration, with a token in an `insteadOf` URL, in an `extraHeader` and
+/// in an included file, beside an allowed name and a global excludes file; the three tokens.
+fn plant_git_config(target: &Target) -> [&'static str; 3] {
+    let home = target.home.path();
+    std::fs::write(
+        home.join(".gitconfig"),
+        "[user]\n\tname = Ann Example\n\temail = ann@example.com\n\
+         [core]\n\texcludesFile = ~/global-ignore\n\
+         [url \"https://ann:TOKEN_IN_URL@github.com/\"]\n\tinsteadOf = https://github.com/\n\
+         [http \"https://github.com/\"]\n\textraHeader = AUTHORIZATION: basic TOKEN_IN_HEADER\n\
+         [include]\n\tpath = ~/secret.inc\n",
+    )
+    .unwrap();
+    std::fs::write(
+        home.join("secret.inc"),
+        "[sendemail]\n\tsmtpPass = TOKEN_INCLUDED\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(home.join(".config/git")).unwrap();
+    std::fs::write(
+        home.join(".config/git/config"),
+        "[github]\n\ttoken = TOKEN_INCLUDED\n",
+    )
+    .unwrap();
+    std::fs::write(home.join("global-ignore"), "hidden-by-global.txt\n").unwrap();
+    target.repo.write("hidden-by-global.txt", "x\n");
+    target.repo.write("untracked.txt", "x\n");
+    ["TOKEN_IN_URL", "TOKEN_IN_HEADER", "TOKEN_INCLUDED"]
+}
+
+/// A runner's git reads a configuration the tool wrote with the allowed keys only: the
+/// person's `~/.gitconfig` and `~/.config/git/config` are absent, no token of theirs is in
+/// anything it can read (its git's `--list --show-origin`, HOME, its configuration's
+/// directory), and its `git log` and `git status` still work with their name and global
+/// excludes. With `--sandbox off` the runner's git is the person's (the tokens show).
+#[test]
+fn a_runners_git_reads_only_the_allowed_keys_of_the_persons_configuration() {
+    assert!(
+        offer().landlock && offer().namespaces,
+        "this test needs Landlock and user namespaces (see `interview runners`)"
+    );
+    for variant in [Variant::Default, Variant::LandlockOnly, Variant::Off] {
+        let target = Target::new("git-config");
+        let tokens = plant_git_config(&target);
+        let out = target.run("sandbox/reads-git-config.sh", variant.args(), variant.env());
+        let screen = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(target.attempt(), "done\n", "{variant:?}: {screen}");
+        let dir = target.repo.session_dir().join("turns/001/out");
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+        let errors = read("errors.txt");
+        assert_eq!(read("name.txt"), "Ann Example\n", "{variant:?}: {errors}");
+        assert!(!read("log.txt").is_empty(), "{variant:?}: {errors}");
+        let status = read("status.txt");
+        assert!(status.contains("untracked.txt"), "{variant:?}: {status}");
+        assert!(
+            !status.contains("hidden-by-global"),
+            "{variant:?}: {status}"
+        );
+        let seen = read("seen.txt");
+        let shown: Vec<&str> = tokens.into_iter().filter(|t| seen.contains(t)).collect();
+        if variant == Variant::Off {
+            assert_eq!(shown, tokens, "--sandbox off: the person's own git");
+            assert_eq!(read("read.txt").lines().count(), 3);
+        } else {
+            assert_eq!(shown, [] as [&str; 0], "{variant:?}: {seen}");
+            assert_eq!(read("read.txt"), "", "{variant:?}");
+        }
     }
 }

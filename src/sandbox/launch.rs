@@ -104,6 +104,9 @@ fn exec(program: &OsString, argv: &[OsString], policy: &Policy) -> String {
         if let Some(plan) = &policy.proxy {
             super::env::through_proxy(&mut env, &plan.url());
         }
+        if let Some(file) = &policy.git_config {
+            env.push(("GIT_CONFIG_GLOBAL".into(), file.into()));
+        }
         let env = env
             .into_iter()
             .map(|(k, v)| {

@@ -11,6 +11,7 @@
 
 pub(crate) mod agent;
 pub(crate) mod env;
+pub(crate) mod git_config;
 pub(crate) mod home;
 pub(crate) mod hosts;
 pub(crate) mod launch;
@@ -85,6 +86,10 @@ pub(crate) struct Confinement {
     pub protected: Vec<PathBuf>,
     /// What git's configuration names for a runner to read (paths.rs).
     pub(crate) named_by_git: paths::NamedByGit,
+    /// The person's global git configuration, only its allowed keys (git_config.rs): what a
+    /// runner's git reads instead of the person's files; `None`: a command of the person's own
+    /// (`interview guard -- CMD`), which reads their files.
+    pub(crate) git_config: Option<Vec<u8>>,
     /// Writable besides the turn's own directories: the preset's state directories.
     pub state: Vec<PathBuf>,
     /// The agent CLI the runner's command line starts: its credentials, and its own sandbox
@@ -264,6 +269,7 @@ impl Confinement {
             support,
             located: Located::find(&protected),
             named_by_git: paths::named_by_git(worktree, common_dir),
+            git_config: Some(git_config::read(worktree)),
             protected,
             state: agent::state_dirs(cli.as_ref()),
             cli,
@@ -305,6 +311,7 @@ impl Confinement {
     pub(crate) fn without_state(mut self) -> Confinement {
         self.state.clear();
         self.hides_credentials = false;
+        self.git_config = None;
         // Nor is its disk use capped: a build may write what it must.
         self.disk_mib = 0;
         self
@@ -408,6 +415,9 @@ impl Confinement {
             hidden.extend(secrets::closed_to_others(&roots, &needed, uid, gid));
             hidden.sort();
             hidden.dedup();
+        }
+        if self.git_config.is_some() {
+            hidden.extend(self.named_by_git.global_outside.iter().cloned());
         }
         hidden
     }

@@ -83,6 +83,18 @@ pub(crate) struct NamedByGit {
     /// Every file the repository's configuration includes and no configuration of the person's
     /// does: protected, never shown for that reason.
     pub repository_includes: Vec<PathBuf>,
+    /// The person's global configuration — `~/.gitconfig`, the XDG `git/config`, the file
+    /// `GIT_CONFIG_GLOBAL` names, what they include — and the directories `git/` that hold the
+    /// XDG one: protected, never shown to a runner, whose git reads a copy of the allowed keys
+    /// instead (git_config.rs).
+    pub global: Vec<PathBuf>,
+    /// Of those, the files that exist outside the worktree: hidden where a runner would see
+    /// them inside what it is shown (a whole `~/.config`, a HOME shown whole). One inside the
+    /// worktree (a repository of dotfiles) is the repository's own file, left as it is.
+    pub global_outside: Vec<PathBuf>,
+    /// The XDG `git/ignore` and `git/attributes` that exist: read by git where no
+    /// `core.excludesFile` / `core.attributesFile` is set, so shown as those are.
+    pub defaults: Vec<PathBuf>,
 }
 
 /// See [`NamedByGit`].
@@ -96,6 +108,8 @@ pub(crate) fn named_by_git(worktree: &Path, common_dir: &Path) -> NamedByGit {
     for config in repository.clone() {
         includes(&config, &mut repository, 0);
     }
+    let worktree = std::fs::canonicalize(worktree).unwrap_or_else(|_| worktree.to_path_buf());
+    let global = global_files();
     let repository_includes = repository
         .iter()
         .skip(2)
@@ -106,7 +120,45 @@ pub(crate) fn named_by_git(worktree: &Path, common_dir: &Path) -> NamedByGit {
         user: read_by_git(&user),
         repository: read_by_git(&repository),
         repository_includes,
+        global_outside: global
+            .iter()
+            .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| !m.is_dir()))
+            .filter(|p| {
+                let real = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+                !real.starts_with(&worktree) && !p.starts_with(&worktree)
+            })
+            .cloned()
+            .collect(),
+        global,
+        defaults: git_dirs()
+            .iter()
+            .flat_map(|d| [d.join("ignore"), d.join("attributes")])
+            .filter(|p| std::fs::symlink_metadata(p).is_ok())
+            .collect(),
     }
+}
+
+/// The directories `git/` of the XDG configuration: `~/.config/git`, `$XDG_CONFIG_HOME/git`.
+fn git_dirs() -> Vec<PathBuf> {
+    let home = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config"));
+    let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from);
+    home.into_iter().chain(xdg).map(|d| d.join("git")).collect()
+}
+
+/// See [`NamedByGit::global`].
+fn global_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = git_dirs().iter().map(|d| d.join("config")).collect();
+    if let Some(home) = std::env::var_os("HOME") {
+        files.push(PathBuf::from(home).join(".gitconfig"));
+    }
+    if let Some(v) = std::env::var_os("GIT_CONFIG_GLOBAL") {
+        files.push(PathBuf::from(v));
+    }
+    for config in files.clone() {
+        includes(&config, &mut files, 0);
+    }
+    files.extend(git_dirs());
+    files
 }
 
 /// The values of `key` in the sections named one of `sections` of a git configuration's text

@@ -60,6 +60,10 @@ pub(crate) struct Policy {
     /// The network only through the tool's proxy (proxy.rs); `None`: not proxied.
     #[serde(default)]
     pub proxy: Option<ProxyPlan>,
+    /// The runner's git configuration, written by the tool (git_config.rs): its
+    /// `GIT_CONFIG_GLOBAL`, set after the allow list of its environment; `None`: not set.
+    #[serde(default)]
+    pub git_config: Option<PathBuf>,
 }
 
 /// Where the runner's proxy is: the port its `HTTPS_PROXY`/`HTTP_PROXY`/`ALL_PROXY` name on

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{
-    Confinement, Credential, StateGrant, agent, hosts, launch, leftovers, policy, proxy, state,
+    Confinement, Credential, StateGrant, agent, git_config, hosts, launch, leftovers, policy,
+    proxy, state,
 };
 
 impl Confinement {
@@ -42,16 +43,12 @@ impl Confinement {
                 "not found on PATH (or not executable)",
             )
         })?;
-        let mut writable: Vec<PathBuf> = writable
-            .iter()
-            .filter_map(|p| std::fs::canonicalize(p).ok())
-            .chain(grant.kept.iter().cloned())
-            .collect();
-        writable.sort();
-        writable.dedup();
+        let writable = real_paths(writable, &grant.kept);
         let (views_dir, views) = self.state_views(&grant.throwaway)?;
+        let git_config = self.git_config_file()?;
         let (trees, mut exact) = self.visible(argv, cwd, &resolved, &writable, &views);
         exact.push(tmp_path.clone());
+        exact.extend(git_config.iter().map(|(_, file)| file.clone()));
         exact.extend(super::env::named_paths(std::env::vars_os(), env));
         let home = if self.hides_credentials {
             super::home::view(self.located.home.as_deref(), &trees, &exact)
@@ -84,6 +81,7 @@ impl Confinement {
             network_off: self.network_off,
             disk_mib: self.disk_mib,
             proxy: egress.as_ref().map(|(plan, ..)| plan.clone()),
+            git_config: git_config.as_ref().map(|(_, file)| file.clone()),
         };
         Ok(Prepared {
             argv: launcher_argv(self.located.exe.as_deref(), &policy, &resolved, argv)?,
@@ -92,6 +90,7 @@ impl Confinement {
                 Some(tmp_path)
             },
             views_dir,
+            git_config_dir: git_config.map(|(dir, _)| dir),
             views,
             credentials: agent::credentials(self.cli.as_ref()),
             proxy: egress.map(|(_, proxy, pair)| (proxy, pair)),
@@ -115,6 +114,27 @@ impl Confinement {
             let _ = leftovers::remove(&dir);
         })?;
         Ok((Some(dir), views))
+    }
+
+    /// The runner's git configuration (git_config.rs) written in a new directory of the turn
+    /// (mode 0700, where private temporary directories go: never in the worktree or a git
+    /// directory): the directory and the file. `None` for a command of the person's own.
+    fn git_config_file(&self) -> std::io::Result<Option<(PathBuf, PathBuf)>> {
+        let Some(text) = &self.git_config else {
+            return Ok(None);
+        };
+        let dir = tempfile::Builder::new()
+            .prefix("interview-git-")
+            .tempdir_in(self.temp_base())?
+            .keep();
+        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+        match git_config::write(&dir, text) {
+            Ok(file) => Ok(Some((dir, file))),
+            Err(e) => {
+                let _ = leftovers::remove(&dir);
+                Err(e)
+            }
+        }
     }
 
     /// What stays visible where a mount namespace hides the rest (HOME aside), in two parts
@@ -144,15 +164,28 @@ impl Confinement {
         if let (Some(cli), Some(home)) = (&self.cli, &self.located.home) {
             exact.extend((cli.reads)(home));
         }
-        // What the repository's configuration alone includes is protected, never shown for it.
+        // What the repository's configuration alone includes is protected, never shown for it;
+        // nor the person's global configuration where the runner's git reads the allowed keys
+        // of it instead (git_config.rs), only the ignore and attributes files it names.
         let named = &self.named_by_git;
+        let filtered = self.git_config.is_some();
         exact.extend(
             self.protected
                 .iter()
                 .filter(|p| !named.repository_includes.contains(p))
+                .filter(|p| !filtered || !named.global.contains(p))
                 .cloned(),
         );
-        exact.extend(named.user.iter().cloned());
+        if filtered {
+            // Only those that exist: a missing one would show its directory (`~/.config/git`).
+            exact.extend(
+                (named.user.iter().chain(&named.defaults))
+                    .filter(|p| std::fs::symlink_metadata(p).is_ok())
+                    .cloned(),
+            );
+        } else {
+            exact.extend(named.user.iter().cloned());
+        }
         if self.cli.is_some_and(|c| c.reads_repository_ignores) {
             exact.extend(named.repository.iter().cloned());
         }
@@ -250,6 +283,8 @@ pub(crate) struct Prepared {
     /// The private TMPDIR.
     tmp: Option<PathBuf>,
     views_dir: Option<PathBuf>,
+    /// The directory of the runner's git configuration (git_config.rs).
+    git_config_dir: Option<PathBuf>,
     views: Vec<state::View>,
     credentials: Vec<Credential>,
     /// The runner's proxy, and the launcher's end of the socket pair its listeners come back
@@ -273,7 +308,10 @@ impl Drop for Prepared {
         for problem in state::write_back(&self.views, &self.credentials) {
             crate::output::stderr_line(&format!("interview: warning: {problem}"));
         }
-        if let Some(dir) = self.views_dir.take() {
+        for dir in [self.views_dir.take(), self.git_config_dir.take()]
+            .into_iter()
+            .flatten()
+        {
             let _ = leftovers::remove(&dir);
         }
         if let Some(tmp) = self.tmp.take()
@@ -285,6 +323,18 @@ impl Drop for Prepared {
             ));
         }
     }
+}
+
+/// The turn's writable directories as real paths (those that exist), with the state `kept`.
+fn real_paths(writable: &[PathBuf], kept: &[PathBuf]) -> Vec<PathBuf> {
+    let mut real: Vec<PathBuf> = writable
+        .iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .chain(kept.iter().cloned())
+        .collect();
+    real.sort();
+    real.dedup();
+    real
 }
 
 /// Where `program` is: the one lookup of every child the tool starts
