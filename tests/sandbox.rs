@@ -3,8 +3,8 @@
 //! attempt is prevented and the repository and config stay byte-identical; with
 //! `--sandbox off` the same runner gets through (shown, so that no test here passes by accident).
 //!
-//! Run as root, the module also runs itself, `sandbox_env`, `sandbox_signals`, `sandbox_state`
-//! and `sandbox_world` again as `nobody` (see the last test).
+//! Run as root, the module also runs itself, `sandbox_env`, `sandbox_login`, `sandbox_signals`,
+//! `sandbox_state` and `sandbox_world` again as `nobody` (see the last test).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -475,6 +475,7 @@ fn the_sandbox_tests_hold_for_an_unprivileged_user_too() {
         .args([
             "sandbox::",
             "sandbox_env::",
+            "sandbox_login::",
             "sandbox_signals::",
             "sandbox_state::",
             "sandbox_world::",

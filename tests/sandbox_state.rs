@@ -238,9 +238,10 @@ fn contents(root: &std::path::Path) -> std::collections::BTreeMap<PathBuf, Strin
 
 /// A prompt injection makes Claude Code plant hooks, an `apiKeyHelper` and an endpoint in its
 /// settings, an MCP server, a command, and files in pre-commit's and npx's caches: none of it
-/// survives the turn. The login it refreshed meanwhile is kept — that file only.
+/// survives the turn. Nor does the login it refreshed meanwhile reach the person's file
+/// (tests/sandbox_login.rs): the person is told it was used for the interview only.
 #[test]
-fn nothing_planted_in_a_clis_state_survives_but_its_refreshed_login() {
+fn nothing_planted_in_a_clis_state_survives_not_even_its_refreshed_login() {
     assert!(
         crate::sandbox::offer().landlock && crate::sandbox::offer().namespaces,
         "this test needs Landlock with user namespaces (see `interview runners`)"
@@ -255,14 +256,13 @@ fn nothing_planted_in_a_clis_state_survives_but_its_refreshed_login() {
             .flat_map(|name| contents(&home.join(name)))
             .collect::<std::collections::BTreeMap<_, _>>()
     };
-    let mut before = state(&home);
+    let before = state(&home);
     let said = turn_of_a_planting_claude(&repo, &env, claude_login("refreshed", "max"));
-    let after = state(&home);
-    before.insert(
-        home.join(".claude/.credentials.json"),
-        claude_login("refreshed", "max"),
+    assert_eq!(state(&home), before, "{said}");
+    assert!(
+        said.contains("Claude Code refreshed its login during this interview"),
+        "{said}"
     );
-    assert_eq!(after, before, "{said}");
 }
 
 /// One turn of the stand-in for Claude Code taken over by a prompt injection
@@ -327,28 +327,9 @@ fn login_after_a_turn(before: Option<String>, after: String) -> (Option<String>,
     (std::fs::read_to_string(&credentials).ok(), said)
 }
 
-/// A prompt injection puts another account's login in place of the person's: it is not copied
-/// back (the person's work would go to that account), and the person is told once.
+/// A login created where the person had none does not reach the person's home either.
 #[test]
-fn another_accounts_login_is_not_copied_back() {
-    let mine = claude_login("old", "max");
-    let (kept, said) = login_after_a_turn(Some(mine.clone()), claude_login("theirs", "pro"));
-    assert_eq!(kept, Some(mine), "{said}");
-    let lines: Vec<_> = said
-        .lines()
-        .filter(|l| l.contains(".credentials.json"))
-        .collect();
-    assert_eq!(lines.len(), 1, "{said}");
-    assert!(lines[0].contains("it names another account"), "{said}");
-}
-
-/// A login created where the person had none is not copied back either.
-#[test]
-fn a_login_where_there_was_none_is_not_copied_back() {
+fn a_login_where_there_was_none_is_not_written_to_the_persons_home() {
     let (kept, said) = login_after_a_turn(None, claude_login("theirs", "max"));
     assert_eq!(kept, None, "{said}");
-    assert!(
-        said.contains("there was no login there before the turn"),
-        "{said}"
-    );
 }

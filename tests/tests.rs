@@ -63,6 +63,8 @@ mod sandbox;
 #[cfg(target_os = "linux")]
 mod sandbox_env;
 #[cfg(target_os = "linux")]
+mod sandbox_login;
+#[cfg(target_os = "linux")]
 mod sandbox_net;
 #[cfg(target_os = "linux")]
 mod sandbox_secrets;

@@ -1,5 +1,5 @@
 //! What the sandbox must know of the agent CLI a runner starts: the state it writes as it works,
-//! its credential files (and whose login each holds), and — for a CLI whose own sandbox cannot start inside ours — how its
+//! its credential files, and — for a CLI whose own sandbox cannot start inside ours — how its
 //! command line hands its commands to ours instead.
 //!
 //! The CLIs themselves are described by their presets (`runner/presets/`), which give the
@@ -7,8 +7,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-
-use serde_json::Value;
 
 /// The TCP ports a runner connects to, from its command line.
 pub(crate) type Ports = fn(&[String]) -> Vec<u16>;
@@ -19,8 +17,8 @@ pub(crate) struct Agent {
     /// The state directories (and files) it writes as it works, given HOME (the one list of
     /// them; docs/sandbox.md shows it). `~/.cache` and `~/.npm` are added for every CLI.
     pub state: fn(&Path) -> Vec<PathBuf>,
-    /// Its credential files, given HOME: the only state a turn may leave behind, copied back from
-    /// its throwaway view when the CLI refreshed the same login during the turn.
+    /// Its credential files, given HOME: the one state a turn's view passes on, to the next
+    /// turns of the same session only, never to the person's file (state.rs).
     pub credentials: fn(&Path) -> Vec<Credential>,
     /// The person's own files it reads besides its state, given HOME (its configuration in
     /// HOME): shown to it read-only where HOME is shown by allow list (home.rs).
@@ -45,80 +43,26 @@ pub(crate) struct Agent {
     pub hosts: fn(&[String]) -> Vec<super::hosts::Host>,
 }
 
-/// One credential file of a CLI: where it is, and what a login in it looks like.
+/// One credential file of a CLI: where it is, and what the person is told when the CLI
+/// refreshed it during an interview.
 #[derive(Debug, Clone)]
 pub(crate) struct Credential {
     pub path: PathBuf,
     pub login: Login,
 }
 
-/// The format of a CLI's login file, as its preset knows it: enough to tell a refresh of the
-/// same login from another account's login put in its place.
+/// A CLI's login, as the person knows it. No check of the file can tell the CLI's own refresh
+/// from another account's tokens a runner wrote there (its account fields are the file's own
+/// word), so a changed login is never written back to the person's file: it is kept for the
+/// rest of the session only (state.rs), and the person is told at the end with these words.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Login {
-    /// The top-level keys the CLI writes there: a refresh may add one of these, no other.
-    pub keys: &'static [&'static str],
-    /// The account the login names, from the parsed file (the fields that name it, as
-    /// `field=value`); `None` when the file is not a login of this format or names no account.
-    pub account: fn(&Value) -> Option<Vec<String>>,
-}
-
-impl Login {
-    /// Whether `new`, the file after the turn, is `old`, the file before it, refreshed: both
-    /// JSON objects, the same top-level keys (but new ones the CLI writes), the same account.
-    /// `Err` says why not, for the person.
-    pub(crate) fn refreshes(&self, old: Option<&[u8]>, new: &[u8]) -> Result<(), &'static str> {
-        let old: Value = match old.map(serde_json::from_slice) {
-            None => return Err("there was no login there before the turn"),
-            Some(Ok(old)) => old,
-            Some(Err(_)) => {
-                return Err("the login before the turn was not JSON, so whose it is is unknown");
-            }
-        };
-        let new: Value = serde_json::from_slice(new).map_err(|_| "it is not JSON")?;
-        let (Some(before), Some(after)) = (old.as_object(), new.as_object()) else {
-            return Err("its shape changed");
-        };
-        let added = after
-            .keys()
-            .any(|k| !before.contains_key(k) && !self.keys.contains(&k.as_str()));
-        let dropped = before.keys().any(|k| !after.contains_key(k));
-        let account = (self.account)(&new);
-        if added || dropped || account.is_none() {
-            return Err("its shape changed");
-        }
-        match (self.account)(&old) {
-            None => Err("the login before the turn names no account to compare with"),
-            Some(before) if account.as_ref() != Some(&before) => Err("it names another account"),
-            Some(_) => Ok(()),
-        }
-    }
-}
-
-/// The claims of a JSON Web Token (its payload, base64url-decoded; the signature is not checked:
-/// the token only says which account a file names).
-pub(crate) fn jwt_claims(token: &str) -> Option<Value> {
-    let payload = token.split('.').nth(1)?;
-    let mut bytes = Vec::with_capacity(payload.len() * 3 / 4);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for c in payload.bytes().take_while(|&c| c != b'=') {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'-' | b'+' => 62,
-            b'_' | b'/' => 63,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            bytes.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    serde_json::from_slice(&bytes).ok()
+    /// The CLI's name: "Codex".
+    pub cli: &'static str,
+    /// Its program: "codex".
+    pub program: &'static str,
+    /// What logs in again: "run `codex login`".
+    pub relogin: &'static str,
 }
 
 /// A CLI whose own sandbox cannot start inside ours (see docs/sandbox.md, "Codex inside the

@@ -109,6 +109,10 @@ pub(crate) struct Confinement {
     pub disk_mib: u64,
     /// Credential stores the person's configuration adds to the built-in list.
     pub extra_hidden: Vec<PathBuf>,
+    /// Where the session keeps the logins its CLI refreshed during a turn, for its next turns
+    /// (`state::LOGINS_DIR` in its local tier; hidden from every runner); `None`: a changed
+    /// login is discarded after the turn. Never the person's own file (state.rs).
+    pub logins: Option<PathBuf>,
     /// What the run found on disk and in its environment for every runner it starts.
     pub(crate) located: Located,
 }
@@ -279,6 +283,7 @@ impl Confinement {
             allow_hosts: Vec::new(),
             disk_mib: DISK_MIB,
             extra_hidden: Vec::new(),
+            logins: None,
         }
     }
 
@@ -326,7 +331,7 @@ pub(crate) struct StateGrant {
     /// canonical paths.
     pub kept: Vec<PathBuf>,
     /// Writable for the turn only: shown copy-on-write in the runner's mount namespace (see
-    /// state.rs); only the CLI's credential files are copied back.
+    /// state.rs); nothing is written back, a login the CLI refreshed is kept for the session.
     pub throwaway: Vec<PathBuf>,
     /// The command line started instead of the one given (a [`Nested`] CLI's read-only sandbox
     /// replaced, Codex's by its profile), if any.
@@ -419,7 +424,19 @@ impl Confinement {
         if self.git_config.is_some() {
             hidden.extend(self.named_by_git.global_outside.iter().cloned());
         }
+        // The session's copies of refreshed logins: its own CLI sees them in its view only.
+        hidden.extend(self.logins.iter().cloned());
         hidden
+    }
+
+    /// When the session's run ends: what to tell the person of the logins its CLI refreshed
+    /// (one line each), and their copies removed ([`state::end`]).
+    pub(crate) fn end_logins(&self) -> Vec<String> {
+        let Some(store) = &self.logins else {
+            return Vec::new();
+        };
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        state::end(store, self.cli.as_ref(), home.as_deref())
     }
 
     /// Where private temporary directories go (found once, [`Located::temp_base`]).

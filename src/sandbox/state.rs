@@ -2,21 +2,23 @@
 //! of its CLI (`~/.claude`, `~/.gemini`, `~/.cache`, `~/.npm`, …) is shown copy-on-write (an
 //! overlay whose upper layer lives in a directory of the turn), and each state file
 //! (`~/.claude.json`) as a copy. What the CLI or its commands write there is gone after the turn
-//! — a hook, an MCP server, an `apiKeyHelper`, a poisoned cache — except the CLI's own credential
-//! files, named one by one, which the tool copies back after the turn when they changed, as
-//! regular files only and never through a link ([`write_back`]).
+//! — a hook, an MCP server, an `apiKeyHelper`, a poisoned cache. The CLI's own credential files,
+//! named one by one, are the one exception, and only within the session: a login the CLI
+//! refreshed is kept in the session's local tier and shown to its next turns ([`keep`],
+//! [`seed`]), never written to the person's file (no check of the file can tell a refresh from
+//! another account's tokens), and removed when the session's run ends ([`end`]).
 //!
-//! The views are mounted by the launcher (`linux/mounts.rs`); the write-back runs in the tool.
+//! The views are mounted by the launcher (`linux/mounts.rs`); the rest runs in the tool.
 
 use std::io::{Read, Write};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::agent::Credential;
 
-/// A credential file larger than this is not copied back (they are a few hundred bytes).
+/// A credential file larger than this is not kept (they are a few hundred bytes).
 const CREDENTIAL_CAP: u64 = 1 << 20;
 /// A state file larger than this is shown as an empty file rather than copied.
 const FILE_COPY_CAP: u64 = 64 << 20;
@@ -77,43 +79,139 @@ fn copy_capped(from: &Path, to: &Path, len: u64) -> std::io::Result<()> {
     Ok(())
 }
 
-/// After the turn, in the tool: copy each of `credentials` (real paths of the CLI's credential
-/// files) back from the view that took the turn's writes, when the runner's CLI refreshed the
-/// login there: the same account's login in the same shape, in a file that was there before
-/// ([`super::agent::Login::refreshes`]). Only a regular file, at most 1 MiB, reached through no
-/// link on either side, replaces the real one (atomically, mode 0600). Returns what was not
-/// copied back, and why: one line a file.
-pub(crate) fn write_back(views: &[View], credentials: &[Credential]) -> Vec<String> {
+/// The directory of a session's local tier that holds the logins its CLI refreshed: mode 0700,
+/// each file 0600, hidden from every runner, removed when the session's run ends ([`end`]).
+pub(crate) const LOGINS_DIR: &str = "logins";
+
+/// The name of the session's copy of the `i`th credential file `path` of its CLI, in its store.
+fn saved(i: usize, path: &Path) -> PathBuf {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    PathBuf::from(format!("{i}-{name}"))
+}
+
+/// The view that takes the writes to `path`, and `path` relative to its real directory.
+fn view_of<'v>(views: &'v [View], path: &'v Path) -> Option<(&'v View, &'v Path)> {
+    views.iter().find_map(|v| {
+        let rel = path.strip_prefix(&v.real).ok()?;
+        (v.upper.is_dir() && !rel.as_os_str().is_empty()).then_some((v, rel))
+    })
+}
+
+/// Before the turn, in the tool: show each login this session's earlier turns refreshed (kept in
+/// `store`) in place of the person's own, by putting it in the view's upper layer.
+pub(crate) fn seed(
+    views: &[View],
+    credentials: &[Credential],
+    store: &Path,
+) -> std::io::Result<()> {
+    for (i, Credential { path, .. }) in credentials.iter().enumerate() {
+        let Some((view, rel)) = view_of(views, path) else {
+            continue;
+        };
+        let Some(login) = read_plain(store, &saved(i, path)) else {
+            continue;
+        };
+        if let Some(dir) = rel.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(view.upper.join(dir))?;
+        }
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(view.upper.join(rel))?
+            .write_all(&login)?;
+    }
+    Ok(())
+}
+
+/// After the turn, in the tool: each of `credentials` (real paths of the CLI's credential files)
+/// that the turn changed in its view is kept in `store`, the session's own, for its next turns
+/// ([`seed`]) — never written to the person's file: no check of the file can tell the CLI's
+/// refresh from another account's tokens a runner put there. Only a regular file, at most 1 MiB,
+/// reached through no link, is kept (mode 0600, replaced in one rename); without a `store`
+/// nothing is. Returns what was not kept, and why: one line a file.
+pub(crate) fn keep(
+    views: &[View],
+    credentials: &[Credential],
+    store: Option<&Path>,
+) -> Vec<String> {
     let mut problems = Vec::new();
-    for Credential { path, login } in credentials {
-        let Some((view, rel)) = views.iter().find_map(|v| {
-            let rel = path.strip_prefix(&v.real).ok()?;
-            (v.upper.is_dir() && !rel.as_os_str().is_empty()).then_some((v, rel))
-        }) else {
+    for (i, Credential { path, .. }) in credentials.iter().enumerate() {
+        let Some((view, rel)) = view_of(views, path) else {
             continue;
         };
         let Some(new) = read_plain(&view.upper, rel) else {
             continue; // not written this turn (or not as a plain file)
         };
-        let old = read_plain(&view.real, rel);
-        if old.as_deref() == Some(new.as_slice()) {
+        let name = saved(i, path);
+        let before = store
+            .and_then(|s| read_plain(s, &name))
+            .or_else(|| read_plain(&view.real, rel));
+        if before.as_deref() == Some(new.as_slice()) {
             continue;
         }
-        if let Err(why) = login.refreshes(old.as_deref(), &new) {
+        let kept = match store {
+            Some(store) => keep_dir(store).and_then(|()| replace(store, &name, &new)),
+            None => Err(std::io::Error::other("this run keeps no login")),
+        };
+        if let Err(e) = kept {
             problems.push(format!(
-                "{} was changed during the turn and not kept: {why}; the login from before the turn stays",
-                path.display()
-            ));
-            continue;
-        }
-        if let Err(e) = replace(&view.real, rel, &new) {
-            problems.push(format!(
-                "{} was refreshed during the turn but could not be kept: {e}",
+                "{} was changed during the turn and not kept: {e}; your own login there is unchanged",
                 path.display()
             ));
         }
     }
     problems
+}
+
+/// Make `store` (mode 0700) unless it is there; refuse one that is a link or not a directory.
+fn keep_dir(store: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(store) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(std::io::Error::other(format!(
+            "{} is not a plain directory",
+            store.display()
+        ))),
+        Err(_) => std::fs::DirBuilder::new().mode(0o700).create(store),
+    }
+}
+
+/// When the session's run ends: one line for the person for each login its CLI `cli` refreshed
+/// during it (kept in `store`, never written to their file), and `store` removed. `home` is
+/// HOME, to name the files as the person knows them.
+pub(crate) fn end(store: &Path, cli: Option<&super::Agent>, home: Option<&Path>) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(store) else {
+        return Vec::new();
+    };
+    let kept: Vec<String> = entries
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let mut lines = Vec::new();
+    if let (Some(cli), Some(home)) = (cli, home) {
+        for (i, Credential { path, login }) in (cli.credentials)(home).iter().enumerate() {
+            let name = saved(i, path);
+            if !kept.iter().any(|k| Path::new(k) == name) {
+                continue;
+            }
+            let shown = match path.strip_prefix(home) {
+                Ok(rel) => format!("~/{}", rel.display()),
+                Err(_) => path.display().to_string(),
+            };
+            lines.push(format!(
+                "{} refreshed its login during this interview; it was used for this interview only and not written to {shown} (a runner can write any login there). If `{}` asks you to log in again, {}.",
+                login.cli, login.program, login.relogin
+            ));
+        }
+    }
+    if lines.is_empty() && !kept.is_empty() {
+        lines.push(
+            "A login refreshed during this interview was used for it only and not written to your own login file (a runner can write any login there). If your agent CLI asks you to log in again, log in again.".to_string(),
+        );
+    }
+    let _ = super::leftovers::remove(store);
+    lines
 }
 
 /// The content of `base/rel` when every component below `base` is a plain directory and the
@@ -203,7 +301,7 @@ fn replace(base: &Path, rel: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use std::os::unix::fs::PermissionsExt;
 
     use super::*;
 
@@ -229,189 +327,109 @@ mod tests {
         }
     }
 
-    /// A JSON Web Token with `claims` (unsigned: only its claims are read).
-    fn jwt(claims: serde_json::Value) -> String {
-        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-        let bytes = claims.to_string().into_bytes();
-        let mut payload = String::new();
-        for chunk in bytes.chunks(3) {
-            let n =
-                chunk.iter().fold(0u32, |n, &b| (n << 8) | u32::from(b)) << (8 * (3 - chunk.len()));
-            for i in 0..=chunk.len() {
-                payload.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            }
+    /// A login file of `cli`'s shape holding `token`.
+    fn login(token: &str) -> String {
+        format!(r#"{{"tokens":{{"access_token":"{token}","refresh_token":"{token}"}}}}"#)
+    }
+
+    #[test]
+    fn a_changed_login_is_kept_for_the_session_and_never_written_to_the_persons_file() {
+        for (cli, name) in [
+            ("claude", ".credentials.json"),
+            ("codex", "auth.json"),
+            ("gemini", "oauth_creds.json"),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let (v, store) = (view(dir.path()), dir.path().join(LOGINS_DIR));
+            std::fs::write(v.real.join(name), login("person")).unwrap();
+            std::fs::write(v.real.join("settings.json"), "{}").unwrap();
+            std::fs::write(v.upper.join(name), login("ATTACKER")).unwrap();
+            std::fs::write(v.upper.join("settings.json"), "{\"hooks\":1}").unwrap();
+            let credentials = [credential(cli, &v, name)];
+            let problems = keep(std::slice::from_ref(&v), &credentials, Some(&store));
+            assert!(problems.is_empty(), "{cli}: {problems:?}");
+            let real = |n: &str| std::fs::read_to_string(v.real.join(n)).unwrap();
+            assert_eq!(real(name), login("person"), "{cli}");
+            assert_eq!(real("settings.json"), "{}");
+            let kept = store.join(format!("0-{name}"));
+            assert_eq!(std::fs::read_to_string(&kept).unwrap(), login("ATTACKER"));
+            let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!((mode(&store), mode(&kept)), (0o700, 0o600), "{cli}");
         }
-        format!("eyJhbGciOiJub25lIn0.{payload}.c2ln")
     }
 
-    fn claude(token: &str, plan: &str) -> String {
-        json!({"claudeAiOauth": {"accessToken": format!("sk-ant-oat01-{token}"),
-            "refreshToken": format!("sk-ant-ort01-{token}"), "expiresAt": 1767225600000u64,
-            "scopes": ["user:inference", "user:profile"], "subscriptionType": plan}})
-        .to_string()
-    }
-
-    fn codex(token: &str, account: &str) -> String {
-        let id = jwt(
-            json!({"sub": format!("auth0|{account}"), "email": format!("{account}@example.com"),
-            "https://api.openai.com/auth": {"chatgpt_account_id": account}}),
+    #[test]
+    fn the_next_turn_is_shown_the_login_the_session_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let (v, store) = (view(dir.path()), dir.path().join(LOGINS_DIR));
+        std::fs::write(v.real.join("auth.json"), login("person")).unwrap();
+        std::fs::create_dir(&store).unwrap();
+        std::fs::write(store.join("0-auth.json"), login("refreshed")).unwrap();
+        let credentials = [credential("codex", &v, "auth.json")];
+        seed(std::slice::from_ref(&v), &credentials, &store).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(v.upper.join("auth.json")).unwrap(),
+            login("refreshed")
         );
-        json!({"OPENAI_API_KEY": null, "tokens": {"id_token": id, "access_token": token,
-            "refresh_token": token, "account_id": account}, "last_refresh": "2026-12-01T00:00:00Z"})
-        .to_string()
+        // Read, not changed, during that turn: nothing new is kept, nothing is said.
+        assert!(keep(std::slice::from_ref(&v), &credentials, Some(&store)).is_empty());
+        assert_eq!(
+            std::fs::read_to_string(store.join("0-auth.json")).unwrap(),
+            login("refreshed")
+        );
     }
 
-    fn gemini(token: &str, account: &str) -> String {
-        let id = jwt(json!({"sub": account, "email": format!("{account}@example.com")}));
-        json!({"access_token": token, "refresh_token": "1//keep", "scope": "openid",
-            "token_type": "Bearer", "id_token": id, "expiry_date": 1767225600000u64})
-        .to_string()
-    }
-
-    /// Write `before` (if any) and `after` as the credential `name` of `cli`, write back, and
-    /// return the real file's content and the problems said.
-    fn turn(
-        cli: &str,
-        name: &str,
-        before: Option<&str>,
-        after: &str,
-    ) -> (Option<String>, Vec<String>) {
+    #[test]
+    fn without_a_session_a_changed_login_is_discarded_and_said() {
         let dir = tempfile::tempdir().unwrap();
         let v = view(dir.path());
-        if let Some(parent) = Path::new(name).parent() {
-            std::fs::create_dir_all(v.real.join(parent)).unwrap();
-            std::fs::create_dir_all(v.upper.join(parent)).unwrap();
-        }
-        if let Some(before) = before {
-            std::fs::write(v.real.join(name), before).unwrap();
-        }
-        std::fs::write(v.upper.join(name), after).unwrap();
-        let problems = write_back(std::slice::from_ref(&v), &[credential(cli, &v, name)]);
-        (std::fs::read_to_string(v.real.join(name)).ok(), problems)
-    }
-
-    #[test]
-    fn a_login_refreshed_by_the_same_account_is_copied_back_and_nothing_else() {
-        let dir = tempfile::tempdir().unwrap();
-        let v = view(dir.path());
-        let (old, new) = (claude("old", "max"), claude("new", "max"));
-        std::fs::write(v.real.join(".credentials.json"), &old).unwrap();
-        std::fs::write(v.real.join("settings.json"), "{}").unwrap();
-        std::fs::write(v.upper.join(".credentials.json"), &new).unwrap();
-        std::fs::write(v.upper.join("settings.json"), "{\"hooks\":1}").unwrap();
-        let credentials = [credential("claude", &v, ".credentials.json")];
-        let problems = write_back(std::slice::from_ref(&v), &credentials);
-        assert!(problems.is_empty(), "{problems:?}");
+        std::fs::write(v.real.join("auth.json"), login("person")).unwrap();
+        std::fs::write(v.upper.join("auth.json"), login("ATTACKER")).unwrap();
+        let credentials = [credential("codex", &v, "auth.json")];
+        let problems = keep(std::slice::from_ref(&v), &credentials, None);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("auth.json"), "{problems:?}");
         assert_eq!(
-            std::fs::read_to_string(v.real.join(".credentials.json")).unwrap(),
-            new
+            std::fs::read_to_string(v.real.join("auth.json")).unwrap(),
+            login("person")
         );
-        assert_eq!(
-            std::fs::read_to_string(v.real.join("settings.json")).unwrap(),
-            "{}"
-        );
-        for (cli, name, old, new) in [
-            (
-                "codex",
-                "auth.json",
-                codex("old", "acct-1"),
-                codex("new", "acct-1"),
-            ),
-            (
-                "gemini",
-                "oauth_creds.json",
-                gemini("old", "1234"),
-                gemini("new", "1234"),
-            ),
-        ] {
-            assert_eq!(
-                turn(cli, name, Some(&old), &new),
-                (Some(new.clone()), vec![]),
-                "{cli}"
-            );
-        }
-    }
-
-    #[test]
-    fn another_accounts_login_is_not_copied_back_and_the_person_is_told() {
-        for (cli, name, old, new) in [
-            (
-                "claude",
-                ".credentials.json",
-                claude("old", "max"),
-                claude("new", "pro"),
-            ),
-            (
-                "codex",
-                "auth.json",
-                codex("old", "acct-1"),
-                codex("new", "acct-2"),
-            ),
-            (
-                "gemini",
-                "oauth_creds.json",
-                gemini("old", "1234"),
-                gemini("new", "5678"),
-            ),
-        ] {
-            let (kept, problems) = turn(cli, name, Some(&old), &new);
-            assert_eq!(kept, Some(old), "{cli}");
-            assert_eq!(problems.len(), 1, "{cli}: {problems:?}");
-            assert!(problems[0].contains(name), "{problems:?}");
-            assert!(
-                problems[0].contains("it names another account"),
-                "{problems:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_login_where_there_was_none_is_not_copied_back() {
-        let (kept, problems) = turn("codex", "auth.json", None, &codex("new", "acct-2"));
-        assert_eq!(kept, None);
-        assert!(
-            problems[0].contains("there was no login there before the turn"),
-            "{problems:?}"
-        );
-    }
-
-    #[test]
-    fn a_login_of_another_shape_or_not_json_is_not_copied_back() {
-        let old = codex("old", "acct-1");
-        let mut planted: serde_json::Value = serde_json::from_str(&codex("new", "acct-1")).unwrap();
-        planted["mcp"] = json!({"command": "touch /tmp/pwned"});
-        let mut bare: serde_json::Value = serde_json::from_str(&old).unwrap();
-        bare["tokens"]["id_token"] = json!("not a token");
-        let api_key = json!({"OPENAI_API_KEY": "sk-other", "tokens": null, "last_refresh": null});
-        let api_key = api_key.to_string();
-        for (new, why) in [
-            (planted.to_string(), "its shape changed"),
-            (bare.to_string(), "its shape changed"),
-            ("{\"token\":".to_string(), "it is not JSON"),
-            (api_key, "it names another account"),
-        ] {
-            let (kept, problems) = turn("codex", "auth.json", Some(&old), &new);
-            assert_eq!(kept.as_deref(), Some(old.as_str()), "{new}");
-            assert!(problems[0].contains(why), "{new}: {problems:?}");
-        }
     }
 
     #[test]
     fn a_credential_that_is_a_link_is_never_followed() {
         let dir = tempfile::tempdir().unwrap();
-        let v = view(dir.path());
+        let (v, store) = (view(dir.path()), dir.path().join(LOGINS_DIR));
         let auth = credential("codex", &v, "auth.json");
         let victim = dir.path().join("authorized_keys");
         std::fs::write(&victim, "keep").unwrap();
         std::os::unix::fs::symlink(&victim, v.upper.join("auth.json")).unwrap();
-        assert!(write_back(std::slice::from_ref(&v), std::slice::from_ref(&auth)).is_empty());
-        assert!(!v.real.join("auth.json").exists());
-        // A link planted at the real place is not written through either.
-        std::os::unix::fs::symlink(&victim, v.real.join("auth.json")).unwrap();
+        let credentials = std::slice::from_ref(&auth);
+        assert!(keep(std::slice::from_ref(&v), credentials, Some(&store)).is_empty());
+        assert!(!store.exists());
+        // A link planted where the session keeps its copy is not written through either.
+        std::os::unix::fs::symlink(&victim, &store).unwrap();
         std::fs::remove_file(v.upper.join("auth.json")).unwrap();
-        std::fs::write(v.upper.join("auth.json"), codex("new", "acct-1")).unwrap();
-        let problems = write_back(std::slice::from_ref(&v), &[auth]);
+        std::fs::write(v.upper.join("auth.json"), login("new")).unwrap();
+        let problems = keep(std::slice::from_ref(&v), credentials, Some(&store));
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+    }
+
+    #[test]
+    fn at_the_end_the_person_is_told_once_and_the_kept_login_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let (home, store) = (dir.path().join("home"), dir.path().join(LOGINS_DIR));
+        std::fs::create_dir(&store).unwrap();
+        std::fs::write(store.join("0-auth.json"), login("refreshed")).unwrap();
+        let codex = crate::runner::presets::preset("codex").unwrap().agent;
+        let lines = end(&store, Some(&codex), Some(&home));
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("Codex refreshed its login"),
+            "{lines:?}"
+        );
+        assert!(lines[0].contains("run `codex login`"), "{lines:?}");
+        assert!(!store.exists());
+        assert!(end(&store, Some(&codex), Some(&home)).is_empty());
     }
 }

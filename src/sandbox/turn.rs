@@ -83,22 +83,23 @@ impl Confinement {
             proxy: egress.as_ref().map(|(plan, ..)| plan.clone()),
             git_config: git_config.as_ref().map(|(_, file)| file.clone()),
         };
+        let argv = launcher_argv(self.located.exe.as_deref(), &policy, &resolved, argv)?;
+        let _kept = tmp.keep();
         Ok(Prepared {
-            argv: launcher_argv(self.located.exe.as_deref(), &policy, &resolved, argv)?,
-            tmp: {
-                let _kept = tmp.keep();
-                Some(tmp_path)
-            },
+            argv,
+            tmp: Some(tmp_path),
             views_dir,
             git_config_dir: git_config.map(|(dir, _)| dir),
             views,
             credentials: agent::credentials(self.cli.as_ref()),
+            logins: self.logins.clone(),
             proxy: egress.map(|(_, proxy, pair)| (proxy, pair)),
         })
     }
 
     /// The turn's throwaway views of the CLI's state `throwaway`, laid out in a new directory
-    /// of their own (none when there is nothing to show).
+    /// of their own (none when there is nothing to show), showing the logins the session's
+    /// earlier turns refreshed.
     fn state_views(
         &self,
         throwaway: &[PathBuf],
@@ -110,9 +111,16 @@ impl Confinement {
             .prefix("interview-state-")
             .tempdir_in(self.temp_base())?
             .keep();
-        let views = state::plan(throwaway, &dir).inspect_err(|_| {
-            let _ = leftovers::remove(&dir);
-        })?;
+        let views = state::plan(throwaway, &dir)
+            .and_then(|views| {
+                if let Some(store) = &self.logins {
+                    state::seed(&views, &agent::credentials(self.cli.as_ref()), store)?;
+                }
+                Ok(views)
+            })
+            .inspect_err(|_| {
+                let _ = leftovers::remove(&dir);
+            })?;
         Ok((Some(dir), views))
     }
 
@@ -275,8 +283,9 @@ impl Confinement {
 }
 
 /// One prepared start: run `argv` (the launcher) instead. Dropping it, once the runner and all
-/// it started are gone, copies a refreshed credential back from the state views and removes the
-/// private TMPDIR and the views, whatever modes the runner left in them.
+/// it started are gone, keeps a refreshed login for the session's next turns (never in the
+/// person's file) and removes the private TMPDIR and the views, whatever modes the runner left
+/// in them.
 #[derive(Debug)]
 pub(crate) struct Prepared {
     pub argv: Vec<String>,
@@ -287,6 +296,8 @@ pub(crate) struct Prepared {
     git_config_dir: Option<PathBuf>,
     views: Vec<state::View>,
     credentials: Vec<Credential>,
+    /// Where the session keeps the logins its CLI refreshed ([`Confinement::logins`]).
+    logins: Option<PathBuf>,
     /// The runner's proxy, and the launcher's end of the socket pair its listeners come back
     /// on (Linux with namespaces).
     proxy: Option<(Arc<proxy::Proxy>, Option<std::os::fd::OwnedFd>)>,
@@ -305,7 +316,7 @@ impl Drop for Prepared {
         if let Some((proxy, _)) = self.proxy.take() {
             proxy.stop();
         }
-        for problem in state::write_back(&self.views, &self.credentials) {
+        for problem in state::keep(&self.views, &self.credentials, self.logins.as_deref()) {
             crate::output::stderr_line(&format!("interview: warning: {problem}"));
         }
         for dir in [self.views_dir.take(), self.git_config_dir.take()]

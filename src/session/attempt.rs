@@ -36,9 +36,13 @@ impl Session<'_> {
         //
         // Of the turn's own directory only what the runner and the dispatch write during the
         // turn is left out: a runner that touches its brief or the restore copies is caught.
+        // So is the session's copy of a login its CLI refreshed, which the sandbox keeps as the
+        // turn ends (no runner can write the worktree under it).
+        let mut exclude = files.written_during_turn();
+        exclude.push(self.dir.join(crate::sandbox::state::LOGINS_DIR));
         let scope = GuardScope {
             worktree: self.repo.worktree.clone(),
-            exclude: files.written_during_turn(),
+            exclude,
             memo: Some(self.tier.root.clone()),
         };
         self.set_step(SubStep::Dispatch)?;
@@ -349,6 +353,7 @@ impl Session<'_> {
             repo: &self.repo,
             subject: &self.subject,
             settings: &self.settings,
+            session_dir: &self.dir,
             confinement: &self.confinement,
         }
     }

@@ -387,6 +387,7 @@ impl<'p> Session<'p> {
     /// failed, and closed when no answer is in it: there is nothing to resume.
     pub(crate) fn run(&mut self) -> Result<()> {
         let result = self.run_turns();
+        self.end_logins();
         if let Err(e) = &result
             && matches!(
                 self.state.status,
@@ -424,6 +425,26 @@ impl<'p> Session<'p> {
             });
         }
         result
+    }
+
+    /// Tell the person of each login the agent CLI refreshed during this run, which was kept
+    /// for the run's turns only and never written to their own file, and remove it
+    /// (docs/sandbox.md, "State directories of the presets").
+    fn end_logins(&mut self) {
+        let store = self.dir.join(crate::sandbox::state::LOGINS_DIR);
+        let lines = match self.confinement.get() {
+            Some(Some(confinement)) => confinement.end_logins(),
+            // Left by a run killed before it could remove it (no turn ran in this one).
+            None => crate::sandbox::state::end(&store, None, None),
+            // No sandbox, so no view and no login kept: nothing there is the tool's to say.
+            Some(None) => {
+                let _ = crate::sandbox::leftovers::remove(&store);
+                Vec::new()
+            }
+        };
+        for line in lines {
+            self.person.say(&line);
+        }
     }
 
     fn run_turns(&mut self) -> Result<()> {

@@ -4,6 +4,7 @@
 //! answered. The session around it keeps the state, the transcript and the person.
 
 use std::collections::BTreeSet;
+use std::path::Path;
 
 use super::failure::TurnFailure;
 use super::turn_files::TurnFiles;
@@ -28,6 +29,8 @@ pub(super) struct Turn<'s> {
     pub(super) repo: &'s Repo,
     pub(super) subject: &'s Subject,
     pub(super) settings: &'s Settings,
+    /// The session's directory in the local tier.
+    pub(super) session_dir: &'s Path,
     /// The run's sandbox, built at its first turn (see [`Turn::confinement`]).
     pub(super) confinement: &'s std::cell::OnceCell<Option<crate::sandbox::Confinement>>,
 }
@@ -44,6 +47,7 @@ impl Turn<'_> {
                 crate::sandbox::Confinement {
                     disk_mib: self.settings.runner_disk,
                     extra_hidden: self.settings.hidden_stores.clone(),
+                    logins: Some(self.session_dir.join(crate::sandbox::state::LOGINS_DIR)),
                     ..crate::sandbox::Confinement::new(
                         support,
                         &self.repo.worktree,

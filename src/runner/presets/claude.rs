@@ -176,30 +176,11 @@ fn credentials(home: &Path) -> Vec<Credential> {
     }]
 }
 
-/// `{"claudeAiOauth": {accessToken, refreshToken, expiresAt, scopes, subscriptionType, …}}`.
-/// Its tokens are opaque and name no account, so the account is what the file says of it: the
-/// plan (`subscriptionType`) and the scopes granted. Another account on the same plan with the
-/// same scopes cannot be told from the file alone (docs/sandbox.md says so).
+/// What the person is told of a login refreshed during an interview (sandbox/agent.rs).
 const LOGIN: Login = Login {
-    keys: &["claudeAiOauth"],
-    account: |file| {
-        let oauth = file.get("claudeAiOauth")?;
-        oauth.get("accessToken")?.as_str()?;
-        oauth.get("refreshToken")?.as_str()?;
-        oauth.get("expiresAt")?.as_number()?;
-        let mut scopes = oauth
-            .get("scopes")?
-            .as_array()?
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Option<Vec<_>>>()?;
-        scopes.sort_unstable();
-        let plan = oauth.get("subscriptionType").unwrap_or(&Value::Null);
-        Some(vec![
-            format!("subscriptionType={plan}"),
-            format!("scopes={}", scopes.join(" ")),
-        ])
-    },
+    cli: "Claude Code",
+    program: "claude",
+    relogin: "run `claude /login`",
 };
 
 /// Claude Code `--output-format stream-json` (its last `result` event) or `json` (the one

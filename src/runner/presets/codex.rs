@@ -37,7 +37,6 @@ use super::envelope::{excerpt, within_limit};
 use super::{Preset, Unfixable, Usage, unfixable_as};
 use crate::protocol::wire::Family;
 use crate::receipt::ReceiptError;
-use crate::sandbox::agent::jwt_claims;
 use crate::sandbox::hosts::Host;
 use crate::sandbox::{Agent, Credential, Login, Nested};
 
@@ -174,47 +173,11 @@ fn unfixable(line: &str) -> Option<Unfixable> {
         .flatten()
 }
 
-/// `auth.json`: `{OPENAI_API_KEY, tokens: {id_token, access_token, refresh_token, account_id},
-/// last_refresh}` (newer versions add `auth_mode`). The account: `tokens.account_id`, the
-/// `sub`, `email` and ChatGPT account of the ID token's claims, and the API key (a key of another
-/// account would send the person's work there).
+/// What the person is told of a login refreshed during an interview (sandbox/agent.rs).
 const LOGIN: Login = Login {
-    keys: &["OPENAI_API_KEY", "tokens", "last_refresh", "auth_mode"],
-    account: |file| {
-        let key = match file.get("OPENAI_API_KEY") {
-            None | Some(Value::Null) => "none",
-            Some(key) => key.as_str()?,
-        };
-        let mut account = vec![format!("OPENAI_API_KEY={key}")];
-        match file.get("tokens") {
-            None | Some(Value::Null) => {}
-            Some(tokens) => {
-                tokens.get("access_token")?.as_str()?;
-                tokens.get("refresh_token")?.as_str()?;
-                let claims = jwt_claims(tokens.get("id_token")?.as_str()?)?;
-                let auth = claims.get("https://api.openai.com/auth");
-                let named = [
-                    ("account_id", tokens.get("account_id")),
-                    ("sub", claims.get("sub")),
-                    ("email", claims.get("email")),
-                    (
-                        "chatgpt_account_id",
-                        auth.and_then(|a| a.get("chatgpt_account_id")),
-                    ),
-                ];
-                account.extend(
-                    named
-                        .iter()
-                        .map(|(name, v)| format!("{name}={}", v.unwrap_or(&Value::Null))),
-                );
-                named
-                    .iter()
-                    .any(|(_, v)| v.is_some_and(Value::is_string))
-                    .then_some(())?;
-            }
-        }
-        Some(account)
-    },
+    cli: "Codex",
+    program: "codex",
+    relogin: "run `codex login`",
 };
 
 /// What Codex reads of the environment: OpenAI's key, base URL, organization and project, and

@@ -11,7 +11,6 @@ use super::activity::{target, tool_activity};
 use super::envelope::{excerpt, last_object, only_envelope, within_limit};
 use super::{Preset, Unfixable, Usage, unfixable_as};
 use crate::receipt::{ReceiptError, json_kind};
-use crate::sandbox::agent::jwt_claims;
 use crate::sandbox::hosts::Host;
 use crate::sandbox::{Agent, Credential, Login};
 
@@ -152,25 +151,11 @@ fn unfixable(line: &str) -> Option<Unfixable> {
         .flatten()
 }
 
-/// `oauth_creds.json`, Google's OAuth tokens: `{access_token, refresh_token, scope, token_type,
-/// id_token, expiry_date}`. The account: the ID token's `sub` and `email`.
+/// What the person is told of a login refreshed during an interview (sandbox/agent.rs).
 const LOGIN: Login = Login {
-    keys: &[
-        "access_token",
-        "refresh_token",
-        "scope",
-        "token_type",
-        "id_token",
-        "expiry_date",
-    ],
-    account: |file| {
-        file.get("access_token")?.as_str()?;
-        file.get("refresh_token")?.as_str()?;
-        let claims = jwt_claims(file.get("id_token")?.as_str()?)?;
-        let sub = claims.get("sub")?.as_str()?;
-        let email = claims.get("email").unwrap_or(&Value::Null);
-        Some(vec![format!("sub={sub}"), format!("email={email}")])
-    },
+    cli: "Gemini CLI",
+    program: "gemini",
+    relogin: "run `gemini` and choose \"Login with Google\" (`/auth`)",
 };
 
 /// What Gemini CLI reads of the environment: its key, model and settings (`GEMINI_*`), and
