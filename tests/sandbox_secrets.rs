@@ -597,8 +597,8 @@ fn plant_git_config(target: &Target) -> [&'static str; 3] {
 /// A runner's git reads a configuration the tool wrote with the allowed keys only: the
 /// person's `~/.gitconfig` and `~/.config/git/config` are absent, no token of theirs is in
 /// anything it can read (its git's `--list --show-origin`, HOME, its configuration's
-/// directory), and its `git log` and `git status` still work with their name and global
-/// excludes. With `--sandbox off` the runner's git is the person's (the tokens show).
+/// directory, a file of mode 0600 in a directory of mode 0700), and its `git log` and `git
+/// status` still work with their name and global excludes. With `--sandbox off` the runner's git is the person's (the tokens show).
 #[test]
 fn a_runners_git_reads_only_the_allowed_keys_of_the_persons_configuration() {
     assert!(
@@ -630,6 +630,11 @@ fn a_runners_git_reads_only_the_allowed_keys_of_the_persons_configuration() {
         } else {
             assert_eq!(shown, [] as [&str; 0], "{variant:?}: {seen}");
             assert_eq!(read("read.txt"), "", "{variant:?}");
+            assert_eq!(
+                read("modes.txt"),
+                "600\n700\n",
+                "{variant:?}: file, directory"
+            );
         }
     }
 }

@@ -136,7 +136,9 @@ impl Confinement {
             .tempdir_in(self.temp_base())?
             .keep();
         let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
-        match git_config::write(&dir, text) {
+        // Made as the umask says (0755): no other user lists it.
+        let private = std::os::unix::fs::PermissionsExt::from_mode(0o700);
+        match std::fs::set_permissions(&dir, private).and_then(|()| git_config::write(&dir, text)) {
             Ok(file) => Ok(Some((dir, file))),
             Err(e) => {
                 let _ = leftovers::remove(&dir);
