@@ -605,10 +605,21 @@ fn a_runners_git_reads_only_the_allowed_keys_of_the_persons_configuration() {
         offer().landlock && offer().namespaces,
         "this test needs Landlock and user namespaces (see `interview runners`)"
     );
+    // The machine's configuration, by the variable git reads it from: its allowed keys reach
+    // the runner's git, its credential helper does not (nor does /etc/gitconfig itself).
+    let scratch = tempfile::tempdir().unwrap();
+    let system = scratch.path().join("gitconfig");
+    std::fs::write(
+        &system,
+        "[core]\n\tautocrlf = input\n[credential]\n\thelper = !echo TOKEN_SYSTEM\n",
+    )
+    .unwrap();
     for variant in [Variant::Default, Variant::LandlockOnly, Variant::Off] {
         let target = Target::new("git-config");
         let tokens = plant_git_config(&target);
-        let out = target.run("sandbox/reads-git-config.sh", variant.args(), variant.env());
+        let mut env = variant.env().to_vec();
+        env.push(("GIT_CONFIG_SYSTEM", system.to_str().unwrap()));
+        let out = target.run("sandbox/reads-git-config.sh", variant.args(), &env);
         let screen = format!("{}{}", stdout(&out), stderr(&out));
         assert_eq!(target.attempt(), "done\n", "{variant:?}: {screen}");
         let dir = target.repo.session_dir().join("turns/001/out");
@@ -629,6 +640,11 @@ fn a_runners_git_reads_only_the_allowed_keys_of_the_persons_configuration() {
             assert_eq!(read("read.txt").lines().count(), 3);
         } else {
             assert_eq!(shown, [] as [&str; 0], "{variant:?}: {seen}");
+            assert!(!seen.contains("TOKEN_SYSTEM"), "{variant:?}: {seen}");
+            for system in ["file:/etc/gitconfig", "file:/usr/local/etc/gitconfig"] {
+                assert!(!seen.contains(system), "{variant:?}: {seen}");
+            }
+            assert_eq!(read("autocrlf.txt"), "input\n", "{variant:?}: {errors}");
             assert_eq!(read("read.txt"), "", "{variant:?}");
             assert_eq!(
                 read("modes.txt"),

@@ -1,13 +1,13 @@
 //! The runner's git configuration, by allow list of keys: a git configuration holds secrets
 //! (a token in a `url.<base>.insteadOf` name, an `http.extraHeader`, `credential.*`,
 //! `sendemail.smtpPass`, whatever an include pulls in), so a runner's git never reads the
-//! person's files. The tool reads the person's effective global configuration once per run
-//! with git itself, keeps the keys git needs to read a repository and show its history as the
-//! person would see it ([`ALLOWED`]), and writes them to a file of the turn that the runner's
-//! `GIT_CONFIG_GLOBAL` names.
+//! person's files, nor the machine's (`/etc/gitconfig` holds credential helpers too). The tool
+//! reads the system's and the person's global configuration once per run with git itself,
+//! keeps the keys git needs to read a repository and show its history as the person would see
+//! it ([`ALLOWED`]), and writes them to a file of the turn that the runner's
+//! `GIT_CONFIG_GLOBAL` names; `GIT_CONFIG_NOSYSTEM` keeps its git from reading the system's.
 //!
-//! Not for: the repository's own configuration (the runner's git reads it as it is) or the
-//! system's (`GIT_CONFIG_NOSYSTEM` is not set: the machine's `/etc/gitconfig` stays read).
+//! Not for: the repository's own configuration (the runner's git reads it as it is).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -90,8 +90,9 @@ pub(crate) const ALLOWED: &[&str] = &[
 /// How long the person's git may take to list its configuration.
 const LIST_WITHIN: Duration = Duration::from_secs(10);
 
-/// The person's effective global configuration (`git config --global --includes --list -z`,
-/// run from `worktree` so that `includeIf` is decided as for the runner's git), only the keys
+/// The machine's and the person's configuration (`git config --system`, then `--global`, with
+/// `--includes --list -z`, run from `worktree` so that `includeIf` is decided as for the
+/// runner's git), only the keys
 /// [`ALLOWED`], as the text of a configuration file. Empty when git finds none or cannot say
 /// (then the runner's git gets none of the person's settings, never their files).
 pub(crate) fn read(worktree: &Path) -> Vec<u8> {
@@ -99,16 +100,23 @@ pub(crate) fn read(worktree: &Path) -> Vec<u8> {
     let Some(git) = crate::process::program::find("git".as_ref(), worktree, worktree) else {
         return Vec::new();
     };
-    let listed = Spawn::new(git)
-        .args(["config", "--global", "--includes", "--list", "-z"])
-        .cwd(worktree)
-        .timeout(LIST_WITHIN)
-        .grace(Duration::from_millis(200))
-        .capture(4 << 20, 4096);
-    match listed {
-        Ok(done) if matches!(done.ending, Ending::Exited(0)) => render(&filter(&done.sink.stdout)),
-        _ => Vec::new(),
+    // The machine's first, then the person's, which git reads after it (a later value wins).
+    let mut listed = Vec::new();
+    for scope in ["--system", "--global"] {
+        let done = Spawn::new(git.clone())
+            .args(["config", scope, "--includes", "--list", "-z"])
+            .cwd(worktree)
+            .timeout(LIST_WITHIN)
+            .grace(Duration::from_millis(200))
+            .capture(4 << 20, 4096);
+        match done {
+            Ok(done) if matches!(done.ending, Ending::Exited(0)) => {
+                listed.extend_from_slice(&done.sink.stdout)
+            }
+            _ => {}
+        }
     }
+    render(&filter(&listed))
 }
 
 /// One entry of a configuration: `section`, `subsection`, `name` (section and name in lower

@@ -106,6 +106,8 @@ fn exec(program: &OsString, argv: &[OsString], policy: &Policy) -> String {
         }
         if let Some(file) = &policy.git_config {
             env.push(("GIT_CONFIG_GLOBAL".into(), file.into()));
+            // The machine's configuration is in that file, by the same allow list.
+            env.push(("GIT_CONFIG_NOSYSTEM".into(), "1".into()));
         }
         let env = env
             .into_iter()
