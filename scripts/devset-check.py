@@ -200,7 +200,6 @@ def main():
     # Entries "### `NAME` in the repository" and their paragraphs.
     for m in re.finditer(r"^### `{1,2} ?(.+?) ?`{1,2} in the repository\n\n(.+?)\n\nSources: (.+)$", doc, re.M):
         name, content, sources = m.group(1), m.group(2), m.group(3)
-        short = bool(re.fullmatch(r"-[A-Za-z0-9]", name))
         for src in re.findall(r"`([^`]+?):(\d+)`", sources):
             path, n = src[0], int(src[1])
             line = line_of(path, n)
@@ -215,18 +214,21 @@ def main():
                        or (name.startswith("-") and ('"%s"' % bare in l or "'%s'" % bare in l))
                        for l in around for s in spellings(name))
             report(not test and near, f"{name}: defined at {path}:{n} (not a test, names it)")
-        c = re.search(r"(\d+) lines? in (\d+) files? name it", content)
-        if c and not short:
+        # "name it" counts the entry's name as titled; "name `X`" counts X (a file entry
+        # titled by its path, counting the name the item wrote).
+        c = re.search(r"(\d+) lines? in (\d+) files? name (?:it|(`{1,2}) ?(.+?) ?\3)[,.]", content)
+        counted = c.group(4) if c and c.group(4) else name
+        if c and not re.fullmatch(r"-[A-Za-z0-9]", counted):
             lines = nfiles = 0
             for rel, text in corpus.items():
                 ls = text.splitlines()
                 k = sum(1 for i, l in enumerate(ls)
-                        if any(has_name(l, s) for s in spellings(name)))
+                        if any(has_name(l, s) for s in spellings(counted)))
                 lines += k
                 nfiles += 1 if k else 0
             want = (int(c.group(1)), int(c.group(2)))
             ok = want == (lines, nfiles)
-            report(ok, f"{name}: {want[0]} lines in {want[1]} files (grep: {lines} in {nfiles})")
+            report(ok, f"{counted}: {want[0]} lines in {want[1]} files (grep: {lines} in {nfiles})")
     for m in re.finditer(r"`([^`]+)` is new", doc):
         # New means written nowhere (a changelog aside) and never quoted bare in code.
         name = m.group(1)
@@ -251,7 +253,12 @@ def main():
             continue
         lines = text.splitlines()
         heads = headings(lines)
-        report(heads.get(n - 1) == title, f"section {path}:{n} is the heading \"{title}\"")
+        # A heading shortened with "…" (cut before a code span or a link) is its beginning; the
+        # document escapes Markdown's punctuation outside code spans.
+        head = heads.get(n - 1)
+        cut = re.sub(r"\\([\\`*_{}\[\]()#+\-.!<>|])", r"\1", title[:-1]) if title.endswith("…") else None
+        report(head == title or (cut is not None and head is not None and head.startswith(cut)),
+               f"section {path}:{n} is the heading \"{title}\"")
         if m.group(5):
             name, at = m.group(5), int(m.group(6))
             between = [k + 1 for k in heads if n - 1 < k < at - 1]
@@ -278,7 +285,41 @@ def main():
         text = corpus.get(path)
         got = enclosing(text.splitlines(), n) if text is not None else None
         report(got == func, f"{path}:{n} lies in `{func}` (nearest declared above: {got})")
+    # Version claims: a tag named as "the code after" / "at" HEAD, and "The newest tags: …",
+    # are tags HEAD's history holds, the newest listed as versions order them.
+    def tag_ok(tag, how):
+        git = lambda *a: subprocess.run(["git", "-C", root, *a], capture_output=True)
+        at = git("rev-parse", "--verify", "-q", f"refs/tags/{tag}^{{commit}}").stdout.strip()
+        head = git("rev-parse", "HEAD").stdout.strip()
+        if not at:
+            return False
+        if how == "at":
+            return at == head
+        return git("merge-base", "--is-ancestor", at, head).returncode == 0
+    for m in re.finditer(r"the code (after|at) ([^\s()`,]+?)\)", doc):
+        how, tag = m.group(1), m.group(2)
+        report(tag_ok(tag, how), f"HEAD is the code {how} {tag} (in HEAD's history)")
+    for m in re.finditer(r"The newest tags: (.+?)\.(?:\s|$)", doc):
+        tags = [t.strip() for t in m.group(1).split(",")]
+        for t in tags:
+            report(tag_ok(t, "after"), f"tag {t} is in HEAD's history")
+        keys = [version_key(t) for t in tags]
+        report(keys == sorted(keys, reverse=True), f"newest tags in version order: {tags}")
     sys.exit(1 if false else 0)
+
+
+def version_key(tag):
+    """The interviewer's version order (src/interviewer/builtin/repo.rs `version_key`): the
+    numbers of the version, a pre-release (`v4.0.0-1`, `2.0.0-beta2`) below its release."""
+    numbers = lambda s: [int(x) for x in re.findall(r"\d+", s)[:6]]
+    bare = re.sub(r"^\D+", "", tag)
+    core, _, pre = bare.partition("-")
+    key = numbers(core)
+    if not key:
+        return numbers(tag)
+    key += [0] * (4 - len(key)) if len(key) < 4 else []
+    key = key[:4] if len(key) > 4 else key
+    return key + [0 if pre else 1] + numbers(pre)
 
 
 def self_test():
@@ -290,6 +331,9 @@ def self_test():
     assert not whole_name(".defaultValue()", ".default")
     assert not whole_name("PAGER_X", "PAGER")
     assert whole_name("--no-pager", "--no-pager")
+    assert version_key("RC5") > version_key("RC4-3") > version_key("RC4-2")
+    assert version_key("v4.0.0") > version_key("v4.0.0-1") > version_key("v3.0.2")
+    assert version_key("2.0.0-beta2.1") > version_key("v2.0.0-beta1.21216.1")
     assert not whole_name("--no-pager-x", "--no-pager")
     print("ok")
 

@@ -407,7 +407,7 @@ const REHASH_BUG: &str = "# Rehash crashes\n\n## Steps to reproduce\n\n1. Run `t
 const REHASH: &str = "#!/bin/sh\necho rehashing\n";
 
 #[test]
-fn tags_are_ordered_by_their_commits_time_so_a_date_shaped_tag_is_not_the_newest() {
+fn a_date_shaped_tag_is_no_version_beside_the_numbered_ones() {
     let (repo, subject) = repo_with(&[("libexec/tool-rehash", REHASH)], REHASH_BUG);
     commit_tagged_at(&repo, "2016-07-26T12:00:00Z", "v20160726");
     commit_tagged_at(&repo, "2020-01-01T12:00:00Z", "v1.2.0");
@@ -426,7 +426,7 @@ fn tags_are_ordered_by_their_commits_time_so_a_date_shaped_tag_is_not_the_newest
     assert!(
         version
             .question_text
-            .contains("The newest tags: v2.5.4, v1.2.0, v20160726"),
+            .contains("The newest tags: v2.5.4, v1.2.0."),
         "{}",
         version.question_text
     );
@@ -434,7 +434,7 @@ fn tags_are_ordered_by_their_commits_time_so_a_date_shaped_tag_is_not_the_newest
 }
 
 #[test]
-fn a_maintenance_branchs_later_tag_is_no_version_of_head_and_an_unmerged_release_is() {
+fn a_tag_heads_history_does_not_hold_is_no_version_of_head() {
     let (repo, subject) = repo_with(&[("libexec/tool-rehash", REHASH)], REHASH_BUG);
     commit_tagged_at(&repo, "2019-01-01T12:00:00Z", "v1.0.0");
     repo.git(&["branch", "maint"]);
@@ -452,12 +452,96 @@ fn a_maintenance_branchs_later_tag_is_no_version_of_head_and_an_unmerged_release
     repo.git(&["commit", "-q", "-m", "after v2.1.0"]);
     let (first, d) = all_questions(&repo, &subject);
     let version = question(&first, "first_bad_version");
+    // Neither the maintenance branch's v1.0.1 nor the unmerged v2.1.0: HEAD is not after them.
     assert!(
         version
             .question_text
-            .contains("The newest tags: v2.1.0, v2.0.0, v1.0.0"),
+            .contains("The newest tags: v2.0.0, v1.0.0."),
         "{}",
         version.question_text
+    );
+    let head = question(&first, "reproduces_on_head");
+    assert!(
+        head.question_text.contains("the code after v2.0.0"),
+        "{}",
+        head.question_text
+    );
+    assert_honest(&repo, &d);
+    // An item that names the unmerged release as its version is not asked which one shows it.
+    let named = REHASH_BUG.replace("# Rehash crashes\n", "# Rehash crashes in v2.1.0\n");
+    repo.write("docs/intents/7-item.md", &named);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "the item names v2.1.0"]);
+    let req = interview::testing::IntentRequest {
+        id: "7",
+        from: None,
+        globs: None,
+        github: interview::testing::GithubCli::Off,
+    };
+    let subject = interview::testing::intent_with(repo.path(), &req, None)
+        .expect("the work item")
+        .subject;
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first).contains(&"first_bad_version"),
+        "{:?}",
+        topic_list(&first)
+    );
+}
+
+#[test]
+fn newest_tags_are_ordered_as_versions_a_later_release_stage_above_an_earlier_ones_respin() {
+    let (repo, subject) = repo_with(&[("libexec/tool-rehash", REHASH)], REHASH_BUG);
+    commit_tagged_at(&repo, "2017-08-05T12:00:00Z", "RC1");
+    commit_tagged_at(&repo, "2017-08-31T12:00:00Z", "RC4");
+    commit_tagged_at(&repo, "2017-09-08T12:00:00Z", "RC4-3");
+    // Committed earlier than RC4-3 (a rebased history), tagged later: still the newest.
+    commit_tagged_at(&repo, "2017-09-01T12:00:00Z", "RC5");
+    repo.write("README.md", "# tool\n\nafter the release\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "after RC5"]);
+    let (first, d) = all_questions(&repo, &subject);
+    let head = question(&first, "reproduces_on_head");
+    assert!(
+        head.question_text.contains("the code after RC5"),
+        "{}",
+        head.question_text
+    );
+    let version = question(&first, "first_bad_version");
+    assert!(
+        version.question_text.contains("The newest tags: RC5, RC4"),
+        "{}",
+        version.question_text
+    );
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn a_file_the_item_names_is_an_entry_titled_by_its_path_counting_what_it_says() {
+    let (repo, subject) = repo_with(
+        &[
+            ("config/default-config.yml", "maxLineLength: 120\n"),
+            (
+                "src/Config.kt",
+                "// Loads config/default-config.yml\nval DEFAULT = \"default-config.yml\"\n",
+            ),
+            ("README.md", "# tool\n\nCopy `config/default-config.yml`.\n"),
+        ],
+        "# All rules in one configuration file\n\nI see `config/default-config.yml` and \
+         `default-config.yml`; is one file with every rule planned?\n",
+    );
+    let (_, d) = all_questions(&repo, &subject);
+    let file = d
+        .entries
+        .iter()
+        .find(|e| e.title.contains("config/default-config.yml") && e.title.ends_with("repository"))
+        .unwrap_or_else(|| panic!("{d:?}"));
+    // A name, never a `path:line` (a count of lines naming "path:1" is 0).
+    assert_eq!(file.title, "`config/default-config.yml` in the repository");
+    assert!(
+        file.content.contains("2 lines in 2 files name it"),
+        "{}",
+        file.content
     );
     assert_honest(&repo, &d);
 }

@@ -181,13 +181,15 @@ fn a_bug_report_is_asked_what_a_maintainer_asks_and_no_feature_boilerplate() {
             .any(|e| e.content.contains("Read as a bug report")),
         "{d:?}"
     );
-    // The trace's file, found under its local prefix, at the line it points at.
+    // The trace's file, found under its local prefix, at the line it points at (the entry is
+    // titled by the file's path; the line is in its text).
     let traced = d
         .entries
         .iter()
-        .find(|e| e.title == "`src/config.rs:6` in the repository")
+        .find(|e| e.title == "`src/config.rs` in the repository")
         .unwrap_or_else(|| panic!("the traced line: {d:?}"));
     assert_eq!(traced.clarity, Clarity::Confirmed);
+    assert!(traced.content.contains("src/config.rs:6"), "{traced:?}");
     assert!(traced.content.contains("toml::from_str"), "{traced:?}");
 }
 

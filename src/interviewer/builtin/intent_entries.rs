@@ -183,10 +183,15 @@ fn found_entry(r: &Reading, l: &Located) -> Option<Entry> {
     };
     let c = &l.count;
     // A file found by its path, or a flag found only by its declaration, has no lines naming
-    // it to count.
+    // it to count. A file's entry is titled by its path: the count is of lines naming the path
+    // as the item wrote it, and says so when that is not the path (a bare file name, a tail).
+    let counted_name = match file {
+        Some(d) if d.path != l.name.text => code_span(&l.name.text),
+        _ => "it".to_string(),
+    };
     if c.total > 0 {
         content.push_str(&format!(
-            " {} in {} name it{}.",
+            " {} in {} name {counted_name}{}.",
             counted(c.total, "line"),
             counted(c.files, "file"),
             match (c.test_lines, c.doc_lines) {
@@ -208,7 +213,8 @@ fn found_entry(r: &Reading, l: &Located) -> Option<Entry> {
     }
     Some(entry(
         &match file {
-            Some(d) => format!("`{}` in the repository", d.cite()),
+            // A name, never a `path:line`: the line is in the entry's text and sources.
+            Some(d) => format!("{} in the repository", code_span(&d.path)),
             None => format!("{} in the repository", l.shown()),
         },
         content,

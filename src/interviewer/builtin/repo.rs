@@ -22,6 +22,10 @@ pub(super) struct RepoFacts {
     pub tags: Vec<String>,
     /// The tag of `tags` that HEAD is at, when it is at one.
     pub head_tag: Option<String>,
+    /// Every tag of the project's versions, HEAD's history or not (a release tagged on a
+    /// commit never merged back): what an item may name as its version, never a claim about
+    /// HEAD.
+    pub released: Vec<String>,
     /// `rust-version = "…"` in the root `Cargo.toml`.
     pub rust_version: Option<Hit>,
     /// The project's own name: its root manifest's package name.
@@ -40,7 +44,7 @@ pub(super) struct RepoFacts {
 pub(super) fn read(worktree: &Path) -> RepoFacts {
     let mut facts = RepoFacts::default();
     if let Ok(repo) = gix::open_opts(worktree, gix::open::Options::isolated()) {
-        (facts.tags, facts.head_tag) = newest_tags(&repo);
+        (facts.tags, facts.head_tag, facts.released) = newest_tags(&repo);
     }
     facts.rust_version = rust_version(worktree, "Cargo.toml");
     facts.project = project_name(worktree);
@@ -322,14 +326,26 @@ pub(super) fn toolchain(worktree: &Path, near: &[&str]) -> Option<(Hit, &'static
 /// What a tag is a version of: its text before the version (`tokio-` of `tokio-1.20.0`, `` of
 /// `v1.2.0` and `1.2.0`).
 fn tag_family(tag: &str) -> &str {
+    // A release stage before the number (`RC5`, `RC4-3`, `M13`) is the family's name.
+    let stage = |p: &str| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_uppercase());
     let starts = |i: usize| {
         tag[i..].starts_with(|c: char| c.is_ascii_digit())
-            && (i == 0 || tag[..i].ends_with(['-', '_', '@', '/', 'v']))
+            && (i == 0 || tag[..i].ends_with(['-', '_', '@', '/', 'v']) || stage(&tag[..i]))
     };
     let at = (0..tag.len())
         .find(|&i| tag.is_char_boundary(i) && starts(i))
         .unwrap_or(tag.len());
-    tag[..at].trim_end_matches('v')
+    let family = tag[..at].trim_end_matches('v');
+    // A date (`v20160726`) is a naming of its own, never a version beside `v2.5.4`.
+    let digits = tag[at..].chars().take_while(char::is_ascii_digit).count();
+    if digits == 8 {
+        return if family.is_empty() {
+            "date"
+        } else {
+            "date-prefixed"
+        };
+    }
+    family
 }
 
 /// The family with the most tags; a tie goes to the bare versions, then the shorter prefix.
@@ -362,23 +378,23 @@ struct Tagged {
 
 /// The project's own version tags made before HEAD, newest first (at most 50), and the one HEAD
 /// is at.
-fn newest_tags(repo: &gix::Repository) -> (Vec<String>, Option<String>) {
+fn newest_tags(repo: &gix::Repository) -> (Vec<String>, Option<String>, Vec<String>) {
     let time_of = |id: gix::Id<'_>| -> Option<i64> {
         let commit = id.object().ok()?.peel_to_commit().ok()?;
         commit.time().ok().map(|t| t.seconds)
     };
     let Some(head) = repo.head_id().ok() else {
-        return (Vec::new(), None);
+        return (Vec::new(), None, Vec::new());
     };
     let Some(head_time) = time_of(head) else {
-        return (Vec::new(), None);
+        return (Vec::new(), None, Vec::new());
     };
     let head = head.detach();
     let Ok(platform) = repo.references() else {
-        return (Vec::new(), None);
+        return (Vec::new(), None, Vec::new());
     };
     let Ok(refs) = platform.tags() else {
-        return (Vec::new(), None);
+        return (Vec::new(), None, Vec::new());
     };
     // Where the history is too long to walk, every tag counts as one it descends from.
     let history = history(repo, head);
@@ -407,18 +423,22 @@ fn newest_tags(repo: &gix::Repository) -> (Vec<String>, Option<String>) {
     let latest: Vec<String> = tags.iter().take(10).map(|t| t.name.clone()).collect();
     let family = main_family(&latest);
     tags.retain(|t| tag_family(&t.name) == family);
-    // A tag HEAD does not descend from is a version of it only when none it descends from is
-    // higher: a maintenance branch's `v2.20.3`, tagged after `v4.0.0`, is not; a release
-    // tagged on a commit of its own that was never merged back (`1.64`) is.
-    let highest = tags
-        .iter()
-        .filter(|t| t.ancestor)
-        .map(|t| version_key(&t.name))
-        .max();
-    tags.retain(|t| t.ancestor || highest.as_ref().is_none_or(|h| version_key(&t.name) > *h));
+    // Only a tag HEAD descends from is a version of its code: a maintenance branch's
+    // `v2.20.3`, tagged after `v4.0.0`, is not, nor a release tagged on a commit of its own
+    // that was never merged back ("the code after" it would be false).
+    let released: Vec<String> = tags.iter().take(200).map(|t| t.name.clone()).collect();
+    tags.retain(|t| t.ancestor);
+    // Within the family, newest is the highest version, its pre-releases below it (`RC5`
+    // above `RC4-3`, `2.0.0-beta2` above `2.0.0-beta1.9`, `v4.0.0-1` below `v4.0.0`).
+    tags.sort_by(|a, b| {
+        version_key(&b.name)
+            .cmp(&version_key(&a.name))
+            .then(b.at.cmp(&a.at))
+            .then_with(|| a.name.cmp(&b.name))
+    });
     let names: Vec<String> = tags.into_iter().take(50).map(|t| t.name).collect();
     let head_tag = names.iter().find(|n| at_head.contains(n)).cloned();
-    (names, head_tag)
+    (names, head_tag, released)
 }
 
 /// Commits walked at most to learn which tags HEAD descends from.

@@ -31,7 +31,8 @@ pub(super) fn named_versions(r: &Reading) -> Vec<Named> {
     let prose = r.item.sentences.iter().map(|(n, s)| (*n, s.clone(), true));
     for (n, s, judged) in title.chain(prose).chain(code) {
         let verdict = if judged { verdict(&s) } else { None };
-        for (written, tag) in versions_in(&s, &r.repo.tags) {
+        // A release the item names counts even where HEAD's history does not hold its tag.
+        for (written, tag) in versions_in(&s, &r.repo.released) {
             if !named.iter().any(|(_, _, x, _)| *x == tag) {
                 named.push((n, written, tag, verdict));
             }
