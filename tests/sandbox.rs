@@ -478,6 +478,7 @@ fn the_sandbox_tests_hold_for_an_unprivileged_user_too() {
             "sandbox_login::",
             "sandbox_signals::",
             "sandbox_state::",
+            "sandbox_plants::",
             "sandbox_world::",
             "sandbox_wall::",
             "sandbox_secrets::",

@@ -67,6 +67,8 @@ mod sandbox_login;
 #[cfg(target_os = "linux")]
 mod sandbox_net;
 #[cfg(target_os = "linux")]
+mod sandbox_plants;
+#[cfg(target_os = "linux")]
 mod sandbox_secrets;
 #[cfg(target_os = "linux")]
 mod sandbox_signals;

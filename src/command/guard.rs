@@ -41,7 +41,7 @@ pub(super) fn run(cwd: &Path, args: &GuardOptions) -> Result<i32> {
             support,
             &repo.worktree,
             &repo.common_dir,
-            cli,
+            (cli, argv),
             crate::sandbox::Network::On,
         )
         .without_state()

@@ -45,7 +45,8 @@ pub(super) fn run(cwd: &Path, json: bool) -> Result<i32> {
                 // repository is refused: null.
                 "writable_state": (support.confines_writes() || support.namespaces)
                     .then_some(&grant.kept),
-                "throwaway_state": &grant.throwaway,
+                // Without a mount namespace, its configuration files: put back after the turn.
+                "throwaway_state": grant.throwaway.iter().chain(&grant.restored).collect::<Vec<_>>(),
                 // Besides the base set (`.sandbox.base_variables`); names, never values.
                 "variables": p.agent.variables,
                 // Reached through the sandbox's proxy (with `allow_hosts`).

@@ -41,6 +41,10 @@ pub(crate) struct Agent {
     /// The hosts it may reach through the proxy, given its command line: its provider's API and
     /// login hosts, and a base-URL override's host (docs/sandbox.md lists them).
     pub hosts: fn(&[String]) -> Vec<super::hosts::Host>,
+    /// Its configuration files, given HOME (settings, hooks, MCP servers, model providers, an
+    /// environment it loads): where there is no throwaway view of its state (no mount
+    /// namespace), each is put back after the turn as it was before it (restore.rs).
+    pub settings: fn(&Path) -> Vec<PathBuf>,
 }
 
 /// One credential file of a CLI: where it is, and what the person is told when the CLI
@@ -81,8 +85,23 @@ pub(crate) struct Nested {
     pub home: fn() -> Option<PathBuf>,
 }
 
-/// The state directories (and files) `cli` writes as it works: its own, `~/.cache` and `~/.npm`
-/// (nothing without a CLI or without HOME). What of them a runner is granted on this machine —
+/// The caches under HOME that every CLI's tools write, shared with the person's other programs
+/// (npx runs what is in `~/.npm/_npx`, pre-commit what is in `~/.cache`), and the variables that
+/// move each one, with where under the turn's TMPDIR they point where the shared one is not
+/// writable (no mount namespace for a throwaway view).
+pub(crate) const SHARED_CACHES: &[(&str, &[(&str, &str)])] = &[
+    (
+        ".cache",
+        &[
+            ("XDG_CACHE_HOME", ".cache"),
+            ("PIP_CACHE_DIR", ".cache/pip"),
+        ],
+    ),
+    (".npm", &[("npm_config_cache", ".npm")]),
+];
+
+/// The state directories (and files) `cli` writes as it works: its own, and the
+/// [`SHARED_CACHES`] (nothing without a CLI or without HOME). What of them a runner is granted on this machine —
 /// only those that exist, and under a [`Nested`] replacement none but a throwaway view of its
 /// home — is [`super::StateGrant::decide`].
 pub(crate) fn state_dirs(cli: Option<&Agent>) -> Vec<PathBuf> {
@@ -90,9 +109,39 @@ pub(crate) fn state_dirs(cli: Option<&Agent>) -> Vec<PathBuf> {
         return Vec::new();
     };
     let mut dirs = (cli.state)(&home);
-    dirs.push(home.join(".cache"));
-    dirs.push(home.join(".npm"));
+    dirs.extend(SHARED_CACHES.iter().map(|(dir, _)| home.join(dir)));
     dirs
+}
+
+/// The [`SHARED_CACHES`] under HOME that exist, as real paths.
+pub(crate) fn shared_caches() -> Vec<PathBuf> {
+    let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else {
+        return Vec::new();
+    };
+    SHARED_CACHES
+        .iter()
+        .filter_map(|(dir, _)| std::fs::canonicalize(home.join(dir)).ok())
+        .collect()
+}
+
+/// The configuration files of `cli` ([`Agent::settings`]), by the real path of their directory
+/// (the file need not exist yet).
+pub(crate) fn settings(cli: Option<&Agent>) -> Vec<PathBuf> {
+    let (Some(cli), Some(home)) = (cli, std::env::var_os("HOME").map(PathBuf::from)) else {
+        return Vec::new();
+    };
+    (cli.settings)(&home).into_iter().map(real_dir).collect()
+}
+
+/// `path` with its directory's links resolved (itself, a file, as it is).
+fn real_dir(path: PathBuf) -> PathBuf {
+    match (
+        path.parent().and_then(|d| std::fs::canonicalize(d).ok()),
+        path.file_name(),
+    ) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => path,
+    }
 }
 
 /// The credential files of `cli`, by the real path of their directory (the state directories

@@ -109,6 +109,11 @@ fn exec(program: &OsString, argv: &[OsString], policy: &Policy) -> String {
             // The machine's configuration is in that file, by the same allow list.
             env.push(("GIT_CONFIG_NOSYSTEM".into(), "1".into()));
         }
+        for (name, dir) in &policy.caches {
+            // npm reads its settings' variables in either case.
+            env.retain(|(k, _)| !k.to_str().is_some_and(|k| k.eq_ignore_ascii_case(name)));
+            env.push((name.into(), dir.into()));
+        }
         let env = env
             .into_iter()
             .map(|(k, v)| {

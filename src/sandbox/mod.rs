@@ -19,6 +19,7 @@ pub(crate) mod leftovers;
 pub(crate) mod paths;
 pub(crate) mod policy;
 pub(crate) mod proxy;
+mod restore;
 pub(crate) mod secrets;
 pub(crate) mod state;
 mod stop;
@@ -105,6 +106,10 @@ pub(crate) struct Confinement {
     pub network: Network,
     /// Hosts the person's own config adds (`allow_hosts`) to every runner's.
     pub allow_hosts: Vec<hosts::Host>,
+    /// The hosts of the agent CLI (its preset's, and those its configuration names), read once
+    /// when the run's confinement is built, before its first turn: never from a file a runner
+    /// could have written since the run began.
+    pub(crate) cli_hosts: Vec<hosts::Host>,
     /// The most a runner may write, in MiB (`--runner-disk`; see `Policy::disk_mib`).
     pub disk_mib: u64,
     /// Credential stores the person's configuration adds to the built-in list.
@@ -255,12 +260,12 @@ impl Mode {
 
 impl Confinement {
     /// The confinement for runners in the repository at `worktree` (git directory `common_dir`)
-    /// that start the agent CLI `cli`, with its state directories writable.
+    /// started as `argv`, which start the agent CLI `cli`, with its state directories writable.
     pub(crate) fn new(
         support: Support,
         worktree: &Path,
         common_dir: &Path,
-        cli: Option<Agent>,
+        (cli, argv): (Option<Agent>, &[String]),
         network: Network,
     ) -> Confinement {
         let network_off = match network {
@@ -276,6 +281,7 @@ impl Confinement {
             git_config: Some(git_config::read(worktree)),
             protected,
             state: agent::state_dirs(cli.as_ref()),
+            cli_hosts: cli.map(|c| (c.hosts)(argv)).unwrap_or_default(),
             cli,
             hides_credentials: true,
             network_off,
@@ -297,13 +303,13 @@ impl Confinement {
         self
     }
 
-    /// The hosts a runner started as `argv` may reach through the proxy: its preset's, and the
-    /// person's. `None`: it is not proxied (no network at all, or `--network on`).
-    pub(crate) fn egress(&self, argv: &[String]) -> Option<Vec<hosts::Host>> {
+    /// The hosts a runner may reach through the proxy: its CLI's, as read when the run began,
+    /// and the person's. `None`: it is not proxied (no network at all, or `--network on`).
+    pub(crate) fn egress(&self) -> Option<Vec<hosts::Host>> {
         if self.network_off || self.network == Network::On {
             return None;
         }
-        let mut allowed: Vec<hosts::Host> = self.cli.map(|c| (c.hosts)(argv)).unwrap_or_default();
+        let mut allowed = self.cli_hosts.clone();
         allowed.extend(self.allow_hosts.iter().cloned());
         allowed.sort();
         allowed.dedup();
@@ -336,6 +342,12 @@ pub(crate) struct StateGrant {
     /// The command line started instead of the one given (a [`Nested`] CLI's read-only sandbox
     /// replaced, Codex's by its profile), if any.
     pub argv: Option<Vec<String>>,
+    /// Writable for the turn only without a mount namespace: the CLI's configuration files it
+    /// may write, put back after the turn as they were (restore.rs).
+    pub restored: Vec<PathBuf>,
+    /// Without a mount namespace, the shared caches (`~/.cache`, `~/.npm`) are not writable: the
+    /// variables that move them, each with where under the turn's TMPDIR it points.
+    pub private_caches: Vec<(&'static str, &'static str)>,
 }
 
 impl StateGrant {
@@ -352,12 +364,31 @@ impl StateGrant {
             .filter_map(|p| std::fs::canonicalize(p).ok())
             .collect();
         if !support.namespaces {
-            // Without a mount namespace there is no view to give: the state is writable and
-            // kept (the start line and `interview runners` say so); a nested CLI gets the warning.
+            // Without a mount namespace there is no view to give: the CLI's own state is
+            // writable and kept (the start line and `interview runners` say so), but its
+            // configuration files are put back after the turn, and the caches it shares with
+            // the person's other programs are moved into the turn's TMPDIR. A nested CLI gets
+            // the warning.
+            let shared = agent::shared_caches();
+            let own: Vec<PathBuf> = existing
+                .into_iter()
+                .filter(|p| !shared.contains(p))
+                .collect();
+            let restored: Vec<PathBuf> = agent::settings(cli)
+                .into_iter()
+                .filter(|s| own.iter().any(|p| s.starts_with(p)))
+                .collect();
             return StateGrant {
-                kept: existing,
+                kept: own.into_iter().filter(|p| !restored.contains(p)).collect(),
                 throwaway: Vec::new(),
                 argv: None,
+                restored,
+                // Not for a command of the person's own (no state granted, its environment kept).
+                private_caches: agent::SHARED_CACHES
+                    .iter()
+                    .filter(|_| cli.is_some() && !state.is_empty())
+                    .flat_map(|(_, vars)| vars.iter().copied())
+                    .collect(),
             };
         }
         // A nested CLI's (Codex's) read-only sandbox cannot start inside ours: with our mount
@@ -379,6 +410,8 @@ impl StateGrant {
             kept: Vec::new(),
             throwaway,
             argv: profiled,
+            restored: Vec::new(),
+            private_caches: Vec::new(),
         }
     }
 }
@@ -442,5 +475,56 @@ impl Confinement {
     /// Where private temporary directories go (found once, [`Located::temp_base`]).
     fn temp_base(&self) -> PathBuf {
         self.located.temp_base.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// The configuration file the test CLI reads its hosts from, one a line.
+    static CONFIG: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+    fn configured_hosts(_argv: &[String]) -> Vec<hosts::Host> {
+        let path = CONFIG.lock().unwrap().clone().unwrap();
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        hosts::parse_all(text.lines())
+    }
+
+    /// A turn's runner rewrites its CLI's configuration (a `base_url` of its own): the hosts
+    /// of every later turn of the run are still those read before the first.
+    #[test]
+    fn the_allowed_hosts_are_read_once_before_the_first_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("config");
+        std::fs::write(&config, "api.example.com\n").unwrap();
+        *CONFIG.lock().unwrap() = Some(config.clone());
+        let cli = Agent {
+            hosts: configured_hosts,
+            ..crate::runner::presets::preset("codex").unwrap().agent
+        };
+        let support = Support {
+            landlock_abi: Some(6),
+            landlock_missing: None,
+            namespaces: false,
+            namespaces_missing: None,
+            seccomp: true,
+            seccomp_missing: None,
+            seatbelt: false,
+            seatbelt_missing: None,
+        };
+        let confinement = Confinement::new(
+            support,
+            dir.path(),
+            &dir.path().join(".git"),
+            (Some(cli), &["codex".to_string()]),
+            Network::Auto,
+        );
+        std::fs::write(&config, "api.example.com\n127.0.0.1:7778\n").unwrap();
+        let allowed = confinement.egress().expect("proxied");
+        assert_eq!(allowed, hosts::parse_all(["api.example.com"]));
+        assert_eq!(confinement.clone().egress(), Some(allowed));
     }
 }

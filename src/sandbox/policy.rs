@@ -64,6 +64,11 @@ pub(crate) struct Policy {
     /// `GIT_CONFIG_GLOBAL`, set after the allow list of its environment; `None`: not set.
     #[serde(default)]
     pub git_config: Option<PathBuf>,
+    /// Variables set after the allow list, each to a directory of the turn's TMPDIR: the
+    /// caches shared with the person's other programs, moved there where they are not writable
+    /// (no mount namespace; see `StateGrant::private_caches`).
+    #[serde(default)]
+    pub caches: Vec<(String, PathBuf)>,
 }
 
 /// Where the runner's proxy is: the port its `HTTPS_PROXY`/`HTTP_PROXY`/`ALL_PROXY` name on

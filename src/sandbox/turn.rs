@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::{
     Confinement, Credential, StateGrant, agent, git_config, hosts, launch, leftovers, policy,
-    proxy, state,
+    proxy, restore, state,
 };
 
 impl Confinement {
@@ -43,23 +43,22 @@ impl Confinement {
                 "not found on PATH (or not executable)",
             )
         })?;
-        let writable = real_paths(writable, &grant.kept);
+        let writable = writable_paths(writable, &grant);
         let (views_dir, views) = self.state_views(&grant.throwaway)?;
         let git_config = self.git_config_file()?;
         let (trees, mut exact) = self.visible(argv, cwd, &resolved, &writable, &views);
         exact.push(tmp_path.clone());
         exact.extend(git_config.iter().map(|(_, file)| file.clone()));
         exact.extend(super::env::named_paths(std::env::vars_os(), env));
-        let home = if self.hides_credentials {
-            super::home::view(self.located.home.as_deref(), &trees, &exact)
-        } else {
-            None
-        };
+        let home = self
+            .hides_credentials
+            .then(|| super::home::view(self.located.home.as_deref(), &trees, &exact))
+            .flatten();
         let mut visible = trees;
         visible.extend(exact);
         visible.extend(self.located.home.iter().cloned());
         let egress = self
-            .egress(argv)
+            .egress()
             .map(|allowed| self.start_proxy(allowed))
             .transpose()?;
         let policy = policy::Policy {
@@ -82,6 +81,7 @@ impl Confinement {
             disk_mib: self.disk_mib,
             proxy: egress.as_ref().map(|(plan, ..)| plan.clone()),
             git_config: git_config.as_ref().map(|(_, file)| file.clone()),
+            caches: private_caches(&tmp_path, &grant.private_caches),
         };
         let argv = launcher_argv(self.located.exe.as_deref(), &policy, &resolved, argv)?;
         let _kept = tmp.keep();
@@ -93,6 +93,8 @@ impl Confinement {
             views,
             credentials: agent::credentials(self.cli.as_ref()),
             logins: self.logins.clone(),
+            // Read before the runner starts, put back when it is dropped.
+            settings: save_settings(&grant.restored),
             proxy: egress.map(|(_, proxy, pair)| (proxy, pair)),
         })
     }
@@ -300,6 +302,9 @@ pub(crate) struct Prepared {
     credentials: Vec<Credential>,
     /// Where the session keeps the logins its CLI refreshed ([`Confinement::logins`]).
     logins: Option<PathBuf>,
+    /// The CLI's configuration files as they were before the turn, where no view takes its
+    /// writes: put back after it.
+    settings: restore::Saved,
     /// The runner's proxy, and the launcher's end of the socket pair its listeners come back
     /// on (Linux with namespaces).
     proxy: Option<(Arc<proxy::Proxy>, Option<std::os::fd::OwnedFd>)>,
@@ -317,6 +322,9 @@ impl Drop for Prepared {
     fn drop(&mut self) {
         if let Some((proxy, _)) = self.proxy.take() {
             proxy.stop();
+        }
+        if let Some(line) = self.settings.put_back() {
+            crate::output::stderr_line(&line);
         }
         for problem in state::keep(&self.views, &self.credentials, self.logins.as_deref()) {
             crate::output::stderr_line(&format!("interview: warning: {problem}"));
@@ -338,16 +346,45 @@ impl Drop for Prepared {
     }
 }
 
-/// The turn's writable directories as real paths (those that exist), with the state `kept`.
-fn real_paths(writable: &[PathBuf], kept: &[PathBuf]) -> Vec<PathBuf> {
-    let mut real: Vec<PathBuf> = writable
+/// What the runner may write: the turn's own directories (`writable`), the state `grant`ed to
+/// be kept, and a configuration file that is a state path of its own (`~/.claude.json`;
+/// the others are inside a state directory), writable for the turn and put back after it.
+fn writable_paths(writable: &[PathBuf], grant: &StateGrant) -> Vec<PathBuf> {
+    let restored_files = grant
+        .restored
+        .iter()
+        .filter(|p| std::fs::canonicalize(p).ok().as_ref() == Some(*p));
+    let mut writable: Vec<PathBuf> = writable
         .iter()
         .filter_map(|p| std::fs::canonicalize(p).ok())
-        .chain(kept.iter().cloned())
+        .chain(grant.kept.iter().cloned())
+        .chain(restored_files.cloned())
         .collect();
-    real.sort();
-    real.dedup();
-    real
+    writable.sort();
+    writable.dedup();
+    writable
+}
+
+/// The CLI's configuration files `restored` as they are before the turn, with a warning for
+/// each that cannot be put back after it.
+fn save_settings(restored: &[PathBuf]) -> restore::Saved {
+    let (saved, unsaved) = restore::Saved::take(restored);
+    for problem in unsaved {
+        crate::output::stderr_line(&format!("interview: warning: {problem}"));
+    }
+    saved
+}
+
+/// The variables that move the shared caches into the private TMPDIR `tmp` (`vars`: each with
+/// where under it), and those directories made.
+fn private_caches(tmp: &Path, vars: &[(&str, &str)]) -> Vec<(String, PathBuf)> {
+    vars.iter()
+        .map(|(name, under)| {
+            let dir = tmp.join(under);
+            let _ = std::fs::create_dir_all(&dir);
+            (name.to_string(), dir)
+        })
+        .collect()
 }
 
 /// Where `program` is: the one lookup of every child the tool starts

@@ -36,11 +36,13 @@ pub(super) struct Turn<'s> {
 }
 
 impl Turn<'_> {
-    /// The run's confinement, built at its first turn (the agent CLI is the runner's, the same
-    /// every turn) and handed to each after (docs/sandbox.md).
+    /// The run's confinement, built at its first turn, before its runner starts (the agent CLI
+    /// is the runner's, the same every turn; `argv` its command line) and handed to each after
+    /// (docs/sandbox.md).
     fn confinement(
         &self,
         agent: Option<crate::sandbox::Agent>,
+        argv: &[String],
     ) -> Option<crate::sandbox::Confinement> {
         let built = self.confinement.get_or_init(|| {
             self.settings.sandbox.clone().map(|support| {
@@ -52,7 +54,7 @@ impl Turn<'_> {
                         support,
                         &self.repo.worktree,
                         &self.repo.common_dir,
-                        agent,
+                        (agent, argv),
                         self.settings.network,
                     )
                 }
@@ -135,6 +137,7 @@ impl Turn<'_> {
             &self.settings.runner_env,
             env.iter().map(|(k, _)| k.as_str()),
         );
+        let sandbox = self.confinement(agent, &argv);
         let invocation = Invocation {
             argv,
             cwd,
@@ -148,7 +151,7 @@ impl Turn<'_> {
             grace: self.settings.grace,
             verbose: self.settings.verbose,
             pid_file: Some(files.pid.clone()),
-            sandbox: self.confinement(agent),
+            sandbox,
             // The turn's out/, and the preset's scratch working directory where it has one.
             writable: std::iter::once(files.out.clone())
                 .chain(scratch.as_ref().map(|d| d.path().to_path_buf()))

@@ -75,6 +75,19 @@ pub(super) const PRESET: Preset = Preset {
         connects: None,
         variables: VARIABLES,
         hosts,
+        // Its configuration files (read-only to it: in HOME) and the keys it loads into its
+        // environment at its start (`~/.aider/oauth-keys.env`, written by its OpenRouter login).
+        settings: |home| {
+            [
+                ".aider.conf.yml",
+                ".aider.model.settings.yml",
+                ".aider.model.metadata.json",
+                ".aider/oauth-keys.env",
+            ]
+            .iter()
+            .map(|name| home.join(name))
+            .collect()
+        },
     },
     unfixable,
 };

@@ -68,6 +68,7 @@ pub(super) const PRESET: Preset = Preset {
         connects: None,
         variables: VARIABLES,
         hosts,
+        settings,
     },
     unfixable,
 };
@@ -163,6 +164,19 @@ fn config_dir(home: &Path) -> PathBuf {
 fn state(home: &Path) -> Vec<PathBuf> {
     vec![
         config_dir(home),
+        home.join(".claude.json"),
+        home.join(".claude.json.backup"),
+    ]
+}
+
+/// Its configuration: `settings.json` and `settings.local.json` in the configuration directory
+/// (hooks, `apiKeyHelper`, `env`, permissions), and `~/.claude.json` with its backup (MCP
+/// servers).
+fn settings(home: &Path) -> Vec<PathBuf> {
+    let dir = config_dir(home);
+    vec![
+        dir.join("settings.json"),
+        dir.join("settings.local.json"),
         home.join(".claude.json"),
         home.join(".claude.json.backup"),
     ]

@@ -93,6 +93,8 @@ pub(super) const PRESET: Preset = Preset {
         connects: None,
         variables: VARIABLES,
         hosts,
+        // Its model providers (`base_url`), MCP servers, `notify` program, profiles.
+        settings: |_| home().map(|h| h.join("config.toml")).into_iter().collect(),
     },
     unfixable,
 };

@@ -84,6 +84,13 @@ pub(super) const PRESET: Preset = Preset {
         connects: None,
         variables: VARIABLES,
         hosts,
+        // Its settings (MCP servers, hooks, tools) and the environment it loads at its start.
+        settings: |home| {
+            vec![
+                home.join(".gemini/settings.json"),
+                home.join(".gemini/.env"),
+            ]
+        },
     },
     unfixable,
 };

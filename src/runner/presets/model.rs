@@ -31,6 +31,7 @@ const fn reads(variables: &'static [&'static str]) -> Agent {
                 .into_iter()
                 .collect()
         },
+        settings: |_| Vec::new(),
     }
 }
 
