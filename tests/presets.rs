@@ -359,35 +359,10 @@ fn runner_args_in_interview_toml_may_choose_the_model_and_nothing_else() {
         .run();
     assert_eq!(last_two_args(&repo), ["--model", "sonnet-y"]);
 
-    let hostile = TempRepo::new();
-    hostile.write(
-        "interview.toml",
-        "runner_args = [\"--setting-sources\", \"project\"]\n",
-    );
-    let out = Interview::intent(&hostile, "7")
-        .work_item()
-        .preset("claude")
-        .answers(r#"{ "interview_answers": 1, "gate": "y", "answers": {} }"#)
-        .yes()
-        .env("PATH", path_with(bin.path()))
-        .run()
-        .exits(1);
-    assert!(out.stderr.contains("interview.toml"), "{}", out.stderr);
-    assert!(out.stderr.contains("runner_args"), "{}", out.stderr);
-    assert!(
-        out.stderr.contains("\"--setting-sources\" is not allowed"),
-        "{}",
-        out.stderr
-    );
-
-    // A path is no model's name: the sandbox shows a runner the paths among its arguments, so
-    // `--model /` would have shown it the whole of HOME.
-    for path in ["/", "/root/.config", "~/.ssh", "..", "models/../.."] {
+    // What a repository's `runner_args` may not hold: refused (exit 1), naming the file and key.
+    let refused = |args: &str| -> String {
         let hostile = TempRepo::new();
-        hostile.write(
-            "interview.toml",
-            &format!("runner_args = [\"--model\", \"{path}\"]\n"),
-        );
+        hostile.write("interview.toml", &format!("runner_args = {args}\n"));
         let out = Interview::intent(&hostile, "7")
             .work_item()
             .preset("claude")
@@ -396,12 +371,23 @@ fn runner_args_in_interview_toml_may_choose_the_model_and_nothing_else() {
             .env("PATH", path_with(bin.path()))
             .run()
             .exits(1);
-        assert!(out.stderr.contains("runner_args"), "{path}: {}", out.stderr);
+        assert!(out.stderr.contains("interview.toml"), "{}", out.stderr);
+        assert!(out.stderr.contains("runner_args"), "{}", out.stderr);
+        out.stderr.clone()
+    };
+    let stderr = refused("[\"--setting-sources\", \"project\"]");
+    assert!(
+        stderr.contains("\"--setting-sources\" is not allowed"),
+        "{stderr}"
+    );
+
+    // A path is no model's name: the sandbox shows a runner the paths among its arguments, so
+    // `--model /` would have shown it the whole of HOME.
+    for path in ["/", "/root/.config", "~/.ssh", "..", "models/../.."] {
+        let stderr = refused(&format!("[\"--model\", \"{path}\"]"));
         assert!(
-            out.stderr
-                .contains(&format!("{path:?} is not a model name")),
-            "{path}: {}",
-            out.stderr
+            stderr.contains(&format!("{path:?} is not a model name")),
+            "{path}: {stderr}"
         );
     }
 

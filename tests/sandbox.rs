@@ -206,6 +206,23 @@ impl Target {
     }
 }
 
+/// A test of what the whole sandbox proves needs Landlock and user namespaces: missing, it
+/// fails (never passes by skipping).
+pub(crate) fn needs_the_whole_sandbox() {
+    assert!(
+        offer().landlock && offer().namespaces,
+        "this test needs Landlock and user namespaces (see `interview runners`)"
+    );
+}
+
+/// The three ways a run is confined, and whether a protection holds in each: with namespaces
+/// and with Landlock alone, not with `--sandbox off`.
+pub(crate) const HOLDS_UNLESS_OFF: [(Variant, bool); 3] = [
+    (Variant::Default, true),
+    (Variant::LandlockOnly, true),
+    (Variant::Off, false),
+];
+
 /// How a run is confined.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub(crate) enum Variant {

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::sandbox::{Target, Variant, is_root, offer};
+use crate::sandbox::{HOLDS_UNLESS_OFF, Target, Variant, is_root, needs_the_whole_sandbox, offer};
 use crate::util::{runner, stderr, stdout};
 
 /// Plant a secret in each store (under HOME, and one moved by GNUPGHOME); their paths.
@@ -66,15 +66,8 @@ fn assert_read(read: &str, files: &[PathBuf], hidden: bool, variant: Variant) {
 
 #[test]
 fn a_runner_reads_none_of_the_persons_credentials() {
-    assert!(
-        offer().landlock && offer().namespaces,
-        "this test needs Landlock and user namespaces (see `interview runners`)"
-    );
-    for (variant, hidden) in [
-        (Variant::Default, true),
-        (Variant::LandlockOnly, true),
-        (Variant::Off, false),
-    ] {
+    needs_the_whole_sandbox();
+    for (variant, hidden) in HOLDS_UNLESS_OFF {
         let target = Target::new("read-secrets");
         let files = plant(&target);
         let gnupg = target.home.path().join("elsewhere/gnupg");
@@ -165,11 +158,7 @@ fn the_configuration_may_add_stores_to_hide() {
         offer().landlock && offer().namespaces,
         "needs the whole sandbox"
     );
-    for (variant, hidden) in [
-        (Variant::Default, true),
-        (Variant::LandlockOnly, true),
-        (Variant::Off, false),
-    ] {
+    for (variant, hidden) in HOLDS_UNLESS_OFF {
         let target = Target::new("read-secrets");
         let home = target.home.path();
         let mine = home.join("work-keys/deploy.pem");
@@ -210,15 +199,8 @@ fn the_configuration_may_add_stores_to_hide() {
 /// `~/.config` — is absent for a runner; without the sandbox each is read.
 #[test]
 fn a_runner_reads_nothing_of_home_it_was_not_shown_to_need() {
-    assert!(
-        offer().landlock && offer().namespaces,
-        "this test needs Landlock and user namespaces (see `interview runners`)"
-    );
-    for (variant, hidden) in [
-        (Variant::Default, true),
-        (Variant::LandlockOnly, true),
-        (Variant::Off, false),
-    ] {
+    needs_the_whole_sandbox();
+    for (variant, hidden) in HOLDS_UNLESS_OFF {
         let target = Target::new("read-secrets");
         let home = target.home.path();
         std::fs::create_dir_all(home.join(".config/git")).unwrap();
@@ -245,15 +227,8 @@ fn a_runner_reads_nothing_of_home_it_was_not_shown_to_need() {
 #[test]
 fn an_interpreter_spelled_through_home_shows_nothing_of_it() {
     use std::os::unix::fs::PermissionsExt;
-    assert!(
-        offer().landlock && offer().namespaces,
-        "this test needs Landlock and user namespaces (see `interview runners`)"
-    );
-    for (variant, hidden) in [
-        (Variant::Default, true),
-        (Variant::LandlockOnly, true),
-        (Variant::Off, false),
-    ] {
+    needs_the_whole_sandbox();
+    for (variant, hidden) in HOLDS_UNLESS_OFF {
         let target = Target::new("read-secrets");
         let home = target.home.path();
         let secret = home.join(".config/app/token");
@@ -301,10 +276,7 @@ fn an_interpreter_spelled_through_home_shows_nothing_of_it() {
 #[test]
 fn a_program_installed_under_home_runs_with_what_it_needs_of_home() {
     use std::os::unix::fs::{PermissionsExt, symlink};
-    assert!(
-        offer().landlock && offer().namespaces,
-        "this test needs Landlock and user namespaces (see `interview runners`)"
-    );
+    needs_the_whole_sandbox();
     let target = Target::new("none");
     let home = target.home.path();
     let exec = |p: &std::path::Path, text: &str| {
@@ -380,10 +352,7 @@ fn a_program_installed_under_home_runs_with_what_it_needs_of_home() {
 /// unprivileged user reads neither in any variant.)
 #[test]
 fn a_runner_reads_no_password_hash_of_the_machine() {
-    assert!(
-        offer().landlock && offer().namespaces,
-        "this test needs Landlock and user namespaces (see `interview runners`)"
-    );
+    needs_the_whole_sandbox();
     for (variant, hidden) in [
         (Variant::Default, true),
         (Variant::LandlockOnly, true),
@@ -402,10 +371,7 @@ fn a_runner_reads_no_password_hash_of_the_machine() {
 #[test]
 fn run_as_root_a_runner_reads_nothing_only_root_may_read() {
     use std::os::unix::fs::PermissionsExt;
-    assert!(
-        offer().landlock && offer().namespaces,
-        "this test needs Landlock and user namespaces (see `interview runners`)"
-    );
+    needs_the_whole_sandbox();
     struct Planted(Vec<PathBuf>);
     impl Drop for Planted {
         fn drop(&mut self) {
@@ -444,15 +410,8 @@ fn run_as_root_a_runner_reads_nothing_only_root_may_read() {
 /// worktree by its absolute path (which shows that file, not the directory of repositories).
 #[test]
 fn another_repository_beside_the_worktree_is_absent() {
-    assert!(
-        offer().landlock && offer().namespaces,
-        "this test needs Landlock and user namespaces (see `interview runners`)"
-    );
-    for (variant, hidden) in [
-        (Variant::Default, true),
-        (Variant::LandlockOnly, true),
-        (Variant::Off, false),
-    ] {
+    needs_the_whole_sandbox();
+    for (variant, hidden) in HOLDS_UNLESS_OFF {
         let repo = crate::util::TempRepo::inside_home();
         let other = repo.path().parent().unwrap().join("other/.env");
         std::fs::create_dir_all(other.parent().unwrap()).unwrap();
@@ -498,10 +457,7 @@ fn another_repository_beside_the_worktree_is_absent() {
 #[test]
 fn a_preset_reads_its_own_configuration_in_home_and_nothing_beside_it() {
     use crate::util::{Interview, runner};
-    assert!(
-        offer().landlock && offer().namespaces,
-        "this test needs Landlock and user namespaces (see `interview runners`)"
-    );
+    needs_the_whole_sandbox();
     for variant in [Variant::Default, Variant::LandlockOnly] {
         let repo = crate::util::TempRepo::new();
         std::fs::write(repo.home().join(".aider.conf.yml"), "model: mine\n").unwrap();
@@ -537,15 +493,8 @@ fn a_preset_reads_its_own_configuration_in_home_and_nothing_beside_it() {
 /// own configuration widens what a runner sees of HOME.
 #[test]
 fn files_a_repositorys_config_names_in_home_stay_hidden() {
-    assert!(
-        offer().landlock && offer().namespaces,
-        "this test needs Landlock and user namespaces (see `interview runners`)"
-    );
-    for (variant, hidden) in [
-        (Variant::Default, true),
-        (Variant::LandlockOnly, true),
-        (Variant::Off, false),
-    ] {
+    needs_the_whole_sandbox();
+    for (variant, hidden) in HOLDS_UNLESS_OFF {
         let target = Target::new("read-secrets");
         let home = target.home.path();
         let files = [home.join("secret.inc"), home.join("notes.txt")];
@@ -601,10 +550,7 @@ fn plant_git_config(target: &Target) -> [&'static str; 3] {
 /// status` still work with their name and global excludes. With `--sandbox off` the runner's git is the person's (the tokens show).
 #[test]
 fn a_runners_git_reads_only_the_allowed_keys_of_the_persons_configuration() {
-    assert!(
-        offer().landlock && offer().namespaces,
-        "this test needs Landlock and user namespaces (see `interview runners`)"
-    );
+    needs_the_whole_sandbox();
     // The machine's configuration, by the variable git reads it from: its allowed keys reach
     // the runner's git, its credential helper does not (nor does /etc/gitconfig itself).
     let scratch = tempfile::tempdir().unwrap();

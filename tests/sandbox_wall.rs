@@ -9,15 +9,8 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use crate::sandbox::{Target, Variant, is_root, offer};
+use crate::sandbox::{Target, Variant, is_root, needs_the_whole_sandbox};
 use crate::util::{fixtures, stderr, stdout};
-
-fn needs_the_whole_sandbox() {
-    assert!(
-        offer().landlock && offer().namespaces,
-        "this test needs Landlock and user namespaces (see `interview runners`)"
-    );
-}
 
 fn run(target: &Target, variant: Variant, env: &[(&str, &str)]) -> String {
     let mut envs: Vec<(&str, &str)> = variant.env().to_vec();

@@ -10,16 +10,8 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Command;
 
-use crate::sandbox::{Target, Variant, offer};
+use crate::sandbox::{Target, Variant, needs_the_whole_sandbox};
 use crate::util::{stderr, stdout};
-
-/// Everything this module proves needs Landlock and user namespaces: missing, it fails.
-fn needs_the_whole_sandbox() {
-    assert!(
-        offer().landlock && offer().namespaces,
-        "this test needs Landlock and user namespaces (see `interview runners`)"
-    );
-}
 
 fn mtime(path: &Path) -> i64 {
     use std::os::unix::fs::MetadataExt;
