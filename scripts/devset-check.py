@@ -7,7 +7,7 @@ Each "Defined at PATH:LINE", "First (in code) at PATH:LINE", every cited `path:l
 every "N lines in M files name it", every "is new", every "appear(s) nowhere", every
 section claim (`PATH:N, "Heading", names `X` (line M)`: line N is that heading, no heading
 comes between N and M, `X` is in a code span at M; `PATH:N, "Heading", says (line M): "…"`: the same, and the quote
-is in line M verbatim) and every "at PATH:L in `f`" (the nearest
+is in line M verbatim, outside an HTML comment) and every "at PATH:L in `f`" (the nearest
 function declared above L is `f`) is checked
 against CHECKOUT (a clean checkout: git ls-files, the tool's own files and what the tracked
 `.ignore` / `.rgignore` files leave out left out, as the interviewer does). Prints one line per claim (ok / FALSE) and exits 1 when any claim is false.
@@ -128,10 +128,40 @@ def spellings(name):
 ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
 
 
+def commented(lines):
+    """Line index -> whether the line is touched by an HTML comment (<!-- ... -->, across lines,
+    never inside a fence): its Markdown is hidden, no heading and nothing the documentation says."""
+    out, fence, inside = [], None, False
+    for l in lines:
+        t = l.lstrip()
+        m = re.match(r"(`{3,}|~{3,})", t)
+        if inside or (not fence and "<!--" in l):
+            rest = l
+            while True:
+                mark = "-->" if inside else "<!--"
+                at = rest.find(mark)
+                if at < 0:
+                    break
+                rest, inside = rest[at + len(mark):], not inside
+            out.append(True)
+            continue
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not t.strip(fence[0]).strip():
+                fence = None
+        elif m:
+            fence = m.group(1)
+        out.append(False)
+    return out
+
+
 def headings(lines):
-    """Line index -> heading text, for ATX, HTML <hN> and setext headings outside fences."""
+    """Line index -> heading text, for ATX, HTML <hN> and setext headings outside fences and
+    HTML comments."""
     out, fence = {}, None
+    hidden = commented(lines)
     for i, l in enumerate(lines):
+        if hidden[i]:
+            continue
         t = l.lstrip()
         m = re.match(r"(`{3,}|~{3,})", t)
         if fence:
@@ -280,6 +310,8 @@ def main():
             bare = quote.rstrip("…")
             plain = re.sub(r"\\([\\`*_{}\[\]()#+\-.!<>|])", r"\1", bare)
             report(bare in line or plain in line, f"{path}:{at} says \"{quote}\" verbatim")
+            report(0 < at <= len(lines) and not commented(lines)[at - 1],
+                   f"{path}:{at} is not inside an HTML comment")
     for m in re.finditer(r" at ([\w./-]+):(\d+) in `([^`]+)`", doc):
         path, n, func = m.group(1), int(m.group(2)), m.group(3)
         text = corpus.get(path)
@@ -335,6 +367,9 @@ def self_test():
     assert version_key("v4.0.0") > version_key("v4.0.0-1") > version_key("v3.0.2")
     assert version_key("2.0.0-beta2.1") > version_key("v2.0.0-beta1.21216.1")
     assert not whole_name("--no-pager-x", "--no-pager")
+    hidden = ["# t", "<!--", "## Old", "Said once.", "-->", "## New", "a <!-- b --> c", "```", "<!--", "```"]
+    assert commented(hidden) == [False, True, True, True, True, False, True, False, False, False]
+    assert sorted(headings(hidden)) == [0, 5]
     print("ok")
 
 

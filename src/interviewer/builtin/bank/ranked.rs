@@ -135,6 +135,9 @@ pub(super) fn ranked_section(r: &Reading) -> Option<Finding> {
         return None;
     }
     let s = &sections[best];
+    if !about(s, &shared) {
+        return None;
+    }
     let (m, quote) = quoted(s, &shared)?;
     Some(
         Finding::new(
@@ -158,6 +161,44 @@ pub(super) fn ranked_section(r: &Reading) -> Option<Finding> {
     )
 }
 
+/// Whether section `s` is about what it shares with the item: its heading or its first sentence
+/// names one of `shared`. One that mentions them only further down, under a heading about
+/// something else (a shell's setup naming every tool), is not.
+fn about(s: &Section, shared: &[&str]) -> bool {
+    let first = s
+        .lines
+        .iter()
+        .map(|(_, l)| l.as_str())
+        .find(|l| !links_only(l));
+    words(&s.heading)
+        .into_iter()
+        .chain(first.map(words).unwrap_or_default())
+        .any(|w| shared.contains(&w.as_str()))
+}
+
+/// Whether `line` is a list of links (a table of contents' entry, "[A](a) | [B](b)"): fewer
+/// than three words outside its links, so no sentence of its own.
+fn links_only(line: &str) -> bool {
+    let mut rest = line.trim();
+    let mut outside = String::new();
+    while let Some(open) = rest.find('[') {
+        outside.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find("](").map(|c| open + c) else {
+            outside.push_str(&rest[open..]);
+            rest = "";
+            break;
+        };
+        let Some(end) = rest[close..].find(')').map(|e| close + e + 1) else {
+            outside.push_str(&rest[open..]);
+            rest = "";
+            break;
+        };
+        rest = &rest[end..];
+    }
+    outside.push_str(rest);
+    line.contains("](") && words(&outside).len() < 3
+}
+
 /// The sentence of the section that shares the most of `shared`, verbatim (cut with "…"), and
 /// its line.
 fn quoted(s: &Section, shared: &[&str]) -> Option<(u32, String)> {
@@ -166,7 +207,8 @@ fn quoted(s: &Section, shared: &[&str]) -> Option<(u32, String)> {
         let line = line.trim();
         // A table's row or an HTML line is no sentence; a double quote inside would end the
         // quotation early.
-        if line.starts_with('|') || line.starts_with('<') || line.contains('"') {
+        if line.starts_with('|') || line.starts_with('<') || line.contains('"') || links_only(line)
+        {
             continue;
         }
         for sentence in line.split_inclusive(". ") {

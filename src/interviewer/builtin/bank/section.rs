@@ -10,13 +10,21 @@ use crate::interviewer::builtin::words::words;
 /// Lines above a doc's mention read at most to find its heading.
 const MAX_ABOVE: usize = 60;
 
-/// Which lines of `lines` lie inside a fenced code block, the fences included. A fence closes
-/// only on the character that opened it, at least as long (a ```` fence holds ``` lines).
+/// Which lines of `lines` are no prose: inside a fenced code block (the fences included) or
+/// touched by an HTML comment (`<!-- … -->`, across lines), whose Markdown is hidden, neither a
+/// heading nor a sentence the documentation says. A fence closes only on the character that
+/// opened it, at least as long (a ```` fence holds ``` lines); a comment's `<!--` inside a fence
+/// is code, and a fence inside a comment is hidden.
 pub(super) fn fenced(lines: &[&str]) -> Vec<bool> {
     let mut open: Option<(char, usize)> = None;
+    let mut comment = false;
     lines
         .iter()
         .map(|l| {
+            if comment || (open.is_none() && l.contains("<!--")) {
+                comment = still_open(l, comment);
+                return true;
+            }
             let t = l.trim_start();
             let fence = ['`', '~'].into_iter().find_map(|c| {
                 let n = t.chars().take_while(|x| *x == c).count();
@@ -35,6 +43,21 @@ pub(super) fn fenced(lines: &[&str]) -> Vec<bool> {
             true
         })
         .collect()
+}
+
+/// Whether an HTML comment is still open after `line`, given whether it was open before.
+fn still_open(line: &str, mut open: bool) -> bool {
+    let mut rest = line;
+    loop {
+        let mark = if open { "-->" } else { "<!--" };
+        match rest.find(mark) {
+            Some(at) => {
+                rest = &rest[at + mark.len()..];
+                open = !open;
+            }
+            None => return open,
+        }
+    }
 }
 
 /// The heading line `i` of `lines` starts, when it starts one: an ATX heading (`## Text`, up
