@@ -176,7 +176,7 @@ fn about(s: &Section, shared: &[&str]) -> bool {
         .any(|w| shared.contains(&w.as_str()))
 }
 
-/// Whether `line` is a list of links (a table of contents' entry, "[A](a) | [B](b)"): fewer
+/// Whether `line` is a list of links (a table of contents' entry, `[A](a) | [B](b)`): fewer
 /// than three words outside its links, so no sentence of its own.
 fn links_only(line: &str) -> bool {
     let mut rest = line.trim();
