@@ -1,8 +1,6 @@
 //! Runner presets through the real binary, offline: `interview runners`, the presets' wiring
 //! with recorded CLI output standing in for the CLIs. The real CLIs are in `presets_e2e`.
 
-use std::path::Path;
-
 use crate::util::*;
 
 #[test]
@@ -213,14 +211,6 @@ fn replayed(name: &str, output: &str, code: i32) -> tempfile::TempDir {
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     std::fs::set_permissions(&script, perms).unwrap();
     bin
-}
-
-fn path_with(bin: &Path) -> String {
-    format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    )
 }
 
 #[test]

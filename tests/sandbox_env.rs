@@ -6,10 +6,8 @@
 //!
 //! Run as root, tests/sandbox.rs runs this module again as `nobody`.
 
-use std::path::Path;
-
 use crate::sandbox::Variant;
-use crate::util::{Interview, TempRepo, fixtures, stdout};
+use crate::util::{Interview, TempRepo, fixtures, path_with, stdout};
 
 /// The person's secrets, none of them a runner's business.
 const SECRETS: [(&str, &str); 3] = [
@@ -94,14 +92,6 @@ fn codex_writing_down_its_environment() -> tempfile::TempDir {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&codex, std::fs::Permissions::from_mode(0o755)).unwrap();
     bin
-}
-
-fn path_with(bin: &Path) -> String {
-    format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    )
 }
 
 #[test]

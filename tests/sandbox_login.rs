@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::util::{Interview, TempRepo, runner};
+use crate::util::{Interview, TempRepo, fixture_as};
 
 /// The person's Codex login: the red team's victim, whose account fields the swap keeps.
 const CODEX_LOGIN: &str = r#"{"OPENAI_API_KEY":null,"tokens":{"id_token":"eyJhbGciOiJub25lIn0.eyJzdWIiOiJhdXRoMHx2aWN0aW0ifQ.c2ln","access_token":"PERSON-access","refresh_token":"PERSON-refresh","account_id":"victim"},"last_refresh":"2026-12-01T00:00:00Z"}"#;
@@ -45,13 +45,7 @@ fn swap(cli: &str, state_var: &str, state_dir: &str, file: &str, login: &str) ->
         (m.ino(), m.mode(), m.mtime(), m.mtime_nsec())
     };
     let before = stat(&persons);
-    let bin_dir = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(runner("sandbox/swaps-login.sh"), bin_dir.path().join(cli)).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.path().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let (_bin_dir, path) = fixture_as("sandbox/swaps-login.sh", cli);
     let out = Interview::of_work_item(&repo)
         .preset(&format!("{cli} --stand-in"))
         .answers(

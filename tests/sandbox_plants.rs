@@ -11,24 +11,14 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::sandbox::{Variant, offer};
-use crate::util::{Interview, TempRepo, runner};
+use crate::util::{Interview, TempRepo, fixture_as};
 
 /// How the tool says what it put back of the CLI's configuration.
 const PUT_BACK: &str = "interview: the runner changed its CLI's configuration";
 
 /// One turn of the planting stand-in as the preset `preset`: (its runner.log, the tool's stderr).
 fn turn(repo: &TempRepo, variant: Variant, preset: &str, planted_host: &str) -> (String, String) {
-    let bin_dir = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(
-        runner("sandbox/plants-settings.sh"),
-        bin_dir.path().join(preset),
-    )
-    .unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.path().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let (_bin_dir, path) = fixture_as("sandbox/plants-settings.sh", preset);
     let home = repo.home();
     let out = Interview::of_work_item(repo)
         .preset(preset)

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use crate::sandbox::{HOLDS_UNLESS_OFF, Target, Variant, is_root, needs_the_whole_sandbox, offer};
-use crate::util::{runner, stderr, stdout};
+use crate::util::{fixture_as, runner, stderr, stdout};
 
 /// Plant a secret in each store (under HOME, and one moved by GNUPGHOME); their paths.
 fn plant(target: &Target) -> Vec<PathBuf> {
@@ -456,23 +456,13 @@ fn another_repository_beside_the_worktree_is_absent() {
 /// nothing else of HOME beside it (`~/.pgpass`), with the namespaces and with Landlock alone.
 #[test]
 fn a_preset_reads_its_own_configuration_in_home_and_nothing_beside_it() {
-    use crate::util::{Interview, runner};
+    use crate::util::Interview;
     needs_the_whole_sandbox();
     for variant in [Variant::Default, Variant::LandlockOnly] {
         let repo = crate::util::TempRepo::new();
         std::fs::write(repo.home().join(".aider.conf.yml"), "model: mine\n").unwrap();
         std::fs::write(repo.home().join(".pgpass"), "SECRET\n").unwrap();
-        let bin_dir = tempfile::tempdir().unwrap();
-        std::os::unix::fs::symlink(
-            runner("sandbox/aider-reads-config.sh"),
-            bin_dir.path().join("aider"),
-        )
-        .unwrap();
-        let path = format!(
-            "{}:{}",
-            bin_dir.path().display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
+        let (_bin_dir, path) = fixture_as("sandbox/aider-reads-config.sh", "aider");
         let out = variant
             .env()
             .iter()

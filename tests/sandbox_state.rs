@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::util::{Interview, TempRepo, runner, stdout};
+use crate::util::{Interview, TempRepo, fixture_as, stdout};
 
 /// Every state path of every preset, under HOME (`CODEX_HOME` and `CLAUDE_CONFIG_DIR` point
 /// at theirs); the first [`FILES`] are files, the rest directories.
@@ -119,17 +119,7 @@ fn granted(
     mode: &[(&str, &str)],
     preset: &str,
 ) -> (BTreeSet<PathBuf>, BTreeSet<PathBuf>) {
-    let bin_dir = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(
-        runner("sandbox/writes-state.sh"),
-        bin_dir.path().join(preset),
-    )
-    .unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.path().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let (_bin_dir, path) = fixture_as("sandbox/writes-state.sh", preset);
     let all = state_paths(repo);
     let joined: Vec<String> = all.iter().map(|p| p.display().to_string()).collect();
     let before: Vec<String> = STATE
@@ -272,17 +262,7 @@ fn nothing_planted_in_a_clis_state_survives_not_even_its_refreshed_login() {
 /// One turn of the stand-in for Claude Code taken over by a prompt injection
 /// (`plants-state.sh`), which writes `login` as its login: what the tool said on stderr.
 fn turn_of_a_planting_claude(repo: &TempRepo, env: &[(&str, String)], login: String) -> String {
-    let bin_dir = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(
-        runner("sandbox/plants-state.sh"),
-        bin_dir.path().join("claude"),
-    )
-    .unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.path().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let (_bin_dir, path) = fixture_as("sandbox/plants-state.sh", "claude");
     let interview = Interview::of_work_item(repo)
         .preset("claude")
         .answers(r#"{ "interview_answers": 1, "answers": {} }"#)

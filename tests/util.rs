@@ -37,6 +37,25 @@ pub(crate) fn runner(name: &str) -> String {
     fixtures().join("runners").join(name).display().to_string()
 }
 
+/// `PATH` with `bin` in front of it.
+pub(crate) fn path_with(bin: &std::path::Path) -> String {
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// A runner fixture standing in for a program called `name` (an agent CLI a preset starts): a
+/// directory holding it under that name, kept alive by the returned guard, and `PATH` with that
+/// directory first.
+pub(crate) fn fixture_as(fixture: &str, name: &str) -> (tempfile::TempDir, String) {
+    let bin_dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(runner(fixture), bin_dir.path().join(name)).unwrap();
+    let path = path_with(bin_dir.path());
+    (bin_dir, path)
+}
+
 /// An answers-file fixture by file name, as an absolute path.
 pub(crate) fn answers_fixture(name: &str) -> String {
     fixtures().join("answers").join(name).display().to_string()
