@@ -40,6 +40,7 @@ mod interviewer_replies;
 mod interviewer_reports;
 mod interviewer_shape;
 mod interviewer_steps;
+mod interviewer_support;
 mod kill_windows;
 mod model_reads;
 mod model_receipt;

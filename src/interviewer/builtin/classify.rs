@@ -188,14 +188,68 @@ pub(super) fn classify(title: &str, item: &Item) -> Classification {
             format!("it wishes for something new (\"{first}\")"),
         );
     }
+    support(&title, item, &mut tally);
     if let Some(said) = replacement(&item.lower) {
         tally.add(ItemKind::Refactor, 5, said);
     }
     let code = item.code_lower();
+    // A word of the title ("incorrect entries") is no report against a body that proposes
+    // something and shows no sign of one: the word names what the change is about.
+    let would = tells_what_it_would_do(item);
+    let proposes = signs.is_empty() && (!wishes.is_empty() || would.is_some());
+    if let Some(said) = would.filter(|_| proposes && wishes.is_empty()) {
+        tally.add(
+            ItemKind::Feature,
+            2,
+            format!(
+                "it proposes something (\"{}\")",
+                super::text::one_line(said.trim(), 60)
+            ),
+        );
+    }
     for cue in CUES {
+        if proposes && cue.kind == ItemKind::Bug && cue.place == Place::Title {
+            continue;
+        }
         cue_hits(cue, (&title, &code), item, &mut tally);
     }
     tally.decide()
+}
+
+/// A question about how to use what exists ("How to …?", "do I use X or Y?", in the body or
+/// the title), in no report: support, answered by the existing way or the documentation that
+/// says it.
+fn support(title: &str, item: &Item, tally: &mut Tally) {
+    let asked = super::shape::support_question(item)
+        .map(|(_, s)| s)
+        .or_else(|| super::shape::title_support(title));
+    if let Some(asked) = asked.filter(|a| super::shape::asks_how_to_use(item, a)) {
+        tally.add(
+            ItemKind::Docs,
+            6,
+            format!(
+                "it asks how to use what exists (\"{}\")",
+                super::text::one_line(asked, 60)
+            ),
+        );
+    }
+}
+
+/// Whether the item tells what a change would do ("This would have caught …", "users would be
+/// told"): a proposal's benefit, not what happened. "I would expect …" is a report's.
+fn tells_what_it_would_do<'i>(item: &'i Item) -> Option<&'i str> {
+    item.sentences.iter().map(|(_, s)| s.as_str()).find(|s| {
+        let s = s.to_lowercase();
+        has_word(&s, "would")
+            && ![
+                "would expect",
+                "would have expected",
+                "would've expected",
+                "would like",
+            ]
+            .iter()
+            .any(|e| s.contains(e))
+    })
 }
 
 /// Where `cue` is found in the item (its lower-case title and code blocks beside it), added
@@ -412,6 +466,72 @@ mod tests {
         );
         assert_eq!(
             kind("Export to CSV", &[], "people copy it by hand"),
+            ItemKind::Feature
+        );
+    }
+
+    #[test]
+    fn kinds_from_structure_several_cues_agreeing() {
+        // What happens now, questioned, beside an exit code or a linter's diagnostic: a bug.
+        assert_eq!(
+            kind(
+                "exit status of an unknown flag",
+                &[],
+                "currently an unknown command exits with exit code 3; an unknown flag with 0?\n"
+            ),
+            ItemKind::Bug
+        );
+        assert_eq!(
+            kind(
+                "SC1000: too eager?",
+                &[],
+                "```\necho '$HOME'\n     ^-- SC1000: no expansion in single quotes.\n```\n\n\
+                 I don't think it should warn here.\n"
+            ),
+            ItemKind::Bug
+        );
+        // Questioned alone, without a second sign, it is not.
+        assert_eq!(
+            kind("Colours", &[], "For some reason the output is plain.\n"),
+            ItemKind::Feature
+        );
+        // A word of the title against a body that proposes: a feature; with no proposal, the
+        // word still decides.
+        assert_eq!(
+            kind(
+                "Fail early on incorrect entries",
+                &[],
+                "This would have caught the typo early.\n"
+            ),
+            ItemKind::Feature
+        );
+        assert_eq!(
+            kind("Paging doesn't work", &[], "Paging is off.\n"),
+            ItemKind::Bug
+        );
+        // How to use what exists: support, read as documentation; whether a way exists is not.
+        assert_eq!(
+            kind(
+                "Global or local",
+                &[],
+                "For all my shells, do I use global or local?\n"
+            ),
+            ItemKind::Docs
+        );
+        assert_eq!(
+            kind(
+                "How to set a default for a variable?",
+                &[],
+                "I would like one.\n"
+            ),
+            ItemKind::Docs
+        );
+        assert_eq!(
+            kind(
+                "Hidden commands",
+                &[],
+                "Is it possible to hide a command from help?\n"
+            ),
             ItemKind::Feature
         );
     }

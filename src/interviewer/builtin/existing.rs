@@ -132,7 +132,11 @@ pub(super) fn find(
     named: &[&str],
     worktree: &Path,
 ) -> Option<Existing> {
-    if !matches!(kind, ItemKind::Bug | ItemKind::Feature | ItemKind::Refactor) {
+    // A question about how to use what exists reads as documentation: its way is asked too.
+    if !matches!(
+        kind,
+        ItemKind::Bug | ItemKind::Feature | ItemKind::Refactor | ItemKind::Docs
+    ) {
         return None;
     }
     let (line, telling) = wish(item, title, kind)?;

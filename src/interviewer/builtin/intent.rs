@@ -269,7 +269,18 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     let places: Vec<&Hit> = located.iter().flat_map(|l| &l.hits).collect();
     let (nearest, nearest_off_path) =
         super::on_path::keep(near, &starts, &places, worktree, &mut sources);
-    let support = super::shape::support_question(&item).map(|(n, s)| (n, s.to_string()));
+    // The body's question for help, else the title's (line 0), else the sentence that
+    // questions what happens now in an item that wishes for nothing new.
+    let questioned = || {
+        super::outcome::wishes(&item)
+            .is_empty()
+            .then(|| super::shape::questioned(&item))
+            .flatten()
+    };
+    let support = super::shape::support_question(&item)
+        .or_else(|| super::shape::title_support(&f.title).map(|s| (0, s)))
+        .or_else(questioned)
+        .map(|(n, s)| (n, s.to_string()));
     Reading {
         facts: f,
         item,

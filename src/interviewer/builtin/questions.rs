@@ -62,6 +62,10 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
         let usage = super::shape::usage_question(&r.item, asked);
         out.retain(|f| !support::NOT_FOR_SUPPORT.contains(&f.topic.as_str()));
         out.retain(|f| !(usage && f.topic == "reproduces_on_head"));
+        // The existing way found, the question is whether it is enough, not where to write.
+        if out.iter().any(|f| f.topic == "existing_way") {
+            out.retain(|f| f.topic != "doc_location");
+        }
     }
     out
 }

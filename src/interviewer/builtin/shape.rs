@@ -168,6 +168,19 @@ pub(super) fn report_signs(item: &Item) -> Vec<&'static str> {
     {
         out.push("a trace");
     }
+    // What happens now, questioned: "currently … but …?", "for some reason", "is there a reason
+    // for this", "is confusing", "I don't think it should". A feature's "currently there is no
+    // way" is neither a contrast nor a question.
+    if questioned(item).is_some() {
+        out.push("what happens now questioned");
+    }
+    // A linter's or compiler's diagnostic under the line it points at (`^-- SC2016: …`).
+    if code
+        .iter()
+        .any(|l| l.trim_start().starts_with("^--") || l.trim_start().starts_with("^~"))
+    {
+        out.push("a diagnostic shown");
+    }
     // A failure the reporter says in their own words: it crashed, threw, failed with.
     if FAILED.iter().any(|t| has_word(&item.prose, t)) {
         out.push("a failure said");
@@ -234,6 +247,22 @@ pub(super) fn report_signs(item: &Item) -> Vec<&'static str> {
     out
 }
 
+/// The sentence in which the reporter questions what happens now, with its line: one with
+/// "currently" that contrasts or asks ("currently … is 3; … is 0?", "currently … but …"), or
+/// "for some reason", "is there a reason for", "is confusing", "I don't think … should". A
+/// feature's "currently there is no way" is neither a contrast nor a question.
+pub(super) fn questioned<'i>(item: &'i Item) -> Option<(u32, &'i str)> {
+    item.sentences.iter().find_map(|(n, s)| {
+        let l = s.to_lowercase().replace('\u{2019}', "'");
+        let contrast = has_word(&l, "currently") && (l.ends_with('?') || has_word(&l, "but"));
+        let doubt = ["for some reason", "is there a reason for", "is confusing"]
+            .iter()
+            .any(|t| l.contains(t))
+            || (l.contains("i don't think") && has_word(&l, "should"));
+        (contrast || doubt).then_some((*n, s.as_str()))
+    })
+}
+
 /// The starts of a question that asks how to get a behaviour, not whether it is a bug.
 const HOW: &[&str] = &[
     "how do i",
@@ -248,7 +277,47 @@ const HOW: &[&str] = &[
     "is there a flag",
     "is it possible to",
     "is it possible for",
+    "how to ",
+    "is there a more",
+    "is there a better",
 ];
+
+/// How a question asks the way to use what exists, not whether a way exists ("How to …?",
+/// "do I use global or local?", "Is `x 2.1` the equivalent command?", "Is there a more elegant
+/// way?"): a usage question, answered by the existing way or its documentation.
+fn asks_the_way(lower: &str) -> bool {
+    [
+        "how to ",
+        "how do i",
+        "how can i",
+        "how should i",
+        "how would i",
+        "how does one",
+        "is there a more",
+        "is there a better",
+    ]
+    .iter()
+    .any(|h| lower.starts_with(h))
+        || ["do i use", "should i use", "the equivalent"]
+            .iter()
+            .any(|h| lower.contains(h))
+}
+
+/// Whether the item's question for help (`asked`) asks the way to use what exists
+/// (`asks_the_way`) in an item that shows no report (fewer than two of its signs): the kind
+/// is support, read as documentation.
+pub(super) fn asks_how_to_use(item: &Item, asked: &str) -> bool {
+    let lower = asked.to_lowercase();
+    asks_the_way(lower.trim_start_matches(['*', '_', '"', '('])) && report_signs(item).len() < 2
+}
+
+/// A title that asks for help ("How to specify a default?", "How do I …"): the item's
+/// question when its body asks none.
+pub(super) fn title_support(title: &str) -> Option<&str> {
+    let t = title.trim();
+    let lower = t.to_lowercase();
+    (asks_the_way(&lower) && (t.ends_with('?') || lower.starts_with("how "))).then_some(t)
+}
 
 /// With [`HOW`], the starts of a question that asks for help with what exists, not for
 /// something new: these ask whether what happens is meant.
@@ -263,6 +332,7 @@ const UNSURE: &[&str] = &[
     "am i doing something wrong",
     "am i overlooking",
     "am i missing",
+    "is there a reason",
 ];
 
 /// Whether an item is a usage question: its question for help (`asked`) asks how to get a
@@ -295,7 +365,8 @@ pub(super) fn support_question<'i>(item: &'i Item) -> Option<(u32, &'i str)> {
         let asks = !request && HOW.iter().chain(UNSURE).any(|h| lower.starts_with(h))
             || ["am i missing", "i'm missing", "am i overlooking"]
                 .iter()
-                .any(|h| lower.contains(h));
+                .any(|h| lower.contains(h))
+            || asks_the_way(lower);
         asks.then_some((*n, s.as_str()))
     })
 }

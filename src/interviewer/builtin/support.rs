@@ -5,8 +5,10 @@
 use super::Finding;
 use super::reading::Reading;
 
-/// What a request for help is not asked: a specification's questions.
+/// What a request for help is not asked: a specification's questions, and a documentation
+/// change's reader (the person asking is the reader).
 pub(super) const NOT_FOR_SUPPORT: &[&str] = &[
+    "audience",
     "exact_steps",
     "expected_behaviour",
     "acceptance_criteria",
@@ -19,17 +21,34 @@ pub(super) const NOT_FOR_SUPPORT: &[&str] = &[
 /// supported yet, or a bug. What a maintainer settles first.
 pub(super) fn support(r: &Reading) -> Option<Finding> {
     let (line, sentence) = r.support.as_ref()?;
+    // Line 0 is the title.
+    let place = if *line == 0 {
+        "The title".to_string()
+    } else {
+        format!("Line {line}")
+    };
+    // Not the item's question for help but its sentence that questions what happens now
+    // (`shape::questioned`): it asks nothing of the reader.
+    let asks = *line == 0 || super::shape::support_question(&r.item).is_some();
     let ask = |max: usize| {
-        format!(
-            "Line {line} asks for help: \"{}\". Is what they see intended (then: which \
-             existing option or documented way gets them what they are after), not supported \
-             yet, or a bug?",
-            super::text::one_line(sentence, max)
-        )
+        let quote = super::text::one_line(sentence, max);
+        let quote = quote.strip_suffix('.').unwrap_or(&quote);
+        if asks {
+            format!(
+                "{place} asks for help: \"{quote}\". Is what they see intended (then: which \
+                 existing option or documented way gets them what they are after), not \
+                 supported yet, or a bug?"
+            )
+        } else {
+            format!(
+                "{place} questions what happens now: \"{quote}\". Intended (then: which \
+                 existing option or documented way does what they want), or a bug?"
+            )
+        }
     };
     // The quote is cut, never the question.
     let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
-    let question = [120, 60, 40, 20]
+    let question = [120, 60, 50, 40, 30, 20]
         .into_iter()
         .map(ask)
         .find(|q| q.chars().count() <= limit)?;

@@ -1,0 +1,165 @@
+//! The built-in intent interviewer reads the kind from structure, several cues agreeing, and a
+//! question about how to use what exists as support (issue 39, twenty-third pass): a report
+//! that questions what happens now is a bug, a word of the title is no bug against a body that
+//! proposes something, and "do I use X or Y?" is asked the existing way — never a feature's
+//! acceptance criteria. Each on a small repository and an item of the same class as the tuning
+//! pool's, not the real issue.
+
+use crate::interviewer::{
+    all_questions, assert_honest, kind_entry, question, repo_with, topic_list,
+};
+
+const ERRORS_GO: &str = "package cli\n\n// ExitCode returns the exit code the application ends with.\nfunc (e *ExitError) ExitCode() int {\n\treturn e.exitCode\n}\n\n// ExitError carries an exit code.\ntype ExitError struct {\n\texitCode int\n}\n";
+
+#[test]
+fn a_report_that_questions_what_happens_now_is_a_bug_asked_whether_it_is_intended() {
+    let (repo, subject) = repo_with(
+        &[("errors.go", ERRORS_GO)],
+        "# exit status of an unknown flag\n\ncurrently an unknown command ends with exit code 3; \
+         an unknown flag ends with exit code 0?\n\nThe flag parser should agree with the command \
+         parser.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        kind_entry(&d).starts_with(
+            "Read as a bug report: it reads as a report (what happens now questioned, an exit code"
+        ),
+        "{}",
+        kind_entry(&d)
+    );
+    let topics = topic_list(&first);
+    assert!(!topics.contains(&"acceptance_criteria"), "{topics:?}");
+    let q = question(&first, "support");
+    assert!(
+        q.question_text
+            .starts_with("Line 3 questions what happens now: \"currently an unknown command"),
+        "{}",
+        q.question_text
+    );
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn a_statement_that_questions_a_warning_is_asked_intended_or_a_bug_not_a_specification() {
+    let (repo, subject) = repo_with(
+        &[(
+            "src/Checks.hs",
+            "module Checks where\n\n-- | Warn about expressions in single quotes.\ncheckSingleQuotes = ()\n",
+        )],
+        "# SC1000: a little too eager?\n\n```\nIn setup.sh line 5:\necho '$HOME' >> out\n     \
+         ^-- SC1000: Expressions don't expand in single quotes.\n```\n\nI don't think the tool \
+         should warn in this case. I use single quotes because I don't want it expanded.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        kind_entry(&d).starts_with(
+            "Read as a bug report: it reads as a report (what happens now questioned, a \
+             diagnostic shown"
+        ),
+        "{}",
+        kind_entry(&d)
+    );
+    let q = question(&first, "support");
+    assert!(
+        q.question_text.starts_with(
+            "Line 9 questions what happens now: \"I don't think the tool should warn in this \
+             case\". Intended"
+        ),
+        "{}",
+        q.question_text
+    );
+    let topics = topic_list(&first);
+    for spec in [
+        "acceptance_criteria",
+        "first_bad_version",
+        "regression_test",
+    ] {
+        assert!(!topics.contains(&spec), "{spec} in {topics:?}");
+    }
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn a_word_of_the_title_is_no_bug_against_a_body_that_proposes_something() {
+    let (repo, subject) = repo_with(
+        &[(
+            "src/config.kt",
+            "package cfg\n\n/** Loads the configuration file. */\nfun loadConfig() {}\n",
+        )],
+        "# Fail early when the configuration has incorrect entries\n\nThis would have caught a \
+         typo in a rule's name early, and users would be told to adjust their files when rules \
+         are renamed.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        kind_entry(&d).starts_with("Read as a feature request"),
+        "{}",
+        kind_entry(&d)
+    );
+    let topics = topic_list(&first);
+    for report in ["reproduces_on_head", "first_bad_version", "exact_steps"] {
+        assert!(!topics.contains(&report), "{report} in {topics:?}");
+    }
+    assert_honest(&repo, &d);
+}
+
+const GLOBAL_SH: &str = "#!/usr/bin/env bash\n# Summary: Set or show the global version\n#\n# Usage: tool global <version>\n\necho \"$1\" > \"${TOOL_ROOT}/version\"\n";
+const LOCAL_SH: &str = "#!/usr/bin/env bash\n# Summary: Set or show the local version of this directory\n#\n# Usage: tool local <version>\n\necho \"$1\" > .tool-version\n";
+
+#[test]
+fn do_i_use_x_or_y_is_support_asked_the_existing_way_not_acceptance_criteria() {
+    let (repo, subject) = repo_with(
+        &[
+            ("libexec/tool-global", GLOBAL_SH),
+            ("libexec/tool-local", LOCAL_SH),
+        ],
+        "# Global or local\n\nIf I want a specific version in all my shells, do I use global \
+         or local?\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        kind_entry(&d)
+            .starts_with("Read as a documentation change: it asks how to use what exists"),
+        "{}",
+        kind_entry(&d)
+    );
+    let q = question(&first, "support");
+    assert!(
+        q.question_text.starts_with("Line 3 asks for help"),
+        "{}",
+        q.question_text
+    );
+    let topics = topic_list(&first);
+    for spec in ["acceptance_criteria", "audience"] {
+        assert!(!topics.contains(&spec), "{spec} in {topics:?}");
+    }
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn a_title_asking_how_to_is_the_support_question_of_an_item_whose_body_asks_none() {
+    let (repo, subject) = repo_with(
+        &[(
+            "src/Option.java",
+            "package app;\n\n/** The value used when the option is absent. */\npublic @interface Option {\n    String defaultValue() default \"\";\n}\n",
+        )],
+        "# How to give a default when the environment variable is unset?\n\nOne option reads \
+         `${env:DIR}`. I would also like a fixed value when the variable is not set.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        kind_entry(&d)
+            .starts_with("Read as a documentation change: it asks how to use what exists"),
+        "{}",
+        kind_entry(&d)
+    );
+    let q = question(&first, "support");
+    assert!(
+        q.question_text
+            .starts_with("The title asks for help: \"How to give a default"),
+        "{}",
+        q.question_text
+    );
+    assert!(!topic_list(&first).contains(&"acceptance_criteria"));
+    assert_honest(&repo, &d);
+}
