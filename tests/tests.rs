@@ -35,6 +35,7 @@ mod interviewer_devset;
 mod interviewer_findings;
 mod interviewer_hidden_sections;
 mod interviewer_nearest;
+mod interviewer_precision;
 mod interviewer_premises;
 mod interviewer_replies;
 mod interviewer_reports;

@@ -264,7 +264,8 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         .map(|d| d.path.clone())
         .collect();
     doc_files.dedup();
-    let near = super::nearest::about(defs, f, &item, &named, repo.project.as_deref());
+    let (near, nearest_tied) =
+        super::nearest::about(defs, f, &item, &named, repo.project.as_deref());
     // The lines that name what the item names: the nearest code must be on their path.
     let places: Vec<&Hit> = located.iter().flat_map(|l| &l.hits).collect();
     let (nearest, nearest_off_path) =
@@ -288,6 +289,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         support,
         nearest,
         nearest_off_path,
+        nearest_tied,
         doc_files,
         existing,
         setup,
@@ -438,7 +440,13 @@ pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
         facts,
         title,
         lead,
-        tail: if r.nearest.is_empty() && r.nearest_off_path > 0 {
+        tail: if r.nearest.is_empty() && r.nearest_tied {
+            format!(
+                "{} Several things the repository defines share the item's words about equally, \
+                 none standing out: no nearest code is given.",
+                not_checked(&r)
+            )
+        } else if r.nearest.is_empty() && r.nearest_off_path > 0 {
             format!(
                 "{} What the repository defines shares words with the item but is not where the \
                  code it names is handled: no nearest code is given.",

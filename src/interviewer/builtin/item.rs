@@ -357,10 +357,13 @@ fn sentences(lines: &[(u32, &str)]) -> Vec<(u32, String)> {
         split_sentences(para, out);
         para.clear();
     };
-    for (n, line) in lines {
+    for (i, (n, line)) in lines.iter().enumerate() {
         let t = line.trim().trim_start_matches('>').trim();
         if t.is_empty()
             || heading_text(t).is_some()
+            || lines
+                .get(i + 1)
+                .is_some_and(|(m, l)| *m == n + 1 && underline(l))
             || t.chars().all(|c| matches!(c, '-' | '=' | '*' | '_' | ' '))
         {
             flush(&mut para, &mut out);
@@ -375,6 +378,13 @@ fn sentences(lines: &[(u32, &str)]) -> Vec<(u32, String)> {
     }
     flush(&mut para, &mut out);
     out
+}
+
+/// Whether a line underlines the one above as a heading (`-----`, `=====`): a template's
+/// "What is the current behavior?" so written is its structure, not a question it leaves open.
+fn underline(line: &str) -> bool {
+    let t = line.trim();
+    t.len() >= 2 && (t.bytes().all(|b| b == b'-') || t.bytes().all(|b| b == b'='))
 }
 
 fn split_sentences(para: &[(u32, String)], out: &mut Vec<(u32, String)>) {

@@ -80,6 +80,9 @@ pub(super) struct Reading<'a> {
     /// Definitions that shared words with the item, left out as off the path of the code it
     /// names (`on_path.rs`).
     pub nearest_off_path: usize,
+    /// Definitions shared the item's words, none of them standing out from the others
+    /// (`nearest::standing_out`): no nearest code is given.
+    pub nearest_tied: bool,
     /// What already gives what the item wishes for, its cues agreeing (`existing.rs`).
     pub existing: Option<super::existing::Existing>,
     /// What the program reads and how it traces itself (`setup.rs`).

@@ -287,7 +287,7 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
     // "Update the docs too?" is every change's; asked only when nothing else is.
     if let Some(l) = found_names(r)
         .into_iter()
-        .find(|l| !pages(l).is_empty() && r.item.is_about(&r.facts.title, &l.name.text))
+        .find(|l| stale_pages(l) && r.item.is_about(&r.facts.title, &l.name.text))
         .filter(|_| !grounded && out.is_empty())
     {
         let docs = pages(l);
@@ -434,6 +434,25 @@ pub(super) fn pages(l: &Located) -> Vec<&Hit> {
                 .any(|w| upper.contains(w))
         })
         .collect()
+}
+
+/// Documents at most that describe a name a change would make stale: one that more of them
+/// cite (`composer.json` in twenty pages, `git` in four) is the project's common word, and
+/// the change is not about what they say of it.
+const MAX_STALE_PAGES: usize = 3;
+
+/// Whether the pages citing `l` are what a change to it would make stale: some, in at most
+/// [`MAX_STALE_PAGES`] documents, and `l` neither a manifest (`package.json`) nor the version
+/// control tool — every document mentions those in passing.
+fn stale_pages(l: &Located) -> bool {
+    let pages = pages(l);
+    let files: std::collections::BTreeSet<&str> = pages.iter().map(|h| h.path.as_str()).collect();
+    let name = l.name.text.as_str();
+    let common = super::super::place::is_manifest(name)
+        || ["git", "hg", "svn"].contains(&name.to_lowercase().as_str());
+    // Lines beyond the kept ones may lie in further documents.
+    let all_kept = l.count.total <= l.hits.len();
+    !pages.is_empty() && files.len() <= MAX_STALE_PAGES && all_kept && !common
 }
 
 /// A short flag the item asks for, or writes as a cluster (`-NF` is `-N` and `-F` together):

@@ -1,0 +1,93 @@
+//! The built-in intent interviewer asks less that is wrong (issue 39, twenty-second pass): a
+//! template's underlined headings are its structure, not open points; the nearest code is
+//! named only when it stands out from the other candidates; and the docs are asked to change
+//! only for a name few of them cite. Each on a small repository, not the real issue.
+
+use crate::interviewer::{all_questions, assert_honest, repo_with, topic_list};
+
+#[test]
+fn a_templates_underlined_questions_are_not_asked_back() {
+    let (repo, subject) = repo_with(
+        &[("src/main.rs", "fn main() {}\n")],
+        "# Dynamic settings?\n\nDo you want to request a *feature* or report a *bug*?\n\
+         ------------------------------------------------------\nFeature\n\n\
+         What is the current behavior?\n=============================\n\
+         Settings are read once.\n\nShould a changed file be read again at once or on the \
+         next run?\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let points: Vec<&str> = first
+        .iter()
+        .filter(|q| q.topic.starts_with("open_point_"))
+        .map(|q| q.question_text.as_str())
+        .collect();
+    // The reporter's own question is still asked; the template's two are not.
+    assert_eq!(points.len(), 1, "{points:?}");
+    assert!(points[0].contains("read again"), "{points:?}");
+    assert_honest(&repo, &d);
+}
+
+const SETTINGS_RS: &str = "/// Reads the default value.\npub fn default_value() -> u32 {\n    0\n}\n\n\
+/// Reads the default setting.\npub fn default_setting() -> u32 {\n    0\n}\n\n\
+/// Reads a setting's value.\npub fn setting_value() -> u32 {\n    0\n}\n";
+
+#[test]
+fn the_nearest_code_is_named_only_when_it_stands_out() {
+    // Three definitions match the item's words about as well: naming one would be a guess.
+    let item = "# The default value of a setting is ignored\n\nThe default value I give a \
+                setting is not the one used.\n";
+    let (repo, subject) = repo_with(&[("src/settings.rs", SETTINGS_RS)], item);
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first).contains(&"nearest_code"),
+        "{:?}",
+        first.iter().map(|q| &q.question_text).collect::<Vec<_>>()
+    );
+    // Said as it is: they matched, none stood out (not "nothing matched").
+    assert!(d.summary.contains("none standing out"), "{}", d.summary);
+    assert_honest(&repo, &d);
+    // One that matches far better than the next is named.
+    let alone = "/// Reads the default value of a setting.\npub fn setting_default_value() -> u32 \
+                 {\n    0\n}\n\n/// Reads the value.\npub fn value() -> u32 {\n    0\n}\n";
+    let (repo, subject) = repo_with(&[("src/settings.rs", alone)], item);
+    let (first, _) = all_questions(&repo, &subject);
+    let near = first.iter().find(|q| q.topic == "nearest_code");
+    assert!(
+        near.is_some_and(|q| q.question_text.contains("`setting_default_value()`")),
+        "{:?}",
+        topic_list(&first)
+    );
+}
+
+#[test]
+fn the_docs_are_asked_to_change_only_for_a_name_few_of_them_cite() {
+    let item = "# Make `pager_width` settable per project\n\nI want to set `pager_width` for \
+                one project only.\n";
+    let readme = ("README.md", "Set `pager_width` in the settings file.\n");
+    let (repo, subject) = repo_with(&[("src/main.rs", "fn main() {}\n"), readme], item);
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        topic_list(&first).contains(&"docs_update"),
+        "{:?}",
+        topic_list(&first)
+    );
+    // Cited in four documents, it is the project's common word: no page is stale for it.
+    let page = "The `pager_width` setting is read at start.\n";
+    let (repo, subject) = repo_with(
+        &[
+            ("src/main.rs", "fn main() {}\n"),
+            readme,
+            ("docs/a.md", page),
+            ("docs/b.md", page),
+            ("docs/c.md", page),
+        ],
+        item,
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        !topic_list(&first).contains(&"docs_update"),
+        "{:?}",
+        topic_list(&first)
+    );
+    assert_honest(&repo, &d);
+}
