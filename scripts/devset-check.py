@@ -206,6 +206,21 @@ def enclosing(lines, n):
     return None
 
 
+def page_prose(line):
+    """A documentation line without URLs, link targets and HTML tags; None for a badge or
+    image, a link reference definition or a table of contents' entry."""
+    t = line.lstrip()
+    item = re.sub(r"^[-*+ ]*(\d+\.)? *", "", t)
+    if item.startswith(("![", "[![", "<img", "<a ")) or (t.startswith("[") and "]:" in t):
+        return None
+    out = re.sub(r"\]\([^)]*\)", "]", t)
+    out = re.sub(r"https?://[^\s)>]+|www\.[^\s)>]+|<[A-Za-z/][^>]*>", " ", out)
+    words = len([w for w in re.split(r"\W+", out) if w])
+    if item.startswith("[") and "](#" in line and (t != item or t.startswith("[")) and words < 6:
+        return None
+    return out
+
+
 def main():
     root, doc_path = sys.argv[1], sys.argv[2]
     doc = open(doc_path, encoding="utf-8").read()
@@ -312,6 +327,17 @@ def main():
             report(bare in line or plain in line, f"{path}:{at} says \"{quote}\" verbatim")
             report(0 < at <= len(lines) and not commented(lines)[at - 1],
                    f"{path}:{at} is not inside an HTML comment")
+    # Pages cited as documenting, describing or mentioning a name: the line exists and names
+    # it outside every URL, link target, image or badge and table of contents' entry.
+    for m in re.finditer(r"(?:(`{1,2}) ?(.+?) ?\1|What the item names) is (?:documented|described"
+                         r"|mentioned) at (.+?)\. ", doc):
+        name, cited = m.group(2), re.sub(r"where it is defined \([^)]*\)", "", m.group(3))
+        for path, n in re.findall(r"([\w./-]+):(\d+)", cited):
+            line = line_of(path, int(n))
+            text = page_prose(line) if line is not None else None
+            ok = text is not None and (any(has_name(text.lower(), s.lower()) for s in spellings(name))
+                                       if name else bool(text.strip()))
+            report(ok, f"{path}:{n} names {name or 'it'} outside any URL, badge or contents entry")
     for m in re.finditer(r" at ([\w./-]+):(\d+) in `([^`]+)`", doc):
         path, n, func = m.group(1), int(m.group(2)), m.group(3)
         text = corpus.get(path)
@@ -370,6 +396,11 @@ def self_test():
     hidden = ["# t", "<!--", "## Old", "Said once.", "-->", "## New", "a <!-- b --> c", "```", "<!--", "```"]
     assert commented(hidden) == [False, True, True, True, True, False, True, False, False, False]
     assert sorted(headings(hidden)) == [0, 5]
+    # A page cited for a name names it in prose: never only inside a URL, a badge or contents.
+    assert page_prose("[![npm](https://img.shields.io/npm/v/tabtab.svg)](https://npmjs.org/tabtab)") is None
+    assert page_prose("- [Tabtab](#tabtab)") is None
+    assert "tabtab" not in page_prose("See https://example.org/tabtab and [the guide](docs/tabtab.md).")
+    assert "tabtab" in page_prose("Completion is set up by tabtab.")
     print("ok")
 
 

@@ -118,8 +118,7 @@ fn do_i_use_x_or_y_is_support_asked_the_existing_way_not_acceptance_criteria() {
     );
     let (first, d) = all_questions(&repo, &subject);
     assert!(
-        kind_entry(&d)
-            .starts_with("Read as a documentation change: it asks how to use what exists"),
+        kind_entry(&d).starts_with("Read as a question about how to use what exists: it asks"),
         "{}",
         kind_entry(&d)
     );
@@ -148,8 +147,7 @@ fn a_title_asking_how_to_is_the_support_question_of_an_item_whose_body_asks_none
     );
     let (first, d) = all_questions(&repo, &subject);
     assert!(
-        kind_entry(&d)
-            .starts_with("Read as a documentation change: it asks how to use what exists"),
+        kind_entry(&d).starts_with("Read as a question about how to use what exists: it asks"),
         "{}",
         kind_entry(&d)
     );

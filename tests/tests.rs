@@ -42,6 +42,7 @@ mod interviewer_reports;
 mod interviewer_shape;
 mod interviewer_steps;
 mod interviewer_support;
+mod interviewer_usage;
 mod kill_windows;
 mod model_reads;
 mod model_receipt;

@@ -101,6 +101,10 @@ fn replacement(prose: &str) -> Option<String> {
 struct Tally {
     scores: [u32; 6],
     best_cue: [Option<(u32, String)>; 6],
+    /// A question about how to use what exists: no kind of its own, the kind only when no
+    /// other kind's cues agree.
+    usage: Option<String>,
+    usage_in_title: bool,
 }
 
 impl Tally {
@@ -119,6 +123,18 @@ impl Tally {
         // Highest score first; ties keep the order of ORDER (Feature last).
         ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         let (i, top) = ranked[0];
+        // A question about use, no other kind's cues agreeing: read as one, asked as support.
+        // A title asking how to use what exists is the item's question: only a strong cue (a
+        // template, a bracket, two wishes or several agreeing) gives another kind then.
+        let bar = if self.usage_in_title { 5 } else { 2 };
+        if let Some(usage) = self.usage.take().filter(|_| top < bar) {
+            return Classification {
+                kind: ItemKind::Docs,
+                cue: usage,
+                runner_up: None,
+                usage: true,
+            };
+        }
         // Wording alone (weight-1 cues) must agree at least twice to beat the default.
         let (i, top) = if top < 2 { (5, 0) } else { (i, top) };
         let cue = if top == 0 {
@@ -136,6 +152,7 @@ impl Tally {
             kind: ORDER[i],
             cue,
             runner_up,
+            usage: false,
         }
     }
 }
@@ -217,21 +234,15 @@ pub(super) fn classify(title: &str, item: &Item) -> Classification {
 }
 
 /// A question about how to use what exists ("How to …?", "do I use X or Y?", in the body or
-/// the title), in no report: support, answered by the existing way or the documentation that
-/// says it.
+/// the title), in no report: support, layered on the kind the other cues give (a performance
+/// report asking how to go faster stays one); read as a question about use only when no other
+/// kind's cues agree, never as a documentation change.
 fn support(title: &str, item: &Item, tally: &mut Tally) {
-    let asked = super::shape::support_question(item)
-        .map(|(_, s)| s)
-        .or_else(|| super::shape::title_support(title));
+    let body = super::shape::support_question(item).map(|(_, s)| s);
+    let asked = body.or_else(|| super::shape::title_support(title));
+    tally.usage_in_title = body.is_none();
     if let Some(asked) = asked.filter(|a| super::shape::asks_how_to_use(item, a)) {
-        tally.add(
-            ItemKind::Docs,
-            6,
-            format!(
-                "it asks how to use what exists (\"{}\")",
-                super::text::one_line(asked, 60)
-            ),
-        );
+        tally.usage = Some(format!("it asks \"{}\"", super::text::one_line(asked, 60)));
     }
 }
 
@@ -325,6 +336,7 @@ pub(super) fn without_package(
             class.cue
         ),
         runner_up: None,
+        usage: false,
     }
 }
 
@@ -518,14 +530,29 @@ mod tests {
             ),
             ItemKind::Docs
         );
+        // A question about use is no kind of its own: the other cues' kind stands (a wish:
+        // a feature; timings: performance work); alone, it is read as a question about use.
         assert_eq!(
             kind(
-                "How to set a default for a variable?",
+                "Set a default for a variable",
                 &[],
-                "I would like one.\n"
+                "How do I set one? I would like one.\n"
             ),
-            ItemKind::Docs
+            ItemKind::Feature
         );
+        assert_eq!(
+            kind(
+                "Searching a large tree is too slow",
+                &[],
+                "The benchmark takes 9 s against 2 s for grep. How can I make it faster?\n"
+            ),
+            ItemKind::Performance
+        );
+        let usage = classify(
+            "Global or local",
+            &Item::new("For all my shells, do I use global or local?\n"),
+        );
+        assert!(usage.usage && usage.described().starts_with("question about how to use"));
         assert_eq!(
             kind(
                 "Hidden commands",

@@ -404,6 +404,7 @@ pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
                 kind,
                 cue: "the person said so".into(),
                 runner_up: None,
+                usage: false,
             };
             None
         }

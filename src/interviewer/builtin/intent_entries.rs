@@ -39,7 +39,7 @@ pub(super) fn fact_entries(r: &Reading) -> (Vec<Entry>, Tally) {
         "What kind of work item this is",
         format!(
             "Read as a {}: {}. The questions follow from that.",
-            r.class.kind.as_str(),
+            r.class.described(),
             r.class.cue
         ),
         Clarity::Inferred,
@@ -255,7 +255,7 @@ pub(super) fn title_and_lead(r: &Reading, tally: Tally) -> (String, String) {
         "Work item {} ({}), read as a {}. {names}{}.",
         f.id,
         f.source,
-        r.class.kind.as_str(),
+        r.class.described(),
         r.search
             .stopped
             .as_ref()

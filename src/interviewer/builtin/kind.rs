@@ -51,6 +51,20 @@ pub(super) struct Classification {
     pub cue: String,
     /// A second kind with strong cues close behind, and its cue: the kind is asked first.
     pub runner_up: Option<(ItemKind, String)>,
+    /// Read as documentation only because it asks how to use what exists, no other kind's
+    /// cues agreeing: said as such, never as a documentation change.
+    pub usage: bool,
+}
+
+impl Classification {
+    /// What the item is read as, for the document: the kind, or a question about use.
+    pub(super) fn described(&self) -> &'static str {
+        if self.usage {
+            "question about how to use what exists"
+        } else {
+            self.kind.as_str()
+        }
+    }
 }
 
 pub(super) const ORDER: [ItemKind; 6] = [

@@ -62,12 +62,33 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
         let usage = super::shape::usage_question(&r.item, asked);
         out.retain(|f| !support::NOT_FOR_SUPPORT.contains(&f.topic.as_str()));
         out.retain(|f| !(usage && f.topic == "reproduces_on_head"));
-        // The existing way found, the question is whether it is enough, not where to write.
-        if out.iter().any(|f| f.topic == "existing_way") {
+        // The existing way found, the question is whether it is enough, not where to write;
+        // where it should be documented only when the item says the docs lack it.
+        if out.iter().any(|f| f.topic == "existing_way") || !says_docs(&r.item) {
             out.retain(|f| f.topic != "doc_location");
         }
     }
     out
+}
+
+/// Whether the item speaks of the documentation ("not documented", "the README says …"):
+/// only then is a question about use asked where its answer should be written.
+fn says_docs(item: &super::item::Item) -> bool {
+    [
+        "documentation",
+        "documented",
+        "undocumented",
+        "document",
+        "docs",
+        "doc",
+        "readme",
+        "manual",
+        "man page",
+        "manpage",
+        "wiki",
+    ]
+    .iter()
+    .any(|w| super::item::has_word(&item.lower, w))
 }
 
 /// The code nearest to the item (`nearest.rs`), named with where it is: what a maintainer

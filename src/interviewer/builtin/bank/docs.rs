@@ -6,12 +6,14 @@ use super::*;
 pub(in crate::interviewer::builtin) fn docs(r: &Reading) -> Vec<Finding> {
     let mut out: Vec<Finding> = quoted_text(r).into_iter().collect();
     let mut pages: Vec<&Hit> = Vec::new();
+    let mut about = true;
     for l in found_names(r)
         .into_iter()
         .filter(|l| r.item.is_about(&r.facts.title, &l.name.text))
     {
         for h in super::feature::pages(l) {
             if !pages.iter().any(|p| p.path == h.path) {
+                about &= pages.len() >= 2 || super::pages::about(&h.text, &l.name.text);
                 pages.push(h);
             }
         }
@@ -31,7 +33,7 @@ pub(in crate::interviewer::builtin) fn docs(r: &Reading) -> Vec<Finding> {
     places.extend(pages.iter().take(2).map(|h| h.cite()));
     if !places.is_empty() {
         out.push(
-            Finding::new("doc_pages", 7, format!("What the item names is documented at {}. Change all of them? Recommended: all, or they disagree.", places.join(", ")))
+            Finding::new("doc_pages", 7, format!("What the item names is {} at {}. Change all of them? Recommended: all, or they disagree.", if about { "documented" } else { "mentioned" }, places.join(", ")))
                 .titled("Pages to change")
                 .options(&[("All of them", "all"), ("Only the first", "first_only")])
                 .recommend("all"),

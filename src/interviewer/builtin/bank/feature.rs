@@ -292,7 +292,7 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
     {
         let docs = pages(l);
         out.push(
-            Finding::new("docs_update", 4, format!("{} is described at {}. Update that in the same change? Recommended: the docs would disagree otherwise.", l.shown(), cites(&docs, 2)))
+            Finding::new("docs_update", 4, format!("{} is {} at {}. Update that in the same change? Recommended: the docs would disagree otherwise.", l.shown(), super::pages::claim(&docs, l, 2), cites(&docs, 2)))
                 .titled("Documentation")
                 .options(&[("Yes, in the same change", "same_change"), ("Later", "later")])
                 .recommend("same_change"),
@@ -427,6 +427,7 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
 pub(super) fn pages(l: &Located) -> Vec<&Hit> {
     l.in_docs()
         .into_iter()
+        .filter(|h| super::pages::names_it(&h.text, &l.name.text))
         .filter(|h| {
             let upper = h.path.to_uppercase();
             !["CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASE"]

@@ -226,6 +226,7 @@ mod bug;
 mod change;
 mod docs;
 mod feature;
+mod pages;
 mod ranked;
 mod regression;
 mod section;
