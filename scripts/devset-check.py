@@ -154,9 +154,30 @@ def commented(lines):
     return out
 
 
-def headings(lines):
+def adoc_headings(lines):
+    """Line index -> section title of an AsciiDoc file (`== Title`; `=` alone is the document's
+    title), outside its delimited blocks (`----`, `....`, ````` ``` `````)."""
+    out, block = {}, None
+    for i, l in enumerate(lines):
+        m = re.fullmatch(r"(-{4,}|\.{4,}|`{3,})\s*", l)
+        if block:
+            if m and m.group(1) == block:
+                block = None
+            continue
+        if m:
+            block = m.group(1)
+            continue
+        h = re.match(r"={2,6}\s+(\S.*?)\s*$", l)
+        if h:
+            out[i] = h.group(1)
+    return out
+
+
+def headings(lines, path=""):
     """Line index -> heading text, for ATX, HTML <hN> and setext headings outside fences and
-    HTML comments."""
+    HTML comments (an AsciiDoc file's section titles for a `.adoc` path)."""
+    if path.lower().endswith(".adoc"):
+        return adoc_headings(lines)
     out, fence = {}, None
     hidden = commented(lines)
     for i, l in enumerate(lines):
@@ -297,7 +318,7 @@ def main():
             report(False, f"section {path}:{n} exists")
             continue
         lines = text.splitlines()
-        heads = headings(lines)
+        heads = headings(lines, path)
         # A heading shortened with "…" (cut before a code span or a link) is its beginning; the
         # document escapes Markdown's punctuation outside code spans.
         head = heads.get(n - 1)
@@ -401,6 +422,9 @@ def self_test():
     assert page_prose("- [Tabtab](#tabtab)") is None
     assert "tabtab" not in page_prose("See https://example.org/tabtab and [the guide](docs/tabtab.md).")
     assert "tabtab" in page_prose("Completion is set up by tabtab.")
+    adoc = ["= Manual", "", "== Default Values", "----", "== not a title", "----", "=== Show"]
+    assert headings(adoc, "docs/index.adoc") == {2: "Default Values", 6: "Show"}
+    assert headings(["== Default Values", "text"], "docs/index.md") == {}
     print("ok")
 
 

@@ -161,3 +161,43 @@ fn a_title_asking_how_to_is_the_support_question_of_an_item_whose_body_asks_none
     assert!(!topic_list(&first).contains(&"acceptance_criteria"));
     assert_honest(&repo, &d);
 }
+
+/// A manual with a section named as the usage question names what it asks (twenty-fourth pass).
+const MANUAL_ADOC: &str = "= Tool User Manual\n\n== Options\n\nOptions are fields.\n\n== Default Values\n\nAn option may have a default value, `${VAR:-DEFAULT}`.\n\n=== Default Values in Groups\n\nGroups too.\n";
+const TOUR_MD: &str = "# A tour\n\n## Default values\n\nAssign the field.\n";
+
+#[test]
+fn a_usage_question_is_asked_the_manuals_section_its_title_names_whole() {
+    let files = [
+        ("docs/manual.adoc", MANUAL_ADOC),
+        ("docs/tour.md", TOUR_MD),
+        (
+            "src/Option.java",
+            "package app;\n\n/** A command line option. */\npublic @interface Option {\n}\n",
+        ),
+    ];
+    let (repo, subject) = repo_with(
+        &files,
+        "# How to specify default value if not in environment?\n\nOne option reads \
+         `${env:DIR}`. I would also like a fixed one when the variable is not set.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "existing_way");
+    assert_eq!(
+        q.question_text,
+        "The documentation has a section named by what the title asks: docs/manual.adoc:7, \
+         \"Default Values\". Is that the way (then: should the docs point to it), or what does \
+         it lack?"
+    );
+    // The section found, where it should be documented is no question.
+    assert!(!topic_list(&first).contains(&"doc_location"));
+    assert_honest(&repo, &d);
+    // The heading's words scattered through the question name no section.
+    let (repo, subject) = repo_with(
+        &files,
+        "# How to specify a value by default if not in environment?\n\nOne option reads \
+         `${env:DIR}`. I would also like a fixed one when the variable is not set.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(!topic_list(&first).contains(&"existing_way"));
+}

@@ -308,7 +308,7 @@ fn declared(lines: &[String], d: &Def) -> bool {
 }
 
 /// Whether a document is a changelog (its entries record changes, they document nothing).
-fn changelog(path: &str) -> bool {
+pub(super) fn changelog(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path).to_lowercase();
     ["changelog", "changes", "history", "news", "release"]
         .iter()

@@ -257,19 +257,6 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     let setup = super::setup::read(&defs, repo.project.as_deref(), &item);
     let raised = raised(&located, &found);
     let starts = super::on_path::starts(&defs);
-    let existing = super::existing::find(&defs, &item, &f.title, class.kind, &named, worktree);
-    let mut doc_files: Vec<String> = defs
-        .iter()
-        .filter(|d| d.kind == super::nearest::DefKind::Heading && is_doc(&d.path))
-        .map(|d| d.path.clone())
-        .collect();
-    doc_files.dedup();
-    let (near, nearest_tied) =
-        super::nearest::about(defs, f, &item, &named, repo.project.as_deref());
-    // The lines that name what the item names: the nearest code must be on their path.
-    let places: Vec<&Hit> = located.iter().flat_map(|l| &l.hits).collect();
-    let (nearest, nearest_off_path) =
-        super::on_path::keep(near, &starts, &places, worktree, &mut sources);
     // The body's question for help, else the title's (line 0), else the sentence that
     // questions what happens now in an item that wishes for nothing new.
     let questioned = || {
@@ -282,6 +269,26 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         .or_else(|| super::shape::title_support(&f.title).map(|s| (0, s)))
         .or_else(questioned)
         .map(|(n, s)| (n, s.to_string()));
+    let existing = super::existing::find(&defs, &item, &f.title, class.kind, &named, worktree);
+    // A usage question with no option found: the documented section its words name.
+    let existing = existing.or_else(|| {
+        let (line, asked) = support.as_ref()?;
+        (class.kind == ItemKind::Docs)
+            .then(|| super::usage_section::find(&defs, &f.title, asked, *line))
+            .flatten()
+    });
+    let mut doc_files: Vec<String> = defs
+        .iter()
+        .filter(|d| d.kind == super::nearest::DefKind::Heading && is_doc(&d.path))
+        .map(|d| d.path.clone())
+        .collect();
+    doc_files.dedup();
+    let (near, nearest_tied) =
+        super::nearest::about(defs, f, &item, &named, repo.project.as_deref());
+    // The lines that name what the item names: the nearest code must be on their path.
+    let places: Vec<&Hit> = located.iter().flat_map(|l| &l.hits).collect();
+    let (nearest, nearest_off_path) =
+        super::on_path::keep(near, &starts, &places, worktree, &mut sources);
     Reading {
         facts: f,
         item,

@@ -55,6 +55,7 @@ mod shape;
 mod support;
 mod test_code;
 mod text;
+mod usage_section;
 mod words;
 
 use text::one_line;

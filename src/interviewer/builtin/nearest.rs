@@ -172,6 +172,19 @@ pub(super) struct Def {
 }
 
 impl Def {
+    /// One definition as the index would read it, for tests elsewhere.
+    #[cfg(test)]
+    pub(super) fn new(kind: DefKind, name: &str, path: &str, line: u32, beside: &str) -> Def {
+        Def {
+            kind,
+            name_words: words(name),
+            words: words(beside),
+            name: name.to_string(),
+            path: path.to_string(),
+            line,
+        }
+    }
+
     /// `--color`, `parse_args()`, `Config`, "Installation": as a question names it.
     pub(super) fn named(&self) -> String {
         match self.kind {
@@ -289,7 +302,7 @@ impl<'s> Indexing<'s> {
                 continue;
             }
             let Some(line) = all.get(i) else { continue };
-            for (kind, name) in self.patterns.defs(line, doc) {
+            for (kind, name) in self.patterns.defs(line, Doc::of(rel, doc)) {
                 let beside = beside(&all, i, kind);
                 defs.push(Def {
                     kind,
@@ -339,7 +352,7 @@ fn indexed(rel: &str, skip: &[String]) -> Option<bool> {
     let lower = rel.to_ascii_lowercase();
     // An issue template's prompts are the tracker's, not the project's documentation.
     let template = lower.starts_with(".github/") || lower.contains("issue_template");
-    let doc = is_doc(rel) && lower.ends_with(".md") && !template;
+    let doc = is_doc(rel) && Doc::of(rel, true).is_some() && !template;
     let left_out = skip.iter().any(|s| s == rel)
         || super::search::own_file(rel)
         || is_test(rel)
@@ -348,6 +361,26 @@ fn indexed(rel: &str, skip: &[String]) -> Option<bool> {
         || is_manifest(rel)
         || !(Place::of(rel) == Place::Code || doc);
     (!left_out).then_some(doc)
+}
+
+/// How a documentation file writes its headings.
+#[derive(Clone, Copy)]
+enum Doc {
+    Markdown,
+    AsciiDoc,
+}
+
+impl Doc {
+    /// The style of the file at `rel`, when it is indexed as documentation (`doc`).
+    fn of(rel: &str, doc: bool) -> Option<Doc> {
+        let lower = rel.to_ascii_lowercase();
+        match () {
+            _ if !doc => None,
+            _ if lower.ends_with(".md") => Some(Doc::Markdown),
+            _ if lower.ends_with(".adoc") => Some(Doc::AsciiDoc),
+            _ => None,
+        }
+    }
 }
 
 /// Whether the file at `rel` is a script without an extension (`libexec/pyenv-rehash`, a `#!`
@@ -392,11 +425,12 @@ struct Patterns {
     command: Commands,
     env: Regex,
     heading: Regex,
+    adoc_heading: Regex,
 }
 
 impl Patterns {
     /// What a line must hold to be looked at (the search's literal prefilter).
-    const PREFILTER: &'static str = r#"\(\)\s*\{|\b(public|private|protected|internal|fn|def|func|function|fun|sub|struct|enum|trait|class|interface|type|protocol|module|record|object)\s|--[a-z]|\blong\b|\.option\(|Flags\(\)|(env|getenv|environ|Getenv|ENV)\b|-[nz] "?\$\{?[A-Z]|\$\{[A-Z][A-Z0-9_]*:?[-=]|^#{1,4} "#;
+    const PREFILTER: &'static str = r#"\(\)\s*\{|\b(public|private|protected|internal|fn|def|func|function|fun|sub|struct|enum|trait|class|interface|type|protocol|module|record|object)\s|--[a-z]|\blong\b|\.option\(|Flags\(\)|(env|getenv|environ|Getenv|ENV)\b|-[nz] "?\$\{?[A-Z]|\$\{[A-Z][A-Z0-9_]*:?[-=]|^#{1,4} |^={1,4} "#;
 
     fn new() -> Patterns {
         let re = |s: &str| Regex::new(s).expect("a fixed pattern");
@@ -416,15 +450,20 @@ impl Patterns {
                 r#"(?:env::var(?:_os)?|getenv|environ(?:\.get)?|Getenv|process\.env|ENV|System\.getenv)\W{0,3}([A-Z][A-Z0-9_]{2,})|-[nz] "?\$\{?([A-Z][A-Z0-9_]{2,})|\$\{([A-Z][A-Z0-9_]{2,}):?[-=]"#,
             ),
             heading: re(r"^#{1,4}\s+(.+?)\s*#*$"),
+            // AsciiDoc's section titles (`== Default Values`); `=` alone is the document's title.
+            adoc_heading: re(r"^={2,5}\s+(\S.*?)\s*$"),
         }
     }
 
     /// The definitions one line holds. A flag counts where code declares it (a string
     /// literal), never inside a comment or another program's command line.
-    fn defs(&self, line: &str, doc: bool) -> Vec<(DefKind, String)> {
-        if doc {
-            return self
-                .heading
+    fn defs(&self, line: &str, doc: Option<Doc>) -> Vec<(DefKind, String)> {
+        if let Some(style) = doc {
+            let heading = match style {
+                Doc::Markdown => &self.heading,
+                Doc::AsciiDoc => &self.adoc_heading,
+            };
+            return heading
                 .captures(line)
                 .map(|c| {
                     (
@@ -614,7 +653,7 @@ mod tests {
     #[test]
     fn lines_give_their_definitions() {
         let p = Patterns::new();
-        let got = |line: &str| p.defs(line, false);
+        let got = |line: &str| p.defs(line, None);
         assert_eq!(
             got("    pub fn parse_args(argv: &[String]) -> Args {"),
             vec![(DefKind::Function, "parse_args".to_string())]
@@ -655,12 +694,22 @@ mod tests {
             vec![(DefKind::Function, "pyenv_rehash".to_string())]
         );
         assert_eq!(
-            p.defs(r#"### <a id="number-towords">Number to words</a>"#, true),
+            p.defs(
+                r#"### <a id="number-towords">Number to words</a>"#,
+                Some(Doc::Markdown)
+            ),
             vec![(DefKind::Heading, "Number to words".to_string())]
         );
         assert_eq!(
-            p.defs("## Configuration file", true),
+            p.defs("## Configuration file", Some(Doc::Markdown)),
             vec![(DefKind::Heading, "Configuration file".to_string())]
         );
+        // AsciiDoc's section titles, never its document title nor a Markdown file's `==`.
+        assert_eq!(
+            p.defs("== Default Values", Some(Doc::AsciiDoc)),
+            vec![(DefKind::Heading, "Default Values".to_string())]
+        );
+        assert!(p.defs("= Picocli", Some(Doc::AsciiDoc)).is_empty());
+        assert!(p.defs("== not a heading", Some(Doc::Markdown)).is_empty());
     }
 }

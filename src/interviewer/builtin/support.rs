@@ -68,6 +68,9 @@ pub(super) fn support(r: &Reading) -> Option<Finding> {
 /// is enough for the wish or what it lacks.
 pub(super) fn question(r: &Reading) -> Option<Finding> {
     let e = r.existing.as_ref()?;
+    if e.def.kind == super::nearest::DefKind::Heading {
+        return Some(section(e));
+    }
     let documented = e
         .documented
         .as_ref()
@@ -100,4 +103,30 @@ pub(super) fn question(r: &Reading) -> Option<Finding> {
             ("Unrelated to what they want", "unrelated"),
         ]),
     )
+}
+
+/// The question naming a documented section (`usage_section.rs`): the section first, where it
+/// is, then whether it is the way and the docs should point to it.
+fn section(e: &super::existing::Existing) -> Finding {
+    let place = if e.line == 0 {
+        "the title".to_string()
+    } else {
+        format!("line {}", e.line)
+    };
+    let heading = super::text::one_line(&e.def.name, 60);
+    Finding::new(
+        "existing_way",
+        8,
+        format!(
+            "The documentation has a section named by what {place} asks: {}:{}, \"{heading}\". \
+             Is that the way (then: should the docs point to it), or what does it lack?",
+            e.def.path, e.def.line
+        ),
+    )
+    .titled(format!("The existing section \"{heading}\""))
+    .options(&[
+        ("It is the way: point them to it", "enough"),
+        ("It lacks something: extend it", "extend"),
+        ("Unrelated to what they want", "unrelated"),
+    ])
 }
