@@ -375,9 +375,21 @@ def main():
         if how == "at":
             return at == head
         return git("merge-base", "--is-ancestor", at, head).returncode == 0
+    def nearer(tag):
+        """Tags of `tag`'s series in HEAD's history fewer commits behind HEAD than it (what
+        `git describe` would name instead)."""
+        git = lambda *a: subprocess.run(["git", "-C", root, *a], capture_output=True, text=True)
+        behind = lambda t: int(git("rev-list", "--count", f"refs/tags/{t}..HEAD").stdout or 0)
+        own = behind(tag)
+        merged = git("tag", "--merged", "HEAD").stdout.split()
+        return [t for t in merged if t != tag and tag_family(t) == tag_family(tag)
+                and behind(t) < own]
     for m in re.finditer(r"the code (after|at) ([^\s()`,]+?)\)", doc):
         how, tag = m.group(1), m.group(2)
         report(tag_ok(tag, how), f"HEAD is the code {how} {tag} (in HEAD's history)")
+        if how == "after":
+            near = nearer(tag)
+            report(not near, f"no tag of {tag}'s series is nearer HEAD (nearer: {near[:3]})")
     for m in re.finditer(r"The newest tags: (.+?)\.(?:\s|$)", doc):
         tags = [t.strip() for t in m.group(1).split(",")]
         for t in tags:
@@ -385,6 +397,17 @@ def main():
         keys = [version_key(t) for t in tags]
         report(keys == sorted(keys, reverse=True), f"newest tags in version order: {tags}")
     sys.exit(1 if false else 0)
+
+
+def tag_family(tag):
+    """What a tag is a version of (src/interviewer/builtin/tags.rs `tag_family`): its text
+    before the version, `tokio-` of `tokio-1.20.0`, empty for `v1.2.0` and `1.2.0`."""
+    m = re.search(r"(?:^|(?<=[-_@/v])|(?<=^[A-Z]{1})|(?<=^[A-Z]{2})|(?<=^[A-Z]{3}))\d", tag)
+    at = m.start() if m else len(tag)
+    family = tag[:at].rstrip("v")
+    if len(re.match(r"\d*", tag[at:]).group(0)) == 8:
+        return "date" if not family else "date-prefixed"
+    return family
 
 
 def version_key(tag):
@@ -425,6 +448,9 @@ def self_test():
     adoc = ["= Manual", "", "== Default Values", "----", "== not a title", "----", "=== Show"]
     assert headings(adoc, "docs/index.adoc") == {2: "Default Values", 6: "Show"}
     assert headings(["== Default Values", "text"], "docs/index.md") == {}
+    assert [tag_family(t) for t in ["v1.2.0", "1.2.0", "tokio-util-0.7.3", "RC5", "v20160726",
+                                    "v3-snapshot-2021-01-21"]] == \
+        ["", "", "tokio-util-", "RC", "date", ""]
     print("ok")
 
 

@@ -382,7 +382,7 @@ fn generic_questions_give_way_to_grounded_ones_and_an_existing_flag_is_recommend
 }
 
 /// Commit everything at `date` (author and committer) and tag it `tag`.
-fn commit_tagged_at(repo: &crate::util::TempRepo, date: &str, tag: &str) {
+pub(crate) fn commit_tagged_at(repo: &crate::util::TempRepo, date: &str, tag: &str) {
     repo.write("CHANGELOG.md", &format!("# {tag}\n{date}\n"));
     repo.git(&["add", "-A"]);
     let out = std::process::Command::new("git")
@@ -401,10 +401,10 @@ fn commit_tagged_at(repo: &crate::util::TempRepo, date: &str, tag: &str) {
     repo.git(&["tag", tag]);
 }
 
-const REHASH_BUG: &str = "# Rehash crashes\n\n## Steps to reproduce\n\n1. Run `tool rehash`\n\n```\n$ tool rehash\n\
+pub(crate) const REHASH_BUG: &str = "# Rehash crashes\n\n## Steps to reproduce\n\n1. Run `tool rehash`\n\n```\n$ tool rehash\n\
          error: cannot rehash: the shims directory is missing\n```\n\n## Expected behaviour\n\n\
          The shims are created.\n";
-const REHASH: &str = "#!/bin/sh\necho rehashing\n";
+pub(crate) const REHASH: &str = "#!/bin/sh\necho rehashing\n";
 
 #[test]
 fn a_date_shaped_tag_is_no_version_beside_the_numbered_ones() {

@@ -43,6 +43,7 @@ mod interviewer_shape;
 mod interviewer_steps;
 mod interviewer_support;
 mod interviewer_usage;
+mod interviewer_versions;
 mod kill_windows;
 mod model_reads;
 mod model_receipt;

@@ -53,6 +53,7 @@ mod search;
 mod setup;
 mod shape;
 mod support;
+mod tags;
 mod test_code;
 mod text;
 mod usage_section;

@@ -2,10 +2,8 @@
 //! newest tags (gix, in-process), the declared `rust-version`, and which packages of
 //! `Cargo.lock` pull a dependency in. All reads are bounded; nothing is run.
 
-use std::collections::HashSet;
 use std::io::Read;
 
-use gix::bstr::ByteSlice;
 use std::path::Path;
 
 use super::names::{Name, NameKind};
@@ -22,6 +20,8 @@ pub(super) struct RepoFacts {
     pub tags: Vec<String>,
     /// The tag of `tags` that HEAD is at, when it is at one.
     pub head_tag: Option<String>,
+    /// The tag of `tags` nearest HEAD in its history, as `git describe` chooses.
+    pub nearest_tag: Option<String>,
     /// Every tag of the project's versions, HEAD's history or not (a release tagged on a
     /// commit never merged back): what an item may name as its version, never a claim about
     /// HEAD.
@@ -44,7 +44,9 @@ pub(super) struct RepoFacts {
 pub(super) fn read(worktree: &Path) -> RepoFacts {
     let mut facts = RepoFacts::default();
     if let Ok(repo) = gix::open_opts(worktree, gix::open::Options::isolated()) {
-        (facts.tags, facts.head_tag, facts.released) = newest_tags(&repo);
+        let tags = super::tags::newest_tags(&repo);
+        (facts.tags, facts.head_tag) = (tags.newest, tags.head);
+        (facts.nearest_tag, facts.released) = (tags.nearest, tags.released);
     }
     facts.rust_version = rust_version(worktree, "Cargo.toml");
     facts.project = project_name(worktree);
@@ -323,150 +325,6 @@ pub(super) fn toolchain(worktree: &Path, near: &[&str]) -> Option<(Hit, &'static
         .map(|hit| (hit, "Python"))
 }
 
-/// What a tag is a version of: its text before the version (`tokio-` of `tokio-1.20.0`, `` of
-/// `v1.2.0` and `1.2.0`).
-fn tag_family(tag: &str) -> &str {
-    // A release stage before the number (`RC5`, `RC4-3`, `M13`) is the family's name.
-    let stage = |p: &str| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_uppercase());
-    let starts = |i: usize| {
-        tag[i..].starts_with(|c: char| c.is_ascii_digit())
-            && (i == 0 || tag[..i].ends_with(['-', '_', '@', '/', 'v']) || stage(&tag[..i]))
-    };
-    let at = (0..tag.len())
-        .find(|&i| tag.is_char_boundary(i) && starts(i))
-        .unwrap_or(tag.len());
-    let family = tag[..at].trim_end_matches('v');
-    // A date (`v20160726`) is a naming of its own, never a version beside `v2.5.4`.
-    let digits = tag[at..].chars().take_while(char::is_ascii_digit).count();
-    if digits == 8 {
-        return if family.is_empty() {
-            "date"
-        } else {
-            "date-prefixed"
-        };
-    }
-    family
-}
-
-/// The family with the most tags; a tie goes to the bare versions, then the shorter prefix.
-fn main_family(tags: &[String]) -> String {
-    let mut counts: Vec<(&str, usize)> = Vec::new();
-    for t in tags {
-        let f = tag_family(t);
-        match counts.iter_mut().find(|(x, _)| *x == f) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((f, 1)),
-        }
-    }
-    counts.sort_by(|a, b| {
-        b.1.cmp(&a.1)
-            .then(a.0.len().cmp(&b.0.len()))
-            .then(a.0.cmp(b.0))
-    });
-    counts
-        .first()
-        .map(|(f, _)| f.to_string())
-        .unwrap_or_default()
-}
-
-/// A tag: its name, the time of its commit, and whether HEAD descends from that commit.
-struct Tagged {
-    name: String,
-    at: i64,
-    ancestor: bool,
-}
-
-/// The project's own version tags made before HEAD, newest first (at most 50), and the one HEAD
-/// is at.
-fn newest_tags(repo: &gix::Repository) -> (Vec<String>, Option<String>, Vec<String>) {
-    let time_of = |id: gix::Id<'_>| -> Option<i64> {
-        let commit = id.object().ok()?.peel_to_commit().ok()?;
-        commit.time().ok().map(|t| t.seconds)
-    };
-    let Some(head) = repo.head_id().ok() else {
-        return (Vec::new(), None, Vec::new());
-    };
-    let Some(head_time) = time_of(head) else {
-        return (Vec::new(), None, Vec::new());
-    };
-    let head = head.detach();
-    let Ok(platform) = repo.references() else {
-        return (Vec::new(), None, Vec::new());
-    };
-    let Ok(refs) = platform.tags() else {
-        return (Vec::new(), None, Vec::new());
-    };
-    // Where the history is too long to walk, every tag counts as one it descends from.
-    let history = history(repo, head);
-    let mut at_head: Vec<String> = Vec::new();
-    let mut tags: Vec<Tagged> = refs
-        .filter_map(|r| r.ok())
-        .take(2000)
-        .filter_map(|r| {
-            let name = r.name().shorten().to_str_lossy().into_owned();
-            let id = r.clone().into_fully_peeled_id().ok()?;
-            if head == id.detach() {
-                at_head.push(name.clone());
-            }
-            let ancestor = history
-                .as_ref()
-                .is_none_or(|ids| ids.contains(&id.detach()));
-            let at = time_of(id)?;
-            // Only versions that came before this checkout could have shown it.
-            (at <= head_time).then_some(Tagged { name, at, ancestor })
-        })
-        .collect();
-    newest_first(&mut tags);
-    // The project's own versions: the family of tags (`v1.2.0`, `tokio-1.20.0`) with the most
-    // of the latest releases, over its sub-crates' (`tokio-util-0.7.3`) and an older naming
-    // (`jcommander-1.48` before `1.64`).
-    let latest: Vec<String> = tags.iter().take(10).map(|t| t.name.clone()).collect();
-    let family = main_family(&latest);
-    tags.retain(|t| tag_family(&t.name) == family);
-    // Only a tag HEAD descends from is a version of its code: a maintenance branch's
-    // `v2.20.3`, tagged after `v4.0.0`, is not, nor a release tagged on a commit of its own
-    // that was never merged back ("the code after" it would be false).
-    let released: Vec<String> = tags.iter().take(200).map(|t| t.name.clone()).collect();
-    tags.retain(|t| t.ancestor);
-    // Within the family, newest is the highest version, its pre-releases below it (`RC5`
-    // above `RC4-3`, `2.0.0-beta2` above `2.0.0-beta1.9`, `v4.0.0-1` below `v4.0.0`).
-    tags.sort_by(|a, b| {
-        version_key(&b.name)
-            .cmp(&version_key(&a.name))
-            .then(b.at.cmp(&a.at))
-            .then_with(|| a.name.cmp(&b.name))
-    });
-    let names: Vec<String> = tags.into_iter().take(50).map(|t| t.name).collect();
-    let head_tag = names.iter().find(|n| at_head.contains(n)).cloned();
-    (names, head_tag, released)
-}
-
-/// Commits walked at most to learn which tags HEAD descends from.
-const MAX_HISTORY: usize = 200_000;
-
-/// The commits of `head`'s history; `None` when it is longer than [`MAX_HISTORY`] or cannot be
-/// walked.
-fn history(repo: &gix::Repository, head: gix::ObjectId) -> Option<HashSet<gix::ObjectId>> {
-    let mut ids = HashSet::new();
-    for info in repo.rev_walk([head]).all().ok()? {
-        ids.insert(info.ok()?.id);
-        if ids.len() > MAX_HISTORY {
-            return None;
-        }
-    }
-    Some(ids)
-}
-
-/// Tags newest first: by the time of their commit, never by their text (`v20160726` is older
-/// than `v2.5.4`); tags of one commit by their version.
-fn newest_first(tags: &mut [Tagged]) {
-    tags.sort_by(|a, b| {
-        b.at.cmp(&a.at)
-            .then_with(|| version_key(&b.name).cmp(&version_key(&a.name)))
-            .then_with(|| a.name.cmp(&b.name))
-    });
-}
-
 /// The numbers of a version-like tag, for sorting (`v1.10.0` after `v1.9.2`).
 pub(super) fn version_key(tag: &str) -> Vec<u64> {
     let numbers = |s: &str| -> Vec<u64> {
@@ -568,29 +426,6 @@ pub(super) fn read_text(worktree: &Path, rel: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_tags_of_the_main_product_are_its_versions() {
-        let tags: Vec<String> = [
-            "0.1.4",
-            "0.1.5",
-            "tokio-1.19.0",
-            "tokio-1.20.0",
-            "tokio-1.18.2",
-            "tokio-util-0.7.3",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        assert_eq!(main_family(&tags), "tokio-");
-        assert_eq!(tag_family("v1.2.0"), "");
-        assert_eq!(tag_family("tokio-util-0.7.3"), "tokio-util-");
-        let fd: Vec<String> = ["v8.0.0", "v7.4.0", "v7.3.0"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        assert_eq!(main_family(&fd), "");
-    }
 
     #[test]
     fn tags_sort_by_version_and_match_versions() {

@@ -113,7 +113,7 @@ fn versions_in(text: &str, tags: &[String]) -> Vec<(String, String)> {
 
 /// What HEAD is, for a question about versions: the manifest's version when it is newer than
 /// the newest tag (a checkout between releases: "version 1.5.0 (package.json:3)"), else the
-/// tag HEAD is at ("the code at v0.6.0") or after ("the code after v4.0.0").
+/// tag HEAD is at ("the code at v0.6.0") or the nearest it is after ("the code after v4.0.0").
 pub(super) fn head_is(r: &Reading) -> Option<String> {
     let newest = r.repo.tags.first();
     let manifest = r.repo.version.as_ref().filter(|(v, _)| {
@@ -123,7 +123,11 @@ pub(super) fn head_is(r: &Reading) -> Option<String> {
     match (manifest, &r.repo.head_tag, newest) {
         (Some((v, at)), _, _) => Some(format!("version {v}, as {} declares", at.cite())),
         (None, Some(t), _) => Some(format!("the code at {t}")),
-        (None, None, Some(t)) => Some(format!("the code after {t}")),
+        // The tag nearest HEAD, as `git describe` names it, not the highest version.
+        (None, None, Some(t)) => Some(format!(
+            "the code after {}",
+            r.repo.nearest_tag.as_ref().unwrap_or(t)
+        )),
         (None, None, None) => None,
     }
 }
