@@ -3,7 +3,7 @@
 //! named only when it stands out from the other candidates; and the docs are asked to change
 //! only for a name few of them cite. Each on a small repository, not the real issue.
 
-use crate::interviewer::{all_questions, assert_honest, repo_with, topic_list};
+use crate::interviewer::{all_questions, assert_honest, question, repo_with, topic_list};
 
 #[test]
 fn a_templates_underlined_questions_are_not_asked_back() {
@@ -88,6 +88,40 @@ fn the_docs_are_asked_to_change_only_for_a_name_few_of_them_cite() {
         !topic_list(&first).contains(&"docs_update"),
         "{:?}",
         topic_list(&first)
+    );
+    assert_honest(&repo, &d);
+}
+
+/// A bug in how a value is matched, with tests that name it, a placeholder and `--version`.
+const ARG_RS: &str =
+    "/// The values an argument accepts.\npub fn possible_values(values: &[&str]) {}\n";
+const BUG_ITEM: &str = "# `possible_values` rejects `Foo`\n\nWith `possible_values` of \
+    `foo`, the value `Foo` is rejected; `--version` still works.\n\n```\n$ app Foo\nerror: \
+    invalid value\n```\n\n## Expected behaviour\n\nAccepted.\n";
+
+#[test]
+fn the_test_asked_of_is_named_by_the_items_code_never_by_a_placeholder_or_version() {
+    let files = [
+        ("src/arg.rs", ARG_RS),
+        ("src/main.rs", "fn main() {\n    // --version\n}\n"),
+        ("tests/app.yml", "args:\n  - possible_values: [foo, bar]\n"),
+        (
+            "tests/settings.rs",
+            "#[test]\nfn values() {\n    let _ = \"possible_values\";\n}\n",
+        ),
+        (
+            "tests/other.rs",
+            "#[test]\nfn other() {\n    let _ = (\"foo\", \"--version\");\n}\n",
+        ),
+    ];
+    let (repo, subject) = repo_with(&files, BUG_ITEM);
+    let (first, d) = all_questions(&repo, &subject);
+    let test = question(&first, "regression_test");
+    // tests/other.rs names two of the item's names, `foo` and `--version`: any test may.
+    assert_eq!(
+        test.question_text,
+        "Which test should show the bug (failing now, passing after the fix)? tests/settings.rs \
+         already names `possible_values`. Recommended: that file."
     );
     assert_honest(&repo, &d);
 }

@@ -360,6 +360,15 @@ const CODE_EXTS: &[&str] = &[
     "r", "jl", "sh", "bash", "zsh", "fish", "ps1",
 ];
 
+/// Whether the file at `path` is written in a programming language (a test's code, not its
+/// fixture: `tests/app_settings.rs`, not `tests/app.yml`).
+pub(super) fn in_code(path: &str) -> bool {
+    path.rsplit('/')
+        .next()
+        .and_then(|f| f.rsplit_once('.'))
+        .is_some_and(|(_, ext)| CODE_EXTS.contains(&ext.to_lowercase().as_str()))
+}
+
 impl Place {
     pub(super) fn of(path: &str) -> Place {
         if super::place::is_test(path) {

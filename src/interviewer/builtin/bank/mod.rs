@@ -156,7 +156,10 @@ fn test_files<'r>(r: &'r Reading) -> Vec<(&'r str, Vec<&'r Located>)> {
             || (super::search::has_name(&r.facts.title, &l.name.text) && defined())
     };
     let mut files: Vec<(&str, Vec<&Located>)> = Vec::new();
-    for l in found_names(r) {
+    for l in found_names(r)
+        .into_iter()
+        .filter(|l| !common_token(&l.name.text))
+    {
         for h in test_hits(l) {
             match files.iter_mut().find(|(p, _)| *p == h.path) {
                 Some((_, names)) => {
@@ -169,8 +172,22 @@ fn test_files<'r>(r: &'r Reading) -> Vec<(&'r str, Vec<&'r Located>)> {
         }
     }
     files.retain(|(_, names)| names.len() >= 2 || names.iter().any(|l| about(l)));
-    files.sort_by_key(|(_, names)| std::cmp::Reverse(names.len()));
+    // A test's code before a fixture naming as many.
+    files.sort_by_key(|(path, names)| {
+        (
+            std::cmp::Reverse(names.len()),
+            !super::search::in_code(path),
+        )
+    });
     files
+}
+
+/// A name any test may hold whatever it tests: a placeholder (`foo`) or a flag every program
+/// has (`--version`, `--help`). A test file naming it is not about the item.
+fn common_token(name: &str) -> bool {
+    let bare = name.trim_start_matches('-').to_ascii_lowercase();
+    matches!(bare.as_str(), "foo" | "bar" | "baz" | "qux" | "quux")
+        || matches!(name, "--help" | "--version" | "-h" | "-V")
 }
 
 /// Which tests should show or pin the behaviour: the test files that name what the item is
