@@ -102,9 +102,9 @@ mod tests {
         // Two headings of different words said equally: none stands out.
         let two = [
             heading("a.md", 1, "Default values"),
-            heading("b.md", 1, "Environment variables"),
+            heading("b.md", 1, "Values list"),
         ];
-        let asked = "Default values from environment variables?";
+        let asked = "How to get the default values list?";
         assert!(find(&two, asked, asked, 0).is_none());
     }
 }
