@@ -9,6 +9,7 @@ use std::path::Path;
 use super::names::{Name, NameKind};
 use super::outside::Lang;
 use super::search::Hit;
+pub(super) use super::tags::version_key;
 use super::text::one_line;
 
 /// Files read here are read at most this far.
@@ -323,28 +324,6 @@ pub(super) fn toolchain(worktree: &Path, near: &[&str]) -> Option<(Hit, &'static
         .or_else(|| line_of("setup.cfg", &python))
         .or_else(|| line_of("pyproject.toml", &python))
         .map(|hit| (hit, "Python"))
-}
-
-/// The numbers of a version-like tag, for sorting (`v1.10.0` after `v1.9.2`).
-pub(super) fn version_key(tag: &str) -> Vec<u64> {
-    let numbers = |s: &str| -> Vec<u64> {
-        s.split(|c: char| !c.is_ascii_digit())
-            .filter(|s| !s.is_empty())
-            .take(6)
-            .map(|s| s.parse().unwrap_or(0))
-            .collect()
-    };
-    // `v4.0.0-1` is a pre-release: below `v4.0.0`.
-    let bare = tag.trim_start_matches(|c: char| !c.is_ascii_digit());
-    let (core, pre) = bare.split_once('-').unwrap_or((bare, ""));
-    let mut key = numbers(core);
-    if key.is_empty() {
-        return numbers(tag);
-    }
-    key.resize(4, 0);
-    key.push(u64::from(pre.is_empty()));
-    key.extend(numbers(pre));
-    key
 }
 
 /// A tag naming `version` (`1.3` → `v1.3.0`, `1.3.0`, `v1.3`), newest first.

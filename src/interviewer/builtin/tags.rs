@@ -1,13 +1,12 @@
 //! The project's version tags as HEAD's history holds them (gix, in-process, bounded): the
-//! newest by version, the one HEAD is at, and every release an item may name.
+//! newest by version, the one HEAD is at, the nearest, and every release an item may name;
+//! the versions' order.
 //!
-//! Not for: a tag's version order nor which tag names a version (`repo.rs`).
+//! Not for: which tag names a version an item writes (`repo.rs`).
 
 use std::collections::{HashMap, HashSet};
 
 use gix::bstr::ByteSlice;
-
-use super::repo::version_key;
 
 /// What a tag is a version of: its text before the version (`tokio-` of `tokio-1.20.0`, `` of
 /// `v1.2.0` and `1.2.0`).
@@ -184,6 +183,28 @@ fn nearest(history: &History, head: gix::ObjectId, tags: &[Tagged]) -> Option<St
         .map(|t| (commits.saturating_sub(history.count_from(t.id)), t))
         .min_by_key(|(lacks, _)| *lacks)
         .map(|(_, t)| t.name.clone())
+}
+
+/// The numbers of a version-like tag, for sorting (`v1.10.0` after `v1.9.2`).
+pub(super) fn version_key(tag: &str) -> Vec<u64> {
+    let numbers = |s: &str| -> Vec<u64> {
+        s.split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .take(6)
+            .map(|s| s.parse().unwrap_or(0))
+            .collect()
+    };
+    // `v4.0.0-1` is a pre-release: below `v4.0.0`.
+    let bare = tag.trim_start_matches(|c: char| !c.is_ascii_digit());
+    let (core, pre) = bare.split_once('-').unwrap_or((bare, ""));
+    let mut key = numbers(core);
+    if key.is_empty() {
+        return numbers(tag);
+    }
+    key.resize(4, 0);
+    key.push(u64::from(pre.is_empty()));
+    key.extend(numbers(pre));
+    key
 }
 
 /// Commits walked at most to learn which tags HEAD descends from.
