@@ -114,6 +114,20 @@ pub(crate) fn kind_entry(d: &Done) -> String {
         .unwrap_or_else(|| panic!("no kind entry: {d:?}"))
 }
 
+/// The document reads the item as the kind `prefix` begins (its kind entry starts with it).
+pub(crate) fn assert_kind(d: &Done, prefix: &str) {
+    let entry = kind_entry(d);
+    assert!(entry.starts_with(prefix), "{entry}");
+}
+
+/// None of `topics` is among the questions.
+pub(crate) fn assert_not_asked(qs: &[Question], topics: &[&str]) {
+    let asked = topic_list(qs);
+    for topic in topics {
+        assert!(!asked.contains(topic), "{topic} in {asked:?}");
+    }
+}
+
 pub(crate) fn topic_list(qs: &[Question]) -> Vec<&str> {
     qs.iter().map(|q| q.topic.as_str()).collect()
 }

@@ -6,7 +6,7 @@
 //! bare `short`. Each on a small repository and item of the same class, not the real issue.
 
 use crate::interviewer::{
-    all_questions, assert_honest, kind_entry, option_values, question, repo_with, topic_list,
+    all_questions, assert_honest, assert_kind, option_values, question, repo_with, topic_list,
 };
 
 const CLI: &str = "pub fn app() -> App {\n    App::new(\"grep\")\n        .arg(Arg::new(\"line-number\")\n            .long(\"line-number\")\n            .short('n'))\n        .arg(Arg::new(\"no-line-number\")\n            .long(\"no-line-number\")\n            .short('N'))\n        .arg(Arg::new(\"fixed-strings\")\n            .long(\"fixed-strings\")\n            .short('F'))\n        .arg(Arg::new(\"no-fixed-strings\")\n            .long(\"no-fixed-strings\"))\n}\n";
@@ -139,11 +139,7 @@ fn a_change_onto_a_newer_standard_api_is_asked_about_the_declared_minimum_toolch
     );
     let (first, d) = all_questions(&repo, &subject);
     // No package of go.mod is named: a change of the code, not of a dependency.
-    assert!(
-        kind_entry(&d).starts_with("Read as a refactor"),
-        "{}",
-        kind_entry(&d)
-    );
+    assert_kind(&d, "Read as a refactor");
     let msrv = question(&first, "msrv");
     assert!(
         msrv.question_text.contains("go.mod:3 declares go 1.15"),
@@ -208,21 +204,13 @@ fn a_bug_written_as_plain_prose_is_a_bug_report_and_a_wish_stays_a_feature() {
          out, so on the last element it shows everything done while the work has only begun.\n",
     );
     let (_, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with("Read as a bug report"),
-        "{}",
-        kind_entry(&d)
-    );
+    assert_kind(&d, "Read as a bug report");
     let (repo, subject) = repo_with(
         &files,
         "# The progress bar should support a label\n\nA text beside the bar would help.\n",
     );
     let (_, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with("Read as a feature request"),
-        "{}",
-        kind_entry(&d)
-    );
+    assert_kind(&d, "Read as a feature request");
 }
 
 #[test]

@@ -8,8 +8,8 @@
 use interview::testing::{Clarity, Done, Question};
 
 use crate::interviewer::{
-    END_USER, all_questions, assert_honest, kind_entry, option_values, question, repo_with,
-    topic_list,
+    END_USER, all_questions, assert_honest, assert_kind, kind_entry, option_values, question,
+    repo_with, topic_list,
 };
 
 fn every_topic(first: &[Question], d: &Done) -> Vec<String> {
@@ -45,11 +45,7 @@ fn a_bug_written_in_a_common_template_with_a_bracketed_title_is_a_bug_report() {
          **Does it happen in a fresh project?** Yes.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with("Read as a bug report"),
-        "{}",
-        kind_entry(&d)
-    );
+    assert_kind(&d, "Read as a bug report");
     assert!(
         topic_list(&first).contains(&"reproduces_on_head"),
         "{:?}",
@@ -70,11 +66,7 @@ fn a_stack_trace_and_version_fields_make_a_bug_report() {
          UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff\n```\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with("Read as a bug report"),
-        "{}",
-        kind_entry(&d)
-    );
+    assert_kind(&d, "Read as a bug report");
     no_end_user_questions(&first, &d);
 }
 

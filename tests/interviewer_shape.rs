@@ -4,7 +4,8 @@
 //! same class as the development set's, not the real issue.
 
 use crate::interviewer::{
-    all_questions, assert_honest, kind_entry, option_values, question, repo_with, topic_list,
+    all_questions, assert_honest, assert_kind, assert_not_asked, kind_entry, option_values,
+    question, repo_with, topic_list,
 };
 
 const BAR_PHP: &str = "<?php\n\nclass ProgressBar\n{\n    private $firstRun = true;\n\n    public function display()\n    {\n        $this->overwrite($this->buildLine());\n    }\n\n    public function clear()\n    {\n        $this->overwrite('');\n    }\n}\n";
@@ -43,11 +44,7 @@ fn a_terminal_session_and_what_was_tried_make_a_report_and_a_command_line_is_no_
          ~/.tool/version)\n```\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with("Read as a bug report: it reads as a report"),
-        "{}",
-        kind_entry(&d)
-    );
+    assert_kind(&d, "Read as a bug report: it reads as a report");
     // Another command line the person typed is not a message the repository lacks.
     assert!(
         !d.entries
@@ -86,10 +83,10 @@ fn a_request_for_help_is_asked_what_the_person_is_after_not_a_specification() {
         option_values(q),
         vec!["intended", "not_supported", "bug", "need_setup"]
     );
-    let topics = topic_list(&first);
-    for spec in ["expected_behaviour", "first_bad_version", "open_point_1"] {
-        assert!(!topics.contains(&spec), "{spec} in {topics:?}");
-    }
+    assert_not_asked(
+        &first,
+        &["expected_behaviour", "first_bad_version", "open_point_1"],
+    );
     assert_honest(&repo, &d);
 }
 
@@ -170,11 +167,7 @@ fn removing_an_unused_argument_of_a_method_several_classes_define_asks_about_its
          it never uses; this removes it from the method's signature and its callers.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with("Read as a refactor"),
-        "{}",
-        kind_entry(&d)
-    );
+    assert_kind(&d, "Read as a refactor");
     let api = question(&first, "public_api");
     assert!(
         api.question_text.starts_with(
@@ -230,11 +223,7 @@ fn a_title_that_says_what_does_not_happen_is_not_asked_what_should_happen() {
          the paging flag set to always either.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with("Read as a bug report"),
-        "{}",
-        kind_entry(&d)
-    );
+    assert_kind(&d, "Read as a bug report");
     assert!(
         !topic_list(&first).contains(&"expected_behaviour"),
         "{:?}",

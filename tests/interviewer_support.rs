@@ -6,7 +6,7 @@
 //! pool's, not the real issue.
 
 use crate::interviewer::{
-    all_questions, assert_honest, kind_entry, question, repo_with, topic_list,
+    all_questions, assert_honest, assert_kind, assert_not_asked, question, repo_with, topic_list,
 };
 
 const ERRORS_GO: &str = "package cli\n\n// ExitCode returns the exit code the application ends with.\nfunc (e *ExitError) ExitCode() int {\n\treturn e.exitCode\n}\n\n// ExitError carries an exit code.\ntype ExitError struct {\n\texitCode int\n}\n";
@@ -20,12 +20,9 @@ fn a_report_that_questions_what_happens_now_is_a_bug_asked_whether_it_is_intende
          parser.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with(
-            "Read as a bug report: it reads as a report (what happens now questioned, an exit code"
-        ),
-        "{}",
-        kind_entry(&d)
+    assert_kind(
+        &d,
+        "Read as a bug report: it reads as a report (what happens now questioned, an exit code",
     );
     let topics = topic_list(&first);
     assert!(!topics.contains(&"acceptance_criteria"), "{topics:?}");
@@ -51,13 +48,10 @@ fn a_statement_that_questions_a_warning_is_asked_intended_or_a_bug_not_a_specifi
          should warn in this case. I use single quotes because I don't want it expanded.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with(
-            "Read as a bug report: it reads as a report (what happens now questioned, a \
-             diagnostic shown"
-        ),
-        "{}",
-        kind_entry(&d)
+    assert_kind(
+        &d,
+        "Read as a bug report: it reads as a report (what happens now questioned, a \
+             diagnostic shown",
     );
     let q = question(&first, "support");
     assert!(
@@ -68,14 +62,14 @@ fn a_statement_that_questions_a_warning_is_asked_intended_or_a_bug_not_a_specifi
         "{}",
         q.question_text
     );
-    let topics = topic_list(&first);
-    for spec in [
-        "acceptance_criteria",
-        "first_bad_version",
-        "regression_test",
-    ] {
-        assert!(!topics.contains(&spec), "{spec} in {topics:?}");
-    }
+    assert_not_asked(
+        &first,
+        &[
+            "acceptance_criteria",
+            "first_bad_version",
+            "regression_test",
+        ],
+    );
     assert_honest(&repo, &d);
 }
 
@@ -91,15 +85,11 @@ fn a_word_of_the_title_is_no_bug_against_a_body_that_proposes_something() {
          are renamed.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with("Read as a feature request"),
-        "{}",
-        kind_entry(&d)
+    assert_kind(&d, "Read as a feature request");
+    assert_not_asked(
+        &first,
+        &["reproduces_on_head", "first_bad_version", "exact_steps"],
     );
-    let topics = topic_list(&first);
-    for report in ["reproduces_on_head", "first_bad_version", "exact_steps"] {
-        assert!(!topics.contains(&report), "{report} in {topics:?}");
-    }
     assert_honest(&repo, &d);
 }
 
@@ -117,10 +107,9 @@ fn do_i_use_x_or_y_is_support_asked_the_existing_way_not_acceptance_criteria() {
          or local?\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with("Read as a question about how to use what exists: it asks"),
-        "{}",
-        kind_entry(&d)
+    assert_kind(
+        &d,
+        "Read as a question about how to use what exists: it asks",
     );
     let q = question(&first, "support");
     assert!(
@@ -128,10 +117,7 @@ fn do_i_use_x_or_y_is_support_asked_the_existing_way_not_acceptance_criteria() {
         "{}",
         q.question_text
     );
-    let topics = topic_list(&first);
-    for spec in ["acceptance_criteria", "audience"] {
-        assert!(!topics.contains(&spec), "{spec} in {topics:?}");
-    }
+    assert_not_asked(&first, &["acceptance_criteria", "audience"]);
     assert_honest(&repo, &d);
 }
 
@@ -146,10 +132,9 @@ fn a_title_asking_how_to_is_the_support_question_of_an_item_whose_body_asks_none
          `${env:DIR}`. I would also like a fixed value when the variable is not set.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with("Read as a question about how to use what exists: it asks"),
-        "{}",
-        kind_entry(&d)
+    assert_kind(
+        &d,
+        "Read as a question about how to use what exists: it asks",
     );
     let q = question(&first, "support");
     assert!(

@@ -6,7 +6,7 @@
 //! name is no page about it. Each on a small repository, not a real issue.
 
 use crate::interviewer::{
-    all_questions, assert_honest, kind_entry, question, repo_with, topic_list,
+    all_questions, assert_honest, assert_kind, assert_not_asked, question, repo_with, topic_list,
 };
 
 const SEARCH_RS: &str = "/// Walk the tree and print every line that matches.\npub fn search(root: &str) -> usize {\n    root.len()\n}\n";
@@ -19,21 +19,14 @@ fn a_performance_report_asking_how_to_go_faster_stays_performance_work() {
          for grep, and the profile shows most of it in the walk.\n\nHow can I make it faster?\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with("Read as a performance work"),
-        "{}",
-        kind_entry(&d)
-    );
+    assert_kind(&d, "Read as a performance work");
     let q = question(&first, "support");
     assert!(
         q.question_text.contains("How can I make it faster?"),
         "{}",
         q.question_text
     );
-    let topics = topic_list(&first);
-    for docs in ["doc_location", "doc_pages", "audience"] {
-        assert!(!topics.contains(&docs), "{docs} in {topics:?}");
-    }
+    assert_not_asked(&first, &["doc_location", "doc_pages", "audience"]);
     assert_honest(&repo, &d);
 }
 
@@ -45,13 +38,10 @@ fn a_usage_question_alone_is_said_to_be_one_and_not_asked_where_to_document_it()
          every part again.\n\nIs there a more elegant way to do it?\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        kind_entry(&d).starts_with(
-            "Read as a question about how to use what exists: it asks \"Is there a more elegant \
-             way"
-        ),
-        "{}",
-        kind_entry(&d)
+    assert_kind(
+        &d,
+        "Read as a question about how to use what exists: it asks \"Is there a more elegant \
+             way",
     );
     assert!(
         !d.entries
