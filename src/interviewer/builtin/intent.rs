@@ -283,8 +283,13 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         .map(|d| d.path.clone())
         .collect();
     doc_files.dedup();
-    let (near, nearest_tied) =
-        super::nearest::about(defs, f, &item, &named, repo.project.as_deref());
+    let (near, nearest_tied) = super::standing::standing_out(super::nearest::about(
+        defs,
+        f,
+        &item,
+        &named,
+        repo.project.as_deref(),
+    ));
     // The lines that name what the item names: the nearest code must be on their path.
     let places: Vec<&Hit> = located.iter().flat_map(|l| &l.hits).collect();
     let (nearest, nearest_off_path) =

@@ -52,6 +52,7 @@ mod scan;
 mod search;
 mod setup;
 mod shape;
+mod standing;
 mod support;
 mod tags;
 mod test_code;

@@ -33,15 +33,14 @@ const MAX_NEAREST: usize = 8;
 /// kept only when its name holds a word of the title (not the project's own name, not a
 /// bracketed prefix such as `[Console]`) or three of the item's words: a name that shares one
 /// common word with the prose is a chance match, and no match is said plainly rather than
-/// presented as the place. Of those, only the ones that stand out are kept; the flag says
-/// that some matched and none stood out.
+/// presented as the place. Which of them stand out enough to be named: `standing`.
 pub(super) fn about(
     defs: Vec<Def>,
     f: &IntentFacts,
     item: &Item,
     named: &[&str],
     project: Option<&str>,
-) -> (Vec<Match>, bool) {
+) -> Vec<Match> {
     let mut query = words(&f.title);
     query.extend(words(&f.title));
     for (_, line, _) in &item.all {
@@ -81,54 +80,7 @@ pub(super) fn about(
         telling_in_title >= 1 || (in_title >= 1 && shared.len() >= 2) || shared.len() >= 3
     });
     ranked.truncate(MAX_NEAREST);
-    let matched = !ranked.is_empty();
-    let kept = standing_out(ranked);
-    let tied = matched && kept.is_empty();
-    (kept, tied)
-}
-
-/// How far the nearest must score above the next of its sort to be named: a name that wins by
-/// less (`defaultValue()` 15.4 against 14.0, both for "default value") won on the item's common
-/// words, and any of its neighbours would have been named as well.
-const MARGIN: f64 = 1.25;
-
-/// The matches that stand out, of each sort (headings, code). Names of the same words (`table()`
-/// and `Table`) are one candidate, scored by its best. The first candidate is kept when it
-/// scores [`MARGIN`] times the second, else the first two when they score that over the third
-/// (two names of one thing, `getProgressBar()` and `createProgressBar()`), else none: several
-/// definitions matched as well, and naming one of them would be a guess.
-fn standing_out(ranked: Vec<Match>) -> Vec<Match> {
-    let words = |m: &Match| -> BTreeSet<String> { m.def.name_words.iter().cloned().collect() };
-    let kept = |heading: bool| -> Vec<(bool, BTreeSet<String>)> {
-        let mut groups: Vec<(BTreeSet<String>, f64)> = Vec::new();
-        for m in ranked
-            .iter()
-            .filter(|m| (m.def.kind == DefKind::Heading) == heading)
-        {
-            let w = words(m);
-            if !groups.iter().any(|(g, _)| *g == w) {
-                groups.push((w, m.score));
-            }
-        }
-        let s: Vec<f64> = groups.iter().map(|(_, score)| *score).take(3).collect();
-        let n = match s.as_slice() {
-            [a, b, ..] if *a >= MARGIN * b => 1,
-            [_, _] => 2,
-            [_, b, c] if *b >= MARGIN * c => 2,
-            [_, _, _] => 0,
-            _ => s.len(),
-        };
-        groups
-            .into_iter()
-            .take(n)
-            .map(|(g, _)| (heading, g))
-            .collect()
-    };
-    let keep: Vec<(bool, BTreeSet<String>)> = kept(true).into_iter().chain(kept(false)).collect();
     ranked
-        .into_iter()
-        .filter(|m| keep.contains(&(m.def.kind == DefKind::Heading, words(m))))
-        .collect()
 }
 
 /// A title without its bracketed prefixes (`[Console] ProgressBar …` → `ProgressBar …`).

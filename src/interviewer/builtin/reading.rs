@@ -81,7 +81,7 @@ pub(super) struct Reading<'a> {
     /// names (`on_path.rs`).
     pub nearest_off_path: usize,
     /// Definitions shared the item's words, none of them standing out from the others
-    /// (`nearest::standing_out`): no nearest code is given.
+    /// (`standing::standing_out`): no nearest code is given.
     pub nearest_tied: bool,
     /// What already gives what the item wishes for, its cues agreeing (`existing.rs`).
     pub existing: Option<super::existing::Existing>,
