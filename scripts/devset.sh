@@ -1,6 +1,6 @@
 #!/bin/sh
-# Run the built-in interviewer on the development set (examples/devset/): each case's repository
-# checked out at the commit before its issue, the issue (paraphrased) as the work item, every
+# Run the built-in interviewer on the development set (examples/devset/, docs/devset.md): each
+# case's repository checked out at the commit before its issue, the issue (paraphrased) as the work item, every
 # question skipped at the gate so that the document lists them all. Then check every claim the
 # document makes about the repository (scripts/devset-check.py).
 #
