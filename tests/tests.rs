@@ -33,6 +33,7 @@ mod interviewer_answered;
 mod interviewer_decisions;
 mod interviewer_devset;
 mod interviewer_findings;
+mod interviewer_first_round;
 mod interviewer_hidden_sections;
 mod interviewer_nearest;
 mod interviewer_precision;

@@ -48,6 +48,7 @@ mod reading;
 mod reflect;
 mod reflect_entries;
 mod repo;
+mod round;
 mod scan;
 mod search;
 mod setup;

@@ -30,9 +30,22 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
         ItemKind::Docs => bank::docs(r),
         ItemKind::Performance => bank::performance(r),
     });
+    // A slowness report keeps what was measured, whatever kind it reads as.
+    let measured = super::round::measured(r);
     // The code the item names itself, found defined, grounds the round better than the
     // definitions nearest to its words.
-    let vague = vague(r);
+    let mut vague = vague(r);
+    if !measured.is_empty() {
+        vague.retain(|f| f.topic != "vague_fast");
+    }
+    out.extend(measured);
+    // A question about use that names what the project has is asked whether that gives it.
+    if !out
+        .iter()
+        .any(|f| f.topic.starts_with("existing_") || f.topic.starts_with("documented_"))
+    {
+        out.extend(bank::named_way(r));
+    }
     // A setup problem's steps name the README's setup: the code nearest its words is no cause.
     let grounded = |f: &Finding| {
         f.topic.starts_with("existing_")
@@ -56,39 +69,13 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
     }
     out.extend(names_not_found(r));
     out.extend(vague);
-    if let Some((_, asked)) = &r.support {
-        // A request for help is no specification: what it asks is the support question, and
-        // what a change would need comes after the answer. A usage question reproduces nowhere.
-        let usage = super::shape::usage_question(&r.item, asked);
-        out.retain(|f| !support::NOT_FOR_SUPPORT.contains(&f.topic.as_str()));
-        out.retain(|f| !(usage && f.topic == "reproduces_on_head"));
-        // The existing way found, the question is whether it is enough, not where to write;
-        // where it should be documented only when the item says the docs lack it.
-        if out.iter().any(|f| f.topic == "existing_way") || !says_docs(&r.item) {
-            out.retain(|f| f.topic != "doc_location");
-        }
+    support::leave_out(r, &mut out);
+    // A real request always leaves its maintainer something to decide, unless it states when
+    // it is done.
+    if out.is_empty() && !super::round::states_done(r) {
+        out.push(super::round::fallback(r));
     }
     out
-}
-
-/// Whether the item speaks of the documentation ("not documented", "the README says …"):
-/// only then is a question about use asked where its answer should be written.
-fn says_docs(item: &super::item::Item) -> bool {
-    [
-        "documentation",
-        "documented",
-        "undocumented",
-        "document",
-        "docs",
-        "doc",
-        "readme",
-        "manual",
-        "man page",
-        "manpage",
-        "wiki",
-    ]
-    .iter()
-    .any(|w| super::item::has_word(&item.lower, w))
 }
 
 /// The code nearest to the item (`nearest.rs`), named with where it is: what a maintainer
@@ -119,9 +106,15 @@ fn nearest_code(r: &Reading, asked: &[&str]) -> Option<Finding> {
         .map(|m| m.def.shown())
         .collect::<Vec<_>>()
         .join(", ");
-    let question = ask_nearest(r.class.kind, &both, &top)?;
+    // An option or a setting nearest: what it does may be the behaviour as designed.
+    let option = match first.def.kind {
+        DefKind::Flag => Some("option"),
+        DefKind::EnvVar => Some("setting"),
+        _ => None,
+    };
+    let question = ask_nearest(r.class.kind, option, &both, &top)?;
     let question = if question.chars().count() > crate::protocol::limits::MAX_QUESTION_TEXT_CHARS {
-        ask_nearest(r.class.kind, &first.def.shown(), &top)?
+        ask_nearest(r.class.kind, option, &first.def.shown(), &top)?
     } else {
         question
     };
@@ -140,10 +133,20 @@ fn cites_place(asked: &[&str], path: &str, line: u32) -> bool {
     })
 }
 
-/// The question about the nearest code (`list`, the nearest named `top`), for an item of `kind`.
-fn ask_nearest(kind: ItemKind, list: &str, top: &str) -> Option<String> {
+/// The question about the nearest code (`list`, the nearest named `top`, an `option` or a
+/// setting when it is one), for an item of `kind`. The most common first reply to a report or a wish
+/// near an option is that the option already does it, by design: that is asked first.
+fn ask_nearest(kind: ItemKind, option: Option<&str>, list: &str, top: &str) -> Option<String> {
     // Asked open (no options): which way is the person's to say in their words.
     let question = match kind {
+        ItemKind::Feature if let Some(option) = option => format!(
+            "Nearest existing {option}: {list}. Does {top} already give this (by design), should \
+             it or its default change, or is something new needed beside it?"
+        ),
+        ItemKind::Bug if let Some(option) = option => format!(
+            "Nearest {option} to the report: {list}. Does {top} govern this — intended, as it is \
+             documented — or should it or its default change, or is the cause elsewhere?"
+        ),
         ItemKind::Feature => {
             format!("Nearest existing code: {list}. Extend {top}, or add something beside it?")
         }

@@ -16,6 +16,49 @@ pub(super) const NOT_FOR_SUPPORT: &[&str] = &[
     "regression_test",
 ];
 
+/// The questions of which pages to change.
+const PAGES: &[&str] = &["doc_pages", "docs_update", "doc_callers"];
+
+/// What a request for help is not asked, left out of `out`: a specification's questions (what
+/// a change would need comes after the answer); `reproduces_on_head` of a usage question, which
+/// reproduces nowhere; where to document it or which pages to change, unless the item speaks
+/// of the docs (the answer to a question about use is the existing way, or "by design").
+pub(super) fn leave_out(r: &Reading, out: &mut Vec<Finding>) {
+    let Some((_, asked)) = &r.support else {
+        return;
+    };
+    let usage = super::shape::usage_question(&r.item, asked);
+    out.retain(|f| !NOT_FOR_SUPPORT.contains(&f.topic.as_str()));
+    out.retain(|f| !(usage && f.topic == "reproduces_on_head"));
+    // The existing way found, the question is whether it is enough, not where to write.
+    if out.iter().any(|f| f.topic == "existing_way") || !says_docs(&r.item) {
+        out.retain(|f| f.topic != "doc_location");
+    }
+    if !says_docs(&r.item) {
+        out.retain(|f| !PAGES.contains(&f.topic.as_str()));
+    }
+}
+
+/// Whether the item speaks of the documentation ("not documented", "the README says …"):
+/// only then is a question about use asked where its answer should be written.
+fn says_docs(item: &super::item::Item) -> bool {
+    [
+        "documentation",
+        "documented",
+        "undocumented",
+        "document",
+        "docs",
+        "doc",
+        "readme",
+        "manual",
+        "man page",
+        "manpage",
+        "wiki",
+    ]
+    .iter()
+    .any(|w| super::item::has_word(&item.lower, w))
+}
+
 /// The item asks for help with what exists ("How do I …?", "Is there an option I'm
 /// missing?"): whether what the person sees is intended — and then the way that exists — not
 /// supported yet, or a bug. What a maintainer settles first.

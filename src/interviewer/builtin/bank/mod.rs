@@ -249,6 +249,7 @@ mod regression;
 mod section;
 mod steps;
 mod throws;
+mod usage;
 mod versions;
 
 pub(super) use answered::answered;
@@ -257,6 +258,7 @@ pub(super) use change::{candidates, dependency, refactor};
 pub(super) use docs::{docs, performance};
 pub(super) use feature::feature;
 pub(super) use throws::groups as throws_groups;
+pub(super) use usage::named_way;
 
 #[cfg(test)]
 mod tests {

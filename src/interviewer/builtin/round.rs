@@ -1,0 +1,110 @@
+//! What makes the first round reach a maintainer's decision whatever else matched: a report
+//! that something is slow keeps the questions of what was measured, whatever kind its other
+//! cues give; and a round left with nothing asks the kind's own question, saying honestly that
+//! nothing of the repository matched.
+//!
+//! Not for: the kinds' banks themselves (`bank`), nor the code nearest the item (`nearest.rs`).
+
+use super::Finding;
+use super::bank;
+use super::kind::ItemKind;
+use super::reading::Reading;
+
+/// What says something is slow or uses too much, in a title or a question for help.
+const SLOW: &[&str] = &[
+    "slow",
+    "slower",
+    "slowly",
+    "slowness",
+    "faster",
+    "speed up",
+    "speedup",
+    "performance",
+    "too long",
+    "takes forever",
+    "a long time",
+    "memory usage",
+    "too much memory",
+    "high memory",
+    "cpu usage",
+    "high cpu",
+    "sluggish",
+    "laggy",
+];
+
+/// Of the performance bank, what is asked of any slowness report: the comparison it makes, the
+/// data and machine, the target, and the benchmark to measure with.
+const MEASURED: &[&str] = &["comparison", "workload", "perf_target", "benchmark"];
+
+/// Whether the item reports that something is slow or uses too much: its title says so, or its
+/// question for help does ("How can I make it faster?").
+pub(super) fn reports_slowness(r: &Reading) -> bool {
+    let says = |s: &str| {
+        let lower = s.to_lowercase();
+        SLOW.iter().any(|w| super::item::has_word(&lower, w))
+    };
+    says(&r.facts.title) || r.support.as_ref().is_some_and(|(_, s)| says(s))
+}
+
+/// A slowness report read as another kind (a bug template, a wish, a question about use) keeps
+/// the measurement questions maintainers ask of it; nothing for performance work, whose bank
+/// asks them already.
+pub(super) fn measured(r: &Reading) -> Vec<Finding> {
+    if r.class.kind == ItemKind::Performance || !reports_slowness(r) {
+        return Vec::new();
+    }
+    bank::performance(r)
+        .into_iter()
+        .filter(|f| MEASURED.contains(&f.topic.as_str()))
+        .collect()
+}
+
+/// The kind's own question for a round that has nothing else: what a maintainer settles
+/// first, worded for the nothing that matched.
+pub(super) fn fallback(r: &Reading) -> Finding {
+    let matched = if r.nearest_tied {
+        "Several things the repository defines share the item's words about equally, none \
+         standing out."
+    } else if r.nearest_off_path > 0 {
+        "What the repository defines shares words with the item but not where the code it \
+         names is handled."
+    } else {
+        "Nothing the repository defines matched the item's words."
+    };
+    let (topic, title, ask) = match r.class.kind {
+        ItemKind::Bug => (
+            "expected_behaviour",
+            "Expected and actual behaviour",
+            "Which command or part of the program shows it, and what should it do instead?",
+        ),
+        ItemKind::Docs => (
+            "doc_location",
+            "Where it is documented",
+            "Which page should say it: an existing one, or a new section?",
+        ),
+        ItemKind::Feature | ItemKind::Performance => (
+            "nearest_code",
+            "The code this item is about",
+            "What existing code comes closest — extend it, or add something beside it?",
+        ),
+        ItemKind::Refactor | ItemKind::Dependency => (
+            "nearest_code",
+            "The code this item is about",
+            "Which code does it change, and must its behaviour stay as it is?",
+        ),
+    };
+    Finding::new(topic, 7, format!("{matched} {ask}")).titled(title)
+}
+
+/// Whether the item states when it is done (acceptance criteria, a definition of done, a
+/// checklist): a precise request, whose round may rightly be empty.
+pub(super) fn states_done(r: &Reading) -> bool {
+    r.item.has_heading(&[
+        "acceptance",
+        "done when",
+        "definition of done",
+        "success criteria",
+    ]) || r
+        .item
+        .mentions(&["acceptance criteria", "definition of done", "- [ ]"])
+}

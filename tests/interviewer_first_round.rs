@@ -1,0 +1,133 @@
+//! The built-in intent interviewer's first round always reaches a maintainer's decision (issue
+//! 39, twenty-seventh pass): a real request is never left with no question — at least its
+//! kind's own question, honestly worded when nothing of the repository matched; a question
+//! about how to use what exists is not asked which pages to change unless it speaks of the
+//! docs; and a report that something is slow keeps the performance questions (what was
+//! measured, against what, on what data, with which benchmark) whatever else it reads as.
+//! Each on a small repository, not a real issue.
+
+use crate::interviewer::{
+    all_questions, assert_honest, assert_not_asked, question, repo_with, topic_list,
+};
+
+const PARSE_RS: &str = "/// Parse the arguments of the command line.\npub fn parse(args: &[String]) -> usize {\n    args.len()\n}\n";
+
+#[test]
+fn a_report_that_shows_everything_and_matches_nothing_still_gets_a_question() {
+    let (repo, subject) = repo_with(
+        &[("src/parse.rs", PARSE_RS)],
+        "# Wrong colours on the second run\n\nOn the master branch I ran:\n\n```\n$ tool \
+         paint\n```\n\nThe colours come out inverted.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(!first.is_empty(), "an empty first round");
+    assert_honest(&repo, &d);
+}
+
+const README: &str =
+    "# tool\n\n## Output\n\nThe `--color` flag sets when the output is coloured.\n";
+const CLI_RS: &str = "pub fn args() -> clap::Command {\n    clap::Command::new(\"tool\")\n        .arg(clap::Arg::new(\"color\").long(\"color\").help(\"When to colour the output\"))\n}\n";
+
+#[test]
+fn a_usage_question_is_not_asked_which_pages_to_change() {
+    let (repo, subject) = repo_with(
+        &[("README.md", README), ("src/cli.rs", CLI_RS)],
+        "# `--color` in a pipe\n\nI pipe the output into a pager and pass `--color`.\n\nHow \
+         do I keep the colours with `--color` when piping?\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        topic_list(&first).contains(&"support"),
+        "{:?}",
+        topic_list(&first)
+    );
+    assert_not_asked(
+        &first,
+        &["doc_pages", "docs_update", "doc_location", "doc_callers"],
+    );
+    let way = question(&first, "existing_way");
+    assert!(
+        way.question_text
+            .contains("`--color` is described at README.md:5")
+            && way.question_text.contains("src/cli.rs:3"),
+        "{}",
+        way.question_text
+    );
+    assert_honest(&repo, &d);
+}
+
+const WALK_RS: &str = "/// Walk the tree and print every line that matches.\npub fn walk(root: &str) -> usize {\n    root.len()\n}\n";
+
+#[test]
+fn a_slow_report_in_a_bug_template_keeps_the_performance_questions() {
+    let (repo, subject) = repo_with(
+        &[
+            ("src/walk.rs", WALK_RS),
+            ("benches/walk.rs", "fn bench_walk() {}\n"),
+        ],
+        "# Searching is slow on a large tree\n\n## Describe the bug\n\nSearching my home folder \
+         takes a long time.\n\n## Steps to reproduce\n\n```\n$ tool search ~\n```\n\n## \
+         Expected behavior\n\nIt should finish quickly.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let topics = topic_list(&first);
+    assert!(topics.contains(&"benchmark"), "{topics:?}");
+    assert!(
+        topics.contains(&"workload") || topics.contains(&"perf_target"),
+        "{topics:?}"
+    );
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn a_question_how_to_go_faster_keeps_the_performance_questions() {
+    let (repo, subject) = repo_with(
+        &[
+            ("src/walk.rs", WALK_RS),
+            ("benches/walk.rs", "fn bench_walk() {}\n"),
+        ],
+        "# How can I make the search faster?\n\nI search my home folder with the tool.\n\nHow \
+         can I make it faster?\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let topics = topic_list(&first);
+    assert!(topics.contains(&"benchmark"), "{topics:?}");
+    let b = question(&first, "benchmark");
+    assert!(
+        b.question_text.contains("benches/walk.rs"),
+        "{}",
+        b.question_text
+    );
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn a_report_nearest_an_option_asks_whether_the_option_makes_it_intended() {
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "README.md",
+                "# tool\n\n## Output\n\n`--color` sets when the output is coloured: `auto` (the default) colours only a terminal, never a pipe.\n",
+            ),
+            (
+                "src/cli.rs",
+                "pub fn args() -> clap::Command {\n    clap::Command::new(\"tool\")\n        .arg(clap::Arg::new(\"color\").long(\"color\").default_value(\"auto\").help(\"When to colour the output: auto colours only a terminal\"))\n}\n",
+            ),
+            (
+                "src/paint.rs",
+                "pub fn paint(s: &str) -> String {\n    s.to_string()\n}\n",
+            ),
+        ],
+        "# Color not applied when piping into a pager\n\nI run `tool paint | less` with version 1.2 and the output has no color at all, while in the terminal it is colored. Is this a bug?\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "nearest_code");
+    assert!(
+        q.question_text.contains("`--color` (src/cli.rs:3)")
+            && q.question_text.contains("intended")
+            && q.question_text.contains("default"),
+        "{}",
+        q.question_text
+    );
+    assert_honest(&repo, &d);
+}
