@@ -131,3 +131,25 @@ fn a_report_nearest_an_option_asks_whether_the_option_makes_it_intended() {
     );
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_slow_report_with_questions_of_its_own_still_asks_what_was_measured() {
+    let (repo, subject) = repo_with(
+        &[
+            ("src/walk.rs", WALK_RS),
+            ("benches/walk.rs", "fn bench_walk() {}\n"),
+        ],
+        "# Searching got slower on a large tree\n\n## Describe the bug\n\nSearching my home \
+         folder takes a long time since I upgraded. Is the walk done twice? Does the cache \
+         not help here? Could the ignore files be read for every folder?\n\n## Steps to \
+         reproduce\n\n```\n$ tool search ~\n```\n\n## Expected behavior\n\nAs before.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let topics = topic_list(&first);
+    assert!(topics.contains(&"benchmark"), "{topics:?}");
+    assert!(
+        topics.contains(&"workload") || topics.contains(&"perf_target"),
+        "{topics:?}"
+    );
+    assert_honest(&repo, &d);
+}

@@ -70,6 +70,7 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
     out.extend(names_not_found(r));
     out.extend(vague);
     support::leave_out(r, &mut out);
+    super::round::rank_measured(r, &mut out);
     // A real request always leaves its maintainer something to decide, unless it states when
     // it is done.
     if out.is_empty() && !super::round::states_done(r) {

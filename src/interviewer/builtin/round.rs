@@ -59,6 +59,20 @@ pub(super) fn measured(r: &Reading) -> Vec<Finding> {
         .collect()
 }
 
+/// What was measured comes before the reporter's own questions in a slowness report: their
+/// guesses ("Is the walk done twice?") rank after it, and are asked in a later round.
+pub(super) fn rank_measured(r: &Reading, out: &mut [Finding]) {
+    if r.class.kind != ItemKind::Performance && !reports_slowness(r) {
+        return;
+    }
+    for f in out
+        .iter_mut()
+        .filter(|f| f.topic.starts_with("open_point_"))
+    {
+        f.severity = f.severity.min(6);
+    }
+}
+
 /// The kind's own question for a round that has nothing else: what a maintainer settles
 /// first, worded for the nothing that matched.
 pub(super) fn fallback(r: &Reading) -> Finding {
