@@ -153,3 +153,15 @@ fn a_slow_report_with_questions_of_its_own_still_asks_what_was_measured() {
     );
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_wish_about_performance_metrics_is_no_slowness_report() {
+    let (repo, subject) = repo_with(
+        &[("src/walk.rs", WALK_RS)],
+        "# Add performance counters to the report\n\nAdd a section to the report that counts \
+         the folders walked and the lines printed.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert_not_asked(&first, &["benchmark", "workload", "perf_target"]);
+    assert_honest(&repo, &d);
+}
