@@ -165,3 +165,30 @@ fn a_wish_about_performance_metrics_is_no_slowness_report() {
     assert_not_asked(&first, &["benchmark", "workload", "perf_target"]);
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_round_left_with_nothing_never_says_nothing_matched_when_a_page_did() {
+    let (repo, subject) = repo_with(
+        &[
+            ("src/parse.rs", PARSE_RS),
+            (
+                "README.md",
+                "# tool\n\n## Inverted colours\n\nThe colours come out inverted when the \
+                 terminal asks for it.\n",
+            ),
+        ],
+        "# Wrong colours on the second run\n\nOn the master branch I ran:\n\n```\n$ tool \
+         paint\n```\n\nThe colours come out inverted.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(!first.is_empty(), "an empty first round");
+    for q in &first {
+        assert!(
+            !q.question_text
+                .contains("Nothing the repository defines matched"),
+            "{}",
+            q.question_text
+        );
+    }
+    assert_honest(&repo, &d);
+}

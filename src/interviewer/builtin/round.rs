@@ -83,14 +83,19 @@ pub(super) fn rank_measured(r: &Reading, out: &mut [Finding]) {
 /// The kind's own question for a round that has nothing else: what a maintainer settles
 /// first, worded for the nothing that matched.
 pub(super) fn fallback(r: &Reading) -> Finding {
-    let matched = if r.nearest_tied {
+    // Only what the index found: a heading may be nearest where no code is.
+    let matched = if let Some(m) = r.nearest.first() {
+        format!("The nearest the index found is {}.", m.def.shown())
+    } else if r.nearest_tied {
         "Several things the repository defines share the item's words about equally, none \
          standing out."
+            .to_string()
     } else if r.nearest_off_path > 0 {
         "What the repository defines shares words with the item but not where the code it \
          names is handled."
+            .to_string()
     } else {
-        "Nothing the repository defines matched the item's words."
+        "Nothing the repository defines matched the item's words.".to_string()
     };
     let (topic, title, ask) = match r.class.kind {
         ItemKind::Bug => (
