@@ -131,26 +131,43 @@ fn push_word(out: &mut Vec<String>, word: &str) {
     out.push(stem(&lower));
 }
 
-/// A light English stemmer: plurals, `-ing`, `-ed`, `-ly` (enough for names and items to meet:
-/// `colors`/`color`, `sorting`/`sort`).
+/// A light English stemmer: plurals, `-ing`, `-ed`, `-ly`, and a final silent `e`, so that the
+/// forms of one word meet (`colors`/`color`, `values`/`value`, `parses`/`parsing`/`parse`,
+/// `running`/`run`) while a stem keeps a vowel and three letters (`string` is no `str`, `need`
+/// no `ne`, `speed` no `spe`).
 fn stem(word: &str) -> String {
-    let strip = |w: &str, suffix: &str, min: usize| -> Option<String> {
-        w.strip_suffix(suffix)
-            .filter(|s| s.len() >= min)
-            .map(str::to_string)
-    };
-    if let Some(s) = strip(word, "ies", 3) {
-        return format!("{s}y");
-    }
-    for (suffix, min) in [("ing", 4), ("ed", 4), ("ly", 4), ("es", 4), ("s", 3)] {
-        if word.ends_with("ss") {
-            break;
+    let vowel = |s: &str| s.contains(['a', 'e', 'i', 'o', 'u', 'y']);
+    let mut s = word.to_string();
+    if let Some(b) = word.strip_suffix("ies").filter(|b| b.len() >= 3) {
+        s = format!("{b}y");
+    } else if let Some(b) = ["ing", "ed"]
+        .iter()
+        .filter_map(|x| word.strip_suffix(x))
+        .find(|b| b.len() >= 3 && vowel(b) && !b.ends_with('e'))
+    {
+        s = undoubled(b);
+    } else if let Some(b) = word.strip_suffix("ly").filter(|b| b.len() >= 4) {
+        s = b.to_string();
+    } else if !word.ends_with("ss") {
+        if let Some(b) = word.strip_suffix('s').filter(|b| b.len() >= 3) {
+            s = b.to_string();
         }
-        if let Some(s) = strip(word, suffix, min) {
-            return s;
-        }
     }
-    word.to_string()
+    match s.strip_suffix('e') {
+        Some(b) if b.len() >= 3 && !b.ends_with('e') => b.to_string(),
+        _ => s,
+    }
+}
+
+/// `runn` of `running` as `run`, `mapp` as `map`: a doubled last consonant (not `l`, `s`, `z`,
+/// which double in the word itself: `fill`, `pass`) undone, when three letters stay.
+fn undoubled(base: &str) -> String {
+    let b = base.as_bytes();
+    let n = b.len();
+    if n >= 4 && b[n - 1] == b[n - 2] && !b"aeiouylsz".contains(&b[n - 1]) {
+        return base[..n - 1].to_string();
+    }
+    base.to_string()
 }
 
 /// BM25's parameters (the usual ones).
@@ -204,12 +221,46 @@ mod tests {
 
     #[test]
     fn identifiers_split_into_stemmed_words() {
-        assert_eq!(words("parseArgs"), vec!["parse", "arg"]);
+        assert_eq!(words("parseArgs"), vec!["pars", "arg"]);
         assert_eq!(
             words("max_columns-preview"),
             vec!["max", "column", "preview"]
         );
         assert_eq!(words("Sorting the colors"), vec!["sort", "color"]);
         assert_eq!(words("HTTPServer"), vec!["httpserver"]);
+    }
+
+    #[test]
+    fn the_forms_of_one_word_meet_and_other_words_stay_apart() {
+        let one = |a: &str, b: &str| assert_eq!(words(a), words(b), "{a} / {b}");
+        for (a, b) in [
+            ("values", "value"),
+            ("parses", "parse"),
+            ("parsing", "parse"),
+            ("parsed", "parse"),
+            ("options", "option"),
+            ("running", "run"),
+            ("naming", "name"),
+            ("named", "names"),
+            ("matches", "match"),
+            ("entries", "entry"),
+            ("speeds", "speed"),
+            ("padded", "pad"),
+            ("mapped", "map"),
+            ("filled", "fill"),
+            ("boxes", "box"),
+            ("caches", "cache"),
+        ] {
+            one(a, b);
+        }
+        for (w, kept) in [
+            ("string", "string"),
+            ("need", "need"),
+            ("speed", "speed"),
+            ("bring", "bring"),
+            ("use", "use"),
+        ] {
+            assert_eq!(stem(w), kept);
+        }
     }
 }
