@@ -196,7 +196,8 @@ def headings(lines, path=""):
             continue
         a = ATX.match(l)
         if a:
-            out[i] = (a.group(2) or "").strip()
+            # Its HTML tags (an anchor) are markup, not the heading's words.
+            out[i] = re.sub(r"<[^>]*>", "", a.group(2) or "").strip()
         elif re.match(r"<h[1-6]", t, re.I):
             out[i] = re.sub(r"<[^>]*>", "", t).strip()
         elif i + 1 < len(lines) and re.fullmatch(r" {0,3}(=+|-+) *", lines[i + 1]) \

@@ -240,3 +240,73 @@ fn the_nearest_code_is_on_the_path_of_the_option_the_item_runs_not_a_shared_word
     assert!(!text.contains("PagerStartBuffer"), "{text}");
     assert_honest(&repo, &d);
 }
+
+const VALUES_RS: &str = "//! Values.\n\n/// One value of the command line, unquoted.\npub fn parse_value(raw: &str) -> String {\n    raw.trim_matches('\"').to_string()\n}\n\n/// Reads a file of settings.\npub fn read_settings(path: &str) -> bool {\n    path.is_empty()\n}\n";
+
+#[test]
+fn a_plural_or_a_verb_form_of_the_item_meets_the_name_in_the_code() {
+    let (repo, subject) = repo_with(
+        &[("src/values.rs", VALUES_RS)],
+        "# Quoted values are parsed wrongly\n\nValues given in double quotes keep their quotes \
+         when parsing them.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let near = first
+        .iter()
+        .find(|q| q.topic == "nearest_code")
+        .unwrap_or_else(|| panic!("no nearest_code in {:?}", topic_list(&first)));
+    assert!(
+        near.question_text
+            .contains("`parse_value()` (src/values.rs:4)"),
+        "{}",
+        near.question_text
+    );
+    assert_honest(&repo, &d);
+}
+
+const RENDER_RS: &str = "//! Rendering.\n\n/// Renders the border of a table.\npub fn render_border() {}\n\n/// Renders the rows of a table.\npub fn render_rows() {}\n\n/// Renders the header of a table.\npub fn render_header() {}\n\n/// Renders the cells of a table.\npub fn render_cells() {}\n";
+
+#[test]
+fn a_definition_the_item_points_at_itself_is_named_without_a_margin() {
+    let (repo, subject) = repo_with(
+        &[("src/render.rs", RENDER_RS)],
+        "# Table frame drawn twice\n\n**What steps will reproduce the bug?** Draw an empty \
+         table: `render_border()` runs once for the header and once for the rows.\n\n\
+         **What did you expect to happen instead?** One frame.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let all: Vec<&str> = first.iter().map(|q| q.question_text.as_str()).collect();
+    assert!(
+        all.iter()
+            .any(|q| q.contains("`render_border()` (src/render.rs:4)")),
+        "{all:?}\n{}",
+        d.summary
+    );
+    assert_honest(&repo, &d);
+}
+
+const TABLE_JAVA: &str = "package app;\n\n/** A table of rows. */\npublic class Table {\n    /** Draws the table. */\n    public void render() {\n    }\n}\n";
+const CHART_JAVA: &str = "package app;\n\n/** A chart of points. */\npublic class Chart {\n    /** Draws the chart. */\n    public void render() {\n    }\n}\n";
+
+#[test]
+fn a_member_named_with_its_type_is_pointed_at_in_that_type() {
+    let (repo, subject) = repo_with(
+        &[
+            ("src/app/Table.java", TABLE_JAVA),
+            ("src/app/Chart.java", CHART_JAVA),
+        ],
+        "# Empty rows are drawn twice\n\n**What steps will reproduce the bug?** Call \
+         `Table.render()` on a table whose last row is empty.\n\n\
+         **What did you expect to happen instead?** One empty row.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let all: Vec<&str> = first.iter().map(|q| q.question_text.as_str()).collect();
+    assert!(
+        all.iter()
+            .any(|q| q.contains("`render()` (src/app/Table.java:6)")),
+        "{all:?}\n{}",
+        d.summary
+    );
+    assert!(all.iter().all(|q| !q.contains("Chart.java")), "{all:?}");
+    assert_honest(&repo, &d);
+}

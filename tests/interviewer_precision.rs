@@ -125,3 +125,31 @@ fn the_test_asked_of_is_named_by_the_items_code_never_by_a_placeholder_or_versio
     );
     assert_honest(&repo, &d);
 }
+
+const FIND_README: &str = "# tool\n\nYou can find the results in the output folder.\n\n\
+     ## Searching\n\nThe search will find every match, then `find` prints it.\n\n\
+     ## Reference\n\n- `find`: lists the matches of a pattern\n";
+
+#[test]
+fn a_docs_line_holding_an_everyday_word_in_a_sentence_is_no_page_about_that_name() {
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "src/find.rs",
+                "/// Lists the matches of a pattern.\npub fn find(pattern: &str) {}\n",
+            ),
+            ("README.md", FIND_README),
+        ],
+        "# Document what `find` returns\n\nThe documentation of `find` should say what it \
+         returns when nothing matches.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let all: Vec<&str> = first.iter().map(|q| q.question_text.as_str()).collect();
+    assert!(all.iter().all(|q| !q.contains("README.md:3")), "{all:?}");
+    assert!(
+        all.iter()
+            .any(|q| q.contains("README.md:7") || q.contains("README.md:11")),
+        "{all:?}"
+    );
+    assert_honest(&repo, &d);
+}

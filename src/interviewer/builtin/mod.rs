@@ -41,6 +41,7 @@ mod outcome;
 mod outside;
 mod own_code;
 mod place;
+mod pointed;
 mod proposal;
 mod questions;
 mod raised;

@@ -52,6 +52,7 @@ pub(super) fn about(
                 .eq_ignore_ascii_case(d.name.trim_start_matches('-'))
         })
     };
+    let pinned = pointed(&defs, item);
     let defs: Vec<Def> = defs.into_iter().filter(|d| !spelled(d)).collect();
     let own = project.map(words).unwrap_or_default();
     let title: BTreeSet<String> = words(without_prefix(&f.title))
@@ -79,8 +80,32 @@ pub(super) fn about(
             .count();
         telling_in_title >= 1 || (in_title >= 1 && shared.len() >= 2) || shared.len() >= 3
     });
+    ranked.retain(|m| !pinned.iter().any(|p| p.def.name == m.def.name));
     ranked.truncate(MAX_NEAREST);
-    ranked
+    pinned.into_iter().chain(ranked).collect()
+}
+
+/// The definitions the item points at itself (`pointed`), at most two, as matches named
+/// whatever their margin.
+fn pointed(defs: &[Def], item: &Item) -> Vec<Match> {
+    let seen: Vec<super::pointed::Defined> = defs
+        .iter()
+        .map(|d| super::pointed::Defined {
+            name: &d.name,
+            path: &d.path,
+            line: d.line,
+            is_type: d.kind == DefKind::Type,
+            heading: d.kind == DefKind::Heading,
+        })
+        .collect();
+    super::pointed::pointed(&seen, &item.lines)
+        .into_iter()
+        .map(|i| Match {
+            def: defs[i].clone(),
+            score: 0.0,
+            pinned: true,
+        })
+        .collect()
 }
 
 /// A title without its bracketed prefixes (`[Console] ProgressBar …` → `ProgressBar …`).
@@ -170,6 +195,8 @@ impl Def {
 pub(super) struct Match {
     pub def: Def,
     pub score: f64,
+    /// The item points at it itself: named whatever the margin (`standing`).
+    pub pinned: bool,
 }
 
 /// The index's side of the reading: the definitions of the worktree's code and documentation
@@ -468,7 +495,7 @@ impl Patterns {
 }
 
 /// A heading's text without its HTML tags (`<a id="x">Number to words</a>` → `Number to words`).
-fn without_tags(text: &str) -> String {
+pub(super) fn without_tags(text: &str) -> String {
     let mut out = String::new();
     let mut inside = false;
     for c in text.chars() {
@@ -547,6 +574,7 @@ pub(super) fn rank(defs: &[Def], query: &[String], max: usize) -> Vec<Match> {
         scored.push(Match {
             def: d.clone(),
             score,
+            pinned: false,
         });
     }
     scored.sort_by(|a, b| b.score.total_cmp(&a.score));

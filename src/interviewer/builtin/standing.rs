@@ -18,9 +18,11 @@ const MARGIN: f64 = 1.25;
 /// (two names of one thing, `getProgressBar()` and `createProgressBar()`), else none: several
 /// definitions matched as well, and naming one of them would be a guess. With the matches
 /// kept, whether some matched and none stood out (the document says so).
+/// A match the item points at itself (`pinned`) is kept first, whatever the margin.
 pub(super) fn standing_out(ranked: Vec<Match>) -> (Vec<Match>, bool) {
     let matched = !ranked.is_empty();
-    let kept = those_standing(ranked);
+    let (mut kept, ranked): (Vec<Match>, Vec<Match>) = ranked.into_iter().partition(|m| m.pinned);
+    kept.extend(those_standing(ranked));
     let tied = matched && kept.is_empty();
     (kept, tied)
 }

@@ -148,10 +148,10 @@ fn stem(word: &str) -> String {
         s = undoubled(b);
     } else if let Some(b) = word.strip_suffix("ly").filter(|b| b.len() >= 4) {
         s = b.to_string();
-    } else if !word.ends_with("ss") {
-        if let Some(b) = word.strip_suffix('s').filter(|b| b.len() >= 3) {
-            s = b.to_string();
-        }
+    } else if !word.ends_with("ss")
+        && let Some(b) = word.strip_suffix('s').filter(|b| b.len() >= 3)
+    {
+        s = b.to_string();
     }
     match s.strip_suffix('e') {
         Some(b) if b.len() >= 3 && !b.ends_with('e') => b.to_string(),

@@ -427,7 +427,7 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
 pub(super) fn pages(l: &Located) -> Vec<&Hit> {
     l.in_docs()
         .into_iter()
-        .filter(|h| super::pages::names_it(&h.text, &l.name.text))
+        .filter(|h| super::pages::cites(l, h))
         .filter(|h| {
             let upper = h.path.to_uppercase();
             !["CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASE"]

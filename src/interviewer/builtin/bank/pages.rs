@@ -46,18 +46,96 @@ pub(super) fn names_it(text: &str, name: &str) -> bool {
     prose(text).is_some_and(|p| spelled(&p, name))
 }
 
-/// Whether the line is about `name`: a heading, a code span or a list entry that names it.
-/// Otherwise it only mentions it.
+/// Whether the line documents `name`: a heading that names it, or an entry of a list or a
+/// definition list whose term is it (`- \`--shell\`: the shell …`, `--shell  the shell …`).
+/// A line that only names it in a sentence, in a code span or not, mentions it.
 pub(super) fn about(text: &str, name: &str) -> bool {
     let Some(p) = prose(text) else { return false };
     let t = p.trim_start();
-    let entry = t.starts_with('#')
-        || t.starts_with(['-', '*', '+'])
-        || t.split('.')
-            .next()
-            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
-    let in_span = p.split('`').skip(1).step_by(2).any(|s| spelled(s, name));
-    spelled(&p, name) && (entry || in_span)
+    if t.starts_with('#') || t.starts_with('=') {
+        return spelled(t, name);
+    }
+    let item = t.trim_start_matches(['-', '*', '+', ' ']);
+    let item = item.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ');
+    let term = item
+        .trim_start_matches(['`', '*', '_', '['])
+        .split(['`', '*', ']', ':', ','])
+        .next()
+        .unwrap_or("");
+    let term = term.split("  ").next().unwrap_or("").trim();
+    spelled(term, name) && term.split_whitespace().count() <= 3
+}
+
+/// Whether the documentation line `h` can be cited for `l`'s name: it names it in its prose
+/// ([`names_it`]), and, when the name is a plain word that the documentation also writes as
+/// English (`find`, `path`: more than one of its lines holds it only in a sentence, or another
+/// holds it as a name), as a name: in a code span or a code line, as a flag, a call or a
+/// qualified name, or in a heading.
+pub(super) fn cites(l: &super::Located, h: &super::Hit) -> bool {
+    let name = l.name.text.as_str();
+    if !names_it(&h.text, name) {
+        return false;
+    }
+    if !plain_word(name) {
+        return true;
+    }
+    let docs: Vec<&super::Hit> = l
+        .in_docs()
+        .into_iter()
+        .filter(|d| names_it(&d.text, name))
+        .collect();
+    let in_prose = docs.iter().filter(|d| !as_name(&d.text, name)).count();
+    let everyday = in_prose >= 2 || in_prose < docs.len();
+    !everyday || as_name(&h.text, name)
+}
+
+/// A name that English prose could hold as a word of its own: lower-case letters alone.
+fn plain_word(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase())
+}
+
+/// Whether the line holds `name` as a name rather than as a word of a sentence: in a code
+/// span, on a code line (indented four spaces or a shell prompt), as a flag (`--find`), a call
+/// (`find()`), a qualified name (`os.path`, `fs::find`), or in a heading.
+fn as_name(text: &str, name: &str) -> bool {
+    let Some(p) = prose(text) else { return false };
+    let t = p.trim_start();
+    if t.starts_with('#')
+        || text.starts_with("    ")
+        || text.starts_with('\t')
+        || t.starts_with("$ ")
+    {
+        return spelled(t, name);
+    }
+    if p.split('`').skip(1).step_by(2).any(|s| spelled(s, name)) {
+        return true;
+    }
+    let lower = p.to_lowercase();
+    let name = name.to_lowercase();
+    let mut start = 0;
+    while let Some(at) = lower[start..].find(&name).map(|i| start + i) {
+        let end = at + name.len();
+        start = end;
+        if !has_name(&lower[at..], &name) || lower[..at].ends_with(|c: char| c.is_alphanumeric()) {
+            continue;
+        }
+        let before = &lower[..at];
+        let after = &lower[end..];
+        if after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        if before.ends_with('-')
+            || before.ends_with("::")
+            || after.starts_with("::")
+            || after.starts_with('(')
+            || (before.ends_with('.')
+                && before[..before.len() - 1].ends_with(|c: char| c.is_alphanumeric()))
+            || (after.starts_with('.') && after[1..].starts_with(|c: char| c.is_alphabetic()))
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// "described" when the first `n` of `pages` are each about `l`, else "mentioned".
@@ -111,5 +189,35 @@ mod tests {
         assert!(about("## Completion with `--shell`", "--shell"));
         assert!(about("- `--shell`: the shell to complete for", "--shell"));
         assert!(!about("Most users never pass a shell here.", "shell"));
+    }
+
+    #[test]
+    fn documented_means_a_heading_or_an_entry_about_it() {
+        assert!(about("### `--shell`", "--shell"));
+        assert!(about(
+            "* **`--shell`** - the shell to complete for",
+            "--shell"
+        ));
+        assert!(about(
+            "--shell <name>  the shell to complete for",
+            "--shell"
+        ));
+        assert!(!about(
+            "Pass `--shell` when the shell is not detected.",
+            "--shell"
+        ));
+        assert!(!about("- Completion reads `--shell` first", "--shell"));
+    }
+
+    #[test]
+    fn a_plain_word_is_a_name_only_where_written_as_one() {
+        assert!(as_name("Use `find` to list them.", "find"));
+        assert!(as_name("    find . -name x", "find"));
+        assert!(as_name("$ find . -name x", "find"));
+        assert!(as_name("Call fs.find() on it.", "find"));
+        assert!(as_name("Pass --find to do it.", "find"));
+        assert!(as_name("## find", "find"));
+        assert!(!as_name("You can find the files here.", "find"));
+        assert!(!as_name("The path is printed. Then find it", "find"));
     }
 }

@@ -72,7 +72,7 @@ pub(super) fn heading(lines: &[&str], fences: &[bool], i: usize) -> Option<Strin
         let rest = rest.trim_start_matches('#');
         let hashes = t.len() - rest.len();
         return (hashes <= 6 && (rest.is_empty() || rest.starts_with([' ', '\t'])))
-            .then(|| rest.trim().trim_end_matches('#').trim().to_string());
+            .then(|| super::super::nearest::without_tags(rest.trim().trim_end_matches('#')));
     }
     let lower = t.to_ascii_lowercase();
     if lower.len() > 3 && lower.starts_with("<h") && lower.as_bytes()[2].is_ascii_digit() {
@@ -224,7 +224,16 @@ pub(super) fn documented_section(r: &Reading) -> Option<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::{heading_above, spans_name};
+    use super::{heading, heading_above, spans_name};
+
+    #[test]
+    fn a_headings_anchor_is_markup_not_its_words() {
+        let lines = [r#"### <a id="to-words">Numbers to words</a>"#, "", "Text."];
+        assert_eq!(
+            heading(&lines, &[false; 3], 0).as_deref(),
+            Some("Numbers to words")
+        );
+    }
 
     #[test]
     fn prose_belongs_to_the_heading_above_it_never_a_code_block_nor_its_comment() {
