@@ -47,7 +47,8 @@ pub(super) fn names_it(text: &str, name: &str) -> bool {
 }
 
 /// Whether the line documents `name`: a heading that names it, or an entry of a list or a
-/// definition list whose term is it (`- \`--shell\`: the shell …`, `--shell  the shell …`).
+/// definition list whose term is it (`- \`--shell\`: the shell …`, `--shell  the shell …`), or
+/// a sentence whose subject it is (`` The `--shell` flag picks … ``).
 /// A line that only names it in a sentence, in a code span or not, mentions it.
 pub(super) fn about(text: &str, name: &str) -> bool {
     let Some(p) = prose(text) else { return false };
@@ -63,7 +64,15 @@ pub(super) fn about(text: &str, name: &str) -> bool {
         .next()
         .unwrap_or("");
     let term = term.split("  ").next().unwrap_or("").trim();
-    spelled(term, name) && term.split_whitespace().count() <= 3
+    // A sentence whose subject is the name (`` The `--color` flag sets … ``) defines it too.
+    let subject = ["The ", "the "]
+        .iter()
+        .find_map(|a| item.strip_prefix(a))
+        .unwrap_or(item)
+        .strip_prefix('`')
+        .and_then(|r| r.split('`').next())
+        .is_some_and(|span| spelled(span, name));
+    subject || (spelled(term, name) && term.split_whitespace().count() <= 3)
 }
 
 /// Whether the documentation line `h` can be cited for `l`'s name: it names it in its prose
