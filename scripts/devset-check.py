@@ -10,7 +10,7 @@ comes between N and M, `X` is in a code span at M; `PATH:N, "Heading", says (lin
 is in line M verbatim, outside an HTML comment) and every "at PATH:L in `f`" (the nearest
 function declared above L is `f`) is checked
 against CHECKOUT (a clean checkout: git ls-files, the tool's own files and what the tracked
-`.ignore` / `.rgignore` files leave out left out, as the interviewer does). Prints one line per claim (ok / FALSE) and exits 1 when any claim is false.
+`.gitignore` / `.ignore` / `.rgignore` files leave out left out, tracked or not, as the interviewer's walker does). Prints one line per claim (ok / FALSE) and exits 1 when any claim is false.
 """
 import fnmatch
 import os
@@ -22,33 +22,76 @@ WORD = re.compile(r"[\w]")
 OWN = ("docs/interviews/", "fixtures/answers/", "ci/answers/", ".interview/")
 
 
+def glob_match(path, pat):
+    """A gitignore glob: `*` and `?` never cross a `/`, `**` does, `[…]` a class."""
+    out, i = "", 0
+    while i < len(pat):
+        c = pat[i]
+        if pat.startswith("**/", i):
+            out, i = out + "(?:.*/)?", i + 3
+        elif pat.startswith("**", i):
+            out, i = out + ".*", i + 2
+        elif c == "*":
+            out, i = out + "[^/]*", i + 1
+        elif c == "?":
+            out, i = out + "[^/]", i + 1
+        elif c == "[" and "]" in pat[i + 2:]:
+            j = pat.index("]", i + 2)
+            body = pat[i + 1:j]
+            body = "^" + body[1:] if body.startswith("!") else body
+            out, i = out + "[" + body.replace("\\", "\\\\") + "]", j + 1
+        else:
+            out, i = out + re.escape(c), i + 1
+    return re.fullmatch(out, path) is not None
+
+
 def search_ignored(root, tracked):
-    """The patterns of the tracked `.ignore` / `.rgignore` files (ripgrep's, which the
-    interviewer's walker respects as ripgrep does), each with the folder it applies under."""
+    """The patterns of the tracked ignore files the interviewer's walker (ripgrep's `ignore`)
+    respects — `.gitignore`, `.ignore`, `.rgignore` — each with the folder it applies under. As
+    ripgrep, they leave out a file git tracks too (a committed `bin/` that the `.gitignore`
+    lists): the counts are what `rg -w NAME` finds, not `git grep -w NAME`. A later rule wins (a
+    deeper folder's over a shallower one's, `.ignore` over `.gitignore`), `!` re-includes, a
+    folder left out leaves out all it holds, and a pattern ending in `/` names only folders."""
+    rank = {".gitignore": 0, ".ignore": 1, ".rgignore": 2}
     rules = []
     for rel in tracked:
         base = os.path.basename(rel)
-        if base not in (".ignore", ".rgignore"):
+        if base not in rank:
             continue
         folder = os.path.dirname(rel)
         with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
             for line in f:
-                pat = line.strip()
-                if pat and not pat.startswith(("#", "!")):
-                    rules.append((folder, pat))
+                pat = line.rstrip("\n").rstrip("\r").rstrip()
+                if not pat or pat.startswith("#"):
+                    continue
+                negated = pat.startswith("!")
+                pat = pat[1:] if negated else pat
+                dir_only = pat.endswith("/")
+                anchored = "/" in pat.rstrip("/")
+                p = pat.strip("/")
+                if p.startswith("**/"):
+                    p, anchored = p[3:], "/" in p[3:]
+                if p:
+                    rules.append((rank[base], folder.count("/") + bool(folder), folder, p,
+                                  negated, dir_only, anchored))
+    rules.sort(key=lambda r: (r[0], r[1]))
+
+    def left_out(sub, is_dir):
+        verdict = False
+        for _, _, folder, p, negated, dir_only, anchored in rules:
+            if folder and not sub.startswith(folder + "/"):
+                continue
+            if dir_only and not is_dir:
+                continue
+            inner = sub[len(folder) + 1:] if folder else sub
+            target = inner if anchored else inner.rsplit("/", 1)[-1]
+            if glob_match(target, p):
+                verdict = not negated
+        return verdict
 
     def ignored(rel):
-        for folder, pat in rules:
-            if folder and not rel.startswith(folder + "/"):
-                continue
-            sub = rel[len(folder) + 1:] if folder else rel
-            anchored = "/" in pat.rstrip("/")
-            p = pat.strip("/")
-            if anchored and (fnmatch.fnmatch(sub, p) or sub.startswith(p + "/")):
-                return True
-            if not anchored and any(fnmatch.fnmatch(part, p) for part in sub.split("/")):
-                return True
-        return False
+        parts = rel.split("/")
+        return any(left_out("/".join(parts[:i]), i < len(parts)) for i in range(1, len(parts) + 1))
     return ignored
 
 
@@ -452,6 +495,23 @@ def self_test():
     assert [tag_family(t) for t in ["v1.2.0", "1.2.0", "tokio-util-0.7.3", "RC5", "v20160726",
                                     "v3-snapshot-2021-01-21"]] == \
         ["", "", "tokio-util-", "RC", "date", ""]
+    # The ignore files leave out what they list, tracked or not, as ripgrep's walker does.
+    import tempfile
+    with tempfile.TemporaryDirectory() as root:
+        os.makedirs(os.path.join(root, "sub"))
+        for rel, text in [(".gitignore", "bin\n*.log\n!keep.log\nout/\n"),
+                          ("sub/.gitignore", "/local\n"), (".ignore", "!debug.log\n")]:
+            with open(os.path.join(root, rel), "w") as f:
+                f.write(text)
+        ignored = search_ignored(root, [".gitignore", "sub/.gitignore", ".ignore"])
+        assert ignored("bin/activate-tool") and ignored("a/bin/x") and ignored("x.log")
+        assert not ignored("keep.log") and not ignored("debug.log")
+        assert ignored("out/a.txt") and not ignored("out")
+        assert ignored("sub/local") and not ignored("local") and not ignored("sub/x/local")
+        assert not ignored("src/binary.rs") and not ignored("src/main.rs")
+    assert glob_match("a.log", "*.log") and not glob_match("a/b", "*")
+    assert glob_match("a/b/c", "a/**") and glob_match("c", "**/c") and glob_match("x/y/c", "**/c")
+    assert glob_match("a1", "a[0-9]") and not glob_match("a1", "a[!0-9]")
     print("ok")
 
 

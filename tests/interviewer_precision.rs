@@ -153,3 +153,44 @@ fn a_docs_line_holding_an_everyday_word_in_a_sentence_is_no_page_about_that_name
     );
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_count_is_of_the_files_read_and_a_tracked_file_an_ignore_file_lists_is_not_read() {
+    // A committed script under a folder the `.gitignore` lists (a tool's `bin/`) is left out, as
+    // ripgrep leaves it out: the count is what `rg -w` finds, as docs/interviews.md says, and
+    // scripts/devset-check.py counts the same way.
+    let (repo, subject) = repo_with(
+        &[
+            (".gitignore", "bin\n"),
+            (
+                "src/table.rs",
+                "/// Draws the rows.\npub fn render_rows(rows: &[String]) -> String {\n    \
+                 rows.join(\"\\n\")\n}\n",
+            ),
+            (
+                "src/main.rs",
+                "mod table;\nfn main() {\n    print!(\"{}\", table::render_rows(&[]));\n}\n",
+            ),
+            (
+                "bin/activate-tool",
+                "#!/bin/sh\nexec sh -c \"tool render_rows --all\"\n",
+            ),
+        ],
+        "# Empty tables\n\n`render_rows()` prints nothing for an empty table; should it print \
+         a header?\n",
+    );
+    repo.git(&["add", "-f", "bin/activate-tool"]);
+    repo.git(&["commit", "-q", "-m", "the tool's script"]);
+    let (_, d) = all_questions(&repo, &subject);
+    let entry = d
+        .entries
+        .iter()
+        .find(|e| e.title.contains("render_rows") && e.title.ends_with("repository"))
+        .unwrap_or_else(|| panic!("{:?}", d.entries));
+    assert!(
+        entry.content.contains("2 lines in 2 files name it"),
+        "{}",
+        entry.content
+    );
+    assert_honest(&repo, &d);
+}
