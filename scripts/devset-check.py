@@ -286,6 +286,52 @@ def page_prose(line):
     return out
 
 
+DECLARING = re.compile(r"\b(?:fn|def|func|function|fun|sub|struct|enum|trait|class|interface|type"
+                       r"|protocol|module|record|object|macro_rules!|const|static|let|var|val"
+                       r"|alias|defmodule|data|newtype)\s+(?:\([^)]*\)\s*)?([A-Za-z_][\w]*)")
+METHOD = re.compile(r"^\s*(?:(?:public|private|protected|internal|static|final|abstract|override"
+                    r"|virtual|async|synchronized|default)\s+)+[A-Za-z_][\w<>\[\],.?]*\s+"
+                    r"([A-Za-z_]\w*)\s*\(|^\s*([A-Za-z_]\w*)\s*\(\)\s*\{")
+PATH_LINE = re.compile(r"^\s*(?:import|package|namespace|using|use|from|require|#include)\b")
+
+
+def declares(line, name):
+    """Whether a line cited as where code defines `name` declares it: an identifier after a
+    declaration keyword (not the first segment of a qualified path, `module Pager.Config`) or
+    a method's or shell function's shape, never an import, package or namespace line. A flag,
+    an environment variable or a command is held in the line as written."""
+    if line is None:
+        return False
+    bare = name.split(" ")[-1] if " " in name else name
+    if name.startswith("-") or re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", name) or " " in name:
+        return any(has_name(line, s) for s in spellings(name)) or '"%s"' % bare.lstrip("-") in line \
+            or "'%s'" % bare.lstrip("-") in line
+    if PATH_LINE.match(line):
+        return False
+    for m in list(DECLARING.finditer(line)) + list(METHOD.finditer(line)):
+        g = next((x for x in m.groups() if x), None)
+        end = m.end(m.lastindex) if m.lastindex else m.end()
+        if g == name and not line[end:].startswith((".", "::")):
+            return True
+    return False
+
+
+def cited_definitions(doc):
+    """Every place the document cites as where code defines a name: the nearest existing code
+    (`X` (path:line), `X()` (path:line), the `X` command (path:line)), "`X` is defined at
+    path:line" and "where it is defined (path:line". Headings ("Title" (path:line)) are
+    documentation, checked as sections."""
+    out = []
+    for m in re.finditer(r"Nearest existing code: (.+?)\.(?: |$)", doc, re.M):
+        for n, path, k in re.findall(r"`([^`]+?)(?:\(\))?`(?: command)? \(([\w./ -]+):(\d+)\)", m.group(1)):
+            out.append((n, path, int(k)))
+    for m in re.finditer(r"`([^`]+?)(?:\(\))?` is defined at ([\w./-]+?):(\d+)", doc):
+        out.append((m.group(1), m.group(2), int(m.group(3))))
+    for m in re.finditer(r"`([^`]+?)(?:\(\))?`[^`]*? where it is defined \(([\w./-]+?):(\d+)", doc):
+        out.append((m.group(1), m.group(2), int(m.group(3))))
+    return out
+
+
 def main():
     root, doc_path = sys.argv[1], sys.argv[2]
     doc = open(doc_path, encoding="utf-8").read()
@@ -324,6 +370,8 @@ def main():
                        or (name.startswith("-") and ('"%s"' % bare in l or "'%s'" % bare in l))
                        for l in around for s in spellings(name))
             report(not test and near, f"{name}: defined at {path}:{n} (not a test, names it)")
+            if re.fullmatch(r"[A-Za-z_]\w*", name) and not re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", name):
+                report(declares(line_of(path, n), name), f"{path}:{n} declares `{name}`")
         # "name it" counts the entry's name as titled; "name `X`" counts X (a file entry
         # titled by its path, counting the name the item wrote).
         c = re.search(r"(\d+) lines? in (\d+) files? name (?:it|(`{1,2}) ?(.+?) ?\3)[,.]", content)
@@ -403,6 +451,8 @@ def main():
             ok = text is not None and (any(has_name(text.lower(), s.lower()) for s in spellings(name))
                                        if name else bool(text.strip()))
             report(ok, f"{path}:{n} names {name or 'it'} outside any URL, badge or contents entry")
+    for name, path, n in cited_definitions(doc):
+        report(declares(line_of(path, n), name), f"{path}:{n} declares `{name}` (not an import, a path or a use)")
     for m in re.finditer(r" at ([\w./-]+):(\d+) in `([^`]+)`", doc):
         path, n, func = m.group(1), int(m.group(2)), m.group(3)
         text = corpus.get(path)
@@ -512,6 +562,12 @@ def self_test():
     assert glob_match("a.log", "*.log") and not glob_match("a/b", "*")
     assert glob_match("a/b/c", "a/**") and glob_match("c", "**/c") and glob_match("x/y/c", "**/c")
     assert glob_match("a1", "a[0-9]") and not glob_match("a1", "a[!0-9]")
+    assert not declares("module Pager.Config (width) where", "Pager")
+    assert not declares("import Pager.Config", "Pager") and not declares("let p = Pager::new();", "Pager")
+    assert declares("class Pager:", "Pager") and declares("pub fn start(&self) {", "start")
+    assert declares("  public static Table of(int n) {", "of") and declares("pager() {", "pager")
+    assert cited_definitions("Nearest existing code: `Pager` (src/a.hs:2), `run()` (b.rs:3). Ex") == \
+        [("Pager", "src/a.hs", 2), ("run", "b.rs", 3)]
     print("ok")
 
 

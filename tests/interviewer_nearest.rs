@@ -310,3 +310,27 @@ fn a_member_named_with_its_type_is_pointed_at_in_that_type() {
     assert!(all.iter().all(|q| !q.contains("Chart.java")), "{all:?}");
     assert_honest(&repo, &d);
 }
+
+const PAGER_CONFIG_HS: &str = "-- | The pager's settings.\nmodule Pager.Config\n  ( width\n  ) where\n\n-- | Columns the pager writes.\nwidth :: Int\nwidth = 80\n";
+const PAGER_TYPES_HS: &str =
+    "-- | A running pager.\ndata Pager = Pager\n  { pagerCommand :: String\n  }\n";
+
+#[test]
+fn a_qualified_module_path_does_not_define_its_first_segment() {
+    let (repo, subject) = repo_with(
+        &[
+            ("src/Pager/Config.hs", PAGER_CONFIG_HS),
+            ("src/Pager/Types.hs", PAGER_TYPES_HS),
+        ],
+        "# Pager waits for the whole output\n\nThe pager starts only when the command has \
+         finished writing.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let mut texts: Vec<&String> = first.iter().map(|q| &q.question_text).collect();
+    texts.push(&d.summary);
+    assert!(
+        !texts.iter().any(|t| t.contains("Config.hs:2")),
+        "{texts:?}"
+    );
+    assert_honest(&repo, &d);
+}

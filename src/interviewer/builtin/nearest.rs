@@ -462,14 +462,17 @@ impl Patterns {
             return Vec::new();
         }
         let mut out = Vec::new();
+        // An import names a path; `module Pager.Config` defines the path, not `Pager`.
+        let path_line = PATH_LINES.iter().any(|k| t.starts_with(k));
         for (re, kind) in [
             (&self.function, DefKind::Function),
             (&self.ty, DefKind::Type),
         ] {
             if let Some(name) = re
                 .captures(line)
-                .filter(|c| !in_string(line, c.get(0).map_or(0, |m| m.start())))
+                .filter(|c| !path_line && !in_string(line, c.get(0).map_or(0, |m| m.start())))
                 .and_then(|c| c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)))
+                .filter(|m| !line[m.end()..].starts_with('.') && !line[m.end()..].starts_with("::"))
                 .map(|m| m.as_str().to_string())
             {
                 let test = name.starts_with("test") || name.starts_with("Test");
@@ -512,6 +515,16 @@ pub(super) fn without_tags(text: &str) -> String {
 /// How a comment line starts, in the languages indexed (`#` apart: `#[` and `#!` are code).
 const COMMENTS: &[&str] = &[
     "//", "* ", "/*", "-- ", "--|", "{-", ";", "%", "\"\"\"", "'''", "<!--", "rem ",
+];
+
+/// How a line that only names a path starts (an import, a package, a namespace).
+const PATH_LINES: &[&str] = &[
+    "import ",
+    "package ",
+    "namespace ",
+    "using ",
+    "use ",
+    "from ",
 ];
 
 /// Whether byte `at` of `line` is inside a string literal (an odd number of unescaped double
@@ -656,6 +669,17 @@ mod tests {
         );
         // Another program's command line is no declaration of this one's.
         assert!(got(r#"    run("git log --oneline")"#).is_empty());
+        // A path names no definition of its first segment; a class declared with a colon is one.
+        for path in [
+            "module Pager.Config (width) where",
+            "import type Pager from './pager'",
+        ] {
+            assert!(got(path).is_empty(), "{path}");
+        }
+        assert_eq!(
+            got("class Pager:"),
+            vec![(DefKind::Type, "Pager".to_string())]
+        );
         assert_eq!(
             got(r#"  program.option('--no-color', 'disable colors')"#),
             vec![(DefKind::Flag, "--no-color".to_string())]
