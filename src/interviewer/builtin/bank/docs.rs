@@ -13,7 +13,7 @@ pub(in crate::interviewer::builtin) fn docs(r: &Reading) -> Vec<Finding> {
     {
         for h in super::feature::pages(l) {
             if !pages.iter().any(|p| p.path == h.path) {
-                about &= pages.len() >= 2 || super::pages::about(&h.text, &l.name.text);
+                about &= pages.len() >= 2 || super::pages::describes(h, &l.name.text);
                 pages.push(h);
             }
         }

@@ -54,7 +54,7 @@ pub(super) fn about(text: &str, name: &str) -> bool {
     let Some(p) = prose(text) else { return false };
     let t = p.trim_start();
     if t.starts_with('#') || t.starts_with('=') {
-        return spelled(t, name);
+        return heading_names(t, name);
     }
     let item = t.trim_start_matches(['-', '*', '+', ' ']);
     let item = item.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ');
@@ -109,11 +109,10 @@ fn plain_word(name: &str) -> bool {
 fn as_name(text: &str, name: &str) -> bool {
     let Some(p) = prose(text) else { return false };
     let t = p.trim_start();
-    if t.starts_with('#')
-        || text.starts_with("    ")
-        || text.starts_with('\t')
-        || t.starts_with("$ ")
-    {
+    if t.starts_with('#') {
+        return heading_names(t, name);
+    }
+    if text.starts_with("    ") || text.starts_with('\t') || t.starts_with("$ ") {
         return spelled(t, name);
     }
     if p.split('`').skip(1).step_by(2).any(|s| spelled(s, name)) {
@@ -147,9 +146,32 @@ fn as_name(text: &str, name: &str) -> bool {
     false
 }
 
+/// Whether a heading has `name` as its subject written as a name: the heading is the name,
+/// or names it in a code span, as a flag, a call or a qualified name. A heading that holds it
+/// as a word of a sentence or a question (`## Why should I use it?` for `use`) does not.
+fn heading_names(heading: &str, name: &str) -> bool {
+    let h = heading.trim_matches(|c: char| c == '#' || c == '=' || c.is_whitespace());
+    let bare = h
+        .trim_end_matches(['?', ':', '.', '!'])
+        .trim_matches(['`', '*', '_', ' ']);
+    let whole = |n: &str| !n.is_empty() && bare.eq_ignore_ascii_case(n);
+    let n = name.trim_start_matches('-');
+    whole(name) || whole(n) || whole(&n.replace('-', "_")) || (!h.is_empty() && as_name(h, name))
+}
+
+/// Whether the documentation line `h` describes `name` ([`about`]): a `#` line describes only
+/// in a Markdown page (in a script or a text file it is a comment).
+pub(super) fn describes(h: &super::Hit, name: &str) -> bool {
+    let lower = h.path.to_lowercase();
+    let markup = [".md", ".markdown", ".mdx"]
+        .iter()
+        .any(|e| lower.ends_with(e));
+    (markup || !h.text.trim_start().starts_with('#')) && about(&h.text, name)
+}
+
 /// "described" when the first `n` of `pages` are each about `l`, else "mentioned".
 pub(super) fn claim(pages: &[&super::Hit], l: &super::Located, n: usize) -> &'static str {
-    if pages.iter().take(n).all(|h| about(&h.text, &l.name.text)) {
+    if pages.iter().take(n).all(|h| describes(h, &l.name.text)) {
         "described"
     } else {
         "mentioned"
@@ -228,5 +250,25 @@ mod tests {
         assert!(as_name("## find", "find"));
         assert!(!as_name("You can find the files here.", "find"));
         assert!(!as_name("The path is printed. Then find it", "find"));
+        // A heading holds a plain word as a name only as its subject written as a name.
+        assert!(!as_name("## Why should I use it?", "use"));
+        assert!(as_name("## `use`", "use") && as_name("### use", "use"));
+    }
+
+    #[test]
+    fn a_heading_describes_a_name_only_as_its_subject_written_as_a_name() {
+        assert!(!about("## Why should I use a pager?", "use"));
+        assert!(!about("## How do I find the files?", "find"));
+        assert!(about("## The `find` command", "find"));
+        assert!(about("## find", "find"));
+        assert!(about("### --color:", "--color"));
+        assert!(about("## Table::render", "render"));
+        let hit = |path: &str, text: &str| super::super::Hit {
+            path: path.into(),
+            line: 3,
+            text: text.into(),
+        };
+        assert!(!describes(&hit("docs/setup.sh", "# pager"), "pager"));
+        assert!(describes(&hit("docs/guide.md", "# pager"), "pager"));
     }
 }
