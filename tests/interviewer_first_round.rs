@@ -192,3 +192,48 @@ fn a_round_left_with_nothing_never_says_nothing_matched_when_a_page_did() {
     }
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_fallback_question_does_not_ask_what_the_item_already_says() {
+    // The item shows what was run: the round asks only what is still open, quoting it, and
+    // never opens with the interviewer's own search report.
+    let (repo, subject) = repo_with(
+        &[("src/parse.rs", PARSE_RS)],
+        "# Wrong colours on the second run\n\nOn the master branch I ran:\n\n```\n$ tool \
+         paint\n```\n\nThe colours come out inverted.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(!first.is_empty(), "an empty first round");
+    for q in &first {
+        let t = &q.question_text;
+        assert!(!t.contains("Which command or part of the program"), "{t}");
+        assert!(
+            !t.starts_with("Nothing") && !t.starts_with("The nearest"),
+            "{t}"
+        );
+    }
+    assert!(
+        first
+            .iter()
+            .any(|q| q.question_text.contains("`$ tool paint`")),
+        "{:?}",
+        first.iter().map(|q| &q.question_text).collect::<Vec<_>>()
+    );
+    assert_honest(&repo, &d);
+    // One that also says what should happen leaves the kind's own question nothing to ask.
+    let (repo, subject) = repo_with(
+        &[("src/parse.rs", PARSE_RS)],
+        "# Wrong colours on the second run\n\nOn the master branch I ran:\n\n```\n$ tool \
+         paint\n```\n\nThe colours come out inverted. They should stay the same on every \
+         run.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    for q in &first {
+        let t = q.question_text.to_lowercase();
+        assert!(
+            !t.contains("which command or part of the program")
+                && !t.contains("what should it do instead"),
+            "{t}"
+        );
+    }
+}

@@ -74,7 +74,7 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
     // A real request always leaves its maintainer something to decide, unless it states when
     // it is done.
     if out.is_empty() && !super::round::states_done(r) {
-        out.push(super::round::fallback(r));
+        out.extend(super::round::fallback(r));
     }
     out
 }

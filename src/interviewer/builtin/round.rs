@@ -1,7 +1,7 @@
 //! What makes the first round reach a maintainer's decision whatever else matched: a report
 //! that something is slow keeps the questions of what was measured, whatever kind its other
-//! cues give; and a round left with nothing asks the kind's own question, saying honestly that
-//! nothing of the repository matched.
+//! cues give; and a round left with nothing asks the kind's own question, less what the item
+//! already says.
 //!
 //! Not for: the kinds' banks themselves (`bank`), nor the code nearest the item (`nearest.rs`).
 
@@ -81,45 +81,58 @@ pub(super) fn rank_measured(r: &Reading, out: &mut [Finding]) {
 }
 
 /// The kind's own question for a round that has nothing else: what a maintainer settles
-/// first, worded for the nothing that matched.
-pub(super) fn fallback(r: &Reading) -> Finding {
+/// first, less what the item already says. A bug report that shows what was run is asked only
+/// what should happen (quoting the command), one that says what should happen only where it
+/// shows (quoting the sentence); one that says both is asked nothing. The question stands on
+/// the item: that nothing matched is the document's to say, the nearest definition the index
+/// found follows the question.
+pub(super) fn fallback(r: &Reading) -> Option<Finding> {
     // Only what the index found: a heading may be nearest where no code is.
-    let matched = if let Some(m) = r.nearest.first() {
-        format!("The nearest the index found is {}.", m.def.shown())
-    } else if r.nearest_tied {
-        "Several things the repository defines share the item's words about equally, none \
-         standing out."
-            .to_string()
-    } else if r.nearest_off_path > 0 {
-        "What the repository defines shares words with the item but not where the code it \
-         names is handled."
-            .to_string()
-    } else {
-        "Nothing the repository defines matched the item's words.".to_string()
+    let nearest = r.nearest.first().map_or(String::new(), |m| {
+        format!(" The nearest the index found is {}.", m.def.shown())
+    });
+    let ran = r.item.all.iter().find(|(_, l, code)| {
+        let t = l.trim();
+        *code && !t.is_empty() && !t.starts_with("```") && !t.starts_with("~~~")
+    });
+    let expects = r.item.first_sentence(&["should", "expected", "instead"]);
+    let bug = match (ran, expects) {
+        (Some(_), Some(_)) => return None,
+        (Some((n, l, _)), None) => format!(
+            "The item shows what was run (line {n}: `{}`): what should it do instead?",
+            l.trim().replace('`', "'")
+        ),
+        (None, Some((n, s, _))) => format!(
+            "The item says what should happen (line {n}: \"{s}\"): which command or part of \
+             the program shows it?"
+        ),
+        (None, None) if r.item.has_heading(&["expected"]) => {
+            "Which command or part of the program shows it?".to_string()
+        }
+        (None, None) => {
+            "Which command or part of the program shows it, and what should it do instead?"
+                .to_string()
+        }
     };
     let (topic, title, ask) = match r.class.kind {
-        ItemKind::Bug => (
-            "expected_behaviour",
-            "Expected and actual behaviour",
-            "Which command or part of the program shows it, and what should it do instead?",
-        ),
+        ItemKind::Bug => ("expected_behaviour", "Expected and actual behaviour", bug),
         ItemKind::Docs => (
             "doc_location",
             "Where it is documented",
-            "Which page should say it: an existing one, or a new section?",
+            "Which page should say it: an existing one, or a new section?".to_string(),
         ),
         ItemKind::Feature | ItemKind::Performance => (
             "nearest_code",
             "The code this item is about",
-            "What existing code comes closest — extend it, or add something beside it?",
+            "What existing code comes closest — extend it, or add something beside it?".to_string(),
         ),
         ItemKind::Refactor | ItemKind::Dependency => (
             "nearest_code",
             "The code this item is about",
-            "Which code does it change, and must its behaviour stay as it is?",
+            "Which code does it change, and must its behaviour stay as it is?".to_string(),
         ),
     };
-    Finding::new(topic, 7, format!("{matched} {ask}")).titled(title)
+    Some(Finding::new(topic, 7, format!("{ask}{nearest}")).titled(title))
 }
 
 /// Whether the item states when it is done (acceptance criteria, a definition of done, a
