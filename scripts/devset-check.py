@@ -372,6 +372,16 @@ def main():
             report(not test and near, f"{name}: defined at {path}:{n} (not a test, names it)")
             if re.fullmatch(r"[A-Za-z_]\w*", name) and not re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", name):
                 report(declares(line_of(path, n), name), f"{path}:{n} declares `{name}`")
+        # A member the item names with its type, found inside the type: line L names the
+        # member, a line above it in the file names the type, and the item's name is both.
+        fm = re.search(r"Found as `([^`]+)` in `([^`]+)`, defined at ([^\s:]+):(\d+)", content)
+        if fm:
+            member, owner, path, n = fm.group(1), fm.group(2), fm.group(3), int(fm.group(4))
+            line = line_of(path, n)
+            above = [line_of(path, k) or "" for k in range(1, n)]
+            report(line is not None and has_name(line, member) and has_name(name, member)
+                   and has_name(name, owner) and any(has_name(l, owner) for l in above),
+                   f"{name}: {member} in {owner} at {path}:{n}")
         # "name it" counts the entry's name as titled; "name `X`" counts X (a file entry
         # titled by its path, counting the name the item wrote).
         c = re.search(r"(\d+) lines? in (\d+) files? name (?:it|(`{1,2}) ?(.+?) ?\3)[,.]", content)

@@ -194,3 +194,50 @@ fn a_count_is_of_the_files_read_and_a_tracked_file_an_ignore_file_lists_is_not_r
     );
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_member_named_with_its_type_is_found_where_the_type_defines_it_never_nowhere() {
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "src/table.py",
+                "class Table:\n    \"\"\"Rows and a footer.\"\"\"\n\n    def render(self):\n        \
+                 return \"\\n\".join(self.rows)\n",
+            ),
+            (
+                "src/cli.py",
+                "from table import Table\n\nprint(Table().render())\n",
+            ),
+        ],
+        "# The last row is lost\n\nCalling `Table.render()` on a table with a footer drops the \
+         last row. It should print every row.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let said: Vec<String> = first
+        .iter()
+        .map(|q| q.question_text.clone())
+        .chain(
+            d.entries
+                .iter()
+                .map(|e| format!("{}: {}", e.title, e.content)),
+        )
+        .chain([d.summary.clone()])
+        .collect();
+    assert!(
+        !said
+            .iter()
+            .any(|s| s.contains("Table.render") && s.contains("nowhere")),
+        "{said:#?}"
+    );
+    let entry = d
+        .entries
+        .iter()
+        .find(|e| e.title.contains("Table.render") && e.title.ends_with("repository"))
+        .unwrap_or_else(|| panic!("{said:#?}"));
+    assert!(
+        entry.content.contains("`render` in `Table`") && entry.content.contains("src/table.py:4"),
+        "{}",
+        entry.content
+    );
+    assert_honest(&repo, &d);
+}

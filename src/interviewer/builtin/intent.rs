@@ -249,6 +249,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
                 || l.hits.iter().any(|h| is_manifest(&h.path))
         })
         .collect();
+    let located = members_found(located, &defs, worktree, &mut sources);
     let names_package = located
         .iter()
         .any(|l| repo.locked.iter().any(|p| same_package(p, &l.name.text)));
@@ -325,6 +326,35 @@ fn raised(located: &[Located], found: &Search) -> Vec<super::raised::Raised> {
 
 /// The worktree read once for both: the exact search for what the item names, and the index
 /// of what the repository defines (each stops on its own bounds).
+/// A member the item names with its type (`Table.render()`) that no line spells so is found
+/// where the type defines it (`render` in `Table`), never "nowhere": its definition is its one
+/// line, and the count of lines spelling it stays 0.
+fn members_found(
+    mut located: Vec<Located>,
+    defs: &[Def],
+    worktree: &Path,
+    sources: &mut Sources,
+) -> Vec<Located> {
+    for l in located.iter_mut().filter(|l| !l.found()) {
+        let Some(d) = super::nearest::member(defs, &l.name.text) else {
+            continue;
+        };
+        let at = usize::try_from(d.line).unwrap_or(0).saturating_sub(1);
+        let Some(text) = sources.lines(worktree, &d.path).and_then(|ls| ls.get(at)) else {
+            continue;
+        };
+        let hit = Hit {
+            path: d.path.clone(),
+            line: d.line,
+            text: super::text::one_line(text, 160),
+        };
+        l.hits = vec![hit.clone()];
+        l.definition = Some(hit.clone());
+        l.definitions = vec![hit];
+    }
+    located
+}
+
 fn read_worktree(worktree: &Path, groups: &[Group], skip: &[String]) -> (Search, Vec<Def>) {
     let searching = Searching::new(groups, skip);
     let indexing = Indexing::new(skip);

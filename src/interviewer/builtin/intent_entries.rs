@@ -161,6 +161,13 @@ fn found_entry(r: &Reading, l: &Located) -> Option<Entry> {
     let file = (l.name.kind == NameKind::Path)
         .then_some(l.definition.as_ref())
         .flatten();
+    // A member no line spells as the item wrote it, found inside its type.
+    let member = (l.count.total == 0)
+        .then(|| {
+            let name = l.name.text.strip_suffix("()").unwrap_or(&l.name.text);
+            super::pointed::qualified(name)
+        })
+        .flatten();
     let mut content = match (&l.definition, l.definitions.len()) {
         (Some(d), _) if file.is_some() => {
             format!(
@@ -169,7 +176,16 @@ fn found_entry(r: &Reading, l: &Located) -> Option<Entry> {
                 code_span(&d.text)
             )
         }
-        (Some(d), 1) => format!("Defined at {}: {}.", d.cite(), code_span(&d.text)),
+        (Some(d), 1) => match member {
+            Some((owner, member)) => format!(
+                "Found as {} in {}, defined at {}: {}.",
+                code_span(member),
+                code_span(owner),
+                d.cite(),
+                code_span(&d.text)
+            ),
+            None => format!("Defined at {}: {}.", d.cite(), code_span(&d.text)),
+        },
         (Some(_), n) => format!(
             "Defined {n} times: {}.",
             l.definitions

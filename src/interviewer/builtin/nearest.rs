@@ -85,11 +85,9 @@ pub(super) fn about(
     pinned.into_iter().chain(ranked).collect()
 }
 
-/// The definitions the item points at itself (`pointed`), at most two, as matches named
-/// whatever their margin.
-fn pointed(defs: &[Def], item: &Item) -> Vec<Match> {
-    let seen: Vec<super::pointed::Defined> = defs
-        .iter()
+/// The definitions as the pointing reads them.
+fn seen(defs: &[Def]) -> Vec<super::pointed::Defined<'_>> {
+    defs.iter()
         .map(|d| super::pointed::Defined {
             name: &d.name,
             path: &d.path,
@@ -97,8 +95,19 @@ fn pointed(defs: &[Def], item: &Item) -> Vec<Match> {
             is_type: d.kind == DefKind::Type,
             heading: d.kind == DefKind::Heading,
         })
-        .collect();
-    super::pointed::pointed(&seen, &item.lines)
+        .collect()
+}
+
+/// The definition of the member `name` qualifies by its type (`Table.render()` is `render` in
+/// `Table`), when the type defines it once.
+pub(super) fn member<'d>(defs: &'d [Def], name: &str) -> Option<&'d Def> {
+    super::pointed::member(&seen(defs), name).map(|i| &defs[i])
+}
+
+/// The definitions the item points at itself (`pointed`), at most two, as matches named
+/// whatever their margin.
+fn pointed(defs: &[Def], item: &Item) -> Vec<Match> {
+    super::pointed::pointed(&seen(defs), &item.lines)
         .into_iter()
         .map(|i| Match {
             def: defs[i].clone(),

@@ -25,10 +25,7 @@ pub(super) fn pointed(defs: &[Defined], lines: &[(u32, &str)]) -> Vec<usize> {
                 continue;
             }
             let of: Vec<usize> = match qualified(name) {
-                Some((owner, member)) => (0..defs.len())
-                    .filter(|&i| !defs[i].heading && defs[i].name == member)
-                    .filter(|&i| owned_by(defs, &defs[i], owner))
-                    .collect(),
+                Some((owner, member)) => members(defs, owner, member),
                 None => (0..defs.len())
                     .filter(|&i| !defs[i].heading && defs[i].name == name)
                     .collect(),
@@ -42,9 +39,27 @@ pub(super) fn pointed(defs: &[Defined], lines: &[(u32, &str)]) -> Vec<usize> {
     out
 }
 
+/// The index into `defs` of the member a name qualifies by its type (`Table.render()`,
+/// `Table::render`, `Table#render`), when the type defines it once.
+pub(super) fn member(defs: &[Defined], name: &str) -> Option<usize> {
+    let (owner, member) = qualified(name.strip_suffix("()").unwrap_or(name))?;
+    match members(defs, owner, member).as_slice() {
+        [i] => Some(*i),
+        _ => None,
+    }
+}
+
+/// The definitions of `member` inside type `owner`.
+fn members(defs: &[Defined], owner: &str, member: &str) -> Vec<usize> {
+    (0..defs.len())
+        .filter(|&i| !defs[i].heading && defs[i].name == member)
+        .filter(|&i| owned_by(defs, &defs[i], owner))
+        .collect()
+}
+
 /// `Table` and `render` of `Table::render`, `Table.render` or `Table#render`: a member of a
 /// type (capitalised), never a module's or a value's (`os.path`, `config.toml`).
-fn qualified(name: &str) -> Option<(&str, &str)> {
+pub(super) fn qualified(name: &str) -> Option<(&str, &str)> {
     let last = |s: &str| -> Option<(usize, usize)> {
         ["::", "#", "."]
             .iter()
