@@ -9,6 +9,7 @@
 use crate::interviewer::{
     all_questions, assert_honest, assert_not_asked, question, repo_with, topic_list,
 };
+use interview::testing::Question;
 
 const PARSE_RS: &str = "/// Parse the arguments of the command line.\npub fn parse(args: &[String]) -> usize {\n    args.len()\n}\n";
 
@@ -70,12 +71,7 @@ fn a_slow_report_in_a_bug_template_keeps_the_performance_questions() {
          Expected behavior\n\nIt should finish quickly.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    let topics = topic_list(&first);
-    assert!(topics.contains(&"benchmark"), "{topics:?}");
-    assert!(
-        topics.contains(&"workload") || topics.contains(&"perf_target"),
-        "{topics:?}"
-    );
+    assert_measurement_asked(&first);
     assert_honest(&repo, &d);
 }
 
@@ -145,12 +141,7 @@ fn a_slow_report_with_questions_of_its_own_still_asks_what_was_measured() {
          reproduce\n\n```\n$ tool search ~\n```\n\n## Expected behavior\n\nAs before.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    let topics = topic_list(&first);
-    assert!(topics.contains(&"benchmark"), "{topics:?}");
-    assert!(
-        topics.contains(&"workload") || topics.contains(&"perf_target"),
-        "{topics:?}"
-    );
+    assert_measurement_asked(&first);
     assert_honest(&repo, &d);
 }
 
@@ -236,4 +227,14 @@ fn a_fallback_question_does_not_ask_what_the_item_already_says() {
             "{t}"
         );
     }
+}
+
+/// The questions of what was measured: the project's benchmark, and the workload or the target.
+fn assert_measurement_asked(first: &[Question]) {
+    let topics = topic_list(first);
+    assert!(topics.contains(&"benchmark"), "{topics:?}");
+    assert!(
+        topics.contains(&"workload") || topics.contains(&"perf_target"),
+        "{topics:?}"
+    );
 }

@@ -3,7 +3,7 @@
 //! a bracketed prefix, not a word every command-line tool uses) or several of the item's words;
 //! otherwise the document says plainly that nothing matched.
 
-use crate::interviewer::{all_questions, assert_honest, repo_with, topic_list};
+use crate::interviewer::{all_questions, assert_honest, question, repo_with, topic_list};
 
 const OPTIONS_RS: &str = "//! Options.\n\n/// Every option of the command line.\npub struct Options {\n    pub verbose: bool,\n}\n\n/// Reads a file of settings.\npub fn read_settings(path: &str) -> Options {\n    Options { verbose: path.is_empty() }\n}\n";
 
@@ -44,10 +44,7 @@ fn a_title_word_finds_the_place_and_a_bracketed_prefix_finds_nothing() {
          the console output it frames.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    let near = first
-        .iter()
-        .find(|q| q.topic == "nearest_code")
-        .unwrap_or_else(|| panic!("no nearest_code in {:?}", topic_list(&first)));
+    let near = question(&first, "nearest_code");
     assert!(
         near.question_text.contains("`Table` (Helper/Table.php:6)"),
         "{}",
@@ -152,10 +149,7 @@ fn a_java_or_csharp_method_is_indexed_by_its_modifiers_and_return_type() {
          are never printed in Chinese; the converter returns the digits.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    let near = first
-        .iter()
-        .find(|q| q.topic == "nearest_code")
-        .unwrap_or_else(|| panic!("no nearest_code in {:?}", topic_list(&first)));
+    let near = question(&first, "nearest_code");
     assert!(
         near.question_text
             .contains("`GetNumberToWordsConverter()` (src/Tool/Configuration/Configurator.cs:6)"),
@@ -169,10 +163,7 @@ fn a_java_or_csharp_method_is_indexed_by_its_modifiers_and_return_type() {
          the input.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    let near = first
-        .iter()
-        .find(|q| q.topic == "nearest_code")
-        .unwrap_or_else(|| panic!("no nearest_code in {:?}", topic_list(&first)));
+    let near = question(&first, "nearest_code");
     assert!(
         near.question_text
             .contains("`readLine()` (src/tool/reader/LineReader.java:6)"),
@@ -251,10 +242,7 @@ fn a_plural_or_a_verb_form_of_the_item_meets_the_name_in_the_code() {
          when parsing them.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    let near = first
-        .iter()
-        .find(|q| q.topic == "nearest_code")
-        .unwrap_or_else(|| panic!("no nearest_code in {:?}", topic_list(&first)));
+    let near = question(&first, "nearest_code");
     assert!(
         near.question_text
             .contains("`parse_value()` (src/values.rs:4)"),
