@@ -316,6 +316,25 @@ def declares(line, name):
     return False
 
 
+MANIFESTS = re.compile(r"(^|/)(Cargo\.toml|package\.json|pyproject\.toml|setup\.cfg|Pipfile|go\.mod"
+                       r"|pom\.xml|build\.gradle(\.kts)?|[^/]+\.csproj|Gemfile|[^/]+\.gemspec"
+                       r"|composer\.json|[^/]+\.cabal|package\.yaml|Package\.swift)$")
+
+
+def declares_at(path, line, name):
+    """`declares`, and in a manifest a dependency entry: the line's key is the name (`name =`,
+    `"name":`, `[dependencies.name]`), or it names it as an artifact, a gem or a requirement."""
+    if declares(line, name):
+        return True
+    if line is None or not MANIFESTS.search(path):
+        return False
+    n = re.escape(name)
+    return bool(re.match(r"\s*(\[[\w.-]*\.)?[\"']?%s[\"']?\s*(\]|[=:])" % n, line)
+                or re.search(r"<artifactId>%s</artifactId>|\b(gem|add_dependency|require)\s*\(?\s*[\"']%s[\"']"
+                             % (n, n), line)
+                or re.match(r"\s*(require\s+)?[\w.-]+/%s\s+v\d" % n, line))
+
+
 def cited_definitions(doc):
     """Every place the document cites as where code defines a name: the nearest existing code
     (`X` (path:line), `X()` (path:line), the `X` command (path:line)), "`X` is defined at
@@ -371,7 +390,7 @@ def main():
                        for l in around for s in spellings(name))
             report(not test and near, f"{name}: defined at {path}:{n} (not a test, names it)")
             if re.fullmatch(r"[A-Za-z_]\w*", name) and not re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", name):
-                report(declares(line_of(path, n), name), f"{path}:{n} declares `{name}`")
+                report(declares_at(path, line_of(path, n), name), f"{path}:{n} declares `{name}`")
         # A member the item names with its type, found inside the type: line L names the
         # member, a line above it in the file names the type, and the item's name is both.
         fm = re.search(r"Found as `([^`]+)` in `([^`]+)`, defined at ([^\s:]+):(\d+)", content)
@@ -462,7 +481,7 @@ def main():
                                        if name else bool(text.strip()))
             report(ok, f"{path}:{n} names {name or 'it'} outside any URL, badge or contents entry")
     for name, path, n in cited_definitions(doc):
-        report(declares(line_of(path, n), name), f"{path}:{n} declares `{name}` (not an import, a path or a use)")
+        report(declares_at(path, line_of(path, n), name), f"{path}:{n} declares `{name}` (not an import, a path or a use)")
     for m in re.finditer(r" at ([\w./-]+):(\d+) in `([^`]+)`", doc):
         path, n, func = m.group(1), int(m.group(2)), m.group(3)
         text = corpus.get(path)
@@ -576,6 +595,11 @@ def self_test():
     assert not declares("import Pager.Config", "Pager") and not declares("let p = Pager::new();", "Pager")
     assert declares("class Pager:", "Pager") and declares("pub fn start(&self) {", "start")
     assert declares("  public static Table of(int n) {", "of") and declares("pager() {", "pager")
+    assert declares_at("Cargo.toml", 'ansi_term = "0.12"', "ansi_term")
+    assert declares_at("crates/x/Cargo.toml", "[dependencies.ansi_term]", "ansi_term")
+    assert declares_at("package.json", '    "chalk": "^4.0.0",', "chalk")
+    assert not declares_at("Cargo.toml", 'features = ["ansi_term"]', "ansi_term")
+    assert not declares_at("src/main.rs", 'ansi_term = "0.12"', "ansi_term")
     assert cited_definitions("Nearest existing code: `Pager` (src/a.hs:2), `run()` (b.rs:3). Ex") == \
         [("Pager", "src/a.hs", 2), ("run", "b.rs", 3)]
     print("ok")
