@@ -456,7 +456,9 @@ impl Patterns {
                 .map(|c| {
                     (
                         DefKind::Heading,
-                        without_tags(&c[1]).trim_matches('`').to_string(),
+                        super::text::without_tags(&c[1])
+                            .trim_matches('`')
+                            .to_string(),
                     )
                 })
                 .filter(|(_, h)| !h.is_empty())
@@ -504,21 +506,6 @@ impl Patterns {
         }
         out
     }
-}
-
-/// A heading's text without its HTML tags (`<a id="x">Number to words</a>` → `Number to words`).
-pub(super) fn without_tags(text: &str) -> String {
-    let mut out = String::new();
-    let mut inside = false;
-    for c in text.chars() {
-        match c {
-            '<' => inside = true,
-            '>' if inside => inside = false,
-            _ if !inside => out.push(c),
-            _ => {}
-        }
-    }
-    out.trim().to_string()
 }
 
 /// How a comment line starts, in the languages indexed (`#` apart: `#[` and `#!` are code).

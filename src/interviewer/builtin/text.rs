@@ -238,6 +238,21 @@ pub(super) fn slug(text: &str) -> String {
     if out.is_empty() { "name".into() } else { out }
 }
 
+/// A heading's text without its HTML tags (`<a id="x">Number to words</a>` → `Number to words`).
+pub(super) fn without_tags(text: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for c in text.chars() {
+        match c {
+            '<' => inside = true,
+            '>' if inside => inside = false,
+            _ if !inside => out.push(c),
+            _ => {}
+        }
+    }
+    out.trim().to_string()
+}
+
 #[cfg(test)]
 mod title_tests {
     use super::*;

@@ -72,7 +72,7 @@ pub(super) fn heading(lines: &[&str], fences: &[bool], i: usize) -> Option<Strin
         let rest = rest.trim_start_matches('#');
         let hashes = t.len() - rest.len();
         return (hashes <= 6 && (rest.is_empty() || rest.starts_with([' ', '\t'])))
-            .then(|| super::super::nearest::without_tags(rest.trim().trim_end_matches('#')));
+            .then(|| super::super::text::without_tags(rest.trim().trim_end_matches('#')));
     }
     let lower = t.to_ascii_lowercase();
     if lower.len() > 3 && lower.starts_with("<h") && lower.as_bytes()[2].is_ascii_digit() {
