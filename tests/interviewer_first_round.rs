@@ -11,15 +11,14 @@ use crate::interviewer::{
 };
 use interview::testing::Question;
 
+/// A bug report that shows what was run and what came out, but not what should happen.
+const SHOWN_NOT_SAID: &str = "# Wrong colours on the second run\n\nOn the master branch I ran:\n\n```\n$ tool paint\n```\n\nThe colours come out inverted.\n";
+
 const PARSE_RS: &str = "/// Parse the arguments of the command line.\npub fn parse(args: &[String]) -> usize {\n    args.len()\n}\n";
 
 #[test]
 fn a_report_that_shows_everything_and_matches_nothing_still_gets_a_question() {
-    let (repo, subject) = repo_with(
-        &[("src/parse.rs", PARSE_RS)],
-        "# Wrong colours on the second run\n\nOn the master branch I ran:\n\n```\n$ tool \
-         paint\n```\n\nThe colours come out inverted.\n",
-    );
+    let (repo, subject) = repo_with(&[("src/parse.rs", PARSE_RS)], SHOWN_NOT_SAID);
     let (first, d) = all_questions(&repo, &subject);
     assert!(!first.is_empty(), "an empty first round");
     assert_honest(&repo, &d);
@@ -168,8 +167,7 @@ fn a_round_left_with_nothing_never_says_nothing_matched_when_a_page_did() {
                  terminal asks for it.\n",
             ),
         ],
-        "# Wrong colours on the second run\n\nOn the master branch I ran:\n\n```\n$ tool \
-         paint\n```\n\nThe colours come out inverted.\n",
+        SHOWN_NOT_SAID,
     );
     let (first, d) = all_questions(&repo, &subject);
     assert!(!first.is_empty(), "an empty first round");
@@ -188,11 +186,7 @@ fn a_round_left_with_nothing_never_says_nothing_matched_when_a_page_did() {
 fn a_fallback_question_does_not_ask_what_the_item_already_says() {
     // The item shows what was run: the round asks only what is still open, quoting it, and
     // never opens with the interviewer's own search report.
-    let (repo, subject) = repo_with(
-        &[("src/parse.rs", PARSE_RS)],
-        "# Wrong colours on the second run\n\nOn the master branch I ran:\n\n```\n$ tool \
-         paint\n```\n\nThe colours come out inverted.\n",
-    );
+    let (repo, subject) = repo_with(&[("src/parse.rs", PARSE_RS)], SHOWN_NOT_SAID);
     let (first, d) = all_questions(&repo, &subject);
     assert!(!first.is_empty(), "an empty first round");
     for q in &first {
