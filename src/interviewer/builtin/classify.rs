@@ -194,6 +194,17 @@ pub(super) fn classify(title: &str, item: &Item) -> Classification {
             format!("it reads as a report ({})", signs.join(", ")),
         );
     }
+    // A stack trace, in any language: what a program printed as it failed.
+    if let Some(frame) = super::trace::frame(item) {
+        tally.add(
+            ItemKind::Bug,
+            4,
+            format!(
+                "it quotes a stack trace (\"{}\")",
+                super::text::one_line(frame, 60)
+            ),
+        );
+    }
     // A wish for something new, in the reporter's own words; two agreeing outweigh the signs
     // of a report that only tells why.
     let wishes = super::outcome::wishes(item);

@@ -59,7 +59,9 @@ mod support;
 mod tags;
 mod test_code;
 mod text;
+mod trace;
 mod usage_section;
+mod wish;
 mod words;
 
 use text::one_line;

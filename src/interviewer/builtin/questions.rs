@@ -241,6 +241,7 @@ fn names_not_found(r: &Reading) -> Vec<Finding> {
                 && !super::outside::outside_name(&l.name.text, &r.repo.languages)
                 && !names::quoted_in_code(&r.item.all, &l.name.text)
                 && !environment_variable(r, l)
+                && !shown_whole(&r.item, &l.name.text)
         })
         .filter(|l| !candidates.iter().any(|c| c.name.text == l.name.text))
         // What a feature asks for is new by nature: only names it refers to as existing count.
@@ -286,6 +287,19 @@ fn names_not_found(r: &Reading) -> Vec<Finding> {
         f = f.recommend("new");
     }
     vec![f]
+}
+
+/// Whether the item shows the file `name` itself: a line that is only its name ("`test.rb`:")
+/// with a code block right below — the reporter's own file, not the repository's.
+fn shown_whole(item: &super::item::Item, name: &str) -> bool {
+    item.all.iter().enumerate().any(|(i, (_, l, code))| {
+        !code
+            && l.trim().trim_matches(|c: char| "`*:_ ".contains(c)) == name
+            && item.all[i + 1..]
+                .iter()
+                .find(|(_, l, _)| !l.trim().is_empty())
+                .is_some_and(|(_, _, code)| *code)
+    })
 }
 
 /// Whether the item calls `l` an environment variable (`PAGER`, written in capitals, in a

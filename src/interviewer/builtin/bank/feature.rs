@@ -315,7 +315,14 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
             "- [ ]",
         ])
         || (item.mentions(&["given"]) && item.mentions(&["when"]) && item.mentions(&["then"]));
-    if !acceptance {
+    // A user's wish shows what should happen: asked whether it is wanted, not when it is done.
+    let wanted = (!grounded && r.support.is_none())
+        .then(|| super::super::wish::wanted(r))
+        .flatten();
+    let wish = wanted.is_some();
+    if let Some(f) = wanted {
+        out.push(f);
+    } else if !acceptance {
         out.push(
             Finding::new("acceptance_criteria", 8, "The item states no acceptance criteria. What must be true for it to count as done?")
                 .titled("Acceptance criteria"),
@@ -381,7 +388,7 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
         "corrupt",
         "crash",
     ]);
-    if io && !errors && !grounded {
+    if io && !errors && !grounded && !wish {
         out.push(
             Finding::new(
                 "error_handling",

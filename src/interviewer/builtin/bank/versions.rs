@@ -224,6 +224,19 @@ const RUNTIMES: &[&str] = &[
     "vscode",
 ];
 
+/// Whether `line` has a path with the project's installed copy and its version
+/// (`gems/slop-4.4.1/lib`, `registry/src/…/clap-2.21.0/src`): a trace through the version in use.
+fn installed_version(line: &str, project: &str) -> bool {
+    let dir = format!("/{project}-");
+    line.match_indices(&dir).any(|(at, _)| {
+        let v = &line[at + dir.len()..];
+        let v = v.split('/').next().unwrap_or("");
+        v.contains('.')
+            && v.starts_with(|c: char| c.is_ascii_digit())
+            && line[at + dir.len() + v.len()..].starts_with('/')
+    })
+}
+
 /// Whether the item names the version of the project it runs, tag or not (`zod
 /// 3.0.0-alpha.7`, "post-alpha.7", "version 1.5.0", a `--version` output): then which version
 /// it runs is not asked. A runtime's version (`Python 3.11`) is not the project's.
@@ -231,7 +244,24 @@ pub(super) fn names_own_version(r: &Reading) -> bool {
     let project = r.repo.project.as_deref().unwrap_or("").to_lowercase();
     let lines =
         std::iter::once(r.facts.title.as_str()).chain(r.item.all.iter().map(|(_, l, _)| *l));
+    // A gem names itself by its root `.gemspec`, no manifest `repo.rs` reads.
+    let gems: Vec<String> = std::fs::read_dir(r.worktree)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().to_lowercase();
+            name.strip_suffix(".gemspec").map(str::to_string)
+        })
+        .collect();
     for line in lines {
+        let lower = line.to_lowercase();
+        if std::iter::once(&project)
+            .chain(&gems)
+            .any(|p| !p.is_empty() && installed_version(&lower, p))
+        {
+            return true;
+        }
         let words: Vec<String> = line
             .split_whitespace()
             .map(|w| {

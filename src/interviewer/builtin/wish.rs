@@ -1,0 +1,107 @@
+//! A user's wish for a capability ("it would be nice if …", "[FEATURE] …", "X support?"): the
+//! wish shows what should happen, and what its maintainers settle first is whether the project
+//! already gives it another way, wants it, welcomes it as a contribution, or leaves it out —
+//! never acceptance criteria or error handling the wish leaves to them.
+
+use super::Finding;
+use super::item::has_word;
+use super::reading::Reading;
+
+/// The reporter's words that wish for something the project does not do (as they see it).
+const WISHES: &[&str] = &[
+    "would be nice",
+    "would be great",
+    "would be useful",
+    "would be helpful",
+    "would be cool",
+    "would be awesome",
+    "it'd be nice",
+    "it'd be great",
+    "would love",
+    "i'd love",
+    "i'd like",
+    "i would like",
+    "we'd like",
+    "we would like",
+    "i want to be able",
+    "as a user, i want",
+    "as a developer, i want",
+    "it should be possible",
+    "should be able to",
+    "what about adding",
+    "how about adding",
+    "please add",
+    "please support",
+    "feature request",
+    "solution you'd like",
+    "solution you would like",
+];
+
+/// A title that asks for a capability: "[FEATURE] …", "Feature: …", "Request: …", "Literal
+/// type support", "Python 3 support?", "Support for …".
+fn wishing_title(title: &str) -> bool {
+    let t = title.trim().to_lowercase();
+    let t = t.trim_end_matches(['?', '.', '!', ')', ' ']);
+    [
+        "[feature",
+        "feature:",
+        "feature request",
+        "request:",
+        "[request",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+        || t.ends_with(" support")
+        || t.starts_with("support for ")
+        || has_word(&t, "support for")
+}
+
+/// Where the item wishes: the first sentence of the reporter's own words with a wish, its line;
+/// else the title (line 0) when the title asks for the capability. None: no wish.
+pub(super) fn wish(r: &Reading) -> Option<(u32, String)> {
+    let said = r.item.sentences.iter().find(|(_, s)| {
+        let lower = super::item::own_words(s).to_lowercase();
+        WISHES.iter().any(|w| has_word(&lower, w))
+    });
+    if let Some((n, s)) = said {
+        return Some((*n, s.clone()));
+    }
+    wishing_title(&r.facts.title).then(|| (0, r.facts.title.clone()))
+}
+
+/// "Line 3 wishes: "…". Already possible another way …, wanted, a contribution, or out of
+/// scope?" — what a maintainer answers a wish with first.
+pub(super) fn wanted(r: &Reading) -> Option<Finding> {
+    let (line, sentence) = wish(r)?;
+    let place = if line == 0 {
+        "The title".to_string()
+    } else {
+        format!("Line {line}")
+    };
+    let ask = |max: usize| {
+        let quote = super::text::one_line(&sentence, max);
+        let quote = quote.strip_suffix('.').unwrap_or(&quote);
+        format!(
+            "{place} wishes: \"{quote}\". Already possible another way (an existing option or \
+             documented way), wanted in the project, or out of scope?"
+        )
+    };
+    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
+    let question = [80, 60, 50, 40, 30, 20]
+        .into_iter()
+        .map(ask)
+        .find(|q| q.chars().count() <= limit)?;
+    Some(
+        Finding::new("wanted", 8, question)
+            .titled("Already possible, or wanted?")
+            .options(&[
+                (
+                    "Already possible: point them to the existing way",
+                    "already_possible",
+                ),
+                ("Wanted: add it", "wanted"),
+                ("Welcome as a contribution", "contribution"),
+                ("Out of scope for the project", "out_of_scope"),
+            ]),
+    )
+}
