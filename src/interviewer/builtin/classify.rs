@@ -194,17 +194,7 @@ pub(super) fn classify(title: &str, item: &Item) -> Classification {
             format!("it reads as a report ({})", signs.join(", ")),
         );
     }
-    // A stack trace, in any language: what a program printed as it failed.
-    if let Some(frame) = super::trace::frame(item) {
-        tally.add(
-            ItemKind::Bug,
-            4,
-            format!(
-                "it quotes a stack trace (\"{}\")",
-                super::text::one_line(frame, 60)
-            ),
-        );
-    }
+    stack_trace(item, &mut tally);
     // A wish for something new, in the reporter's own words; two agreeing outweigh the signs
     // of a report that only tells why.
     let wishes = super::outcome::wishes(item);
@@ -242,6 +232,20 @@ pub(super) fn classify(title: &str, item: &Item) -> Classification {
         cue_hits(cue, (&title, &code), item, &mut tally);
     }
     tally.decide()
+}
+
+/// A stack trace, in any language: what a program printed as it failed, a bug's sign.
+fn stack_trace(item: &Item, tally: &mut Tally) {
+    if let Some(frame) = super::trace::frame(item) {
+        tally.add(
+            ItemKind::Bug,
+            4,
+            format!(
+                "it quotes a stack trace (\"{}\")",
+                super::text::one_line(frame, 60)
+            ),
+        );
+    }
 }
 
 /// A question about how to use what exists ("How to …?", "do I use X or Y?", in the body or

@@ -53,7 +53,7 @@ fn wishing_title(title: &str) -> bool {
     .any(|p| t.starts_with(p))
         || t.ends_with(" support")
         || t.starts_with("support for ")
-        || has_word(&t, "support for")
+        || has_word(t, "support for")
 }
 
 /// Where the item wishes: the first sentence of the reporter's own words with a wish, its line;
