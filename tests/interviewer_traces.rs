@@ -45,7 +45,7 @@ fn a_trace_through_the_installed_version_and_the_reporters_own_file_are_not_aske
             ),
         ],
         "# short option with its value attached\n\n`demo.rb`:\n\n```ruby\nrequire 'tiny'\np \
-         Tiny.parse(ARGV)\n```\n\n```\n$ ruby demo.rb -p5\n/home/u/gems/tiny-1.0.2/lib/tiny/\
+         Tiny.parse(ARGV)\n```\n\n```\n/home/u/gems/tiny-1.0.2/lib/tiny/\
          option.rb:54:in `check': missing value (Tiny::Missing)\n\tfrom /home/u/gems/tiny-1.0.2/\
          lib/tiny/parser.rb:10:in `run'\n```\n\nThat is rather ugly for such a common way to \
          write an option.\n",
