@@ -55,3 +55,26 @@ fn a_trace_through_the_installed_version_and_the_reporters_own_file_are_not_aske
     assert_kind(&d, "Read as a bug report");
     assert_not_asked(&first, &["first_bad_version", "names_not_found"]);
 }
+
+#[test]
+fn a_report_on_the_latest_release_is_not_asked_which_version_shows_it() {
+    let files = [("lib/tiny/parser.rb", LIB_RB)];
+    let report = |said: &str| {
+        format!(
+            "# response files are read as one argument\n\n{said}\n\n```\n$ tiny @args.rsp\n\
+             error: unknown command 'merge -r'\n```\n"
+        )
+    };
+    let (repo, subject) = repo_with(
+        &files,
+        &report("The output is from the latest beta version."),
+    );
+    repo.git(&["tag", "v1.0.2"]);
+    let (first, _) = all_questions(&repo, &subject);
+    assert_not_asked(&first, &["first_bad_version"]);
+    // The latest version of something else names none of the project's.
+    let (repo, subject) = repo_with(&files, &report("I am on the latest version of Windows 10."));
+    repo.git(&["tag", "v1.0.2"]);
+    let (first, _) = all_questions(&repo, &subject);
+    crate::interviewer::question(&first, "first_bad_version");
+}

@@ -331,7 +331,8 @@ fn first_bad_version(r: &Reading, named: &[Named]) -> Option<Finding> {
     // The item names its version, or HEAD's own (then HEAD is the version that shows it).
     let own = super::versions::names_own_version(r)
         || super::versions::reports_head_version(r).is_some()
-        || r.item.reports_on_head();
+        || r.item.reports_on_head()
+        || super::versions::runs_latest(r);
     if (reported.is_some() || own) && !regression {
         return None;
     }

@@ -237,6 +237,31 @@ fn installed_version(line: &str, project: &str) -> bool {
     })
 }
 
+/// Whether the reporter says they run the newest release ("the output is from the latest beta
+/// version", "on the latest release"): which version shows it is then known. "The latest version
+/// of Windows 10" is another program's.
+pub(super) fn runs_latest(r: &Reading) -> bool {
+    r.item.sentences.iter().any(|(_, s)| {
+        let s = s.to_lowercase();
+        ["latest", "newest", "most recent"].iter().any(|w| {
+            s.match_indices(w).any(|(at, _)| {
+                let after: Vec<&str> = s[at + w.len()..]
+                    .split_whitespace()
+                    .map(|x| x.trim_matches(|c: char| !c.is_alphanumeric()))
+                    .take(3)
+                    .collect();
+                let noun = after
+                    .iter()
+                    .position(|x| ["version", "release", "build"].contains(x))
+                    .filter(|&i| {
+                        i == 0 || (i == 1 && ["beta", "stable", "published"].contains(&after[0]))
+                    });
+                noun.is_some_and(|i| after.get(i + 1) != Some(&"of"))
+            })
+        })
+    })
+}
+
 /// Whether the item names the version of the project it runs, tag or not (`zod
 /// 3.0.0-alpha.7`, "post-alpha.7", "version 1.5.0", a `--version` output): then which version
 /// it runs is not asked. A runtime's version (`Python 3.11`) is not the project's.
