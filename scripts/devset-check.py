@@ -321,10 +321,38 @@ MANIFESTS = re.compile(r"(^|/)(Cargo\.toml|package\.json|pyproject\.toml|setup\.
                        r"|composer\.json|[^/]+\.cabal|package\.yaml|Package\.swift)$")
 
 
+MEMBER_MODS = (r"(?:(?:pub(?:\([\w:]+\))?|public|private|protected|internal|fileprivate|static|final"
+               r"|readonly|override|open|lateinit|lazy|weak|volatile|transient|required|virtual"
+               r"|val|var|let|const)\s+)*")
+
+
+def declares_member(path, line, name):
+    """Whether a line cited for a type's member (`Owner.member`: a field, a property, an enum
+    variant) declares the member: its name typed (`name: T`), given a value or a payload
+    (`NAME = 1`, `Red(u8)`, `Red,`), after its type (`String name;`, `bool Name { get`), as Go
+    writes a field (`Name Type`), a PHP property (`$name`) or a Swift case."""
+    if line is None or "." not in name or " " in name:
+        return False
+    m = re.escape(name.rsplit(".", 1)[1])
+    t = line.strip()
+    if PATH_LINE.match(line) or t.startswith(("//", "#", "*", "/*", "return ", "if ")):
+        return False
+    shapes = [
+        r"^%s%s\s*\??\s*:(?!:)" % (MEMBER_MODS, m),
+        r"^%s%s\s*(?:=(?!=)|\(|\{|,|;|$)" % (MEMBER_MODS, m),
+        r"^%s[\w<>\[\],.?]+\s+%s\s*(?:;|=(?!=)|\{\s*get)" % (MEMBER_MODS, m),
+        r"^(?:public|private|protected|var)\b[^($]*\$%s\b" % m,
+        r"^case\s+(?:\w+(?:\([^)]*\))?\s*,\s*)*%s\b" % m,
+    ]
+    if path.endswith(".go"):
+        shapes.append(r"^%s\s+[\w*\[]" % m)
+    return any(re.match(p, t) for p in shapes)
+
+
 def declares_at(path, line, name):
     """`declares`, and in a manifest a dependency entry: the line's key is the name (`name =`,
     `"name":`, `[dependencies.name]`), or it names it as an artifact, a gem or a requirement."""
-    if declares(line, name):
+    if declares(line, name) or declares_member(path, line, name):
         return True
     if line is None or not MANIFESTS.search(path):
         return False
@@ -600,6 +628,19 @@ def self_test():
     assert declares_at("package.json", '    "chalk": "^4.0.0",', "chalk")
     assert not declares_at("Cargo.toml", 'features = ["ansi_term"]', "ansi_term")
     assert not declares_at("src/main.rs", 'ansi_term = "0.12"', "ansi_term")
+    for path, line in [("command.go", "\tHidden bool `json:\"h\"`"), ("a.rs", "    pub Hidden: bool,"),
+                       ("A.java", "    private boolean Hidden;"), ("A.cs", "  public bool Hidden { get; set; }"),
+                       ("a.ts", "  Hidden?: boolean;"), ("a.py", "    Hidden = 1"), ("a.rs", "    Hidden(u8),"),
+                       ("A.php", "    private ?bool $Hidden = null;"), ("A.swift", "    case shown, Hidden")]:
+        assert declares_at(path, line, "Command.Hidden"), line
+    for path, line in [("a.rs", "    let x = c.Hidden;"), ("a.rs", "    return Hidden;"),
+                       ("a.rs", "    Hidden == 1"), ("a.py", "    x.Hidden = 1"), ("a.go", "\tHidden bool"),
+                       ("a.rs", "    // Hidden: bool,"), ("a.rs", "    fn Hidden() {")]:
+        if path == "a.go":
+            assert declares_at("a.go", line, "Command.Hidden")
+            assert not declares_at("a.rs", "    Hidden bool", "Command.Hidden")
+        else:
+            assert not declares_at(path, line, "Command.Hidden"), line
     assert cited_definitions("Nearest existing code: `Pager` (src/a.hs:2), `run()` (b.rs:3). Ex") == \
         [("Pager", "src/a.hs", 2), ("run", "b.rs", 3)]
     print("ok")

@@ -141,3 +141,29 @@ fn only_a_repository_without_any_form_of_benchmark_is_said_to_show_none() {
     );
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn the_projects_own_command_as_typed_and_another_programs_flag_are_not_asked_as_unknown() {
+    let script = "#!/usr/bin/env bash\n# Manage tool versions.\n\ntool_install() {\n  echo \"installing $1\"\n}\n\ncase \"$1\" in\n  install) tool_install \"$2\" ;;\nesac\n";
+    let (repo, subject) = repo_with(
+        &[("bin/tool", script)],
+        "# Aliases are not installed\n\nAfter `tool alias lts 4.2`, running `tool install lts` \
+         fails, although `rvm use lts --default` works in RVM. I expected it to install the \
+         latest `4.2.x`.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let texts: Vec<&String> = first.iter().map(|q| &q.question_text).collect();
+    for unknown in [
+        "tool alias lts 4.2",
+        "tool install lts",
+        "--default",
+        "4.2.x",
+    ] {
+        assert!(
+            !texts.iter().any(|t| t.contains(unknown)),
+            "{unknown}: {texts:?}"
+        );
+    }
+    assert!(!first.is_empty());
+    assert_honest(&repo, &d);
+}

@@ -322,3 +322,28 @@ fn a_qualified_module_path_does_not_define_its_first_segment() {
     );
     assert_honest(&repo, &d);
 }
+
+const COMMAND_GO: &str = "package cli\n\n// Command is a subcommand of the application.\ntype Command struct {\n\t// The name of the command\n\tName string\n\t// Hide the command from the help output\n\tHidden bool\n\t// The function to call when this command is invoked\n\tAction func(*Context) error\n}\n\n// Run invokes the command.\nfunc (c Command) Run(ctx *Context) error {\n\treturn c.Action(ctx)\n}\n";
+const APP_GO: &str = "package cli\n\n// App is the main structure of a cli application.\ntype App struct {\n\tName string\n\tCommands []Command\n}\n\n// Setup runs initialization code.\nfunc (a *App) Setup() {\n}\n";
+
+#[test]
+fn a_field_of_a_type_is_the_code_an_item_is_about() {
+    let (repo, subject) = repo_with(
+        &[("command.go", COMMAND_GO), ("app.go", APP_GO)],
+        "# Hide a command\n\nIs there a flag that can hide a certain command from the users, \
+         while it still works when they call it?\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let texts: Vec<&String> = first.iter().map(|q| &q.question_text).collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("`Command.Hidden` (command.go:8)")),
+        "{texts:?}"
+    );
+    assert!(
+        !texts.iter().any(|t| t.contains("Command.Name")),
+        "{texts:?}"
+    );
+    assert_honest(&repo, &d);
+}

@@ -33,6 +33,7 @@ mod intent_entries;
 mod item;
 mod kind;
 mod manifest;
+mod members;
 mod names;
 mod nearest;
 mod on_path;

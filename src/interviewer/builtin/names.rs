@@ -19,7 +19,9 @@ pub(super) struct Name {
     pub kind: NameKind,
     /// The item's line (1-based) that names it first.
     pub line: u32,
-    /// Written in backticks or as a link to a package registry (a deliberate reference).
+    /// Written in backticks or as a link to a package registry (a deliberate reference to the
+    /// project's: off for another program's words, a placeholder, a version, or the project's
+    /// own command as typed — found or not, their absence is never asked).
     pub marked: bool,
     /// For a path from a trace (`src/lib.rs:131:9`), the line it points at.
     pub at: Option<u32>,
@@ -173,6 +175,7 @@ pub(super) fn extract(lines: &[(u32, &str, bool)], programs: &[String]) -> Vec<N
     });
     // A phrase the item says was run ("when I run `tool local 3.8`") is a command, not a message.
     out.retain(|n| n.kind != NameKind::Message || !said_to_be_run(lines, &n.text));
+    unmark_others(&mut out, lines, programs);
     out.truncate(MAX_NAMES);
     // `Colour` of `ansi_term::Colour` belongs to `ansi_term`.
     let qualified: Vec<(String, String)> = out
@@ -189,6 +192,25 @@ pub(super) fn extract(lines: &[(u32, &str, bool)], programs: &[String]) -> Vec<N
         }
     }
     out
+}
+
+/// Another program's words and flags, a synopsis's placeholder, a version (`4.2.x`): written
+/// deliberately, yet never a name of the project's that its absence would question. Nor is the
+/// project's own program's command as typed (`tool alias name 4.2`): searched, but no message
+/// whose absence is asked (`marked` off).
+fn unmark_others(out: &mut [Name], lines: &[(u32, &str, bool)], programs: &[String]) {
+    let commands: Vec<&str> = lines
+        .iter()
+        .flat_map(|&(_, l, in_code)| if in_code { vec![l] } else { code_spans(l) })
+        .collect();
+    let others = super::outside::others_words(&commands, programs);
+    let own = |w: &str| programs.iter().any(|p| p.eq_ignore_ascii_case(w));
+    for n in out.iter_mut() {
+        n.marked &= !others.contains(&n.text) && !super::outside::version_like(&n.text);
+        if n.kind == NameKind::Message {
+            n.marked &= !n.text.split(' ').next().is_some_and(own);
+        }
+    }
 }
 
 /// Whether a prose line writes `text` as a code span right after a word that says it was run.
@@ -583,6 +605,43 @@ mod tests {
             .into_iter()
             .map(|n| (n.text, n.kind))
             .collect()
+    }
+
+    #[test]
+    fn another_programs_words_placeholders_and_versions_are_not_the_projects() {
+        let text = "Like `rvm use 2.1.6 --default`, or `rg -n x | less -R` and `rg --json x`.\n\
+                    A tool similar to `pg_ctl` for `4.2.x`, `VERSION` and `parse_args`:\n\
+                    ```\npg_ctl <VERSION> <CLUSTER>\nrg -l x | xargs grep -c y\n```\n";
+        let lines: Vec<(u32, &str, bool)> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i as u32 + 1, l, (3..=4).contains(&i)))
+            .filter(|(_, l, _)| !l.starts_with("```"))
+            .collect();
+        let got = extract(&lines, &["rg".to_string()]);
+        let marked = |t: &str| got.iter().find(|n| n.text == t).map(|n| n.marked);
+        for other in ["--default", "-R", "pg_ctl", "4.2.x", "VERSION", "-c"] {
+            assert_eq!(marked(other), Some(false), "{other}");
+        }
+        for own in ["-n", "--json", "parse_args", "-l"] {
+            assert_eq!(marked(own), Some(true), "{own}");
+        }
+        let typed = extract(
+            &[(
+                1,
+                "Then `rg alias name 4.2` and `the pattern was not found` fail.",
+                false,
+            )],
+            &["rg".to_string()],
+        );
+        let marked: Vec<(&str, bool)> = typed.iter().map(|n| (n.text.as_str(), n.marked)).collect();
+        assert_eq!(
+            marked,
+            [
+                ("rg alias name 4.2", false),
+                ("the pattern was not found", true)
+            ]
+        );
     }
 
     #[test]

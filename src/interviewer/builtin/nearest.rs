@@ -142,6 +142,8 @@ pub(super) enum DefKind {
     Type,
     EnvVar,
     Heading,
+    /// A field, property or enum variant of a type (`owner`): `Command.Hidden`.
+    Member,
 }
 
 /// One thing the repository defines, where, and the words it is found by.
@@ -152,6 +154,8 @@ pub(super) struct Def {
     pub name: String,
     pub path: String,
     pub line: u32,
+    /// The type a member belongs to (`Command` of `Command.Hidden`).
+    pub owner: Option<String>,
     /// The words of its name (stemmed), then those of the text beside it.
     name_words: Vec<String>,
     words: Vec<String>,
@@ -168,6 +172,7 @@ impl Def {
             name: name.to_string(),
             path: path.to_string(),
             line,
+            owner: None,
         }
     }
 
@@ -180,6 +185,7 @@ impl Def {
             DefKind::Subcommand if self.name.contains(' ') => format!("`{}`", self.name),
             DefKind::Subcommand => format!("the `{}` command", self.name),
             DefKind::Heading => format!("\"{}\"", self.name),
+            DefKind::Member => format!("`{}.{}`", self.owner.as_deref().unwrap_or(""), self.name),
         }
     }
 
@@ -269,6 +275,7 @@ impl<'s> Indexing<'s> {
                 name: format!("{program} {sub}"),
                 path: rel.clone(),
                 line,
+                owner: None,
             });
         }
         // The lines around a candidate, only when the file has one.
@@ -291,7 +298,16 @@ impl<'s> Indexing<'s> {
             }
             let Some(line) = all.get(i) else { continue };
             for (kind, name) in self.patterns.defs(line, Doc::of(rel, doc)) {
-                let beside = beside(&all, i, kind);
+                // A type's fields, properties and variants, with the type's name beside them.
+                if kind == DefKind::Type {
+                    defs.extend(member_defs(&all, i, rel, &name));
+                }
+                let below = if matches!(kind, DefKind::Flag | DefKind::Subcommand) {
+                    2
+                } else {
+                    0
+                };
+                let beside = super::text::beside(&all, i, below);
                 defs.push(Def {
                     kind,
                     name_words: words(&name),
@@ -299,11 +315,31 @@ impl<'s> Indexing<'s> {
                     name,
                     path: rel.clone(),
                     line: n,
+                    owner: None,
                 });
             }
         }
         Some(defs)
     }
+}
+
+/// The members of the type `owner` declared on line `at` of the file `rel`, as definitions.
+fn member_defs(all: &[&str], at: usize, rel: &str, owner: &str) -> Vec<Def> {
+    let members = super::members::of(all, at, rel).into_iter();
+    members
+        .map(|(name, line)| Def {
+            kind: DefKind::Member,
+            name_words: words(&name),
+            words: words(&format!(
+                "{owner} {}",
+                super::text::beside(all, line as usize - 1, 0)
+            )),
+            name,
+            path: rel.to_string(),
+            line,
+            owner: Some(owner.to_string()),
+        })
+        .collect()
 }
 
 /// The index, taken file by file in walk order, bounded in files and definitions.
@@ -385,27 +421,6 @@ fn script(rel: &str, bytes: &[u8], skip: &[String]) -> bool {
         && indexed(&format!("{rel}.sh"), skip) == Some(false)
 }
 
-/// The text beside a definition: the comment lines right above it, the line itself, and for a
-/// flag the two lines below (its help text).
-fn beside(all: &[&str], i: usize, kind: DefKind) -> String {
-    let mut text = Vec::new();
-    let mut j = i;
-    while j > 0 && i - j < 4 {
-        j -= 1;
-        let t = all[j].trim_start();
-        if t.starts_with("//") || t.starts_with('#') || t.starts_with('*') || t.starts_with("/*") {
-            text.push(t);
-        } else {
-            break;
-        }
-    }
-    text.push(all[i]);
-    if matches!(kind, DefKind::Flag | DefKind::Subcommand) {
-        text.extend(all.iter().skip(i + 1).take(2));
-    }
-    text.join(" ")
-}
-
 struct Patterns {
     function: Regex,
     ty: Regex,
@@ -481,7 +496,9 @@ impl Patterns {
         ] {
             if let Some(name) = re
                 .captures(line)
-                .filter(|c| !path_line && !in_string(line, c.get(0).map_or(0, |m| m.start())))
+                .filter(|c| {
+                    !path_line && !super::text::in_string(line, c.get(0).map_or(0, |m| m.start()))
+                })
                 .and_then(|c| c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)))
                 .filter(|m| !line[m.end()..].starts_with('.') && !line[m.end()..].starts_with("::"))
                 .map(|m| m.as_str().to_string())
@@ -522,25 +539,6 @@ const PATH_LINES: &[&str] = &[
     "use ",
     "from ",
 ];
-
-/// Whether byte `at` of `line` is inside a string literal (an odd number of unescaped double
-/// quotes before it): a keyword there is text — a usage line, a help string — not code.
-fn in_string(line: &str, at: usize) -> bool {
-    let mut inside = false;
-    let mut escaped = false;
-    for c in line.get(..at).unwrap_or(line).chars() {
-        match c {
-            '\\' if !escaped => {
-                escaped = true;
-                continue;
-            }
-            '"' if !escaped => inside = !inside,
-            _ => {}
-        }
-        escaped = false;
-    }
-    inside
-}
 
 /// Words after a definition keyword that are not names.
 const KEYWORDS: &[&str] = &["self", "this", "new", "main", "test", "init", "fmt", "from"];
@@ -606,6 +604,7 @@ mod tests {
             line: 1,
             name_words: words(name),
             words: words(beside),
+            owner: None,
         }
     }
 

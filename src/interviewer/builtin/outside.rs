@@ -159,3 +159,140 @@ pub(super) fn foreign_command(line: &str) -> bool {
     let first = words.next().unwrap_or("").to_lowercase();
     FOREIGN_PROGRAMS.contains(&first.as_str()) && words.next().is_some()
 }
+
+/// Programs that run the project's own program or script (`cargo run -- --x`, `npx tool`,
+/// `sudo tool`): a command line they start may carry the project's flags.
+const RUNNERS: &[&str] = &[
+    "cargo",
+    "npm",
+    "npx",
+    "yarn",
+    "pnpm",
+    "node",
+    "deno",
+    "bun",
+    "go",
+    "python",
+    "python3",
+    "py",
+    "pip",
+    "pipx",
+    "uv",
+    "poetry",
+    "dotnet",
+    "java",
+    "kotlin",
+    "mvn",
+    "gradle",
+    "ruby",
+    "bundle",
+    "bundler",
+    "rake",
+    "php",
+    "composer",
+    "sh",
+    "bash",
+    "zsh",
+    "fish",
+    "swift",
+    "stack",
+    "cabal",
+    "runhaskell",
+    "sudo",
+    "env",
+    "time",
+    "exec",
+    "source",
+    "eval",
+    "command",
+    "watch",
+    "nohup",
+    "docker",
+    "podman",
+    "make",
+    "just",
+];
+
+/// Shell operators that start another command.
+const OPERATORS: &[&str] = &["|", "||", "&&", ";", "xargs"];
+
+/// What the item writes as another program's: the program and the flags of each command line
+/// (a code span, a line of a code block) that another program runs — its first word neither
+/// one of the project's `programs` nor a runner that may start them (`rvm use 2.1 --default`),
+/// or a command after a pipe (`tool x | less -R`, `| xargs grep -l`) — and the placeholders a
+/// synopsis writes (`<VERSION>`), of `commands` (the item's code spans and code lines). Not
+/// finding them in the repository says nothing.
+pub(super) fn others_words(commands: &[&str], programs: &[String]) -> Vec<String> {
+    let (mut out, mut own) = (Vec::new(), Vec::new());
+    for command in commands {
+        others_in(command, programs, &mut out, &mut own);
+    }
+    // A flag the item also gives the project's own command is the project's.
+    out.retain(|w| !own.contains(w));
+    out
+}
+
+fn others_in(
+    command: &str,
+    programs: &[String],
+    out: &mut Vec<String>,
+    own_flags: &mut Vec<String>,
+) {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let placeholder = |w: &str| w.len() > 2 && w.starts_with('<') && w.ends_with('>');
+    for w in words.iter().filter(|w| placeholder(w)) {
+        out.push(w.trim_matches(['<', '>']).to_string());
+    }
+    let own = |w: &str| programs.iter().any(|p| p.eq_ignore_ascii_case(w));
+    let mut segment: Vec<&str> = Vec::new();
+    let mut after_operator = false;
+    for w in words.iter().copied().chain(["|"]) {
+        if !OPERATORS.contains(&w) {
+            segment.push(w);
+            continue;
+        }
+        let start = segment
+            .iter()
+            .position(|w| !matches!(*w, "$" | "%" | ">" | "#") && !w.contains('='));
+        if let Some(at) = start {
+            let program = segment[at];
+            let rest = &segment[at + 1..];
+            let named = program.starts_with(|c: char| c.is_ascii_lowercase())
+                && program
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+            let flags = rest
+                .iter()
+                .filter(|w| w.starts_with('-'))
+                .map(|w| w.split('=').next().unwrap_or(w).to_string());
+            let shaped = rest
+                .iter()
+                .any(|w| w.starts_with('-') && w.len() > 1 || placeholder(w));
+            if named
+                && !own(program)
+                && !RUNNERS.contains(&program)
+                && (shaped || after_operator && !rest.is_empty())
+            {
+                out.push(program.to_string());
+                out.extend(flags);
+            } else {
+                own_flags.extend(flags);
+            }
+        }
+        segment.clear();
+        after_operator = true;
+    }
+}
+
+/// `4.2.x`, `v1.2`, `2.1.6`: a version or a range of them, not a name.
+pub(super) fn version_like(text: &str) -> bool {
+    let t = text.strip_prefix('v').unwrap_or(text);
+    let parts: Vec<&str> = t.split('.').collect();
+    parts.len() >= 2
+        && parts[0].chars().all(|c| c.is_ascii_digit())
+        && !parts[0].is_empty()
+        && parts[1..].iter().all(|p| {
+            !p.is_empty()
+                && (p.chars().all(|c| c.is_ascii_digit()) || matches!(*p, "x" | "X" | "*"))
+        })
+}

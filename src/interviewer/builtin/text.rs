@@ -253,6 +253,44 @@ pub(super) fn without_tags(text: &str) -> String {
     out.trim().to_string()
 }
 
+/// Whether byte `at` of `line` is inside a string literal (an odd number of unescaped double
+/// quotes before it): a keyword there is text — a usage line, a help string — not code.
+pub(super) fn in_string(line: &str, at: usize) -> bool {
+    let mut inside = false;
+    let mut escaped = false;
+    for c in line.get(..at).unwrap_or(line).chars() {
+        match c {
+            '\\' if !escaped => {
+                escaped = true;
+                continue;
+            }
+            '"' if !escaped => inside = !inside,
+            _ => {}
+        }
+        escaped = false;
+    }
+    inside
+}
+
+/// The text beside a definition: the comment lines right above it, the line itself, and for a
+/// flag `below` lines below it (its help text).
+pub(super) fn beside(all: &[&str], i: usize, below: usize) -> String {
+    let mut text = Vec::new();
+    let mut j = i;
+    while j > 0 && i - j < 4 {
+        j -= 1;
+        let t = all[j].trim_start();
+        if t.starts_with("//") || t.starts_with('#') || t.starts_with('*') || t.starts_with("/*") {
+            text.push(t);
+        } else {
+            break;
+        }
+    }
+    text.push(all[i]);
+    text.extend(all.iter().skip(i + 1).take(below));
+    text.join(" ")
+}
+
 #[cfg(test)]
 mod title_tests {
     use super::*;

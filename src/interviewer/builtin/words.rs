@@ -146,6 +146,15 @@ fn stem(word: &str) -> String {
         .find(|b| b.len() >= 3 && vowel(b) && !b.ends_with('e'))
     {
         s = undoubled(b);
+    } else if let Some(b) = word.strip_suffix("en").filter(|b| doubled(b)) {
+        // A participle on a doubled consonant: `hidden`/`hide`, `written`/`write`.
+        s = undoubled(b);
+    } else if let Some(b) = word
+        .strip_suffix('n')
+        .filter(|b| b.len() >= 4 && b.ends_with('w'))
+    {
+        // `shown`/`show`, `thrown`/`throw`, `known`/`know`.
+        s = b.to_string();
     } else if let Some(b) = word.strip_suffix("ly").filter(|b| b.len() >= 4) {
         s = b.to_string();
     } else if !word.ends_with("ss")
@@ -162,12 +171,18 @@ fn stem(word: &str) -> String {
 /// `runn` of `running` as `run`, `mapp` as `map`: a doubled last consonant (not `l`, `s`, `z`,
 /// which double in the word itself: `fill`, `pass`) undone, when three letters stay.
 fn undoubled(base: &str) -> String {
-    let b = base.as_bytes();
-    let n = b.len();
-    if n >= 4 && b[n - 1] == b[n - 2] && !b"aeiouylsz".contains(&b[n - 1]) {
-        return base[..n - 1].to_string();
+    if doubled(base) {
+        return base[..base.len() - 1].to_string();
     }
     base.to_string()
+}
+
+/// Whether `base` ends in a doubled consonant that is no part of the word itself (`runn`,
+/// `hidd`; not `fill`, `pass`), three letters staying before it.
+fn doubled(base: &str) -> bool {
+    let b = base.as_bytes();
+    let n = b.len();
+    n >= 4 && b[n - 1] == b[n - 2] && !b"aeiouylsz".contains(&b[n - 1])
 }
 
 /// BM25's parameters (the usual ones).
@@ -250,6 +265,16 @@ mod tests {
             ("filled", "fill"),
             ("boxes", "box"),
             ("caches", "cache"),
+            ("hidden", "hide"),
+            ("hidden", "hides"),
+            ("written", "write"),
+            ("shown", "show"),
+            ("known", "knows"),
+            ("sorted", "sort"),
+            ("ignored", "ignore"),
+            ("quoted", "quote"),
+            ("nested", "nest"),
+            ("colored", "color"),
         ] {
             one(a, b);
         }
@@ -259,6 +284,10 @@ mod tests {
             ("speed", "speed"),
             ("bring", "bring"),
             ("use", "use"),
+            ("token", "token"),
+            ("open", "open"),
+            ("own", "own"),
+            ("listen", "listen"),
         ] {
             assert_eq!(stem(w), kept);
         }

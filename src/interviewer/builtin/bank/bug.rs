@@ -209,6 +209,7 @@ fn messages(r: &Reading) -> Vec<Finding> {
         // project's: where it crashed is asked with the steps.
         .filter(|l| {
             l.name.kind == NameKind::Message
+                && (l.name.marked || l.found())
                 && !super::super::outcome::crash_shown(&super::super::item::Item::new(&l.name.text))
         })
         .take(2)
