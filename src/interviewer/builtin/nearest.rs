@@ -302,11 +302,8 @@ impl<'s> Indexing<'s> {
                 if kind == DefKind::Type {
                     defs.extend(member_defs(&all, i, rel, &name));
                 }
-                let below = if matches!(kind, DefKind::Flag | DefKind::Subcommand) {
-                    2
-                } else {
-                    0
-                };
+                // A flag's or a command's help is on the two lines below it.
+                let below = 2 * usize::from(matches!(kind, DefKind::Flag | DefKind::Subcommand));
                 let beside = super::text::beside(&all, i, below);
                 defs.push(Def {
                     kind,
