@@ -186,3 +186,31 @@ fn a_usage_question_is_asked_the_manuals_section_its_title_names_whole() {
     let (first, _) = all_questions(&repo, &subject);
     assert!(!topic_list(&first).contains(&"existing_way"));
 }
+
+/// A report whose reporter asks whether it is intended ("Is this expected behavior?", "I don't
+/// think the tool should …") is asked that; whether it still reproduces on HEAD is not its open
+/// point (thirty-second pass): the maintainers answer it intended or not, whatever the version.
+#[test]
+fn a_report_asked_whether_it_is_intended_is_not_asked_whether_it_reproduces_on_head() {
+    let items = [
+        "# Odd help when no command is given\n\nI have this code:\n\n```python\nimport tool\n\n\
+         tool.run()\n```\n\nWhen I run `python app.py --help` I get:\n\n```\nUsage: app.py\n       \
+         app.py tool\n```\n\nIs this expected behavior?\n",
+        "# W100: a little too eager?\n\n```\nIn setup.sh line 5:\necho '$HOME' >> out\n     \
+         ^-- W100: Expressions don't expand in single quotes.\n```\n\nI don't think the tool \
+         should warn in this case. I use single quotes because I don't want it expanded.\n",
+    ];
+    for item in items {
+        let (repo, subject) = repo_with(
+            &[
+                ("pyproject.toml", "[project]\nname = \"tool\"\nversion = \"0.4.1\"\n"),
+                ("tool/core.py", "def run(component=None):\n    \"\"\"Run the component.\"\"\"\n    return component\n"),
+            ],
+            item,
+        );
+        let (first, d) = all_questions(&repo, &subject);
+        question(&first, "support");
+        assert_not_asked(&first, &["reproduces_on_head", "first_bad_version"]);
+        assert_honest(&repo, &d);
+    }
+}

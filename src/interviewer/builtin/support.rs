@@ -20,16 +20,17 @@ pub(super) const NOT_FOR_SUPPORT: &[&str] = &[
 const PAGES: &[&str] = &["doc_pages", "docs_update", "doc_callers"];
 
 /// What a request for help is not asked, left out of `out`: a specification's questions (what
-/// a change would need comes after the answer); `reproduces_on_head` of a usage question, which
-/// reproduces nowhere; where to document it or which pages to change, unless the item speaks
+/// a change would need comes after the answer); `reproduces_on_head`, of a usage question (which
+/// reproduces nowhere) or of a report whose reporter asks whether it is intended ("Is this
+/// expected behavior?", "I don't think it should …": the answer is intended or not, whatever the
+/// version); where to document it or which pages to change, unless the item speaks
 /// of the docs (the answer to a question about use is the existing way, or "by design").
 pub(super) fn leave_out(r: &Reading, out: &mut Vec<Finding>) {
-    let Some((_, asked)) = &r.support else {
+    if r.support.is_none() {
         return;
-    };
-    let usage = super::shape::usage_question(&r.item, asked);
+    }
     out.retain(|f| !NOT_FOR_SUPPORT.contains(&f.topic.as_str()));
-    out.retain(|f| !(usage && f.topic == "reproduces_on_head"));
+    out.retain(|f| f.topic != "reproduces_on_head");
     // The existing way found, the question is whether it is enough, not where to write.
     if out.iter().any(|f| f.topic == "existing_way") || !says_docs(&r.item) {
         out.retain(|f| f.topic != "doc_location");
