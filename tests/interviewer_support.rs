@@ -203,8 +203,14 @@ fn a_report_asked_whether_it_is_intended_is_not_asked_whether_it_reproduces_on_h
     for item in items {
         let (repo, subject) = repo_with(
             &[
-                ("pyproject.toml", "[project]\nname = \"tool\"\nversion = \"0.4.1\"\n"),
-                ("tool/core.py", "def run(component=None):\n    \"\"\"Run the component.\"\"\"\n    return component\n"),
+                (
+                    "pyproject.toml",
+                    "[project]\nname = \"tool\"\nversion = \"0.4.1\"\n",
+                ),
+                (
+                    "tool/core.py",
+                    "def run(component=None):\n    \"\"\"Run the component.\"\"\"\n    return component\n",
+                ),
             ],
             item,
         );
