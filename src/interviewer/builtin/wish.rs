@@ -1,4 +1,4 @@
-//! A user's wish for a capability ("it would be nice if …", "[FEATURE] …", "X support?"): the
+//! A user's wish for a capability ("it would be nice if …", `[FEATURE] …`, "X support?"): the
 //! wish shows what should happen, and what its maintainers settle first is whether the project
 //! already gives it another way, wants it, welcomes it as a contribution, or leaves it out —
 //! never acceptance criteria or error handling the wish leaves to them.
@@ -37,7 +37,7 @@ const WISHES: &[&str] = &[
     "solution you would like",
 ];
 
-/// A title that asks for a capability: "[FEATURE] …", "Feature: …", "Request: …", "Literal
+/// A title that asks for a capability: `[FEATURE] …`, "Feature: …", "Request: …", "Literal
 /// type support", "Python 3 support?", "Support for …".
 fn wishing_title(title: &str) -> bool {
     let t = title.trim().to_lowercase();
