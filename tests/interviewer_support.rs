@@ -220,3 +220,66 @@ fn a_report_asked_whether_it_is_intended_is_not_asked_whether_it_reproduces_on_h
         assert_honest(&repo, &d);
     }
 }
+
+/// Asking whether it is intended in its other phrasings ("Is this by design?", "I want to make
+/// sure this is intentional", "not sure if this is intended", "Was this deliberate?", "Is this
+/// on purpose?") raises the support question the same way, and no HEAD question (thirty-third
+/// pass).
+#[test]
+fn asking_whether_it_is_intended_in_any_phrasing_raises_the_support_question() {
+    let doubts = [
+        "Is this by design?",
+        "I want to make sure this is intentional before I work around it.",
+        "I'm not sure if this is intended.",
+        "Was this deliberate?",
+        "Is this on purpose?",
+    ];
+    for doubt in doubts {
+        let item = format!(
+            "# Empty default turns into null\n\nWhen I run `python app.py --name=` the name \
+             is `None`, not an empty string.\n\n{doubt}\n"
+        );
+        let (repo, subject) = repo_with(
+            &[(
+                "tool/core.py",
+                "def parse_name(value=None):\n    \"\"\"Parse the name.\"\"\"\n    return value\n",
+            )],
+            &item,
+        );
+        let (first, d) = all_questions(&repo, &subject);
+        let q = question(&first, "support");
+        assert!(
+            q.question_text.contains(doubt.trim_end_matches(['.', '?'])),
+            "{doubt}: {}",
+            q.question_text
+        );
+        assert_not_asked(&first, &["reproduces_on_head"]);
+        assert_honest(&repo, &d);
+    }
+}
+
+/// A report that asks the way ("How do I enable it?") and shows a terminal session and a
+/// version keeps its HEAD question: the maintainer can try the session on HEAD, and a way that
+/// fails there may be that version's bug (thirty-third pass).
+#[test]
+fn a_report_asking_the_way_with_a_session_and_a_version_is_still_asked_about_head() {
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "pyproject.toml",
+                "[project]\nname = \"tool\"\nversion = \"0.4.1\"\n",
+            ),
+            (
+                "tool/echo.py",
+                "def echo_input(line):\n    \"\"\"Echo the line read.\"\"\"\n    return line\n",
+            ),
+        ],
+        "# Input from a here document not echoed\n\nWith tool 0.3.0 the input is not shown:\n\n\
+         ```\n$ tool <<EOF\nversion\nEOF\n> \n```\n\nWith the old reader it was shown. How do I \
+         enable showing it?\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    question(&first, "support");
+    question(&first, "reproduces_on_head");
+    assert_honest(&repo, &d);
+}

@@ -258,9 +258,60 @@ pub(super) fn questioned<'i>(item: &'i Item) -> Option<(u32, &'i str)> {
         let doubt = ["for some reason", "is there a reason for", "is confusing"]
             .iter()
             .any(|t| l.contains(t))
-            || (l.contains("i don't think") && has_word(&l, "should"));
+            || (l.contains("i don't think") && has_word(&l, "should"))
+            || unsure_of_intent(&l);
         (contrast || doubt).then_some((*n, s.as_str()))
     })
+}
+
+/// The words that say a behaviour is meant ("intended", "by design", "on purpose").
+const MEANT: &[&str] = &[
+    "intended",
+    "intentional",
+    "intentionally",
+    "by design",
+    "on purpose",
+    "deliberate",
+    "deliberately",
+    "expected behavior",
+    "expected behaviour",
+    "desired behavior",
+    "desired behaviour",
+];
+
+/// Whether a sentence (lower case) asks whether what happens is meant, in any phrasing: a
+/// question ("Is this by design?", "Was this deliberate?", "Is that on purpose?") or the
+/// reporter's doubt ("I want to make sure this is intentional", "not sure if this is
+/// intended", "I wonder whether it is on purpose"). "This flag is intended for CI" says so.
+pub(super) fn unsure_of_intent(lower: &str) -> bool {
+    let lower = lower.trim_start_matches(['*', '_', '"', '(']);
+    let meant = MEANT.iter().any(|m| lower.contains(m));
+    let asks = lower.trim_end().ends_with('?')
+        && ["is ", "was ", "are ", "were ", "isn't ", "wasn't "]
+            .iter()
+            .any(|q| lower.starts_with(q));
+    let doubt = [
+        "make sure",
+        "not sure",
+        "unsure",
+        "wonder",
+        "whether",
+        "if this is",
+        "if that is",
+        "if it is",
+        "if this was",
+        "if it was",
+    ]
+    .iter()
+    .any(|d| lower.contains(d));
+    meant && (asks || doubt)
+}
+
+/// Whether a question (`asked`) starts like one of [`HOW`]: it asks how to get a behaviour.
+pub(super) fn asks_how(asked: &str) -> bool {
+    let lower = asked.to_lowercase();
+    let lower = lower.trim_start_matches(['*', '_', '"', '(']);
+    HOW.iter().any(|h| lower.starts_with(h))
 }
 
 /// The starts of a question that asks how to get a behaviour, not whether it is a bug.
@@ -366,7 +417,8 @@ pub(super) fn support_question<'i>(item: &'i Item) -> Option<(u32, &'i str)> {
             || ["am i missing", "i'm missing", "am i overlooking"]
                 .iter()
                 .any(|h| lower.contains(h))
-            || asks_the_way(lower);
+            || asks_the_way(lower)
+            || unsure_of_intent(lower);
         asks.then_some((*n, s.as_str()))
     })
 }

@@ -23,14 +23,17 @@ const PAGES: &[&str] = &["doc_pages", "docs_update", "doc_callers"];
 /// a change would need comes after the answer); `reproduces_on_head`, of a usage question (which
 /// reproduces nowhere) or of a report whose reporter asks whether it is intended ("Is this
 /// expected behavior?", "I don't think it should …": the answer is intended or not, whatever the
-/// version); where to document it or which pages to change, unless the item speaks
+/// version), but not of a report that asks the way and gives what the maintainer could try
+/// (`may_try_on_head`); where to document it or which pages to change, unless the item speaks
 /// of the docs (the answer to a question about use is the existing way, or "by design").
 pub(super) fn leave_out(r: &Reading, out: &mut Vec<Finding>) {
     if r.support.is_none() {
         return;
     }
     out.retain(|f| !NOT_FOR_SUPPORT.contains(&f.topic.as_str()));
-    out.retain(|f| f.topic != "reproduces_on_head");
+    if !may_try_on_head(r) {
+        out.retain(|f| f.topic != "reproduces_on_head");
+    }
     // The existing way found, the question is whether it is enough, not where to write.
     if out.iter().any(|f| f.topic == "existing_way") || !says_docs(&r.item) {
         out.retain(|f| f.topic != "doc_location");
@@ -38,6 +41,23 @@ pub(super) fn leave_out(r: &Reading, out: &mut Vec<Finding>) {
     if !says_docs(&r.item) {
         out.retain(|f| !PAGES.contains(&f.topic.as_str()));
     }
+}
+
+/// Whether a reproduction on HEAD may still be wanted of an item that asks for help: it asks
+/// the way ("How do I enable it?", not "Is this intended?"), and it is a report (two of its
+/// signs, so no usage question) that gives a terminal session or a version the maintainer can
+/// try on HEAD. Whether it is meant is answered whatever the version; a way that fails may be a
+/// bug of that version.
+fn may_try_on_head(r: &Reading) -> bool {
+    let Some((_, asked)) = r.support.as_ref() else {
+        return false;
+    };
+    let signs = super::shape::report_signs(&r.item);
+    super::shape::asks_how(asked)
+        && signs.len() >= 2
+        && signs
+            .iter()
+            .any(|s| matches!(*s, "a terminal session" | "a version"))
 }
 
 /// Whether the item speaks of the documentation ("not documented", "the README says …"):
