@@ -347,3 +347,26 @@ fn a_field_of_a_type_is_the_code_an_item_is_about() {
     );
     assert_honest(&repo, &d);
 }
+
+const WRAP_GO: &str = "package cli\n\n// wrapHelpText wraps the help text at the given width.\nfunc wrapHelpText(text string, width int) string {\n\treturn text\n}\n";
+const LAYOUT_GO: &str = "package cli\n\n// Layout holds the sizes of the screen.\ntype Layout struct {\n\t// HelpTextWidth is the help text width.\n\tHelpTextWidth int\n\t// HelpTextWrap wraps the help text.\n\tHelpTextWrap bool\n\t// WrapHelpWidth is the help width lines wrap at.\n\tWrapHelpWidth int\n}\n";
+
+/// A type's members compete for the nearest code only where the item speaks of them or their
+/// type (thirty-third pass): several similarly worded fields of a struct the item never names
+/// take no pointer away from the function that matches it best.
+#[test]
+fn unnamed_members_take_no_pointer_away_from_the_function_that_matches_best() {
+    let (repo, subject) = repo_with(
+        &[("wrap.go", WRAP_GO), ("layout.go", LAYOUT_GO)],
+        "# Help text wrapped at the wrong width\n\nThe help text wraps ten columns before the \
+         width of the terminal, so every line of help text is cut short.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let near = question(&first, "nearest_code");
+    assert!(
+        near.question_text.contains("`wrapHelpText()` (wrap.go:4)"),
+        "{}",
+        near.question_text
+    );
+    assert_honest(&repo, &d);
+}

@@ -81,8 +81,21 @@ pub(super) fn about(
         telling_in_title >= 1 || (in_title >= 1 && shared.len() >= 2) || shared.len() >= 3
     });
     ranked.retain(|m| !pinned.iter().any(|p| p.def.name == m.def.name));
+    // A type's member competes only where the item speaks of it or of its type: several
+    // similarly worded fields of a type it never names would crowd the margin of the function
+    // that matches it best, and take its pointer away.
+    ranked.retain(|m| m.def.kind != DefKind::Member || spoken_of(&m.def, item));
     ranked.truncate(MAX_NEAREST);
     pinned.into_iter().chain(ranked).collect()
+}
+
+/// Whether the item names the member `d` or its type (`HelpWidth`, `Layout`), as a word of
+/// its text.
+fn spoken_of(d: &Def, item: &Item) -> bool {
+    [Some(d.name.as_str()), d.owner.as_deref()]
+        .into_iter()
+        .flatten()
+        .any(|n| super::item::has_word(&item.lower, &n.to_lowercase()))
 }
 
 /// The definitions as the pointing reads them.
