@@ -55,7 +55,7 @@ pub(super) fn about(
     let pinned = pointed(&defs, item);
     let defs: Vec<Def> = defs.into_iter().filter(|d| !spelled(d)).collect();
     let own = project.map(words).unwrap_or_default();
-    let title: BTreeSet<String> = words(without_prefix(&f.title))
+    let title: BTreeSet<String> = words(super::text::without_prefix(&f.title))
         .into_iter()
         .filter(|w| !own.contains(w))
         .collect();
@@ -128,15 +128,6 @@ fn pointed(defs: &[Def], item: &Item) -> Vec<Match> {
             pinned: true,
         })
         .collect()
-}
-
-/// A title without its bracketed prefixes (`[Console] ProgressBar …` → `ProgressBar …`).
-fn without_prefix(title: &str) -> &str {
-    let mut t = title.trim();
-    while let Some(rest) = t.strip_prefix('[').and_then(|r| r.split_once(']')) {
-        t = rest.1.trim_start();
-    }
-    t
 }
 
 /// Files read for definitions at most, and the largest read.

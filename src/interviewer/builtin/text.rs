@@ -291,6 +291,23 @@ pub(super) fn beside(all: &[&str], i: usize, below: usize) -> String {
     text.join(" ")
 }
 
+/// Whether a line (trimmed) is a comment: `//`, `///`, `/*`, `*`, or `#` that is no Rust
+/// attribute (`#[error("…")]` produces a message).
+pub(super) fn is_comment(text: &str) -> bool {
+    ["//", "/*", "* "].iter().any(|m| text.starts_with(m))
+        || text == "*"
+        || (text.starts_with('#') && !text.starts_with("#[") && !text.starts_with("#!["))
+}
+
+/// A title without its bracketed prefixes (`[Console] ProgressBar …` → `ProgressBar …`).
+pub(super) fn without_prefix(title: &str) -> &str {
+    let mut t = title.trim();
+    while let Some(rest) = t.strip_prefix('[').and_then(|r| r.split_once(']')) {
+        t = rest.1.trim_start();
+    }
+    t
+}
+
 #[cfg(test)]
 mod title_tests {
     use super::*;

@@ -224,7 +224,7 @@ fn messages(r: &Reading) -> Vec<Finding> {
                 !is_doc(&h.path)
                     && !is_test(&h.path)
                     && !super::super::place::secondary(&h.path)
-                    && !is_comment(&h.text)
+                    && !super::super::text::is_comment(&h.text)
             })
             .collect();
         // One place: the project prints it on purpose; whether this case should reach it is
@@ -281,7 +281,10 @@ fn quoted_code(r: &Reading) -> Option<(u32, Hit)> {
             Some(
                 f.code
                     .iter()
-                    .filter(|h| !super::super::place::secondary(&h.path) && !is_comment(&h.text))
+                    .filter(|h| {
+                        !super::super::place::secondary(&h.path)
+                            && !super::super::text::is_comment(&h.text)
+                    })
                     .map(move |h| (n, h))
                     .collect::<Vec<_>>(),
             )
@@ -498,7 +501,7 @@ fn documented_limit(r: &Reading) -> Option<Finding> {
                 !is_doc(&h.path)
                     && !is_test(&h.path)
                     && !super::super::place::secondary(&h.path)
-                    && is_comment(&h.text)
+                    && super::super::text::is_comment(&h.text)
                     && denies(&h.text.to_lowercase(), &actions)
             })?;
             Some((l, h))
@@ -590,12 +593,4 @@ fn documented(r: &Reading) -> Option<Finding> {
         .titled(format!("What the docs of {} say", l.shown()))
         .options(&[("Documented: intended, clarify the docs", "documented"), ("Not documented: a bug", "bug"), ("Don't know yet", "unknown")]),
     )
-}
-
-/// Whether a line (trimmed) is a comment: `//`, `///`, `/*`, `*`, or `#` that is no Rust
-/// attribute (`#[error("…")]` produces a message).
-fn is_comment(text: &str) -> bool {
-    ["//", "/*", "* "].iter().any(|m| text.starts_with(m))
-        || text == "*"
-        || (text.starts_with('#') && !text.starts_with("#[") && !text.starts_with("#!["))
 }
