@@ -361,8 +361,12 @@ fn ident(s: &str) -> bool {
         && s.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
-/// A line without its string literals' contents and its trailing `//` comment.
-fn code_part(line: &str) -> String {
+/// A line without its string literals' contents and its trailing `//` comment (the line itself,
+/// unallocated, when it holds no quote and no slash: most lines of a body).
+fn code_part(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains(['"', '`', '/']) {
+        return std::borrow::Cow::Borrowed(line);
+    }
     let mut out = String::new();
     let mut quote: Option<char> = None;
     let mut escaped = false;
@@ -387,7 +391,7 @@ fn code_part(line: &str) -> String {
         }
         prev = c;
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]
