@@ -503,11 +503,7 @@ fn proposed_fix(r: &Reading) -> Option<Finding> {
             at.cite()
         )
     };
-    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
-    let question = [120, 80, 50]
-        .into_iter()
-        .map(ask)
-        .find(|q| q.chars().count() <= limit)?;
+    let question = super::text::first_fitting([120, 80, 50], ask)?;
     Some(
         Finding::new("proposed_fix", 8, question)
             .titled("The fix the item proposes")

@@ -111,11 +111,7 @@ pub(super) fn support(r: &Reading) -> Option<Finding> {
         }
     };
     // The quote is cut, never the question.
-    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
-    let question = [120, 60, 50, 40, 30, 20]
-        .into_iter()
-        .map(ask)
-        .find(|q| q.chars().count() <= limit)?;
+    let question = super::text::first_fitting([120, 60, 50, 40, 30, 20], ask)?;
     Some(
         Finding::new("support", 9, question)
             .titled("What the person is after")

@@ -308,6 +308,19 @@ pub(super) fn without_prefix(title: &str) -> &str {
     t
 }
 
+/// The first text `ask` writes, for each of `sizes` in turn, that fits in a question (a quote
+/// cut shorter, never the question).
+pub(super) fn first_fitting<T>(
+    sizes: impl IntoIterator<Item = T>,
+    ask: impl FnMut(T) -> String,
+) -> Option<String> {
+    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
+    sizes
+        .into_iter()
+        .map(ask)
+        .find(|q| q.chars().count() <= limit)
+}
+
 #[cfg(test)]
 mod title_tests {
     use super::*;

@@ -86,11 +86,7 @@ pub(super) fn wanted(r: &Reading) -> Option<Finding> {
              documented way), wanted in the project, or out of scope?"
         )
     };
-    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
-    let question = [80, 60, 50, 40, 30, 20]
-        .into_iter()
-        .map(ask)
-        .find(|q| q.chars().count() <= limit)?;
+    let question = super::text::first_fitting([80, 60, 50, 40, 30, 20], ask)?;
     Some(
         Finding::new("wanted", 8, question)
             .titled("Already possible, or wanted?")

@@ -129,11 +129,7 @@ fn overridden(r: &Reading) -> Option<Finding> {
             cites(&defs, shown)
         )
     };
-    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
-    let question = [3, 2, 1]
-        .into_iter()
-        .map(ask)
-        .find(|q| q.chars().count() <= limit)?;
+    let question = super::super::text::first_fitting([3, 2, 1], ask)?;
     Some(
         Finding::new("public_api", 9, question)
             .titled("Public API")
@@ -276,12 +272,7 @@ fn call_sites(topic: &str, l: &Located, uses: &[&Hit]) -> Finding {
         )
     };
     // Fewer places cited rather than the question cut.
-    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
-    let question = (1..=3)
-        .rev()
-        .map(ask)
-        .find(|q| q.chars().count() <= limit)
-        .unwrap_or_else(|| ask(1));
+    let question = super::super::text::first_fitting((1..=3).rev(), &ask).unwrap_or_else(|| ask(1));
     Finding::new(topic, 7, question)
         .titled(format!("Uses of {}", l.shown()))
         .options(&[("All of them", "all"), ("Only some (say which)", "some")])

@@ -368,11 +368,11 @@ pub(super) fn printed_on_purpose(
         )
     };
     // The question whole, what it adds cut before it is.
-    let limit = crate::protocol::limits::MAX_QUESTION_TEXT_CHARS;
-    let question = [ask(&within, rest), ask(&within, ""), ask("", "")]
-        .into_iter()
-        .find(|q| q.chars().count() <= limit)
-        .unwrap_or_else(|| ask("", ""));
+    let question = super::super::text::first_fitting(
+        [ask(&within, rest), ask(&within, ""), ask("", "")],
+        |q| q,
+    )
+    .unwrap_or_else(|| ask("", ""));
     // The message a report quotes, found where the program prints it, is the report's point:
     // asked first.
     Finding::new(format!("message_{}", slug(&l.name.text)), 10, question)
