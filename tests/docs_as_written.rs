@@ -52,6 +52,10 @@ const EXEMPT: &[(&str, &str)] = &[
         "needs local mirrors of the tuning pool's projects",
     ),
     (
+        "DEVSET=examples/freshset scripts/devset.sh ",
+        "needs local mirrors of the fresh set's projects",
+    ),
+    (
         "INTERVIEW_E2E=1 ",
         "the opt-in tests with the real agent CLIs: they install them from npm and PyPI",
     ),
