@@ -283,3 +283,54 @@ fn a_report_asking_the_way_with_a_session_and_a_version_is_still_asked_about_hea
     question(&first, "reproduces_on_head");
     assert_honest(&repo, &d);
 }
+
+const COLOR_RS: &str = "/// When to colour the output: `always`, `never` or `auto`.\npub enum ColorChoice {\n    Always,\n    Never,\n    Auto,\n}\n";
+
+#[test]
+fn a_question_about_behaviour_that_worked_before_is_asked_whether_the_change_was_meant() {
+    let (repo, subject) = repo_with(
+        &[("src/color.rs", COLOR_RS)],
+        "# `--color never` prints colours\n\n```\n$ tool --color never notes.txt\n\
+         \u{1b}[31mnotes\u{1b}[0m\n```\n\nIt worked in 2.1.0 and since upgrading to 2.2.0 the \
+         colours are back. Is this intended?\n",
+    );
+    repo.git(&["tag", "v2.1.0"]);
+    repo.write("CHANGELOG.md", "# 2.2.0\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "2.2.0"]);
+    repo.git(&["tag", "v2.2.0"]);
+    repo.write("CHANGELOG.md", "# 2.2.0\n\n# Unreleased\n");
+    repo.git(&["commit", "-q", "-am", "after 2.2.0"]);
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "support");
+    // The version it names, and the decision a change of behaviour asks: meant, or a regression.
+    assert!(
+        q.question_text
+            .contains("says it worked before (in 2.1.0): was the change since then")
+            && q.question_text.contains("or a regression to fix?")
+            && !q.question_text.contains("not supported yet"),
+        "{}",
+        q.question_text
+    );
+    // Whether HEAD (after 2.2.0) still does it stays asked.
+    assert!(
+        topic_list(&first).contains(&"reproduces_on_head"),
+        "{:?}",
+        topic_list(&first)
+    );
+    assert_honest(&repo, &d);
+    // "I was used to" another tool's command is a habit, not a version that worked.
+    let (repo, subject) = repo_with(
+        &[("src/color.rs", COLOR_RS)],
+        "# Colours by default\n\nWith my old tool I was used to `--colour`. How do I turn colours \
+         off for good?\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "support");
+    assert!(
+        !q.question_text.contains("worked before"),
+        "{}",
+        q.question_text
+    );
+    assert_honest(&repo, &d);
+}

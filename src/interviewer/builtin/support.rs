@@ -24,14 +24,20 @@ const PAGES: &[&str] = &["doc_pages", "docs_update", "doc_callers"];
 /// reproduces nowhere) or of a report whose reporter asks whether it is intended ("Is this
 /// expected behavior?", "I don't think it should …": the answer is intended or not, whatever the
 /// version), but not of a report that asks the way and gives what the maintainer could try
-/// (`may_try_on_head`); where to document it or which pages to change, unless the item speaks
+/// (`may_try_on_head`), nor of one that says it worked before (`worked_before`: then which
+/// version changed it is asked too); where to document it or which pages to change, unless the item speaks
 /// of the docs (the answer to a question about use is the existing way, or "by design").
 pub(super) fn leave_out(r: &Reading, out: &mut Vec<Finding>) {
     if r.support.is_none() {
         return;
     }
-    out.retain(|f| !NOT_FOR_SUPPORT.contains(&f.topic.as_str()));
-    if !may_try_on_head(r) {
+    // A report that says it worked before is a regression until the maintainer says the change
+    // was deliberate: whether HEAD still does it and which version changed it stay asked.
+    let before = worked_before(r).is_some();
+    out.retain(|f| {
+        !NOT_FOR_SUPPORT.contains(&f.topic.as_str()) || (before && f.topic == "first_bad_version")
+    });
+    if !before && !may_try_on_head(r) {
         out.retain(|f| f.topic != "reproduces_on_head");
     }
     // The existing way found, the question is whether it is enough, not where to write.
@@ -80,6 +86,76 @@ fn says_docs(item: &super::item::Item) -> bool {
     .any(|w| super::item::has_word(&item.lower, w))
 }
 
+/// What says that something worked before ("it used to work", "since upgrading to 3.0", "no
+/// longer"): the item reports a change of behaviour, not how to get one.
+const WORKED_BEFORE: &[&str] = &[
+    "used to",
+    "worked in",
+    "worked with",
+    "worked before",
+    "worked fine",
+    "was working",
+    "no longer",
+    "stopped working",
+    "since upgrading",
+    "since updating",
+    "since the update",
+    "since the upgrade",
+    "after upgrading",
+    "after updating",
+    "after the update",
+    "after the upgrade",
+    "broke in",
+    "broken since",
+    "regressed",
+    "a regression",
+    "anymore",
+];
+
+/// Whether "used to" at `at` of `lower` says a habit ("I was used to `rvm use`", "it is used
+/// to set"), not what something did before.
+fn accustomed(lower: &str, at: usize) -> bool {
+    let before = lower[..at]
+        .split_whitespace()
+        .next_back()
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+    [
+        "was", "am", "i'm", "im", "are", "were", "is", "be", "been", "get", "got", "getting",
+    ]
+    .contains(&before)
+}
+
+/// The item's sentence that says it worked before, and the released version it names there
+/// ("It worked in 2.1": `2.1`), if one: a report of a change, whose maintainer decides whether
+/// the change was deliberate or a regression.
+pub(super) fn worked_before(r: &Reading) -> Option<(u32, Option<String>)> {
+    r.item.sentences.iter().find_map(|(n, s)| {
+        let lower = s.to_lowercase();
+        let says = WORKED_BEFORE.iter().any(|w| {
+            lower.match_indices(w).any(|(at, _)| {
+                super::item::has_word(&lower[at..], w)
+                    && !(*w == "used to" && accustomed(&lower, at))
+            })
+        });
+        if !says {
+            return None;
+        }
+        let version = s
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '.'))
+            .map(|w| w.trim_end_matches('.'))
+            .find(|w| {
+                w.trim_start_matches(['v', 'V'])
+                    .starts_with(|c: char| c.is_ascii_digit())
+                    && w.contains('.')
+                    && super::repo::tag_for(&r.repo.released, w).is_some()
+            })
+            .map(str::to_string);
+        Some((*n, version))
+    })
+}
+
 /// The item asks for help with what exists ("How do I …?", "Is there an option I'm
 /// missing?"): whether what the person sees is intended — and then the way that exists — not
 /// supported yet, or a bug. What a maintainer settles first.
@@ -94,33 +170,63 @@ pub(super) fn support(r: &Reading) -> Option<Finding> {
     // Not the item's question for help but its sentence that questions what happens now
     // (`shape::questioned`): it asks nothing of the reader.
     let asks = *line == 0 || super::shape::support_question(&r.item).is_some();
+    let before = worked_before(r);
     let ask = |max: usize| {
         let quote = super::text::one_line(sentence, max);
         let quote = quote.strip_suffix('.').unwrap_or(&quote);
-        if asks {
-            format!(
-                "{place} asks for help: \"{quote}\". Is what they see intended (then: which \
-                 existing option or documented way gets them what they are after), not \
-                 supported yet, or a bug?"
-            )
+        let opening = if asks {
+            format!("{place} asks for help: \"{quote}\".")
         } else {
-            format!(
-                "{place} questions what happens now: \"{quote}\". Intended (then: which \
-                 existing option or documented way does what they want), or a bug?"
-            )
+            format!("{place} questions what happens now: \"{quote}\".")
+        };
+        match (&before, asks) {
+            // It worked before: the decision is whether the change since then was meant.
+            (Some((n, version)), _) => {
+                let who = if n == line {
+                    "It".to_string()
+                } else {
+                    format!("Line {n}")
+                };
+                let when = version
+                    .as_ref()
+                    .map(|v| format!(" (in {v})"))
+                    .unwrap_or_default();
+                format!(
+                    "{opening} {who} says it worked before{when}: was the change since then \
+                     deliberate (then: which existing way gets the old behaviour), or a \
+                     regression to fix?"
+                )
+            }
+            (None, true) => format!(
+                "{opening} Is what they see intended (then: which existing option or \
+                 documented way gets them what they are after), not supported yet, or a bug?"
+            ),
+            (None, false) => format!(
+                "{opening} Intended (then: which existing option or documented way does what \
+                 they want), or a bug?"
+            ),
         }
     };
     // The quote is cut, never the question.
     let question = super::text::first_fitting([120, 60, 50, 40, 30, 20], ask)?;
+    let options: &[(&str, &str)] = if before.is_some() {
+        &[
+            ("A deliberate change: an existing way does it", "intended"),
+            ("A regression: fix it", "bug"),
+            ("Can't tell without their setup", "need_setup"),
+        ]
+    } else {
+        &[
+            ("Intended: an existing way does it", "intended"),
+            ("Not supported yet", "not_supported"),
+            ("A bug", "bug"),
+            ("Can't tell without their setup", "need_setup"),
+        ]
+    };
     Some(
         Finding::new("support", 9, question)
             .titled("What the person is after")
-            .options(&[
-                ("Intended: an existing way does it", "intended"),
-                ("Not supported yet", "not_supported"),
-                ("A bug", "bug"),
-                ("Can't tell without their setup", "need_setup"),
-            ]),
+            .options(options),
     )
 }
 
