@@ -219,7 +219,7 @@ fn a_test_that_shares_one_plain_word_with_the_item_is_not_the_test_to_name() {
     let (repo, subject) = repo_with(
         &files,
         "# Wrong `indent` after a multiline string\n\nThe formatter fails: the closing quotes get \
-         the wrong `indent` when the string is the last argument.\n",
+         the wrong `indent` when the string is the last argument. No test catches it.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
     assert!(
@@ -232,7 +232,8 @@ fn a_test_that_shares_one_plain_word_with_the_item_is_not_the_test_to_name() {
     let (repo, subject) = repo_with(
         &files,
         "# `CommentWrapping` fails on the indent of a multiline string\n\nThe formatter fails: the \
-         closing quotes get the wrong indent when the string is the last argument.\n",
+         closing quotes get the wrong indent when the string is the last argument. No test \
+         catches it.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
     let test = question(&first, "regression_test");
@@ -243,4 +244,49 @@ fn a_test_that_shares_one_plain_word_with_the_item_is_not_the_test_to_name() {
         test.question_text
     );
     assert_honest(&repo, &d);
+}
+
+const SPLIT_PY: &str = "def split_words(text):\n    \"\"\"Split a command line into words.\"\"\"\n    return text.split()\n";
+const SPLIT_TEST_PY: &str = "from tool.split import split_words\n\ndef test_split_words():\n    assert split_words(\"a b\") == [\"a\", \"b\"]\n";
+
+/// A bug report on `split_words`, with what it shows, then `said`.
+fn bug(said: &str) -> String {
+    format!(
+        "# `split_words` breaks quoted words\n\n```\n>>> split_words('a \"b c\"')\n['a', \
+         '\"b', 'c\"']\n```\n\nIt fails on quotes. {said}\n\n## Expected behaviour\n\nTwo \
+         words.\n"
+    )
+}
+
+#[test]
+fn which_test_shows_a_bug_is_asked_only_of_a_report_that_speaks_of_tests() {
+    let files = [
+        ("tool/split.py", SPLIT_PY),
+        ("tests/test_split.py", SPLIT_TEST_PY),
+    ];
+    // A report that speaks of no test: which test is a question every bug could be asked.
+    let (repo, subject) = repo_with(&files, &bug(""));
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        !first.iter().any(|q| q.topic == "regression_test"),
+        "{:?}",
+        first.iter().map(|q| &q.question_text).collect::<Vec<_>>()
+    );
+    assert_honest(&repo, &d);
+    // In any phrasing that speaks of a test, the test that names it is asked.
+    for said in [
+        "No test catches it.",
+        "The tests pass anyway.",
+        "I added a failing test_quoted_words.",
+    ] {
+        let (repo, subject) = repo_with(&files, &bug(said));
+        let (first, d) = all_questions(&repo, &subject);
+        let test = question(&first, "regression_test");
+        assert!(
+            test.question_text.contains("tests/test_split.py"),
+            "{said}: {}",
+            test.question_text
+        );
+        assert_honest(&repo, &d);
+    }
 }

@@ -273,7 +273,7 @@ fn the_test_naming_the_most_of_what_the_item_names_is_recommended() {
             ),
         ],
         "# fix: `abort` is ignored by a `JoinHandle` whose task sleeps\n\nCalling `abort` on a \
-         `JoinHandle` whose task sleeps has no effect; it should stop it.\n",
+         `JoinHandle` whose task sleeps has no effect; it should stop it. No test catches it.\n",
     );
     let (first, _) = all_questions(&repo, &subject);
     let q = question(&first, "regression_test");

@@ -109,7 +109,7 @@ fn loads_the_example() {
 const BUG: &str = "# Crash when the config has a trailing comma\n\n## Steps to reproduce\n\n\
 1. Put `a = [1, 2,]` in `app.toml`\n2. Run `app --config app.toml`\n\n```\n$ app --config app.toml\n\
 error: could not parse config file `app.toml`\n\
-thread 'main' panicked at /home/me/src/app-1.3.0/src/config.rs:6:20\n```\n\n## Expected behaviour\n\nIt loads, as it did before 1.3.\n";
+thread 'main' panicked at /home/me/src/app-1.3.0/src/config.rs:6:20\n```\n\n## Expected behaviour\n\nIt loads, as it did before 1.3. No test has a trailing comma.\n";
 
 #[test]
 fn a_bug_report_is_asked_what_a_maintainer_asks_and_no_feature_boilerplate() {

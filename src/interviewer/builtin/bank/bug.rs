@@ -71,9 +71,9 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
             f.severity = f.severity.min(7);
         }
     }
-    // Which test, only when a test names what the item is about (else the question is the
-    // same on every bug).
-    if !test_files(r).is_empty() {
+    // Which test, only when the item speaks of tests and a test names what it is about (else
+    // the question is the same on every bug).
+    if speaks_of_tests(r) && !test_files(r).is_empty() {
         out.push(test_question(
             r,
             "regression_test",

@@ -140,6 +140,33 @@ fn test_hits(l: &Located) -> Vec<&Hit> {
         .collect()
 }
 
+/// Whether the item speaks of a test: the word in the reporter's own prose ("this test case
+/// fails", "no spec covers it") or a test's name or file (`DynamicParameterTest`,
+/// `spec/register_spec.rb`). Only then is "which test should show it?" the maintainer's
+/// question: of a report that speaks of no test it is a question every bug could be asked.
+fn speaks_of_tests(r: &Reading) -> bool {
+    let test_name = |w: &str| {
+        let w = w.trim_end_matches('.');
+        (w.contains('/') && is_test(w))
+            || ["Test", "Tests", "Spec", "_test", "_spec"]
+                .iter()
+                .any(|end| w.len() > end.len() && w.ends_with(end))
+            || w.starts_with("test_")
+    };
+    r.item.mentions(&[
+        "test",
+        "tests",
+        "testcase",
+        "spec",
+        "specs",
+        "unit test",
+        "test case",
+    ]) || r.item.lines.iter().any(|(_, l)| {
+        l.split(|c: char| c.is_whitespace() || "`'\"(),;:[]".contains(c))
+            .any(test_name)
+    })
+}
+
 /// The test files that name what the item is about, with the names each holds, the file
 /// naming the most of them first: two of the item's names, or one rare enough to be the code
 /// the item is about — shaped like code (`requiredOption`, `--paging`, `app.toml`), or a plain
