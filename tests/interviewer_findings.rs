@@ -603,3 +603,39 @@ fn a_flag_is_never_asked_about_as_the_hot_spot() {
         topic_list(&first)
     );
 }
+
+#[test]
+fn a_templates_feature_request_is_no_request_sent_and_asks_no_error_handling() {
+    let files = [("src/main.rs", MAIN_RS)];
+    // "Feature request", "request a feature": the template's words move no data.
+    let (repo, subject) = repo_with(
+        &files,
+        "# Add a `--sort` flag to the listing\n\n**Is your feature request related to a \
+         problem? Please describe.**\nThe listing is in name order only.\n\n**Describe the \
+         solution you'd like**\nA `--sort size` flag that orders it by size, largest first.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let every = every_topic(&first, &d);
+    assert!(
+        !every
+            .iter()
+            .any(|t| t == "error_handling" || t == "Error handling"),
+        "{every:?}"
+    );
+    assert_honest(&repo, &d);
+    // A request the program sends is data moved: what happens when it fails is asked.
+    let (repo, subject) = repo_with(
+        &files,
+        "# Go through a proxy\n\nEach request to the server should go through the proxy the \
+         user names, so that it works behind a firewall.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let every = every_topic(&first, &d);
+    assert!(
+        every
+            .iter()
+            .any(|t| t == "error_handling" || t == "Error handling"),
+        "{every:?}"
+    );
+    assert_honest(&repo, &d);
+}

@@ -360,7 +360,6 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
         "upload",
         "import",
         "export",
-        "request",
         "fetch",
         "connect",
         "sync",
@@ -369,7 +368,7 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
         "write to",
         "read from",
         "disk",
-    ]);
+    ]) || sends_request(&item.prose);
     let errors = item.mentions(&[
         "error",
         "errors",
@@ -428,6 +427,20 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
         );
     }
     out
+}
+
+/// Whether the item speaks of a request sent ("each request", "HTTP requests"), not of itself
+/// ("feature request", "request a feature", "pull request"): a template's words move no data.
+fn sends_request(prose: &str) -> bool {
+    prose.match_indices("request").any(|(at, _)| {
+        let before = prose[..at].split_whitespace().next_back().unwrap_or("");
+        let rest = &prose[at + "request".len()..];
+        let word = !prose[..at].ends_with(|c: char| c.is_alphanumeric())
+            && !rest.starts_with(char::is_alphanumeric);
+        word && !["feature", "pull", "merge", "change"].contains(&before)
+            && !rest.starts_with(" a ")
+            && !rest.starts_with(" for ")
+    })
 }
 
 /// The documentation pages that name `l`; a changelog is history, not a page to update.
