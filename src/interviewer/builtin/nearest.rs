@@ -569,14 +569,13 @@ pub(super) fn rank(defs: &[Def], query: &[String], max: usize) -> Vec<Match> {
     let mut scored: Vec<Match> = Vec::new();
     for (d, score) in defs.iter().zip(scores) {
         // Named by the item: two of its words in the name, or the whole of a one-word name.
-        let in_name: BTreeSet<&str> = d
-            .name_words
-            .iter()
-            .map(String::as_str)
-            .filter(|w| terms.contains(w))
-            .collect();
-        let unique_name: BTreeSet<&str> = d.name_words.iter().map(String::as_str).collect();
-        if !(in_name.len() >= 2 || (in_name.len() == 1 && unique_name.len() == 1)) {
+        let name = &d.name_words;
+        let first = |i: usize| !name[..i].contains(&name[i]);
+        let in_name = (0..name.len())
+            .filter(|&i| first(i) && terms.contains(name[i].as_str()))
+            .count();
+        let unique_name = (0..name.len()).filter(|&i| first(i)).count();
+        if !(in_name >= 2 || (in_name == 1 && unique_name == 1)) {
             continue;
         }
         scored.push(Match {

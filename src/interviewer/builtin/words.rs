@@ -2,7 +2,7 @@
 //! at `_`, `-`, `.` and camelCase, lower case, lightly stemmed, with the words that say nothing
 //! about code (an item's stop words, an issue template's own words) left out.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Words too common in items to say anything about the code, and an issue template's own words
 /// ("expected", "version", "steps"): they say nothing about the code.
@@ -104,31 +104,41 @@ static STOP_WORDS: std::sync::LazyLock<std::collections::HashSet<&str>> =
 /// stemming; stop words and one- or two-letter words left out.
 pub(super) fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
+    // One buffer for every part and one for its lower case: a word is allocated once, kept.
+    let mut part = String::new();
+    let mut lower = String::new();
     for token in text.split(|c: char| !c.is_alphanumeric()) {
-        let mut part = String::new();
+        part.clear();
         let mut prev_lower = false;
         for c in token.chars() {
             if c.is_uppercase() && prev_lower {
-                push_word(&mut out, &part);
+                push_word(&mut out, &part, &mut lower);
                 part.clear();
             }
             prev_lower = c.is_lowercase() || c.is_ascii_digit();
             part.push(c);
         }
-        push_word(&mut out, &part);
+        push_word(&mut out, &part, &mut lower);
     }
     out
 }
 
-fn push_word(out: &mut Vec<String>, word: &str) {
-    let lower = word.to_lowercase();
+fn push_word(out: &mut Vec<String>, word: &str, lower: &mut String) {
+    lower.clear();
+    if word.is_ascii() {
+        lower.push_str(word);
+        lower.make_ascii_lowercase();
+    } else {
+        // `str::to_lowercase` knows a word's final sigma, as `char::to_lowercase` does not.
+        lower.push_str(&word.to_lowercase());
+    }
     if lower.len() < 3
         || lower.chars().all(|c| c.is_ascii_digit())
         || STOP_WORDS.contains(lower.as_str())
     {
         return;
     }
-    out.push(stem(&lower));
+    out.push(stem(lower));
 }
 
 /// A light English stemmer: plurals, `-ing`, `-ed`, `-ly`, and a final silent `e`, so that the
@@ -137,44 +147,46 @@ fn push_word(out: &mut Vec<String>, word: &str) {
 /// no `ne`, `speed` no `spe`).
 fn stem(word: &str) -> String {
     let vowel = |s: &str| s.contains(['a', 'e', 'i', 'o', 'u', 'y']);
-    let mut s = word.to_string();
     if let Some(b) = word.strip_suffix("ies").filter(|b| b.len() >= 3) {
-        s = format!("{b}y");
-    } else if let Some(b) = ["ing", "ed"]
+        return format!("{b}y");
+    }
+    let s = if let Some(b) = ["ing", "ed"]
         .iter()
         .filter_map(|x| word.strip_suffix(x))
         .find(|b| b.len() >= 3 && vowel(b) && !b.ends_with('e'))
     {
-        s = undoubled(b);
+        undoubled(b)
     } else if let Some(b) = word.strip_suffix("en").filter(|b| doubled(b)) {
         // A participle on a doubled consonant: `hidden`/`hide`, `written`/`write`.
-        s = undoubled(b);
+        undoubled(b)
     } else if let Some(b) = word
         .strip_suffix('n')
         .filter(|b| b.len() >= 4 && b.ends_with('w'))
     {
         // `shown`/`show`, `thrown`/`throw`, `known`/`know`.
-        s = b.to_string();
+        b
     } else if let Some(b) = word.strip_suffix("ly").filter(|b| b.len() >= 4) {
-        s = b.to_string();
+        b
     } else if !word.ends_with("ss")
         && let Some(b) = word.strip_suffix('s').filter(|b| b.len() >= 3)
     {
-        s = b.to_string();
-    }
+        b
+    } else {
+        word
+    };
     match s.strip_suffix('e') {
         Some(b) if b.len() >= 3 && !b.ends_with('e') => b.to_string(),
-        _ => s,
+        _ => s.to_string(),
     }
 }
 
 /// `runn` of `running` as `run`, `mapp` as `map`: a doubled last consonant (not `l`, `s`, `z`,
 /// which double in the word itself: `fill`, `pass`) undone, when three letters stay.
-fn undoubled(base: &str) -> String {
+fn undoubled(base: &str) -> &str {
     if doubled(base) {
-        return base[..base.len() - 1].to_string();
+        return &base[..base.len() - 1];
     }
-    base.to_string()
+    base
 }
 
 /// Whether `base` ends in a doubled consonant that is no part of the word itself (`runn`,
@@ -196,18 +208,28 @@ pub(super) fn bm25(docs: &[Vec<&str>], query: &[String]) -> Vec<f64> {
         return Vec::new();
     }
     let n = docs.len() as f64;
-    let mut df: BTreeMap<&str, usize> = BTreeMap::new();
+    // Only the query's terms are weighed: their document frequencies, counted in one pass.
+    let terms: BTreeSet<&str> = query.iter().map(String::as_str).collect();
+    let wanted: HashSet<&str> = terms.iter().copied().collect();
+    let mut df: HashMap<&str, usize> = HashMap::new();
+    let mut seen: Vec<&str> = Vec::new();
     for d in docs {
-        let unique: BTreeSet<&str> = d.iter().copied().collect();
-        for w in unique {
-            *df.entry(w).or_default() += 1;
+        seen.clear();
+        for w in d.iter().copied().filter(|w| wanted.contains(w)) {
+            if !seen.contains(&w) {
+                seen.push(w);
+                *df.entry(w).or_default() += 1;
+            }
         }
     }
     let avg = (docs.iter().map(Vec::len).sum::<usize>() as f64 / n).max(1.0);
-    let terms: BTreeSet<&str> = query.iter().map(String::as_str).collect();
     docs.iter()
         .map(|d| {
+            if !d.iter().any(|w| wanted.contains(w)) {
+                return 0.0;
+            }
             let len = d.len() as f64;
+            // Summed in the terms' order, as ever: the same input gives the same score.
             terms
                 .iter()
                 .map(|t| {
