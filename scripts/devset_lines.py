@@ -273,9 +273,10 @@ def page_prose(line):
     return out
 
 
+# Ruby's `def self.parse` declares `parse` (a method of the module or class itself).
 DECLARING = re.compile(r"\b(?:fn|def|func|function|fun|sub|struct|enum|trait|class|interface|type"
                        r"|protocol|module|record|object|macro_rules!|const|static|let|var|val"
-                       r"|alias|defmodule|data|newtype)\s+(?:\([^)]*\)\s*)?([A-Za-z_][\w]*)")
+                       r"|alias|defmodule|data|newtype)\s+(?:\([^)]*\)\s*)?(?:self\.)?([A-Za-z_][\w]*)")
 METHOD = re.compile(r"^\s*(?:(?:public|private|protected|internal|static|final|abstract|override"
                     r"|virtual|async|synchronized|default)\s+)+[A-Za-z_][\w<>\[\],.?]*\s+"
                     r"([A-Za-z_]\w*)\s*\(|^\s*([A-Za-z_]\w*)\s*\(\)\s*\{")

@@ -3,7 +3,9 @@
 //! a bracketed prefix, not a word every command-line tool uses) or several of the item's words;
 //! otherwise the document says plainly that nothing matched.
 
-use crate::interviewer::{all_questions, assert_honest, question, repo_with, topic_list};
+use crate::interviewer::{
+    all_questions, assert_honest, assert_not_asked, question, repo_with, topic_list,
+};
 
 const OPTIONS_RS: &str = "//! Options.\n\n/// Every option of the command line.\npub struct Options {\n    pub verbose: bool,\n}\n\n/// Reads a file of settings.\npub fn read_settings(path: &str) -> Options {\n    Options { verbose: path.is_empty() }\n}\n";
 
@@ -368,5 +370,93 @@ fn unnamed_members_take_no_pointer_away_from_the_function_that_matches_best() {
         "{}",
         near.question_text
     );
+    assert_honest(&repo, &d);
+}
+
+const GRID_PY: &str = "\"\"\"Grids of cells.\"\"\"\n\n\ndef render_grid(rows, width=80):\n    \"\"\"Draw the rows, cut at width.\"\"\"\n    return [r[:width] for r in rows]\n\n\ndef parse_cells(text):\n    return text.split(\",\")\n";
+const COMPLETE_REPORT: &str = "# Last column is cut off\n\nVersion: 2.3.1\n\n## Steps\n\n```python\nimport gridlib\n\nout = gridlib.render_grid([\"a,b,c\"], width=3)\nprint(out)\n```\n\n## Expected\n\nThe three cells `a,b,c` are drawn whole.\n\n## Actual\n\nOnly `a,b` is drawn.\n";
+
+/// A complete bug report (its snippet, version, expected and actual) is asked about the code its
+/// snippet calls, quoted where the repository defines it (thirty-fifth pass).
+#[test]
+fn a_complete_report_is_asked_about_the_function_its_snippet_calls() {
+    let (repo, subject) = repo_with(&[("gridlib/grid.py", GRID_PY)], COMPLETE_REPORT);
+    let (first, d) = all_questions(&repo, &subject);
+    let called = question(&first, "called_code");
+    assert!(
+        called
+            .question_text
+            .contains("Line 10 calls `gridlib.render_grid`; `render_grid` is defined at gridlib/grid.py:4: `def render_grid(rows, width=80):`."),
+        "{}",
+        called.question_text
+    );
+    assert_honest(&repo, &d);
+}
+
+/// A snippet that calls only what the language gives (`print`, `console.log`) or names a file
+/// (`test.rb`) calls nothing of the project's, whatever the repository defines by that name.
+#[test]
+fn a_snippet_calling_only_the_languages_own_functions_is_asked_about_none() {
+    let defines = "def print(x):\n    pass\n\n\ndef log(x):\n    pass\n\n\ndef rb(x):\n    pass\n";
+    let (repo, subject) = repo_with(
+        &[("gridlib/grid.py", defines)],
+        "# Output is wrong\n\nVersion: 2.3.1\n\n```js\nconsole.log(grid)\nprint(grid)\n```\n\n\
+         ```sh\nruby test.rb\n```\n\nExpected one line, got two.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert_not_asked(&first, &["called_code"]);
+    assert_honest(&repo, &d);
+}
+
+/// The reporter's own guess at the cause, naming code the repository defines, is put to the
+/// maintainer with that definition (thirty-fifth pass); the same name outside a guess is not.
+#[test]
+fn the_reporters_guess_at_the_cause_is_put_to_the_maintainer_with_the_code_it_names() {
+    let item = |sentence: &str| {
+        format!(
+            "# A cell holding a comma is drawn as two cells\n\nA cell holding a comma is drawn as \
+             two cells. {sentence}\n\nVersion: 2.3.1\n\n## Expected\n\nOne cell.\n\n## Actual\n\nTwo cells.\n"
+        )
+    };
+    for guess in [
+        "I suspect `parse_cells` splits on every comma.",
+        "Looking at the source, parse_cells() splits on every comma.",
+        "The culprit is probably parse_cells, which splits on every comma.",
+    ] {
+        let (repo, subject) = repo_with(&[("gridlib/grid.py", GRID_PY)], &item(guess));
+        let (first, d) = all_questions(&repo, &subject);
+        let q = question(&first, "suspected_cause");
+        assert!(
+            q.question_text.starts_with("Line 3 suspects the cause: \"")
+                && q.question_text.contains(
+                    "`parse_cells` is defined at gridlib/grid.py:9: `def parse_cells(text):`"
+                ),
+            "{guess}: {}",
+            q.question_text
+        );
+        assert_honest(&repo, &d);
+    }
+    let (repo, subject) = repo_with(
+        &[("gridlib/grid.py", GRID_PY)],
+        &item("We call `parse_cells` on every line."),
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    assert_not_asked(&first, &["suspected_cause"]);
+}
+
+const JOB_GO: &str = "package run\n\n// Job is one scheduled job.\ntype Job struct {\n\t// Recipe is the recipe the job continues.\n\tRecipe string\n\t// Lines the job continues.\n\tLines []string\n}\n";
+const SPLIT_GO: &str =
+    "package run\n\n// Start runs the jobs in order.\nfunc Start(jobs []Job) {\n}\n";
+
+/// A member named by an ordinary word of the prose (`recipe`) does not compete as if the item
+/// named it (thirty-fifth pass).
+#[test]
+fn a_member_named_only_by_a_prose_word_is_not_the_code_an_item_is_about() {
+    let prose = "# Recipe is ignored\n\nThe recipe is ignored when the recipe continues on the \
+                 next line.\n";
+    let (repo, subject) = repo_with(&[("job.go", JOB_GO), ("split.go", SPLIT_GO)], prose);
+    let (first, d) = all_questions(&repo, &subject);
+    let all: Vec<&str> = first.iter().map(|q| q.question_text.as_str()).collect();
+    assert!(all.iter().all(|q| !q.contains("Job.Recipe")), "{all:?}");
     assert_honest(&repo, &d);
 }

@@ -284,6 +284,25 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         .map(|d| d.path.clone())
         .collect();
     doc_files.dedup();
+    // What the item's code calls and its own guess at the cause name, quoted where defined.
+    let seen = super::nearest::seen(&defs);
+    let mut cite = |(i, line, said): (usize, u32, String)| {
+        let def: Def = defs[i].clone();
+        let at = usize::try_from(def.line).ok()?.checked_sub(1)?;
+        let quote = sources
+            .lines(worktree, &def.path)?
+            .get(at)?
+            .trim()
+            .to_string();
+        Some(super::reading::Cited {
+            def,
+            line,
+            said,
+            quote,
+        })
+    };
+    let called = super::pointed::called(&seen, &item.all).and_then(&mut cite);
+    let suspected = super::pointed::suspected(&seen, &item.sentences).and_then(&mut cite);
     let (near, nearest_tied) = super::standing::standing_out(super::nearest::about(
         defs,
         f,
@@ -303,6 +322,8 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         nearest,
         nearest_off_path,
         nearest_tied,
+        called,
+        suspected,
         doc_files,
         existing,
         setup,

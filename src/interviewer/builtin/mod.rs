@@ -20,6 +20,7 @@ use crate::subject::Kind;
 
 mod bank;
 mod calls;
+mod cited;
 mod classify;
 mod code_lines;
 mod commands;

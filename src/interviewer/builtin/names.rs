@@ -39,6 +39,11 @@ const FILE_EXTS: &[&str] = &[
     "yaml", "yml", "sh", "lock", "txt", "java", "kt", "rb", "swift", "proto", "sql", "cfg", "ini",
 ];
 
+/// Whether `word` is a file extension (`rb` of `test.rb`), not a name.
+pub(super) fn is_file_ext(word: &str) -> bool {
+    FILE_EXTS.contains(&word)
+}
+
 /// Words shaped like identifiers that are not worth searching for.
 const NOT_NAMES: &[&str] = &[
     "GitHub",
@@ -508,7 +513,7 @@ pub(super) fn is_path(word: &str) -> bool {
 
 /// A word only code spells: `snake_case` with an underscore, `CamelCase` with two humps,
 /// `path::to`, or a call `name()`.
-fn is_code_ident(word: &str) -> bool {
+pub(super) fn is_code_ident(word: &str) -> bool {
     let w = word.trim_end_matches("()");
     if w.len() < 4
         || !w

@@ -89,17 +89,18 @@ pub(super) fn about(
     pinned.into_iter().chain(ranked).collect()
 }
 
-/// Whether the item names the member `d` or its type (`HelpWidth`, `Layout`), as a word of
-/// its text.
+/// Whether the item writes the member `d` as code (`pointed::written_as_code`) or names its
+/// type (`HelpWidth`, `Layout`) as a word of its text: a member named by an ordinary word of
+/// the prose alone (`recipe`, `value`) is not spoken of.
 fn spoken_of(d: &Def, item: &Item) -> bool {
-    [Some(d.name.as_str()), d.owner.as_deref()]
-        .into_iter()
-        .flatten()
-        .any(|n| super::item::has_word(&item.lower, &n.to_lowercase()))
+    d.owner
+        .as_deref()
+        .is_some_and(|o| super::item::has_word(&item.lower, &o.to_lowercase()))
+        || super::pointed::written_as_code(&d.name, &item.all)
 }
 
 /// The definitions as the pointing reads them.
-fn seen(defs: &[Def]) -> Vec<super::pointed::Defined<'_>> {
+pub(super) fn seen(defs: &[Def]) -> Vec<super::pointed::Defined<'_>> {
     defs.iter()
         .map(|d| super::pointed::Defined {
             name: &d.name,
@@ -107,6 +108,7 @@ fn seen(defs: &[Def]) -> Vec<super::pointed::Defined<'_>> {
             line: d.line,
             is_type: d.kind == DefKind::Type,
             heading: d.kind == DefKind::Heading,
+            callable: d.kind == DefKind::Function,
         })
         .collect()
 }
@@ -441,7 +443,7 @@ impl Patterns {
         Patterns {
             // A Java or C# method has no keyword: its modifiers, a return type, its name.
             function: re(
-                r"\b(?:fn|def|func|function|fun|sub)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)|^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\)\s*\{|^\s*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|async|synchronized|default)\s+)+[A-Za-z_][\w<>\[\],.?]*\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(",
+                r"\b(?:fn|def|func|function|fun|sub)\s+(?:\([^)]*\)\s*)?(?:self\.)?([A-Za-z_][A-Za-z0-9_]*)|^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\)\s*\{|^\s*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|async|synchronized|default)\s+)+[A-Za-z_][\w<>\[\],.?]*\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(",
             ),
             ty: re(
                 r"\b(?:struct|enum|trait|class|interface|type|protocol|module|record|object)\s+([A-Za-z_][A-Za-z0-9_]*)",

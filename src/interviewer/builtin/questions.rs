@@ -59,14 +59,17 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
             // The place that prints it on purpose.
             || (f.topic.starts_with("message_") && f.options.iter().any(|(_, v)| v == "intended"))
     };
-    if !out.iter().chain(&vague).any(grounded) {
-        let asked: Vec<&str> = out
-            .iter()
-            .chain(&vague)
-            .map(|f| f.question.as_str())
-            .collect();
-        out.extend(nearest_code(r, &asked));
-    }
+    let asked: Vec<&str> = out
+        .iter()
+        .chain(&vague)
+        .map(|f| f.question.as_str())
+        .collect();
+    // The item's own guess at the cause is put to the maintainer before any nearest code.
+    let suspected = super::cited::suspected(r, &asked);
+    let near = (suspected.is_none() && !out.iter().chain(&vague).any(grounded))
+        .then(|| nearest_code(r, &asked).or_else(|| super::cited::called(r, &asked)))
+        .flatten();
+    out.extend(suspected.into_iter().chain(near));
     out.extend(names_not_found(r));
     out.extend(vague);
     support::leave_out(r, &mut out);
@@ -88,7 +91,8 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
 fn nearest_code(r: &Reading, asked: &[&str]) -> Option<Finding> {
     use super::nearest::DefKind;
     let docs = r.class.kind == ItemKind::Docs;
-    let cited = |m: &&super::nearest::Match| cites_place(asked, &m.def.path, m.def.line);
+    let cited =
+        |m: &&super::nearest::Match| super::cited::cites_place(asked, &m.def.path, m.def.line);
     let near: Vec<&super::nearest::Match> = r
         .nearest
         .iter()
@@ -120,18 +124,6 @@ fn nearest_code(r: &Reading, asked: &[&str]) -> Option<Finding> {
         question
     };
     Some(Finding::new("nearest_code", 7, question).titled("The code this item is about"))
-}
-
-/// Whether a question of `asked` cites `path:line` (not `path:line0`, nor `dir/path:line`).
-fn cites_place(asked: &[&str], path: &str, line: u32) -> bool {
-    let place = format!("{path}:{line}");
-    let in_path = |c: char| c.is_alphanumeric() || "/_-.".contains(c);
-    asked.iter().any(|q| {
-        q.match_indices(&place).any(|(i, _)| {
-            !q[..i].ends_with(in_path)
-                && !q[i + place.len()..].starts_with(|c: char| c.is_ascii_digit())
-        })
-    })
 }
 
 /// The question about the nearest code (`list`, the nearest named `top`, an `option` or a
@@ -588,14 +580,6 @@ mod tests {
         assert_eq!(alternatives("Who may export?"), None);
         assert_eq!(alternatives("a, b, or c or d?"), None);
         assert_eq!(alternatives("Refuse, as the document does, or ask?"), None);
-    }
-
-    #[test]
-    fn a_place_another_question_cites_is_cited_only_at_its_own_line() {
-        let asked = ["What exactly did you run? `BAT_PAGER` (src/output.rs:25): set, to what?"];
-        assert!(cites_place(&asked, "src/output.rs", 25));
-        assert!(!cites_place(&asked, "src/output.rs", 2));
-        assert!(!cites_place(&asked, "output.rs", 25));
     }
 
     #[test]

@@ -63,6 +63,18 @@ pub(super) const BENCHMARKS: &[&str] = &[
 /// Folders that hold a repository's benchmarks, in any ecosystem's convention.
 const BENCH_DIRS: &[&str] = &["bench", "benches", "benchmark", "benchmarks"];
 
+/// A definition the item names itself — the function its code calls (`pointed::called`), the one its
+/// guess at the cause names (`pointed::suspected`) — as a question names it.
+pub(super) struct Cited {
+    pub def: super::nearest::Def,
+    /// The item's line that names it, and what it writes there (the call `Slop.parse`, the
+    /// guessing sentence).
+    pub line: u32,
+    pub said: String,
+    /// Its definition's line, trimmed.
+    pub quote: String,
+}
+
 /// Everything the interviewer learnt about one work item.
 pub(super) struct Reading<'a> {
     pub facts: &'a IntentFacts,
@@ -83,6 +95,10 @@ pub(super) struct Reading<'a> {
     /// Definitions shared the item's words, none of them standing out from the others
     /// (`standing::standing_out`): no nearest code is given.
     pub nearest_tied: bool,
+    /// The function the item's code calls, defined in the repository (`pointed::called`).
+    pub called: Option<Cited>,
+    /// The definition the item's own guess at the cause names (`pointed::suspected`).
+    pub suspected: Option<Cited>,
     /// What already gives what the item wishes for, its cues agreeing (`existing.rs`).
     pub existing: Option<super::existing::Existing>,
     /// What the program reads and how it traces itself (`setup.rs`).
