@@ -334,3 +334,30 @@ fn a_question_about_behaviour_that_worked_before_is_asked_whether_the_change_was
     );
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn the_question_whether_a_change_was_meant_is_asked_however_far_down_its_sentences_stand() {
+    // Two-digit line numbers and a long quote leave the question's own words less room: the
+    // quote is cut, or left out, never the question.
+    let config = (1..=12)
+        .map(|i| format!("  entry_{i}: value_{i}\n"))
+        .collect::<String>();
+    let (repo, subject) = repo_with(
+        &[("src/color.rs", COLOR_RS)],
+        &format!(
+            "# Optional colour with a default rejected (post beta.3)\n\n```yaml\n{config}```\n\n\
+             Not sure if I'm doing it wrong, but this worked before the latest beta.3 release \
+             and now the configuration above fails to load with an error about the colour \
+             entry.\n\nI want to make sure this is intentional before I rewrite all of my \
+             configuration files around it.\n"
+        ),
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "support");
+    assert!(
+        q.question_text.contains("worked before") && q.question_text.contains("regression"),
+        "{}",
+        q.question_text
+    );
+    assert_honest(&repo, &d);
+}

@@ -174,10 +174,16 @@ pub(super) fn support(r: &Reading) -> Option<Finding> {
     let ask = |max: usize| {
         let quote = super::text::one_line(sentence, max);
         let quote = quote.strip_suffix('.').unwrap_or(&quote);
-        let opening = if asks {
-            format!("{place} asks for help: \"{quote}\".")
+        // No room for the quote at all: the place alone, so that the question stays.
+        let said = if max == 0 {
+            String::new()
         } else {
-            format!("{place} questions what happens now: \"{quote}\".")
+            format!(": \"{quote}\"")
+        };
+        let opening = if asks {
+            format!("{place} asks for help{said}.")
+        } else {
+            format!("{place} questions what happens now{said}.")
         };
         match (&before, asks) {
             // It worked before: the decision is whether the change since then was meant.
@@ -207,8 +213,8 @@ pub(super) fn support(r: &Reading) -> Option<Finding> {
             ),
         }
     };
-    // The quote is cut, never the question.
-    let question = super::text::first_fitting([120, 60, 50, 40, 30, 20], ask)?;
+    // The quote is cut, or left out, never the question.
+    let question = super::text::first_fitting([120, 60, 50, 40, 30, 20, 0], ask)?;
     let options: &[(&str, &str)] = if before.is_some() {
         &[
             ("A deliberate change: an existing way does it", "intended"),
