@@ -302,7 +302,9 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         })
     };
     let called = super::pointed::called(&seen, &item.all).and_then(&mut cite);
-    let suspected = super::pointed::suspected(&seen, &item.sentences).and_then(&mut cite);
+    let suspected = super::pointed::suspected(&seen, &item.sentences)
+        .or_else(|| super::guess::guessed(&defs, &item.sentences))
+        .and_then(&mut cite);
     let (near, nearest_tied) = super::standing::standing_out(super::nearest::about(
         defs,
         f,

@@ -28,6 +28,7 @@ mod cues;
 mod defs;
 mod document;
 mod existing;
+mod guess;
 mod history;
 mod intent;
 mod intent_entries;

@@ -72,6 +72,12 @@ const GUESSES: &[&str] = &[
     "caused by",
 ];
 
+/// Whether sentence `s` guesses at the cause itself ("I suspect", "probably", "the culprit").
+pub(super) fn guesses(s: &str) -> bool {
+    let lower = s.to_lowercase();
+    GUESSES.iter().any(|g| super::item::has_word(&lower, g))
+}
+
 /// The definition the item's own guess at the cause names ("I suspect `parse_args()` drops it",
 /// "the culprit is `Table.render`"), with the guessing sentence and its line: a code span or a
 /// name of code shape (`parse_args`, `Table.render()`) of a sentence that guesses, which the
@@ -81,8 +87,7 @@ pub(super) fn suspected(
     sentences: &[(u32, String)],
 ) -> Option<(usize, u32, String)> {
     for (n, s) in sentences {
-        let lower = s.to_lowercase();
-        if !GUESSES.iter().any(|g| super::item::has_word(&lower, g)) {
+        if !guesses(s) {
             continue;
         }
         let bare = s
