@@ -130,12 +130,25 @@ pub(super) fn of(all: &[&str], at: usize, rel: &str) -> Vec<(String, u32)> {
         brace_body(all, at)
     };
     let mut out = Vec::new();
+    // Inside a method's head written over several lines: its parameters, never members.
+    let mut open = 0usize;
     for i in body {
         let line = all[i];
+        let inside = open > 0;
+        if lang != "py" {
+            let code = code_part(line);
+            open = (open + code.matches('(').count()).saturating_sub(code.matches(')').count());
+        }
+        if inside {
+            continue;
+        }
         let names = if lang == "py" {
             python_member(line).into_iter().collect()
         } else {
-            member(line, lang, enum_like)
+            let next = all.get(i + 1).map_or("", |l| l.trim_start());
+            let mut names = member(line, lang, enum_like);
+            names.extend(property_above_body(line, lang, next).filter(|_| names.is_empty()));
+            names
         };
         for name in names {
             if name.len() > 1 && !NOT_MEMBERS.contains(&name.as_str()) && !hidden(line, &name, lang)
@@ -314,6 +327,27 @@ fn member(line: &str, lang: &str, enum_like: bool) -> Vec<String> {
     Vec::new()
 }
 
+/// A C#, Java or Kotlin property whose accessors open on the line below (`public bool Hidden`
+/// over `{ get … }`): `Type Name` alone on its line, after its modifiers.
+fn property_above_body(line: &str, lang: &str, next: &str) -> Option<String> {
+    if !["cs", "java", "kt", "scala", "dart"].contains(&lang) || !next.starts_with('{') {
+        return None;
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let skipped = words.iter().take_while(|w| MODIFIERS.contains(w)).count();
+    match &words[skipped..] {
+        [ty, name]
+            if ident(name)
+                && ty.starts_with(char::is_alphabetic)
+                && !["class", "struct", "interface", "enum", "record", "namespace"]
+                    .contains(ty) =>
+        {
+            Some(name.to_string())
+        }
+        _ => None,
+    }
+}
+
 /// An enum body line's variants: bare names separated by commas, each maybe with a value or a
 /// payload (`Red`, `Red = 1`, `Red(u8)`, `Red { x: u8 }`, `RED("red")`).
 fn variants(t: &str) -> Vec<String> {
@@ -436,6 +470,12 @@ mod tests {
         );
         let php = "class Options\n{\n    public ?string $hidden = null;\n    private $secret;\n    public function run() {}\n}\n";
         assert_eq!(names(php, "Options.php"), ["hidden"]);
+    }
+
+    #[test]
+    fn a_property_whose_accessors_open_below_is_a_member_and_a_parameter_is_none() {
+        let cs = "public class Help\n{\n    public bool AddValues\n    {\n        get { return x; }\n    }\n\n    public class Nested\n    {\n    }\n    public static Help Build(\n        bool verbsIndex = false,\n        int width = 80)\n    {\n    }\n    public int Width { get; set; }\n}\n";
+        assert_eq!(names(cs, "Help.cs"), ["AddValues", "Width"]);
     }
 
     #[test]
