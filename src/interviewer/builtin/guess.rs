@@ -52,7 +52,9 @@ pub(super) fn guessed(defs: &[Def], sentences: &[(u32, String)]) -> Option<(usiz
         let Some((best, score, def)) = groups.first() else {
             continue;
         };
-        let clear = groups.get(1).is_none_or(|(_, next, _)| *score >= MARGIN * next);
+        let clear = groups
+            .get(1)
+            .is_none_or(|(_, next, _)| *score >= MARGIN * next);
         if !clear || best.iter().filter(|w| telling.contains(*w)).count() < 2 {
             continue;
         }
@@ -88,7 +90,10 @@ mod tests {
         let said = "I think it is probably looking for the key in a camel case map of flags.";
         assert_eq!(guess(&defs, said).as_deref(), Some("lookupCamelKey"));
         // Not a guess: the same words said as a fact.
-        assert_eq!(guess(&defs, "The key is looked up in a camel case map."), None);
+        assert_eq!(
+            guess(&defs, "The key is looked up in a camel case map."),
+            None
+        );
     }
 
     #[test]
@@ -98,7 +103,10 @@ mod tests {
             def(DefKind::Type, "TableCellStyle"),
             def(DefKind::Function, "readOptionFile"),
         ];
-        assert_eq!(guess(&defs, "It seems related to custom styles in the table."), None);
+        assert_eq!(
+            guess(&defs, "It seems related to custom styles in the table."),
+            None
+        );
         // One telling word (`table`) and a generic one (`file`, `option`) are a chance match.
         assert_eq!(guess(&defs, "I think the option file is read twice."), None);
     }

@@ -339,8 +339,15 @@ fn property_above_body(line: &str, lang: &str, next: &str) -> Option<String> {
         [ty, name]
             if ident(name)
                 && ty.starts_with(char::is_alphabetic)
-                && !["class", "struct", "interface", "enum", "record", "namespace"]
-                    .contains(ty) =>
+                && ![
+                    "class",
+                    "struct",
+                    "interface",
+                    "enum",
+                    "record",
+                    "namespace",
+                ]
+                .contains(ty) =>
         {
             Some(name.to_string())
         }
