@@ -2,8 +2,10 @@
 //! settle first (issue 39, thirtieth pass): whether the project already gives it another way,
 //! wants it, welcomes it as a contribution, or leaves it out — not acceptance criteria the
 //! wish already shows ("it would be nice if …", an example of the wanted use). A work item
-//! that states nothing of what should happen is still asked them. Each on a small repository
-//! and an item of the same class as the tuning pool's, not the real issue.
+//! that states nothing of what should happen is still asked them. A feature request that wishes
+//! in no sentence is asked the same of its title, or whether what the project already has gives
+//! it (thirty-sixth pass). Each on a small repository and an item of the same class as the
+//! tuning pool's, not the real issue.
 
 use crate::interviewer::{all_questions, assert_honest, assert_not_asked, question, repo_with};
 
@@ -39,6 +41,8 @@ fn a_wish_with_its_wanted_use_is_asked_whether_it_is_wanted_not_acceptance_crite
 }
 
 #[test]
+/// The project's own work item ("We need …") has decided it is wanted: what must be true for it
+/// to count as done stays the question.
 fn a_work_item_that_states_nothing_of_what_should_happen_is_still_asked_acceptance_criteria() {
     let (repo, subject) = repo_with(
         &[("lib.py", LIB_PY)],
@@ -47,4 +51,60 @@ fn a_work_item_that_states_nothing_of_what_should_happen_is_still_asked_acceptan
     let (first, _) = all_questions(&repo, &subject);
     question(&first, "acceptance_criteria");
     assert_not_asked(&first, &["wanted"]);
+}
+
+#[test]
+fn a_feature_request_that_wishes_in_no_sentence_is_asked_whether_its_title_is_wanted() {
+    for item in [
+        "# Stop early when the settings file has unknown keys\n\nThis would have caught my typo \
+         at once. Comments should be skipped while checking.\n",
+        "# Add a command that sets the tool up in an existing folder\n\nThere is no way to add \
+         the tool to a folder that already has files. I had to copy what `mytool new` writes.\n",
+    ] {
+        let (repo, subject) = repo_with(&[("lib.py", LIB_PY)], item);
+        let (first, d) = all_questions(&repo, &subject);
+        assert_not_asked(&first, &["acceptance_criteria"]);
+        let q = question(&first, "wanted");
+        assert!(
+            q.question_text.starts_with("The title asks for: \"")
+                && q.question_text.contains("Already possible another way"),
+            "{}",
+            q.question_text
+        );
+        assert_honest(&repo, &d);
+    }
+}
+
+/// A tiny command line program with one option that nearly does what a request asks.
+const APP_RS: &str = concat!(
+    "fn app() {\n",
+    "    App::new(\"tool\")\n",
+    "        .arg(\n",
+    "            Arg::with_name(\"pager\")\n",
+    "                .long(\"pager\")\n",
+    "                .takes_value(true)\n",
+    "                .help(\"Determine which pager to use.\"),\n",
+    "        )\n",
+    "}\n",
+);
+const APP_README: &str = "# Tool\n\n## Using a different pager\n\nSet `--pager`.\n";
+
+#[test]
+fn a_feature_request_whose_title_an_existing_option_gives_is_asked_about_that_option() {
+    let (repo, subject) = repo_with(
+        &[("src/app.rs", APP_RS), ("README.md", APP_README)],
+        "# Use a different pager for the output\n\nThe output always goes through less, which \
+         I find too slow on my machine.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "existing_way");
+    assert!(
+        q.question_text.starts_with("`--pager` (src/app.rs:5")
+            && q.question_text.contains("Enough for what the title wants"),
+        "{}",
+        q.question_text
+    );
+    // The grounded question takes the generic one's place.
+    assert_not_asked(&first, &["acceptance_criteria", "wanted"]);
+    assert_honest(&repo, &d);
 }

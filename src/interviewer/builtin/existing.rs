@@ -102,7 +102,13 @@ fn wish(item: &Item, title: &str, kind: ItemKind) -> Option<(u32, BTreeSet<Strin
             text.push(&item.sentences[i - 1].1);
         }
     }
-    let line = first?;
+    // A feature's title says what it wants even when no sentence wishes ("Colored output in
+    // the listing"): the title is the wish then (line 0).
+    let line = match first {
+        Some(n) => n,
+        None if kind == ItemKind::Feature => 0,
+        None => return None,
+    };
     if kind == ItemKind::Feature || text.iter().any(|s| says(s, HOW)) {
         text.push(title);
     }
@@ -420,6 +426,12 @@ mod tests {
         assert!(wish(&report, "Crash", ItemKind::Bug).is_none());
         let usage = Item::new("The prompt is not echoed. How do I enable echoing it?\n");
         assert!(wish(&usage, "No echo", ItemKind::Bug).is_some());
+        // A feature that wishes in no sentence wishes in its title (line 0).
+        let plain = Item::new("The output always goes through less.\n");
+        let (line, telling) = wish(&plain, "Use a different pager", ItemKind::Feature).unwrap();
+        assert_eq!(line, 0);
+        assert!(telling.contains("pager"), "{telling:?}");
+        assert!(wish(&plain, "Use a different pager", ItemKind::Bug).is_none());
     }
 
     /// What `find` says of an item on a worktree holding `files`.

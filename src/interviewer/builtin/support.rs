@@ -259,13 +259,13 @@ pub(super) fn question(r: &Reading) -> Option<Finding> {
             "existing_way",
             8,
             format!(
-                "{} ({}:{}: \"{}\"{documented}) already exists. Enough for what line {} \
+                "{} ({}:{}: \"{}\"{documented}) already exists. Enough for what {} \
                  wants, or what does it lack?",
                 e.def.named(),
                 e.def.path,
                 e.def.line,
                 e.doc,
-                e.line
+                wish_place(e.line)
             ),
         )
         .titled(format!("The existing {}", e.def.named()))
@@ -277,14 +277,19 @@ pub(super) fn question(r: &Reading) -> Option<Finding> {
     )
 }
 
+/// Where the wish is said: "the title" (line 0), else "line N".
+fn wish_place(line: u32) -> String {
+    if line == 0 {
+        "the title".to_string()
+    } else {
+        format!("line {line}")
+    }
+}
+
 /// The question naming a documented section (`usage_section.rs`): the section first, where it
 /// is, then whether it is the way and the docs should point to it.
 fn section(e: &super::existing::Existing) -> Finding {
-    let place = if e.line == 0 {
-        "the title".to_string()
-    } else {
-        format!("line {}", e.line)
-    };
+    let place = wish_place(e.line);
     let heading = super::text::one_line(&e.def.name, 60);
     Finding::new(
         "existing_way",

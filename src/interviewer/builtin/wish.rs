@@ -73,16 +73,53 @@ pub(super) fn wish(r: &Reading) -> Option<(u32, String)> {
 /// scope?" — what a maintainer answers a wish with first.
 pub(super) fn wanted(r: &Reading) -> Option<Finding> {
     let (line, sentence) = wish(r)?;
+    let verb = "wishes";
+    asked_wanted(line, &sentence, verb)
+}
+
+/// A feature request that wishes in no sentence ("Fail early when the configuration has
+/// unknown entries"): its title says the capability, and what its maintainers decide first is
+/// still whether the project wants it, or has it another way — not when it is done (every
+/// tune and pool round that asked "What must be true for it to count as done?" scored 2).
+/// Not of the project's own work item, which says the project has decided it ("We need an
+/// archive of old reports."): there, what must be true for it to count as done is the question.
+pub(super) fn title_wanted(r: &Reading) -> Option<Finding> {
+    let title = r.facts.title.trim();
+    // A title of one word says no capability to ask about.
+    if title.split_whitespace().count() < 2 || decided(r) {
+        return None;
+    }
+    asked_wanted(0, title, "asks for")
+}
+
+/// The project's own voice deciding the work: "we need", "we should", "we must", "we have to",
+/// "we want", "we will".
+fn decided(r: &Reading) -> bool {
+    let lower = r.item.prose.to_lowercase();
+    [
+        "we need",
+        "we should",
+        "we must",
+        "we have to",
+        "we want",
+        "we will",
+        "we'll",
+    ]
+    .iter()
+    .any(|w| has_word(&lower, w))
+}
+
+fn asked_wanted(line: u32, sentence: &str, verb: &str) -> Option<Finding> {
     let place = if line == 0 {
         "The title".to_string()
     } else {
         format!("Line {line}")
     };
     let ask = |max: usize| {
-        let quote = super::text::one_line(&sentence, max);
+        let quote = super::text::one_line(sentence, max);
         let quote = quote.strip_suffix('.').unwrap_or(&quote);
         format!(
-            "{place} wishes: \"{quote}\". Already possible another way (an existing option or \
+            "{place} {verb}: \"{quote}\". Already possible another way (an existing option or \
              documented way), wanted in the project, or out of scope?"
         )
     };

@@ -320,9 +320,19 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
         .then(|| super::super::wish::wanted(r))
         .flatten();
     let wish = wanted.is_some();
+    // Nor when no sentence wishes: the title says what is asked for, and whether it is wanted
+    // comes before when it is done.
+    // What the project already has that gives the wish (`existing.rs`) is asked instead: whether
+    // it is enough is the same decision, grounded.
+    let existing = r.existing.is_some();
+    let wanted = wanted.or_else(|| {
+        (!acceptance && !existing && r.support.is_none())
+            .then(|| super::super::wish::title_wanted(r))
+            .flatten()
+    });
     if let Some(f) = wanted {
         out.push(f);
-    } else if !acceptance {
+    } else if !acceptance && !existing {
         out.push(
             Finding::new("acceptance_criteria", 8, "The item states no acceptance criteria. What must be true for it to count as done?")
                 .titled("Acceptance criteria"),
