@@ -464,6 +464,31 @@ fn a_vague_words_quote_holds_the_word() {
     assert!(quote.contains("etc."), "{etc}");
 }
 
+/// A list of examples ("something like `start`, `stop`, etc.", an "etc." alone after an example
+/// block) is no list to complete (thirty-sixth pass); a list the item leaves open still is.
+#[test]
+fn an_etc_ending_examples_is_not_asked_for_the_complete_list() {
+    for item in [
+        "# Usage line\n\nThe usage reads `tool COMMAND` where `COMMAND` can be something like \
+         `start`, `stop`, etc.\n",
+        "# Help pages\n\nHelp should work as it does here:\n\n```\n$ tool help\n$ tool help \
+         add\n```\n\netc.\n",
+    ] {
+        let (repo, subject) = repo_with(&[], item);
+        let (first, d) = all_questions(&repo, &subject);
+        assert!(
+            !every_topic(&first, &d).iter().any(|t| t == "vague_etc"),
+            "{item}"
+        );
+    }
+    let (repo, subject) = repo_with(
+        &[],
+        "# Export\n\nThe export writes the projects, the members, etc. to one archive.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(every_topic(&first, &d).iter().any(|t| t == "vague_etc"));
+}
+
 #[test]
 fn repository_lines_keep_their_backticks() {
     let (repo, subject) = repo_with(

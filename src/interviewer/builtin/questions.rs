@@ -399,10 +399,31 @@ fn vague_fast(r: &Reading) -> Option<Finding> {
     )
 }
 
+/// A list the item ends with "etc.": asked for whole, unless it only gives examples ("something
+/// like `start`, `stop`, etc.", "such as …", "e.g. …", an "etc." alone after an example block):
+/// examples of what exists are no list to build (its three pool rows scored 2).
 fn vague_etc(r: &Reading) -> Option<Finding> {
     let (n, s, t) =
         r.item
             .first_sentence(&["etc.", "etc", "and so on", "and so forth", "and more"])?;
+    let lower = format!(" {} ", s.to_lowercase());
+    let examples = [
+        " like ",
+        " such as ",
+        " e.g.",
+        " eg. ",
+        " for example",
+        " for instance",
+    ]
+    .iter()
+    .any(|m| lower.contains(m));
+    let alone = lower
+        .replace(t, "")
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .is_empty();
+    if examples || alone {
+        return None;
+    }
     Some(Finding::new(
         "vague_etc",
         6,

@@ -93,10 +93,11 @@ pub(super) fn title_wanted(r: &Reading) -> Option<Finding> {
 }
 
 /// The project's own voice deciding the work: "we need", "we should", "we must", "we have to",
-/// "we want", "we will".
+/// "we want", "we will"; or a sentence of its prose (not a list's item) that tells what to build
+/// ("Add an export so they can download it.").
 fn decided(r: &Reading) -> bool {
     let lower = r.item.prose.to_lowercase();
-    [
+    let we = [
         "we need",
         "we should",
         "we must",
@@ -106,7 +107,22 @@ fn decided(r: &Reading) -> bool {
         "we'll",
     ]
     .iter()
-    .any(|w| has_word(&lower, w))
+    .any(|w| has_word(&lower, w));
+    let listed = |n: u32| r.item.list_items.iter().any(|(l, _)| *l == n);
+    let told = r.item.sentences.iter().any(|(n, s)| {
+        let first = s.split_whitespace().next().unwrap_or("");
+        !listed(*n)
+            && [
+                "Add",
+                "Implement",
+                "Create",
+                "Build",
+                "Provide",
+                "Introduce",
+            ]
+            .contains(&first)
+    });
+    we || told
 }
 
 fn asked_wanted(line: u32, sentence: &str, verb: &str) -> Option<Finding> {
