@@ -3,7 +3,7 @@
 //! program reads no configuration file, variables picked by name rather than by the symptom.
 
 use crate::interviewer::{
-    all_questions, assert_cited_lines_exist, assert_honest, question, repo_with,
+    all_questions, assert_cited_lines_exist, assert_honest, assert_not_asked, question, repo_with,
 };
 
 /// A program whose `--config-dir` is a folder of caches, not a file the person writes, and
@@ -222,11 +222,7 @@ fn a_test_that_shares_one_plain_word_with_the_item_is_not_the_test_to_name() {
          the wrong `indent` when the string is the last argument. No test catches it.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        !first.iter().any(|q| q.topic == "regression_test"),
-        "{:?}",
-        first.iter().map(|q| &q.question_text).collect::<Vec<_>>()
-    );
+    assert_not_asked(&first, &["regression_test"]);
     assert_honest(&repo, &d);
     // The code the item is about, defined outside tests, names its test.
     let (repo, subject) = repo_with(
@@ -267,11 +263,7 @@ fn which_test_shows_a_bug_is_asked_only_of_a_report_that_speaks_of_tests() {
     // A report that speaks of no test: which test is a question every bug could be asked.
     let (repo, subject) = repo_with(&files, &bug(""));
     let (first, d) = all_questions(&repo, &subject);
-    assert!(
-        !first.iter().any(|q| q.topic == "regression_test"),
-        "{:?}",
-        first.iter().map(|q| &q.question_text).collect::<Vec<_>>()
-    );
+    assert_not_asked(&first, &["regression_test"]);
     assert_honest(&repo, &d);
     // In any phrasing that speaks of a test, the test that names it is asked.
     for said in [
