@@ -29,18 +29,20 @@ pub(super) fn guessed(defs: &[Def], sentences: &[(u32, String)]) -> Option<(usiz
     let code: Vec<usize> = (0..defs.len())
         .filter(|&i| !matches!(defs[i].kind, DefKind::Heading | DefKind::Member))
         .collect();
-    let kept: Vec<Def> = code.iter().map(|&i| defs[i].clone()).collect();
+    // Copied for the ranking only once a sentence guesses: most items guess nothing.
+    let mut kept: Option<Vec<Def>> = None;
     for (n, s) in sentences {
         if !super::pointed::guesses(s) {
             continue;
         }
+        let kept = kept.get_or_insert_with(|| code.iter().map(|&i| defs[i].clone()).collect());
         let query = words(s);
         let telling: BTreeSet<&str> = query
             .iter()
             .map(String::as_str)
             .filter(|w| !plain.contains(*w))
             .collect();
-        let ranked = rank(&kept, &query, 8);
+        let ranked = rank(kept, &query, 8);
         // Names of the same words (`table()` and `Table`) are one candidate.
         let mut groups: Vec<(BTreeSet<&str>, f64, &Def)> = Vec::new();
         for m in &ranked {
