@@ -361,3 +361,32 @@ fn the_question_whether_a_change_was_meant_is_asked_however_far_down_its_sentenc
     );
     assert_honest(&repo, &d);
 }
+
+/// Asking whether one missed the way ("Do I miss something?") or whether it is a bug at all
+/// ("I wonder whether it is supposed to work this way?") raises the support question, and the
+/// version questions make way for it (thirty-eighth pass).
+#[test]
+fn asking_whether_one_missed_something_or_it_is_a_bug_raises_the_support_question() {
+    let doubts = [
+        "Do i miss something?",
+        "The guide has no such case, so I wonder whether it is supposed to work this way?",
+        "Not sure whether this is a bug?",
+    ];
+    for doubt in doubts {
+        let item = format!(
+            "# Required value is never checked\n\nI declare `--name` with `mode=REQUIRED` and run \
+             `python app.py` without it: no error, `name` is `None`.\n\n{doubt}\n"
+        );
+        let (repo, subject) = repo_with(
+            &[(
+                "tool/core.py",
+                "def parse_name(value=None):\n    \"\"\"Parse the name.\"\"\"\n    return value\n",
+            )],
+            &item,
+        );
+        let (first, d) = all_questions(&repo, &subject);
+        question(&first, "support");
+        assert_not_asked(&first, &["reproduces_on_head", "first_bad_version"]);
+        assert_honest(&repo, &d);
+    }
+}

@@ -110,3 +110,38 @@ fn a_feature_request_whose_title_an_existing_option_gives_is_asked_about_that_op
     assert_not_asked(&first, &["acceptance_criteria", "wanted"]);
     assert_honest(&repo, &d);
 }
+
+/// A title that tells what goes wrong ("… causes the option to drop its value", "… isn't
+/// filled") asks for nothing: it is asked whether that is intended or a bug, never quoted back
+/// as a wish (thirty-eighth pass). A title that asks for something keeps the wish question.
+#[test]
+fn a_title_that_tells_what_goes_wrong_is_asked_intended_or_a_bug_not_whether_it_is_wanted() {
+    for item in [
+        "# Declaring a --no-level variant causes --level to drop its value\n\nDeclaring both \
+         `--level <n>` and `--no-level` causes the option to always be boolean.\n",
+        "# The list of paths isn't filled after parsing\n\nDeclaring the paths list and \
+         parsing leaves the list empty.\n",
+    ] {
+        let (repo, subject) = repo_with(&[("lib.py", LIB_PY)], item);
+        let (first, d) = all_questions(&repo, &subject);
+        let q = question(&first, "title_fault");
+        assert!(
+            q.question_text
+                .starts_with("The title tells what happens now: \"")
+                && q.question_text.contains("or a bug to fix?"),
+            "{}",
+            q.question_text
+        );
+        assert_not_asked(&first, &["wanted", "acceptance_criteria"]);
+        assert_honest(&repo, &d);
+    }
+    // An imperative title that names what is wrong still asks for something.
+    let (repo, subject) = repo_with(
+        &[("lib.py", LIB_PY)],
+        "# Stop early when the settings file has incorrect keys\n\nThis would have caught my \
+         typo at once.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    question(&first, "wanted");
+    assert_not_asked(&first, &["title_fault"]);
+}

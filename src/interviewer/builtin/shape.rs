@@ -373,18 +373,50 @@ pub(super) fn title_support(title: &str) -> Option<&str> {
 /// With [`HOW`], the starts of a question that asks for help with what exists, not for
 /// something new: these ask whether what happens is meant.
 const UNSURE: &[&str] = &[
-    "is it a bug or",
-    "is this a bug or",
     "is this expected",
     "is this intended",
     "is this the intended",
     "is this deliberate",
+    "is this a bug",
+    "is it a bug",
     "what am i doing wrong",
     "am i doing something wrong",
     "am i overlooking",
     "am i missing",
     "is there a reason",
 ];
+
+/// The reporter's question whether they missed the way ("Do I miss something?", "Am I
+/// missing something?", "Did I overlook …?"): the answer is the way that exists, or that what
+/// they see is intended.
+const MISSED: &[&str] = &[
+    "am i missing",
+    "i'm missing",
+    "am i overlooking",
+    "do i miss",
+    "did i miss",
+    "have i missed",
+    "do i overlook",
+    "did i overlook",
+];
+
+/// Whether a question (lower case, ending "?") doubts that what it tells is a bug, in any
+/// phrasing: "I wonder whether this is a bug?", "is it supposed to work this way?", "not sure
+/// it is a bug?". The decision asked is whether it is meant, as with [`unsure_of_intent`].
+fn doubts_a_bug(lower: &str) -> bool {
+    let bug = has_word(lower, "a bug") || lower.contains("supposed to");
+    let doubt = [
+        "wonder",
+        "whether",
+        "not sure",
+        "unsure",
+        "if this is",
+        "if it is",
+    ]
+    .iter()
+    .any(|d| lower.contains(d));
+    bug && doubt
+}
 
 /// Whether an item is a usage question: its question for help (`asked`) asks how to get a
 /// behaviour ("Is there an option I'm missing?"), and it shows no report (fewer than two of
@@ -397,7 +429,8 @@ pub(super) fn usage_question(item: &Item, asked: &str) -> bool {
 }
 
 /// The item's question asking for help (`How do I enable showing it?`), with its line: the
-/// first sentence that starts like one of [`HOW`] or [`UNSURE`] or says "am I missing"/"I'm missing".
+/// first sentence that starts like one of [`HOW`] or [`UNSURE`], says one of [`MISSED`], or doubts
+/// that what it tells is meant or a bug.
 pub(super) fn support_question<'i>(item: &'i Item) -> Option<(u32, &'i str)> {
     item.sentences.iter().find_map(|(n, s)| {
         if !s.ends_with('?') || s.contains('|') {
@@ -414,11 +447,10 @@ pub(super) fn support_question<'i>(item: &'i Item) -> Option<(u32, &'i str)> {
         .iter()
         .any(|r| lower.starts_with(r));
         let asks = !request && HOW.iter().chain(UNSURE).any(|h| lower.starts_with(h))
-            || ["am i missing", "i'm missing", "am i overlooking"]
-                .iter()
-                .any(|h| lower.contains(h))
+            || MISSED.iter().any(|h| lower.contains(h))
             || asks_the_way(lower)
-            || unsure_of_intent(lower);
+            || unsure_of_intent(lower)
+            || doubts_a_bug(lower);
         asks.then_some((*n, s.as_str()))
     })
 }
@@ -507,6 +539,18 @@ mod tests {
             Some((1, "Is it possible to make a subcommand behave like --help?"))
         );
         let item = Item::new("Is it possible to add a flag for that?\n");
+        assert_eq!(support_question(&item), None);
+        // Whether the reporter missed the way, or whether it is a bug, in other words.
+        let item = Item::new("The value stays empty with `mode = strict`. Do i miss something?\n");
+        assert_eq!(support_question(&item), Some((1, "Do i miss something?")));
+        let item = Item::new(
+            "The list stays empty. So I wonder whether it is supposed to work this way?\n",
+        );
+        assert!(support_question(&item).is_some());
+        let item = Item::new("Not sure whether this is a bug?\n");
+        assert!(support_question(&item).is_some());
+        // A bug named without doubt is not a question of intent.
+        let item = Item::new("Which release fixes a bug in the parser?\n");
         assert_eq!(support_question(&item), None);
     }
 

@@ -89,7 +89,109 @@ pub(super) fn title_wanted(r: &Reading) -> Option<Finding> {
     if title.split_whitespace().count() < 2 || decided(r) {
         return None;
     }
+    // A title that tells what goes wrong asks for nothing: quoted back as a wish, it is the
+    // reporter's own words (every such tune and pool round scored 2). Whether it is meant is the
+    // decision it leaves open.
+    if fault_title(title) {
+        return Some(title_fault(title));
+    }
     asked_wanted(0, title, "asks for")
+}
+
+/// The words of a title that tell what goes wrong now: a negated verb, a failure, or an
+/// effect that a behaviour has ("… causes the option to always be boolean", "Boolean option
+/// consumes the next argument", "defaults don't respect undefined"). A verb said of the title's
+/// subject, never an adjective alone: "Fail early on incorrect entries" asks for something.
+const FAULT: &[&str] = &[
+    "cannot",
+    "is not",
+    "are not",
+    "does not",
+    "do not",
+    "did not",
+    "was not",
+    "were not",
+    "no longer",
+    "fails",
+    "is wrong",
+    "are wrong",
+    "is broken",
+    "are broken",
+    "is incorrect",
+    "are incorrect",
+    "causes",
+    "consumes",
+    "swallows",
+    "ignores",
+    "overrides",
+    "overwrites",
+    "breaks",
+    "crashes",
+    "hangs",
+    "panics",
+    "truncates",
+    "loses",
+    "duplicates",
+];
+
+/// The first words of a title that asks for something ("Add …", "Allow …", "Support …").
+const REQUESTS: &[&str] = &[
+    "add",
+    "allow",
+    "support",
+    "provide",
+    "make",
+    "let",
+    "enable",
+    "use",
+    "implement",
+    "create",
+    "introduce",
+    "expose",
+    "accept",
+    "show",
+    "print",
+    "option",
+    "feature",
+];
+
+/// Whether a title tells what goes wrong now rather than what is wished ("Boolean option
+/// consumes next positional parameter", "Vector isn't filled during parsing"): one of
+/// [`FAULT`]'s words, in a title that neither opens with a request nor asks a question.
+pub(super) fn fault_title(title: &str) -> bool {
+    let lower = title.trim().to_lowercase().replace('\u{2019}', "'");
+    let first = lower.split_whitespace().next().unwrap_or("");
+    let first = first.trim_matches(|c: char| !c.is_alphanumeric());
+    if lower.ends_with('?') || REQUESTS.contains(&first) {
+        return false;
+    }
+    lower.contains("n't ") || lower.ends_with("n't") || FAULT.iter().any(|w| has_word(&lower, w))
+}
+
+/// "The title tells what happens now: "…". Intended (then: the existing way), or a bug?" — the
+/// decision a report of a behaviour leaves open, before what a fix would be.
+fn title_fault(title: &str) -> Finding {
+    let ask = |max: usize| {
+        let quote = super::text::one_line(title, max);
+        let quote = quote.strip_suffix('.').unwrap_or(&quote);
+        let said = if max == 0 {
+            String::new()
+        } else {
+            format!(": \"{quote}\"")
+        };
+        format!(
+            "The title tells what happens now{said}. Intended (then: which existing option or \
+             documented way does what they want), or a bug to fix?"
+        )
+    };
+    let question = super::text::first_fitting([80, 60, 40, 20, 0], ask).unwrap_or_else(|| ask(0));
+    Finding::new("title_fault", 8, question)
+        .titled("Intended, or a bug?")
+        .options(&[
+            ("Intended: an existing way does it", "intended"),
+            ("A bug: fix it", "bug"),
+            ("Can't tell without their setup", "need_setup"),
+        ])
 }
 
 /// The project's own voice deciding the work: "we need", "we should", "we must", "we have to",
