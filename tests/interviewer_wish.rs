@@ -145,3 +145,24 @@ fn a_title_that_tells_what_goes_wrong_is_asked_intended_or_a_bug_not_whether_it_
     question(&first, "wanted");
     assert_not_asked(&first, &["title_fault"]);
 }
+
+/// A title that asks whether the project can do something, asked again in the body, is not
+/// quoted back a second time: the wish question asks what it leaves open (thirty-eighth pass).
+#[test]
+fn a_title_that_asks_a_question_is_asked_whether_it_is_possible_without_quoting_it_back() {
+    let (repo, subject) = repo_with(
+        &[("lib.py", LIB_PY)],
+        "# Can the parser take repeated options?\n\nLike `tool -I a -I b`. Can the parser \
+         take the same option more than once?\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "wanted");
+    assert!(
+        q.question_text
+            .starts_with("The title asks, as line 3 does, whether the project does this.")
+            && !q.question_text.contains('"'),
+        "{}",
+        q.question_text
+    );
+    assert_honest(&repo, &d);
+}

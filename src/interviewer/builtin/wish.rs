@@ -95,7 +95,26 @@ pub(super) fn title_wanted(r: &Reading) -> Option<Finding> {
     if fault_title(title) {
         return Some(title_fault(title));
     }
+    // A title that asks whether the project can do something ("Are multiple flags
+    // supported?"), quoted back, is the item's own question, often asked again in its body (the
+    // open point quotes that): what is left open is the answer, so it is asked without the quote.
+    if title.ends_with('?') {
+        let again = r.item.open_points().first().map(|(n, _)| *n);
+        return Some(asked_title_question(again));
+    }
     asked_wanted(0, title, "asks for")
+}
+
+/// "The title asks, as line 3 does, whether the project does this: already possible another
+/// way, wanted in the project, or out of scope?" — the decision the question leaves open.
+fn asked_title_question(again: Option<u32>) -> Finding {
+    let as_line = again
+        .map(|n| format!(", as line {n} does,"))
+        .unwrap_or_default();
+    wanted_finding(format!(
+        "The title asks{as_line} whether the project does this. Already possible another way \
+         (which existing option or documented way), wanted in the project, or out of scope?"
+    ))
 }
 
 /// The words of a title that tell what goes wrong now: a negated verb, a failure, or an
@@ -242,17 +261,20 @@ fn asked_wanted(line: u32, sentence: &str, verb: &str) -> Option<Finding> {
         )
     };
     let question = super::text::first_fitting([80, 60, 50, 40, 30, 20], ask)?;
-    Some(
-        Finding::new("wanted", 8, question)
-            .titled("Already possible, or wanted?")
-            .options(&[
-                (
-                    "Already possible: point them to the existing way",
-                    "already_possible",
-                ),
-                ("Wanted: add it", "wanted"),
-                ("Welcome as a contribution", "contribution"),
-                ("Out of scope for the project", "out_of_scope"),
-            ]),
-    )
+    Some(wanted_finding(question))
+}
+
+/// The wish question with its options.
+fn wanted_finding(question: String) -> Finding {
+    Finding::new("wanted", 8, question)
+        .titled("Already possible, or wanted?")
+        .options(&[
+            (
+                "Already possible: point them to the existing way",
+                "already_possible",
+            ),
+            ("Wanted: add it", "wanted"),
+            ("Welcome as a contribution", "contribution"),
+            ("Out of scope for the project", "out_of_scope"),
+        ])
 }
