@@ -460,3 +460,24 @@ fn a_member_named_only_by_a_prose_word_is_not_the_code_an_item_is_about() {
     assert!(all.iter().all(|q| !q.contains("Job.Recipe")), "{all:?}");
     assert_honest(&repo, &d);
 }
+
+const FLAG_TS: &str = "/** One flag of the command line. */\nexport default class Flag {\n  /** The flag's name. */\n  name: string\n  /** Set for a `--no-` flag: its value is false when given. */\n  inverted: boolean\n}\n";
+const READ_TS: &str = "/** Reads the command line into values. */\nexport function readLine(argv: string[]) {\n  return argv\n}\n";
+
+/// A member whose type the item names in the plural ("inverted flags" for `Flag.inverted`) is
+/// spoken of, as the singular would be (thirty-ninth pass).
+#[test]
+fn a_member_whose_type_the_item_names_in_the_plural_is_the_code_it_is_about() {
+    let prose = "# Inverted flags with two words keep the wrong default\n\nTwo inverted flags: \
+                 the one with a dash in its name is undefined when not given, the other one \
+                 is true.\n";
+    let (repo, subject) = repo_with(&[("src/Flag.ts", FLAG_TS), ("src/read.ts", READ_TS)], prose);
+    let (first, d) = all_questions(&repo, &subject);
+    let all: Vec<&str> = first.iter().map(|q| q.question_text.as_str()).collect();
+    assert!(
+        all.iter()
+            .any(|q| q.contains("Flag.inverted") && q.contains("src/Flag.ts:6")),
+        "{all:?}"
+    );
+    assert_honest(&repo, &d);
+}

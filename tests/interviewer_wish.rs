@@ -166,3 +166,29 @@ fn a_title_that_asks_a_question_is_asked_whether_it_is_possible_without_quoting_
     );
     assert_honest(&repo, &d);
 }
+
+/// A small library whose function's name spells a generic word of the wish short (`arg`).
+const PARSER_PY: &str = "\"\"\"Parses a command line.\"\"\"\n\n\ndef keep_empty_arg(name):\n    \
+                         \"\"\"Keeps an empty argument instead of dropping it.\"\"\"\n    \
+                         return name\n\n\ndef parse(argv):\n    \"\"\"Parse argv.\"\"\"\n    \
+                         return argv\n";
+
+/// A name made of the wish's words, one of them generic and spelled short in the name
+/// (`keep_empty_arg()` for "keep an empty argument"), is the existing way (thirty-ninth pass).
+#[test]
+fn a_name_spelling_a_generic_word_of_the_wish_short_is_the_existing_way() {
+    let (repo, subject) = repo_with(
+        &[("mylib/parser.py", PARSER_PY)],
+        "# Empty arguments disappear\n\nIt would be nice to keep an empty argument instead of \
+         losing it when the line is split.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "existing_way");
+    assert!(
+        q.question_text
+            .contains("`keep_empty_arg()` (mylib/parser.py:4"),
+        "{}",
+        q.question_text
+    );
+    assert_honest(&repo, &d);
+}

@@ -79,7 +79,7 @@ pub(super) struct Existing {
 /// `sub-commands` also read as `subcommand`). A feature's title says its wish too; a question
 /// asking how says it in its title and the sentence before it ("… is not shown. How do I enable
 /// it?"). A bug report's wish counts only when it asks how.
-fn wish(item: &Item, title: &str, kind: ItemKind) -> Option<(u32, BTreeSet<String>)> {
+fn wish(item: &Item, title: &str, kind: ItemKind) -> Option<(u32, Wish)> {
     let skip: BTreeSet<String> = GENERIC
         .iter()
         .chain(ACTIONS)
@@ -112,13 +112,40 @@ fn wish(item: &Item, title: &str, kind: ItemKind) -> Option<(u32, BTreeSet<Strin
     if kind == ItemKind::Feature || text.iter().any(|s| says(s, HOW)) {
         text.push(title);
     }
-    let mut telling: BTreeSet<String> = text.iter().flat_map(|s| words(s)).collect();
-    telling.extend(text.iter().flat_map(|s| joined(s)));
+    let mut all: BTreeSet<String> = text.iter().flat_map(|s| words(s)).collect();
+    all.extend(text.iter().flat_map(|s| joined(s)));
     // The wish's own words ("would be nice") say nothing of what is wished.
     let said: BTreeSet<String> = WISH.iter().flat_map(|c| words(c)).collect();
-    telling.retain(|w| !skip.contains(w) && !said.contains(w));
-    (!telling.is_empty()).then_some((line, telling))
+    all.retain(|w| !said.contains(w));
+    let telling: BTreeSet<String> = all.iter().filter(|w| !skip.contains(*w)).cloned().collect();
+    // A name spells a generic word the wish says as the wish does or short (`withRequiredArg`
+    // for "a required argument"): it may make up a name, never tell it.
+    let short: Vec<String> = SHORT
+        .iter()
+        .filter(|(long, _)| words(long).iter().all(|w| all.contains(w)))
+        .flat_map(|(_, short)| words(short))
+        .collect();
+    all.extend(short);
+    (!telling.is_empty()).then_some((line, Wish { telling, all }))
 }
+
+/// The words of an item's wish: those that tell what it wishes (no generic word), and all it
+/// says, with the short forms names use for them.
+struct Wish {
+    telling: BTreeSet<String>,
+    all: BTreeSet<String>,
+}
+
+/// Generic words of the prose and the short forms names spell them with.
+const SHORT: &[(&str, &str)] = &[
+    ("argument", "arg"),
+    ("option", "opt"),
+    ("command", "cmd"),
+    ("parameter", "param"),
+    ("configuration", "config"),
+    ("message", "msg"),
+    ("value", "val"),
+];
 
 /// `sub-commands` as one word (`subcommand`): how a name spells what prose hyphenates.
 fn joined(text: &str) -> Vec<String> {
@@ -145,7 +172,7 @@ pub(super) fn find(
     ) {
         return None;
     }
-    let (line, telling) = wish(item, title, kind)?;
+    let (line, Wish { telling, all }) = wish(item, title, kind)?;
     // Spelled by the item in any case or separator (`--fixed-strings`, `fixed_strings()`).
     let spelled = |d: &Def| named.iter().any(|n| words(n) == d.name_words());
     // A type's declaration read as a function too (`abstract class Subcommand(…)`) is a type.
@@ -186,7 +213,7 @@ pub(super) fn find(
     let mut candidates: Vec<&Def> = code
         .into_iter()
         .filter(|d| d.name_words().iter().any(|w| rare.contains(w)))
-        .filter(|d| d.name_words().iter().all(|w| telling.contains(w)))
+        .filter(|d| d.name_words().iter().all(|w| all.contains(w)))
         .filter(|d| !spelled(d) && !a_type(d))
         .collect();
     // A flag or a command before a function, a variable, a type.
@@ -415,7 +442,7 @@ mod tests {
             "Sub-commands look odd.\n\n",
             "Such an API would make it possible to define nested sub-commands.\n"
         ));
-        let (line, telling) = wish(&item, "API", ItemKind::Feature).expect("a wish");
+        let (line, Wish { telling, .. }) = wish(&item, "API", ItemKind::Feature).expect("a wish");
         assert_eq!(line, 3);
         assert!(
             telling.contains("subcommand") && telling.contains("nest"),
@@ -428,7 +455,8 @@ mod tests {
         assert!(wish(&usage, "No echo", ItemKind::Bug).is_some());
         // A feature that wishes in no sentence wishes in its title (line 0).
         let plain = Item::new("The output always goes through less.\n");
-        let (line, telling) = wish(&plain, "Use a different pager", ItemKind::Feature).unwrap();
+        let (line, Wish { telling, .. }) =
+            wish(&plain, "Use a different pager", ItemKind::Feature).unwrap();
         assert_eq!(line, 0);
         assert!(telling.contains("pager"), "{telling:?}");
         assert!(wish(&plain, "Use a different pager", ItemKind::Bug).is_none());

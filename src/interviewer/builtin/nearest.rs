@@ -90,13 +90,28 @@ pub(super) fn about(
 }
 
 /// Whether the item writes the member `d` as code (`pointed::written_as_code`) or names its
-/// type (`HelpWidth`, `Layout`) as a word of its text: a member named by an ordinary word of
-/// the prose alone (`recipe`, `value`) is not spoken of.
+/// type (`HelpWidth`, `Layout`) as a word of its text, or names the member's word before its
+/// type in the plural ("negated options" for `Option.negated`, "hidden entries" for
+/// `Entry.hidden`): a member named by an ordinary word of the prose alone (`recipe`, `value`),
+/// or beside a plural that may mean anything ("dependencies"), is not spoken of.
 fn spoken_of(d: &Def, item: &Item) -> bool {
-    d.owner
-        .as_deref()
-        .is_some_and(|o| super::item::has_word(&item.lower, &o.to_lowercase()))
-        || super::pointed::written_as_code(&d.name, &item.all)
+    d.owner.as_deref().is_some_and(|o| {
+        let o = o.to_lowercase();
+        let mut plurals = vec![format!("{o}s"), format!("{o}es")];
+        if let Some(stem) = o.strip_suffix('y') {
+            plurals.push(format!("{stem}ies"));
+        }
+        let tokens: Vec<&str> = item
+            .lower
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|t| !t.is_empty())
+            .collect();
+        super::item::has_word(&item.lower, &o)
+            || tokens.windows(2).any(|pair| {
+                plurals.iter().any(|p| p == pair[1])
+                    && words(pair[0]).iter().any(|w| d.name_words.contains(w))
+            })
+    }) || super::pointed::written_as_code(&d.name, &item.all)
 }
 
 /// The definitions as the pointing reads them.
