@@ -435,6 +435,38 @@ fn code_part(line: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Whether the item writes the member `name` of the type `owner` as code (`pointed::written_as_code`) or names its
+/// type (`HelpWidth`, `Layout`) as a word of its text, or names the member's word before its
+/// type in the plural ("negated options" for `Option.negated`, "hidden entries" for
+/// `Entry.hidden`): a member named by an ordinary word of the prose alone (`recipe`, `value`),
+/// or beside a plural that may mean anything ("dependencies"), is not spoken of.
+pub(super) fn spoken_of(
+    owner: Option<&str>,
+    name: &str,
+    name_words: &[String],
+    item: &super::item::Item,
+) -> bool {
+    owner.is_some_and(|o| {
+        let o = o.to_lowercase();
+        let mut plurals = vec![format!("{o}s"), format!("{o}es")];
+        if let Some(stem) = o.strip_suffix('y') {
+            plurals.push(format!("{stem}ies"));
+        }
+        let tokens: Vec<&str> = item
+            .lower
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|t| !t.is_empty())
+            .collect();
+        super::item::has_word(&item.lower, &o)
+            || tokens.windows(2).any(|pair| {
+                plurals.iter().any(|p| p == pair[1])
+                    && super::words::words(pair[0])
+                        .iter()
+                        .any(|w| name_words.contains(w))
+            })
+    }) || super::pointed::written_as_code(name, &item.all)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

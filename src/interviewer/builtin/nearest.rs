@@ -84,34 +84,13 @@ pub(super) fn about(
     // A type's member competes only where the item speaks of it or of its type: several
     // similarly worded fields of a type it never names would crowd the margin of the function
     // that matches it best, and take its pointer away.
-    ranked.retain(|m| m.def.kind != DefKind::Member || spoken_of(&m.def, item));
+    ranked.retain(|m| {
+        let d = &m.def;
+        d.kind != DefKind::Member
+            || super::members::spoken_of(d.owner.as_deref(), &d.name, d.name_words(), item)
+    });
     ranked.truncate(MAX_NEAREST);
     pinned.into_iter().chain(ranked).collect()
-}
-
-/// Whether the item writes the member `d` as code (`pointed::written_as_code`) or names its
-/// type (`HelpWidth`, `Layout`) as a word of its text, or names the member's word before its
-/// type in the plural ("negated options" for `Option.negated`, "hidden entries" for
-/// `Entry.hidden`): a member named by an ordinary word of the prose alone (`recipe`, `value`),
-/// or beside a plural that may mean anything ("dependencies"), is not spoken of.
-fn spoken_of(d: &Def, item: &Item) -> bool {
-    d.owner.as_deref().is_some_and(|o| {
-        let o = o.to_lowercase();
-        let mut plurals = vec![format!("{o}s"), format!("{o}es")];
-        if let Some(stem) = o.strip_suffix('y') {
-            plurals.push(format!("{stem}ies"));
-        }
-        let tokens: Vec<&str> = item
-            .lower
-            .split(|c: char| !c.is_alphanumeric() && c != '_')
-            .filter(|t| !t.is_empty())
-            .collect();
-        super::item::has_word(&item.lower, &o)
-            || tokens.windows(2).any(|pair| {
-                plurals.iter().any(|p| p == pair[1])
-                    && words(pair[0]).iter().any(|w| d.name_words.contains(w))
-            })
-    }) || super::pointed::written_as_code(&d.name, &item.all)
 }
 
 /// The definitions as the pointing reads them.
