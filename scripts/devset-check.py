@@ -4,7 +4,9 @@
 Usage: scripts/devset-check.py CHECKOUT DOCUMENT
 
 Each "Defined at PATH:LINE", "First (in code) at PATH:LINE", every cited `path:line` source,
-every "N lines in M files name it", every "is new", every "appear(s) nowhere", every
+every "N lines in M files name it", every "is new" and "its declaration was not found" (no source
+file outside the tests quotes the option as a parser declares it: '--x', "x|y", 'x=s'), every
+"appear(s) nowhere", every
 section claim (`PATH:N, "Heading", names `X` (line M)`: line N is that heading, no heading
 comes between N and M, `X` is in a code span at M; `PATH:N, "Heading", says (line M): "…"`: the same, and the quote
 is in line M verbatim, outside an HTML comment), every "at PATH:L in `f`" (the nearest
@@ -23,6 +25,26 @@ import sys
 from devset_lines import (commented, declares, declares_at, enclosing, files, glob_match,
                           has_name, headings, page_prose, search_ignored, spellings,
                           whole_name)
+
+
+# Source files, by extension: where a declaration of an option can stand.
+SOURCE = re.compile(r"\.(rs|py|go|js|ts|mjs|cjs|jsx|tsx|java|kt|kts|scala|groovy|rb|pl|pm|php|cs|fs"
+                    r"|swift|m|mm|c|cc|cpp|cxx|h|hh|hpp|lua|sh|bash|zsh|ex|exs|erl|hs|dart|clj|jl|nim"
+                    r"|zig|cr)$")
+
+
+TEST = re.compile(r"(^|/)(tests?|spec|__tests__|t)/|_test\.|test_[^/]*$|\.test\.|\.spec\.|\.t$")
+
+
+def option_literal(flag):
+    """A string literal, in either quote, that declares the option `flag` as option parsers
+    take it: '--x', "-x", or a getopt spec ('x=s', "x|y", 'x!'); the bare name alone counts
+    when it is hyphenated or one of alternatives (a bare word alone is any string)."""
+    bare = re.escape(flag.lstrip("-"))
+    spec = r"[=:!+][^'\"\n|]*"
+    alone = f"|{bare}" if "-" in flag.lstrip("-") else rf"|{bare}(?=\|)|(?<=\|){bare}"
+    return re.compile(rf"""(['"])(?:[^'"\n|]*\|)*(?:-{{0,2}}{bare}(?:{spec})|-{{1,2}}{bare}{alone})"""
+                      rf"""(?:\|[^'"\n]*)?\1""")
 
 
 def cited_definitions(doc):
@@ -136,8 +158,17 @@ def main():
         found = [f"{rel}:{i+1}" for rel, text in corpus.items()
                  if "CHANGELOG" not in rel.upper()
                  for i, l in enumerate(text.splitlines())
-                 if has_name(l, name) or (code.search(rel) and bare in l)]
+                 if has_name(l, name) or (code.search(rel) and bare in l)
+                 or (name.startswith("-") and SOURCE.search(rel) and not TEST.search(rel)
+                     and option_literal(name).search(l))]
         report(not found, f"{name} is new (lines naming it: {found[:3]})")
+    for m in re.finditer(r"`(-[^`\s]+)` is named at [^\n]*?\(its declaration was not found\)", doc):
+        # Not found means no source file outside the tests quotes the flag as a declaration would.
+        flag = m.group(1)
+        found = [f"{rel}:{i+1}" for rel, text in corpus.items()
+                 if SOURCE.search(rel) and not TEST.search(rel)
+                 for i, l in enumerate(text.splitlines()) if option_literal(flag).search(l)]
+        report(not found, f"{flag}: no declaration (lines quoting it as one: {found[:3]})")
     for m in re.finditer(r"^(.+?) appears? nowhere in the repository", doc, re.M):
         for name in re.findall(r"`{1,2} ?(.+?) ?`{1,2}", m.group(1)):
             hits = [rel for rel, text in corpus.items()
