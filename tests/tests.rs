@@ -32,6 +32,7 @@ mod interviewer_absence;
 mod interviewer_answered;
 mod interviewer_decisions;
 mod interviewer_devset;
+mod interviewer_declared;
 mod interviewer_findings;
 mod interviewer_first_round;
 mod interviewer_hidden_sections;

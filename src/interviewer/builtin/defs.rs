@@ -72,12 +72,28 @@ impl<'a> Flag<'a> {
     /// searched for its definition only, never counted as lines naming it.
     pub(super) fn declared(self) -> Vec<String> {
         match self {
-            Flag::Long(l) => vec![format!("\"{l}\"")],
+            // Bare (`long = "format"`) or as a getopt spec (`'type-add=s'`, `"help|h"`).
+            Flag::Long(l) => {
+                let mut out = vec![format!("\"{l}\""), format!("'{l}'")];
+                for q in ['"', '\'', '|'] {
+                    out.extend(["=", "|", "!", ":", "+"].map(|k| format!("{q}{l}{k}")));
+                    out.extend(['"', '\''].map(|e| format!("{q}{l}{e}")));
+                }
+                out.sort();
+                out.dedup();
+                out
+            }
             Flag::Short(c) => vec![
                 format!("short = '{c}'"),
                 format!("short='{c}'"),
                 format!("short('{c}')"),
                 format!("short(\"{c}\")"),
+                // A getopt spec's alternative (`"help|h"`, `'h|help'`).
+                format!("|{c}'"),
+                format!("|{c}\""),
+                format!("|{c}="),
+                format!("'{c}|"),
+                format!("\"{c}|"),
             ],
         }
     }
@@ -129,7 +145,9 @@ pub(super) fn declares_flag(lines: &[String], hit: &Hit, flag: Flag) -> bool {
     if at >= lines.len() || comment(&lines[at]) {
         return false;
     }
-    if super::options::case_arm(&lines[at], &flag.written()) {
+    if super::options::case_arm(&lines[at], &flag.written())
+        || (source_file(&hit.path) && super::options::literal_declares(&lines[at], &flag.written()))
+    {
         return true;
     }
     let from = at.saturating_sub(LOOK_BACK);
@@ -517,6 +535,18 @@ fn python_test(lines: &[String], at: usize) -> bool {
         }
     }
     false
+}
+
+/// Whether a path is a program's source, where a string literal may declare an option (not a
+/// configuration file, a document or data).
+fn source_file(path: &str) -> bool {
+    const SOURCE: &[&str] = &[
+        "rs", "py", "go", "js", "ts", "mjs", "cjs", "jsx", "tsx", "java", "kt", "kts", "scala",
+        "groovy", "rb", "pl", "pm", "php", "cs", "fs", "swift", "m", "mm", "c", "cc", "cpp", "cxx",
+        "h", "hh", "hpp", "lua", "sh", "bash", "zsh", "ex", "exs", "erl", "hs", "dart", "clj", "jl",
+        "nim", "zig", "cr",
+    ];
+    path.rsplit_once('.').is_some_and(|(_, e)| SOURCE.contains(&e))
 }
 
 /// Whether `hit` may be cited as where something is defined: not in a test, a document or a

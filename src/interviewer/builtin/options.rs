@@ -157,6 +157,47 @@ pub(super) fn thor_declares(squeezed: &str, name: &str) -> bool {
     })
 }
 
+/// Whether a string literal of `line` declares `flag` (`--all`, `-a`) as option parsers of
+/// every language take it, whatever call holds it: the flag alone (`opts.on('-a', '--all')`,
+/// `option(opts, '--auto-correct')`, `["--help"]`), or a getopt spec naming it among its
+/// alternatives (`'type-add=s'`, `"help|h"`, `'color!'`). A short flag alone counts only beside
+/// a long one (`"-c"` alone is as often a shell's); a literal handed to another program
+/// (`.arg("--x")`, `exec`, `subprocess`) declares nothing.
+pub(super) fn literal_declares(line: &str, flag: &str) -> bool {
+    const HANDED: &[&str] = &[
+        ".arg(", ".args(", "Command::new", "exec", "spawn", "system(", "subprocess", "Popen",
+    ];
+    if HANDED.iter().any(|m| line.contains(m)) {
+        return false;
+    }
+    let bare = flag.trim_start_matches('-');
+    let short = !flag.starts_with("--");
+    let lits = strings(line);
+    let long_beside = || lits.iter().any(|l| l.len() > 3 && l.starts_with("--") && spec_word(&l[2..]));
+    lits.iter().any(|lit| {
+        if lit == flag {
+            return !short || long_beside();
+        }
+        // A getopt spec: alternatives, then a type (`=s`, `:i`, `!`, `+`).
+        let (names, kind) = match lit.find(['=', ':', '!', '+']) {
+            Some(i) => lit.split_at(i),
+            None => (lit.as_str(), ""),
+        };
+        let alternatives: Vec<&str> = names.split('|').map(|a| a.trim_start_matches('-')).collect();
+        let spec = (alternatives.len() > 1 || !kind.is_empty())
+            && kind.len() <= 6
+            && !kind.contains(' ')
+            && alternatives.iter().all(|a| spec_word(a));
+        spec && alternatives.contains(&bare)
+            && (!short || alternatives.iter().any(|a| a.len() > 1))
+    })
+}
+
+/// A word an option's name may be: letters, digits, `-` and `_`, not empty.
+fn spec_word(w: &str) -> bool {
+    !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 /// A literal's text up to its closing `quote`, escapes read (`\"tab\"` is `"tab"`).
 fn literal(rest: &str, quote: char) -> String {
     let mut out = String::new();

@@ -182,17 +182,18 @@ pub(super) fn flag_questions(r: &Reading, feature: bool) -> Vec<Finding> {
                         (format!("It replaces {flag}"), "replaces".into()),
                     ]),
             ),
-            // Written somewhere but declared nowhere this interviewer can read: never "new".
+            // Written somewhere but declared nowhere this interviewer can read: never "new",
+            // nor "not declared" (a parser may declare it in a way the reading does not know).
             (None, _) if l.found() && proposed(r, l) => out.push(
                 Finding::new(
                     format!("existing_{slugged}"),
                     7,
                     format!(
-                        "{flag} is named at {} (its declaration was not found). Is it the existing option, or a new one?",
+                        "{flag} is named at {}. Is it an option the program already has, or a new one?",
                         cites(&l.hits.iter().collect::<Vec<_>>(), 2)
                     ),
                 )
-                .titled(format!("The existing {flag}"))
+                .titled(format!("Whether {flag} exists"))
                 .options(&[
                     ("The existing one already does it", "already_done"),
                     ("A new option", "new_option"),
