@@ -17,7 +17,9 @@ fn existing(file: (&str, &str), flag: &str, slug: &str) -> String {
     );
     let (first, d) = all_questions(&repo, &subject);
     assert_honest(&repo, &d);
-    question(&first, &format!("existing_{slug}")).question_text.clone()
+    question(&first, &format!("existing_{slug}"))
+        .question_text
+        .clone()
 }
 
 #[test]

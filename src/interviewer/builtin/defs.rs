@@ -543,10 +543,11 @@ fn source_file(path: &str) -> bool {
     const SOURCE: &[&str] = &[
         "rs", "py", "go", "js", "ts", "mjs", "cjs", "jsx", "tsx", "java", "kt", "kts", "scala",
         "groovy", "rb", "pl", "pm", "php", "cs", "fs", "swift", "m", "mm", "c", "cc", "cpp", "cxx",
-        "h", "hh", "hpp", "lua", "sh", "bash", "zsh", "ex", "exs", "erl", "hs", "dart", "clj", "jl",
-        "nim", "zig", "cr",
+        "h", "hh", "hpp", "lua", "sh", "bash", "zsh", "ex", "exs", "erl", "hs", "dart", "clj",
+        "jl", "nim", "zig", "cr",
     ];
-    path.rsplit_once('.').is_some_and(|(_, e)| SOURCE.contains(&e))
+    path.rsplit_once('.')
+        .is_some_and(|(_, e)| SOURCE.contains(&e))
 }
 
 /// Whether `hit` may be cited as where something is defined: not in a test, a document or a

@@ -165,15 +165,30 @@ pub(super) fn thor_declares(squeezed: &str, name: &str) -> bool {
 /// (`.arg("--x")`, `exec`, `subprocess`) declares nothing.
 pub(super) fn literal_declares(line: &str, flag: &str) -> bool {
     const HANDED: &[&str] = &[
-        ".arg(", ".args(", "Command::new", "exec", "spawn", "system(", "subprocess", "Popen",
+        ".arg(",
+        ".args(",
+        "command::new",
+        "exec",
+        "spawn",
+        "system(",
+        "subprocess",
+        "popen",
+        "parse(",
+        "parseargs(",
+        "parse_args(",
+        "parse!(",
     ];
-    if HANDED.iter().any(|m| line.contains(m)) {
+    let lower = line.to_lowercase();
+    if HANDED.iter().any(|m| lower.contains(m)) || gives_value(line, flag) {
         return false;
     }
     let bare = flag.trim_start_matches('-');
     let short = !flag.starts_with("--");
     let lits = strings(line);
-    let long_beside = || lits.iter().any(|l| l.len() > 3 && l.starts_with("--") && spec_word(&l[2..]));
+    let long_beside = || {
+        lits.iter()
+            .any(|l| l.len() > 3 && l.starts_with("--") && spec_word(&l[2..]))
+    };
     lits.iter().any(|lit| {
         if lit == flag {
             return !short || long_beside();
@@ -183,19 +198,61 @@ pub(super) fn literal_declares(line: &str, flag: &str) -> bool {
             Some(i) => lit.split_at(i),
             None => (lit.as_str(), ""),
         };
-        let alternatives: Vec<&str> = names.split('|').map(|a| a.trim_start_matches('-')).collect();
-        let spec = (alternatives.len() > 1 || !kind.is_empty())
-            && kind.len() <= 6
-            && !kind.contains(' ')
+        let alternatives: Vec<&str> = names
+            .split('|')
+            .map(|a| a.trim_start_matches('-'))
+            .collect();
+        let spec = (alternatives.len() > 1 || getopt_type(kind))
+            && (kind.is_empty() || getopt_type(kind))
             && alternatives.iter().all(|a| spec_word(a));
-        spec && alternatives.contains(&bare)
-            && (!short || alternatives.iter().any(|a| a.len() > 1))
+        spec && alternatives.contains(&bare) && (!short || alternatives.iter().any(|a| a.len() > 1))
+    })
+}
+
+/// Whether `kind` is a getopt spec's type: `=s`, `:i`, `=s@`, `=i{1,2}`, `!`, `+`, `:+`, `:5`
+/// (not `=never`, a value written in prose).
+fn getopt_type(kind: &str) -> bool {
+    let mut chars = kind.chars();
+    match chars.next() {
+        Some('!' | '+') => chars.next().is_none(),
+        Some('=' | ':') => {
+            let rest = chars.as_str();
+            let typed = rest
+                .strip_prefix(['s', 'i', 'f', 'o'])
+                .map(|r| r.trim_start_matches(['@', '%']))
+                .is_some_and(|r| r.is_empty() || (r.starts_with('{') && r.ends_with('}')));
+            typed || rest == "+" || (!rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()))
+        }
+        _ => false,
+    }
+}
+
+/// Whether the line writes `flag` followed by its value, as a command line being built does
+/// (`'--root', rootDir,`, `"--version", config.version`): a value, not a declaration's
+/// description (`'--all', 'Show all'`) or type (`'--count', Integer`).
+fn gives_value(line: &str, flag: &str) -> bool {
+    ["'", "\""].iter().any(|q| {
+        let quoted = format!("{q}{flag}{q}");
+        line.match_indices(&quoted).any(|(i, _)| {
+            let Some(next) = line[i + quoted.len()..].trim_start().strip_prefix(',') else {
+                return false;
+            };
+            let value: String = next
+                .trim_start()
+                .chars()
+                .take_while(|c| !matches!(c, ',' | ')' | ']' | '}'))
+                .collect();
+            value.starts_with(|c: char| c.is_lowercase() || matches!(c, '$' | '`' | '@'))
+                && !value.contains(['=', ':', '('])
+        })
     })
 }
 
 /// A word an option's name may be: letters, digits, `-` and `_`, not empty.
 fn spec_word(w: &str) -> bool {
-    !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 /// A literal's text up to its closing `quote`, escapes read (`\"tab\"` is `"tab"`).
@@ -282,6 +339,34 @@ pub(super) fn strings(line: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_literal_declares_a_flag_as_parsers_take_it_not_as_a_command_line_passes_it() {
+        for (line, flag) in [
+            ("  opts.on('-a', '--all', 'Show all') do", "--all"),
+            ("  opts.on('-a', '--all', 'Show all') do", "-a"),
+            ("help_switches = [\"--help\"]", "--help"),
+            ("    'type-add=s' => \\&add,", "--type-add"),
+            ("    'help|h',", "-h"),
+            ("    'color!' => \\$color,", "--color"),
+            ("  case \"--reverse\":", "--reverse"),
+        ] {
+            assert!(literal_declares(line, flag), "{line} {flag}");
+        }
+        for (line, flag) in [
+            ("  '--root', rootDir,", "--root"),
+            ("  cmd.arg(\"--color\")", "--color"),
+            ("  [\"sh\", \"-c\", script]", "-c"),
+            (
+                "  or set '--paging=never' in the configuration file.",
+                "--paging",
+            ),
+            ("  parser.parse(['--help'])", "--help"),
+            ("  puts 'see --all'", "--all"),
+        ] {
+            assert!(!literal_declares(line, flag), "{line} {flag}");
+        }
+    }
 
     fn lines(text: &str) -> Vec<String> {
         text.lines().map(str::to_string).collect()
