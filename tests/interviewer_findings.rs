@@ -664,3 +664,32 @@ fn a_templates_feature_request_is_no_request_sent_and_asks_no_error_handling() {
     );
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn an_example_of_the_project_the_item_links_is_asked_about() {
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"lister\"\nversion = \"0.3.0\"\n",
+            ),
+            ("src/lib.rs", "//! Lists.\n\npub fn list() {}\n"),
+            (
+                "examples/hidden.rs",
+                "//! Lists hidden entries.\nfn main() {\n    lister::list();\n}\n",
+            ),
+        ],
+        "# Example does not compile\n\nI copied [this example](https://github.com/someone/lister/blob/master/examples/hidden.rs) \
+         exactly and it fails to compile with lister 0.2.1.\n\n```\nerror: cannot find function `list`\n```\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let linked = question(&first, "linked_file");
+    assert!(
+        linked
+            .question_text
+            .contains("links examples/hidden.rs of this repository (as on `master`)"),
+        "{}",
+        linked.question_text
+    );
+    assert_honest(&repo, &d);
+}
