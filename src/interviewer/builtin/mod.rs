@@ -34,6 +34,7 @@ mod intent;
 mod intent_entries;
 mod item;
 mod kind;
+mod linked;
 mod manifest;
 mod members;
 mod names;

@@ -70,7 +70,7 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
         .then(|| nearest_code(r, &asked).or_else(|| super::cited::called(r, &asked)))
         .flatten();
     out.extend(suspected.into_iter().chain(near));
-    out.extend(super::pointed::linked_file(r));
+    out.extend(super::linked::linked_file(r));
     out.extend(names_not_found(r));
     out.extend(vague);
     support::leave_out(r, &mut out);
