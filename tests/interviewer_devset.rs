@@ -396,7 +396,10 @@ pub(crate) const REHASH: &str = "#!/bin/sh\necho rehashing\n";
 
 #[test]
 fn a_date_shaped_tag_is_no_version_beside_the_numbered_ones() {
-    let (repo, subject) = repo_with(&[("libexec/tool-rehash", REHASH)], REHASH_BUG);
+    let (repo, subject) = repo_with(
+        &[("bin/tool", REHASH), ("libexec/tool-rehash", REHASH)],
+        REHASH_BUG,
+    );
     commit_tagged_at(&repo, "2016-07-26T12:00:00Z", "v20160726");
     commit_tagged_at(&repo, "2020-01-01T12:00:00Z", "v1.2.0");
     commit_tagged_at(&repo, "2024-05-01T12:00:00Z", "v2.5.4");
@@ -423,7 +426,10 @@ fn a_date_shaped_tag_is_no_version_beside_the_numbered_ones() {
 
 #[test]
 fn a_tag_heads_history_does_not_hold_is_no_version_of_head() {
-    let (repo, subject) = repo_with(&[("libexec/tool-rehash", REHASH)], REHASH_BUG);
+    let (repo, subject) = repo_with(
+        &[("bin/tool", REHASH), ("libexec/tool-rehash", REHASH)],
+        REHASH_BUG,
+    );
     commit_tagged_at(&repo, "2019-01-01T12:00:00Z", "v1.0.0");
     repo.git(&["branch", "maint"]);
     commit_tagged_at(&repo, "2019-06-01T12:00:00Z", "v2.0.0");
@@ -479,7 +485,10 @@ fn a_tag_heads_history_does_not_hold_is_no_version_of_head() {
 
 #[test]
 fn newest_tags_are_ordered_as_versions_a_later_release_stage_above_an_earlier_ones_respin() {
-    let (repo, subject) = repo_with(&[("libexec/tool-rehash", REHASH)], REHASH_BUG);
+    let (repo, subject) = repo_with(
+        &[("bin/tool", REHASH), ("libexec/tool-rehash", REHASH)],
+        REHASH_BUG,
+    );
     commit_tagged_at(&repo, "2017-08-05T12:00:00Z", "RC1");
     commit_tagged_at(&repo, "2017-08-31T12:00:00Z", "RC4");
     commit_tagged_at(&repo, "2017-09-08T12:00:00Z", "RC4-3");

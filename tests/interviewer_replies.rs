@@ -25,7 +25,7 @@ fn names_of_the_language_other_programs_and_the_items_own_program_are_not_asked_
             ("src/lib.rs", LIB_RS),
         ],
         "# `frob` crashes with a missing widget\n\nI call `frob` from `neovim` with `telescope`; \
-         a `OnceLock` holds the `frob_widget` it crashes in. I expected lines like \
+         a `OnceLock` holds app's `frob_widget` it crashes in. I expected lines like \
          `file:LINE:text`.\n\nMy wrapper:\n\n```js\nprogram.option('--log [path]', 'log path')\n```\n\n\
          Running it with `--log` crashes.\n",
     );
@@ -35,6 +35,21 @@ fn names_of_the_language_other_programs_and_the_items_own_program_are_not_asked_
         q.question_text.contains("`frob_widget`"),
         "{}",
         q.question_text
+    );
+    // The same name on a line that does not give it to the project: the reporter's own.
+    let (own, own_subject) = repo_with(
+        &[
+            ("Cargo.toml", "[package]\nname = \"app\"\n"),
+            ("src/lib.rs", LIB_RS),
+        ],
+        "# `frob` crashes with a missing widget\n\nMy `OnceLock` holds the `frob_widget` it \
+         crashes in.\n",
+    );
+    let (other, _) = all_questions(&own, &own_subject);
+    assert!(
+        !topic_list(&other).contains(&"names_not_found"),
+        "{}",
+        texts(&other)
     );
     for outside in ["neovim", "telescope", "OnceLock", "LINE", "--log"] {
         assert!(
@@ -149,14 +164,30 @@ fn a_report_of_the_release_head_is_at_is_not_asked_to_reproduce_on_head_nor_its_
 #[test]
 fn a_bug_that_is_no_regression_is_asked_which_version_shows_it_and_not_the_os() {
     let tagged = |item: &str| {
-        let (repo, subject) = repo_with(&[("src/lib.rs", LIB_RS)], item);
+        let (repo, subject) = repo_with(
+            &[
+                ("Cargo.toml", "[package]\nname = \"tool\"\n"),
+                ("src/lib.rs", LIB_RS),
+            ],
+            item,
+        );
         repo.git(&["tag", "v1.0.0"]);
         repo.write("CHANGELOG.md", "# next\n");
         repo.git(&["add", "-A"]);
         repo.git(&["commit", "-q", "-m", "next"]);
         all_questions(&repo, &subject).0
     };
-    let plain = tagged("# `frob` returns the wrong value\n\nIt returns two more than it should.\n");
+    // A caller of the library that shows no run of the program: the version is not asked.
+    let called =
+        tagged("# `frob` returns the wrong value\n\nIt returns two more than it should.\n");
+    assert!(
+        !topic_list(&called).contains(&"first_bad_version"),
+        "{}",
+        texts(&called)
+    );
+    let plain = tagged(
+        "# `frob` returns the wrong value\n\n`tool frob 3` returns two more than it should.\n",
+    );
     let q = question(&plain, "first_bad_version");
     assert!(
         q.question_text.starts_with("Which version shows it?"),
@@ -169,8 +200,8 @@ fn a_bug_that_is_no_regression_is_asked_which_version_shows_it_and_not_the_os() 
         texts(&plain)
     );
     let regression = tagged(
-        "# `frob` returns the wrong value\n\nIt used to return one more; now it returns two \
-         more than it should.\n",
+        "# `frob` returns the wrong value\n\n`tool frob 3` used to return one more; now it \
+         returns two more than it should.\n",
     );
     let q = question(&regression, "first_bad_version");
     assert!(

@@ -137,7 +137,7 @@ fn head_between_releases_is_the_manifests_version_and_a_named_version_is_not_ask
         format!(
             "# parse drops unknown keys\n\nWith {version} `parse` returns the object without \
              its unknown keys.\n\n## Expected behaviour\n\nThe keys kept.\n\n## Actual \
-             behaviour\n\nThey are gone.\n"
+             behaviour\n\nThey are gone.\n\n```\n$ zod check input.json\n```\n"
         )
     };
     let (repo, subject) = repo_with(
@@ -205,12 +205,16 @@ fn a_runtimes_error_is_placed_at_the_code_it_names_not_said_to_appear_nowhere() 
 #[test]
 fn a_pre_release_is_not_offered_beside_its_release() {
     let (repo, subject) = repo_with(
-        &[(
-            "src/index.js",
-            "export function parse(input) {\n  return input;\n}\n",
-        )],
+        &[
+            ("package.json", "{\n  \"name\": \"tool\"\n}\n"),
+            (
+                "src/index.js",
+                "export function parse(input) {\n  return input;\n}\n",
+            ),
+        ],
         "# parse no longer keeps unknown keys\n\n`parse` used to keep the unknown keys of an \
-         object; now they are gone.\n\n## Expected behaviour\n\nThe keys kept.\n",
+         object; now they are gone.\n\n```\n$ tool parse data.json\n```\n\n## Expected \
+         behaviour\n\nThe keys kept.\n",
     );
     for tag in ["v3.0.2", "v4.0.0-0", "v4.0.0-1", "v4.0.0"] {
         repo.git(&["commit", "-q", "--allow-empty", "-m", tag]);

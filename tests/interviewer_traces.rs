@@ -58,7 +58,10 @@ fn a_trace_through_the_installed_version_and_the_reporters_own_file_are_not_aske
 
 #[test]
 fn a_report_on_the_latest_release_is_not_asked_which_version_shows_it() {
-    let files = [("lib/tiny/parser.rb", LIB_RB)];
+    let files = [
+        ("bin/tiny", "#!/usr/bin/env ruby\n"),
+        ("lib/tiny/parser.rb", LIB_RB),
+    ];
     let report = |said: &str| {
         format!(
             "# response files are read as one argument\n\n{said}\n\n```\n$ tiny @args.rsp\n\

@@ -223,6 +223,7 @@ fn alternatives(sentence: &str) -> Option<(String, String)> {
 /// Names written deliberately (backticks, registry links) that the repository does not have.
 fn names_not_found(r: &Reading) -> Vec<Finding> {
     let candidates = bank::candidates(r);
+    let programs = super::repo::programs(r.worktree, r.repo.project.as_deref());
     let missing: Vec<&Located> = r
         .names
         .iter()
@@ -237,6 +238,9 @@ fn names_not_found(r: &Reading) -> Vec<Finding> {
                 && !shown_whole(&r.item, &l.name.text)
         })
         .filter(|l| !candidates.iter().any(|c| c.name.text == l.name.text))
+        // Only a name its line gives the project's program: elsewhere it is the reporter's
+        // code, another project's or a placeholder, and the maintainer decides nothing of it.
+        .filter(|l| super::shape::speaks_of_own(&r.item, l.name.line, &l.name.text, &programs))
         // What a feature asks for is new by nature: only names it refers to as existing count.
         .filter(|l| r.class.kind != ItemKind::Feature || !bank::proposed(r, l) && refers(r, l))
         .collect();

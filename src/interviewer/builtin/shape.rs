@@ -455,6 +455,79 @@ pub(super) fn support_question<'i>(item: &'i Item) -> Option<(u32, &'i str)> {
     })
 }
 
+/// Whether the item shows one of the project's own `programs` run, in any form: a line of a
+/// code block or terminal session (after its prompt: `$ `, `❯ `, `% `, `> `) or an inline code
+/// span in prose that starts with the program (any path before it, or `npx`/`sudo` starting
+/// it) and gives it an argument (`bat --paging always`, `❯ just foo`, `npx tool readme`). A
+/// dependency's line (`tool = "0.2"`, `tool 2.20.3`) or a call (`tool(…)`) is no run.
+pub(super) fn runs_own_program(item: &Item, programs: &[String]) -> bool {
+    item.all
+        .iter()
+        .any(|(_, line, code)| line_runs(line, *code, programs))
+}
+
+/// Whether a line of code, or a code span of a line of prose, runs one of `programs`.
+fn line_runs(line: &str, code: bool, programs: &[String]) -> bool {
+    if code {
+        command_runs(line, programs)
+    } else {
+        super::names::code_spans(line)
+            .iter()
+            .any(|s| command_runs(s, programs))
+    }
+}
+
+/// Whether the command line `line` starts one of `programs` with an argument.
+fn command_runs(line: &str, programs: &[String]) -> bool {
+    let mut words = line
+        .split_whitespace()
+        .skip_while(|w| matches!(*w, "$" | "%" | ">" | "#" | "❯" | "➜" | "→" | "λ"))
+        .skip_while(|w| matches!(*w, "npx" | "sudo" | "pnpx" | "bunx" | "exec" | "time"));
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let first = first.trim_start_matches('$');
+    let name = first.rsplit(['/', '\\']).next().unwrap_or(first);
+    let Some(arg) = words.next() else {
+        return false;
+    };
+    let version = arg
+        .trim_start_matches(['v', 'V'])
+        .chars()
+        .all(|c| c.is_ascii_digit() || c == '.');
+    programs.iter().any(|p| p.eq_ignore_ascii_case(name))
+        && !version
+        && !arg.starts_with(['=', '(', ':', '{', '<'])
+}
+
+/// Whether line `n` of the item gives `name` to the project's own: a command on it that runs
+/// one of its `programs` holds the name (`tool --colour`), or the line qualifies a name by the
+/// program ("tool's `Frob`", `tool::Frob`; not "tool-serde", nor `rvm use 1.0 --default`
+/// beside `tool global 1.0`). A name the item misses only there is one the maintainer places.
+pub(super) fn speaks_of_own(item: &Item, n: u32, name: &str, programs: &[String]) -> bool {
+    item.all
+        .iter()
+        .filter(|(at, ..)| *at == n)
+        .any(|(_, line, code)| {
+            let runs = |s: &str| s.contains(name) && command_runs(s, programs);
+            let run = if *code {
+                runs(line)
+            } else {
+                super::names::code_spans(line).into_iter().any(runs)
+            };
+            let lower = line.to_lowercase();
+            run || programs.iter().any(|p| {
+                let p = p.to_lowercase();
+                ["'s ", "::", "."].iter().any(|q| {
+                    lower.match_indices(&format!("{p}{q}")).any(|(at, _)| {
+                        !lower[..at]
+                            .ends_with(|c: char| c.is_alphanumeric() || c == '-' || c == '_')
+                    })
+                })
+            })
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -569,5 +642,35 @@ mod tests {
             "With 3.1 the command is not echoed:\n\n```\n$ app << EOS\nversion\nEOS\njLine> app version 4.3.0\n```\n\nHow do I enable showing it?\n",
         );
         assert!(!usage_question(&item, "How do I enable showing it?"));
+    }
+
+    #[test]
+    fn a_run_of_the_projects_program_is_seen_in_every_form() {
+        let programs = vec!["tool".to_string()];
+        let runs = |text: &str| runs_own_program(&Item::new(text), &programs);
+        // An inline command in prose, a session line after any prompt, a path or a runner.
+        assert!(runs("It fails with `tool --paging always`.\n"));
+        assert!(runs("```\n❯ tool -v build\n```\n"));
+        assert!(runs("```\n$ ./target/debug/tool readme\n```\n"));
+        assert!(runs("Run `npx tool readme` to see it.\n"));
+        assert!(runs("```\ntool --config a.cfg .\n```\n"));
+        // A dependency's line, a version, a call, the bare name, another program: no run.
+        assert!(!runs("Using `tool 2.20.3` and `lib = \"1.0\"`.\n"));
+        assert!(!runs("```toml\ntool = \"0.2.18\"\n```\n"));
+        assert!(!runs("```\ntool(options).parse(args)\n```\n"));
+        assert!(!runs("The `tool` command is slow.\n"));
+        assert!(!runs("```\n$ node index.js --tool x\n```\n"));
+    }
+
+    #[test]
+    fn a_line_speaks_of_the_project_when_it_runs_or_names_its_program() {
+        let programs = vec!["tool".to_string()];
+        let item = Item::new(
+            "`tool --colour` fails.\nIn tool's docs `Frob` is named.\nMy `Serialize` impl in tool-serde.\nIn rvm, `rvm use 2.1 --default`. Is `tool global 2.1` the same?\n",
+        );
+        assert!(speaks_of_own(&item, 1, "--colour", &programs));
+        assert!(speaks_of_own(&item, 2, "Frob", &programs));
+        assert!(!speaks_of_own(&item, 3, "Serialize", &programs));
+        assert!(!speaks_of_own(&item, 4, "--default", &programs));
     }
 }

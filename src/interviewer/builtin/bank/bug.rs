@@ -385,8 +385,11 @@ fn first_bad_version(r: &Reading, named: &[Named]) -> Option<Finding> {
         }
         return f;
     }
+    // Only where the item shows the project's program run: a library's caller rarely knows.
+    let programs = super::super::repo::programs(r.worktree, r.repo.project.as_deref());
     let shows = if regression { "first showed" } else { "shows" };
     titled(newest_versions(r, shows))
+        .filter(|_| super::super::shape::runs_own_program(&r.item, &programs))
 }
 
 /// "Which version shows it?" with the newest tags (a pre-release left out beside its
