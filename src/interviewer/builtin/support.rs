@@ -172,14 +172,7 @@ pub(super) fn support(r: &Reading) -> Option<Finding> {
     let asks = *line == 0 || super::shape::support_question(&r.item).is_some();
     let before = worked_before(r);
     let ask = |max: usize| {
-        let quote = super::text::one_line(sentence, max);
-        let quote = quote.strip_suffix('.').unwrap_or(&quote);
-        // No room for the quote at all: the place alone, so that the question stays.
-        let said = if max == 0 {
-            String::new()
-        } else {
-            format!(": \"{quote}\"")
-        };
+        let said = super::text::said(sentence, max);
         let opening = if asks {
             format!("{place} asks for help{said}.")
         } else {

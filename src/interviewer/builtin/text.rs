@@ -308,6 +308,18 @@ pub(super) fn without_prefix(title: &str) -> &str {
     t
 }
 
+/// A sentence quoted after its place, `: "…"` cut to `max` characters without its full stop,
+/// or nothing at all when `max` is 0 (no room for the quote: the place alone, so that the
+/// question around it stays).
+pub(super) fn said(sentence: &str, max: usize) -> String {
+    if max == 0 {
+        return String::new();
+    }
+    let quote = one_line(sentence, max);
+    let quote = quote.strip_suffix('.').unwrap_or(&quote);
+    format!(": \"{quote}\"")
+}
+
 /// The first text `ask` writes, for each of `sizes` in turn, that fits in a question (a quote
 /// cut shorter, never the question).
 pub(super) fn first_fitting<T>(

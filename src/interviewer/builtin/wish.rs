@@ -191,13 +191,7 @@ pub(super) fn fault_title(title: &str) -> bool {
 /// decision a report of a behaviour leaves open, before what a fix would be.
 fn title_fault(title: &str) -> Finding {
     let ask = |max: usize| {
-        let quote = super::text::one_line(title, max);
-        let quote = quote.strip_suffix('.').unwrap_or(&quote);
-        let said = if max == 0 {
-            String::new()
-        } else {
-            format!(": \"{quote}\"")
-        };
+        let said = super::text::said(title, max);
         format!(
             "The title tells what happens now{said}. Intended (then: which existing option or \
              documented way does what they want), or a bug to fix?"
