@@ -177,6 +177,10 @@ pub(super) fn literal_declares(line: &str, flag: &str) -> bool {
         "parseargs(",
         "parse_args(",
         "parse!(",
+        "push(",
+        "unshift(",
+        "perform(",
+        "<< ",
     ];
     let lower = line.to_lowercase();
     if HANDED.iter().any(|m| lower.contains(m)) || gives_value(line, flag) {
@@ -189,7 +193,7 @@ pub(super) fn literal_declares(line: &str, flag: &str) -> bool {
         lits.iter()
             .any(|l| l.len() > 3 && l.starts_with("--") && spec_word(&l[2..]))
     };
-    lits.iter().any(|lit| {
+    lits.iter().filter(|lit| token(line, lit)).any(|lit| {
         if lit == flag {
             return !short || long_beside();
         }
@@ -206,6 +210,27 @@ pub(super) fn literal_declares(line: &str, flag: &str) -> bool {
             && (kind.is_empty() || getopt_type(kind))
             && alternatives.iter().all(|a| spec_word(a));
         spec && alternatives.contains(&bare) && (!short || alternatives.iter().any(|a| a.len() > 1))
+    })
+}
+
+/// Whether the literal `lit` stands in `line` as a token of code, between punctuation (an
+/// argument, a list's item, a hash key, `case "--x":`), not as a word of prose inside a longer
+/// string ("consider using the '--warmup' option").
+fn token(line: &str, lit: &str) -> bool {
+    ["'", "\""].iter().any(|q| {
+        let quoted = format!("{q}{lit}{q}");
+        line.match_indices(&quoted).any(|(i, _)| {
+            let before = line[..i].trim_end();
+            let after = line[i + quoted.len()..].trim_start();
+            let opens = before.is_empty()
+                || before.ends_with(['(', '[', '{', ',', '=', '>', ':', ';', '|'])
+                || before.ends_with("case")
+                || before.ends_with("when");
+            let closes = after.is_empty()
+                || after.starts_with([',', ')', ']', '}', ';', ':', '=', '|'])
+                || after.starts_with("then");
+            opens && closes
+        })
     })
 }
 
@@ -363,6 +388,19 @@ mod tests {
             ),
             ("  parser.parse(['--help'])", "--help"),
             ("  puts 'see --all'", "--all"),
+            (
+                "  after the first run. You should consider using the '--warmup' option to fill \\",
+                "--warmup",
+            ),
+            (
+                "  It might help to use the '--warmup' or '--prepare' options.\"",
+                "--prepare",
+            ),
+            (
+                "    options.unshift('--auto-correct') if autocorrect",
+                "--auto-correct",
+            ),
+            ("    perform('--autocorrect')", "--autocorrect"),
         ] {
             assert!(!literal_declares(line, flag), "{line} {flag}");
         }
