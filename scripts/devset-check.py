@@ -4,7 +4,10 @@
 Usage: scripts/devset-check.py CHECKOUT DOCUMENT
 
 Each "Defined at PATH:LINE", "First (in code) at PATH:LINE", every cited `path:line` source,
-every "N lines in M files name it", every "is new" and "its declaration was not found" (no source
+every "N lines in M files name it", every option "Defined at" / "Defined N times:" / "is already
+defined (…)" (a cited line quoting the option only as a word of a longer string's prose, or handed
+to a command line, `push('--x')`, `run(["tool", "--x"])`, does not declare it), every "is new"
+and "its declaration was not found" (no source
 file outside the tests quotes the option as a parser declares it: '--x', "x|y", 'x=s'), every
 "appear(s) nowhere", every
 section claim (`PATH:N, "Heading", names `X` (line M)`: line N is that heading, no heading
@@ -45,6 +48,43 @@ def option_literal(flag):
     alone = f"|{bare}" if "-" in flag.lstrip("-") else rf"|{bare}(?=\|)|(?<=\|){bare}"
     return re.compile(rf"""(['"])(?:[^'"\n|]*\|)*(?:-{{0,2}}{bare}(?:{spec})|-{{1,2}}{bare}{alone})"""
                       rf"""(?:\|[^'"\n]*)?\1""")
+
+
+# A call whose argument a literal is hands it to a command line, not declares it.
+HANDED = re.compile(r"(?:\b(?:push|unshift|perform|append|extend|insert|arg|args|exec|execFile|spawn"
+                    r"|system|run|call|check_call|check_output|popen|Popen)\s*\(|<<)\s*\[?\s*"
+                    r"(?:[^()\[\]]*,\s*)?$")
+
+
+def literal_declares(line, flag):
+    """Whether `line` quotes the option `flag` as a declaration would (None when it does not
+    quote it at all): a literal standing as a token of code (an argument, a list's item, a hash
+    key, `case "--x":`), never a word of a longer string's prose, nor a literal handed to a
+    command line (`push('--x')`, `args << '--x'`, `run(["tool", "--x"])`)."""
+    seen = False
+    for m in option_literal(flag).finditer(line):
+        seen = True
+        before, after = line[:m.start()], line[m.end():]
+        opens = len(re.findall(r'(?<!\\)"', before)), len(re.findall(r"(?<!\\)'", before))
+        inside = opens[0] % 2 == 1 if m.group(1) == "'" else opens[1] % 2 == 1
+        lead = re.search(r"(^|[(\[{,=:|>]|\bcase|\bwhen|=>)\s*$", before)
+        trail = re.match(r"\s*($|[)\]},:;=|]|=>|\bthen\b|\{)", after)
+        if not inside and lead and trail and not HANDED.search(before):
+            return True
+    return False if seen else None
+
+
+def defined_flags(doc):
+    """Every place the document says declares an option: an entry "### `--x` in the repository"
+    with "Defined at PATH:L" or "Defined N times: PATH:L, …", and "`--x` is already defined
+    (PATH:L, …)" in a question. (flag, path, line)."""
+    out = []
+    for m in re.finditer(r"^### `{1,2} ?(-[^`\s]+) ?`{1,2} in the repository\n\n(Defined (?:at|\d+ times:) .+?)\.(?: |$)",
+                         doc, re.M):
+        out += [(m.group(1), p, int(n)) for p, n in re.findall(r"([^\s:,]+):(\d+)", m.group(2))]
+    for m in re.finditer(r"`(-[^`\s]+)` is already defined \(([^)]*)\)", doc):
+        out += [(m.group(1), p, int(n)) for p, n in re.findall(r"([^\s:,]+):(\d+)", m.group(2))]
+    return out
 
 
 def cited_definitions(doc):
@@ -150,6 +190,10 @@ def main():
             want = (int(c.group(1)), int(c.group(2)))
             ok = want == (lines, nfiles)
             report(ok, f"{counted}: {want[0]} lines in {want[1]} files (grep: {lines} in {nfiles})")
+    for flag, path, n in defined_flags(doc):
+        line = line_of(path, n)
+        if line is not None and literal_declares(line, flag) is False:
+            report(False, f"{path}:{n} declares `{flag}` (it quotes it only in prose or handed to a command line: {line.strip()[:80]})")
     for m in re.finditer(r"`([^`]+)` is new", doc):
         # New means written nowhere (a changelog aside) and never quoted bare in code.
         name = m.group(1)
@@ -378,6 +422,20 @@ def self_test():
                                 ("Oops", "A.kt", 57)]
     assert quoted_lines("Mentioned at A B/c.swift:30: ``Failed for `\\(t)`:``. First at d.go:2: `x  y…`.") == \
         [("A B/c.swift", 30, "Failed for `\\(t)`:"), ("d.go", 2, "x  y…")]
+    # A flag's literal declares it as a token of code, never in prose or handed to a command.
+    for flag, line in [("--all", "opts.on('-a', '--all', 'Show all') do"), ("--help", "help_switches = [\"--help\"]"),
+                       ("--aosp", "    case \"--aosp\":"), ("--type-add", "  'type-add=s' => \\&add,"),
+                       ("--all", "parser.add_argument('--all', action='store_true')"),
+                       ("--all", "when '--all' then"), ("--all", "option(opts, '-a', '--all')")]:
+        assert literal_declares(line, flag) is True, line
+    for line in ["warn!(\"You should consider using the '--all' option\");",
+                 "full_options.unshift('--all')", "perform('--all')", "args << '--all'",
+                 "subprocess.run([\"tool\", \"--all\"])", "cmd.arg(\"--all\");"]:
+        assert literal_declares(line, "--all") is False, line
+    assert literal_declares("let all = true;", "--all") is None
+    assert defined_flags("### `--all` in the repository\n\nDefined 2 times: a.rb:3, b/c.rb:9. 4 lines") == \
+        [("--all", "a.rb", 3), ("--all", "b/c.rb", 9)]
+    assert defined_flags("skipped: `--all` is already defined (a.rb:3). Does") == [("--all", "a.rb", 3)]
     print("ok")
 
 

@@ -261,6 +261,11 @@ fn literals(text: &str) -> Vec<String> {
                 i = j + 1;
                 continue;
             }
+            // Still open at the end, continued over lines (`\` at a line's end): the rest of
+            // the text is that string's prose, never literals of its own.
+            if j >= chars.len() && lit.contains('\n') {
+                break;
+            }
         }
         i += 1;
     }
@@ -634,6 +639,22 @@ mod tests {
         assert!(declares_flag(&go, &hit(1), Flag::Long("output")));
         let usage = lines("fn main() {\n    println!(\"use --format\");\n}\n");
         assert!(!declares_flag(&usage, &hit(2), Flag::Long("format")));
+    }
+
+    #[test]
+    fn a_flag_quoted_in_another_options_help_continued_over_lines_is_not_declared_there() {
+        let builder = lines(concat!(
+            "Arg::with_name(\"pager\")\n",
+            "    .long(\"pager\")\n",
+            "    .long_help(\n",
+            "        \"Which pager is used. The default \\\n",
+            "         pager is 'less'. To disable it, use the \\\n",
+            "         '--paging' option. \\\n",
+            "         Example: '--pager less'.\",\n",
+            "    ),\n",
+        ));
+        assert!(!declares_flag(&builder, &hit(6), Flag::Long("paging")));
+        assert!(declares_flag(&builder, &hit(2), Flag::Long("pager")));
     }
 
     #[test]

@@ -162,7 +162,7 @@ pub(super) fn thor_declares(squeezed: &str, name: &str) -> bool {
 /// `option(opts, '--auto-correct')`, `["--help"]`), or a getopt spec naming it among its
 /// alternatives (`'type-add=s'`, `"help|h"`, `'color!'`). A short flag alone counts only beside
 /// a long one (`"-c"` alone is as often a shell's); a literal handed to another program
-/// (`.arg("--x")`, `exec`, `subprocess`) declares nothing.
+/// (`.arg("--x")`, `exec`, `subprocess`, `command.append("--x")`) declares nothing.
 pub(super) fn literal_declares(line: &str, flag: &str) -> bool {
     const HANDED: &[&str] = &[
         ".arg(",
@@ -178,6 +178,8 @@ pub(super) fn literal_declares(line: &str, flag: &str) -> bool {
         "parse_args(",
         "parse!(",
         "push(",
+        "append(",
+        "extend(",
         "unshift(",
         "perform(",
         "<< ",
@@ -401,6 +403,8 @@ mod tests {
                 "--auto-correct",
             ),
             ("    perform('--autocorrect')", "--autocorrect"),
+            ("        command.append('--aosp')", "--aosp"),
+            ("    args.extend(['--check', path])", "--check"),
         ] {
             assert!(!literal_declares(line, flag), "{line} {flag}");
         }
