@@ -210,6 +210,22 @@ fn a_bug_that_is_no_regression_is_asked_which_version_shows_it_and_not_the_os() 
         "{}",
         q.question_text
     );
+    // A regression told in prose, with no run of the program: the version is still asked.
+    for told in [
+        "It used to return one more.",
+        "It worked in the older release.",
+        "Since upgrading it returns two more.",
+        "After the last update it returns two more.",
+    ] {
+        let prose = tagged(&format!("# `frob` returns the wrong value\n\n{told}\n"));
+        let q = question(&prose, "first_bad_version");
+        assert!(
+            q.question_text
+                .starts_with("Which version first showed it?"),
+            "{told}: {}",
+            q.question_text
+        );
+    }
 }
 
 #[test]

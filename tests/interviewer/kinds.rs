@@ -374,3 +374,29 @@ fn performance_work_is_asked_for_a_target_and_offered_the_existing_benchmark() {
         d.summary
     );
 }
+
+#[test]
+fn fast_said_of_a_persons_task_is_no_performance_target() {
+    let round = |item: &str| {
+        let (repo, subject) = repo_with(
+            &[("src/lib.rs", "pub fn rules() -> Vec<String> {\n    vec![]\n}\n")],
+            item,
+        );
+        topic_list(&all_questions(&repo, &subject).0)
+            .into_iter()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    // The reader's effort: "fast and easy to find the rule" asks no timing of the program.
+    let task = round(
+        "# Group the rules by category\n\nPlease list the rules by category, so it would be fast \
+         and easy to find the rule you need.\n",
+    );
+    assert!(!task.iter().any(|t| t == "vague_fast"), "{task:?}");
+    // The program's own speed, said without a number: the target is asked.
+    let own = round(
+        "# Group the rules by category\n\nPlease list the rules by category. The listing should \
+         stay fast.\n",
+    );
+    assert!(own.iter().any(|t| t == "vague_fast"), "{own:?}");
+}

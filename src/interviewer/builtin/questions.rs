@@ -386,7 +386,7 @@ fn vague_fast(r: &Reading) -> Option<Finding> {
         "real-time",
         "realtime",
     ])?;
-    if bank::has_measure(s) {
+    if bank::has_measure(s) || !bank::of_own_speed(s, t) {
         return None;
     }
     Some(

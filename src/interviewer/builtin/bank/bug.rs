@@ -317,6 +317,7 @@ fn regression(r: &Reading, named: &[Named]) -> bool {
             "since updating",
             "after upgrading",
             "after updating",
+            "the last update",
             "broke",
         ])
 }
@@ -385,11 +386,11 @@ fn first_bad_version(r: &Reading, named: &[Named]) -> Option<Finding> {
         }
         return f;
     }
-    // Only where the item shows the project's program run: a library's caller rarely knows.
+    // Beside a run of the program (a library's caller rarely knows), or of a regression.
     let programs = super::super::repo::programs(r.worktree, r.repo.project.as_deref());
     let shows = if regression { "first showed" } else { "shows" };
     titled(newest_versions(r, shows))
-        .filter(|_| super::super::shape::runs_own_program(&r.item, &programs))
+        .filter(|_| regression || super::super::shape::runs_own_program(&r.item, &programs))
 }
 
 /// "Which version shows it?" with the newest tags (a pre-release left out beside its

@@ -45,6 +45,66 @@ pub(super) fn has_measure(text: &str) -> bool {
     })
 }
 
+/// Whether `term` ("fast", "quick", …) in sentence `s` speaks of the program's speed, not of
+/// a person's effort: "fast and easy to find the rule", "quick to type", "a quick way", "to
+/// quickly see" are the reader's task; a sign of performance (a number, "slow", "startup",
+/// "benchmark", …) or the adjective alone ("it should be fast") is the program's.
+pub(super) fn of_own_speed(s: &str, term: &str) -> bool {
+    let lower = s.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let perf = [
+        "slow",
+        "slower",
+        "slowly",
+        "speed",
+        "performance",
+        "latency",
+        "startup",
+        "benchmark",
+        "benchmarks",
+        "takes",
+        "took",
+        "memory",
+        "cpu",
+        "lag",
+        "laggy",
+    ];
+    let inherent = ["performant", "responsive", "real-time", "realtime"].contains(&term);
+    if inherent
+        || words
+            .iter()
+            .any(|w| perf.contains(w) || w.starts_with(|c: char| c.is_ascii_digit()))
+    {
+        return true;
+    }
+    let nouns = [
+        "way",
+        "question",
+        "fix",
+        "look",
+        "note",
+        "hack",
+        "workaround",
+        "start",
+        "tip",
+    ];
+    let person = ["to", "can", "could", "i", "we", "you", "users", "user"];
+    !words.iter().enumerate().any(|(i, w)| {
+        let stem = w.trim_end_matches("er").trim_end_matches("ly");
+        if stem != term.trim_end_matches("ly") {
+            return false;
+        }
+        let after = &words[i + 1..words.len().min(i + 5)];
+        // "fast and easy to find", "quick to type"; "a quick way"; "to quickly see".
+        after.windows(2).any(|p| p[0] == "to" && p[1] != "be")
+            || after.first().is_some_and(|a| nouns.contains(a))
+            || (w.ends_with("ly") && i > 0 && person.contains(&words[i - 1]))
+    })
+}
+
 /// The first named flag, identifier or path found in the code, for grounding.
 fn found_names<'r>(r: &'r Reading) -> Vec<&'r Located> {
     r.names
@@ -298,5 +358,32 @@ mod tests {
         assert!(has_measure("about 30% less memory"));
         assert!(!has_measure("make it fast"));
         assert!(!has_measure("version 1.2 is slow"));
+    }
+
+    #[test]
+    fn speed_of_the_program_not_of_a_persons_task() {
+        assert!(of_own_speed("It should be fast and simple.", "fast"));
+        assert!(of_own_speed("Startup should be quick.", "quick"));
+        assert!(of_own_speed("It should respond quickly.", "quickly"));
+        assert!(of_own_speed(
+            "Loading 500 files must be fast to be usable.",
+            "fast"
+        ));
+        assert!(!of_own_speed(
+            "so it would be fast and easy to find the rule",
+            "fast"
+        ));
+        assert!(!of_own_speed(
+            "It is quicker to type than the long form.",
+            "quick"
+        ));
+        assert!(!of_own_speed(
+            "Is there a quick way to list them all",
+            "quick"
+        ));
+        assert!(!of_own_speed(
+            "I want to quickly see which options are set.",
+            "quickly"
+        ));
     }
 }
