@@ -60,3 +60,26 @@ fn a_flag_named_but_not_declared_is_not_said_undeclared() {
     assert!(!text.contains("not found"), "{text}");
     assert!(!text.contains("is new"), "{text}");
 }
+
+#[test]
+fn a_flag_the_reporter_already_uses_is_asked_about_what_it_does() {
+    let rb = "# Options.\nmodule Lister\n  def self.parse(opts)\n    option(opts, '-a', '--all', 'Show hidden entries')\n  end\nend\n";
+    // The item shows `--all` in use: what it does is the report, not one more flag.
+    let (repo, subject) = repo_with(
+        &[("lib/lister/options.rb", rb)],
+        "# Add `--all` to the listing\n\nI pass `--all` to the listing, but it still leaves the \
+         hidden entries out. Please make `--all` list them.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert_honest(&repo, &d);
+    let text = &question(&first, "used_all").question_text;
+    assert!(
+        text.starts_with("Line 3 shows `--all` in use (`--all` is defined at lib/lister/options.rb:4). Is what it does there intended, or a bug"),
+        "{text}"
+    );
+    assert!(
+        !first.iter().any(|q| q.topic == "existing_all"),
+        "{:?}",
+        first.iter().map(|q| &q.topic).collect::<Vec<_>>()
+    );
+}

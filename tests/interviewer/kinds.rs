@@ -379,7 +379,10 @@ fn performance_work_is_asked_for_a_target_and_offered_the_existing_benchmark() {
 fn fast_said_of_a_persons_task_is_no_performance_target() {
     let round = |item: &str| {
         let (repo, subject) = repo_with(
-            &[("src/lib.rs", "pub fn rules() -> Vec<String> {\n    vec![]\n}\n")],
+            &[(
+                "src/lib.rs",
+                "pub fn rules() -> Vec<String> {\n    vec![]\n}\n",
+            )],
             item,
         );
         topic_list(&all_questions(&repo, &subject).0)

@@ -500,6 +500,46 @@ fn command_runs(line: &str, programs: &[String]) -> bool {
         && !arg.starts_with(['=', '(', ':', '{', '<'])
 }
 
+/// The line where the item shows `flag` in use rather than asked for: a command running one of
+/// its `programs` that passes it (`tool --x foo`, `$ tool -x`), or prose that says so ("I use
+/// `--x`", "so I pass `--x`", "using `--x`", "with `--x`, it …"). Its report is about what the
+/// flag does, not about one more flag.
+pub(super) fn uses_flag(item: &Item, flag: &str, programs: &[String]) -> Option<u32> {
+    let passes = |s: &str| {
+        let given = |w: &str| w == flag || w.strip_prefix(flag).is_some_and(|r| r.starts_with('='));
+        s.split_whitespace().skip(1).any(given) && command_runs(s, programs)
+    };
+    item.all.iter().find_map(|(n, line, code)| {
+        let run = if *code {
+            passes(line)
+        } else {
+            super::names::code_spans(line).into_iter().any(passes) || says_uses(line, flag)
+        };
+        run.then_some(*n)
+    })
+}
+
+/// Whether prose `line` says `flag` is used: a verb of using right before its code span, or
+/// "with `--x`" followed by what it does ("with `--x`, the output …", "with `--x` it …").
+fn says_uses(line: &str, flag: &str) -> bool {
+    let span = format!("`{flag}");
+    line.match_indices(&span).any(|(at, _)| {
+        let rest = &line[at + span.len()..];
+        if !rest.starts_with(['`', ' ', '=']) {
+            return false;
+        }
+        let before = line[..at].to_lowercase();
+        let words: Vec<&str> = before.split_whitespace().rev().take(3).collect();
+        let verbs = [
+            "use", "uses", "using", "pass", "passes", "passing", "run", "running",
+        ];
+        let after = rest.split_once('`').map_or("", |(_, a)| a).trim_start();
+        words.iter().any(|w| verbs.contains(w))
+            || (words.first() == Some(&"with")
+                && (after.starts_with(',') || after.to_lowercase().starts_with("it ")))
+    })
+}
+
 /// Whether line `n` of the item gives `name` to the project's own: a command on it that runs
 /// one of its `programs` holds the name (`tool --colour`), or the line qualifies a name by the
 /// program ("tool's `Frob`", `tool::Frob`; not "tool-serde", nor `rvm use 1.0 --default`
@@ -672,5 +712,29 @@ mod tests {
         assert!(speaks_of_own(&item, 2, "Frob", &programs));
         assert!(!speaks_of_own(&item, 3, "Serialize", &programs));
         assert!(!speaks_of_own(&item, 4, "--default", &programs));
+    }
+
+    #[test]
+    fn a_flag_shown_in_use_is_told_from_one_asked_for() {
+        let programs = vec!["tool".to_string()];
+        let used = |text: &str| uses_flag(&Item::new(text), "--plain", &programs);
+        assert_eq!(used("# Slow\n\nSo I pass `--plain` to it.\n"), Some(3));
+        assert_eq!(used("# Slow\n\nI am using `--plain` daily.\n"), Some(3));
+        assert_eq!(
+            used("# Slow\n\nWith `--plain`, it prints twice.\n"),
+            Some(3)
+        );
+        assert_eq!(used("# Slow\n\n```\n$ tool --plain src\n```\n"), Some(4));
+        assert_eq!(
+            used("# Slow\n\nRunning `tool --plain=yes` prints twice.\n"),
+            Some(3)
+        );
+        assert_eq!(
+            used("# Add `--plain`\n\nPlease add a `--plain` flag.\n"),
+            None
+        );
+        assert_eq!(used("# Slow\n\nI use `--plainer` daily.\n"), None);
+        assert_eq!(used("# Slow\n\n```\nlet x = \"--plain\";\n```\n"), None);
+        assert_eq!(used("# Slow\n\nIt should work with `--plain`.\n"), None);
     }
 }

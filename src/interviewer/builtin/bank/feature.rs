@@ -153,6 +153,9 @@ pub(super) fn flag_questions(r: &Reading, feature: bool) -> Vec<Finding> {
         };
         match (&l.definition, convention) {
             (Some(_), _) if !feature => {}
+            (Some(_), _) if proposed(r, l) && used_flag(r, l, &slugged).is_some() => {
+                out.extend(used_flag(r, l, &slugged));
+            }
             (Some(_), _) if proposed(r, l) => out.push(
                 Finding::new(
                     format!("existing_{slugged}"),

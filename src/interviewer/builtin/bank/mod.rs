@@ -105,6 +105,31 @@ pub(super) fn of_own_speed(s: &str, term: &str) -> bool {
     })
 }
 
+/// Of a flag that exists and the item shows in use (a command passing it, "I pass `--x`"):
+/// whether what it does there is intended or a bug, never whether one more flag is wanted.
+pub(super) fn used_flag(r: &Reading, l: &Located, slugged: &str) -> Option<Finding> {
+    let programs = super::repo::programs(r.worktree, r.repo.project.as_deref());
+    let n = super::shape::uses_flag(&r.item, &l.name.text, &programs)?;
+    let flag = l.shown();
+    let defs = cites(&l.definitions.iter().collect::<Vec<_>>(), 3);
+    Some(
+        Finding::new(
+            format!("used_{slugged}"),
+            8,
+            format!(
+                "Line {n} shows {flag} in use ({flag} is defined at {defs}). Is what it does \
+                 there intended, or a bug (then: what should it do instead)?"
+            ),
+        )
+        .titled(format!("What {flag} does"))
+        .options(&[
+            ("Intended: it does what it should", "intended"),
+            ("A bug: fix it", "bug"),
+            ("It should do something else (say what)", "change"),
+        ]),
+    )
+}
+
 /// The first named flag, identifier or path found in the code, for grounding.
 fn found_names<'r>(r: &'r Reading) -> Vec<&'r Located> {
     r.names
