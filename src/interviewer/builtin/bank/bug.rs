@@ -303,23 +303,7 @@ fn quoted_code(r: &Reading) -> Option<(u32, Hit)> {
 
 /// Whether the item says it worked before: a regression, whose first bad version matters.
 fn regression(r: &Reading, named: &[Named]) -> bool {
-    named.iter().any(|(.., v)| *v == Some(true))
-        || r.item.mentions(&[
-            "used to",
-            "no longer",
-            "regression",
-            "stopped working",
-            "as it did",
-            "worked before",
-            "worked in",
-            "works in",
-            "since upgrading",
-            "since updating",
-            "after upgrading",
-            "after updating",
-            "the last update",
-            "broke",
-        ])
+    named.iter().any(|(.., v)| *v == Some(true)) || super::worked_before(&r.item)
 }
 
 /// "Which version first showed it?" for a regression, with the tags as options: the

@@ -130,6 +130,37 @@ pub(super) fn used_flag(r: &Reading, l: &Located, slugged: &str) -> Option<Findi
     )
 }
 
+/// Whether the item's prose says it worked before ("used to", "no longer", "since upgrading",
+/// "after the last update", …): a regression. "I am used to …" is a habit, not a regression.
+pub(super) fn worked_before(item: &super::item::Item) -> bool {
+    const SAID: &[&str] = &[
+        "no longer",
+        "regression",
+        "stopped working",
+        "as it did",
+        "worked before",
+        "worked in",
+        "works in",
+        "since upgrading",
+        "since updating",
+        "after upgrading",
+        "after updating",
+        "the last update",
+        "broke",
+    ];
+    let habit = [
+        "am", "was", "were", "is", "are", "be", "been", "get", "got", "i'm", "we're",
+    ];
+    SAID.iter().any(|t| super::item::has_word(&item.prose, t))
+        || item.prose.match_indices("used to").any(|(at, _)| {
+            let before = &item.prose[..at];
+            let word = before.split_whitespace().next_back().unwrap_or("");
+            !before.ends_with(char::is_alphanumeric)
+                && !item.prose[at + 7..].starts_with(char::is_alphanumeric)
+                && !habit.contains(&word)
+        })
+}
+
 /// The first named flag, identifier or path found in the code, for grounding.
 fn found_names<'r>(r: &'r Reading) -> Vec<&'r Located> {
     r.names
@@ -410,5 +441,22 @@ mod tests {
             "I want to quickly see which options are set.",
             "quickly"
         ));
+    }
+
+    #[test]
+    fn a_habit_is_no_regression() {
+        let said = |text: &str| worked_before(&super::super::item::Item::new(text));
+        assert!(said("# Wrong\n\nIt used to print the count.\n"));
+        assert!(said("# Wrong\n\nSince upgrading, the count is gone.\n"));
+        assert!(said(
+            "# Wrong\n\nAfter the last update the count is gone.\n"
+        ));
+        assert!(!said(
+            "# Wrong\n\nI am used to tools that print the count.\n"
+        ));
+        assert!(!said(
+            "# Wrong\n\nIn git I was used to `git log --count`.\n"
+        ));
+        assert!(!said("# Wrong\n\nThe tool is focused to counting.\n"));
     }
 }
