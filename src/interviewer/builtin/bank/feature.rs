@@ -153,26 +153,7 @@ pub(super) fn flag_questions(r: &Reading, feature: bool) -> Vec<Finding> {
         };
         match (&l.definition, convention) {
             (Some(_), _) if !feature => {}
-            (Some(_), _) if proposed(r, l) && used_flag(r, l, &slugged).is_some() => {
-                out.extend(used_flag(r, l, &slugged));
-            }
-            (Some(_), _) if proposed(r, l) => out.push(
-                Finding::new(
-                    format!("existing_{slugged}"),
-                    8,
-                    format!(
-                        "{flag} is already defined ({}). Does it already do this, or is one more wanted? Recommended: the existing one, if it does; two flags for one job confuse.",
-                        cites(&l.definitions.iter().collect::<Vec<_>>(), 3)
-                    ),
-                )
-                .titled(format!("The existing {flag}"))
-                .options(&[
-                    ("The existing one already does it", "already_done"),
-                    ("One more, same meaning", "same_meaning"),
-                    ("One more, different meaning", "different_meaning"),
-                ])
-                .recommend("already_done"),
-            ),
+            (Some(_), _) if proposed(r, l) => out.push(existing_flag(r, l, &flag, &slugged)),
             // Every program has these: how a new behaviour relates to them is seldom a decision.
             (Some(_), _) if matches!(l.name.text.as_str(), "--help" | "--version") => {}
             (Some(def), _) if relates(r, l) => out.push(
@@ -227,6 +208,28 @@ const REPORTED: &[&str] = &[
     "an exit code",
     "an exception's name",
 ];
+
+/// Of a flag the item asks for that exists: whether it already does it, or one more is
+/// wanted; where the item shows it in use, whether what it does is intended (`used_flag`).
+fn existing_flag(r: &Reading, l: &Located, flag: &str, slugged: &str) -> Finding {
+    used_flag(r, l, slugged).unwrap_or_else(|| {
+        Finding::new(
+            format!("existing_{slugged}"),
+            8,
+            format!(
+                "{flag} is already defined ({}). Does it already do this, or is one more wanted? Recommended: the existing one, if it does; two flags for one job confuse.",
+                cites(&l.definitions.iter().collect::<Vec<_>>(), 3)
+            ),
+        )
+        .titled(format!("The existing {flag}"))
+        .options(&[
+            ("The existing one already does it", "already_done"),
+            ("One more, same meaning", "same_meaning"),
+            ("One more, different meaning", "different_meaning"),
+        ])
+        .recommend("already_done")
+    })
+}
 
 /// Whether the item may be asked how its new behaviour relates to an existing option `l`: it
 /// asks for something new or for help (a feature or a support question), shows no report, and
