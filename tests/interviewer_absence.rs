@@ -167,3 +167,56 @@ fn the_projects_own_command_as_typed_and_another_programs_flag_are_not_asked_as_
     assert!(!first.is_empty());
     assert_honest(&repo, &d);
 }
+
+const MESSAGES_RB: &str = "module Tool\n  module Messages\n    DEFAULTS = {\n      too_many_arguments: \"too many arguments\",\n      no_such_option: \"unrecognised option '%s'\"\n    }\n  end\nend\n";
+
+const ASSEMBLING_PY: &str = "def set_default_command(parser, function):\n    for name in declared:\n        if name not in spec:\n            raise AssemblingError(\n                '{func}: argument {flags} does not fit '\n                'function signature: {sig}'.format(\n                    flags=name, func=function.__name__, sig=spec))\n";
+
+#[test]
+fn a_message_retyped_with_a_capital_or_a_value_for_a_placeholder_is_found_never_nowhere() {
+    // Ruby: the source prints it in lower case, the reporter wrote a capital.
+    let (repo, subject) = repo_with(
+        &[("lib/tool/messages.rb", MESSAGES_RB)],
+        "# Extra argument fails\n\nI pass one argument too many:\n\n```\n$ tool run a b c\n\
+         ERROR: Too many arguments\n```\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = first
+        .iter()
+        .find(|q| q.topic.starts_with("message_"))
+        .unwrap_or_else(|| panic!("no message question in {first:?}"));
+    assert!(
+        q.question_text.starts_with(
+            "\"Too many arguments\" (line 7) is printed on purpose at lib/tool/messages.rb:4"
+        ),
+        "{}",
+        q.question_text
+    );
+    assert!(
+        !d.entries.iter().any(|e| e.content.contains("nowhere")),
+        "{:?}",
+        d.entries
+    );
+    assert_honest(&repo, &d);
+
+    // Python: the source formats the function's and the argument's names into the message.
+    let (repo, subject) = repo_with(
+        &[("tool/assembling.py", ASSEMBLING_PY)],
+        "# First example fails\n\nThe first example fails with:\n\n```\n\
+         tool.exceptions.AssemblingError: main: argument name does not fit function signature: args\n\
+         ```\n\nAm I missing something?\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert!(
+        !first
+            .iter()
+            .any(|q| q.question_text.contains("appears nowhere")),
+        "{first:?}"
+    );
+    assert!(
+        !d.entries.iter().any(|e| e.content.contains("nowhere")),
+        "{:?}",
+        d.entries
+    );
+    assert_honest(&repo, &d);
+}

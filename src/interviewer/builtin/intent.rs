@@ -125,6 +125,17 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
             .flat_map(|n| super::reading::fixed_parts(&n.text))
             .map(|k| Group::one(&k)),
     );
+    // Each message as the reporter may have retyped it (`retyped`).
+    groups.extend(
+        names
+            .iter()
+            .filter(|n| n.kind == NameKind::Message)
+            .map(|n| Group {
+                key: super::retyped::key(&n.text),
+                spellings: vec![n.text.clone()],
+                within: None,
+            }),
+    );
     // The code a runtime's error names (`args.push(` of "args.push is not a function").
     groups.extend(names.iter().filter_map(|n| {
         let key = (n.kind == NameKind::Message).then(|| super::raised::key(&n.text));

@@ -53,6 +53,7 @@ mod reading;
 mod reflect;
 mod reflect_entries;
 mod repo;
+mod retyped;
 mod round;
 mod scan;
 mod search;

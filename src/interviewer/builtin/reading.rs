@@ -241,7 +241,26 @@ impl Reading<'_> {
         // writable`).
         let words: Vec<&str> = l.name.text.split_whitespace().collect();
         at.sort_by_key(|h| std::cmp::Reverse(words.iter().filter(|w| h.text.contains(*w)).count()));
+        // Then the lines holding it as retyped (other capitals, quotes, values for placeholders).
+        let retyped = self.search.get(&super::retyped::key(&l.name.text));
+        at.extend(
+            retyped
+                .into_iter()
+                .flat_map(|f| f.hits.iter().filter(source)),
+        );
         at
+    }
+
+    /// The fixed part of `l`'s message that line `at` prints as written, if it is one
+    /// ([`fixed_parts`]); none where the line prints the message retyped.
+    pub(super) fn printed_part(&self, l: &Located, at: &Hit) -> Option<String> {
+        fixed_parts(&l.name.text).into_iter().find(|k| {
+            self.search.get(k).is_some_and(|f| {
+                f.hits
+                    .iter()
+                    .any(|h| h.path == at.path && h.line == at.line)
+            })
+        })
     }
 }
 

@@ -202,9 +202,19 @@ impl<'g> Searching<'g> {
         if groups.is_empty() {
             return None;
         }
-        let mut literals: Vec<&str> = groups
+        let (retyped, exact): (Vec<&&Group>, Vec<&&Group>) = groups
+            .iter()
+            .partition(|g| g.key.starts_with(super::retyped::KEY));
+        // A retyped message's lines hold two of its neighbouring words in any case.
+        let pairs: Vec<String> = retyped
+            .iter()
+            .flat_map(|g| &g.spellings)
+            .flat_map(|s| super::retyped::pairs(s))
+            .collect();
+        let mut literals: Vec<&str> = exact
             .iter()
             .flat_map(|g| g.spellings.iter().chain(&g.within))
+            .chain(&pairs)
             .map(String::as_str)
             .filter(|s| !s.trim().is_empty())
             .collect();
@@ -212,8 +222,10 @@ impl<'g> Searching<'g> {
         literals.push(ANSWERS_KEY);
         literals.sort_unstable();
         literals.dedup();
+        // The prefilter only: every exact spelling is still matched with its case below.
         let matcher = RegexMatcherBuilder::new()
             .fixed_strings(true)
+            .case_insensitive(!pairs.is_empty())
             .build_literals(&literals)
             .ok()?;
         Some(Searching {
@@ -251,7 +263,13 @@ impl<'g> Searching<'g> {
                         {
                             named.push(w);
                         }
-                        if group.spellings.iter().any(|s| has_name(line, s)) {
+                        let holds: fn(&str, &str) -> bool =
+                            if group.key.starts_with(super::retyped::KEY) {
+                                super::retyped::holds
+                            } else {
+                                has_name
+                            };
+                        if group.spellings.iter().any(|s| holds(line, s)) {
                             hits.push((
                                 i,
                                 Hit {

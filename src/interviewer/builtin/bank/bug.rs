@@ -234,9 +234,14 @@ fn messages(r: &Reading) -> Vec<Finding> {
         } else if let Some(at) = code.first() {
             out.push(super::steps::printed_on_purpose(r, l, &msg, at, None));
         } else if let Some(at) = r.printed_at(l).first() {
-            let fixed = crate::interviewer::builtin::reading::fixed_parts(&l.name.text);
-            let fixed = fixed.first().map(String::as_str);
-            out.push(super::steps::printed_on_purpose(r, l, &msg, at, fixed));
+            let fixed = r.printed_part(l, at);
+            out.push(super::steps::printed_on_purpose(
+                r,
+                l,
+                &msg,
+                at,
+                fixed.as_deref(),
+            ));
         } else if let Some(raised) = r.raised.iter().find(|x| x.message == l.name.text) {
             out.push(super::steps::raised_at(&r.item, raised, &msg, &topic));
         } else if !l.found() {
