@@ -436,6 +436,13 @@ def self_test():
     assert defined_flags("### `--all` in the repository\n\nDefined 2 times: a.rb:3, b/c.rb:9. 4 lines") == \
         [("--all", "a.rb", 3), ("--all", "b/c.rb", 9)]
     assert defined_flags("skipped: `--all` is already defined (a.rb:3). Does") == [("--all", "a.rb", 3)]
+    # A keyword argument holding a variable named `function` is no function expression.
+    assert enclosing(["def set_default(function):", "    x(", "        func=function.__name__,",
+                      "    )", "    y = 1"], 5) == "set_default"
+    assert enclosing(["var run = function (a) {", "  return a;"], 2) == "run"
+    assert enclosing(["def run(a):", "    x('(in function signature) and more')", "    y"], 3) == "run"
+    assert enclosing(["def run(a):", '    """', "       function signature, or", '    """', "    y"], 5) == "run"
+    assert enclosing(["fn run() {", "    let x = 1;", "}", "fn other() {}"], 2) == "run"
     print("ok")
 
 

@@ -237,7 +237,7 @@ def headings(lines, path=""):
 
 
 FUNCS = [re.compile(r) for r in (
-    r"([A-Za-z_$][\w$]*)\s*[=:]\s*(?:async\s+)?function\b",
+    r"([A-Za-z_$][\w$]*)\s*[=:]\s*(?:async\s+)?function\b(?![.\w])",
     r"\b(?:fn|def|func|function|sub)\s+([A-Za-z_$][\w$?!]*)",
     r"^\s*(?:[\w$.]+\s*=\s*)?(?:async\s+)?([A-Za-z_$][\w$]*)\s*\([^;]*\)\s*(?:\{|=>)",
     r"^\s*(?:[\w<>\[\],?]+\s+)+([A-Za-z_$][\w$]*)\s*\([^;]*\)\s*(?:throws [\w., ]+)?\{?\s*$",
@@ -247,15 +247,37 @@ KEYWORDS = {"if", "for", "while", "switch", "catch", "return", "else", "new", "f
 
 
 def enclosing(lines, n):
-    """Name of the nearest function declared at or above line n (1-based), else None."""
+    """Name of the nearest function declared at or above line n (1-based), else None: only a
+    line indented less than every line between counts (a docstring's or a message's "function
+    signature" inside the body declares nothing)."""
+    indent = lambda t: len(t) - len(t.lstrip())
+    deepest = None
     for i in range(n - 1, -1, -1):
+        if not lines[i].strip():
+            continue
+        # The line itself may declare it; above it, only a line indented less than all below.
+        if i < n - 1 and deepest is not None and indent(lines[i]) >= deepest:
+            continue
+        deepest = indent(lines[i])
         if lines[i].lstrip().startswith(("*", "//", "/*", "#")):
             continue
         for f in FUNCS:
             m = f.search(lines[i])
-            if m and m.group(1) not in KEYWORDS:
+            if m and m.group(1) not in KEYWORDS and not in_string(lines[i], m.start()):
                 return m.group(1)
     return None
+
+
+def in_string(line, at):
+    """Whether position `at` of a line lies inside a string literal it opens ('…' or "…"): the
+    words of a message ('in function signature') declare nothing."""
+    quote = None
+    for c in line[:at]:
+        if quote is None and c in "'\"":
+            quote = c
+        elif c == quote:
+            quote = None
+    return quote is not None
 
 
 def page_prose(line):

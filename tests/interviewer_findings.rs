@@ -696,3 +696,33 @@ fn an_example_of_the_project_the_item_links_is_asked_about() {
     );
     assert_honest(&repo, &d);
 }
+
+#[test]
+fn a_page_of_the_projects_documentation_site_the_item_links_is_asked_about_as_its_docs_file() {
+    let (repo, subject) = repo_with(
+        &[
+            (
+                "setup.py",
+                "from setuptools import setup\n\nsetup(name=\"lister\", version=\"0.3.0\")\n",
+            ),
+            ("lister/__init__.py", "def list_entries():\n    return []\n"),
+            (
+                "docs/tutorial.rst",
+                "Tutorial\n========\n\n.. code-block:: python\n\n    import lister\n",
+            ),
+        ],
+        "# Tutorial example fails\n\nThe [first example here](https://lister.readthedocs.io/en/latest/tutorial.html) \
+         fails for me with lister 0.2.1. Am I missing something?\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let linked = question(&first, "linked_file");
+    assert!(
+        linked.question_text.contains(
+            "links docs/tutorial.rst of this repository (as published at \
+             `lister.readthedocs.io`)"
+        ),
+        "{}",
+        linked.question_text
+    );
+    assert_honest(&repo, &d);
+}

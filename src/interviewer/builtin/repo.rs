@@ -72,7 +72,8 @@ pub(super) fn read(worktree: &Path) -> RepoFacts {
     facts
 }
 
-/// The root manifest's package name (`Cargo.toml`, `package.json`, `pyproject.toml`, `go.mod`).
+/// The root manifest's package name (`Cargo.toml`, `package.json`, `pyproject.toml`,
+/// `setup.py`, `setup.cfg`, `go.mod`).
 fn project_name(worktree: &Path) -> Option<String> {
     if let Some(text) = read_text(worktree, "Cargo.toml") {
         let mut section = "";
@@ -106,6 +107,9 @@ fn project_name(worktree: &Path) -> Option<String> {
             }
         }
     }
+    if let Some(name) = setup_name(worktree) {
+        return Some(name);
+    }
     let text = read_text(worktree, "go.mod")?;
     let module = text
         .lines()
@@ -114,7 +118,8 @@ fn project_name(worktree: &Path) -> Option<String> {
 }
 
 /// The project's own programs: its root manifest's package name, the binaries `Cargo.toml`
-/// (`[[bin]] name`) and `package.json` (`bin`) declare, and the files of its `bin/`.
+/// (`[[bin]] name`) and `package.json` (`bin`) declare, the [`scripts`] of a Python or Swift
+/// package, and the files of its `bin/`.
 pub(super) fn programs(worktree: &Path, project: Option<&str>) -> Vec<String> {
     let mut out: Vec<String> = project.into_iter().map(str::to_string).collect();
     if let Some(text) = read_text(worktree, "Cargo.toml") {
@@ -142,6 +147,7 @@ pub(super) fn programs(worktree: &Path, project: Option<&str>) -> Vec<String> {
             _ => {}
         }
     }
+    out.extend(scripts(worktree));
     if let Ok(dir) = std::fs::read_dir(worktree.join("bin")) {
         out.extend(dir.flatten().take(64).filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
@@ -155,6 +161,97 @@ pub(super) fn programs(worktree: &Path, project: Option<&str>) -> Vec<String> {
 }
 
 /// `key = "value"` → `value`.
+/// The programs a Python package installs (`[project.scripts]`, `[tool.poetry.scripts]`, a
+/// `console_scripts` entry `name = module:func` of `setup.py` or `setup.cfg`) and a Swift
+/// package's executables (`.executable(name: "x"`, `.executableTarget(name: "x"`).
+fn scripts(worktree: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(text) = read_text(worktree, "pyproject.toml") {
+        let mut section = "";
+        for t in text.lines().map(str::trim) {
+            if t.starts_with('[') {
+                section = t;
+            } else if matches!(section, "[project.scripts]" | "[tool.poetry.scripts]")
+                && let Some((k, _)) = t.split_once('=')
+            {
+                out.push(k.trim().trim_matches('"').to_string());
+            }
+        }
+    }
+    let entry = regex::Regex::new(r"([A-Za-z0-9][\w.-]*)\s*=\s*[A-Za-z_][\w.]*\s*:\s*[A-Za-z_]\w*")
+        .expect("a valid pattern");
+    for file in ["setup.py", "setup.cfg"] {
+        if let Some(text) = read_text(worktree, file)
+            && let Some(at) = text.find("console_scripts")
+        {
+            // The entries follow the key, up to the next section or argument.
+            let rest = &text[at..];
+            let end = rest[1..]
+                .find(|c| c == '[' && file == "setup.cfg")
+                .map_or(rest.len(), |e| e + 1);
+            let until = rest[..end].find(['}', ']']).filter(|_| file == "setup.py");
+            let rest = &rest[..until.unwrap_or(end)];
+            out.extend(entry.captures_iter(rest).map(|c| c[1].to_string()));
+        }
+    }
+    if let Some(text) = read_text(worktree, "Package.swift") {
+        for marker in [".executable(name:", ".executableTarget(name:"] {
+            for (at, _) in text.match_indices(marker) {
+                let rest = text[at + marker.len()..].trim_start();
+                if let Some(name) = rest.strip_prefix('"').and_then(|r| r.split('"').next()) {
+                    out.push(name.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A Python package's name as `setup.py` passes it to `setup(…, name='x', …)`, or as
+/// `setup.cfg`'s `[metadata]` gives it (`name = x`).
+fn setup_name(worktree: &Path) -> Option<String> {
+    let plain = |v: &str| {
+        let v = v.trim();
+        (!v.is_empty()
+            && v.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)))
+        .then(|| v.to_string())
+    };
+    // In code only a string literal is the name (never a variable holding it).
+    let quoted = |v: &str| {
+        let v = v.trim();
+        let q = v.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+        plain(v.strip_prefix(q)?.strip_suffix(q)?)
+    };
+    if let Some(text) = read_text(worktree, "setup.py")
+        && let Some(at) = text.find("setup(")
+        && let Some(name) = text[at..].lines().find_map(|l| {
+            let (k, v) = l
+                .trim()
+                .strip_prefix("setup(")
+                .unwrap_or(l.trim())
+                .split_once('=')?;
+            (k.trim() == "name")
+                .then(|| quoted(v.split(',').next()?))
+                .flatten()
+        })
+    {
+        return Some(name);
+    }
+    let text = read_text(worktree, "setup.cfg")?;
+    let mut section = "";
+    text.lines().map(str::trim).find_map(|t| {
+        if t.starts_with('[') {
+            section = t;
+            return None;
+        }
+        let (k, v) = t.split_once('=')?;
+        (section == "[metadata]" && k.trim() == "name")
+            .then(|| plain(v))
+            .flatten()
+    })
+}
+
 fn toml_string(line: &str, key: &str) -> Option<String> {
     let (k, v) = line.split_once('=')?;
     (k.trim() == key).then(|| v.trim().trim_matches('"').to_string())
@@ -416,6 +513,60 @@ mod tests {
         let mut pre = vec!["v4.0.0-1".to_string(), "v4.0.0".into(), "v3.0.2".into()];
         pre.sort_by_key(|t| std::cmp::Reverse(version_key(t)));
         assert_eq!(pre, ["v4.0.0", "v4.0.0-1", "v3.0.2"]);
+    }
+
+    #[test]
+    fn a_python_package_is_named_by_its_setup_call_or_its_setup_cfg() {
+        let dir = tempfile::tempdir().unwrap();
+        let name = || project_name(dir.path());
+        let setup = dir.path().join("setup.py");
+        std::fs::write(
+            &setup,
+            "NAME = 'x'\nsetup(\n    name = 'lister',\n    version='1')\n",
+        )
+        .unwrap();
+        assert_eq!(name().as_deref(), Some("lister"));
+        std::fs::write(&setup, "setup(name=\"lister-cli\", version=\"1\")\n").unwrap();
+        assert_eq!(name().as_deref(), Some("lister-cli"));
+        // A variable holding the name is not the name.
+        std::fs::write(&setup, "setup(\n    name=NAME,\n)\n").unwrap();
+        assert_eq!(name(), None);
+        std::fs::remove_file(&setup).unwrap();
+        std::fs::write(
+            dir.path().join("setup.cfg"),
+            "[options]\nname = other\n[metadata]\nname = lister\n",
+        )
+        .unwrap();
+        assert_eq!(name().as_deref(), Some("lister"));
+    }
+
+    #[test]
+    fn a_python_or_swift_packages_programs_are_its_scripts_and_executables() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |f: &str, t: &str| std::fs::write(dir.path().join(f), t).unwrap();
+        write(
+            "setup.py",
+            "setup(\n    name='lister',\n    entry_points={\n        'console_scripts': [\n            'lister = lister.main:cli',\n            'lister-admin=lister.admin:main',\n        ],\n    },\n    install_requires=['a==1'],\n)\n",
+        );
+        write(
+            "pyproject.toml",
+            "[project]\nname = \"lister\"\n[project.scripts]\nlist-all = \"lister.all:main\"\n[tool.x]\ny = 1\n",
+        );
+        write(
+            "Package.swift",
+            "let package = Package(\n  products: [.executable(name: \"swift-list\", targets: [\"Main\"])],\n  targets: [.executableTarget(name: \"list-tool\")]\n)\n",
+        );
+        let got = programs(dir.path(), None);
+        assert_eq!(
+            got,
+            [
+                "list-all",
+                "list-tool",
+                "lister",
+                "lister-admin",
+                "swift-list"
+            ]
+        );
     }
 
     #[test]

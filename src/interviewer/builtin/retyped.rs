@@ -51,7 +51,7 @@ pub(super) fn holds(line: &str, message: &str) -> bool {
         return false;
     }
     let msg = tokens(message);
-    if msg.iter().any(|t| *t == Tok::Hole) {
+    if msg.contains(&Tok::Hole) {
         return false;
     }
     let src = tokens(line);
