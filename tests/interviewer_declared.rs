@@ -83,3 +83,35 @@ fn a_flag_the_reporter_already_uses_is_asked_about_what_it_does() {
         first.iter().map(|q| &q.topic).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn a_flag_whose_bare_name_code_quotes_is_never_called_new() {
+    // `--every` is declared nowhere, but the code knows "every" as a value of another option:
+    // the flag may be reached through it, so the round does not call it new.
+    let py = "import argparse\n\nMODES = {\"every\": 1, \"some\": 2}\n\n\ndef parser():\n    p = argparse.ArgumentParser()\n    p.add_argument(\"--mode\", choices=list(MODES))\n    return p\n";
+    let (repo, subject) = repo_with(
+        &[("lister/cli.py", py)],
+        "# Add `--every` to the listing\n\nPlease add a `--every` option to the listing, so it \
+         shows the hidden entries too.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    assert_honest(&repo, &d);
+    assert!(
+        first.iter().all(|q| !q.question_text.contains("is new")),
+        "{first:#?}"
+    );
+    // Without the quoted value, the same flag is new.
+    let plain = py.replace("\"every\": 1, ", "");
+    let (repo, subject) = repo_with(
+        &[("lister/cli.py", &plain)],
+        "# Add `--every` to the listing\n\nPlease add a `--every` option to the listing, so it \
+         shows the hidden entries too.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    assert!(
+        first
+            .iter()
+            .any(|q| q.question_text.contains("`--every` is new")),
+        "{first:#?}"
+    );
+}

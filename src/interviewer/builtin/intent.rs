@@ -54,7 +54,7 @@ fn spellings(name: &Name) -> Vec<String> {
 }
 
 /// The key of a flag's declaration group (`"format"`, `short = 'X'`), searched on its own.
-fn decl_key(name: &Name) -> Option<String> {
+pub(super) fn decl_key(name: &Name) -> Option<String> {
     (name.kind == NameKind::Flag)
         .then(|| Flag::parse(&name.text).map(|_| format!("declared {}", name.text)))
         .flatten()

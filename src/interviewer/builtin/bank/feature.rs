@@ -183,7 +183,7 @@ pub(super) fn flag_questions(r: &Reading, feature: bool) -> Vec<Finding> {
                     ("A new option", "new_option"),
                 ]),
             ),
-            (None, Some(conv)) if proposed(r, l) => out.push(
+            (None, Some(conv)) if proposed(r, l) && !quoted_bare(r, l) => out.push(
                 Finding::new(
                     format!("new_flag_{slugged}"),
                     6,

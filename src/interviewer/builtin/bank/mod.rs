@@ -183,6 +183,15 @@ fn flag_convention<'r>(r: &'r Reading) -> Option<&'r Hit> {
     })
 }
 
+/// Whether code quotes the flag `l`'s bare name (`"black"`, `'black'`, `'black=s'`) where the
+/// reading saw no declaration: a value, a key or a spelling of a parser it does not know, so the
+/// flag is never called new there.
+fn quoted_bare(r: &Reading, l: &Located) -> bool {
+    super::intent::decl_key(&l.name)
+        .and_then(|k| r.search.get(&k))
+        .is_some_and(|f| f.code_lines + f.test_lines > 0)
+}
+
 /// Whether the item asks for `l` (in its title, or in a sentence that adds or wants it)
 /// rather than naming something that is there ("like `--color`", "the existing `--out`").
 pub(super) fn proposed(r: &Reading, l: &Located) -> bool {
