@@ -40,6 +40,12 @@ impl Sources {
     }
 }
 
+/// The key of a flag's declaration group, searched on its own with [`Flag::declared`]'s
+/// spellings (`"declared --format"`); `None` for what is no flag.
+pub(super) fn decl_key(text: &str) -> Option<String> {
+    Flag::parse(text).map(|_| format!("declared {text}"))
+}
+
 /// A flag as a declaration spells it: `format` for `--format`, `X` for `-X`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Flag<'a> {

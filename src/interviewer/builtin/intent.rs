@@ -54,9 +54,9 @@ fn spellings(name: &Name) -> Vec<String> {
 }
 
 /// The key of a flag's declaration group (`"format"`, `short = 'X'`), searched on its own.
-pub(super) fn decl_key(name: &Name) -> Option<String> {
+fn decl_key(name: &Name) -> Option<String> {
     (name.kind == NameKind::Flag)
-        .then(|| Flag::parse(&name.text).map(|_| format!("declared {}", name.text)))
+        .then(|| super::defs::decl_key(&name.text))
         .flatten()
 }
 

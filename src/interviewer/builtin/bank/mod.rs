@@ -187,7 +187,7 @@ fn flag_convention<'r>(r: &'r Reading) -> Option<&'r Hit> {
 /// reading saw no declaration: a value, a key or a spelling of a parser it does not know, so the
 /// flag is never called new there.
 fn quoted_bare(r: &Reading, l: &Located) -> bool {
-    super::intent::decl_key(&l.name)
+    super::defs::decl_key(&l.name.text)
         .and_then(|k| r.search.get(&k))
         .is_some_and(|f| f.code_lines + f.test_lines > 0)
 }
