@@ -326,3 +326,48 @@ fn a_report_of_an_exception_that_shows_no_trace_is_asked_for_the_whole_trace() {
         );
     }
 }
+
+const PARSER_PY: &str = "class Parser:\n    def __init__(self):\n        self.values = []\n\n    def add(self, name):\n        self.values.append(name)\n\n    def parse(self, args):\n        return dict.fromkeys(self.values)\n";
+
+#[test]
+fn a_report_whose_code_leaves_code_out_is_asked_for_the_whole_program() {
+    let (repo, subject) = repo_with(
+        &[("kit/parser.py", PARSER_PY)],
+        "# parse() leaves the list empty\n\nGiven the following code fragment:\n\n```python\n\
+         from kit.parser import Parser\nparser = Parser()\nparser.add('files')\n# ...\n\
+         result = parser.parse(['a', 'b'])\n```\n\n## Expected behaviour\n\n`files` holds the two \
+         names.\n\n## Actual behaviour\n\nIt stays empty.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let asked = question(&first, "complete_code");
+    assert!(
+        asked
+            .question_text
+            .starts_with("The code at line 6 is a fragment (line 9 leaves code out)."),
+        "{}",
+        asked.question_text
+    );
+}
+
+#[test]
+fn a_whole_program_or_an_elided_run_is_not_asked_for_one() {
+    // The same report with the whole program: nothing left out.
+    let whole = "# parse() leaves the list empty\n\n```python\nfrom kit.parser import Parser\n\
+                 parser = Parser()\nparser.add('files')\nresult = parser.parse(['a', 'b'])\n\
+                 print(result)\n```\n\n## Expected behaviour\n\n`files` holds the two \
+                 names.\n\n## Actual behaviour\n\nIt stays empty.\n";
+    // A run whose trace is cut short (`# ...` after its frames) is output, not a fragment.
+    let run = "# parse() fails on two names\n\n```shell\nuser@host:~/demo$ python demo.py a b\n\
+               Traceback (most recent call last):\n  File \"demo.py\", line 4, in <module>\n\
+               # ...\nKeyError: 'files'\n```\n\n## Expected behaviour\n\nBoth names printed.\n\n\
+               ## Actual behaviour\n\nA KeyError.\n";
+    for item in [whole, run] {
+        let (repo, subject) = repo_with(&[("kit/parser.py", PARSER_PY)], item);
+        let (first, _) = all_questions(&repo, &subject);
+        assert!(
+            !topic_list(&first).contains(&"complete_code"),
+            "{:?}",
+            topic_list(&first)
+        );
+    }
+}

@@ -30,6 +30,10 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
         ItemKind::Docs => bank::docs(r),
         ItemKind::Performance => bank::performance(r),
     });
+    // A report whose code is a fragment: whether the whole program is needed first.
+    if r.class.kind == ItemKind::Bug || r.support.is_some() {
+        out.extend(bank::fragment(r));
+    }
     // A slowness report keeps what was measured, whatever kind it reads as.
     let measured = super::round::measured(r);
     // The code the item names itself, found defined, grounds the round better than the

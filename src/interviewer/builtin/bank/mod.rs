@@ -409,6 +409,7 @@ pub(super) use bug::bug;
 pub(super) use change::{candidates, dependency, refactor};
 pub(super) use docs::{docs, performance};
 pub(super) use feature::feature;
+pub(super) use steps::fragment;
 pub(super) use throws::groups as throws_groups;
 pub(super) use usage::named_way;
 

@@ -153,6 +153,92 @@ fn run_question(r: &Reading) -> Option<String> {
     Some(run.to_string())
 }
 
+/// A report (a bug, or a request for help about what it sees) whose code is a fragment: a
+/// block of source, not a run's output, in which a line leaves code out (`...`, `// ...`,
+/// `# …`). What a maintainer who cannot run a fragment decides first is whether the whole
+/// program is needed. Never asked where another block shows the whole of its code.
+pub(in crate::interviewer::builtin) fn fragment(r: &Reading) -> Option<Finding> {
+    let blocks = blocks(&r.item);
+    let elided = |b: &[(u32, &str)]| b.iter().find(|(_, l)| elides(l)).map(|(n, _)| *n);
+    let source: Vec<&Vec<(u32, &str)>> = blocks.iter().filter(|b| !is_output(b)).collect();
+    let (start, gap) = source
+        .iter()
+        .find_map(|b| Some((b.first()?.0, elided(b)?)))?;
+    // A second block of source, whole, is the program itself.
+    if source.iter().any(|b| b.len() >= 3 && elided(b).is_none()) {
+        return None;
+    }
+    let question = format!(
+        "The code at line {start} is a fragment (line {gap} leaves code out). Is a complete \
+         program that shows it, with its output, needed before deciding, or is it clear as given?"
+    );
+    Some(
+        Finding::new("complete_code", 8, question)
+            .titled("A complete reproduction")
+            .options(&[
+                ("A complete program first", "complete_program"),
+                ("Clear as given", "clear"),
+            ]),
+    )
+}
+
+/// The item's code blocks: the lines between each pair of fences, with their numbers.
+fn blocks<'a>(item: &crate::interviewer::builtin::item::Item<'a>) -> Vec<Vec<(u32, &'a str)>> {
+    let mut out: Vec<Vec<(u32, &str)>> = Vec::new();
+    let mut inside = false;
+    for (n, line, code) in &item.all {
+        let t = line.trim_start();
+        if !code {
+            inside = false;
+        } else if t.starts_with("```") || t.starts_with("~~~") {
+            inside = !inside;
+            if inside {
+                out.push(Vec::new());
+            }
+        } else if let Some(b) = out.last_mut().filter(|_| inside) {
+            b.push((*n, *line));
+        }
+    }
+    out
+}
+
+/// A line that only stands for code left out: `...`, `…`, `// ...`, `# ...`, `/* ... */`.
+fn elides(line: &str) -> bool {
+    let t = line.trim();
+    let t = ["//", "#", "--", "/*"]
+        .iter()
+        .find_map(|c| t.strip_prefix(c))
+        .unwrap_or(t)
+        .trim_end_matches("*/")
+        .trim();
+    matches!(t, "..." | "…" | "...." | "etc" | "etc.")
+}
+
+/// Whether a block shows a run, not source: a shell prompt (`$ tool`, `user@host:~$ tool`,
+/// `> tool`), a stack frame (`at x(File.java:3)`, `from x.rb:5:in`, `File "x.py"`).
+fn is_output(block: &[(u32, &str)]) -> bool {
+    block.iter().any(|(_, l)| {
+        let t = l.trim_start();
+        let head: String = t.chars().take(60).collect();
+        [
+            "$ ",
+            "> ",
+            "› ",
+            "% ",
+            "PS ",
+            "C:\\",
+            "Traceback",
+            "File \"",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p))
+            || ((t.starts_with("at ") || t.starts_with("from ")) && t.contains(':'))
+            || head.split_whitespace().next().is_some_and(|w| {
+                w.len() > 1 && (w.ends_with('$') || w.ends_with('#')) && w.contains(['@', ':', '~'])
+            })
+    })
+}
+
 /// Words that say something was thrown: where, is what a trace shows.
 const THROWN: &[&str] = &[
     "exception",
