@@ -5,8 +5,8 @@ Usage: scripts/devset-check.py CHECKOUT DOCUMENT
 
 Each "Defined at PATH:LINE", "First (in code) at PATH:LINE", every cited `path:line` source,
 every "N lines in M files name it", every option "Defined at" / "Defined N times:" / "is already
-defined (…)" (a cited line quoting the option only as a word of a longer string's prose, or handed
-to a command line, `push('--x')`, `run(["tool", "--x"])`, does not declare it), every "is new"
+defined (…)" (a cited line naming the option only as a word of prose, or handing it to a
+command line, `push('--x')`, `run(["tool", "--x"])`, does not declare it), every "is new"
 and "its declaration was not found" (no source
 file outside the tests quotes the option as a parser declares it: '--x', "x|y", 'x=s'), every
 "appear(s) nowhere", every
@@ -72,6 +72,22 @@ def literal_declares(line, flag):
         if not inside and lead and trail and not HANDED.search(before):
             return True
     return False if seen else None
+
+
+def prose_only(line, flag):
+    """Whether `line` names the option `flag` only as a word of prose (None when it does not
+    name it): each mention stands, between the quotes around it, among three or more plain
+    words ("not every time as would happen with the --prepare option."), never in a usage of
+    flags and placeholders alone ("-p, --prepare <CMD>")."""
+    spans = [m.span() for m in re.finditer(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", line)]
+    if not spans:
+        return None
+    def prose(a, b):
+        left = max(line.rfind(q, 0, a) for q in "'\"`")
+        right = [k for k in (line.find(q, b) for q in "'\"`") if k >= 0]
+        seg = re.sub(r"<[^>]*>|\[[^\]]*\]", " ", line[left + 1:min(right) if right else len(line)])
+        return len(re.findall(r"(?<![\w-])[a-z][a-z']*(?![\w-])", seg)) >= 3
+    return all(prose(a, b) for a, b in spans)
 
 
 def defined_flags(doc):
@@ -192,7 +208,8 @@ def main():
             report(ok, f"{counted}: {want[0]} lines in {want[1]} files (grep: {lines} in {nfiles})")
     for flag, path, n in defined_flags(doc):
         line = line_of(path, n)
-        if line is not None and literal_declares(line, flag) is False:
+        if line is not None and (literal_declares(line, flag) is False
+                                 or (literal_declares(line, flag) is None and prose_only(line, flag))):
             report(False, f"{path}:{n} declares `{flag}` (it quotes it only in prose or handed to a command line: {line.strip()[:80]})")
     for m in re.finditer(r"`([^`]+)` is new", doc):
         # New means written nowhere (a changelog aside) and never quoted bare in code.
@@ -433,6 +450,10 @@ def self_test():
                  "subprocess.run([\"tool\", \"--all\"])", "cmd.arg(\"--all\");"]:
         assert literal_declares(line, "--all") is False, line
     assert literal_declares("let all = true;", "--all") is None
+    assert prose_only('     not every time as would happen with the --all option."', "--all")
+    assert prose_only("parser.add_argument('--some', help='runs once, unlike --all')", "--all")
+    assert not prose_only("program.option('-a, --all <when>', 'show all')", "--all")
+    assert not prose_only("    -a|--all)", "--all") and prose_only("let x = 1;", "--all") is None
     assert defined_flags("### `--all` in the repository\n\nDefined 2 times: a.rb:3, b/c.rb:9. 4 lines") == \
         [("--all", "a.rb", 3), ("--all", "b/c.rb", 9)]
     assert defined_flags("skipped: `--all` is already defined (a.rb:3). Does") == [("--all", "a.rb", 3)]

@@ -287,12 +287,10 @@ fn names_flag(text: &str, flag: Flag) -> bool {
         Flag::Short(c) => format!("-{c}"),
     };
     let lits = literals(text);
-    if lits.iter().any(|lit| {
-        lit.split(|c: char| {
-            c.is_whitespace() || matches!(c, ',' | '|' | '/' | '=' | '<' | '[' | ']')
-        })
-        .any(|w| w == dashed)
-    }) {
+    if lits
+        .iter()
+        .any(|lit| super::options::usage_names(lit, &dashed))
+    {
         return true;
     }
     let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
@@ -661,6 +659,24 @@ mod tests {
         ));
         assert!(!declares_flag(&builder, &hit(6), Flag::Long("paging")));
         assert!(declares_flag(&builder, &hit(2), Flag::Long("pager")));
+        // The help's closing line mentions another flag in prose: not its declaration.
+        let closing = lines(concat!(
+            "Arg::new(\"setup\")\n",
+            "    .long(\"setup\")\n",
+            "    .help(\n",
+            "        \"Execute CMD before each set of runs, \\\n",
+            "         not every time as would happen with the --prepare option.\"\n",
+            "    ),\n",
+        ));
+        assert!(!declares_flag(&closing, &hit(5), Flag::Long("prepare")));
+        let one_line =
+            lines("parser.add_argument('--setup', help='runs once, unlike --prepare')\n");
+        assert!(!declares_flag(&one_line, &hit(1), Flag::Long("prepare")));
+        assert!(declares_flag(&one_line, &hit(1), Flag::Long("setup")));
+        let commander = lines("program.option('-c, --cheese [type]', 'add cheese', 'brie');\n");
+        assert!(declares_flag(&commander, &hit(1), Flag::Long("cheese")));
+        let placeholder = lines("program.option('--out FILE', 'where');\n");
+        assert!(declares_flag(&placeholder, &hit(1), Flag::Long("out")));
     }
 
     #[test]

@@ -215,6 +215,40 @@ pub(super) fn literal_declares(line: &str, flag: &str) -> bool {
     })
 }
 
+/// Whether a literal names `dashed` (`--xx`, `-x`) as a usage does, flags and their placeholders
+/// only (`"-x, --xx <v>"`, `"--xx/--no-xx"`, `"-c, --cheese [type]"`, `"--out FILE"`), never as
+/// prose that mentions a flag ("not every time as would happen with the --prepare option").
+pub(super) fn usage_names(lit: &str, dashed: &str) -> bool {
+    usage(lit)
+        && lit
+            .split(|c: char| {
+                c.is_whitespace() || matches!(c, ',' | '|' | '/' | '=' | '<' | '[' | ']')
+            })
+            .any(|w| w == dashed)
+}
+
+fn usage(lit: &str) -> bool {
+    let mut plain = String::new();
+    let mut depth = 0usize;
+    for c in lit.chars() {
+        match c {
+            '<' | '[' => depth += 1,
+            '>' | ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    plain
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '|' | '/' | '='))
+        .all(|w| {
+            w.is_empty()
+                || w.starts_with('-')
+                || w == "..."
+                || w.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        })
+}
+
 /// Whether the literal `lit` stands in `line` as a token of code, between punctuation (an
 /// argument, a list's item, a hash key, `case "--x":`), not as a word of prose inside a longer
 /// string ("consider using the '--warmup' option").
