@@ -73,6 +73,9 @@ pub(super) struct Existing {
     pub documented: Option<(String, u32, Option<String>)>,
     /// The line of the item that says the wish.
     pub line: u32,
+    /// The line of the item that shows this flag in use (`tool --x`), when that is how it was
+    /// found: the reporter knows it already, the question is whether it can do what is wished.
+    pub used: Option<u32>,
 }
 
 /// The item's wish: the line that says it, and its telling words (not generic, not an action;
@@ -163,6 +166,7 @@ pub(super) fn find(
     title: &str,
     kind: ItemKind,
     named: &[&str],
+    programs: &[String],
     worktree: &Path,
 ) -> Option<Existing> {
     // A question about how to use what exists reads as documentation: its way is asked too.
@@ -173,6 +177,11 @@ pub(super) fn find(
         return None;
     }
     let (line, Wish { telling, all }) = wish(item, title, kind)?;
+    // Its own reading of the files: the nearest code's budget stays whole.
+    let mut sources = Sources::default();
+    if let Some(e) = in_use(defs, item, &telling, line, programs, worktree, &mut sources) {
+        return Some(e);
+    }
     // Spelled by the item in any case or separator (`--fixed-strings`, `fixed_strings()`).
     let spelled = |d: &Def| named.iter().any(|n| words(n) == d.name_words());
     // A type's declaration read as a function too (`abstract class Subcommand(…)`) is a type.
@@ -223,8 +232,6 @@ pub(super) fn find(
         DefKind::EnvVar => 2,
         _ => 3,
     });
-    // Its own reading of the files: the nearest code's budget stays whole.
-    let mut sources = Sources::default();
     candidates.into_iter().take(MAX_CANDIDATES).find_map(|d| {
         let lines = sources.lines(worktree, &d.path)?;
         let at = (d.line as usize).checked_sub(1)?;
@@ -267,8 +274,90 @@ pub(super) fn find(
             doc,
             documented,
             line,
+            used: None,
         })
     })
+}
+
+/// The flag the item shows in use (a command running the project's program that passes it,
+/// `tool install --no-x`), declared with a help text that says a word of the wish beyond the
+/// generic ones: the way the reporter tried, asked whether it can do what is wished. Of two
+/// such flags, neither: a tie names no way.
+fn in_use(
+    defs: &[Def],
+    item: &Item,
+    telling: &BTreeSet<String>,
+    line: u32,
+    programs: &[String],
+    worktree: &Path,
+    sources: &mut Sources,
+) -> Option<Existing> {
+    let flags: BTreeSet<&str> = defs
+        .iter()
+        .filter(|d| d.kind == DefKind::Flag && d.name.starts_with('-'))
+        .map(|d| d.name.as_str())
+        .collect();
+    let mut found: Vec<(Existing, &str)> = Vec::new();
+    for flag in flags {
+        let Some(n) = super::shape::uses_flag(item, flag, programs) else {
+            continue;
+        };
+        let at = defs
+            .iter()
+            .filter(|d| d.kind == DefKind::Flag && d.name == flag);
+        let declared_at = at.into_iter().find_map(|d| {
+            let lines = sources.lines(worktree, &d.path)?;
+            let i = (d.line as usize).checked_sub(1)?;
+            if !declared(lines, d) {
+                return None;
+            }
+            let doc = documentation(lines, i, d.kind)?;
+            words(&doc)
+                .iter()
+                .any(|w| telling.contains(w))
+                .then(|| (d.clone(), doc))
+        });
+        if let Some((def, doc)) = declared_at {
+            let documented = mentioned(defs, &def, worktree, sources);
+            let e = Existing {
+                def,
+                doc,
+                documented,
+                line,
+                used: Some(n),
+            };
+            found.push((e, flag));
+        }
+    }
+    (found.len() == 1).then(|| found.remove(0).0)
+}
+
+/// The question of a flag the item shows in use on line `n`: what it does and where, then
+/// whether it (or another way) can do what `place` wishes, or that is not supported yet.
+pub(super) fn used_question(e: &Existing, n: u32, place: &str) -> super::Finding {
+    let documented = e
+        .documented
+        .as_ref()
+        .map(|(path, line, _)| format!("; {path}:{line}"))
+        .unwrap_or_default();
+    super::Finding::new(
+        "existing_way",
+        8,
+        format!(
+            "Line {n} already passes {} ({}:{}: \"{}\"{documented}). Can it, or another existing \
+             way, do what {place} asks, or is that not supported yet?",
+            e.def.named(),
+            e.def.path,
+            e.def.line,
+            e.doc,
+        ),
+    )
+    .titled(format!("What {} already does", e.def.named()))
+    .options(&[
+        ("It can: point them to how", "enough"),
+        ("Not supported yet", "extend"),
+        ("Unrelated to what they want", "unrelated"),
+    ])
 }
 
 /// Definitions whose files are read at most, and documentation files read for a name.
@@ -464,6 +553,16 @@ mod tests {
 
     /// What `find` says of an item on a worktree holding `files`.
     fn found(files: &[(&str, &str)], item: &str, kind: ItemKind) -> Option<Existing> {
+        found_run(files, item, kind, &[])
+    }
+
+    /// `found`, with the project's programs (`tool` of `tool build --x`).
+    fn found_run(
+        files: &[(&str, &str)],
+        item: &str,
+        kind: ItemKind,
+        programs: &[String],
+    ) -> Option<Existing> {
         let dir = tempfile::tempdir().unwrap();
         for (path, text) in files {
             let at = dir.path().join(path);
@@ -476,7 +575,61 @@ mod tests {
             .filter_map(|f| indexing.read(f, &std::fs::read(&f.path).unwrap()))
             .flatten()
             .collect();
-        find(&defs, &Item::new(item), "API", kind, &[], dir.path())
+        find(
+            &defs,
+            &Item::new(item),
+            "API",
+            kind,
+            &[],
+            programs,
+            dir.path(),
+        )
+    }
+
+    #[test]
+    fn a_flag_the_item_runs_is_the_way_asked_when_its_help_says_the_wish() {
+        let cli = concat!(
+            "import argparse\n",
+            "\n",
+            "def parser():\n",
+            "    p = argparse.ArgumentParser(prog='frob')\n",
+            "    p.add_argument('--no-hooks', action='store_true',\n",
+            "                   help='Skip running every hook listed in frob.toml.')\n",
+            "    p.add_argument('--quiet', action='store_true', help='Print nothing.')\n",
+            "    return p\n",
+        );
+        let item = concat!(
+            "# Only my own hooks\n\n",
+            "Is it possible to skip only the hooks in my frob.toml and still run the plugins?\n\n",
+            "So we run `frob build --no-hooks`, which also stops the plugins.\n",
+        );
+        let frob = ["frob".to_string()];
+        let e = found_run(&[("frob/cli.py", cli)], item, ItemKind::Feature, &frob)
+            .expect("the flag in use");
+        assert_eq!((e.def.name.as_str(), e.def.line), ("--no-hooks", 5));
+        assert_eq!(e.doc, "Skip running every hook listed in frob.toml.");
+        assert_eq!((e.line, e.used), (3, Some(5)));
+        let asked = used_question(&e, 5, "line 3");
+        assert!(
+            asked.question.starts_with(
+                "Line 5 already passes `--no-hooks` (frob/cli.py:5: \"Skip running every hook"
+            ),
+            "{}",
+            asked.question
+        );
+        // Not a run of the project's program: no flag in use.
+        let other = item.replace("`frob build", "`make build");
+        let none = found_run(&[("frob/cli.py", cli)], &other, ItemKind::Feature, &frob);
+        assert!(none.as_ref().is_none_or(|e| e.used.is_none()), "{none:?}");
+        // A help that says none of the wish's words: not the way.
+        let quiet = item.replace("--no-hooks`", "--quiet`");
+        let none = found_run(&[("frob/cli.py", cli)], &quiet, ItemKind::Feature, &frob);
+        assert!(none.as_ref().is_none_or(|e| e.used.is_none()), "{none:?}");
+        // Two flags in use whose help both say the wish: a tie names neither.
+        let two = cli.replace("help='Print nothing.'", "help='Print no hook.'");
+        let both = item.replace("--no-hooks`", "--no-hooks --quiet`");
+        let none = found_run(&[("frob/cli.py", &two)], &both, ItemKind::Feature, &frob);
+        assert!(none.as_ref().is_none_or(|e| e.used.is_none()), "{none:?}");
     }
 
     const PARSER: &str = concat!(

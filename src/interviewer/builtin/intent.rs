@@ -281,7 +281,9 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
         .or_else(|| super::shape::title_support(&f.title).map(|s| (0, s)))
         .or_else(questioned)
         .map(|(n, s)| (n, s.to_string()));
-    let existing = super::existing::find(&defs, &item, &f.title, class.kind, &named, worktree);
+    let existing = super::existing::find(
+        &defs, &item, &f.title, class.kind, &named, &programs, worktree,
+    );
     // A usage question with no option found: the documented section its words name.
     let existing = existing.or_else(|| {
         let (line, asked) = support.as_ref()?;

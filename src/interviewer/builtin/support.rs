@@ -236,6 +236,9 @@ pub(super) fn question(r: &Reading) -> Option<Finding> {
     if e.def.kind == super::nearest::DefKind::Heading {
         return Some(section(e));
     }
+    if let Some(n) = e.used {
+        return Some(super::existing::used_question(e, n, &wish_place(e.line)));
+    }
     let documented = e
         .documented
         .as_ref()

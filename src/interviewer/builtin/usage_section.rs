@@ -58,6 +58,7 @@ pub(super) fn find(defs: &[Def], title: &str, asked: &str, line: u32) -> Option<
         doc: String::new(),
         documented: None,
         line,
+        used: None,
     })
 }
 
