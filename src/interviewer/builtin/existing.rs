@@ -179,8 +179,17 @@ pub(super) fn find(
     let (line, Wish { telling, all }) = wish(item, title, kind)?;
     // Its own reading of the files: the nearest code's budget stays whole.
     let mut sources = Sources::default();
-    if let Some(e) = in_use(defs, item, &telling, line, programs, worktree, &mut sources) {
-        return Some(e);
+    // The wish's line is the question's, the flag's the reporter's run.
+    if let Some(e) = in_use(
+        defs,
+        item,
+        title,
+        &telling,
+        programs,
+        worktree,
+        &mut sources,
+    ) {
+        return Some(Existing { line, ..e });
     }
     // Spelled by the item in any case or separator (`--fixed-strings`, `fixed_strings()`).
     let spelled = |d: &Def| named.iter().any(|n| words(n) == d.name_words());
@@ -282,12 +291,13 @@ pub(super) fn find(
 /// The flag the item shows in use (a command running the project's program that passes it,
 /// `tool install --no-x`), declared with a help text that says a word of the wish beyond the
 /// generic ones: the way the reporter tried, asked whether it can do what is wished. Of two
-/// such flags, neither: a tie names no way.
+/// such flags, neither: a tie names no way. A flag the title or prose names as itself
+/// ("I pass `--x`") is the bank's to ask (`used_` and `existing_` questions).
 fn in_use(
     defs: &[Def],
     item: &Item,
+    title: &str,
     telling: &BTreeSet<String>,
-    line: u32,
     programs: &[String],
     worktree: &Path,
     sources: &mut Sources,
@@ -302,6 +312,10 @@ fn in_use(
         let Some(n) = super::shape::uses_flag(item, flag, programs) else {
             continue;
         };
+        let prose = std::iter::once(title).chain(item.sentences.iter().map(|(_, s)| s.as_str()));
+        if prose.into_iter().any(|s| names_option(s, flag)) {
+            continue;
+        }
         let at = defs
             .iter()
             .filter(|d| d.kind == DefKind::Flag && d.name == flag);
@@ -323,7 +337,7 @@ fn in_use(
                 def,
                 doc,
                 documented,
-                line,
+                line: 0,
                 used: Some(n),
             };
             found.push((e, flag));
@@ -358,6 +372,24 @@ pub(super) fn used_question(e: &Existing, n: u32, place: &str) -> super::Finding
         ("Not supported yet", "extend"),
         ("Unrelated to what they want", "unrelated"),
     ])
+}
+
+/// Whether `text` names `flag` as itself: a whole token (`-N` is not named by `-NF`), not inside
+/// a code span that starts with a program's name (`` `rg -N foo` `` is a command line).
+pub(super) fn names_option(text: &str, flag: &str) -> bool {
+    let token = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_');
+    text.match_indices(flag).any(|(i, _)| {
+        let before = &text[..i];
+        if token(before.chars().next_back()) || token(text[i + flag.len()..].chars().next()) {
+            return false;
+        }
+        // Inside a code span: what the span starts with.
+        if before.matches('`').count() % 2 == 1 {
+            let span = before.rsplit('`').next().unwrap_or("");
+            return span.trim_start().is_empty() || span.trim_start().starts_with('-');
+        }
+        true
+    })
 }
 
 /// Definitions whose files are read at most, and documentation files read for a name.
@@ -624,6 +656,10 @@ mod tests {
         // A help that says none of the wish's words: not the way.
         let quiet = item.replace("--no-hooks`", "--quiet`");
         let none = found_run(&[("frob/cli.py", cli)], &quiet, ItemKind::Feature, &frob);
+        assert!(none.as_ref().is_none_or(|e| e.used.is_none()), "{none:?}");
+        // Named in prose as itself ("I pass `--x`"): the bank asks it.
+        let prose = item.replace("So we run `frob build --no-hooks`", "I pass `--no-hooks`");
+        let none = found_run(&[("frob/cli.py", cli)], &prose, ItemKind::Feature, &frob);
         assert!(none.as_ref().is_none_or(|e| e.used.is_none()), "{none:?}");
         // Two flags in use whose help both say the wish: a tie names neither.
         let two = cli.replace("help='Print nothing.'", "help='Print no hook.'");

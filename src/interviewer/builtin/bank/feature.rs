@@ -243,25 +243,10 @@ fn relates(r: &Reading, l: &Located) -> bool {
     let reported = signs.iter().any(|s| REPORTED.contains(s)) || !r.raised.is_empty();
     let prose = std::iter::once(r.facts.title.as_str())
         .chain(r.item.sentences.iter().map(|(_, s)| s.as_str()));
-    asks && !reported && prose.into_iter().any(|s| names_option(s, &l.name.text))
-}
-
-/// Whether `text` names `flag` as itself: a whole token (`-N` is not named by `-NF`), not inside
-/// a code span that starts with a program's name (`` `rg -N foo` `` is a command line).
-fn names_option(text: &str, flag: &str) -> bool {
-    let token = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_');
-    text.match_indices(flag).any(|(i, _)| {
-        let before = &text[..i];
-        if token(before.chars().next_back()) || token(text[i + flag.len()..].chars().next()) {
-            return false;
-        }
-        // Inside a code span: what the span starts with.
-        if before.matches('`').count() % 2 == 1 {
-            let span = before.rsplit('`').next().unwrap_or("");
-            return span.trim_start().is_empty() || span.trim_start().starts_with('-');
-        }
-        true
-    })
+    asks && !reported
+        && prose
+            .into_iter()
+            .any(|s| super::super::existing::names_option(s, &l.name.text))
 }
 
 /// `grounded`: a question made from what the repository holds was found already; the generic
@@ -591,7 +576,7 @@ fn short_letters(r: &Reading) -> Vec<char> {
 
 #[cfg(test)]
 mod tests {
-    use super::names_option;
+    use super::super::super::existing::names_option;
 
     #[test]
     fn an_option_is_named_as_itself_not_in_a_cluster_or_a_command_line() {
