@@ -253,20 +253,30 @@ fn usage(lit: &str) -> bool {
 /// argument, a list's item, a hash key, `case "--x":`), not as a word of prose inside a longer
 /// string ("consider using the '--warmup' option").
 fn token(line: &str, lit: &str) -> bool {
-    ["'", "\""].iter().any(|q| {
-        let quoted = format!("{q}{lit}{q}");
-        line.match_indices(&quoted).any(|(i, _)| {
-            let before = line[..i].trim_end();
-            let after = line[i + quoted.len()..].trim_start();
-            let opens = before.is_empty()
-                || before.ends_with(['(', '[', '{', ',', '=', '>', ':', ';', '|'])
-                || before.ends_with("case")
-                || before.ends_with("when");
-            let closes = after.is_empty()
-                || after.starts_with([',', ')', ']', '}', ';', ':', '=', '|'])
-                || after.starts_with("then");
-            opens && closes
-        })
+    quoted(line, lit).any(|(before, after)| {
+        let (before, after) = (before.trim_end(), after.trim_start());
+        let opens = before.is_empty()
+            || before.ends_with(['(', '[', '{', ',', '=', '>', ':', ';', '|'])
+            || before.ends_with("case")
+            || before.ends_with("when");
+        let closes = after.is_empty()
+            || after.starts_with([',', ')', ']', '}', ';', ':', '=', '|'])
+            || after.starts_with("then");
+        opens && closes
+    })
+}
+
+/// Each place `line` quotes `lit` whole, in either quote: the text before the opening quote and
+/// after the closing one.
+fn quoted<'l>(line: &'l str, lit: &str) -> impl Iterator<Item = (&'l str, &'l str)> {
+    ["'", "\""].into_iter().flat_map(move |q| {
+        let written = format!("{q}{lit}{q}");
+        let len = written.len();
+        line.match_indices(&written)
+            .map(|(i, _)| i)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(move |i| (&line[..i], &line[i + len..]))
     })
 }
 
@@ -292,20 +302,17 @@ fn getopt_type(kind: &str) -> bool {
 /// (`'--root', rootDir,`, `"--version", config.version`): a value, not a declaration's
 /// description (`'--all', 'Show all'`) or type (`'--count', Integer`).
 fn gives_value(line: &str, flag: &str) -> bool {
-    ["'", "\""].iter().any(|q| {
-        let quoted = format!("{q}{flag}{q}");
-        line.match_indices(&quoted).any(|(i, _)| {
-            let Some(next) = line[i + quoted.len()..].trim_start().strip_prefix(',') else {
-                return false;
-            };
-            let value: String = next
-                .trim_start()
-                .chars()
-                .take_while(|c| !matches!(c, ',' | ')' | ']' | '}'))
-                .collect();
-            value.starts_with(|c: char| c.is_lowercase() || matches!(c, '$' | '`' | '@'))
-                && !value.contains(['=', ':', '('])
-        })
+    quoted(line, flag).any(|(_, after)| {
+        let Some(next) = after.trim_start().strip_prefix(',') else {
+            return false;
+        };
+        let value: String = next
+            .trim_start()
+            .chars()
+            .take_while(|c| !matches!(c, ',' | ')' | ']' | '}'))
+            .collect();
+        value.starts_with(|c: char| c.is_lowercase() || matches!(c, '$' | '`' | '@'))
+            && !value.contains(['=', ':', '('])
     })
 }
 
