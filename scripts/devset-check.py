@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 from devset_lines import (commented, declares, declares_at, enclosing, files, glob_match,
-                          has_name, headings, page_prose, search_ignored, spellings,
+                          has_name, headings, page_prose, search_ignored, spellings, text_part,
                           whole_name)
 
 
@@ -372,6 +372,8 @@ def self_test():
     assert not whole_name(".defaultValue()", ".default")
     assert not whole_name("PAGER_X", "PAGER")
     assert whole_name("--no-pager", "--no-pager")
+    assert text_part(b"one less\ntwo less\0\x89PNG less") == "one less\ntwo less"
+    assert text_part(b"\0less") == "" and text_part(b"caf\xc3\xa9") == "caf\u00e9"
     assert version_key("RC5") > version_key("RC4-3") > version_key("RC4-2")
     assert version_key("v4.0.0") > version_key("v4.0.0-1") > version_key("v3.0.2")
     assert version_key("2.0.0-beta2.1") > version_key("v2.0.0-beta1.21216.1")

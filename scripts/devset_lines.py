@@ -97,14 +97,19 @@ def files(root):
             continue
         with open(path, "rb") as f:
             data = f.read()
-        if b"\0" in data:
-            continue
-        text = data.decode("utf-8", "replace")
+        text = text_part(data)
         if rel.endswith(".json") and re.search(r'"interview_answers"\s*:', text):
             continue
         if any(l.startswith("Each point says how sure it is:") for l in text.splitlines()):
             continue
         yield rel, text
+
+
+def text_part(data):
+    """The text a line search reads of a file's bytes, as the interviewer reads it (scan.rs
+    `text_part`, as ripgrep's searcher quits at a binary file's first NUL byte): the bytes before
+    the first NUL."""
+    return data.split(b"\0", 1)[0].decode("utf-8", "replace")
 
 
 def has_name(line, name):
