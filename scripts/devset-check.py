@@ -294,7 +294,8 @@ def main():
     for name, path, n in cited_names(doc):
         line = line_of(path, n)
         bare = name.rsplit(".", 1)[-1] if re.fullmatch(r"[\w$]+\.[\w$]+", name) else name
-        ok = line is not None and (declares(line, bare) or any(has_name(line, s) for s in spellings(bare)))
+        ok = line is not None and (declares(line, bare) or any(has_name(line, s) for s in spellings(bare))
+                                   or shell_default(line, bare))
         report(ok, f"{path}:{n} names `{name}`")
     for name, path, n in cited_definitions(doc):
         report(declares_at(path, line_of(path, n), name), f"{path}:{n} declares `{name}` (not an import, a path or a use)")
@@ -363,6 +364,13 @@ def version_key(tag):
     return key + [0 if pre else 1] + numbers(pre)
 
 
+def shell_default(line, name):
+    """Whether `line` reads the variable `name` with a shell default (`${NAME-x}`, `${NAME:-x}`,
+    `${NAME=x}`), as the interviewer's index reads an environment variable (nearest.rs): the `-`
+    is the expansion's, not a longer name's."""
+    return re.search(r"\$\{" + re.escape(name) + r":?[-=]", line) is not None
+
+
 def self_test():
     """`scripts/devset-check.py --self-test`: the whole-name rule's cases."""
     assert whole_name(".default(x)", ".default")
@@ -372,6 +380,9 @@ def self_test():
     assert not whole_name(".defaultValue()", ".default")
     assert not whole_name("PAGER_X", "PAGER")
     assert whole_name("--no-pager", "--no-pager")
+    assert shell_default('d="${FZF_DIRS-cd pushd}"', "FZF_DIRS")
+    assert shell_default(': "${BATS_TMPDIR:=/tmp}"', "BATS_TMPDIR")
+    assert not shell_default('d="${FZF_DIRS_X-cd}"', "FZF_DIRS") and not has_name("${FZF_DIRS-cd}", "FZF_DIRS")
     assert text_part(b"one less\ntwo less\0\x89PNG less") == "one less\ntwo less"
     assert text_part(b"\0less") == "" and text_part(b"caf\xc3\xa9") == "caf\u00e9"
     assert version_key("RC5") > version_key("RC4-3") > version_key("RC4-2")
