@@ -395,3 +395,56 @@ fn the_design_an_item_proposes_is_asked_take_it_or_which_of_its_ways() {
     );
     assert_honest(&repo, &d);
 }
+
+const MESSAGES: &str =
+    "# The parser's messages\ntool.MissingValueException.message = Missing value for option {0}\n";
+
+const CHECK_RB: &str = "module Tool\n  class Option\n    def check(flag, value)\n      return value if value\n      raise MissingValue, \"missing value for #{flag}\"\n    end\n  end\nend\n";
+
+#[test]
+fn an_exceptions_message_in_any_languages_form_is_asked_whether_this_case_should_reach_it() {
+    // Java's `pkg.SomeException: message`, on a line of prose, its message in a bundle and
+    // that bundle's English translation: one message, printed on purpose at the base file.
+    let (repo, subject) = repo_with(
+        &[
+            ("src/main/resources/tool/Messages.properties", MESSAGES),
+            ("src/main/resources/tool/Messages_en.properties", MESSAGES),
+        ],
+        "# Wrong parsing of a value\n\nMy parser takes `--a` and `--b`, both with a value.\n\n\
+         tool.MissingValueException: Missing value for option [b]\n\nBut `--a` is the one \
+         missing its value.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = first
+        .iter()
+        .find(|q| q.topic.starts_with("message_"))
+        .unwrap_or_else(|| panic!("no message question in {:?}", topic_list(&first)));
+    assert_eq!(
+        q.question_text,
+        "\"Missing value for option\" (line 5) is printed on purpose at \
+         src/main/resources/tool/Messages.properties:2. Intended here (then: what to do \
+         instead), or a bug?"
+    );
+    assert_honest(&repo, &d);
+
+    // Ruby's first frame, `x.rb:5:in 'check': message (Class)`, the flag filled in at run time.
+    let (repo, subject) = repo_with(
+        &[("lib/tool/option.rb", CHECK_RB)],
+        "# `-n5` is not read as `-n 5`\n\n```\n$ ruby demo.rb -n5\n/gems/tool-1.0/lib/tool/\
+         option.rb:5:in `check': missing value for -n (Tool::MissingValue)\n```\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = first
+        .iter()
+        .find(|q| q.topic.starts_with("message_"))
+        .unwrap_or_else(|| panic!("no message question in {:?}", topic_list(&first)));
+    assert!(
+        q.question_text.starts_with(
+            "\"missing value for\" (line 5) is printed on purpose at lib/tool/option.rb:5 in \
+             `check`, the rest filled in at run time."
+        ),
+        "{}",
+        q.question_text
+    );
+    assert_honest(&repo, &d);
+}

@@ -68,6 +68,28 @@ fn field_key(name: &Name) -> Option<String> {
     }
 }
 
+/// The item's names with the message of each exception its code lines show in a form no
+/// `error:` opens (`trace::thrown`): that message, for the line's other reading of one.
+fn with_thrown(mut names: Vec<Name>, item: &Item) -> Vec<Name> {
+    for (n, line, code) in &item.all {
+        let Some(text) = super::trace::thrown(line, *code) else {
+            continue;
+        };
+        names.retain(|x| x.kind != NameKind::Message || x.line != *n);
+        if !names.iter().any(|x| x.text == text) {
+            names.push(Name {
+                text,
+                kind: NameKind::Message,
+                line: *n,
+                marked: true,
+                at: None,
+                within: None,
+            });
+        }
+    }
+    names
+}
+
 /// Read the item and the repository once: the whole basis of the questions and the entries.
 pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
     let item = Item::new(&f.text);
@@ -85,6 +107,7 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
                 .is_some_and(|p| same_package(p, &n.text))
         })
         .collect();
+    let names = with_thrown(names, &item);
     // A name qualified by a dependency (`yansi::Color`) is that dependency's, not this
     // project's type of the same name.
     let external = |n: &Name| -> Option<String> {
@@ -252,10 +275,12 @@ pub(super) fn read<'a>(f: &'a IntentFacts, worktree: &'a Path) -> Reading<'a> {
             })
         })
         // Found only in a licence, a packaging or CI script: no evidence either way, and
-        // nothing to say about it (it is neither confirmed nor missing).
+        // nothing to say about it (it is neither confirmed nor missing). A message found in a
+        // bundle of messages (`Messages.properties`) is where the program prints it.
         .filter(|l: &Located| {
             !l.found()
                 || l.definition.is_some()
+                || l.name.kind == NameKind::Message
                 || l.count.code_lines + l.count.test_lines + l.count.doc_lines > 0
                 || l.hits.iter().any(|h| is_manifest(&h.path))
         })

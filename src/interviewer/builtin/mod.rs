@@ -29,6 +29,7 @@ mod defs;
 mod document;
 mod existing;
 mod guess;
+mod hedge;
 mod history;
 mod intent;
 mod intent_entries;

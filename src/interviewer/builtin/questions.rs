@@ -443,21 +443,8 @@ fn vague_etc(r: &Reading) -> Option<Finding> {
     ))
 }
 
-/// Hedged wording that makes a part optional, or only hedges.
-const HEDGES: &[&str] = &[
-    "maybe",
-    "perhaps",
-    "optionally",
-    "nice to have",
-    "if possible",
-    "ideally",
-    "should probably",
-    "probably",
-    "preferably",
-];
-
 fn vague_maybe(r: &Reading) -> Option<Finding> {
-    let (n, s, t) = r.item.first_sentence(HEDGES)?;
+    let (n, s, t) = super::hedge::first(&r.item)?;
     // "Probably" and "ideally" hedge; "perhaps … too" and "optionally" make a part optional.
     let optional = [
         "maybe",
@@ -500,7 +487,7 @@ fn proposed_fix(r: &Reading) -> Option<Finding> {
     if r.class.kind != ItemKind::Bug {
         return None;
     }
-    let proposes: Vec<&'static str> = HEDGES
+    let proposes: Vec<&'static str> = super::hedge::HEDGES
         .iter()
         .copied()
         .chain([

@@ -84,9 +84,79 @@ fn go(l: &str) -> bool {
         .is_some_and(|(_, r)| digits(r).is_some_and(|after| after.starts_with(" +0x")))
 }
 
+/// The message of an exception a code line of the item shows, in any language's form, where
+/// no `error:` opens it: Java's and C#'s `a.b.MissingOptionException: Missing option x`
+/// (after `Exception in thread "main"` or `Unhandled exception.`), PHP's `Uncaught
+/// A\B\Missing: Operand x is required in /x.php:3`, Ruby's first frame `x.rb:54:in
+/// 'f': missing argument for -p (A::MissingArgument)`. Its words up to what a run fills in (a
+/// value in quotes or brackets, a number, a location); None under two words. A line of prose
+/// (`code` off) gives one only where the exception opens it.
+pub(super) fn thrown(line: &str, code: bool) -> Option<String> {
+    let l = line.trim();
+    let message = if ruby(l) {
+        let (_, after) = l.split_once(":in ")?;
+        let close = after.get(1..)?.find(['\'', '`'])? + 2;
+        let rest = after.get(close..)?.strip_prefix(':')?.trim();
+        match rest.rfind(" (") {
+            Some(i) if rest.ends_with(')') && class_name(&rest[i + 2..rest.len() - 1]) => {
+                &rest[..i]
+            }
+            _ => return None,
+        }
+    } else {
+        let (at, word) = l
+            .match_indices(|c: char| c.is_whitespace())
+            .map(|(i, _)| i + 1)
+            .chain([0])
+            .filter_map(|i| {
+                let word = l[i..].split_whitespace().next()?;
+                let class = word.strip_suffix(':')?;
+                // `TypeError: x` is `error:`'s, read where the item's names are.
+                let exception = class
+                    .rsplit(['.', '\\'])
+                    .next()
+                    .is_some_and(|s| s.ends_with("Exception"));
+                (class_name(class) && (exception || class.contains(['.', '\\'])))
+                    .then_some((i, word))
+            })
+            .min()
+            .filter(|(at, _)| code || *at == 0)?;
+        let rest = l[at + word.len()..].trim();
+        // PHP's ` in /x/GetOpt.php:197`: where it was thrown.
+        match rest.find(" in ") {
+            Some(i)
+                if rest[i + 4..].starts_with(['/', '\\'])
+                    || rest[i + 4..].get(1..3) == Some(":\\") =>
+            {
+                &rest[..i]
+            }
+            _ => rest,
+        }
+    };
+    let cut = message
+        .find(|c: char| matches!(c, '`' | '"' | '\'' | '{' | '(' | '[') || c.is_ascii_digit())
+        .unwrap_or(message.len());
+    let message = message[..cut]
+        .trim()
+        .trim_end_matches([':', ',', '.'])
+        .trim();
+    (message.split_whitespace().count() >= 2 && message.len() >= 8).then(|| message.to_string())
+}
+
+/// A class's name, qualified or not (`java.lang.IllegalStateException`, `A\B\Missing`,
+/// `Slop::MissingArgument`): its last segment opens with a capital, and every character is a
+/// letter, a digit, `_`, `$` or a separator.
+fn class_name(s: &str) -> bool {
+    let last = s.rsplit(['.', '\\', ':']).next().unwrap_or("");
+    last.starts_with(|c: char| c.is_ascii_uppercase())
+        && last.chars().any(|c| c.is_ascii_lowercase())
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '\\' | ':'))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::is_frame;
+    use super::{is_frame, thrown};
 
     #[test]
     fn frames_of_every_language_and_no_prose() {
@@ -116,5 +186,33 @@ mod tests {
         ] {
             assert!(!is_frame(l), "{l}");
         }
+    }
+
+    #[test]
+    fn an_exceptions_message_in_every_languages_form_and_not_where_error_opens_it() {
+        let java = "Exception in thread \"main\" a.b.MissingOptionException: Missing option [x]";
+        assert_eq!(thrown(java, true).as_deref(), Some("Missing option"));
+        let php = "PHP Fatal error:  Uncaught A\\B\\Missing: Operand file is required in \
+                   /home/me/x.php:197";
+        assert_eq!(
+            thrown(php, true).as_deref(),
+            Some("Operand file is required")
+        );
+        let ruby = "/g/lib/x/option.rb:54:in `check': missing argument for -p (X::MissingArgument)";
+        assert_eq!(
+            thrown(ruby, true).as_deref(),
+            Some("missing argument for -p")
+        );
+        let cs = "Unhandled exception. System.InvalidOperationException: No command was given.";
+        assert_eq!(thrown(cs, true).as_deref(), Some("No command was given"));
+        // `error:` opens these: read where the item's names are.
+        assert_eq!(thrown("TypeError: args.push is not a function", true), None);
+        assert_eq!(thrown("Note: see the docs", true), None);
+        // Prose gives one only where the exception opens the line.
+        assert_eq!(
+            thrown("It says x.y.BadException: went wrong here", false),
+            None
+        );
+        assert!(thrown("x.y.BadException: went wrong here", false).is_some());
     }
 }

@@ -229,9 +229,10 @@ fn messages(r: &Reading) -> Vec<Finding> {
             .collect();
         // One place: the project prints it on purpose; whether this case should reach it is
         // the question.
-        if code.len() > 1 {
+        let bundle = super::steps::one_bundle(&code);
+        if code.len() > 1 && bundle.is_none() {
             out.push(produced_in_places(r, &msg, &topic, &code));
-        } else if let Some(at) = code.first() {
+        } else if let Some(at) = bundle.or(code.first().copied()) {
             out.push(super::steps::printed_on_purpose(r, l, &msg, at, None));
         } else if let Some(at) = r.printed_at(l).first() {
             let fixed = r.printed_part(l, at);

@@ -420,6 +420,31 @@ pub(super) fn traced_at<'h>(
     by(false).or_else(|| by(true))
 }
 
+/// The one message of places that are one bundle's translations (`Messages.properties:2` and
+/// `Messages_en.properties:2`, `strings_fr_CA.json:4`): the same line of files in one folder,
+/// with one extension, whose names differ only by a locale (`_en`, `_pt_BR`). The base file's,
+/// else the shortest name's.
+pub(super) fn one_bundle<'h>(code: &[&'h Hit]) -> Option<&'h Hit> {
+    let split = |h: &Hit| {
+        let (dir, file) = h.path.rsplit_once('/').unwrap_or(("", &h.path));
+        let (stem, ext) = file.rsplit_once('.').unwrap_or((file, ""));
+        let mut base = stem;
+        for _ in 0..2 {
+            if let Some((b, part)) = base.rsplit_once('_')
+                && part.len() == 2
+                && part.chars().all(|c| c.is_ascii_alphabetic())
+            {
+                base = b;
+            }
+        }
+        (dir.to_string(), base.to_string(), ext.to_string(), h.line)
+    };
+    let first = split(code.first()?);
+    (code.len() > 1 && code.iter().all(|h| split(h) == first))
+        .then(|| code.iter().min_by_key(|h| h.path.len()).copied())
+        .flatten()
+}
+
 /// The item's message is this project's own, printed on purpose at `at` (in the function that
 /// holds it, when one does): whether this case should reach it is the maintainer's first
 /// decision — intended (then what the person should do instead) or a bug. `fixed` is the part
