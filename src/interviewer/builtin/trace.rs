@@ -106,7 +106,7 @@ pub(super) fn thrown(line: &str, code: bool) -> Option<String> {
     } else {
         let (at, word) = l
             .match_indices(|c: char| c.is_whitespace())
-            .map(|(i, _)| i + 1)
+            .map(|(i, w)| i + w.len())
             .chain([0])
             .filter_map(|i| {
                 let word = l[i..].split_whitespace().next()?;
@@ -214,5 +214,8 @@ mod tests {
             None
         );
         assert!(thrown("x.y.BadException: went wrong here", false).is_some());
+        // Any whitespace, one byte or more, stands before the class.
+        let nbsp = "Uncaught\u{a0}x.y.BadException: went wrong here";
+        assert_eq!(thrown(nbsp, true).as_deref(), Some("went wrong here"));
     }
 }
