@@ -307,6 +307,12 @@ DECLARING = re.compile(r"\b(?:fn|def|func|function|fun|sub|struct|enum|trait|cla
 METHOD = re.compile(r"^\s*(?:(?:public|private|protected|internal|static|final|abstract|override"
                     r"|virtual|async|synchronized|default)\s+)+[A-Za-z_][\w<>\[\],.?]*\s+"
                     r"([A-Za-z_]\w*)\s*\(|^\s*([A-Za-z_]\w*)\s*\(\)\s*\{")
+# A function named after its receiver (Kotlin's `fun <T> Receiver<T>.name(`, Lua's `function
+# M.name(`), and a C++ definition outside its class (`Type Class::name(…)`, unindented, no `;`).
+RECEIVER = re.compile(r"\b(?:fn|def|func|function|fun|sub)\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?"
+                      r"[A-Za-z_][\w.]*(?:<[^(]*?>)?\??\.([A-Za-z_]\w*)")
+QUALIFIED = re.compile(r"^(?:[A-Za-z_][\w:<>,*&]*[\s*&]+)*(?:[A-Za-z_]\w*(?:<[^<>()]*>)?::)+([A-Za-z_]\w*)"
+                       r"\s*\([^;{}()\"']*(?:\)\s*(?:const\s*)?(?:noexcept\s*)?\{?)?\s*$")
 PATH_LINE = re.compile(r"^\s*(?:import|package|namespace|using|use|from|require|#include)\b")
 
 
@@ -323,7 +329,8 @@ def declares(line, name):
             or "'%s'" % bare.lstrip("-") in line
     if PATH_LINE.match(line):
         return False
-    for m in list(DECLARING.finditer(line)) + list(METHOD.finditer(line)):
+    for m in [*DECLARING.finditer(line), *METHOD.finditer(line), *RECEIVER.finditer(line),
+              *QUALIFIED.finditer(line)]:
         g = next((x for x in m.groups() if x), None)
         end = m.end(m.lastindex) if m.lastindex else m.end()
         if g == name and not line[end:].startswith((".", "::")):

@@ -430,14 +430,16 @@ struct Patterns {
 
 impl Patterns {
     /// What a line must hold to be looked at (the search's literal prefilter).
-    const PREFILTER: &'static str = r#"\(\)\s*\{|\b(public|private|protected|internal|fn|def|func|function|fun|sub|struct|enum|trait|class|interface|type|protocol|module|record|object)\s|--[a-z]|\blong\b|\.option\(|Flags\(\)|(env|getenv|environ|Getenv|ENV)\b|-[nz] "?\$\{?[A-Z]|\$\{[A-Z][A-Z0-9_]*:?[-=]|^#{1,4} |^={1,4} "#;
+    const PREFILTER: &'static str = r#"\(\)\s*\{|^[A-Za-z_][^;("']*::[A-Za-z_]\w*\s*\(|\b(public|private|protected|internal|fn|def|func|function|fun|sub|struct|enum|trait|class|interface|type|protocol|module|record|object)\s|--[a-z]|\blong\b|\.option\(|Flags\(\)|(env|getenv|environ|Getenv|ENV)\b|-[nz] "?\$\{?[A-Z]|\$\{[A-Z][A-Z0-9_]*:?[-=]|^#{1,4} |^={1,4} "#;
 
     fn new() -> Patterns {
         let re = |s: &str| Regex::new(s).expect("a fixed pattern");
         Patterns {
             // A Java or C# method has no keyword: its modifiers, a return type, its name.
+            // Kotlin's `fun <T> Receiver<T>.name(` names `name`; a C++ definition outside its
+            // class (`Type Class::name(…)`, unindented, no `;`) has no keyword either.
             function: re(
-                r"\b(?:fn|def|func|function|fun|sub)\s+(?:\([^)]*\)\s*)?(?:self\.)?([A-Za-z_][A-Za-z0-9_]*)|^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\)\s*\{|^\s*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|async|synchronized|default)\s+)+[A-Za-z_][\w<>\[\],.?]*\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(",
+                r#"\b(?:fn|def|func|function|fun|sub)\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*(?:<[^(]*?>)?\??\.)?([A-Za-z_][A-Za-z0-9_]*)|^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\)\s*\{|^\s*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|async|synchronized|default)\s+)+[A-Za-z_][\w<>\[\],.?]*\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(|^(?:[A-Za-z_][\w:<>,*&]*[\s*&]+)*(?:[A-Za-z_]\w*(?:<[^<>()]*>)?::)+([A-Za-z_]\w*)\s*\([^;{}()"']*(?:\)\s*(?:const\s*)?(?:noexcept\s*)?\{?)?\s*$"#,
             ),
             ty: re(
                 r"\b(?:struct|enum|trait|class|interface|type|protocol|module|record|object)\s+([A-Za-z_][A-Za-z0-9_]*)",
@@ -496,7 +498,7 @@ impl Patterns {
                 .filter(|c| {
                     !path_line && !super::text::in_string(line, c.get(0).map_or(0, |m| m.start()))
                 })
-                .and_then(|c| c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)))
+                .and_then(|c| (1..=4).find_map(|i| c.get(i)))
                 .filter(|m| !line[m.end()..].starts_with('.') && !line[m.end()..].starts_with("::"))
                 .map(|m| m.as_str().to_string())
             {
@@ -684,6 +686,36 @@ mod tests {
         assert!(got("-- | This function behaves like the other one").is_empty());
         assert!(got(r#"    "Usage: rg [OPTIONS] — type rg --help","#).is_empty());
         assert!(got(r#"  .option('-h, --help', 'show help')"#).is_empty());
+        // A Kotlin extension function names itself after its receiver, a C++ definition
+        // outside its class after its qualifier, the return type on the line above or not.
+        for (line, name) in [
+            (
+                "fun <T : Any> Processed<T, T>.repeated(min: Int = 0) {",
+                "repeated",
+            ),
+            ("public fun Nullable<Each, Value>.repeated(", "repeated"),
+            ("fun String.shout(): String = uppercase()", "shout"),
+            ("Parser::add_positional(std::string name)", "add_positional"),
+            (
+                "std::string Parser::help_text(const Groups& g) const {",
+                "help_text",
+            ),
+        ] {
+            assert_eq!(
+                got(line),
+                vec![(DefKind::Function, name.to_string())],
+                "{line}"
+            );
+        }
+        // A qualified call is no definition: it ends a statement, or it is indented, or
+        // passes a literal.
+        for call in [
+            "Parser::add_positional(name);",
+            "    Parser::add_positional(name)",
+            "Route::get('/', function () {",
+        ] {
+            assert!(got(call).is_empty(), "{call}");
+        }
         assert_eq!(
             got("pyenv_rehash() {"),
             vec![(DefKind::Function, "pyenv_rehash".to_string())]
