@@ -92,7 +92,8 @@ fn go(l: &str) -> bool {
 /// value in quotes or brackets, a number, a location); None under two words. A line of prose
 /// (`code` off) gives one only where the exception opens it.
 pub(super) fn thrown(line: &str, code: bool) -> Option<String> {
-    let l = line.trim();
+    // A quoted line (`> a.b.BadException: …`) is the text it quotes.
+    let l = line.trim().trim_start_matches('>').trim();
     let message = if ruby(l) {
         let (_, after) = l.split_once(":in ")?;
         let close = after.get(1..)?.find(['\'', '`'])? + 2;
@@ -109,8 +110,17 @@ pub(super) fn thrown(line: &str, code: bool) -> Option<String> {
             .map(|(i, w)| i + w.len())
             .chain([0])
             .filter_map(|i| {
-                let word = l[i..].split_whitespace().next()?;
-                let class = word.strip_suffix(':')?;
+                let mut words = l[i..].split_whitespace();
+                let first = words.next()?;
+                // .NET's test runners print `System.InvalidOperationException : message`.
+                let (class, word) = match first.strip_suffix(':') {
+                    Some(class) => (class, first),
+                    None if words.next() == Some(":") => {
+                        let end = i + first.len();
+                        (first, &l[i..end + l[end..].find(':')? + 1])
+                    }
+                    None => return None,
+                };
                 // `TypeError: x` is `error:`'s, read where the item's names are.
                 let exception = class
                     .rsplit(['.', '\\'])
@@ -133,8 +143,12 @@ pub(super) fn thrown(line: &str, code: bool) -> Option<String> {
             _ => rest,
         }
     };
+    // Its first sentence: what follows names what the run filled in.
     let cut = message
         .find(|c: char| matches!(c, '`' | '"' | '\'' | '{' | '(' | '[') || c.is_ascii_digit())
+        .into_iter()
+        .chain(message.find(". "))
+        .min()
         .unwrap_or(message.len());
     let message = message[..cut]
         .trim()
@@ -217,5 +231,10 @@ mod tests {
         // Any whitespace, one byte or more, stands before the class.
         let nbsp = "Uncaught\u{a0}x.y.BadException: went wrong here";
         assert_eq!(thrown(nbsp, true).as_deref(), Some("went wrong here"));
+        // A test runner's ` : ` after the class, in a quote of prose; the first sentence only.
+        let spaced = "> System.InvalidOperationException : Ambiguous name. Both A.B and C.D \
+                      produce it.";
+        assert_eq!(thrown(spaced, false).as_deref(), Some("Ambiguous name"));
+        assert_eq!(thrown("> It says x : went wrong", false), None);
     }
 }
