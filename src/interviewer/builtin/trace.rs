@@ -88,9 +88,10 @@ fn go(l: &str) -> bool {
 /// no `error:` opens it: Java's and C#'s `a.b.MissingOptionException: Missing option x`
 /// (after `Exception in thread "main"` or `Unhandled exception.`), PHP's `Uncaught
 /// A\B\Missing: Operand x is required in /x.php:3`, Ruby's first frame `x.rb:54:in
-/// 'f': missing argument for -p (A::MissingArgument)`. Its words up to what a run fills in (a
-/// value in quotes or brackets, a number, a location); None under two words. A line of prose
-/// (`code` off) gives one only where the exception opens it.
+/// 'f': missing argument for -p (A::MissingArgument)`, a test runner's `a.b.BadException : x`.
+/// Its words up to what a run fills in (a value in quotes or brackets, a number, a location, a
+/// second sentence); None under two words. A line of prose (`code` off, a quote's `>` left out)
+/// gives one only where the exception opens it.
 pub(super) fn thrown(line: &str, code: bool) -> Option<String> {
     // A quoted line (`> a.b.BadException: …`) is the text it quotes.
     let l = line.trim().trim_start_matches('>').trim();
