@@ -138,6 +138,13 @@ pub(crate) fn question<'q>(qs: &'q [Question], topic: &str) -> &'q Question {
         .unwrap_or_else(|| panic!("no {topic} in {:?}", topic_list(qs)))
 }
 
+/// The first question about a message the item quotes (`message_…`).
+pub(crate) fn message_question(qs: &[Question]) -> &Question {
+    qs.iter()
+        .find(|q| q.topic.starts_with("message_"))
+        .unwrap_or_else(|| panic!("no message question in {:?}", topic_list(qs)))
+}
+
 pub(crate) fn option_values(q: &Question) -> Vec<&str> {
     q.options
         .iter()

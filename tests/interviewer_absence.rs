@@ -4,7 +4,7 @@
 //! repository"; a benchmark is looked for in every ecosystem's forms (a harness in code, a
 //! benchmark folder, a documented one) before the repository is said to show none.
 
-use crate::interviewer::{all_questions, assert_honest, question, repo_with};
+use crate::interviewer::{all_questions, assert_honest, message_question, question, repo_with};
 
 #[test]
 fn a_name_not_in_the_files_read_is_never_said_to_be_nowhere_when_the_search_stopped() {
@@ -181,10 +181,7 @@ fn a_message_retyped_with_a_capital_or_a_value_for_a_placeholder_is_found_never_
          ERROR: Too many arguments\n```\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    let q = first
-        .iter()
-        .find(|q| q.topic.starts_with("message_"))
-        .unwrap_or_else(|| panic!("no message question in {first:?}"));
+    let q = message_question(&first);
     assert!(
         q.question_text.starts_with(
             "\"Too many arguments\" (line 7) is printed on purpose at lib/tool/messages.rb:4"

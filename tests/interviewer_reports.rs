@@ -5,8 +5,8 @@
 //! feature's questions about "the new behaviour" of an option the reporter happened to pass.
 
 use crate::interviewer::{
-    all_questions, assert_cited_lines_exist, assert_honest, kind_entry, question, repo_with,
-    topic_list,
+    all_questions, assert_cited_lines_exist, assert_honest, kind_entry, message_question, question,
+    repo_with, topic_list,
 };
 
 const CLI_RS: &str = "pub fn args() -> clap::Command {\n    clap::Command::new(\"tool\")\n        .arg(clap::Arg::new(\"indent\").long(\"indent\").help(\"Spaces per level\"))\n        .arg(clap::Arg::new(\"range\").long(\"range\").help(\"Lines to format\"))\n        .arg(clap::Arg::new(\"self\").long(\"self\").help(\"Insert or remove self\"))\n        .arg(clap::Arg::new(\"verbose\").long(\"verbose\").help(\"Print each file as it is formatted\"))\n}\n";
@@ -64,10 +64,7 @@ fn a_message_quoted_in_prose_is_placed_where_the_program_prints_it_and_not_asked
     );
     let (first, d) = all_questions(&repo, &subject);
     assert!(kind_entry(&d).contains("bug report"), "{}", kind_entry(&d));
-    let message = first
-        .iter()
-        .find(|q| q.topic.starts_with("message_"))
-        .unwrap_or_else(|| panic!("no message question: {:?}", topic_list(&first)));
+    let message = message_question(&first);
     assert!(
         message.question_text.contains("src/range.rs:2"),
         "{}",

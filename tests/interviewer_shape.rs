@@ -4,8 +4,8 @@
 //! same class as the development set's, not the real issue.
 
 use crate::interviewer::{
-    all_questions, assert_honest, assert_kind, assert_not_asked, kind_entry, option_values,
-    question, repo_with, topic_list,
+    all_questions, assert_honest, assert_kind, assert_not_asked, kind_entry, message_question,
+    option_values, question, repo_with, topic_list,
 };
 
 const BAR_PHP: &str = "<?php\n\nclass ProgressBar\n{\n    private $firstRun = true;\n\n    public function display()\n    {\n        $this->overwrite($this->buildLine());\n    }\n\n    public function clear()\n    {\n        $this->overwrite('');\n    }\n}\n";
@@ -192,10 +192,7 @@ fn a_message_printed_with_a_path_filled_in_is_found_by_its_fixed_part_never_nowh
          is the system's. Am I overlooking something?\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    let q = first
-        .iter()
-        .find(|q| q.topic.starts_with("message_"))
-        .unwrap_or_else(|| panic!("no message question in {:?}", topic_list(&first)));
+    let q = message_question(&first);
     assert!(
         q.question_text.starts_with(
             "\"tool: cannot rehash:\" (line 3) is printed on purpose at libexec/tool-rehash:5, \
@@ -294,10 +291,7 @@ fn an_error_the_project_prints_on_purpose_is_asked_whether_this_case_should_reac
          child1 foo\" was called with no arguments\n```\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    let q = first
-        .iter()
-        .find(|q| q.topic.starts_with("message_"))
-        .unwrap_or_else(|| panic!("no message question in {:?}", topic_list(&first)));
+    let q = message_question(&first);
     assert!(
         q.question_text.starts_with(
             "\"was called with\" (line 6) is printed on purpose at lib/tool/base.rb:4 in \
@@ -415,10 +409,7 @@ fn an_exceptions_message_in_any_languages_form_is_asked_whether_this_case_should
          missing its value.\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    let q = first
-        .iter()
-        .find(|q| q.topic.starts_with("message_"))
-        .unwrap_or_else(|| panic!("no message question in {:?}", topic_list(&first)));
+    let q = message_question(&first);
     assert_eq!(
         q.question_text,
         "\"Missing value for option\" (line 5) is printed on purpose at \
@@ -434,10 +425,7 @@ fn an_exceptions_message_in_any_languages_form_is_asked_whether_this_case_should
          option.rb:5:in `check': missing value for -n (Tool::MissingValue)\n```\n",
     );
     let (first, d) = all_questions(&repo, &subject);
-    let q = first
-        .iter()
-        .find(|q| q.topic.starts_with("message_"))
-        .unwrap_or_else(|| panic!("no message question in {:?}", topic_list(&first)));
+    let q = message_question(&first);
     assert!(
         q.question_text.starts_with(
             "\"missing value for\" (line 5) is printed on purpose at lib/tool/option.rb:5 in \

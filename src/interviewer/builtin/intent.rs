@@ -19,7 +19,7 @@ use super::defs::{
 };
 use super::intent_entries::{fact_entries, not_checked, title_and_lead};
 use super::item::{Item, has_word};
-use super::kind::{Classification, ItemKind};
+use super::kind::{self, Classification, ItemKind};
 use super::names::{Name, NameKind, extract};
 use super::nearest::{Def, IndexFold, Indexing};
 use super::place::{is_doc, is_manifest, secondary};
@@ -499,7 +499,7 @@ pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
         .rounds
         .iter()
         .flat_map(|round| &round.answers)
-        .filter(|a| a.question_id == KIND_TOPIC && !a.skipped)
+        .filter(|a| a.question_id == kind::TOPIC && !a.skipped)
         .find_map(|a| ItemKind::from_value(a.answer_text.trim()));
     let kind_question = match (answered_kind, &r.class.runner_up) {
         (Some(kind), _) => {
@@ -511,7 +511,7 @@ pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
             };
             None
         }
-        (None, Some(_)) => Some(kind_question(&r.class)),
+        (None, Some(_)) => Some(kind::question(&r.class)),
         (None, None) => None,
     };
     let mut findings: Vec<Finding> = kind_question.into_iter().collect();
@@ -567,49 +567,4 @@ pub(super) fn analyse(ctx: &BriefContext, worktree: &Path) -> Analysis {
         },
         more_rounds: true,
     }
-}
-
-/// The topic of the question that asks what kind of work item this is.
-const KIND_TOPIC: &str = "kind";
-
-/// Asked alone, first, when two kinds both have strong cues: every other question depends on
-/// the kind, so it is not guessed.
-fn kind_question(class: &Classification) -> Finding {
-    let Some((other, other_cue)) = &class.runner_up else {
-        return Finding::new(KIND_TOPIC, 10, "What kind of work item is this?");
-    };
-    let mut options: Vec<(String, String)> = [class.kind, *other]
-        .iter()
-        .map(|k| (capitalised(k.as_str()), k.value().to_string()))
-        .collect();
-    options.extend(
-        ItemKind::ALL
-            .iter()
-            .filter(|k| **k != class.kind && k != &other)
-            .map(|k| (capitalised(k.as_str()), k.value().to_string())),
-    );
-    Finding::new(
-        KIND_TOPIC,
-        10,
-        format!(
-            "Is this a {} ({}) or a {} ({})? The questions depend on it. Recommended: {}, the \
-             stronger cue.",
-            class.kind.as_str(),
-            class.cue,
-            other.as_str(),
-            other_cue,
-            class.kind.as_str()
-        ),
-    )
-    .titled("What kind of work item this is")
-    .choices(options)
-    .recommend(class.kind.value())
-    .alone()
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
 }

@@ -1,7 +1,9 @@
-//! The kinds of work item the intent interviewer tells apart, and what it concluded of one:
-//! the kind with the cue that decided it.
+//! The kinds of work item the intent interviewer tells apart, what it concluded of one (the
+//! kind with the cue that decided it), and the question it asks when two kinds are as strong.
 //!
 //! Not for: reading the cues (`classify`) or listing them (`cues`).
+
+use super::Finding;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum ItemKind {
@@ -75,3 +77,48 @@ pub(super) const ORDER: [ItemKind; 6] = [
     ItemKind::Docs,
     ItemKind::Feature,
 ];
+
+/// The topic of the question that asks what kind of work item this is.
+pub(super) const TOPIC: &str = "kind";
+
+/// Asked alone, first, when two kinds both have strong cues: every other question depends on
+/// the kind, so it is not guessed.
+pub(super) fn question(class: &Classification) -> Finding {
+    let Some((other, other_cue)) = &class.runner_up else {
+        return Finding::new(TOPIC, 10, "What kind of work item is this?");
+    };
+    let mut options: Vec<(String, String)> = [class.kind, *other]
+        .iter()
+        .map(|k| (capitalised(k.as_str()), k.value().to_string()))
+        .collect();
+    options.extend(
+        ItemKind::ALL
+            .iter()
+            .filter(|k| **k != class.kind && k != &other)
+            .map(|k| (capitalised(k.as_str()), k.value().to_string())),
+    );
+    Finding::new(
+        TOPIC,
+        10,
+        format!(
+            "Is this a {} ({}) or a {} ({})? The questions depend on it. Recommended: {}, the \
+             stronger cue.",
+            class.kind.as_str(),
+            class.cue,
+            other.as_str(),
+            other_cue,
+            class.kind.as_str()
+        ),
+    )
+    .titled("What kind of work item this is")
+    .choices(options)
+    .recommend(class.kind.value())
+    .alone()
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
