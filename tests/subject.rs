@@ -347,6 +347,32 @@ fn an_unknown_tag_without_tags_suggests_a_revision() {
 }
 
 #[test]
+fn a_blob_the_clone_does_not_hold_is_named_with_how_to_get_it() {
+    // A partial clone holds a file's old versions only once git has read them; reflect never
+    // fetches one, and says which blob, which file, and how to have git fetch it.
+    let repo = TempRepo::new();
+    repo.write("big.bin", "first\n");
+    commit_at(&repo, "add big", "Ann a@x", 1_000);
+    repo.git(&["tag", "v1"]);
+    repo.write("big.bin", "second\n");
+    commit_at(&repo, "change big", "Ann a@x", 2_000);
+    let id = repo.git(&["rev-parse", "HEAD:big.bin"]).trim().to_string();
+    let loose = repo
+        .path()
+        .join(".git/objects")
+        .join(&id[..2])
+        .join(&id[2..]);
+    std::fs::remove_file(&loose).unwrap_or_else(|e| panic!("{}: {e}", loose.display()));
+    let msg = reflect::gather(repo.path(), "v1").unwrap_err().to_string();
+    assert!(
+        msg.contains(&format!("cannot read blob {id} (big.bin)")),
+        "{msg}"
+    );
+    assert!(msg.contains("this clone does not hold it"), "{msg}");
+    assert!(msg.contains("`git log -p TAG..HEAD > /dev/null`"), "{msg}");
+}
+
+#[test]
 fn facts_markdown_is_capped() {
     let repo = TempRepo::new();
     repo.git(&["tag", "v1"]);

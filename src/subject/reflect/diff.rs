@@ -192,12 +192,27 @@ pub(super) fn load_side(
     side: Option<(gix::ObjectId, gix::objs::tree::EntryMode)>,
 ) -> Result<Vec<u8>> {
     match side {
-        Some((id, _)) => repo
-            .find_blob(id)
-            .map(|mut b| b.take_data())
-            .map_err(|e| Error::Repo(format!("cannot read blob {id} ({}): {e}", change.path))),
+        Some((id, _)) => blob(repo, id, &change.path),
         None => Ok(Vec::new()),
     }
+}
+
+/// The bytes of the blob `id` (the file `path` on one side of a change). A blob the object
+/// store lacks (a partial clone's, fetched only when git reads it) is an error that says so:
+/// reflect never fetches, as a fetch runs what the repository's configuration names.
+pub(super) fn blob(repo: &gix::Repository, id: gix::ObjectId, path: &str) -> Result<Vec<u8>> {
+    repo.find_blob(id).map(|mut b| b.take_data()).map_err(|e| {
+        if repo.has_object(id) {
+            Error::Repo(format!("cannot read blob {id} ({path}): {e}"))
+        } else {
+            Error::Repo(format!(
+                "cannot read blob {id} ({path}): this clone does not hold it (a partial clone \
+                 fetches a file's old versions only when git reads them, and interview never \
+                 fetches); have git read the range first, e.g. `git log -p TAG..HEAD > \
+                 /dev/null`, or clone without `--filter`"
+            ))
+        }
+    })
 }
 
 impl FileChange {

@@ -5,11 +5,11 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::cap;
-use super::diff::{CommitFacts, count_lines, diff_trees, line_count};
+use super::diff::{CommitFacts, blob, count_lines, diff_trees, line_count};
 use super::facts::TodoLine;
 use super::paths::{is_doc_path, is_incidental, is_test_path};
 use super::walk::RangeCommit;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// The net change: `(path, lines, index of the commit that did it)` for files, and the TODOs.
 pub(super) struct NetChange {
@@ -48,18 +48,21 @@ pub(super) fn net_diff(
         candidates: Vec::new(),
         removed: HashMap::new(),
     };
-    let blob_lines = |id: gix::ObjectId| -> Result<u64> {
-        let blob = repo
-            .find_blob(id)
-            .map_err(|e| Error::Repo(format!("cannot read blob {id}: {e}")))?;
-        let data = &blob.data;
+    let blob_lines = |id: gix::ObjectId, path: &str| -> Result<u64> {
+        let data = blob(repo, id, path)?;
         let binary = data[..data.len().min(8000)].contains(&0);
-        Ok(if binary { 0 } else { line_count(data) })
+        Ok(if binary { 0 } else { line_count(&data) })
     };
     for change in diff_trees(repo, Some(base_tree), head_tree, &mut Default::default())? {
         match (&change.old, &change.new) {
-            (None, Some((id, _))) => net.added.push((change.path.clone(), blob_lines(*id)?)),
-            (Some((id, _)), None) => net.deleted.push((change.path.clone(), blob_lines(*id)?)),
+            (None, Some((id, _))) => {
+                let lines = blob_lines(*id, &change.path)?;
+                net.added.push((change.path.clone(), lines));
+            }
+            (Some((id, _)), None) => {
+                let lines = blob_lines(*id, &change.path)?;
+                net.deleted.push((change.path.clone(), lines));
+            }
             _ => {}
         }
         let lines = count_lines(repo, &change)?;
