@@ -4,7 +4,7 @@
 //! looking for the wrong key", "My (perhaps incorrect) model of it is …"), which asks for no
 //! part and is not asked.
 
-use super::item::{Item, has_word, own_words};
+use super::item::{Item, has_word};
 
 /// Hedged wording that makes a part optional, or only hedges.
 pub(super) const HEDGES: &[&str] = &[
@@ -45,18 +45,13 @@ const WISH: &[&str] = &[
 /// qualifying the writer's own words as wrong: "(perhaps incorrect)") and asks for nothing
 /// ([`WISH`]) is passed over.
 pub(super) fn first<'i>(item: &'i Item) -> Option<(u32, &'i str, &'static str)> {
-    item.sentences.iter().find_map(|(n, s)| {
-        if s.ends_with('?') {
-            return None;
-        }
-        let lower = own_words(s).to_lowercase();
-        let hedge = HEDGES.iter().find(|t| has_word(&lower, t))?;
-        let belief = BELIEF.iter().any(|b| has_word(&lower, b))
+    item.first_sentence_where(HEDGES, |lower, hedge| {
+        let belief = BELIEF.iter().any(|b| has_word(lower, b))
             || ["incorrect", "wrong", "mistaken"]
                 .iter()
                 .any(|w| lower.contains(&format!("{hedge} {w}")));
-        let wishes = WISH.iter().any(|w| has_word(&lower, w));
-        (!belief || wishes).then_some((*n, s.as_str(), *hedge))
+        let wishes = WISH.iter().any(|w| has_word(lower, w));
+        !belief || wishes
     })
 }
 

@@ -236,15 +236,23 @@ impl<'a> Item<'a> {
         &self,
         terms: &[&'static str],
     ) -> Option<(u32, &str, &'static str)> {
+        self.first_sentence_where(terms, |_, _| true)
+    }
+
+    /// [`Item::first_sentence`] among the sentences `keep` takes, given the sentence's own
+    /// words lowercased and the first of `terms` it says.
+    pub(super) fn first_sentence_where(
+        &self,
+        terms: &[&'static str],
+        keep: impl Fn(&str, &str) -> bool,
+    ) -> Option<(u32, &str, &'static str)> {
         self.sentences.iter().find_map(|(n, s)| {
             if s.ends_with('?') {
                 return None;
             }
             let lower = own_words(s).to_lowercase();
-            terms
-                .iter()
-                .find(|t| has_word(&lower, t))
-                .map(|t| (*n, s.as_str(), *t))
+            let term = terms.iter().find(|t| has_word(&lower, t))?;
+            keep(&lower, term).then_some((*n, s.as_str(), *term))
         })
     }
 
