@@ -390,3 +390,84 @@ fn asking_whether_one_missed_something_or_it_is_a_bug_raises_the_support_questio
         assert_honest(&repo, &d);
     }
 }
+
+// A report of a behaviour (fifty-first pass): the sentence that says what happens, or what the
+// reporter expected, is put to the maintainer as "intended, or a bug?" — before whether HEAD
+// still does it, never beside the project's own message asked so, never of a crash.
+
+const PARSER_JS: &str = "// Parses the command line into options.\nfunction parse(argv) {\n  return { options: {} };\n}\n\nmodule.exports = { parse };\n";
+
+#[test]
+fn a_sentence_that_says_what_happens_is_asked_intended_or_a_bug_first() {
+    let (repo, subject) = repo_with(
+        &[("src/parser.js", PARSER_JS)],
+        "# Dashed negated options\n\n```sh\n$ node cli.js --no-dry-run\n{ \"dry-run\": true, \
+         \"dryRun\": false }\n```\n\nThe `\"dry-run\": true` key is always there.\n\nVersion: \
+         2.1.0\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "intended_behaviour");
+    assert!(
+        q.question_text
+            .starts_with("Line 8 says: \"The `\"dry-run\": true` key is always there\". Intended"),
+        "{}",
+        q.question_text
+    );
+    let topics = topic_list(&first);
+    let at = |t: &str| topics.iter().position(|x| *x == t);
+    if let Some(head) = at("reproduces_on_head") {
+        assert!(at("intended_behaviour") < Some(head), "{topics:?}");
+    }
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn a_sentence_that_says_what_was_expected_is_asked_whether_what_happens_is_intended() {
+    let (repo, subject) = repo_with(
+        &[("src/parser.js", PARSER_JS)],
+        "# A required option with a default is an error when left out\n\nI declared a required \
+         option `--level` with a default of 3. When I leave it out the parser exits with an \
+         error. With a default, I shouldn't have to give the option at all.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "intended_behaviour");
+    assert!(
+        q.question_text
+            .starts_with("Line 3 expects: \"With a default, I shouldn't have to give the option"),
+        "{}",
+        q.question_text
+    );
+    assert_honest(&repo, &d);
+}
+
+#[test]
+fn a_crash_a_fragment_or_a_proposed_fix_is_not_asked_intended_or_a_bug() {
+    let not_asked = |files: &[(&str, &str)], item: &str| {
+        let (repo, subject) = repo_with(files, item);
+        let (first, _) = all_questions(&repo, &subject);
+        assert!(
+            !topic_list(&first).contains(&"intended_behaviour"),
+            "{:?}",
+            topic_list(&first)
+        );
+    };
+    // A crash: where it dies is asked, not whether it is meant.
+    not_asked(
+        &[("src/parser.js", PARSER_JS)],
+        "# Crash on an empty value\n\nThe parser always dies on `--name=`:\n\n```\nTypeError: \
+         Cannot read properties of undefined (reading 'length')\n    at parse \
+         (src/parser.js:3:10)\n```\n",
+    );
+    // A fragment after a code block names no subject of its own.
+    not_asked(
+        &[("src/parser.js", PARSER_JS)],
+        "# Wrong output\n\n```sh\n$ node cli.js --level 3\n```\n\nis printed incorrectly \
+         as:\n\n```\nlevel: \"3\"\n```\n",
+    );
+    // The reporter's own fix has taken it for a bug.
+    not_asked(
+        &[("src/parser.js", PARSER_JS)],
+        "# Dashed keys\n\nThe `dry-run` key is always there after `--no-dry-run`.\n\nPerhaps \
+         `parse` should drop the dashed key.\n",
+    );
+}

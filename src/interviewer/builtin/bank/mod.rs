@@ -391,6 +391,7 @@ fn test_question(r: &Reading, topic: &str, severity: u8, what: &str) -> Finding 
 }
 
 mod answered;
+mod behaviour;
 mod bug;
 mod change;
 mod docs;
