@@ -77,9 +77,8 @@ pub(super) fn findings(r: &Reading) -> Vec<Finding> {
     out.extend(super::linked::linked_file(r));
     out.extend(names_not_found(r));
     // The reporter's own fix has taken it for a bug: whether it is one is asked no more.
-    if vague.iter().any(|f| f.topic == "proposed_fix") {
-        out.retain(|f| f.topic != "intended_behaviour");
-    }
+    let fix = vague.iter().any(|f| f.topic == "proposed_fix");
+    out.retain(|f| !fix || f.topic != "intended_behaviour");
     out.extend(vague);
     support::leave_out(r, &mut out);
     super::round::rank_measured(r, &mut out);

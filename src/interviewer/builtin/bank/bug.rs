@@ -53,7 +53,6 @@ pub(in crate::interviewer::builtin) fn bug(r: &Reading) -> Vec<Finding> {
         );
     }
     out.extend(messages(r));
-    // A report of a behaviour: intended, or a bug? (before whether HEAD still does it).
     super::behaviour::ask_intended(r, &mut out);
     // One "intended, or a bug?" a round: the message the project prints on purpose is the
     // nearer ground than a documentation section on the subject.
