@@ -192,3 +192,109 @@ fn a_name_spelling_a_generic_word_of_the_wish_short_is_the_existing_way() {
     );
     assert_honest(&repo, &d);
 }
+
+/// A wish put as a question ("any chance we could add …?", "Would it be possible to …?", "Are
+/// there plans to …?") or forward ("I suggest …", "Consider adding …") is asked whether it is
+/// wanted, quoting that sentence, even under a title of one word (fiftieth pass).
+#[test]
+fn a_wish_asked_as_a_question_or_put_forward_is_asked_whether_it_is_wanted() {
+    for (item, quoted) in [
+        (
+            "# plugins\n\nthanks for a small library with a sane api.\nany chance we could add \
+             plugins?\n",
+            "any chance we could add plugins",
+        ),
+        (
+            "# Quiet output\n\nI suggest a mode that prints only the errors, for scripts.\n",
+            "I suggest a mode that prints only the errors",
+        ),
+        (
+            "# Colour themes\n\nConsider adding colour themes to the report output.\n",
+            "Consider adding colour themes",
+        ),
+    ] {
+        let (repo, subject) = repo_with(&[("lib.py", LIB_PY)], item);
+        let (first, d) = all_questions(&repo, &subject);
+        assert_not_asked(&first, &["acceptance_criteria", "data_format"]);
+        let q = question(&first, "wanted");
+        assert!(q.question_text.contains(quoted), "{}", q.question_text);
+        assert_honest(&repo, &d);
+    }
+}
+
+/// A wish that names code the repository has is asked about that code, and still whether the
+/// project wants it: the grounded questions say how, not whether (fiftieth pass). A title that
+/// opens with a verb of request ("Offer …") is asked the same, the generic question of data
+/// and format is not.
+#[test]
+fn a_wish_that_names_existing_code_is_still_asked_whether_it_is_wanted() {
+    const CLI_PY: &str = "\"\"\"The command line.\"\"\"\n\n\nclass Command:\n    \
+                          \"\"\"A command of the program.\"\"\"\n\n    def run(self):\n        \
+                          return 0\n";
+    for (item, start) in [
+        (
+            "# Aliases for a Command\n\nI would like to be able to give a `Command` a second \
+             name, since my users type the short one.\n",
+            "Line 3 wishes: \"I would like to be able to give a `Command`",
+        ),
+        (
+            "# Offer a way to print the help output of a `Command`\n\nToday the help output of \
+             a `Command` is printed only on errors.\n",
+            "The title asks for: \"Offer a way to print the help output",
+        ),
+    ] {
+        let (repo, subject) = repo_with(&[("mylib/cli.py", CLI_PY)], item);
+        let (first, d) = all_questions(&repo, &subject);
+        question(&first, "follow_command");
+        let q = question(&first, "wanted");
+        assert!(q.question_text.starts_with(start), "{}", q.question_text);
+        assert_not_asked(&first, &["data_format"]);
+        assert_honest(&repo, &d);
+    }
+}
+
+/// A wish that comes late in its sentence is quoted from the clause that wishes; one that ends
+/// in a colon ("I would suggest:") is not quoted, its wish is in what follows (fiftieth pass).
+#[test]
+fn a_late_wish_is_quoted_from_its_clause_and_a_colon_is_not_quoted() {
+    let (repo, subject) = repo_with(
+        &[("lib.py", LIB_PY)],
+        "# Positions of arguments\n\nSince it seems that nested options will never be part of \
+         the plan, I suggest adding the index of each matched argument.\n",
+    );
+    let (first, d) = all_questions(&repo, &subject);
+    let q = question(&first, "wanted");
+    assert!(
+        q.question_text
+            .starts_with("Line 3 wishes: \"…I suggest adding the index"),
+        "{}",
+        q.question_text
+    );
+    assert_honest(&repo, &d);
+    // A wish said of what comes before it keeps its start.
+    let (repo, subject) = repo_with(
+        &[("lib.py", LIB_PY)],
+        "# Literal types\n\nSupport for literal types (in the newest language version, or a \
+         backport) would be nice.\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    let q = question(&first, "wanted");
+    assert!(
+        q.question_text
+            .starts_with("Line 3 wishes: \"Support for literal types"),
+        "{}",
+        q.question_text
+    );
+    let (repo, subject) = repo_with(
+        &[("lib.py", LIB_PY)],
+        "# Report export\n\nI would suggest:\n\n```\nmytool report --export\n```\n",
+    );
+    let (first, _) = all_questions(&repo, &subject);
+    if let Some(q) = first.iter().find(|q| q.topic == "wanted") {
+        assert!(
+            !q.question_text.contains("I would suggest"),
+            "{}",
+            q.question_text
+        );
+    }
+}

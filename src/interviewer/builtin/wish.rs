@@ -35,6 +35,29 @@ const WISHES: &[&str] = &[
     "feature request",
     "solution you'd like",
     "solution you would like",
+    // Asked as a question ("any chance we could add subcommands?", "Would it be possible to
+    // …?", "Are there plans to …?"), or put forward ("I suggest …", "Consider adding …").
+    "any chance",
+    "could you add",
+    "could we add",
+    "can you add",
+    "can we add",
+    "could you support",
+    "could we support",
+    "could you make",
+    "would it be possible",
+    "is it possible to add",
+    "are there plans",
+    "are there any plans",
+    "any plans to",
+    "consider adding",
+    "consider supporting",
+    "i suggest",
+    "i would suggest",
+    "i'd suggest",
+    "i propose",
+    "would help",
+    "would be handy",
 ];
 
 /// A title that asks for a capability: `[FEATURE] …`, "Feature: …", "Request: …", "Literal
@@ -56,17 +79,77 @@ fn wishing_title(title: &str) -> bool {
         || has_word(t, "support for")
 }
 
-/// Where the item wishes: the first sentence of the reporter's own words with a wish, its line;
+/// Where the item wishes: the first sentence of the reporter's own words with a wish, its line
+/// (not one that ends in a colon);
 /// else the title (line 0) when the title asks for the capability. None: no wish.
 pub(super) fn wish(r: &Reading) -> Option<(u32, String)> {
+    // A sentence that ends in a colon ("I would suggest:") puts its wish in what follows:
+    // quoted, it says nothing of what is wished.
     let said = r.item.sentences.iter().find(|(_, s)| {
-        let lower = super::item::own_words(s).to_lowercase();
-        WISHES.iter().any(|w| has_word(&lower, w))
+        let own = super::item::own_words(s);
+        let lower = own.to_lowercase();
+        WISHES.iter().any(|w| has_word(&lower, w)) && !own.trim_end().ends_with(':')
     });
     if let Some((n, s)) = said {
-        return Some((*n, s.clone()));
+        return Some((*n, from_the_wish(s)));
     }
     wishing_title(&r.facts.title).then(|| (0, r.facts.title.clone()))
+}
+
+/// What a feature request is asked first: whether the project wants what it asks for, quoting
+/// the sentence that wishes (`wanted`), else its title (`title_wanted`). Asked beside the
+/// questions about the code the item names too (`grounded`): those say how, this whether (a
+/// wish asked only about the code it names was never asked whether it is wanted). Not when a
+/// question asks for help (`support` asks whether it is already possible), nor when one asks
+/// whether a flag the item names already does it (`settled`), nor of a title when the item
+/// states its acceptance criteria (`stated`) or what the project has that gives it is asked.
+/// Beside grounded questions, a title is asked about only when it asks (a verb of request
+/// first: "Offer …", "Expose …") or tells what goes wrong.
+pub(super) fn ask(r: &Reading, grounded: bool, settled: bool, stated: bool) -> Option<Finding> {
+    if r.support.is_some() || settled {
+        return None;
+    }
+    if let Some(f) = wanted(r) {
+        return Some(f);
+    }
+    let title = r.facts.title.as_str();
+    let asks = !grounded || requesting_title(title) || fault_title(title);
+    (!stated && r.existing.is_none() && asks)
+        .then(|| title_wanted(r))
+        .flatten()
+}
+
+/// Whether a title opens with a verb of request ("Add …", "Offer …", "Allow …").
+fn requesting_title(title: &str) -> bool {
+    let lower = title.trim().to_lowercase();
+    let first = lower.split_whitespace().next().unwrap_or("");
+    REQUESTS.contains(&first.trim_matches(|c: char| !c.is_alphanumeric()))
+}
+
+/// A sentence whose wish comes late and opens its clause ("Since it appears it will not be a
+/// goal, I suggest adding an index …"), from the wish ("…I suggest adding an index …"): quoted
+/// from its start, the cut would leave the wish out.
+fn from_the_wish(sentence: &str) -> String {
+    let flat = sentence.split_whitespace().collect::<Vec<_>>().join(" ");
+    let lower = flat.to_lowercase();
+    let at = WISHES
+        .iter()
+        .filter(|w| has_word(&lower, w))
+        .filter_map(|w| lower.find(w))
+        .min();
+    // Only where the wish opens its clause ("…, I suggest …"): one said of what comes before it
+    // ("Support for X (…, or Y) would be nice") needs what comes before.
+    let opens = |at: usize| {
+        flat[..at]
+            .rfind([',', ';'])
+            .is_some_and(|c| flat[c + 1..at].trim().is_empty())
+    };
+    match at {
+        Some(at) if lower.len() == flat.len() && flat[..at].chars().count() > 40 && opens(at) => {
+            format!("…{}", &flat[at..])
+        }
+        _ => sentence.to_string(),
+    }
 }
 
 /// "Line 3 wishes: "…". Already possible another way …, wanted, a contribution, or out of
@@ -172,6 +255,9 @@ const REQUESTS: &[&str] = &[
     "print",
     "option",
     "feature",
+    "offer",
+    "give",
+    "include",
 ];
 
 /// Whether a title tells what goes wrong now rather than what is wished ("Boolean option

@@ -9,7 +9,11 @@ pub(in crate::interviewer::builtin) fn feature(r: &Reading) -> Vec<Finding> {
     out.extend(flag_questions(r, true));
     out.extend(program_arguments(r));
     let grounded = !out.is_empty();
-    out.extend(feature_rest(r, grounded));
+    // A flag the item asks for found already defined: whether it already does it is asked.
+    let settled = out
+        .iter()
+        .any(|f| f.topic.starts_with("existing_") || f.topic.starts_with("used_"));
+    out.extend(feature_rest(r, grounded, settled));
     out
 }
 
@@ -250,8 +254,9 @@ fn relates(r: &Reading, l: &Located) -> bool {
 }
 
 /// `grounded`: a question made from what the repository holds was found already; the generic
-/// acceptance and failure questions are asked only when none is.
-fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
+/// acceptance and failure questions are asked only when none is. `settled`: one of them asks
+/// whether a flag the item names already does it.
+fn feature_rest(r: &Reading, grounded: bool, settled: bool) -> Vec<Finding> {
     let mut out = Vec::new();
     for l in r
         .names
@@ -292,36 +297,24 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
     }
     let grounded = grounded || !out.is_empty();
     let item = &r.item;
-    let acceptance = grounded
-        || item.has_heading(&[
+    let stated =
+        item.has_heading(&[
             "acceptance",
             "done when",
             "definition of done",
             "success criteria",
             "expected",
-        ])
-        || item.mentions(&[
+        ]) || item.mentions(&[
             "acceptance criteria",
             "done when",
             "definition of done",
             "- [ ]",
-        ])
-        || (item.mentions(&["given"]) && item.mentions(&["when"]) && item.mentions(&["then"]));
-    // A user's wish shows what should happen: asked whether it is wanted, not when it is done.
-    let wanted = (!grounded && r.support.is_none())
-        .then(|| super::super::wish::wanted(r))
-        .flatten();
+        ]) || (item.mentions(&["given"]) && item.mentions(&["when"]) && item.mentions(&["then"]));
+    let acceptance = grounded || stated;
+    // Whether the project wants what is asked for comes before when it is done (`wish::ask`).
+    let wanted = super::super::wish::ask(r, grounded, settled, stated);
     let wish = wanted.is_some();
-    // Nor when no sentence wishes: the title says what is asked for, and whether it is wanted
-    // comes before when it is done.
-    // What the project already has that gives the wish (`existing.rs`) is asked instead: whether
-    // it is enough is the same decision, grounded.
     let existing = r.existing.is_some();
-    let wanted = wanted.or_else(|| {
-        (!acceptance && !existing && r.support.is_none())
-            .then(|| super::super::wish::title_wanted(r))
-            .flatten()
-    });
     if let Some(f) = wanted {
         out.push(f);
     } else if !acceptance && !existing {
@@ -418,7 +411,8 @@ fn feature_rest(r: &Reading, grounded: bool) -> Vec<Finding> {
         "format", "csv", "json", "yaml", "toml", "xml", "html", "markdown", "schema", "columns",
         "fields",
     ]);
-    if data && !format {
+    // What a wish is for comes first: its data, if any, are the maintainer's to say after.
+    if data && !format && !wish {
         out.push(
             Finding::new(
                 "data_format",
