@@ -313,7 +313,10 @@ fn feature_rest(r: &Reading, grounded: bool, settled: bool) -> Vec<Finding> {
     let acceptance = grounded || stated;
     // Whether the project wants what is asked for comes before when it is done (`wish::ask`).
     let wanted = super::super::wish::ask(r, grounded, settled, stated);
-    let wish = wanted.is_some();
+    // A sentence that wishes shows what should happen: what happens when it fails is left to
+    // the maintainer; what data it moves waits on whether it is wanted at all.
+    let asked_wanted = wanted.is_some();
+    let wish = asked_wanted && super::super::wish::wish(r).is_some();
     let existing = r.existing.is_some();
     if let Some(f) = wanted {
         out.push(f);
@@ -411,8 +414,7 @@ fn feature_rest(r: &Reading, grounded: bool, settled: bool) -> Vec<Finding> {
         "format", "csv", "json", "yaml", "toml", "xml", "html", "markdown", "schema", "columns",
         "fields",
     ]);
-    // What a wish is for comes first: its data, if any, are the maintainer's to say after.
-    if data && !format && !wish {
+    if data && !format && !asked_wanted {
         out.push(
             Finding::new(
                 "data_format",
