@@ -11,8 +11,6 @@
 use std::collections::BTreeSet;
 
 use grep::regex::{RegexMatcher, RegexMatcherBuilder};
-use grep::searcher::SearcherBuilder;
-use grep::searcher::sinks::Lossy;
 use regex::Regex;
 
 use super::commands::{self, Commands};
@@ -248,17 +246,10 @@ impl<'s> Indexing<'s> {
         let doc =
             indexed(rel, self.skip).or_else(|| script(rel, bytes, self.skip).then_some(false))?;
         let mut candidates: Vec<u32> = Vec::new();
-        let _ = SearcherBuilder::new()
-            .line_number(true)
-            .build()
-            .search_slice(
-                &self.prefilter,
-                scan::text_part(bytes),
-                Lossy(|n, _| {
-                    candidates.push(u32::try_from(n).unwrap_or(u32::MAX));
-                    Ok(true)
-                }),
-            );
+        scan::matching_lines(&self.prefilter, bytes, |n, _| {
+            candidates.push(u32::try_from(n).unwrap_or(u32::MAX));
+            Ok(true)
+        });
         let mut defs = Vec::new();
         // A git-style command file (`libexec/tool-init`) is a command, said by its summary.
         if !doc

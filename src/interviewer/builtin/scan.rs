@@ -14,6 +14,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 
+use grep::matcher::Matcher;
+use grep::searcher::sinks::Lossy;
+use grep::searcher::{Searcher, SearcherBuilder};
 use ignore::{WalkBuilder, WalkState};
 
 /// Files larger than this are not listed (generated, vendored or data).
@@ -68,8 +71,18 @@ pub(super) fn list(worktree: &Path) -> Vec<Listed> {
             })
         });
     let mut files = found.into_inner().unwrap_or_default();
-    files.sort_by(|a, b| a.path.cmp(&b.path));
+    files.sort_unstable_by(|a, b| by_components(&a.rel, &b.rel));
     files
+}
+
+/// The order `Path`s of a walk sort in (component by component: `a/b` before `a-b/c` before
+/// `a.txt`), without splitting them into components: `/` compared as lower than any byte a name
+/// holds. A walk's paths are unique and hold no `.` or empty component.
+fn by_components(a: &str, b: &str) -> std::cmp::Ordering {
+    fn key(s: &str) -> impl Iterator<Item = u8> + '_ {
+        s.bytes().map(|c| if c == b'/' { 0 } else { c })
+    }
+    key(a).cmp(key(b))
 }
 
 /// The part of a file's bytes a line search reads: up to its first NUL byte, where a binary
@@ -79,6 +92,27 @@ pub(super) fn text_part(bytes: &[u8]) -> &[u8] {
         .iter()
         .position(|&b| b == 0)
         .map_or(bytes, |nul| &bytes[..nul])
+}
+
+thread_local! {
+    /// One line searcher a reading thread: building one zeroes 72 KiB of buffers, which cost
+    /// more than searching most files.
+    static SEARCHER: std::cell::RefCell<Searcher> =
+        std::cell::RefCell::new(SearcherBuilder::new().line_number(true).build());
+}
+
+/// The lines of a file's text part ([`text_part`]) that `matcher` matches, each handed to
+/// `found` with its number (from 1) until it says it has enough (false). `found` must not
+/// search lines itself.
+pub(super) fn matching_lines<M: Matcher>(
+    matcher: &M,
+    bytes: &[u8],
+    found: impl FnMut(u64, &str) -> Result<bool, std::io::Error>,
+) {
+    SEARCHER.with_borrow_mut(|searcher| {
+        // A matcher's error or a sink's stop ends the search; what was found is kept.
+        let _ = searcher.search_slice(matcher, text_part(bytes), Lossy(found));
+    });
 }
 
 /// Read each of `files` once (nothing when it cannot be read, as for an empty file), give its
@@ -209,6 +243,17 @@ mod tests {
             .map(|f| std::fs::read_to_string(&f.path).unwrap())
             .collect();
         assert_eq!(taken, want);
+    }
+
+    #[test]
+    fn paths_sort_by_their_components() {
+        let mut rels = [
+            "a.txt", "a-b/c", "a/b/c", "a/b", "a/b.c", "ab", "a/b-c/d", "é/x", "e/x",
+        ];
+        let mut by_path = rels.map(Path::new);
+        by_path.sort();
+        rels.sort_by(|a, b| by_components(a, b));
+        assert_eq!(rels.map(Path::new), by_path);
     }
 
     #[test]

@@ -7,8 +7,7 @@
 use std::collections::BTreeMap;
 
 use grep::regex::{RegexMatcher, RegexMatcherBuilder};
-use grep::searcher::SearcherBuilder;
-use grep::searcher::sinks::Lossy;
+use memchr::memmem::Finder;
 
 use super::scan::{self, Listed};
 use super::text::one_line;
@@ -188,6 +187,8 @@ pub(super) struct FileHits {
 /// The search's side of the reading: the groups and the one matcher for all their spellings.
 pub(super) struct Searching<'g> {
     groups: Vec<&'g Group>,
+    /// Each group's spellings, and its `within`, ready to be found in a line.
+    finders: Vec<(Vec<Finder<'g>>, Option<Finder<'g>>)>,
     matcher: RegexMatcher,
     skip: &'g [String],
 }
@@ -228,8 +229,16 @@ impl<'g> Searching<'g> {
             .case_insensitive(!pairs.is_empty())
             .build_literals(&literals)
             .ok()?;
+        let finders = groups
+            .iter()
+            .map(|g| {
+                let spellings = g.spellings.iter().map(Finder::new).collect();
+                (spellings, g.within.as_ref().map(Finder::new))
+            })
+            .collect();
         Some(Searching {
             groups,
+            finders,
             matcher,
             skip,
         })
@@ -245,44 +254,41 @@ impl<'g> Searching<'g> {
         // Names qualified by a crate count only in a file that names the crate.
         let mut named: Vec<&str> = Vec::new();
         let mut document = false;
-        let _ = SearcherBuilder::new()
-            .line_number(true)
-            .build()
-            .search_slice(
-                &self.matcher,
-                scan::text_part(bytes),
-                Lossy(|line_number, line| {
-                    if line.starts_with(LEGEND) || answers_line(rel, line) {
-                        document = true;
-                        return Ok(false);
-                    }
-                    for (i, group) in self.groups.iter().enumerate() {
-                        if let Some(w) = &group.within
-                            && !named.contains(&w.as_str())
-                            && has_name(line, w)
-                        {
-                            named.push(w);
-                        }
-                        let holds: fn(&str, &str) -> bool =
-                            if group.key.starts_with(super::retyped::KEY) {
-                                super::retyped::holds
-                            } else {
-                                has_name
-                            };
-                        if group.spellings.iter().any(|s| holds(line, s)) {
-                            hits.push((
-                                i,
-                                Hit {
-                                    path: rel.clone(),
-                                    line: u32::try_from(line_number).unwrap_or(u32::MAX),
-                                    text: one_line(line, 160),
-                                },
-                            ));
-                        }
-                    }
-                    Ok(true)
-                }),
-            );
+        scan::matching_lines(&self.matcher, bytes, |line_number, line| {
+            if line.starts_with(LEGEND) || answers_line(rel, line) {
+                document = true;
+                return Ok(false);
+            }
+            for (i, (group, (spellings, within))) in
+                self.groups.iter().zip(&self.finders).enumerate()
+            {
+                if let (Some(w), Some(finder)) = (&group.within, within)
+                    && !named.contains(&w.as_str())
+                    && has_name_by(line, finder)
+                {
+                    named.push(w);
+                }
+                let found = if group.key.starts_with(super::retyped::KEY) {
+                    group
+                        .spellings
+                        .iter()
+                        .any(|s| super::retyped::holds(line, s))
+                } else {
+                    spellings.iter().any(|f| has_name_by(line, f))
+                };
+                if found {
+                    hits.push((
+                        i,
+                        Hit {
+                            path: rel.clone(),
+                            line: u32::try_from(line_number).unwrap_or(u32::MAX),
+                            text: one_line(line, 160),
+                        },
+                    ));
+                }
+            }
+            Ok(true)
+        });
         hits.retain(|(i, _)| {
             self.groups[*i]
                 .within
@@ -429,9 +435,23 @@ impl Place {
 
 /// Whether `name` occurs in `line` with no identifier character right before or after it.
 pub(super) fn has_name(line: &str, name: &str) -> bool {
+    name_in(line, name, |rest| rest.find(name))
+}
+
+/// [`has_name`] with a finder built once for `name`: the search asks it of every matching line
+/// (`str::find` would prepare its search of `name` at every call).
+fn has_name_by(line: &str, name: &Finder) -> bool {
+    // A finder of a name is built from a `&str`: its needle is valid UTF-8.
+    let spelled = std::str::from_utf8(name.needle()).unwrap_or_default();
+    name_in(line, spelled, |rest| name.find(rest.as_bytes()))
+}
+
+/// Whether `name` occurs in `line` as [`has_name`] says, `find` giving its first place in a
+/// rest of the line (a place found in valid UTF-8 for a name of valid UTF-8 is a char boundary).
+fn name_in(line: &str, name: &str, find: impl Fn(&str) -> Option<usize>) -> bool {
     let is_word = |c: char| c.is_alphanumeric() || c == '_';
     let mut start = 0;
-    while let Some(pos) = line.get(start..).and_then(|s| s.find(name)) {
+    while let Some(pos) = line.get(start..).and_then(&find) {
         let at = start + pos;
         let end = at + name.len();
         let before = line[..at].chars().next_back();

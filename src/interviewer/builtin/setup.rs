@@ -162,25 +162,21 @@ pub(super) fn read(defs: &[Def], project: Option<&str>, item: &Item) -> Setup {
 /// with the item (`BAT_PAGER` for "paging"), and any the item writes out (`PAGER`). None by name alone:
 /// a paging bug is not asked about `BAT_THEME`.
 fn variables<'d>(defs: &'d [Def], prefix: &str, item: &Item) -> Vec<&'d Def> {
-    let root = |w: &str| -> String {
-        for suffix in ["ing", "er", "ion", "ed"] {
-            if let Some(s) = w.strip_suffix(suffix).filter(|s| s.len() >= 3) {
-                return s.to_string();
-            }
-        }
-        w.to_string()
-    };
     let said: BTreeSet<String> = item
         .all
         .iter()
         .flat_map(|(_, l, _)| super::words::words(l))
-        .map(|w| root(&w))
+        .map(|w| root(&w).to_string())
         .collect();
-    // How many definitions use each word: a rare one is used by few.
-    let mut used: BTreeMap<String, usize> = BTreeMap::new();
+    // How many definitions use each word the item says: a rare one is used by few. (Only the
+    // item's words are ever looked up: counting the others would cost a count a word of every
+    // definition.)
+    let mut used: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut own: BTreeSet<&str> = BTreeSet::new();
     for d in defs {
-        let own: BTreeSet<String> = d.all_words().map(|w| root(w)).collect();
-        for w in own {
+        own.clear();
+        own.extend(d.all_words().map(|w| root(w)).filter(|w| said.contains(*w)));
+        for w in &own {
             *used.entry(w).or_default() += 1;
         }
     }
@@ -207,14 +203,23 @@ fn variables<'d>(defs: &'d [Def], prefix: &str, item: &Item) -> Vec<&'d Def> {
             let shared: BTreeSet<String> = super::words::words(&d.name)
                 .into_iter()
                 .filter(|w| !project.contains(w))
-                .map(|w| root(&w))
-                .filter(|w| said.contains(w) && used.get(w).is_some_and(|n| *n <= rare))
+                .map(|w| root(&w).to_string())
+                .filter(|w| said.contains(w) && used.get(w.as_str()).is_some_and(|n| *n <= rare))
                 .collect();
             (!shared.is_empty()).then_some((shared.len(), d))
         })
         .collect();
     vars.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
     vars.into_iter().map(|(_, d)| d).collect()
+}
+
+/// A word less its ending ("paging" -> "pag", "pager" -> "pag"): how the item's words and a
+/// variable's name are matched.
+fn root(w: &str) -> &str {
+    ["ing", "er", "ion", "ed"]
+        .iter()
+        .find_map(|suffix| w.strip_suffix(suffix).filter(|s| s.len() >= 3))
+        .unwrap_or(w)
 }
 
 /// Variables every program sees, which say nothing of this one.

@@ -96,8 +96,12 @@ pub(super) const ACTIONS: &[&str] = &[
     "displays",
 ];
 
+/// A fast hash of short words, the same on every run (no random seed: nothing here faces
+/// input built to collide, and the order of a set is never read).
+type Fast = foldhash::fast::FixedState;
+
 /// [`STOP`] as a set: every word of every file the index reads is looked up in it.
-static STOP_WORDS: std::sync::LazyLock<std::collections::HashSet<&str>> =
+static STOP_WORDS: std::sync::LazyLock<HashSet<&str, Fast>> =
     std::sync::LazyLock::new(|| STOP.split_whitespace().collect());
 
 /// The words of a text: identifiers split at `_`, `-`, `.` and camelCase, lower case, light
@@ -210,8 +214,8 @@ pub(super) fn bm25(docs: &[Vec<&str>], query: &[String]) -> Vec<f64> {
     let n = docs.len() as f64;
     // Only the query's terms are weighed: their document frequencies, counted in one pass.
     let terms: BTreeSet<&str> = query.iter().map(String::as_str).collect();
-    let wanted: HashSet<&str> = terms.iter().copied().collect();
-    let mut df: HashMap<&str, usize> = HashMap::new();
+    let wanted: HashSet<&str, Fast> = terms.iter().copied().collect();
+    let mut df: HashMap<&str, usize, Fast> = HashMap::default();
     let mut seen: Vec<&str> = Vec::new();
     for d in docs {
         seen.clear();
